@@ -1,0 +1,118 @@
+# clearing-load - GNU make.  `make` builds ./clearing-load; `make check` runs
+# every test (unit, command line, PostgreSQL); `make check SANITIZE=1` runs
+# them all under AddressSanitizer + UndefinedBehaviorSanitizer.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DESTDIR ?=
+
+CC ?= gcc
+PKGS := libxml-2.0 libpq zlib libcrypto
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wwrite-strings -Wformat=2 -Wvla -Wimplicit-fallthrough -Werror
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) \
+	-Iparsers -Iloader -Icmd $(PKG_CFLAGS) $(CFLAGS)
+LDFLAGS ?=
+
+# SANITIZE=1 (or SANITIZE=address,undefined): a separate build tree.
+ifneq ($(SANITIZE),)
+  ifeq ($(SANITIZE),1)
+    override SANITIZE := address,undefined
+  endif
+  ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+  LDFLAGS += -fsanitize=$(SANITIZE)
+  B := build/sanitize
+  BIN := $(B)/clearing-load
+else
+  B := build/release
+  BIN := clearing-load
+endif
+
+# FAILPOINTS=1 compiles the named failpoints in (tests); normal builds have none.
+ifneq ($(FAILPOINTS),)
+  ALL_CFLAGS += -DCL_FAILPOINTS=1
+endif
+
+LIB_SRCS := $(sort $(wildcard parsers/*.c loader/*.c) $(filter-out cmd/main.c,$(wildcard cmd/*.c)))
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+MAIN_OBJ := $(B)/cmd/main.o
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
+TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
+
+.PHONY: all deps check check-unit check-cli check-db demo bench fuzz install uninstall \
+	clean lint format-check man-check tools
+
+all: $(BIN) tools
+
+tools: $(TOOL_BINS)
+
+deps:
+	@sh .ci/deps.sh
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/libcl.a: $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(MAIN_OBJ) $(B)/libcl.a
+	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(B)/libcl.a $(PKG_LIBS)
+
+$(B)/tests/%: tests/unit/%.c $(B)/libcl.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -MMD -MP -o $@ $< $(B)/libcl.a $(PKG_LIBS) -lcmocka $(LDFLAGS)
+
+$(B)/tools/%: tests/tools/%.c $(B)/libcl.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(B)/libcl.a $(PKG_LIBS) $(LDFLAGS)
+
+check: deps
+	$(MAKE) check-unit check-cli check-db
+
+check-unit: $(UNIT_BINS)
+	@sh tests/run-unit.sh $(UNIT_BINS)
+
+check-cli: $(BIN) $(TOOL_BINS)
+	@CL_BIN=$(abspath $(BIN)) CL_TOOLS=$(abspath $(B)/tools) sh tests/cli/run.sh
+
+check-db: $(BIN) $(TOOL_BINS)
+	@CL_BIN=$(abspath $(BIN)) CL_TOOLS=$(abspath $(B)/tools) DOUBLE=$(DOUBLE) sh tests/db/run.sh
+
+demo: deps $(BIN)
+	@CL_BIN=$(abspath $(BIN)) sh tests/demo.sh
+
+bench: deps $(BIN) $(TOOL_BINS)
+	@CL_BIN=$(abspath $(BIN)) CL_TOOLS=$(abspath $(B)/tools) sh tests/bench/run.sh
+
+fuzz:
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/clearing-load
+	install -m 644 man/clearing-load.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/clearing-load-keys.7 $(DESTDIR)$(MANDIR)/man7/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/clearing-load $(DESTDIR)$(MANDIR)/man1/clearing-load.1 \
+		$(DESTDIR)$(MANDIR)/man7/clearing-load-keys.7
+
+lint:
+	clang-tidy --quiet $(LIB_SRCS) cmd/main.c -- $(ALL_CFLAGS)
+
+format-check:
+	clang-format --dry-run --Werror $(LIB_SRCS) cmd/main.c
+
+clean:
+	rm -rf build clearing-load
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,5 @@
+/* main.c - placeholder */
+int main(void)
+{
+	return 0;
+}

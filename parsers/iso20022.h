@@ -1,0 +1,28 @@
+/*
+ * iso20022.h - streaming ISO 20022 parser (pain.001, pacs.008, pacs.009,
+ * pacs.004) on libxml2's xmlTextReader.
+ *
+ * One struct cl_record per transaction (CdtTrfTxInf / TxInf), carrying the
+ * group header and payment information context it belongs to.  The message
+ * and version come from the Document namespace; an AppHdr envelope is
+ * accepted.  No network, no entity substitution, no DTD loading: a DOCTYPE
+ * with entity declarations makes the file invalid.
+ */
+#ifndef CL_ISO20022_H
+#define CL_ISO20022_H
+
+#include "input.h"
+#include "parser.h"
+#include "record.h"
+
+struct cl_iso20022;
+
+/* The input is not owned; opts is copied. */
+struct cl_iso20022 *cl_iso20022_new(struct cl_input *in, const struct cl_parse_opts *opts);
+/* As cl_parser_next() in parser.h. */
+enum cl_status cl_iso20022_next(struct cl_iso20022 *p, const struct cl_record **rec,
+				struct cl_error *err) CL_MUST_CHECK;
+const struct cl_file_info *cl_iso20022_info(const struct cl_iso20022 *p);
+void cl_iso20022_free(struct cl_iso20022 *p);
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * parser.h - one pull API over every format.
+ *
+ *   struct cl_parser *p;
+ *   if (cl_parser_open(in, &opts, &p, &err) != CL_OK) ... (unknown format)
+ *   while ((st = cl_parser_next(p, &rec, &err)) != CL_END) {
+ *       CL_OK: rec is a record (valid until the next call)
+ *       CL_INVALID: err describes a data error; keep calling to collect more
+ *                   (the parser stops by itself after opts.max_errors)
+ *       CL_NOTE: err is a remark for verbose output, not an error
+ *       CL_IO: the input failed; the parser returns CL_END from now on
+ *   }
+ *   info = cl_parser_info(p);  (complete once CL_END was returned)
+ *   cl_parser_free(p);
+ *
+ * A file is valid when no call returned CL_INVALID or CL_IO.  Records are
+ * still returned from a file with errors (so `validate` and `diff` can show
+ * them), but nothing from such a file may be applied.
+ *
+ * The format is told from the content (clearing-load-keys(7)): a NACHA file
+ * starts with "101"; an XML file with "<" (after an optional BOM and
+ * whitespace).  The parser does not own the input.
+ */
+#ifndef CL_PARSER_H
+#define CL_PARSER_H
+
+#include <stdbool.h>
+
+#include "input.h"
+#include "record.h"
+
+enum cl_format {
+	CL_FORMAT_UNKNOWN = 0,
+	CL_FORMAT_ACH,
+	CL_FORMAT_ISO20022,
+};
+
+enum cl_ach_key {
+	CL_ACH_KEY_STRICT = 0, /* company id + trace + effective date (v1) */
+	CL_ACH_KEY_BATCH,      /* + batch number (v1-batch, weaker) */
+};
+
+struct cl_parse_opts {
+	enum cl_ach_key ach_key;   /* --ach-key */
+	bool positional_keys;      /* --positional-keys (pain.001) */
+	unsigned max_errors;       /* stop after this many; 0 = 100 */
+	const char *schema_path;   /* validate --schema FILE.xsd, or NULL */
+};
+
+/* What the file says about itself, for the clearing_load row.  Fields are
+ * "" when the format has none. */
+struct cl_file_info {
+	enum cl_format format;
+	char format_name[16];     /* "nacha" or "iso20022" */
+	char message_type[32];    /* "nacha", "pain.001.001.09", ... */
+	char sender[40];          /* ACH immediate origin; ISO InitgPty id or
+	                             GrpHdr InstgAgt */
+	char receiver[40];        /* ACH immediate destination; ISO InstdAgt */
+	char created[32];         /* ACH "YYYY-MM-DDTHH:MM"; ISO CreDtTm */
+	char file_id[40];         /* ACH file id modifier; ISO MsgId */
+	unsigned long records;    /* records returned so far */
+	unsigned long lines;      /* lines read so far */
+	int64_t total_debit_minor;  /* sums of the records returned */
+	int64_t total_credit_minor;
+};
+
+struct cl_parser;
+
+/* Detect the format and start a parser.  CL_INVALID (err filled, code
+ * "unknown_format") when the content is neither; CL_IO on a read error. */
+enum cl_status cl_parser_open(struct cl_input *in, const struct cl_parse_opts *opts,
+			      struct cl_parser **out, struct cl_error *err) CL_MUST_CHECK;
+
+enum cl_status cl_parser_next(struct cl_parser *p, const struct cl_record **rec,
+			      struct cl_error *err) CL_MUST_CHECK;
+
+const struct cl_file_info *cl_parser_info(const struct cl_parser *p);
+
+void cl_parser_free(struct cl_parser *p); /* NULL is fine */
+
+/* Tell the format from the first bytes of a file. */
+enum cl_format cl_format_detect(const unsigned char *p, size_t len);
+
+#endif
