@@ -130,7 +130,6 @@ static bool write_all(int fd, const unsigned char *p, size_t n)
 
 enum cl_status cl_input_open_spooled(const char *path, struct cl_input **out, struct cl_error *err)
 {
-	struct stat st;
 	const char *tmpdir = getenv("TMPDIR");
 	char tmpl[4096];
 	unsigned char *buf;

@@ -41,7 +41,7 @@ struct cl_input *cl_input_from_memory(const void *buf, size_t len, size_t chunk,
  * truncated gzip, gzip bomb). */
 long cl_input_read(struct cl_input *in, void *buf, size_t cap, struct cl_error *err);
 
-/* Let the first bytes be looked at without consuming them: fills *p/*len
+/* Let the first bytes be looked at without consuming them: fills *p and *len
  * with up to the first 4 KiB of decompressed data (fewer at end of input).
  * Returns CL_OK or CL_IO. */
 enum cl_status cl_input_peek(struct cl_input *in, const unsigned char **p, size_t *len,
