@@ -1,0 +1,101 @@
+# tests/db/lib.sh - sourced by every tests/db/test_*.sh.
+#
+#   . "$(dirname "$0")/lib.sh"
+#   db_new                        # fresh database, PGDATABASE exported, dropped on exit
+#   cl init                       # run clearing-load (CL_BIN) with args
+#   expect_exit 3 cl load bad.ach # assert an exit code (stdout/stderr in $TMP/out, $TMP/err)
+#   q "select count(*) from clearing_record"   # one value, unaligned
+#   assert_eq "$(q ...)" 42 "what it means"
+#   cl_load FILE... [opts]        # `clearing-load load --format json`; with DOUBLE=1
+#                                 # it loads twice and asserts the second run
+#                                 # applied nothing and changed no clearing_record row
+set -eu
+export LC_ALL=C
+: "${CL_BIN:?}"
+CL_ROOT=${CL_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+TESTDATA="$CL_ROOT/testdata"
+TMP=$(mktemp -d)
+_db_cleanup() {
+	if [ -n "${PGDATABASE:-}" ] && [ "${_db_made:-0}" = 1 ]; then
+		dropdb --if-exists -f "$PGDATABASE" >/dev/null 2>&1 || true
+	fi
+	rm -rf "$TMP"
+}
+trap _db_cleanup EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+db_new() {
+	_name="cl_$(basename "$0" .sh)_$$"
+	createdb "$_name" || fail "createdb $_name"
+	export PGDATABASE="$_name"
+	_db_made=1
+}
+
+cl() {
+	"$CL_BIN" "$@"
+}
+
+q() {
+	psql -XAtq -v ON_ERROR_STOP=1 -c "$1"
+}
+
+assert_eq() {
+	[ "$1" = "$2" ] || fail "${3:-values differ}: expected '$2', got '$1'"
+}
+
+expect_exit() {
+	_want=$1
+	shift
+	set +e
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	_got=$?
+	set -e
+	if [ "$_got" != "$_want" ]; then
+		echo "--- stdout" >&2; cat "$TMP/out" >&2
+		echo "--- stderr" >&2; cat "$TMP/err" >&2
+		fail "expected exit $_want, got $_got: $*"
+	fi
+}
+
+# A stable dump of the business content of clearing_record (no ids, times
+# or load references), sorted: equal dumps mean equal applied records.
+record_dump() {
+	q "select tenant, kind, natural_key, key_rule, encode(fingerprint,'hex'),
+	          amount_minor, currency, direction, value_date, position
+	   from clearing_record order by tenant, kind, natural_key"
+}
+
+# json_field NAME: the value of "NAME": in the (first) JSON object on stdin.
+json_field() {
+	sed -n "s/.*\"$1\":\(\"[^\"]*\"\|[^,}]*\).*/\1/p" | tr -d '"' | head -n 1
+}
+
+# cl_load ARGS...: `clearing-load load --format json ARGS`; prints its stdout,
+# returns its exit code.  DOUBLE=1: after a successful load, load again and
+# fail unless the second run applied nothing and left clearing_record equal.
+cl_load() {
+	set +e
+	"$CL_BIN" load --format json "$@" >"$TMP/load1.json" 2>"$TMP/load1.err"
+	_rc=$?
+	set -e
+	cat "$TMP/load1.json"
+	cat "$TMP/load1.err" >&2
+	if [ "${DOUBLE:-}" = 1 ] && [ "$_rc" -eq 0 ]; then
+		record_dump >"$TMP/before2"
+		set +e
+		"$CL_BIN" load --format json "$@" >"$TMP/load2.json" 2>"$TMP/load2.err"
+		_rc2=$?
+		set -e
+		[ "$_rc2" -eq 0 ] || fail "DOUBLE: second load exited $_rc2: $(cat "$TMP/load2.err")"
+		record_dump >"$TMP/after2"
+		cmp -s "$TMP/before2" "$TMP/after2" || fail "DOUBLE: second load changed clearing_record"
+		if grep '"type":"file"' "$TMP/load2.json" | grep -qv '"new":0[,}]'; then
+			fail "DOUBLE: second load applied records: $(cat "$TMP/load2.json")"
+		fi
+	fi
+	return "$_rc"
+}
