@@ -1,0 +1,98 @@
+/*
+ * cli.h - what every clearing-load subcommand shares: exit codes, message
+ * output (GNU format on stderr), JSON and CSV writers on stdout, account
+ * masking, and the subcommand entry points.
+ *
+ * Only cmd/ prints or exits.  stdout carries the primary output only;
+ * everything else (errors, notes, progress) goes to stderr.
+ */
+#ifndef CL_CLI_H
+#define CL_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "parser.h"
+#include "record.h"
+
+/* Exit codes (clearing-load(1), EXIT STATUS).  With several files the
+ * highest code that applies wins. */
+enum cl_exit {
+	CL_EXIT_OK = 0,       /* success (diff: nothing would be applied) */
+	CL_EXIT_PENDING = 1,  /* diff: new records would be applied */
+	CL_EXIT_USAGE = 2,    /* usage error */
+	CL_EXIT_INVALID = 3,  /* invalid input: nothing from that file applied */
+	CL_EXIT_CONFLICT = 4, /* conflicts held */
+	CL_EXIT_DB = 5,       /* database unavailable or transaction rolled back */
+	CL_EXIT_UNKNOWN = 6,  /* outcome unknown: the load UUID is printed */
+};
+
+/* Output format chosen with --format. */
+enum cl_out_format { CL_OUT_TEXT = 0, CL_OUT_JSON, CL_OUT_CSV };
+
+/* Global switches (set by main.c / each command's option parsing). */
+extern bool cl_opt_quiet;   /* -q: no progress, no summaries; errors stay */
+extern int cl_opt_verbose;  /* -v: notes (CRLF, missing 9-fill, retries) */
+extern bool cl_opt_no_mask; /* --no-mask: print account numbers in full */
+
+/* Subcommands: each parses its own options (getopt_long) from argv[0] =
+ * the subcommand name, and returns an exit code. */
+int cl_cmd_parse(int argc, char **argv);
+int cl_cmd_validate(int argc, char **argv);
+int cl_cmd_init(int argc, char **argv);
+int cl_cmd_load(int argc, char **argv);   /* also "diff": argv[0] tells */
+int cl_cmd_show(int argc, char **argv);
+int cl_cmd_loads(int argc, char **argv);
+
+/* "clearing-load: FILE:LINE: error: message" (or "FILE: error:" with no
+ * line; "FILE:LINE: element path: message" for XML). */
+void cl_print_error(const struct cl_error *err);
+/* The same with "note:" instead of "error:" (printed only with -v). */
+void cl_print_note(const struct cl_error *err);
+/* "clearing-load: <message>" on stderr. */
+void cl_msg(const char *fmt, ...) CL_PRINTF(1, 2);
+/* Usage error: "clearing-load CMD: <message>" and "Try 'clearing-load CMD
+ * --help' for more information."; returns CL_EXIT_USAGE. */
+int cl_usage_error(const char *cmd, const char *fmt, ...) CL_PRINTF(2, 3);
+
+/* Parse --format's argument; returns false for an unknown name. */
+bool cl_parse_out_format(const char *s, enum cl_out_format *out);
+
+/* Account masking: all but the last 4 characters become '*' unless
+ * --no-mask; "" stays "".  out must hold strlen(acct) + 1. */
+void cl_mask_account(const char *acct, char *out, size_t cap);
+
+/* A JSON object writer on a stream, one object per line.  Strings are
+ * escaped per RFC 8259; "" and NULL are written as null. */
+struct cl_json {
+	FILE *f;
+	int fields;               /* written so far in this object */
+};
+void cl_json_begin(struct cl_json *j, FILE *f);
+void cl_json_str(struct cl_json *j, const char *key, const char *val);
+void cl_json_int(struct cl_json *j, const char *key, long long val);
+void cl_json_uint(struct cl_json *j, const char *key, unsigned long long val);
+void cl_json_real(struct cl_json *j, const char *key, double val); /* seconds */
+void cl_json_bool(struct cl_json *j, const char *key, bool val);
+void cl_json_null(struct cl_json *j, const char *key);
+void cl_json_end(struct cl_json *j); /* writes "}\n" */
+
+/* Write every field of the record model into an open JSON object (the
+ * keys listed in clearing-load(1), snake_case; accounts masked unless
+ * --no-mask). */
+void cl_json_record_fields(struct cl_json *j, const struct cl_record *rec);
+
+/* CSV through libcsv: one row of n fields, NULL written as empty. */
+void cl_csv_row(FILE *f, const char *const *fields, size_t n);
+/* The record model as CSV: header row names and a record's values, in the
+ * same order as cl_json_record_fields(). */
+void cl_csv_record_header(FILE *f);
+void cl_csv_record(FILE *f, const struct cl_record *rec);
+
+/* Close stdout and report a write error (disk full, closed pipe) as
+ * CL_EXIT_DB-independent failure: returns `code`, or 2 when stdout failed
+ * to flush and `code` was 0. */
+int cl_finish_stdout(int code);
+
+#endif
