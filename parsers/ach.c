@@ -94,7 +94,7 @@ struct cl_ach *cl_ach_new(struct cl_input *in, const struct cl_parse_opts *opts)
 		p->opts = *opts;
 	if (p->opts.max_errors == 0)
 		p->opts.max_errors = 100;
-	p->fp = cl_fp_new();
+	p->afp = ach_fp_new();
 	p->cap = 2 * (size_t)CL_INPUT_BUFSIZE;
 	p->buf = cl_xmalloc(p->cap);
 	p->cur = &p->recs[0];
@@ -110,7 +110,7 @@ void cl_ach_free(struct cl_ach *p)
 {
 	if (!p)
 		return;
-	cl_fp_free(p->fp);
+	ach_fp_free(p->afp);
 	ach_batch_sums_free(p);
 	free(p->buf);
 	free(p);
@@ -289,20 +289,26 @@ static const char *type_name(char t)
 static void prepare(struct cl_ach *p, struct ach_line *l, const char *s, size_t n, bool cut)
 {
 	size_t take = n < ACH_RECLEN ? n : ACH_RECLEN;
-	unsigned bad = 0;
+	uint64_t bad = 0;
 	char shown[64];
 
 	l->no = p->line_no;
 	l->len = n;
 	memcpy(l->c, s, take);
-	memset(l->c + take, ' ', ACH_RECLEN - take);
-	l->c[ACH_RECLEN] = '\0';
+	if (take < ACH_RECLEN)
+		memset(l->c + take, ' ', ACH_RECLEN - take);
+	l->c[ACH_RECLEN] = ' ';
+	l->c[ACH_RECLEN + 1] = ' ';
 
-	/* printable ASCII only (branch-free so it vectorises) */
-	for (size_t i = 0; i < take; i++) {
-		unsigned char c = (unsigned char)l->c[i];
+	/* printable ASCII only, eight bytes at a time: a byte below 0x20 or
+	 * above 0x7e sets its high bit in `bad` (the exact column is found
+	 * below, only for a bad line) */
+	for (size_t i = 0; i < sizeof(l->c); i += 8) {
+		uint64_t x;
+		const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
 
-		bad |= (unsigned)(c < 0x20) | (unsigned)(c > 0x7e);
+		memcpy(&x, l->c + i, 8);
+		bad |= ((x - ones * 0x20) & ~x & high) | (((x + ones * (127 - 0x7e)) | x) & high);
 	}
 	if (bad) {
 		for (size_t i = 0; i < take; i++) {

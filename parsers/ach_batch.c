@@ -327,8 +327,14 @@ static void check_total(struct cl_ach *p, const struct ach_line *l, int a, int b
 		return;
 	if (v == computed)
 		return;
-	if (w < 20 && computed >= 10000000000000000000ULL / 10)
-		w = 20;
+	/* a computed value too wide for its field is shown in full */
+	for (uint64_t lim = 1; w < 20; w++) {
+		for (int i = 0; i < w; i++)
+			lim *= 10;
+		if (computed < lim)
+			break;
+		lim = 1;
+	}
 	ach_fmt_u64(want, computed, w);
 	ach_err(p, l->no, (unsigned long)a, code, "%s %s mismatch (%s %.*s, computed %s)", scope,
 		what, src, b - a + 1, l->c + a - 1, want);

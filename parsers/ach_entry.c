@@ -6,7 +6,6 @@
 #include "ach_internal.h"
 
 #include <inttypes.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,8 +79,22 @@ static void reset_record(struct cl_ach *p, struct cl_record *r)
 {
 	const struct ach_batch *b = &p->b;
 
-	/* the NACHA part only: ISO fields stay zero from cl_ach_new() */
-	memset(r, 0, offsetof(struct cl_record, message_type));
+	/* the NACHA fields only (ISO fields stay zero from cl_ach_new()), and
+	 * each string by its first byte: clearing the whole record cost more
+	 * than parsing the entry */
+	r->natural_key[0] = '\0';
+	r->amount_minor = 0;
+	r->direction = CL_DIR_NONE;
+	r->receiving_account[0] = '\0';
+	r->individual_id[0] = '\0';
+	r->individual_name[0] = '\0';
+	r->addenda_text[0] = '\0';
+	r->addenda_count = 0;
+	r->reason_code[0] = '\0';
+	r->original_trace[0] = '\0';
+	r->original_rdfi[0] = '\0';
+	r->corrected_data[0] = '\0';
+	r->dishonored_code[0] = '\0';
 	r->scheme = "nacha";
 	r->kind = "ach.entry";
 	memcpy(r->currency, "USD", 4);

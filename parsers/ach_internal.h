@@ -30,7 +30,7 @@
 
 /* One 94-column record, space padded; c[col - 1] is column col. */
 struct ach_line {
-	char c[ACH_RECLEN + 1];
+	char c[ACH_RECLEN + 2];  /* 94 columns + 2 blanks: 12 whole 8-byte words */
 	unsigned long no;   /* line number */
 	size_t len;         /* length as read (without CR/LF) */
 };
@@ -111,7 +111,7 @@ struct cl_ach {
 	const char *name;
 	struct cl_parse_opts opts;
 	struct cl_file_info info;
-	struct cl_fp *fp;
+	struct ach_fp *afp;
 
 	/* reader */
 	unsigned char *buf;          /* CL_INPUT_BUFSIZE * 2 */
@@ -210,6 +210,9 @@ void ach_addenda(struct cl_ach *p, const struct ach_line *l);
 void ach_entry_finish(struct cl_ach *p);
 
 /* ach_key.c */
+struct ach_fp;
+struct ach_fp *ach_fp_new(void);
+void ach_fp_free(struct ach_fp *f);
 void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat);
 
 #endif
