@@ -121,7 +121,8 @@ void ach_batch_header(struct cl_ach *p, const struct ach_line *l)
 			up[i] = (char)(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
 		}
 		up[3] = '\0';
-		if (ach_sec_lookup(up) != SEC_UNKNOWN)
+		b->sec_id = ach_sec_lookup(up); /* read on with the layout it names */
+		if (b->sec_id != SEC_UNKNOWN)
 			ach_err(p, l->no, 51, "sec_code",
 				"SEC code (columns 51-53) must be uppercase: found \"%s\", expected "
 				"\"%s\"",

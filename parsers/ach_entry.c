@@ -241,6 +241,7 @@ void ach_entry_detail(struct cl_ach *p, const struct ach_line *l)
 static bool allows_05(int sec)
 {
 	switch (sec) {
+	case SEC_UNKNOWN: /* already reported at the batch header */
 	case SEC_ACK:
 	case SEC_ATX:
 	case SEC_CCD:
@@ -513,7 +514,7 @@ void ach_addenda(struct cl_ach *p, const struct ach_line *l)
 		return;
 	}
 	if (t == 2) {
-		if (sec != SEC_POS && sec != SEC_SHR && sec != SEC_MTE) {
+		if (sec != SEC_POS && sec != SEC_SHR && sec != SEC_MTE && sec != SEC_UNKNOWN) {
 			ach_err(p, l->no, 2, "addenda_type",
 				"addenda type 02 is for POS, SHR and MTE batches only (this batch is "
 				"%s)",
