@@ -33,9 +33,12 @@ else
   BIN := clearing-load
 endif
 
-# FAILPOINTS=1 compiles the named failpoints in (tests); normal builds have none.
+# FAILPOINTS=1 compiles the named failpoints in (a separate build tree, used
+# by the crash tests); normal builds have none.
 ifneq ($(FAILPOINTS),)
   ALL_CFLAGS += -DCL_FAILPOINTS=1
+  B := $(B)-failpoints
+  BIN := $(B)/clearing-load
 endif
 
 LIB_SRCS := $(sort $(wildcard parsers/*.c loader/*.c) $(filter-out cmd/main.c,$(wildcard cmd/*.c)))
@@ -84,8 +87,12 @@ check-unit: $(UNIT_BINS)
 check-cli: $(BIN) $(TOOL_BINS)
 	@CL_BIN=$(abspath $(BIN)) CL_TOOLS=$(abspath $(B)/tools) sh tests/cli/run.sh
 
+# The database suite also gets a failpoint build of the same tree (CL_BIN_FP).
+FP_B := $(B)-failpoints
 check-db: $(BIN) $(TOOL_BINS)
-	@CL_BIN=$(abspath $(BIN)) CL_TOOLS=$(abspath $(B)/tools) DOUBLE=$(DOUBLE) sh tests/db/run.sh
+	@$(MAKE) --no-print-directory FAILPOINTS=1 $(FP_B)/clearing-load
+	@CL_BIN=$(abspath $(BIN)) CL_BIN_FP=$(abspath $(FP_B)/clearing-load) \
+		CL_TOOLS=$(abspath $(B)/tools) DOUBLE=$(DOUBLE) sh tests/db/run.sh
 
 demo: deps $(BIN)
 	@CL_BIN=$(abspath $(BIN)) sh tests/demo.sh
