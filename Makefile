@@ -59,9 +59,13 @@ tools: $(TOOL_BINS)
 deps:
 	@sh .ci/deps.sh
 
+# V=1 shows the full commands.
+Q := $(if $(V),,@)
+
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/libcl.a: $(LIB_OBJS)
 	@rm -f $@
