@@ -69,10 +69,12 @@ $(B)/%.o: %.c
 
 $(B)/libcl.a: $(LIB_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)ar rcs $@ $^
 
-$(BIN): $(MAIN_OBJ) $(B)/libcl.a
-	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(B)/libcl.a $(PKG_LIBS)
+# The program links every object (not the archive), so a real definition
+# always wins over a weak placeholder in cmd/pending.c.
+$(BIN): $(MAIN_OBJ) $(LIB_OBJS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB_OBJS) $(PKG_LIBS)
 
 $(B)/tests/%: tests/unit/%.c $(B)/libcl.a
 	@mkdir -p $(dir $@)
