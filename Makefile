@@ -100,10 +100,12 @@ check-db: $(BIN) $(TOOL_BINS)
 	@CL_BIN=$(abspath $(BIN)) CL_BIN_FP=$(abspath $(FP_B)/clearing-load) \
 		CL_TOOLS=$(abspath $(B)/tools) DOUBLE=$(DOUBLE) sh tests/db/run.sh
 
-demo: deps $(BIN)
+demo: deps
+	@$(MAKE) --no-print-directory $(BIN)
 	@CL_BIN=$(abspath $(BIN)) sh tests/demo.sh
 
-bench: deps $(BIN) $(TOOL_BINS)
+bench: deps
+	@$(MAKE) --no-print-directory $(BIN) tools
 	@CL_BIN=$(abspath $(BIN)) CL_TOOLS=$(abspath $(B)/tools) sh tests/bench/run.sh
 
 fuzz:
