@@ -62,9 +62,13 @@ tools: $(TOOL_BINS)
 deps:
 	@sh .ci/deps.sh
 
+# V=1 shows the full commands.
+Q := $(if $(V),,@)
+
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/gen/schema_sql.c: $(SQL_FILES) sql/embed.sh
 	@mkdir -p $(dir $@)
@@ -75,10 +79,12 @@ $(B)/gen/schema_sql.o: $(B)/gen/schema_sql.c
 
 $(B)/libcl.a: $(LIB_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)ar rcs $@ $^
 
-$(BIN): $(MAIN_OBJ) $(B)/libcl.a
-	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(B)/libcl.a $(PKG_LIBS)
+# The program links every object (not the archive), so a real definition
+# always wins over a weak placeholder in cmd/pending.c.
+$(BIN): $(MAIN_OBJ) $(LIB_OBJS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB_OBJS) $(PKG_LIBS)
 
 $(B)/tests/%: tests/unit/%.c $(B)/libcl.a
 	@mkdir -p $(dir $@)
@@ -104,10 +110,12 @@ check-db: $(BIN) $(TOOL_BINS)
 	@CL_BIN=$(abspath $(BIN)) CL_BIN_FP=$(abspath $(FP_B)/clearing-load) \
 		CL_TOOLS=$(abspath $(B)/tools) DOUBLE=$(DOUBLE) sh tests/db/run.sh
 
-demo: deps $(BIN)
+demo: deps
+	@$(MAKE) --no-print-directory $(BIN)
 	@CL_BIN=$(abspath $(BIN)) sh tests/demo.sh
 
-bench: deps $(BIN) $(TOOL_BINS)
+bench: deps
+	@$(MAKE) --no-print-directory $(BIN) tools
 	@CL_BIN=$(abspath $(BIN)) CL_TOOLS=$(abspath $(B)/tools) sh tests/bench/run.sh
 
 fuzz:
