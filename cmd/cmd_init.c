@@ -41,7 +41,7 @@ int cl_cmd_init(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:d:p:qvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:p:qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			conninfo = optarg;

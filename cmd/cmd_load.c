@@ -423,7 +423,7 @@ int cl_cmd_load(int argc, char **argv)
 	o.diff = diff;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:d:t:f:qvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:t:f:qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			conninfo = optarg;

@@ -270,13 +270,13 @@ static void record_rejected(struct load *L)
 
 /* ---- pass 1: stage keys and fingerprints ---- */
 
-static void stage_row(struct cl_copy_in *c, const struct cl_record *rec)
+static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal)
 {
 	char b[64], hex[65];
 	int n;
 	bool ach = strcmp(rec->kind, "ach.entry") == 0;
 
-	n = snprintf(b, sizeof(b), "%lu\t%lu\t", rec->ordinal, rec->position);
+	n = snprintf(b, sizeof(b), "%lu\t%lu\t", ordinal, rec->position);
 	cl_copy_raw(c, b, (size_t)n);
 	cl_copy_text(c, rec->kind, true, false);
 	cl_copy_text(c, rec->natural_key, false, false);
@@ -338,7 +338,7 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 		case CL_OK:
 			r->records++;
 			if (copying)
-				stage_row(c, rec);
+				stage_row(c, rec, r->records);
 			if (L->h->on_progress && r->records % PROGRESS_EVERY == 0)
 				L->h->on_progress(L->h->ctx, 1, r->records, cl_input_raw_bytes(L->in));
 			break;
@@ -506,11 +506,11 @@ static enum cl_db_status copy_rows(struct load *L, enum which which, const char 
 			return CL_DB_ERROR;
 		}
 		seen++;
-		take = which == NEW_ROWS ? !bit_test(&L->matched, rec->ordinal)
-					 : bit_test(&L->conflicts, rec->ordinal);
+		take = which == NEW_ROWS ? !bit_test(&L->matched, seen)
+					 : bit_test(&L->conflicts, seen);
 		if (!take)
 			continue;
-		cl_row_copy(c, rec, L->o->tenant, L->load_id);
+		cl_row_copy(c, rec, seen, L->o->tenant, L->load_id);
 		if (++*copied == 1 && which == NEW_ROWS)
 			CL_FAILPOINT("mid_copy", L->db->conn);
 		if (L->h->on_progress && seen % PROGRESS_EVERY == 0)
@@ -705,14 +705,17 @@ static enum cl_db_status commit(struct load *L)
 struct plan {
 	struct load *L;
 	struct cl_parser *p;
+	unsigned long ordinal;     /* of the last record read */
 	bool failed;
 	struct cl_error err;
 };
 
-static void plan_emit(struct load *L, const struct cl_record *rec, struct cl_plan_item *it)
+static void plan_emit(struct plan *P, const struct cl_record *rec, struct cl_plan_item *it)
 {
+	struct load *L = P->L;
+
 	it->rec = rec;
-	it->ordinal = rec->ordinal;
+	it->ordinal = P->ordinal;
 	it->position = rec->position;
 	L->h->on_plan(L->h->ctx, it);
 }
@@ -730,14 +733,14 @@ static bool plan_advance(struct plan *P, unsigned long upto, const struct cl_rec
 			P->failed = ps != CL_END || upto != 0;
 			return false;
 		}
-		if ((*rec)->ordinal == upto)
+		if (++P->ordinal == upto)
 			return true;
 		{
 			struct cl_plan_item it;
 
 			memset(&it, 0, sizeof(it));
 			it.action = CL_ACTION_NEW;
-			plan_emit(P->L, *rec, &it);
+			plan_emit(P, *rec, &it);
 		}
 	}
 }
@@ -788,7 +791,7 @@ static int on_detail(void *ctx, char **f, int nf)
 				 cl_row_value(rec, i, buf));
 		}
 	}
-	plan_emit(P->L, rec, &it);
+	plan_emit(P, rec, &it);
 	return 0;
 }
 

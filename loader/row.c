@@ -24,8 +24,8 @@ static void num(struct cl_copy_in *c, unsigned long long v)
 	cl_copy_raw(c, b, (size_t)n);
 }
 
-void cl_row_copy(struct cl_copy_in *c, const struct cl_record *r, const char *tenant,
-		 const char *load_id)
+void cl_row_copy(struct cl_copy_in *c, const struct cl_record *r, unsigned long ordinal,
+		 const char *tenant, const char *load_id)
 {
 	char hex[65], b[32];
 	int n;
@@ -72,7 +72,7 @@ void cl_row_copy(struct cl_copy_in *c, const struct cl_record *r, const char *te
 	cl_copy_text(c, r->instructing_agent, false, true);
 	cl_copy_text(c, r->instructed_agent, false, true);
 	cl_copy_text(c, load_id, false, false);
-	num(c, r->ordinal);
+	num(c, ordinal);
 	num(c, r->position);
 	cl_copy_row_end(c);
 }

@@ -18,9 +18,10 @@
 /* The columns cl_row_copy() writes, in order (for COPY ... (cols)). */
 extern const char cl_row_columns[];
 
-/* Write one full row (tenant, load_id as decimal text). */
-void cl_row_copy(struct cl_copy_in *c, const struct cl_record *rec, const char *tenant,
-		 const char *load_id);
+/* Write one full row.  `ordinal` is the record's 1-based index in the file
+ * as the loader counted it (the same in every pass); load_id is decimal. */
+void cl_row_copy(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal,
+		 const char *tenant, const char *load_id);
 
 /* Fields that make up a record's economics and identity, compared to name
  * what differs in a conflict. */
