@@ -813,7 +813,7 @@ static enum cl_db_status plan(struct load *L)
 	n = (size_t)snprintf(sql, sizeof(sql),
 			     "COPY (SELECT e.ordinal, e.reason, e.matched_load_id, l.file_name, "
 			     "e.matched_position, "
-			     "pg_catalog.to_char(l.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SSOF'), "
+			     "pg_catalog.to_char(l.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM'), "
 			     "e.matched_key, e.fields");
 	for (i = 0; i < cl_row_compared_count; i++)
 		n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", r.%s", cl_row_compared[i].name);
