@@ -341,6 +341,8 @@ static void prepare(struct cl_ach *p, struct ach_line *l, const char *s, size_t 
 		}
 	}
 
+	if (l->c[0] == '9' && l->c[1] == '9')
+		return; /* a 9-fill line is all or nothing: process_line() decides */
 	if (n > ACH_RECLEN) {
 		size_t i = ACH_RECLEN;
 

@@ -392,6 +392,17 @@ static void addenda_98(struct cl_ach *p, const struct ach_line *l)
 	ach_field_trim(r->corrected_data, l, 36, 64);
 }
 
+static bool iat_type_known(const char *c)
+{
+	static const char codes[][4] = {"ANN", "BUS", "DEP", "LOA", "MIS", "MOR", "PEN", "RLS", "REM",
+					"SAL", "TAX", "TEL", "WEB", "ARC", "BOC", "POP", "RCK"};
+
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		if (memcmp(codes[i], c, 3) == 0)
+			return true;
+	return false;
+}
+
 static void addenda_iat(struct cl_ach *p, const struct ach_line *l, int type)
 {
 	struct ach_entry *e = &p->e;
@@ -414,6 +425,15 @@ static void addenda_iat(struct cl_ach *p, const struct ach_line *l, int type)
 			e->iat_next++;
 		}
 		if (type == 10) {
+			if (!iat_type_known(l->c + 3)) {
+				char shown[16];
+
+				ach_err(p, l->no, 4, "iat_transaction_type",
+					"IAT transaction type code (columns 4-6) must be one of ANN, BUS, "
+					"DEP, LOA, MIS, MOR, PEN, RLS, REM, SAL, TAX, TEL, WEB, ARC, BOC, "
+					"POP, RCK, found \"%s\"",
+					ach_show(shown, sizeof(shown), l->c + 3, 3));
+			}
 			(void)ach_field_num(p, l, 7, 24, "foreign payment amount", &v);
 			ach_field_trim(r->individual_name, l, 47, 81);
 		} else if (type == 14) {

@@ -43,7 +43,7 @@ struct fx {
 };
 
 /* Append one record: `rec` is padded with blanks to 94 columns. */
-static void fx_line(struct fx *f, const char *rec)
+static inline void fx_line(struct fx *f, const char *rec)
 {
 	size_t n = strlen(rec);
 
@@ -61,7 +61,7 @@ static void fx_line(struct fx *f, const char *rec)
 	f->lines++;
 }
 
-static void fx_begin_opts(struct fx *f, const char *created, bool crlf)
+static inline void fx_begin_opts(struct fx *f, const char *created, bool crlf)
 {
 	char l[200];
 
@@ -72,12 +72,12 @@ static void fx_begin_opts(struct fx *f, const char *created, bool crlf)
 	fx_line(f, l);
 }
 
-static void fx_begin(struct fx *f, const char *created)
+static inline void fx_begin(struct fx *f, const char *created)
 {
 	fx_begin_opts(f, created, false);
 }
 
-static void fx_batch(struct fx *f, const char *company, const char *sec, const char *service,
+static inline void fx_batch(struct fx *f, const char *company, const char *sec, const char *service,
 		     const char *effective, int batch_no)
 {
 	char l[200];
@@ -94,7 +94,7 @@ static void fx_batch(struct fx *f, const char *company, const char *sec, const c
 	f->batches++;
 }
 
-static int fx_check_digit(const char *d)
+static inline int fx_check_digit(const char *d)
 {
 	static const int w[8] = {3, 7, 1, 3, 7, 1, 3, 7};
 	int sum = 0;
@@ -106,7 +106,7 @@ static int fx_check_digit(const char *d)
 
 /* An entry (PPD layout) with a correct check digit, and an optional addenda
  * 05 with `addenda` as its payment information. */
-static void fx_entry(struct fx *f, const char *tcode, const char *rdfi8, uint64_t amount,
+static inline void fx_entry(struct fx *f, const char *tcode, const char *rdfi8, uint64_t amount,
 		     const char *account, uint64_t seq, const char *addenda)
 {
 	char l[120];
@@ -138,7 +138,7 @@ static void fx_entry(struct fx *f, const char *tcode, const char *rdfi8, uint64_
 
 /* A raw record inside a batch that counts as `counts` entry/addenda
  * records and adds `hash` to the entry hash. */
-static void fx_raw(struct fx *f, const char *rec, unsigned counts, uint64_t hash, uint64_t debit,
+static inline void fx_raw(struct fx *f, const char *rec, unsigned counts, uint64_t hash, uint64_t debit,
 		   uint64_t credit)
 {
 	fx_line(f, rec);
@@ -152,7 +152,7 @@ static void fx_raw(struct fx *f, const char *rec, unsigned counts, uint64_t hash
 	f->f_credit += credit;
 }
 
-static void fx_end_batch(struct fx *f)
+static inline void fx_end_batch(struct fx *f)
 {
 	char l[200];
 
@@ -163,7 +163,7 @@ static void fx_end_batch(struct fx *f)
 	fx_line(f, l);
 }
 
-static void fx_finish(struct fx *f, bool fill)
+static inline void fx_finish(struct fx *f, bool fill)
 {
 	char l[200];
 
@@ -178,7 +178,7 @@ static void fx_finish(struct fx *f, bool fill)
 }
 
 /* Start of line `no` (1-based) in the file. */
-static char *fx_at(struct fx *f, unsigned long no)
+static inline char *fx_at(struct fx *f, unsigned long no)
 {
 	char *p = f->buf;
 
@@ -191,13 +191,13 @@ static char *fx_at(struct fx *f, unsigned long no)
 }
 
 /* Overwrite columns col.. of line `no` with `text`. */
-static void fx_patch(struct fx *f, unsigned long no, int col, const char *text)
+static inline void fx_patch(struct fx *f, unsigned long no, int col, const char *text)
 {
 	memcpy(fx_at(f, no) + col - 1, text, strlen(text));
 }
 
 /* Replace line `no` by `text` (its own length, no padding). */
-static void fx_replace(struct fx *f, unsigned long no, const char *text)
+static inline void fx_replace(struct fx *f, unsigned long no, const char *text)
 {
 	char *start = fx_at(f, no);
 	char *end = memchr(start, '\n', f->len - (size_t)(start - f->buf));
@@ -221,7 +221,7 @@ static void fx_replace(struct fx *f, unsigned long no, const char *text)
 	f->len = f->len - old + n;
 }
 
-static void fx_free(struct fx *f)
+static inline void fx_free(struct fx *f)
 {
 	free(f->buf);
 	f->buf = NULL;
@@ -244,13 +244,13 @@ struct run {
 	struct cl_file_info info;
 };
 
-static void run_free(struct run *r)
+static inline void run_free(struct run *r)
 {
 	free(r->ev);
 	memset(r, 0, sizeof(*r));
 }
 
-static void run_opts(struct run *out, const void *buf, size_t len, size_t chunk,
+static inline void run_opts(struct run *out, const void *buf, size_t len, size_t chunk,
 		     const struct cl_parse_opts *opts)
 {
 	struct cl_input *in = cl_input_from_memory(buf, len, chunk, "t.ach");
@@ -294,20 +294,20 @@ static void run_opts(struct run *out, const void *buf, size_t len, size_t chunk,
 	cl_input_free(in);
 }
 
-static void run_buf(struct run *out, const void *buf, size_t len)
+static inline void run_buf(struct run *out, const void *buf, size_t len)
 {
 	struct cl_parse_opts o = {0};
 
 	run_opts(out, buf, len, 0, &o);
 }
 
-static void run_fx(struct run *out, const struct fx *f)
+static inline void run_fx(struct run *out, const struct fx *f)
 {
 	run_buf(out, f->buf, f->len);
 }
 
 /* The first error with `code`, or NULL. */
-static const struct ev *find_err(const struct run *r, const char *code)
+static inline const struct ev *find_err(const struct run *r, const char *code)
 {
 	for (size_t i = 0; i < r->n; i++)
 		if (r->ev[i].st == CL_INVALID && strcmp(r->ev[i].code, code) == 0)
@@ -315,7 +315,7 @@ static const struct ev *find_err(const struct run *r, const char *code)
 	return NULL;
 }
 
-static const struct ev *find_note(const struct run *r, const char *code)
+static inline const struct ev *find_note(const struct run *r, const char *code)
 {
 	for (size_t i = 0; i < r->n; i++)
 		if (r->ev[i].st == CL_NOTE && strcmp(r->ev[i].code, code) == 0)
@@ -323,7 +323,7 @@ static const struct ev *find_note(const struct run *r, const char *code)
 	return NULL;
 }
 
-static const struct cl_record *nth_record(const struct run *r, unsigned k)
+static inline const struct cl_record *nth_record(const struct run *r, unsigned k)
 {
 	for (size_t i = 0; i < r->n; i++)
 		if (r->ev[i].st == CL_OK && k-- == 0)
