@@ -603,6 +603,7 @@ void ach_entry_finish(struct cl_ach *p)
 		g->max = e->trace;
 		g->have = true;
 	}
+	r->ordinal = ++p->ordinals;
 	ach_key_and_fingerprint(p, r, b->iat);
 	ach_emit_record(p);
 }

@@ -144,6 +144,7 @@ struct cl_ach {
 	struct ach_entry e;
 	bool all_adv;                /* every batch so far had service class 280 */
 	unsigned long batches;
+	unsigned long ordinals;      /* records finished so far */
 	unsigned long file_entries;  /* entries + addenda */
 	uint64_t file_hash, file_debit, file_credit;
 	bool prev_batch_number_ok;
