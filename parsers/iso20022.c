@@ -596,7 +596,7 @@ static void tx_end(struct cl_iso20022 *p)
 	rec->position = p->tx_line;
 	rec->ordinal = p->ordinal;
 	rec->direction = CL_DIR_CREDIT;
-	snprintf(rec->message_type, sizeof(rec->message_type), "%s", p->msg_type);
+	memcpy(rec->message_type, p->msg_type, sizeof(rec->message_type));
 	memset(x, 0, sizeof(*x));
 	x->kind = p->kind;
 	x->positional_keys = p->opts.positional_keys;

@@ -51,16 +51,83 @@ static const char *construct_name(int state)
 	}
 }
 
+/* Bytes that can change each state (or end a line): all others are
+ * skipped by one table lookup each. */
+#define NL ['\n'] = 1
+static const unsigned char stop_text[256] = {NL, ['<'] = 1};
+static const unsigned char stop_tag[256] = {NL, ['>'] = 1, ['"'] = 1, ['\''] = 1};
+static const unsigned char stop_dquote[256] = {NL, ['"'] = 1};
+static const unsigned char stop_squote[256] = {NL, ['\''] = 1};
+static const unsigned char stop_comment[256] = {NL, ['-'] = 1};
+static const unsigned char stop_cdata[256] = {NL, [']'] = 1};
+static const unsigned char stop_pi[256] = {NL, ['?'] = 1};
+#undef NL
+
+static const unsigned char *stops(const struct cl_iso_guard *g)
+{
+	switch (g->state) {
+	case G_TEXT:
+		return stop_text;
+	case G_TAG:
+		return g->quote == '"' ? stop_dquote : g->quote ? stop_squote : stop_tag;
+	case G_COMMENT:
+		return g->sub ? NULL : stop_comment;
+	case G_CDATA:
+		return g->sub ? NULL : stop_cdata;
+	case G_PI:
+		return g->sub ? NULL : stop_pi;
+	default:
+		return NULL;
+	}
+}
+
+static void too_long(struct cl_iso_guard *g)
+{
+	char msg[160];
+
+	snprintf(msg, sizeof(msg), "%s longer than the limit of %d bytes", construct_name(g->state),
+		 CL_ISO_MAX_TEXT);
+	fail(g, "xml_too_long", msg);
+}
+
+/* Fail at buf[i]: fix the position first. */
+static size_t fail_at(struct cl_iso_guard *g, uint64_t base, size_t i)
+{
+	g->bytes = base + i;
+	g->col = (unsigned long)(g->bytes - g->line_start) + 1;
+	return i;
+}
+
 size_t cl_iso_guard_scan(struct cl_iso_guard *g, const unsigned char *buf, size_t len)
 {
-	size_t i;
+	uint64_t base = g->bytes; /* offset of buf[0] in the input */
+	size_t i = 0;
 
 	if (g->failed)
 		return 0;
-	for (i = 0; i < len; i++) {
-		unsigned char c = buf[i];
-		int prev = g->state;
+	while (i < len) {
+		const unsigned char *stop = stops(g);
+		unsigned char c;
+		int prev;
 
+		if (stop) {
+			size_t j = i;
+
+			while (j < len && !stop[buf[j]])
+				j++;
+			if (g->run + (j - i) > CL_ISO_MAX_TEXT) {
+				i += CL_ISO_MAX_TEXT - g->run;
+				fail_at(g, base, i);
+				too_long(g);
+				return i;
+			}
+			g->run += j - i;
+			i = j;
+			if (i == len)
+				break;
+		}
+		c = buf[i];
+		prev = g->state;
 		switch (g->state) {
 		case G_TEXT:
 			if (c == '<')
@@ -81,6 +148,7 @@ size_t cl_iso_guard_scan(struct cl_iso_guard *g, const unsigned char *buf, size_
 				/* <!DOCTYPE (or any other declaration): ISO 20022
 				 * never needs one, and refusing it here means no
 				 * entity is ever declared, let alone expanded */
+				fail_at(g, base, i);
 				fail(g, "xml_doctype",
 				     "document type declaration (<!DOCTYPE ...>) not allowed: "
 				     "ISO 20022 messages have none, and entities are never "
@@ -89,7 +157,7 @@ size_t cl_iso_guard_scan(struct cl_iso_guard *g, const unsigned char *buf, size_
 			}
 			break;
 		case G_BANG_DASH:
-			g->state = c == '-' ? G_COMMENT : G_TAG; /* "<!-x": malformed, libxml2 says so */
+			g->state = c == '-' ? G_COMMENT : G_TAG; /* "<!-x": libxml2 reports it */
 			g->sub = 0;
 			break;
 		case G_BANG_BRK:
@@ -134,26 +202,23 @@ size_t cl_iso_guard_scan(struct cl_iso_guard *g, const unsigned char *buf, size_
 			}
 			break;
 		}
-		if (g->state != prev)
+		if (g->state != prev) {
 			g->run = 0; /* a new construct starts */
-		else if (++g->run > CL_ISO_MAX_TEXT) {
-			char msg[160];
-
-			snprintf(msg, sizeof(msg), "%s longer than the limit of %d bytes",
-				 construct_name(g->state), CL_ISO_MAX_TEXT);
-			fail(g, "xml_too_long", msg);
+		} else if (++g->run > CL_ISO_MAX_TEXT) {
+			fail_at(g, base, i);
+			too_long(g);
 			return i;
 		}
-		g->bytes++;
 		if (c == '\n') {
 			g->line++;
-			g->col = 1;
-		} else if ((c & 0xC0) != 0x80) {
-			g->col++; /* columns count characters, not UTF-8 bytes */
+			g->line_start = base + i + 1;
 		}
-		g->last_nl = c == '\n';
+		i++;
 	}
-	return i;
+	g->bytes = base + len;
+	if (len)
+		g->last_nl = buf[len - 1] == '\n';
+	return len;
 }
 
 unsigned long cl_iso_guard_lines(const struct cl_iso_guard *g)

@@ -37,17 +37,20 @@ bool cl_iso_iban_shape(const char *s)
 bool cl_iso_iban_check(const char *s)
 {
 	size_t n = strlen(s);
-	unsigned rem = 0;
+	uint64_t rem = 0;
 
+	/* up to 7 decimal digits are folded in before each reduction */
 	for (size_t k = 0; k < n; k++) {
 		char c = s[(k + 4) % n];
 
 		if (is_digit(c))
-			rem = (rem * 10 + (unsigned)(c - '0')) % 97;
+			rem = rem * 10 + (unsigned)(c - '0');
 		else
-			rem = (rem * 100 + (unsigned)(c - 'A' + 10)) % 97;
+			rem = rem * 100 + (unsigned)(c - 'A' + 10);
+		if (rem >= 100000000000ULL)
+			rem %= 97;
 	}
-	return rem == 1;
+	return rem % 97 == 1;
 }
 
 bool cl_iso_bic_shape(const char *s)

@@ -119,7 +119,8 @@ struct cl_iso_guard {
 	char quote;           /* open attribute quote in a tag, or 0 */
 	size_t run;           /* bytes in the current construct */
 	unsigned long line;   /* 1-based line of the next byte */
-	unsigned long col;    /* 1-based column of the next byte */
+	unsigned long col;    /* 1-based column (bytes) of a failure */
+	uint64_t line_start;  /* offset of the first byte of the line */
 	bool last_nl;         /* the last byte seen was '\n' */
 	uint64_t bytes;       /* bytes seen */
 	bool failed;
