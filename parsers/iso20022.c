@@ -48,6 +48,7 @@ struct cl_iso20022 {
 	bool started, finished, fatal, io_failed;
 	struct cl_error io_err;
 	bool xml_fatal_set;
+	int xml_fatal_code;       /* libxml2's xmlParserErrors */
 	struct cl_error xml_fatal;
 
 	/* document state */
@@ -56,6 +57,7 @@ struct cl_iso20022 {
 	int doc_depth, hdr_depth; /* depth of Document / AppHdr, -1 outside */
 	bool doc_seen;
 	bool doc_virtual;         /* the message root came without a Document */
+	bool root_opened, root_closed; /* the outermost element */
 	char root_path[64];       /* "/Document/CstmrCdtTrfInitn" */
 	int16_t stack[CL_ISO_MAX_DEPTH + 1]; /* trie node per open element */
 
@@ -152,8 +154,6 @@ static void xml_error(void *ctx, xmlErrorPtr xe)
 	if (xe->code == XML_ERR_INVALID_CHAR || xe->code == XML_ERR_INVALID_ENCODING ||
 	    xe->code == XML_ERR_UNKNOWN_ENCODING || xe->code == XML_ERR_UNSUPPORTED_ENCODING)
 		code = "xml_encoding";
-	else if (xe->code == XML_ERR_TAG_NOT_FINISHED)
-		code = "xml_truncated";
 	else if (xe->domain == XML_FROM_SCHEMASV || xe->domain == XML_FROM_SCHEMASP)
 		code = "xml_schema";
 	else if (xe->domain == XML_FROM_NAMESPACE)
@@ -162,6 +162,7 @@ static void xml_error(void *ctx, xmlErrorPtr xe)
 		if (p->xml_fatal_set)
 			return;
 		p->xml_fatal_set = true;
+		p->xml_fatal_code = xe->code;
 		e = &p->xml_fatal;
 	} else if (p->deferred_len < DEFERRED_MAX) {
 		e = &p->deferred[p->deferred_len++];
@@ -169,8 +170,7 @@ static void xml_error(void *ctx, xmlErrorPtr xe)
 		p->deferred_dropped++;
 		return;
 	}
-	cl_error_set(e, p->name, (unsigned long)(xe->line > 0 ? xe->line : 0), code, "%s%s",
-		     strcmp(code, "xml_truncated") == 0 ? "file ends early (truncated?): " : "",
+	cl_error_set(e, p->name, (unsigned long)(xe->line > 0 ? xe->line : 0), code, "%s",
 		     xe->message ? xe->message : "XML error");
 	e->column = xe->int2 > 0 ? (unsigned long)xe->int2 : 0;
 	n = strlen(e->message);
@@ -861,6 +861,10 @@ static void element_start(struct cl_iso20022 *p)
 	int node = -1, parent = depth > 0 ? p->stack[depth - 1] : -1;
 	const struct cl_iso_node *n;
 
+	if (depth == 0) {
+		p->root_opened = true;
+		p->root_closed = empty;
+	}
 	if (depth < 0 || depth >= CL_ISO_MAX_DEPTH) {
 		add_fatal(p, node_line(p), "xml_depth",
 			  "elements nested deeper than the limit of %d levels", CL_ISO_MAX_DEPTH);
@@ -945,6 +949,8 @@ static void element_end(struct cl_iso20022 *p)
 	int node;
 	const struct cl_iso_node *n;
 
+	if (depth == 0)
+		p->root_closed = true;
 	if (depth < 0 || depth > CL_ISO_MAX_DEPTH)
 		return;
 	node = p->stack[depth];
@@ -1028,6 +1034,59 @@ static void start(struct cl_iso20022 *p)
 	}
 }
 
+/* Did libxml2 fail because the input ended inside the document?  Its
+ * messages for that ("extra content at the end of the document", "couldn't
+ * find end of start tag") mislead, so such an error on the last line of
+ * the input becomes xml_truncated.  Up to 1 MiB more is read to know where
+ * the input ends, whatever libxml2 had read ahead. */
+static bool truncated(struct cl_iso20022 *p)
+{
+	char rest[4096];
+	size_t drained = 0;
+	int n = 0;
+
+	if (p->root_closed)
+		return false; /* extra content after the end, not a cut */
+	switch (p->xml_fatal_code) {
+	case XML_ERR_DOCUMENT_END:
+		/* libxml2's word for "ended inside the root element", and for
+		 * content that is no element at all ("<<<") */
+		if (!p->root_opened)
+			return false;
+		break;
+	case XML_ERR_GT_REQUIRED:
+	case XML_ERR_LTSLASH_REQUIRED:
+	case XML_ERR_TAG_NOT_FINISHED:
+	case XML_ERR_ATTRIBUTE_NOT_FINISHED:
+	case XML_ERR_ATTRIBUTE_NOT_STARTED:
+	case XML_ERR_ATTRIBUTE_WITHOUT_VALUE:
+	case XML_ERR_STRING_NOT_CLOSED:
+	case XML_ERR_STRING_NOT_STARTED:
+	case XML_ERR_COMMENT_NOT_FINISHED:
+	case XML_ERR_CDATA_NOT_FINISHED:
+	case XML_ERR_PI_NOT_FINISHED:
+		break;
+	default:
+		return false;
+	}
+	while (drained < 1024 * 1024 && (n = io_read(p, rest, (int)sizeof(rest))) > 0)
+		drained += (size_t)n;
+	return n == 0 && !p->io_failed && !p->guard.failed &&
+	       p->xml_fatal.line >= p->guard.line - (p->guard.last_nl ? 1 : 0);
+}
+
+static void truncated_message(struct cl_error *e)
+{
+	char why[CL_MSGTEXT_MAX];
+
+	snprintf(why, sizeof(why), "%s", e->message);
+	snprintf(e->code, sizeof(e->code), "xml_truncated");
+	snprintf(e->message, sizeof(e->message),
+		 "file ends inside the document (truncated?): expected the rest of the "
+		 "message, found the end of the file (%.400s)",
+		 why);
+}
+
 /* The end of the input: report what the guard or libxml2 found, then the
  * checks that need the whole document. */
 static void finish(struct cl_iso20022 *p, bool xml_failed)
@@ -1054,9 +1113,29 @@ static void finish(struct cl_iso20022 *p, bool xml_failed)
 		else
 			cl_error_set(e, p->name, cl_iso_guard_lines(g), "xml_malformed",
 				     "the XML reader stopped");
+		if (p->xml_fatal_set && truncated(p))
+			truncated_message(e);
 		p->fatal = true;
 		return;
 	}
+	/* read what libxml2 left (trailing blanks), so the line count and the
+	 * input's SHA-256 are complete */
+	for (;;) {
+		char rest[4096];
+
+		if (io_read(p, rest, (int)sizeof(rest)) <= 0)
+			break;
+	}
+	if (g->failed) {
+		struct cl_error *e = queue_slot(p);
+
+		cl_error_set(e, p->name, g->fail_line, g->code, "%s", g->message);
+		e->column = g->fail_col;
+		p->fatal = true;
+		return;
+	}
+	if (p->io_failed)
+		return;
 	if (!p->doc_seen)
 		add_error(p, 0, "", "no_document",
 			  "no ISO 20022 Document element found: expected <Document> (alone or "

@@ -24,13 +24,17 @@ void cl_iso_guard_init(struct cl_iso_guard *g)
 	memset(g, 0, sizeof(*g));
 	g->line = 1;
 	g->col = 1;
+	g->start_line = 1;
+	g->start_col = 1;
 }
 
+/* Failures are reported where the offending construct starts (its '<', or
+ * the first byte of a text node). */
 static void fail(struct cl_iso_guard *g, const char *code, const char *msg)
 {
 	g->failed = true;
-	g->fail_line = g->line;
-	g->fail_col = g->col;
+	g->fail_line = g->start_line;
+	g->fail_col = g->start_col;
 	snprintf(g->code, sizeof(g->code), "%s", code);
 	snprintf(g->message, sizeof(g->message), "%s", msg);
 }
@@ -204,6 +208,11 @@ size_t cl_iso_guard_scan(struct cl_iso_guard *g, const unsigned char *buf, size_
 		}
 		if (g->state != prev) {
 			g->run = 0; /* a new construct starts */
+			if (g->state == G_LT || g->state == G_TEXT) {
+				g->start_line = g->line;
+				g->start_col = (unsigned long)(base + i - g->line_start) + 1 +
+					       (g->state == G_TEXT);
+			}
 		} else if (++g->run > CL_ISO_MAX_TEXT) {
 			fail_at(g, base, i);
 			too_long(g);

@@ -121,6 +121,7 @@ struct cl_iso_guard {
 	unsigned long line;   /* 1-based line of the next byte */
 	unsigned long col;    /* 1-based column (bytes) of a failure */
 	uint64_t line_start;  /* offset of the first byte of the line */
+	unsigned long start_line, start_col; /* where the current construct began */
 	bool last_nl;         /* the last byte seen was '\n' */
 	uint64_t bytes;       /* bytes seen */
 	bool failed;
