@@ -33,13 +33,19 @@ else
   BIN := clearing-load
 endif
 
-# FAILPOINTS=1 compiles the named failpoints in (tests); normal builds have none.
+# FAILPOINTS=1 compiles the named failpoints in (a separate build tree, used
+# by the crash tests); normal builds have none.
 ifneq ($(FAILPOINTS),)
   ALL_CFLAGS += -DCL_FAILPOINTS=1
+  B := $(B)-failpoints
+  BIN := $(B)/clearing-load
 endif
 
 LIB_SRCS := $(sort $(wildcard parsers/*.c loader/*.c) $(filter-out cmd/main.c,$(wildcard cmd/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+# sql/NNN_*.sql embedded into the binary (loader/schema.h: cl_migrations[])
+SQL_FILES := $(sort $(wildcard sql/[0-9]*.sql))
+LIB_OBJS += $(B)/gen/schema_sql.o
 MAIN_OBJ := $(B)/cmd/main.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
@@ -56,16 +62,29 @@ tools: $(TOOL_BINS)
 deps:
 	@sh .ci/deps.sh
 
+# V=1 shows the full commands.
+Q := $(if $(V),,@)
+
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/gen/schema_sql.c: $(SQL_FILES) sql/embed.sh
+	@mkdir -p $(dir $@)
+	sh sql/embed.sh $(SQL_FILES) >$@.tmp && mv $@.tmp $@
+
+$(B)/gen/schema_sql.o: $(B)/gen/schema_sql.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/libcl.a: $(LIB_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)ar rcs $@ $^
 
-$(BIN): $(MAIN_OBJ) $(B)/libcl.a
-	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(B)/libcl.a $(PKG_LIBS)
+# The program links every object (not the archive), so a real definition
+# always wins over a weak placeholder in cmd/pending.c.
+$(BIN): $(MAIN_OBJ) $(LIB_OBJS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB_OBJS) $(PKG_LIBS)
 
 $(B)/tests/%: tests/unit/%.c $(B)/libcl.a
 	@mkdir -p $(dir $@)
@@ -84,13 +103,19 @@ check-unit: $(UNIT_BINS)
 check-cli: $(BIN) $(TOOL_BINS)
 	@CL_BIN=$(abspath $(BIN)) CL_TOOLS=$(abspath $(B)/tools) sh tests/cli/run.sh
 
+# The database suite also gets a failpoint build of the same tree (CL_BIN_FP).
+FP_B := $(B)-failpoints
 check-db: $(BIN) $(TOOL_BINS)
-	@CL_BIN=$(abspath $(BIN)) CL_TOOLS=$(abspath $(B)/tools) DOUBLE=$(DOUBLE) sh tests/db/run.sh
+	@$(MAKE) --no-print-directory FAILPOINTS=1 $(FP_B)/clearing-load
+	@CL_BIN=$(abspath $(BIN)) CL_BIN_FP=$(abspath $(FP_B)/clearing-load) \
+		CL_TOOLS=$(abspath $(B)/tools) DOUBLE=$(DOUBLE) sh tests/db/run.sh
 
-demo: deps $(BIN)
+demo: deps
+	@$(MAKE) --no-print-directory $(BIN)
 	@CL_BIN=$(abspath $(BIN)) sh tests/demo.sh
 
-bench: deps $(BIN) $(TOOL_BINS)
+bench: deps
+	@$(MAKE) --no-print-directory $(BIN) tools
 	@CL_BIN=$(abspath $(BIN)) CL_TOOLS=$(abspath $(B)/tools) sh tests/bench/run.sh
 
 fuzz:

@@ -1,0 +1,376 @@
+/* cli.c - messages, JSON and CSV writers, masking: what all commands share. */
+#define _GNU_SOURCE /* fputs_unlocked, fwrite_unlocked: the JSON writer is hot */
+#include "cli.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "fingerprint.h"
+
+bool cl_opt_quiet;
+int cl_opt_verbose;
+bool cl_opt_no_mask;
+
+static void print_diag(const struct cl_error *err, const char *level)
+{
+	const char *file = err->file ? err->file : "(input)";
+
+	if (err->line && err->path[0])
+		fprintf(stderr, "clearing-load: %s:%lu: %s: %s: %s\n", file, err->line, level,
+			err->path, err->message);
+	else if (err->line)
+		fprintf(stderr, "clearing-load: %s:%lu: %s: %s\n", file, err->line, level,
+			err->message);
+	else
+		fprintf(stderr, "clearing-load: %s: %s: %s\n", file, level, err->message);
+}
+
+void cl_print_error(const struct cl_error *err)
+{
+	print_diag(err, "error");
+}
+
+void cl_print_note(const struct cl_error *err)
+{
+	print_diag(err, "note");
+}
+
+void cl_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("clearing-load: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cl_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "clearing-load%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'clearing-load%s%s --help' for more information.\n", cmd ? " " : "",
+		cmd ? cmd : "");
+	return CL_EXIT_USAGE;
+}
+
+bool cl_parse_out_format(const char *s, enum cl_out_format *out)
+{
+	if (strcmp(s, "text") == 0)
+		*out = CL_OUT_TEXT;
+	else if (strcmp(s, "json") == 0)
+		*out = CL_OUT_JSON;
+	else if (strcmp(s, "csv") == 0)
+		*out = CL_OUT_CSV;
+	else
+		return false;
+	return true;
+}
+
+void cl_mask_account(const char *acct, char *out, size_t cap)
+{
+	size_t n = strlen(acct);
+
+	if (cap == 0)
+		return;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, acct, n);
+	out[n] = '\0';
+	if (!cl_opt_no_mask)
+		for (size_t i = 0; i + 4 < n; i++)
+			out[i] = '*';
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static void json_string(FILE *f, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *run = p;
+
+	putc_unlocked('"', f);
+	for (; *p; p++) {
+		if (*p >= 0x20 && *p != '"' && *p != '\\')
+			continue;
+		if (p > run)
+			fwrite_unlocked(run, 1, (size_t)(p - run), f);
+		putc_unlocked('\\', f);
+		switch (*p) {
+		case '"':
+			putc_unlocked('"', f);
+			break;
+		case '\\':
+			putc_unlocked('\\', f);
+			break;
+		case '\n':
+			putc_unlocked('n', f);
+			break;
+		case '\r':
+			putc_unlocked('r', f);
+			break;
+		case '\t':
+			putc_unlocked('t', f);
+			break;
+		default:
+			fputs_unlocked("u00", f);
+			putc_unlocked(hex[*p >> 4], f);
+			putc_unlocked(hex[*p & 15], f);
+			break;
+		}
+		run = p + 1;
+	}
+	if (p > run)
+		fwrite_unlocked(run, 1, (size_t)(p - run), f);
+	putc_unlocked('"', f);
+}
+
+static void json_key(struct cl_json *j, const char *key)
+{
+	if (j->fields++)
+		putc_unlocked(',', j->f);
+	putc_unlocked('"', j->f);
+	fputs_unlocked(key, j->f);
+	fputs_unlocked("\":", j->f);
+}
+
+void cl_json_begin(struct cl_json *j, FILE *f)
+{
+	j->f = f;
+	j->fields = 0;
+	putc_unlocked('{', f);
+}
+
+void cl_json_str(struct cl_json *j, const char *key, const char *val)
+{
+	json_key(j, key);
+	if (val && *val)
+		json_string(j->f, val);
+	else
+		fputs_unlocked("null", j->f);
+}
+
+void cl_json_int(struct cl_json *j, const char *key, long long val)
+{
+	char buf[24];
+	int n = snprintf(buf, sizeof(buf), "%lld", val);
+
+	json_key(j, key);
+	fwrite_unlocked(buf, 1, (size_t)n, j->f);
+}
+
+void cl_json_uint(struct cl_json *j, const char *key, unsigned long long val)
+{
+	char buf[24];
+	char *p = buf + sizeof(buf);
+
+	json_key(j, key);
+	do {
+		*--p = (char)('0' + val % 10);
+		val /= 10;
+	} while (val);
+	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), j->f);
+}
+
+void cl_json_real(struct cl_json *j, const char *key, double val)
+{
+	json_key(j, key);
+	fprintf(j->f, "%.3f", val);
+}
+
+void cl_json_bool(struct cl_json *j, const char *key, bool val)
+{
+	json_key(j, key);
+	fputs_unlocked(val ? "true" : "false", j->f);
+}
+
+void cl_json_null(struct cl_json *j, const char *key)
+{
+	json_key(j, key);
+	fputs_unlocked("null", j->f);
+}
+
+void cl_json_end(struct cl_json *j)
+{
+	fputs_unlocked("}\n", j->f);
+}
+
+/* ---- the record model as named values ---------------------------------- */
+
+/* Which records a field belongs to: printed for every record, or only for
+ * records of one scheme (so an ACH record has no ISO keys and back). */
+enum field_scope { ALL, ACH, ISO };
+
+struct field {
+	const char *name;
+	enum field_scope scope;
+	bool account; /* masked unless --no-mask */
+	size_t offset; /* of a char array in struct cl_record */
+};
+
+#define F(name, scope) { #name, scope, false, offsetof(struct cl_record, name) }
+#define A(name, scope) { #name, scope, true, offsetof(struct cl_record, name) }
+
+static const struct field text_fields[] = {
+	F(currency, ALL),
+	F(value_date, ALL),
+	F(trace_number, ACH),
+	F(sec_code, ACH),
+	F(transaction_code, ACH),
+	F(receiving_dfi, ACH),
+	A(receiving_account, ACH),
+	F(individual_id, ACH),
+	F(individual_name, ACH),
+	F(company_id, ACH),
+	F(company_name, ACH),
+	F(company_entry_description, ACH),
+	F(batch_number, ACH),
+	F(addenda_text, ACH),
+	F(reason_code, ALL),
+	F(original_trace, ACH),
+	F(original_rdfi, ACH),
+	F(corrected_data, ACH),
+	F(dishonored_code, ACH),
+	F(message_type, ISO),
+	F(msg_id, ISO),
+	F(pmt_inf_id, ISO),
+	F(instr_id, ISO),
+	F(end_to_end_id, ISO),
+	F(tx_id, ISO),
+	F(uetr, ISO),
+	F(rtr_id, ISO),
+	F(orgnl_uetr, ISO),
+	F(orgnl_end_to_end_id, ISO),
+	F(orgnl_tx_id, ISO),
+	F(orgnl_msg_id, ISO),
+	F(initiating_party_id, ISO),
+	F(debtor_name, ISO),
+	A(debtor_account, ISO),
+	F(debtor_agent, ISO),
+	F(creditor_name, ISO),
+	A(creditor_account, ISO),
+	F(creditor_agent, ISO),
+	F(instructing_agent, ISO),
+	F(instructed_agent, ISO),
+	F(remittance_text, ISO),
+};
+
+#define NFIELDS (sizeof(text_fields) / sizeof(text_fields[0]))
+
+static bool in_scope(const struct field *f, const struct cl_record *rec)
+{
+	bool ach = rec->scheme && strcmp(rec->scheme, "nacha") == 0;
+
+	return f->scope == ALL || (f->scope == ACH) == ach;
+}
+
+static const char *field_value(const struct field *f, const struct cl_record *rec, char *buf,
+			       size_t cap)
+{
+	const char *v = (const char *)rec + f->offset;
+
+	if (f->account && !cl_opt_no_mask && *v) {
+		cl_mask_account(v, buf, cap);
+		return buf;
+	}
+	return v;
+}
+
+void cl_json_record_fields(struct cl_json *j, const struct cl_record *rec)
+{
+	char fp[65], buf[CL_ACCOUNT_MAX];
+
+	cl_hex32(rec->fingerprint, fp);
+	cl_json_str(j, "scheme", rec->scheme);
+	cl_json_str(j, "kind", rec->kind);
+	cl_json_uint(j, "position", rec->position);
+	cl_json_str(j, "natural_key", rec->natural_key);
+	cl_json_str(j, "key_rule", rec->key_rule);
+	cl_json_str(j, "fingerprint", fp);
+	cl_json_int(j, "amount_minor", (long long)rec->amount_minor);
+	cl_json_str(j, "direction", cl_direction_name(rec->direction));
+	for (size_t i = 0; i < NFIELDS; i++) {
+		const struct field *f = &text_fields[i];
+
+		if (in_scope(f, rec))
+			cl_json_str(j, f->name, field_value(f, rec, buf, sizeof(buf)));
+	}
+	if (rec->scheme && strcmp(rec->scheme, "nacha") == 0)
+		cl_json_uint(j, "addenda_count", rec->addenda_count);
+}
+
+/* ---- CSV --------------------------------------------------------------- */
+
+void cl_csv_row(FILE *f, const char *const *fields, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = fields[i] ? fields[i] : "";
+
+		if (i)
+			putc_unlocked(',', f);
+		csv_fwrite(f, v, strlen(v));
+	}
+	putc_unlocked('\n', f);
+}
+
+#define CSV_FIXED 8
+
+void cl_csv_record_header(FILE *f)
+{
+	const char *names[CSV_FIXED + NFIELDS + 1] = {
+		"position", "scheme", "kind", "natural_key", "key_rule", "fingerprint",
+		"amount_minor", "direction",
+	};
+
+	for (size_t i = 0; i < NFIELDS; i++)
+		names[CSV_FIXED + i] = text_fields[i].name;
+	names[CSV_FIXED + NFIELDS] = "addenda_count";
+	cl_csv_row(f, names, CSV_FIXED + NFIELDS + 1);
+}
+
+void cl_csv_record(FILE *f, const struct cl_record *rec)
+{
+	char pos[24], amount[24], fp[65], addenda[16];
+	char bufs[NFIELDS][CL_ACCOUNT_MAX];
+	const char *vals[CSV_FIXED + NFIELDS + 1];
+	bool ach = rec->scheme && strcmp(rec->scheme, "nacha") == 0;
+
+	snprintf(pos, sizeof(pos), "%lu", rec->position);
+	snprintf(amount, sizeof(amount), "%lld", (long long)rec->amount_minor);
+	snprintf(addenda, sizeof(addenda), "%u", rec->addenda_count);
+	cl_hex32(rec->fingerprint, fp);
+	vals[0] = pos;
+	vals[1] = rec->scheme;
+	vals[2] = rec->kind;
+	vals[3] = rec->natural_key;
+	vals[4] = rec->key_rule;
+	vals[5] = fp;
+	vals[6] = amount;
+	vals[7] = cl_direction_name(rec->direction);
+	for (size_t i = 0; i < NFIELDS; i++)
+		vals[CSV_FIXED + i] = in_scope(&text_fields[i], rec)
+					      ? field_value(&text_fields[i], rec, bufs[i], sizeof(bufs[i]))
+					      : NULL;
+	vals[CSV_FIXED + NFIELDS] = ach ? addenda : NULL;
+	cl_csv_row(f, vals, CSV_FIXED + NFIELDS + 1);
+}
+
+int cl_finish_stdout(int code)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		if (errno == EPIPE)
+			return code;
+		fprintf(stderr, "clearing-load: could not write standard output: %s\n",
+			strerror(errno));
+		return code ? code : CL_EXIT_USAGE;
+	}
+	return code;
+}

@@ -1,0 +1,29 @@
+/*
+ * walk.h - run one file through the parser without a database, handing
+ * records, errors and notes to callbacks (parse and validate).
+ */
+#ifndef CL_WALK_H
+#define CL_WALK_H
+
+#include "parser.h"
+#include "record.h"
+
+struct cl_walk_cb {
+	void (*on_record)(void *ctx, const struct cl_record *rec); /* may be NULL */
+	void (*on_error)(void *ctx, const struct cl_error *err);
+	void (*on_note)(void *ctx, const struct cl_error *err);    /* may be NULL */
+};
+
+struct cl_walk_result {
+	struct cl_file_info info;  /* what the file said about itself */
+	char sha256[65];           /* of the raw bytes; "" if unread */
+	unsigned long long bytes;  /* raw size */
+	unsigned long errors;      /* CL_INVALID and CL_IO results */
+};
+
+/* Parse `path` ("-" = stdin) to the end.  Returns true when the file is
+ * valid (no error of any kind was reported through cb->on_error). */
+bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
+		  const struct cl_walk_cb *cb, void *ctx, struct cl_walk_result *res);
+
+#endif
