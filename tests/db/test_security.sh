@@ -29,9 +29,9 @@ col_hex() { q "select encode(convert_to($1, 'UTF8'), 'hex') from clearing_record
 COMPANY_ID="Q'\"\\N\\.\\t;"                  # 10: Q ' " \ N \ . \ t ;
 INDIV_ID="ID'\";\\N\\.\\t\\r%_"             # 15
 ACCOUNT="12'3\"4\\N\\.\\t5-6;7"             # 17
-NAME="O'Brien \"\\N\\.\\t\" & -- ';"        # 22 at most
+NAME="O'Brien \"\\N\\.\\t\" & ';"           # 22 at most
 COMPANY_NAME="x');DROP TABLE c"             # 16
-[ ${#COMPANY_ID} = 10 ] && [ ${#INDIV_ID} = 15 ] && [ ${#ACCOUNT} = 17 ] || fail "test values have the wrong widths"
+[ ${#COMPANY_ID} = 10 ] && [ ${#INDIV_ID} = 15 ] && [ ${#ACCOUNT} = 17 ] && [ ${#NAME} -le 22 ] || fail "test values have the wrong widths"
 make_file ach "$TMP/plain.ach" 3 --batch-size 3
 COMPANY_ID=$COMPANY_ID INDIV_ID=$INDIV_ID ACCOUNT=$ACCOUNT NAME=$NAME COMPANY_NAME=$COMPANY_NAME awk '
 function put(s, col, width, v) {
