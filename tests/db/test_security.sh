@@ -88,11 +88,21 @@ TEXT="O'Brien & \"Sons\" \\N \\. \\t	|
 for t in pain.001 pacs.008; do
 	make_file "$t" "$TMP/plain.$t" 2 --msg-id "SEC-$t"
 	E2E_XML=$E2E_XML TEXT_XML=$TEXT_XML awk '
-	/<EndToEndId>E2E-[^<]*-1</ { sub(/<EndToEndId>[^<]*</, "<EndToEndId>" ENVIRON["E2E_XML"] "<") }
-	/<InstrId>I-1</ { sub(/<InstrId>[^<]*</, "<InstrId>" ENVIRON["E2E_XML"] "<") }
-	/<TxId>TX-[^<]*-1</ { sub(/<TxId>[^<]*</, "<TxId>" ENVIRON["E2E_XML"] "<") }
-	/<Nm>Creditor 1</ { sub(/<Nm>[^<]*</, "<Nm>" ENVIRON["TEXT_XML"] "<") }
-	/<Ustrd>Invoice 1</ { sub(/<Ustrd>[^<]*</, "<Ustrd>" ENVIRON["TEXT_XML"] "<") }
+	# set(tag, v): replace the text of the first <tag> on the line (no
+	# sub(): its replacement would read & and \\).
+	function set(tag, v,   i, j, rest) {
+		i = index($0, "<" tag ">")
+		if (i == 0) return
+		i += length(tag) + 2
+		rest = substr($0, i)
+		j = index(rest, "<")
+		$0 = substr($0, 1, i - 1) v substr(rest, j)
+	}
+	/<EndToEndId>E2E-[^<]*-1</ { set("EndToEndId", ENVIRON["E2E_XML"]) }
+	/<InstrId>I-1</ { set("InstrId", ENVIRON["E2E_XML"]) }
+	/<TxId>TX-[^<]*-1</ { set("TxId", ENVIRON["E2E_XML"]) }
+	/<Nm>Creditor 1</ { set("Nm", ENVIRON["TEXT_XML"]) }
+	/<Ustrd>Invoice 1</ { set("Ustrd", ENVIRON["TEXT_XML"]) }
 	{ print }' "$TMP/plain.$t" >"$TMP/hostile.$t"
 	grep -q 'e2e&apos;' "$TMP/hostile.$t" || fail "$t: the EndToEndId was not patched"
 	run_rc rc "$CL_BIN" load --format json "$TMP/hostile.$t"
