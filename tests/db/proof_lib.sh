@@ -76,8 +76,9 @@ content_dump() {
 
 # check_invariants: no record twice; every committed load's new count is
 # the number of records it applied and its duplicate + conflict counts the
-# number of journal rows it wrote; no record or journal row belongs to a
-# load that did not commit.
+# number of journal rows it wrote; a held load applied nothing and
+# journaled its conflicts; no record or journal row belongs to a load that
+# was never recorded.
 check_invariants() {
 	_twice=$(q "select count(*) from (select 1 from clearing_record
 		    group by tenant, kind, natural_key having count(*) > 1) t")
@@ -88,6 +89,13 @@ check_invariants() {
 		  (select count(*) from clearing_dedupe_event e where e.load_id = l.load_id)
 		  <> l.duplicate_count + l.conflict_count)")
 	assert_eq "$_bad" "" "loads whose counts disagree with clearing_record / the journal"
+	# A held load applies nothing and keeps its conflicts in the journal.
+	_bad=$(q "select coalesce(string_agg(load_id::text, ' '), '') from clearing_load l
+		  where l.outcome = 'held' and (
+		  exists (select 1 from clearing_record r where r.load_id = l.load_id) or
+		  (select count(*) from clearing_dedupe_event e where e.load_id = l.load_id
+		   and e.reason <> 'duplicate') <> l.conflict_count)")
+	assert_eq "$_bad" "" "held loads that applied records or lost their conflicts"
 	_orphans=$(q "select count(*) from clearing_record r where not exists (
 		      select 1 from clearing_load l where l.load_id = r.load_id
 		      and l.outcome in ('committed', 'quarantined'))")

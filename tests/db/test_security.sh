@@ -172,7 +172,8 @@ assert_eq "$(logrun "$CL_BIN" loads)" 0 "loads"
 assert_eq "$(logrun "$CL_BIN" loads --format json)" 0 "loads --format json"
 leaks=$(grep -F -f "$TMP/secrets" "$TMP/logs" | head -n 5 || true)
 [ -z "$leaks" ] || fail "accounts or names in the loader's output or logs: $leaks"
-assert_eq "$(q "select count(*) from clearing_dedupe_event")" "$(q "select coalesce(sum(duplicate_count + conflict_count), 0) from clearing_load where outcome in ('committed', 'quarantined')")" \
+assert_eq "$(q "select count(*) from clearing_dedupe_event")" "$(q "select coalesce(sum(case when outcome = 'held' then conflict_count
+		else duplicate_count + conflict_count end), 0) from clearing_load")" \
 	"journal rows vs reported duplicates and conflicts"
 [ "$(q 'select count(*) from clearing_dedupe_event')" -gt 0 ] || fail "the journal is empty"
 q "select e::text from clearing_dedupe_event e" >"$TMP/journal"
