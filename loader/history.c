@@ -56,7 +56,7 @@ static const char load_sql[] =
 
 static const char events_sql[] =
 	"SELECT e.reason, e.load_id, l.load_uuid, l.file_name, e.position, l.outcome, "
-	"e.natural_key AS near_duplicate_key, "
+	"e.natural_key, "
 	"pg_catalog.array_to_string(e.fields, ',') AS fields, e.created_at "
 	"FROM public.clearing_dedupe_event e JOIN public.clearing_load l ON l.load_id = e.load_id "
 	"WHERE e.matched_load_id = $1 AND e.matched_ordinal = $2 "
@@ -174,7 +174,7 @@ enum cl_db_status cl_history_loads(struct cl_db *db, const char *since, const ch
 		 "WHERE ($1::timestamptz IS NULL OR started_at >= $1::timestamptz) "
 		 "AND ($2::uuid IS NULL OR load_uuid = $2::uuid) "
 		 "ORDER BY load_id DESC LIMIT $3::bigint",
-		 3, p, "loads", fn, ctx, &rows, err);
+		 3, p, "load", fn, ctx, &rows, err);
 	*found = (unsigned long)rows;
 	return st;
 }
