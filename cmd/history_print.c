@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "row.h"
+
 static const char *value(const struct cl_kv *kv, char *buf, size_t cap)
 {
 	if (!kv->value)
@@ -15,11 +17,39 @@ static const char *value(const struct cl_kv *kv, char *buf, size_t cap)
 	return kv->value;
 }
 
-void cl_history_print(void *vctx, const char *section, const struct cl_kv *kv, int n)
+/* A natural key may hold an account number (pain.001: the debtor's): mask
+ * it with the row's own account columns, unless --no-mask. */
+static void mask_keys(const struct cl_kv *kv, int n, struct cl_kv *out, char (*keys)[CL_KEY_MAX])
+{
+	const char *accts[CL_HISTORY_MAX_COLS];
+	size_t na = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		out[i] = kv[i];
+		if (kv[i].account && kv[i].value)
+			accts[na++] = kv[i].value;
+	}
+	if (cl_opt_no_mask || !na)
+		return;
+	for (i = 0; i < n; i++)
+		if (kv[i].value && (strcmp(kv[i].name, "natural_key") == 0 ||
+				    strcmp(kv[i].name, "matched_key") == 0) &&
+		    cl_mask_in_key(kv[i].value, accts, na, keys[i], CL_KEY_MAX))
+			out[i].value = keys[i];
+}
+
+void cl_history_print(void *vctx, const char *section, const struct cl_kv *kv_in, int n)
 {
 	struct cl_history_out *o = vctx;
 	char buf[128];
+	static char keys[CL_HISTORY_MAX_COLS][CL_KEY_MAX];
+	struct cl_kv kv[CL_HISTORY_MAX_COLS];
 	int i;
+
+	if (n > CL_HISTORY_MAX_COLS)
+		n = CL_HISTORY_MAX_COLS;
+	mask_keys(kv_in, n, kv, keys);
 
 	switch (o->format) {
 	case CL_OUT_JSON: {

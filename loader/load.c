@@ -272,7 +272,7 @@ static void record_rejected(struct load *L)
 
 static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal)
 {
-	char b[64], hex[65];
+	char b[64], hex[65], masked[CL_KEY_MAX];
 	int n;
 	bool ach = strcmp(rec->kind, "ach.entry") == 0;
 
@@ -283,6 +283,11 @@ static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigne
 	cl_hex32(rec->fingerprint, hex);
 	cl_copy_raw(c, "\t\\\\x", 4);
 	cl_copy_raw(c, hex, 64);
+	/* the key as the journal keeps it: no account numbers in the journal */
+	if (cl_row_mask_key(rec, rec->natural_key, masked, sizeof(masked)))
+		cl_copy_text(c, masked, false, false);
+	else
+		cl_copy_raw(c, "\t\\N", 3);
 	if (ach) {
 		cl_copy_text(c, rec->company_id, false, true);
 		cl_copy_text(c, rec->trace_number, false, true);
@@ -314,12 +319,13 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 	st = exec0(L, "CREATE TEMPORARY TABLE cl_stage ("
 		      " ordinal bigint NOT NULL, position bigint NOT NULL, kind text NOT NULL,"
 		      " natural_key text COLLATE \"C\" NOT NULL, fingerprint bytea NOT NULL,"
+		      " journal_key text,"
 		      " company_id text, trace_number text, receiving_account text,"
 		      " receiving_dfi text, amount_minor bigint, value_date date) ON COMMIT DROP");
 	if (st == CL_DB_OK)
 		st = cl_copy_in_begin(c, L->db,
 				      "COPY pg_temp.cl_stage (ordinal, position, kind, natural_key, "
-				      "fingerprint, company_id, trace_number, receiving_account, "
+				      "fingerprint, journal_key, company_id, trace_number, receiving_account, "
 				      "receiving_dfi, amount_minor, value_date) FROM STDIN",
 				      &r->err);
 	if (st != CL_DB_OK) {
@@ -397,7 +403,8 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 static const char classify_sql[] =
 	"COPY ("
 	" WITH k AS MATERIALIZED ("
-	"  SELECT s.ordinal, s.position, s.kind, s.natural_key,"
+	"  SELECT s.ordinal, s.position, s.kind,"
+	"         coalesce(s.journal_key, s.natural_key) AS natural_key,"
 	"         CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END"
 	"           AS reason,"
 	"         NULL::text AS matched_key, r.load_id, r.ordinal AS m_ordinal, r.position AS m_position"
@@ -412,7 +419,8 @@ static const char classify_sql[] =
 	"        pg_catalog.current_setting('clearing_load.records')::bigint"
 	"    AND NOT EXISTS (SELECT 1 FROM k WHERE k.ordinal = s.ordinal)),"
 	" n AS ("
-	"  SELECT DISTINCT ON (c.ordinal) c.ordinal, c.position, c.kind, c.natural_key,"
+	"  SELECT DISTINCT ON (c.ordinal) c.ordinal, c.position, c.kind,"
+	"         coalesce(c.journal_key, c.natural_key),"
 	"         'near_duplicate' AS reason, r.natural_key AS matched_key, r.load_id,"
 	"         r.ordinal AS m_ordinal, r.position AS m_position"
 	"  FROM c JOIN public.clearing_record r"
@@ -573,8 +581,8 @@ static enum cl_db_status explain_conflicts(struct load *L)
 		 ") AS d(f, differs) WHERE differs) "
 		 "FROM pg_temp.cl_conflict c, public.clearing_record r "
 		 "WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal "
-		 "AND r.tenant = e.tenant AND r.kind = e.kind "
-		 "AND r.natural_key = coalesce(e.matched_key, e.natural_key)");
+		 "AND r.tenant = e.tenant AND r.kind = c.kind "
+		 "AND r.natural_key = coalesce(e.matched_key, c.natural_key)");
 	if ((st = exec0(L, sql)) != CL_DB_OK)
 		return st;
 	if (L->o->on_conflict == CL_ON_CONFLICT_QUARANTINE) {
@@ -837,9 +845,10 @@ static enum cl_db_status plan(struct load *L)
 	snprintf(sql + n, sizeof(sql) - n,
 		 " FROM public.clearing_dedupe_event e"
 		 " JOIN public.clearing_load l ON l.load_id = e.matched_load_id"
+		 " JOIN pg_temp.cl_stage s ON s.ordinal = e.ordinal"
 		 " LEFT JOIN public.clearing_record r ON e.reason <> 'duplicate'"
-		 "  AND r.tenant = e.tenant AND r.kind = e.kind"
-		 "  AND r.natural_key = coalesce(e.matched_key, e.natural_key)"
+		 "  AND r.tenant = e.tenant AND r.kind = s.kind"
+		 "  AND r.natural_key = coalesce(e.matched_key, s.natural_key)"
 		 " WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint"
 		 " ORDER BY e.ordinal) TO STDOUT");
 	st = cl_copy_out(L->db, sql, on_detail, &P, &L->r->err);
