@@ -1011,7 +1011,8 @@ static void start(struct cl_iso20022 *p)
 		return;
 	}
 	p->reader = xmlReaderForIO(io_read, NULL, p, p->name, NULL,
-				   XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+				   XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS |
+				   XML_PARSE_COMPACT);
 	if (!p->reader) {
 		if (p->io_failed) {
 			p->finished = true;
