@@ -535,7 +535,7 @@ static enum cl_db_status copy_rows(struct load *L, enum which which, const char 
  * (quarantine) the conflicting records parked with their full content. */
 static enum cl_db_status explain_conflicts(struct load *L)
 {
-	char sql[4096], copy_sql[1024];
+	char sql[8192], copy_sql[4096];
 	size_t n;
 	unsigned i;
 	unsigned long copied;
@@ -577,7 +577,7 @@ static enum cl_db_status explain_conflicts(struct load *L)
 /* Pass 2: the new records into clearing_record. */
 static enum cl_db_status apply_new(struct load *L)
 {
-	char sql[1024];
+	char sql[8192]; /* the column list appears twice: 1 KiB truncated it */
 	unsigned long copied;
 	enum cl_db_status st;
 	PGresult *res;
@@ -609,6 +609,11 @@ static enum cl_db_status apply_new(struct load *L)
 		 "ON CONFLICT (tenant, kind, natural_key) DO NOTHING RETURNING 1) "
 		 "SELECT count(*) FROM ins",
 		 cl_row_columns, cl_row_columns);
+	if (strlen(sql) + 1 >= sizeof(sql)) {
+		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",
+			     "statement too long for its buffer: nothing applied");
+		return CL_DB_ERROR;
+	}
 	if ((st = cl_db_exec(L->db, sql, 0, NULL, &res, &L->r->err)) != CL_DB_OK)
 		return st;
 	copied = strtoul(PQgetvalue(res, 0, 0), NULL, 10);

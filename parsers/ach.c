@@ -584,6 +584,7 @@ enum cl_status cl_ach_next(struct cl_ach *p, const struct cl_record **rec, struc
 			if (st == CL_OK) {
 				*rec = p->out;
 				p->info.records++;
+				p->out->ordinal = p->info.records; /* fuzz F2 */
 				if (p->out->direction == CL_DIR_DEBIT)
 					p->info.total_debit_minor += p->out->amount_minor;
 				else if (p->out->direction == CL_DIR_CREDIT)

@@ -15,16 +15,16 @@ if [ -z "${PGHOST:-}${PGPORT:-}${PGDATABASE:-}${PGSERVICE:-}" ] && [ -z "${CL_IN
 	CL_IN_PGVENV=1 exec pg_virtualenv sh "$here/demo.sh" "$@"
 fi
 : "${CL_BIN:?}"
-D="$here/../testdata/demo"
+cd "$here/../testdata/demo"
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
 run() { step "clearing-load $*"; "$CL_BIN" "$@" || echo "(exit status $?)"; }
 
 run init
-run validate "$D/original.ach" "$D/corrected.ach" "$D/original-pain001.xml" "$D/corrected-pain001.xml"
-run load "$D/original.ach" "$D/original-pain001.xml"
-run diff "$D/corrected.ach" "$D/corrected-pain001.xml"
-run load "$D/corrected.ach" "$D/corrected-pain001.xml"
-run load "$D/corrected.ach"
-run diff "$D/changed-amount.ach"
-run load "$D/changed-amount.ach"
+run validate "original.ach" "corrected.ach" "original-pain001.xml" "corrected-pain001.xml"
+run load "original.ach" "original-pain001.xml"
+run diff "corrected.ach" "corrected-pain001.xml"
+run load "corrected.ach" "corrected-pain001.xml"
+run load "corrected.ach"
+run diff "changed-amount.ach"
+run load "changed-amount.ach"
 run loads

@@ -49,6 +49,26 @@ static void test_json_escapes_control_quote_backslash_and_keeps_utf8(void **stat
 	free(out);
 }
 
+static void write_bad_utf8(FILE *f, const void *arg)
+{
+	struct cl_json j;
+
+	(void)arg;
+	cl_json_begin(&j, f);
+	cl_json_str(&j, "s", "a\xff b\xc3\xa9 \xe2\x82 \xed\xa0\x80 \xf0\x9f\x98\x80 \x1b[31m");
+	cl_json_end(&j);
+}
+
+static void test_json_replaces_invalid_utf8_and_escapes_esc(void **state)
+{
+	char *out = capture(write_bad_utf8, NULL);
+
+	(void)state;
+	assert_string_equal(out, "{\"s\":\"a\\ufffd b\xc3\xa9 \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd "
+				 "\xf0\x9f\x98\x80 \\u001b[31m\"}\n");
+	free(out);
+}
+
 static void test_mask_shows_only_last_four(void **state)
 {
 	char out[40];
@@ -128,6 +148,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_escapes_control_quote_backslash_and_keeps_utf8),
+		cmocka_unit_test(test_json_replaces_invalid_utf8_and_escapes_esc),
 		cmocka_unit_test(test_mask_shows_only_last_four),
 		cmocka_unit_test(test_record_json_masks_accounts_and_skips_other_scheme),
 		cmocka_unit_test(test_parse_ulong_checks_range_and_garbage),

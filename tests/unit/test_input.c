@@ -150,6 +150,30 @@ static void expect_gzip_error(const unsigned char *p, size_t len, const char *co
 	cl_input_free(in);
 }
 
+static void test_input_errors_are_sticky(void **state)
+{
+	size_t len;
+	unsigned char *gz = gzip_buf("some text that is long enough", 29, &len);
+	struct cl_input *in;
+	struct cl_error err;
+	const unsigned char *p;
+	size_t n;
+	char buf[64];
+
+	(void)state;
+	gz[len - 1] ^= 0xff; /* ISIZE trailer: "incorrect length check" */
+	in = cl_input_from_memory(gz, len, 0, "bad.gz");
+	assert_int_equal(cl_input_peek(in, &p, &n, &err), CL_IO);
+	assert_string_equal(err.code, "gzip_corrupt");
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(cl_input_read(in, buf, sizeof(buf), &err), -1);
+	assert_string_equal(err.code, "gzip_corrupt");
+	assert_int_equal(cl_input_read(in, buf, sizeof(buf), &err), -1);
+	assert_string_equal(err.code, "gzip_corrupt");
+	cl_input_free(in);
+	free(gz);
+}
+
 static void test_input_truncated_gzip_is_an_error(void **state)
 {
 	size_t len;
@@ -255,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_input_plain_bytes_and_checksum),
 		cmocka_unit_test(test_input_gzip_is_detected_by_content_in_any_chunking),
 		cmocka_unit_test(test_input_concatenated_gzip_members_are_one_stream),
+		cmocka_unit_test(test_input_errors_are_sticky),
 		cmocka_unit_test(test_input_truncated_gzip_is_an_error),
 		cmocka_unit_test(test_input_corrupt_gzip_is_an_error),
 		cmocka_unit_test(test_input_garbage_after_gzip_is_an_error),
