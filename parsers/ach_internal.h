@@ -9,8 +9,9 @@
  *   ach_key.c      natural key and fingerprint of a finished record
  *
  * Columns in comments are NACHA's: 1-based and inclusive.  A record being
- * parsed is always a 94-byte, space-padded copy (`struct ach_line`), so
- * field code never reads past the line.
+ * parsed always has 94 readable columns (`struct ach_line`: the input
+ * itself, or a blank-padded copy of a short line), so field code never
+ * reads past the line.
  */
 #ifndef CL_ACH_INTERNAL_H
 #define CL_ACH_INTERNAL_H
@@ -30,7 +31,9 @@
 
 /* One 94-column record, space padded; c[col - 1] is column col. */
 struct ach_line {
-	char c[ACH_RECLEN + 2];  /* 94 columns + 2 blanks: 12 whole 8-byte words */
+	const char *c;           /* 94 columns: the input itself, or `pad` */
+	char pad[ACH_RECLEN];    /* a short line padded with blanks, or a line
+	                            whose bad bytes were replaced by '?' */
 	unsigned long no;   /* line number */
 	size_t len;         /* length as read (without CR/LF) */
 };
@@ -57,6 +60,11 @@ struct ach_batch {
 	char iat_dest_currency[4];   /* IAT 67-69 */
 	uint64_t number_val;
 	bool number_ok;
+	/* key and fingerprint parts that are the same for every entry */
+	char key_head[24];           /* "<company id>|" [+ "<batch number>|"] */
+	size_t key_head_len;
+	char fp_tail[64];            /* encoded company_id, sec_code, value_date */
+	size_t fp_tail_len;
 	/* computed from the entries */
 	unsigned long entries;       /* entries + addenda */
 	unsigned long entry_count;   /* entries only */
@@ -64,8 +72,11 @@ struct ach_batch {
 	uint64_t debit, credit;
 	uint64_t last_trace;         /* for ascending order */
 	unsigned long last_trace_line;
-	uint64_t min_trace, max_trace;
-	bool have_trace;
+	bool have_trace;             /* last_trace is set */
+	struct ach_range {           /* traces of the batch's records by kind: */
+		uint64_t min, max;   /* [0] entries, [1] returns, [2] NOCs */
+		bool have;
+	} range[3];
 };
 
 /* The entry being built, finished when its next non-addenda record comes. */
@@ -83,6 +94,7 @@ struct ach_entry {
 	unsigned long first_addenda_line;
 	uint64_t trace;
 	bool trace_ok;
+	bool trace_in_order;         /* above the batch's previous trace */
 	char iat_rdfi_id[36];        /* IAT addenda 14 41-74 */
 	char iat_rdfi_qual[3];       /* IAT addenda 14 39-40 */
 };
@@ -132,6 +144,7 @@ struct cl_ach {
 	struct ach_entry e;
 	bool all_adv;                /* every batch so far had service class 280 */
 	unsigned long batches;
+	unsigned long ordinals;      /* records finished so far */
 	unsigned long file_entries;  /* entries + addenda */
 	uint64_t file_hash, file_debit, file_credit;
 	bool prev_batch_number_ok;
@@ -174,11 +187,35 @@ void ach_emit_record(struct cl_ach *p);
 
 /* ach_fields.c */
 extern const unsigned char ach_digit[256]; /* '0'..'9' -> 1, else 0 */
-bool ach_num(const char *s, size_t n, uint64_t *out);
+/* n digits at s into *out (0 and false when one is not a digit). */
+static inline bool ach_num(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		bad |= ach_digit[c] ^ 1u;
+		v = v * 10 + (uint64_t)(c - '0');
+	}
+	*out = bad ? 0 : v;
+	return !bad;
+}
+
+/* Queue the "numeric" error for columns a..b (ach_field_num). */
+void ach_num_error(struct cl_ach *p, const struct ach_line *l, int a, int b, const char *what);
+
 /* Parse columns a..b of `l` as digits; on failure queue a "numeric" error
  * naming `what` and return false. */
-bool ach_field_num(struct cl_ach *p, const struct ach_line *l, int a, int b, const char *what,
-		   uint64_t *out);
+static inline bool ach_field_num(struct cl_ach *p, const struct ach_line *l, int a, int b,
+				 const char *what, uint64_t *out)
+{
+	if (ach_num(l->c + a - 1, (size_t)(b - a + 1), out))
+		return true;
+	ach_num_error(p, l, a, b, what);
+	return false;
+}
 /* Copy columns a..b with trailing blanks trimmed (dst has room for b-a+2). */
 void ach_field_trim(char *dst, const struct ach_line *l, int a, int b);
 /* Copy columns a..b verbatim. */
@@ -214,5 +251,7 @@ struct ach_fp;
 struct ach_fp *ach_fp_new(void);
 void ach_fp_free(struct ach_fp *f);
 void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat);
+/* After a batch header: the parts of every key and fingerprint it fixes. */
+void ach_key_batch(struct cl_ach *p);
 
 #endif

@@ -112,6 +112,23 @@ static char *put(char *o, const char *s)
 	return o + n + 1;
 }
 
+void ach_key_batch(struct cl_ach *p)
+{
+	struct ach_batch *b = &p->b;
+	struct ach_fp *f = p->afp;
+	char *o = put(b->key_head, b->company_id);
+
+	if (p->opts.ach_key == CL_ACH_KEY_BATCH)
+		o = put(o, b->number);
+	b->key_head_len = (size_t)(o - b->key_head);
+	f->len = 0;
+	fp_str(f, b->company_id);
+	fp_str(f, b->sec);
+	fp_str(f, b->value_date);
+	memcpy(b->fp_tail, f->buf, f->len);
+	b->fp_tail_len = f->len;
+}
+
 void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat)
 {
 	const struct ach_entry *e = &p->e;
@@ -124,11 +141,10 @@ void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat)
 	/* every part has a fixed maximum width: the key always fits */
 	r->key_rule = CL_KEY_RULE_V1;
 	if (entry) {
-		o = put(o, r->company_id);
-		if (p->opts.ach_key == CL_ACH_KEY_BATCH) {
-			o = put(o, r->batch_number);
+		memcpy(o, b->key_head, b->key_head_len);
+		o += b->key_head_len;
+		if (p->opts.ach_key == CL_ACH_KEY_BATCH)
 			r->key_rule = CL_KEY_RULE_V1_ACH_BATCH;
-		}
 	} else {
 		o = put(o, r->original_trace);
 		o = put(o, r->reason_code);
@@ -139,13 +155,13 @@ void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat)
 	f->len = 0;
 	fp_str(f, r->kind);
 	fp_int(f, r->amount_minor);
-	fp_str(f, r->currency);
-	fp_str(f, r->transaction_code);
-	fp_str(f, r->receiving_dfi);
+	fp_field(f, "USD", 3);
+	fp_field(f, r->transaction_code, 2);
+	fp_field(f, r->receiving_dfi, 9);
 	fp_str(f, r->receiving_account);
-	fp_str(f, r->company_id);
-	fp_str(f, r->sec_code);
-	fp_str(f, r->value_date);
+	/* company_id, sec_code, value_date: the same for the whole batch */
+	memcpy(f->buf + f->len, b->fp_tail, b->fp_tail_len);
+	f->len += b->fp_tail_len;
 	if (iat) {
 		fp_str(f, e->iat_rdfi_qual);
 		fp_str(f, e->iat_rdfi_id);
@@ -164,4 +180,3 @@ void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat)
 	    !EVP_DigestFinal_ex(f->ctx, r->fingerprint, &mdlen))
 		(void)cl_xmalloc(SIZE_MAX); /* libcrypto fails only without memory */
 }
-

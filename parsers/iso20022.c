@@ -427,8 +427,8 @@ static void check_totals(struct cl_iso20022 *p, enum cl_iso_field nb, enum cl_is
 		else if (v != count)
 			add_error(p, p->line_of[nb], field_path(p, nb, NULL, path, sizeof(path)),
 				  "nb_of_txs",
-				  "%s NbOfTxs says %llu transactions, the message has %lu", scope,
-				  v, count);
+				  "%s NbOfTxs says %llu transaction%s, the message has %lu", scope,
+				  v, v == 1 ? "" : "s", count);
 	}
 	if (p->seen[ctrl] && !sum_unknown) {
 		struct cl_iso_dec want;
@@ -1011,7 +1011,8 @@ static void start(struct cl_iso20022 *p)
 		return;
 	}
 	p->reader = xmlReaderForIO(io_read, NULL, p, p->name, NULL,
-				   XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+				   XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS |
+				   XML_PARSE_COMPACT);
 	if (!p->reader) {
 		if (p->io_failed) {
 			p->finished = true;
