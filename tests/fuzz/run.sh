@@ -30,6 +30,8 @@ build=$out/build
 cc=${FUZZ_CC:-clang}
 harnesses=${FUZZ_HARNESSES:-"ach iso20022 input parser"}
 jobs=${FUZZ_JOBS:-1}
+par=
+[ "$jobs" -gt 1 ] && par="-jobs=$jobs -workers=$jobs"
 
 if ! command -v "$cc" >/dev/null 2>&1; then
 	echo "run.sh: $cc not found (apt-get install clang)" >&2
@@ -110,7 +112,7 @@ for h in $harnesses; do
 	# shellcheck disable=SC2046 # word splitting of the seed list is intended
 	set +e
 	"$bin" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=20 -max_len=65536 \
-		-artifact_prefix="$art/" -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
+		-artifact_prefix="$art/" -print_final_stats=1 $par \
 		$(dict_for "$h") ${FUZZ_FLAGS:-} "$out/corpus/$h" $(seeds_for "$h") \
 		>"$out/$h.log" 2>&1
 	rc=$?
