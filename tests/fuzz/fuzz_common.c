@@ -25,6 +25,17 @@ void fuzz_fail(const char *file, int line, const char *cond, const char *fmt, ..
 	abort();
 }
 
+int fuzz_skip(const char *check)
+{
+	const char *list = getenv("FUZZ_SKIP");
+	size_t n = strlen(check);
+
+	for (const char *p = list; p && (p = strstr(p, check)) != NULL; p += n)
+		if ((p == list || p[-1] == ',') && (p[n] == '\0' || p[n] == ','))
+			return 1;
+	return 0;
+}
+
 void fuzz_init_libxml(void)
 {
 	xmlInitParser();
@@ -48,24 +59,47 @@ size_t fuzz_chunk_from_byte(uint8_t b)
 	return (size_t)1 << (b % 17); /* 1 .. 64 KiB */
 }
 
-unsigned long fuzz_line_bound(const uint8_t *data, size_t size)
+/* Line ends and decoded bytes, reading `cap` bytes at a time; -1 when the
+ * input failed (the bytes of the failing read are lost). */
+static int count_lines(const uint8_t *data, size_t size, size_t cap, unsigned long *ends,
+		       unsigned long *bytes, int *partial)
 {
 	static unsigned char buf[CL_INPUT_BUFSIZE];
 	struct cl_input *in = cl_input_from_memory(data, size, 0, FUZZ_NAME);
 	struct cl_error err;
-	unsigned long ends = 0;
-	int partial = 0;
 	long r;
 
-	while ((r = cl_input_read(in, buf, sizeof(buf), &err)) > 0) {
+	*ends = *bytes = 0;
+	*partial = 0;
+	while ((r = cl_input_read(in, buf, cap, &err)) > 0) {
 		for (long i = 0; i < r; i++)
 			if (buf[i] == '\n' || buf[i] == '\r')
-				ends++;
-		partial = buf[r - 1] != '\n' && buf[r - 1] != '\r';
+				(*ends)++;
+		*bytes += (unsigned long)r;
+		*partial = buf[r - 1] != '\n' && buf[r - 1] != '\r';
 	}
 	cl_input_free(in);
-	/* the lines read, plus one for an error "at the end of the file" */
-	return ends + (unsigned long)partial + 1;
+	return r < 0 ? -1 : 0;
+}
+
+unsigned long fuzz_line_bound(const uint8_t *data, size_t size)
+{
+	unsigned long ends, bytes, lines, records;
+	int partial;
+
+	if (count_lines(data, size, CL_INPUT_BUFSIZE, &ends, &bytes,
+			&partial) < 0) {
+		/* a failing read drops what it inflated: count again in small
+		 * reads, and allow for the at most 64 bytes lost */
+		(void)count_lines(data, size, 64, &ends, &bytes, &partial);
+		ends += 64;
+		bytes += 64;
+	}
+	/* the lines read, plus one for an error "at the end of the file";
+	 * a NACHA file without line breaks counts 94-byte records as lines */
+	lines = ends + (unsigned long)partial;
+	records = bytes / 94 + 1;
+	return (lines > records ? lines : records) + 1;
 }
 
 /* ---- invariants on what a parser hands out ---- */
@@ -188,9 +222,9 @@ static void check_record(const struct cl_record *rec, unsigned long ordinal,
 	nacha = strcmp(rec->scheme, "nacha") == 0;
 	FUZZ_CHECK(nacha == (strncmp(rec->kind, "ach.", 4) == 0), "record %lu: scheme %s, kind %s",
 		   ordinal, rec->scheme, rec->kind);
-	FUZZ_CHECK(rec->ordinal == ordinal, "record ordinal %lu, expected %lu", rec->ordinal,
-		   ordinal);
-	FUZZ_CHECK(rec->position >= 1 && rec->position <= line_bound,
+	FUZZ_CHECK(fuzz_skip("ordinal") || rec->ordinal == ordinal,
+		   "record ordinal %lu, expected %lu", rec->ordinal, ordinal);
+	FUZZ_CHECK(fuzz_skip("position") || (rec->position >= 1 && rec->position <= line_bound),
 		   "record %lu: position %lu outside 1..%lu", ordinal, rec->position, line_bound);
 	FUZZ_CHECK(rec->amount_minor >= 0, "record %lu: amount_minor %lld", ordinal,
 		   (long long)rec->amount_minor);
@@ -268,11 +302,16 @@ static void check_error(const struct cl_error *err, enum cl_status st, unsigned 
 		   err->message);
 	FUZZ_CHECK(err->message[0] != '\0', "status %d: empty message (code %s)", (int)st,
 		   err->code);
-	FUZZ_CHECK(valid_utf8((const unsigned char *)err->message),
-		   "status %d: message is not UTF-8: \"%s\"", (int)st, err->message);
-	FUZZ_CHECK(valid_utf8((const unsigned char *)err->path),
-		   "status %d: path is not UTF-8: \"%s\"", (int)st, err->path);
-	FUZZ_CHECK(err->line <= line_bound, "status %d: line %lu beyond the %lu lines read (%s: %s)",
+	/* messages reach terminals, logs and JSON: the file's bytes must not
+	 * reach them raw (escape sequences, invalid UTF-8) */
+	FUZZ_CHECK(fuzz_skip("message_bytes") ||
+			   (valid_utf8((const unsigned char *)err->message) &&
+			    no_controls(err->message)),
+		   "status %d: message is not clean UTF-8: \"%s\"", (int)st, err->message);
+	FUZZ_CHECK(fuzz_skip("message_bytes") ||
+			   (valid_utf8((const unsigned char *)err->path) && no_controls(err->path)),
+		   "status %d: path is not clean UTF-8: \"%s\"", (int)st, err->path);
+	FUZZ_CHECK(fuzz_skip("line") || err->line <= line_bound, "status %d: line %lu beyond the %lu lines read (%s: %s)",
 		   (int)st, err->line, line_bound, err->code, err->message);
 	FUZZ_CHECK(err->other_line <= line_bound, "status %d: other_line %lu beyond %lu lines",
 		   (int)st, err->other_line, line_bound);
@@ -356,6 +395,17 @@ static void hash_error(EVP_MD_CTX *h, enum cl_status st, const struct cl_error *
 	hash_str(h, e->message);
 }
 
+static void trace(size_t chunk, enum cl_status st, const struct cl_record *rec,
+		  const struct cl_error *err)
+{
+	if (st == CL_OK)
+		fprintf(stderr, "[chunk %zu] OK %s line %lu key %s\n", chunk, rec->kind, rec->position,
+			rec->natural_key);
+	else if (st != CL_END)
+		fprintf(stderr, "[chunk %zu] %d line %lu col %lu code %.40s path %.256s: %.512s\n",
+			chunk, (int)st, err->line, err->column, err->code, err->path, err->message);
+}
+
 void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_t chunk,
 		const struct cl_parse_opts *opts, unsigned long line_bound,
 		struct fuzz_outcome *out)
@@ -373,6 +423,9 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 
 	memset(out, 0, sizeof(*out));
 	out->opened = 1;
+	out->format = target == FUZZ_ACH ? CL_FORMAT_ACH
+		      : target == FUZZ_ISO20022 ? CL_FORMAT_ISO20022
+						: CL_FORMAT_UNKNOWN;
 	EVP_DigestInit_ex(h, EVP_sha256(), NULL);
 	switch (target) {
 	case FUZZ_ACH:
@@ -384,6 +437,8 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 	case FUZZ_PARSER:
 		memset(&err, 0xA5, sizeof(err));
 		st = cl_parser_open(in, opts, &d.parser, &err);
+		if (st != CL_OK && getenv("FUZZ_TRACE"))
+			trace(chunk, st, NULL, &err);
 		if (st != CL_OK) {
 			FUZZ_CHECK(st == CL_INVALID || st == CL_IO, "cl_parser_open returned %d",
 				   (int)st);
@@ -397,6 +452,21 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 			goto done;
 		}
 		FUZZ_CHECK(d.parser != NULL, "cl_parser_open gave CL_OK and no parser");
+		out->format = cl_parser_info(d.parser)->format;
+		{
+			/* detection as documented, from the first decoded bytes */
+			struct cl_input *again = cl_input_from_memory(data, size, 0, FUZZ_NAME);
+			const unsigned char *head;
+			size_t len;
+			struct cl_error perr;
+
+			FUZZ_CHECK(cl_input_peek(again, &head, &len, &perr) == CL_OK,
+				   "peek failed where open succeeded");
+			FUZZ_CHECK(cl_format_detect(head, len) == out->format,
+				   "parser format %d, cl_format_detect says %d", (int)out->format,
+				   (int)cl_format_detect(head, len));
+			cl_input_free(again);
+		}
 		break;
 	}
 
@@ -407,6 +477,8 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 		FUZZ_CHECK(++calls <= max_calls, "more than %lu calls to next() on %zu bytes",
 			   max_calls, size);
 		FUZZ_CHECK(prev != CL_IO || st == CL_END, "next() returned %d after CL_IO", (int)st);
+		if (getenv("FUZZ_TRACE"))
+			trace(chunk, st, rec, &err);
 		if (st == CL_END)
 			break;
 		switch (st) {
@@ -437,10 +509,10 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 		st = driver_next(&d, &rec, &err);
 		FUZZ_CHECK(st == CL_END, "next() returned %d after CL_END", (int)st);
 	}
-	FUZZ_CHECK(out->invalid <= max_errors + 1, "%lu errors with max_errors %u", out->invalid,
+	FUZZ_CHECK(fuzz_skip("max_errors") || out->invalid <= max_errors + 1, "%lu errors with max_errors %u", out->invalid,
 		   max_errors);
 	info = driver_info(&d);
-	FUZZ_CHECK(info->records == out->records, "info.records %lu, records returned %lu",
+	FUZZ_CHECK(fuzz_skip("info_records") || info->records == out->records, "info.records %lu, records returned %lu",
 		   info->records, out->records);
 	FUZZ_CHECK(nul_within(info->format_name, sizeof(info->format_name)) &&
 			   nul_within(info->message_type, sizeof(info->message_type)) &&
@@ -461,6 +533,30 @@ done:
 	cl_input_free(in);
 }
 
+int fuzz_same_outcome(const struct fuzz_outcome *a, const struct fuzz_outcome *b, int xml)
+{
+	int a_ok = a->opened && a->invalid == 0 && a->io == 0;
+	int b_ok = b->opened && b->invalid == 0 && b->io == 0;
+
+	if (a->gzip_ratio || b->gzip_ratio)
+		return 1; /* the bomb check may trip at another read: not compared */
+	if (a_ok != b_ok)
+		return 0; /* valid one way, invalid the other: always a bug */
+	if (a->io || b->io)
+		/* an input failure (corrupt gzip) is met after as many bytes as
+		 * were decoded ahead, so the records and errors before it vary */
+		return 1;
+	if (xml && !a_ok)
+		/* libxml2's reader parses ahead by as much as it was given, so
+		 * which well-formedness error comes first (and which records
+		 * came before it) depends on the read sizes; nothing of an
+		 * invalid file is applied, so only the verdict is compared */
+		return 1;
+	return a->opened == b->opened && a->records == b->records && a->invalid == b->invalid &&
+	       a->notes == b->notes && a->io == b->io &&
+	       memcmp(a->digest, b->digest, sizeof(a->digest)) == 0;
+}
+
 void fuzz_drive_both(enum fuzz_target target, const uint8_t *data, size_t size)
 {
 	struct cl_parse_opts opts;
@@ -471,14 +567,11 @@ void fuzz_drive_both(enum fuzz_target target, const uint8_t *data, size_t size)
 	fuzz_pick_opts(data, size, &opts);
 	fuzz_drive(target, data, size, 0, &opts, bound, &whole);
 	fuzz_drive(target, data, size, chunk, &opts, bound, &chunked);
-	if (whole.gzip_ratio || chunked.gzip_ratio)
-		return; /* the bomb check may trip at another read: not compared */
-	FUZZ_CHECK(whole.opened == chunked.opened && whole.records == chunked.records &&
-			   whole.invalid == chunked.invalid && whole.notes == chunked.notes &&
-			   whole.io == chunked.io &&
-			   memcmp(whole.digest, chunked.digest, sizeof(whole.digest)) == 0,
+	if (fuzz_skip("chunking"))
+		return;
+	FUZZ_CHECK(fuzz_same_outcome(&whole, &chunked, whole.format == CL_FORMAT_ISO20022),
 		   "read whole vs %zu bytes at a time: records %lu/%lu, errors %lu/%lu, notes "
-		   "%lu/%lu, io %lu/%lu, same digest %d",
+		   "%lu/%lu, io %lu/%lu, same digest %d (FUZZ_TRACE=1 shows both)",
 		   chunk, whole.records, chunked.records, whole.invalid, chunked.invalid, whole.notes,
 		   chunked.notes, whole.io, chunked.io,
 		   memcmp(whole.digest, chunked.digest, sizeof(whole.digest)) == 0);

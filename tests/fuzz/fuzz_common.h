@@ -30,14 +30,21 @@ struct fuzz_outcome {
 	int opened;             /* cl_parser_open gave CL_OK (always 1 otherwise) */
 	unsigned char digest[32]; /* SHA-256 over every record and error in order */
 	int gzip_ratio;         /* an error with code gzip_ratio was seen */
+	enum cl_format format;  /* the parser that ran (UNKNOWN: none) */
 };
+
+/* Whether two drives over the same content agree: same verdict always;
+ * for NACHA and valid XML also the same records and errors in order.
+ * `xml`: the content is XML (see fuzz_common.c for why it differs). */
+int fuzz_same_outcome(const struct fuzz_outcome *a, const struct fuzz_outcome *b, int xml);
 
 /* Options a drive runs with, picked from the input by fuzz_pick_opts(). */
 void fuzz_pick_opts(const uint8_t *data, size_t size, struct cl_parse_opts *opts);
 
 /* Upper bound for any line number a parser may report on this input: one
- * more than the number of line ends ('\n' or '\r') in the decoded bytes.
- * Decodes through cl_input (gzip included); 0 when decoding failed. */
+ * more than the lines of the decoded bytes (a line ends in '\n' or '\r'),
+ * or than the 94-byte records of a NACHA file without line breaks.
+ * Decodes through cl_input (gzip included). */
 unsigned long fuzz_line_bound(const uint8_t *data, size_t size);
 
 /* Run `target` over data[0..size) read `chunk` bytes at a time (0 = no
@@ -62,6 +69,12 @@ void fuzz_drive_both(enum fuzz_target target, const uint8_t *data, size_t size);
 	} while (0)
 _Noreturn void fuzz_fail(const char *file, int line, const char *cond, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* Whether the named check is switched off by FUZZ_SKIP (a comma-separated
+ * list of: ordinal, position, line, info_records, max_errors, message_bytes,
+ * chunking, gzip), so that a campaign can go on past a
+ * reported, still open finding.  FUZZ_TRACE=1 prints every result. */
+int fuzz_skip(const char *check);
 
 /* libxml2 global state, once (LLVMFuzzerInitialize). */
 void fuzz_init_libxml(void);
