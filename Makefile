@@ -43,6 +43,9 @@ endif
 
 LIB_SRCS := $(sort $(wildcard parsers/*.c loader/*.c) $(filter-out cmd/main.c,$(wildcard cmd/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+# sql/NNN_*.sql embedded into the binary (loader/schema.h: cl_migrations[])
+SQL_FILES := $(sort $(wildcard sql/[0-9]*.sql))
+LIB_OBJS += $(B)/gen/schema_sql.o
 MAIN_OBJ := $(B)/cmd/main.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
@@ -66,6 +69,13 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/gen/schema_sql.c: $(SQL_FILES) sql/embed.sh
+	@mkdir -p $(dir $@)
+	sh sql/embed.sh $(SQL_FILES) >$@.tmp && mv $@.tmp $@
+
+$(B)/gen/schema_sql.o: $(B)/gen/schema_sql.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/libcl.a: $(LIB_OBJS)
 	@rm -f $@
@@ -100,10 +110,12 @@ check-db: $(BIN) $(TOOL_BINS)
 	@CL_BIN=$(abspath $(BIN)) CL_BIN_FP=$(abspath $(FP_B)/clearing-load) \
 		CL_TOOLS=$(abspath $(B)/tools) DOUBLE=$(DOUBLE) sh tests/db/run.sh
 
-demo: deps $(BIN)
+demo: deps
+	@$(MAKE) --no-print-directory $(BIN)
 	@CL_BIN=$(abspath $(BIN)) sh tests/demo.sh
 
-bench: deps $(BIN) $(TOOL_BINS)
+bench: deps
+	@$(MAKE) --no-print-directory $(BIN) tools
 	@CL_BIN=$(abspath $(BIN)) CL_TOOLS=$(abspath $(B)/tools) sh tests/bench/run.sh
 
 fuzz:

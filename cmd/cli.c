@@ -13,18 +13,66 @@ bool cl_opt_quiet;
 int cl_opt_verbose;
 bool cl_opt_no_mask;
 
+/* Length of the valid UTF-8 sequence at p (1-4), or 0 when the bytes there
+ * are not valid UTF-8 (overlong forms, surrogates and > U+10FFFF included). */
+static size_t utf8_len(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xC2 && p[0] <= 0xDF)
+		return (p[1] & 0xC0) == 0x80 ? 2 : 0;
+	if (p[0] >= 0xE0 && p[0] <= 0xEF) {
+		if ((p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80)
+			return 0;
+		if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] > 0x9F))
+			return 0;
+		return 3;
+	}
+	if (p[0] >= 0xF0 && p[0] <= 0xF4) {
+		if ((p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80)
+			return 0;
+		if ((p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] > 0x8F))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* Diagnostics quote bytes from hostile files: write `s` with control
+ * characters and invalid UTF-8 as \xNN, so no file can drive the
+ * operator's terminal or forge lines in a log. */
+static void put_safe(const char *s, FILE *f)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = utf8_len(p);
+
+		if (n == 0 || *p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\x%02X", *p);
+			p++;
+			continue;
+		}
+		fwrite(p, 1, n, f);
+		p += n;
+	}
+}
+
 static void print_diag(const struct cl_error *err, const char *level)
 {
 	const char *file = err->file ? err->file : "(input)";
 
-	if (err->line && err->path[0])
-		fprintf(stderr, "clearing-load: %s:%lu: %s: %s: %s\n", file, err->line, level,
-			err->path, err->message);
-	else if (err->line)
-		fprintf(stderr, "clearing-load: %s:%lu: %s: %s\n", file, err->line, level,
-			err->message);
-	else
-		fprintf(stderr, "clearing-load: %s: %s: %s\n", file, level, err->message);
+	fputs("clearing-load: ", stderr);
+	put_safe(file, stderr);
+	if (err->line)
+		fprintf(stderr, ":%lu", err->line);
+	fprintf(stderr, ": %s: ", level);
+	if (err->path[0]) {
+		put_safe(err->path, stderr);
+		fputs(": ", stderr);
+	}
+	put_safe(err->message, stderr);
+	fputc('\n', stderr);
 }
 
 void cl_print_error(const struct cl_error *err)
@@ -99,8 +147,22 @@ static void json_string(FILE *f, const char *s)
 
 	putc_unlocked('"', f);
 	for (; *p; p++) {
-		if (*p >= 0x20 && *p != '"' && *p != '\\')
+		if (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
 			continue;
+		if (*p >= 0x80) {
+			size_t n = utf8_len(p);
+
+			if (n > 0) {
+				p += n - 1;
+				continue;
+			}
+			/* not UTF-8: U+FFFD keeps the JSON valid */
+			if (p > run)
+				fwrite_unlocked(run, 1, (size_t)(p - run), f);
+			fputs_unlocked("\\ufffd", f);
+			run = p + 1;
+			continue;
+		}
 		if (p > run)
 			fwrite_unlocked(run, 1, (size_t)(p - run), f);
 		putc_unlocked('\\', f);

@@ -41,7 +41,22 @@ struct cl_input {
 
 	unsigned char peek[PEEK_MAX]; /* decompressed bytes read ahead */
 	size_t peek_pos, peek_len;
+
+	bool failed;              /* a read failed: every later read repeats */
+	struct cl_error fail_err; /* the first error, until rewind */
 };
+
+/* Remember the first error so that every later read and peek gives the
+ * same one instead of bytes or a different message. */
+static long fail(struct cl_input *in, struct cl_error *err)
+{
+	if (!in->failed) {
+		in->failed = true;
+		in->fail_err = *err;
+	}
+	*err = in->fail_err;
+	return -1;
+}
 
 static struct cl_input *input_alloc(const char *name)
 {
@@ -71,6 +86,7 @@ static void input_reset(struct cl_input *in)
 	in->peek_pos = in->peek_len = 0;
 	in->sha_hex[0] = '\0';
 	in->mem_pos = 0;
+	in->failed = false;
 	EVP_DigestInit_ex(in->sha, EVP_sha256(), NULL);
 }
 
@@ -352,6 +368,8 @@ static long read_decoded(struct cl_input *in, unsigned char *buf, size_t cap, st
 
 long cl_input_read(struct cl_input *in, void *buf, size_t cap, struct cl_error *err)
 {
+	if (in->failed)
+		return fail(in, err);
 	if (in->chunk && cap > in->chunk)
 		cap = in->chunk;
 	if (in->peek_pos < in->peek_len) {
@@ -366,12 +384,14 @@ long cl_input_read(struct cl_input *in, void *buf, size_t cap, struct cl_error *
 	{
 		long r = read_decoded(in, buf, cap, err);
 
+		if (r < 0)
+			return fail(in, err);
 		if (r == 0) {
 			/* drain the raw input so the checksum covers every byte */
 			while (!in->raw_eof) {
 				in->raw_pos = in->raw_len;
 				if (raw_fill(in, 1, err) < 0)
-					return -1;
+					return fail(in, err);
 			}
 		}
 		return r;
@@ -381,12 +401,18 @@ long cl_input_read(struct cl_input *in, void *buf, size_t cap, struct cl_error *
 enum cl_status cl_input_peek(struct cl_input *in, const unsigned char **p, size_t *len,
 			     struct cl_error *err)
 {
+	if (in->failed) {
+		(void)fail(in, err);
+		return CL_IO;
+	}
 	if (in->peek_len == 0 && in->out_total == 0) {
 		while (in->peek_len < PEEK_MAX) {
 			long r = read_decoded(in, in->peek + in->peek_len, PEEK_MAX - in->peek_len, err);
 
-			if (r < 0)
+			if (r < 0) {
+				(void)fail(in, err);
 				return CL_IO;
+			}
 			if (r == 0)
 				break;
 			in->peek_len += (size_t)r;

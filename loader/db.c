@@ -1,0 +1,338 @@
+/* db.c - connection, statements, COPY and SQLSTATE classification. */
+#include "db.h"
+
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+bool cl_db_conninfo_has_password(const char *conninfo)
+{
+	PQconninfoOption *opts, *o;
+	bool has = false;
+
+	if (!conninfo || !*conninfo)
+		return false;
+	opts = PQconninfoParse(conninfo, NULL);
+	if (!opts) /* malformed: connect will say why; look for the word anyway */
+		return strstr(conninfo, "password") != NULL;
+	for (o = opts; o->keyword; o++)
+		if (strcmp(o->keyword, "password") == 0 && o->val && *o->val)
+			has = true;
+	PQconninfoFree(opts);
+	return has;
+}
+
+/* libpq messages end with a newline and may span lines: keep the first. */
+static void set_libpq_message(struct cl_error *err, const char *code, const char *what,
+			      const char *msg)
+{
+	size_t n = strcspn(msg ? msg : "", "\n");
+
+	cl_error_set(err, NULL, 0, code, "%s: %.*s", what, (int)n, msg ? msg : "");
+}
+
+static void ignore_notice(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
+}
+
+enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct cl_error *err)
+{
+	const char *keys[3], *vals[3];
+	int n = 0;
+	PGresult *res;
+
+	db->conn = NULL;
+	db->conninfo = conninfo;
+	if (conninfo && *conninfo) {
+		keys[n] = "dbname";
+		vals[n++] = conninfo;
+	}
+	keys[n] = "fallback_application_name";
+	vals[n++] = "clearing-load";
+	keys[n] = NULL;
+	vals[n] = NULL;
+	db->conn = PQconnectdbParams(keys, vals, 1);
+	if (!db->conn) {
+		cl_error_set(err, NULL, 0, "db_connect", "could not connect to the database: out of memory");
+		return CL_DB_LOST;
+	}
+	if (PQstatus(db->conn) != CONNECTION_OK) {
+		set_libpq_message(err, "db_connect", "could not connect to the database",
+				  PQerrorMessage(db->conn));
+		cl_db_close(db);
+		return CL_DB_LOST;
+	}
+	/* server NOTICEs ("already exists, skipping") are not for our users */
+	PQsetNoticeProcessor(db->conn, ignore_notice, NULL);
+	/* A secure search path (like PostgreSQL's own client programs): every
+	 * statement names its schema, so no object in another schema can
+	 * capture a call. */
+	res = PQexec(db->conn, "SELECT pg_catalog.set_config('search_path', '', false)");
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		enum cl_db_status st = cl_db_fail(db, res, "could not set search_path", err);
+
+		cl_db_close(db);
+		return st == CL_DB_OK ? CL_DB_ERROR : st;
+	}
+	PQclear(res);
+	return CL_DB_OK;
+}
+
+void cl_db_close(struct cl_db *db)
+{
+	if (db->conn)
+		PQfinish(db->conn);
+	db->conn = NULL;
+}
+
+static enum cl_db_status classify(const char *sqlstate, bool conn_bad)
+{
+	if (conn_bad)
+		return CL_DB_LOST;
+	if (!sqlstate)
+		return CL_DB_ERROR;
+	if (strcmp(sqlstate, "40001") == 0 || strcmp(sqlstate, "40P01") == 0 ||
+	    strcmp(sqlstate, "23505") == 0)
+		return CL_DB_RETRY;
+	/* connection exceptions; admin/crash shutdown, cannot connect now */
+	if (strncmp(sqlstate, "08", 2) == 0 || strcmp(sqlstate, "57P01") == 0 ||
+	    strcmp(sqlstate, "57P02") == 0 || strcmp(sqlstate, "57P03") == 0)
+		return CL_DB_LOST;
+	return CL_DB_ERROR;
+}
+
+enum cl_db_status cl_db_fail(struct cl_db *db, PGresult *res, const char *what,
+			     struct cl_error *err)
+{
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	bool bad = !db->conn || PQstatus(db->conn) == CONNECTION_BAD;
+	enum cl_db_status st = classify(state, bad && !state);
+
+	if (msg)
+		cl_error_set(err, NULL, 0, "db_error", "%s: %s", what, msg);
+	else
+		set_libpq_message(err, bad ? "db_lost" : "db_error", what,
+				  db->conn ? PQerrorMessage(db->conn) : "no connection");
+	if (state)
+		snprintf(err->sqlstate, sizeof(err->sqlstate), "%s", state);
+	if (st == CL_DB_LOST)
+		snprintf(err->code, sizeof(err->code), "db_lost");
+	PQclear(res);
+	return st;
+}
+
+enum cl_db_status cl_db_exec(struct cl_db *db, const char *sql, int nparams,
+			     const char *const *params, PGresult **out, struct cl_error *err)
+{
+	PGresult *res;
+	ExecStatusType rs;
+
+	if (out)
+		*out = NULL;
+	if (!db->conn) {
+		cl_error_set(err, NULL, 0, "db_lost", "no database connection");
+		return CL_DB_LOST;
+	}
+	res = PQexecParams(db->conn, sql, nparams, NULL, params, NULL, NULL, 0);
+	rs = PQresultStatus(res);
+	if (rs != PGRES_COMMAND_OK && rs != PGRES_TUPLES_OK)
+		return cl_db_fail(db, res, "statement failed", err);
+	if (out)
+		*out = res;
+	else
+		PQclear(res);
+	return CL_DB_OK;
+}
+
+/* ---- COPY FROM STDIN ---- */
+
+static void copy_flush(struct cl_copy_in *c)
+{
+	if (c->len && !c->failed && PQputCopyData(c->db->conn, c->buf, (int)c->len) != 1)
+		c->failed = true;
+	c->len = 0;
+}
+
+enum cl_db_status cl_copy_in_begin(struct cl_copy_in *c, struct cl_db *db, const char *copy_sql,
+				   struct cl_error *err)
+{
+	PGresult *res;
+
+	c->db = db;
+	c->len = 0;
+	c->failed = false;
+	res = PQexec(db->conn, copy_sql);
+	if (PQresultStatus(res) != PGRES_COPY_IN)
+		return cl_db_fail(db, res, "could not start COPY", err);
+	PQclear(res);
+	return CL_DB_OK;
+}
+
+void cl_copy_raw(struct cl_copy_in *c, const char *s, size_t n)
+{
+	while (n) {
+		size_t room = sizeof(c->buf) - c->len, k = n < room ? n : room;
+
+		memcpy(c->buf + c->len, s, k);
+		c->len += k;
+		s += k;
+		n -= k;
+		if (c->len == sizeof(c->buf))
+			copy_flush(c);
+	}
+}
+
+void cl_copy_text(struct cl_copy_in *c, const char *s, bool first, bool empty_is_null)
+{
+	const char *run;
+
+	if (!first)
+		cl_copy_raw(c, "\t", 1);
+	if (!s || (!*s && empty_is_null)) {
+		cl_copy_raw(c, "\\N", 2);
+		return;
+	}
+	/* COPY text format: backslash, and the delimiter and line ends, must
+	 * be escaped; everything else (including \x1b, quotes) passes as is */
+	for (run = s; *s; s++) {
+		const char *esc;
+
+		switch (*s) {
+		case '\\': esc = "\\\\"; break;
+		case '\t': esc = "\\t"; break;
+		case '\n': esc = "\\n"; break;
+		case '\r': esc = "\\r"; break;
+		default: continue;
+		}
+		cl_copy_raw(c, run, (size_t)(s - run));
+		cl_copy_raw(c, esc, 2);
+		run = s + 1;
+	}
+	cl_copy_raw(c, run, (size_t)(s - run));
+}
+
+void cl_copy_row_end(struct cl_copy_in *c)
+{
+	cl_copy_raw(c, "\n", 1);
+	if (c->len > sizeof(c->buf) - 4096)
+		copy_flush(c);
+}
+
+enum cl_db_status cl_copy_in_end(struct cl_copy_in *c, unsigned long long *rows,
+				 struct cl_error *err)
+{
+	PGresult *res;
+	enum cl_db_status st = CL_DB_OK;
+
+	copy_flush(c);
+	if (PQputCopyEnd(c->db->conn, c->failed ? "client could not send data" : NULL) != 1)
+		c->failed = true;
+	while ((res = PQgetResult(c->db->conn)) != NULL) {
+		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+			if (st == CL_DB_OK)
+				st = cl_db_fail(c->db, res, "COPY failed", err);
+			else
+				PQclear(res);
+			continue;
+		}
+		if (rows)
+			*rows = strtoull(PQcmdTuples(res), NULL, 10);
+		PQclear(res);
+	}
+	if (st == CL_DB_OK && c->failed)
+		st = cl_db_fail(c->db, NULL, "COPY failed", err);
+	return st;
+}
+
+void cl_copy_in_abort(struct cl_copy_in *c, const char *reason)
+{
+	PGresult *res;
+
+	if (!c->db || !c->db->conn)
+		return;
+	c->len = 0;
+	(void)PQputCopyEnd(c->db->conn, reason);
+	while ((res = PQgetResult(c->db->conn)) != NULL)
+		PQclear(res);
+}
+
+/* ---- COPY TO STDOUT ---- */
+
+/* De-escape a COPY text field in place; returns NULL for \N. */
+static char *unescape(char *s)
+{
+	char *r = s, *w = s;
+
+	if (s[0] == '\\' && s[1] == 'N' && s[2] == '\0')
+		return NULL;
+	while (*r) {
+		if (*r != '\\' || !r[1]) {
+			*w++ = *r++;
+			continue;
+		}
+		r++;
+		switch (*r) {
+		case 't': *w++ = '\t'; break;
+		case 'n': *w++ = '\n'; break;
+		case 'r': *w++ = '\r'; break;
+		case 'b': *w++ = '\b'; break;
+		case 'f': *w++ = '\f'; break;
+		case 'v': *w++ = '\v'; break;
+		default: *w++ = *r; break;
+		}
+		r++;
+	}
+	*w = '\0';
+	return s;
+}
+
+enum cl_db_status cl_copy_out(struct cl_db *db, const char *copy_sql, cl_copy_row_fn row,
+			      void *ctx, struct cl_error *err)
+{
+	PGresult *res;
+	char *line;
+	int n, stop = 0;
+	enum cl_db_status st = CL_DB_OK;
+
+	res = PQexec(db->conn, copy_sql);
+	if (PQresultStatus(res) != PGRES_COPY_OUT)
+		return cl_db_fail(db, res, "could not start COPY", err);
+	PQclear(res);
+	while ((n = PQgetCopyData(db->conn, &line, 0)) > 0) {
+		char *fields[CL_COPY_MAX_FIELDS];
+		int nf = 0;
+		char *p = line;
+
+		if (!stop) {
+			if (n > 0 && line[n - 1] == '\n')
+				line[n - 1] = '\0';
+			for (;;) {
+				char *tab = strchr(p, '\t');
+
+				if (tab)
+					*tab = '\0';
+				if (nf < CL_COPY_MAX_FIELDS)
+					fields[nf++] = unescape(p);
+				if (!tab)
+					break;
+				p = tab + 1;
+			}
+			stop = row(ctx, fields, nf);
+		}
+		PQfreemem(line);
+	}
+	while ((res = PQgetResult(db->conn)) != NULL) {
+		if (PQresultStatus(res) != PGRES_COMMAND_OK && st == CL_DB_OK)
+			st = cl_db_fail(db, res, "COPY failed", err);
+		else
+			PQclear(res);
+	}
+	if (n == -2 && st == CL_DB_OK)
+		st = cl_db_fail(db, NULL, "COPY failed", err);
+	return st;
+}

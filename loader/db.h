@@ -1,0 +1,105 @@
+/*
+ * db.h - the PostgreSQL connection: connect, run parameterised statements,
+ * stream COPY in and out, and classify errors by SQLSTATE.
+ *
+ * Only loader/ includes libpq.  Nothing here prints: errors go into a
+ * struct cl_error (message, and SQLSTATE when the server sent one).
+ *
+ * Every statement is schema-qualified (the session's search_path is
+ * emptied on connect) and every value travels as a parameter or as COPY
+ * data, never inside the SQL text.
+ */
+#ifndef CL_DB_H
+#define CL_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "record.h"
+
+struct pg_conn;
+struct pg_result;
+
+/* What a database call came to. */
+enum cl_db_status {
+	CL_DB_OK = 0,
+	CL_DB_RETRY,  /* serialization failure (40001), deadlock (40P01) or a
+	                 unique violation (23505) from a concurrent loader:
+	                 nothing was committed, the whole file may be retried */
+	CL_DB_LOST,   /* the connection is gone (class 08, admin shutdown) */
+	CL_DB_ERROR,  /* any other error: the transaction is aborted */
+};
+
+struct cl_db {
+	struct pg_conn *conn;
+	const char *conninfo;   /* as given (NULL: libpq environment); not owned */
+};
+
+/* True when a conninfo string or URI carries a password.  Passwords belong
+ * in ~/.pgpass, PGPASSFILE or a service file, never on a command line. */
+bool cl_db_conninfo_has_password(const char *conninfo);
+
+/* Connect with `conninfo` (a conninfo string or URI; NULL or "" uses the
+ * libpq environment and service file), fallback_application_name
+ * "clearing-load", and an empty search_path.  CL_DB_LOST with err filled
+ * ("could not connect to the database: ...") when the server cannot be
+ * reached or refuses; CL_DB_ERROR for a malformed conninfo. */
+enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo,
+				struct cl_error *err) CL_MUST_CHECK;
+
+/* Close the connection (safe on a never-opened or closed db). */
+void cl_db_close(struct cl_db *db);
+
+/* Run `sql` with text parameters (NULL element = SQL NULL).  On CL_DB_OK
+ * and when `res` is not NULL, *res holds the result (caller PQclear()s it);
+ * otherwise the result is cleared here and err is filled. */
+enum cl_db_status cl_db_exec(struct cl_db *db, const char *sql, int nparams,
+			     const char *const *params, struct pg_result **res,
+			     struct cl_error *err) CL_MUST_CHECK;
+
+/* Fill err from a failed result (or the connection's message) and classify
+ * it; clears `res` (may be NULL). */
+enum cl_db_status cl_db_fail(struct cl_db *db, struct pg_result *res, const char *what,
+			     struct cl_error *err);
+
+/* ---- COPY ... FROM STDIN in text format, buffered to 64 KiB sends ---- */
+
+#define CL_COPY_BUFSIZE (64 * 1024)
+
+struct cl_copy_in {
+	struct cl_db *db;
+	size_t len;
+	bool failed;
+	char buf[CL_COPY_BUFSIZE];
+};
+
+/* Start `copy_sql` (a COPY ... FROM STDIN). */
+enum cl_db_status cl_copy_in_begin(struct cl_copy_in *c, struct cl_db *db,
+				   const char *copy_sql, struct cl_error *err) CL_MUST_CHECK;
+/* Append a text field, COPY-escaped (backslash, tab, newline, CR), with a
+ * tab before it unless `first`.  NULL or "" is written as \N (SQL NULL)
+ * when `empty_is_null`. */
+void cl_copy_text(struct cl_copy_in *c, const char *s, bool first, bool empty_is_null);
+/* Append raw bytes that need no escaping (numbers, \N, hex). */
+void cl_copy_raw(struct cl_copy_in *c, const char *s, size_t n);
+/* End the row ("\n"); sends the buffer when it is nearly full. */
+void cl_copy_row_end(struct cl_copy_in *c);
+/* Finish the COPY; CL_DB_OK and *rows (may be NULL) = rows copied. */
+enum cl_db_status cl_copy_in_end(struct cl_copy_in *c, unsigned long long *rows,
+				 struct cl_error *err) CL_MUST_CHECK;
+/* Abort the COPY with `reason` (the transaction is then aborted). */
+void cl_copy_in_abort(struct cl_copy_in *c, const char *reason);
+
+/* ---- COPY (...) TO STDOUT: one call per text row ---- */
+
+/* Run `copy_sql` and call `row(ctx, fields, nfields)` for each row, fields
+ * split at tabs and de-escaped in place (NULL for \N).  COPY takes no
+ * parameters: values reach such a query through set_config() (made with
+ * parameters) and current_setting().  A non-zero return from `row` stops
+ * the calls (the rest of the stream is drained). */
+#define CL_COPY_MAX_FIELDS 48
+typedef int (*cl_copy_row_fn)(void *ctx, char **fields, int nfields);
+enum cl_db_status cl_copy_out(struct cl_db *db, const char *copy_sql, cl_copy_row_fn row,
+			      void *ctx, struct cl_error *err) CL_MUST_CHECK;
+
+#endif

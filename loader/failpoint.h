@@ -1,0 +1,31 @@
+/*
+ * failpoint.h - named points where a test build can make the loader die.
+ *
+ * Compiled to nothing unless built with -DCL_FAILPOINTS=1 (make
+ * FAILPOINTS=1).  In such a build the environment variable
+ *
+ *   CL_FAILPOINT=NAME[:kill|:disconnect|:stop]
+ *
+ * makes the process, on reaching the point NAME, SIGKILL itself (kill, the
+ * default), shut down its connection's socket (disconnect: the server sees
+ * the client vanish, the loader sees a broken connection at its next call),
+ * or SIGSTOP itself (stop: a test can act on the server, then SIGCONT it).
+ *
+ * The names are an interface of the test suite:
+ *   after_load_row, mid_copy, after_insert, after_journal, before_commit,
+ *   after_commit (committed, before the report is printed),
+ *   init_between_migrations.
+ */
+#ifndef CL_FAILPOINT_H
+#define CL_FAILPOINT_H
+
+#ifdef CL_FAILPOINTS
+struct pg_conn;
+/* Act when CL_FAILPOINT names `name`; `conn` may be NULL. */
+void cl_failpoint(const char *name, struct pg_conn *conn);
+#define CL_FAILPOINT(name, conn) cl_failpoint((name), (conn))
+#else
+#define CL_FAILPOINT(name, conn) ((void)0)
+#endif
+
+#endif

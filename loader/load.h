@@ -1,0 +1,137 @@
+/*
+ * load.h - load and diff one file: the per-record dedupe pipeline.
+ *
+ * One transaction per file (DESIGN.md principle 4):
+ *
+ *   UUID (before BEGIN) -> BEGIN -> clearing_load row
+ *   pass 1: parse, COPY (ordinal, position, kind, key, fingerprint and the
+ *           ACH near-duplicate fields) into a temporary stage table
+ *   classify in SQL: stage joined to clearing_record on (tenant, kind,
+ *           natural_key): same fingerprint = duplicate, other = conflict;
+ *           ACH near duplicates; one INSERT ... SELECT writes the journal
+ *           and streams back (ordinal, reason) for the bitmaps below
+ *   conflicts: re-parse, park their full rows in a temporary table, name the
+ *           differing fields in the journal; hold (nothing applied) or
+ *           quarantine (clearing_quarantine, then apply the rest)
+ *   pass 2: re-parse, COPY only the new records' full rows straight into
+ *           clearing_record (the unique index is the arbiter)
+ *   clearing_load row updated -> COMMIT (a lost COMMIT is resolved by the
+ *           load UUID: the third outcome)
+ *
+ * diff runs the same pipeline up to the apply step, reports every record's
+ * fate through hooks->on_plan, and rolls back.
+ *
+ * Nothing here prints: results come back in struct cl_load_result and
+ * through the hooks.
+ */
+#ifndef CL_LOAD_H
+#define CL_LOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "db.h"
+#include "parser.h"
+#include "record.h"
+#include "uuid.h"
+
+enum cl_on_conflict {
+	CL_ON_CONFLICT_HOLD = 0,   /* conflicts: apply nothing from the file */
+	CL_ON_CONFLICT_QUARANTINE, /* park conflicting records, apply the rest */
+};
+
+enum cl_outcome {
+	CL_OUTCOME_NONE = 0,     /* diff: nothing was meant to be committed */
+	CL_OUTCOME_COMMITTED,    /* new records applied (maybe none) */
+	CL_OUTCOME_REJECTED,     /* invalid file: nothing applied, attempt recorded */
+	CL_OUTCOME_HELD,         /* conflicts: nothing applied, attempt and
+	                            conflicts recorded */
+	CL_OUTCOME_QUARANTINED,  /* conflicts parked, the rest applied */
+	CL_OUTCOME_UNKNOWN,      /* COMMIT's result lost and the database
+	                            unreachable: ask later by load UUID */
+	CL_OUTCOME_FAILED,       /* a database error: rolled back, nothing
+	                            applied (err says why) */
+};
+
+/* "committed", "rejected", "held", "quarantined", "unknown", "failed",
+ * "diff" */
+const char *cl_outcome_name(enum cl_outcome o);
+
+enum cl_action { CL_ACTION_NEW, CL_ACTION_DUPLICATE, CL_ACTION_CONFLICT, CL_ACTION_INVALID };
+const char *cl_action_name(enum cl_action a); /* new, duplicate, conflict, invalid */
+
+#define CL_DIFF_FIELDS_MAX 24
+#define CL_VALUE_MAX 48
+
+struct cl_field_diff {
+	const char *field;        /* clearing_record column name; static */
+	bool account;             /* an account number: mask when printing */
+	char old_value[CL_VALUE_MAX]; /* as stored ("" = NULL) */
+	char new_value[CL_VALUE_MAX]; /* from the file ("" = none) */
+};
+
+/* diff: the fate of one record (or one error of an invalid file). */
+struct cl_plan_item {
+	enum cl_action action;
+	const char *reason;        /* "duplicate", "conflict", "near_duplicate";
+	                              NULL for new and invalid */
+	const struct cl_record *rec;   /* NULL for invalid */
+	const struct cl_error *error;  /* invalid only */
+	unsigned long ordinal;
+	unsigned long position;
+	/* the record it matched (duplicate, conflict) */
+	long long matched_load_id;
+	const char *matched_file;
+	unsigned long matched_position;
+	const char *matched_time;  /* when that load finished (ISO 8601) */
+	const char *matched_key;   /* near duplicates: the other record's key */
+	unsigned nfields;          /* conflicts: the fields that differ */
+	struct cl_field_diff fields[CL_DIFF_FIELDS_MAX];
+};
+
+struct cl_load_hooks {
+	void *ctx;
+	/* a data error of the file (it will be rejected); required */
+	void (*on_error)(void *ctx, const struct cl_error *err);
+	/* a remark for verbose output (parser notes, retries); may be NULL */
+	void (*on_note)(void *ctx, const struct cl_error *err);
+	/* records handled so far in a pass (1 = staging, 2 = applying); may
+	   be NULL; called every few thousand records */
+	void (*on_progress)(void *ctx, int pass, unsigned long records, uint64_t bytes);
+	/* diff only: each record's fate, in file order */
+	void (*on_plan)(void *ctx, const struct cl_plan_item *item);
+};
+
+struct cl_load_opts {
+	const char *tenant;        /* never NULL */
+	enum cl_on_conflict on_conflict;
+	bool dry_run;              /* diff */
+	struct cl_parse_opts parse;
+	unsigned max_retries;      /* whole-file retries; 0 = 5 */
+};
+
+struct cl_load_result {
+	enum cl_outcome outcome;
+	char load_uuid[CL_UUID_LEN];
+	long long load_id;         /* 0 when no row was committed */
+	char format[16];
+	char message_type[32];
+	char sha256[65];
+	unsigned long long bytes;
+	unsigned long records, new_count, duplicate_count, conflict_count, invalid_count;
+	unsigned retries;          /* whole-file retries (deadlock, race, lost
+	                              COMMIT that had rolled back) */
+	bool resolved;             /* the outcome was learnt after a lost COMMIT */
+	double seconds;
+	char reason[CL_MSGTEXT_MAX + 32]; /* rejected / held / failed: why */
+	struct cl_error err;       /* failed / unknown: the database error */
+};
+
+/* Load (or, with opts->dry_run, diff) the file at `path` ("-" = standard
+ * input, spooled so it can be read more than once).  `db` must be
+ * connected; after a lost connection it is reconnected (or left closed).
+ * Always fills `res`; the outcome says what happened. */
+void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts *opts,
+		  const struct cl_load_hooks *hooks, struct cl_load_result *res);
+
+#endif

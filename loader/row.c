@@ -1,0 +1,123 @@
+/* row.c - struct cl_record to clearing_record columns. */
+#include "row.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fingerprint.h"
+
+const char cl_row_columns[] =
+	"tenant, kind, natural_key, key_rule, fingerprint, amount_minor, currency, direction, "
+	"value_date, trace_number, sec_code, transaction_code, receiving_dfi, receiving_account, "
+	"company_id, batch_number, individual_id, reason_code, original_trace, original_rdfi, "
+	"message_type, msg_id, pmt_inf_id, instr_id, end_to_end_id, tx_id, uetr, rtr_id, "
+	"orgnl_uetr, orgnl_end_to_end_id, orgnl_tx_id, initiating_party_id, debtor_account, "
+	"debtor_agent, creditor_account, creditor_agent, instructing_agent, instructed_agent, "
+	"load_id, ordinal, position";
+
+static void num(struct cl_copy_in *c, unsigned long long v)
+{
+	char b[24];
+	int n = snprintf(b, sizeof(b), "\t%llu", v);
+
+	cl_copy_raw(c, b, (size_t)n);
+}
+
+void cl_row_copy(struct cl_copy_in *c, const struct cl_record *r, unsigned long ordinal,
+		 const char *tenant, const char *load_id)
+{
+	char hex[65], b[32];
+	int n;
+
+	cl_copy_text(c, tenant, true, false);
+	cl_copy_text(c, r->kind, false, false);
+	cl_copy_text(c, r->natural_key, false, false);
+	cl_copy_text(c, r->key_rule, false, false);
+	cl_hex32(r->fingerprint, hex);
+	cl_copy_raw(c, "\t\\\\x", 4);
+	cl_copy_raw(c, hex, 64);
+	n = snprintf(b, sizeof(b), "\t%" PRId64, r->amount_minor);
+	cl_copy_raw(c, b, (size_t)n);
+	cl_copy_text(c, r->currency, false, false);
+	cl_copy_text(c, cl_direction_name(r->direction), false, true);
+	cl_copy_text(c, r->value_date, false, true);
+	cl_copy_text(c, r->trace_number, false, true);
+	cl_copy_text(c, r->sec_code, false, true);
+	cl_copy_text(c, r->transaction_code, false, true);
+	cl_copy_text(c, r->receiving_dfi, false, true);
+	cl_copy_text(c, r->receiving_account, false, true);
+	cl_copy_text(c, r->company_id, false, true);
+	cl_copy_text(c, r->batch_number, false, true);
+	cl_copy_text(c, r->individual_id, false, true);
+	cl_copy_text(c, r->reason_code, false, true);
+	cl_copy_text(c, r->original_trace, false, true);
+	cl_copy_text(c, r->original_rdfi, false, true);
+	cl_copy_text(c, r->message_type, false, true);
+	cl_copy_text(c, r->msg_id, false, true);
+	cl_copy_text(c, r->pmt_inf_id, false, true);
+	cl_copy_text(c, r->instr_id, false, true);
+	cl_copy_text(c, r->end_to_end_id, false, true);
+	cl_copy_text(c, r->tx_id, false, true);
+	cl_copy_text(c, r->uetr, false, true);
+	cl_copy_text(c, r->rtr_id, false, true);
+	cl_copy_text(c, r->orgnl_uetr, false, true);
+	cl_copy_text(c, r->orgnl_end_to_end_id, false, true);
+	cl_copy_text(c, r->orgnl_tx_id, false, true);
+	cl_copy_text(c, r->initiating_party_id, false, true);
+	cl_copy_text(c, r->debtor_account, false, true);
+	cl_copy_text(c, r->debtor_agent, false, true);
+	cl_copy_text(c, r->creditor_account, false, true);
+	cl_copy_text(c, r->creditor_agent, false, true);
+	cl_copy_text(c, r->instructing_agent, false, true);
+	cl_copy_text(c, r->instructed_agent, false, true);
+	cl_copy_text(c, load_id, false, false);
+	num(c, ordinal);
+	num(c, r->position);
+	cl_copy_row_end(c);
+}
+
+const struct cl_row_field cl_row_compared[] = {
+	{ "amount_minor", false },     { "currency", false },
+	{ "direction", false },        { "value_date", false },
+	{ "transaction_code", false }, { "sec_code", false },
+	{ "receiving_dfi", false },    { "receiving_account", true },
+	{ "individual_id", false },    { "reason_code", false },
+	{ "original_trace", false },   { "original_rdfi", false },
+	{ "message_type", false },     { "debtor_account", true },
+	{ "debtor_agent", false },     { "creditor_account", true },
+	{ "creditor_agent", false },   { "instructing_agent", false },
+	{ "instructed_agent", false }, { "initiating_party_id", false },
+};
+const unsigned cl_row_compared_count = sizeof(cl_row_compared) / sizeof(cl_row_compared[0]);
+
+const char *cl_row_value(const struct cl_record *r, unsigned i, char buf[32])
+{
+	const char *v;
+
+	switch (i) {
+	case 0:
+		snprintf(buf, 32, "%" PRId64, r->amount_minor);
+		return buf;
+	case 1: return r->currency;
+	case 2: v = cl_direction_name(r->direction); return v ? v : "";
+	case 3: return r->value_date;
+	case 4: return r->transaction_code;
+	case 5: return r->sec_code;
+	case 6: return r->receiving_dfi;
+	case 7: return r->receiving_account;
+	case 8: return r->individual_id;
+	case 9: return r->reason_code;
+	case 10: return r->original_trace;
+	case 11: return r->original_rdfi;
+	case 12: return r->message_type;
+	case 13: return r->debtor_account;
+	case 14: return r->debtor_agent;
+	case 15: return r->creditor_account;
+	case 16: return r->creditor_agent;
+	case 17: return r->instructing_agent;
+	case 18: return r->instructed_agent;
+	case 19: return r->initiating_party_id;
+	default: return "";
+	}
+}

@@ -1,0 +1,204 @@
+/* schema.c - apply the embedded migrations under an advisory lock. */
+#include "schema.h"
+
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "failpoint.h"
+
+/* The pg_advisory_xact_lock key every init takes (any constant will do,
+ * as long as it never changes). */
+#define INIT_LOCK "7308604897068083200"
+
+unsigned cl_schema_latest(void)
+{
+	return cl_migrations_count ? cl_migrations[cl_migrations_count - 1].version : 0;
+}
+
+static enum cl_db_status exec0(struct cl_db *db, const char *sql, struct cl_error *err)
+{
+	return cl_db_exec(db, sql, 0, NULL, NULL, err);
+}
+
+static void rollback(struct cl_db *db)
+{
+	struct cl_error ignored;
+
+	if (db->conn && PQtransactionStatus(db->conn) != PQTRANS_IDLE)
+		(void)exec0(db, "ROLLBACK", &ignored);
+}
+
+/* In an open transaction: the current version (0 when none). */
+static enum cl_db_status current_version(struct cl_db *db, unsigned *v, struct cl_error *err)
+{
+	PGresult *res;
+	enum cl_db_status st;
+
+	st = cl_db_exec(db, "SELECT coalesce(max(version), 0) FROM public.clearing_schema_version",
+			0, NULL, &res, err);
+	if (st != CL_DB_OK)
+		return st;
+	*v = (unsigned)strtoul(PQgetvalue(res, 0, 0), NULL, 10);
+	PQclear(res);
+	return CL_DB_OK;
+}
+
+static enum cl_db_status count_partitions(struct cl_db *db, int *n, struct cl_error *err)
+{
+	PGresult *res;
+	enum cl_db_status st;
+
+	st = cl_db_exec(db,
+			"SELECT count(*) FROM pg_catalog.pg_inherits "
+			"WHERE inhparent = 'public.clearing_record'::pg_catalog.regclass",
+			0, NULL, &res, err);
+	if (st != CL_DB_OK)
+		return st;
+	*n = (int)strtol(PQgetvalue(res, 0, 0), NULL, 10);
+	PQclear(res);
+	return CL_DB_OK;
+}
+
+static enum cl_db_status begin_locked(struct cl_db *db, struct cl_error *err)
+{
+	enum cl_db_status st = exec0(db, "BEGIN", err);
+
+	if (st == CL_DB_OK)
+		st = exec0(db, "SELECT pg_catalog.pg_advisory_xact_lock(" INIT_LOCK ")", err);
+	return st;
+}
+
+static enum cl_db_status apply(struct cl_db *db, const struct cl_migration *m, int partitions,
+			       bool *done, struct cl_error *err)
+{
+	enum cl_db_status st;
+	unsigned v;
+	char version[16], parts[16];
+	const char *p[2];
+	PGresult *res;
+
+	*done = false;
+	if ((st = begin_locked(db, err)) != CL_DB_OK || (st = current_version(db, &v, err)) != CL_DB_OK)
+		goto fail;
+	if (v >= m->version) { /* another init applied it meanwhile */
+		rollback(db);
+		return CL_DB_OK;
+	}
+	snprintf(parts, sizeof(parts), "%d", partitions > 0 ? partitions : 0);
+	p[0] = parts;
+	st = cl_db_exec(db, "SELECT pg_catalog.set_config('clearing_load.partitions', $1, true)", 1,
+			p, NULL, err);
+	if (st != CL_DB_OK)
+		goto fail;
+	/* A migration may hold several statements: the simple query protocol
+	 * (no parameters: the files hold no values from outside) */
+	res = PQexec(db->conn, m->sql);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "migration %s failed", m->name);
+		st = cl_db_fail(db, res, what, err);
+		goto fail;
+	}
+	PQclear(res);
+	snprintf(version, sizeof(version), "%u", m->version);
+	p[0] = version;
+	p[1] = m->name;
+	st = cl_db_exec(db, "INSERT INTO public.clearing_schema_version (version, name) VALUES ($1, $2)",
+			2, p, NULL, err);
+	if (st == CL_DB_OK)
+		st = exec0(db, "COMMIT", err);
+	if (st != CL_DB_OK)
+		goto fail;
+	*done = true;
+	return CL_DB_OK;
+fail:
+	rollback(db);
+	return st;
+}
+
+enum cl_db_status cl_schema_init(struct cl_db *db, int partitions, struct cl_init_result *r,
+				 struct cl_error *err)
+{
+	enum cl_db_status st;
+	unsigned i, v;
+	bool done;
+
+	memset(r, 0, sizeof(*r));
+	if ((st = begin_locked(db, err)) != CL_DB_OK)
+		goto fail;
+	st = exec0(db,
+		   "CREATE TABLE IF NOT EXISTS public.clearing_schema_version ("
+		   " version integer PRIMARY KEY,"
+		   " name text NOT NULL,"
+		   " applied_at timestamptz NOT NULL DEFAULT now())",
+		   err);
+	if (st != CL_DB_OK || (st = current_version(db, &v, err)) != CL_DB_OK)
+		goto fail;
+	r->from_version = v;
+	if (v >= 2 && partitions >= 0) {
+		int have;
+
+		if ((st = count_partitions(db, &have, err)) != CL_DB_OK)
+			goto fail;
+		if (have != partitions) {
+			cl_error_set(err, NULL, 0, "partitions_mismatch",
+				     "clearing_record already exists with %d hash partitions, not %d: "
+				     "init does not repartition a table that holds records",
+				     have, partitions);
+			st = CL_DB_ERROR;
+			goto fail;
+		}
+	}
+	if ((st = exec0(db, "COMMIT", err)) != CL_DB_OK)
+		goto fail;
+	for (i = 0; i < cl_migrations_count; i++) {
+		if (cl_migrations[i].version <= v)
+			continue;
+		if ((st = apply(db, &cl_migrations[i], partitions, &done, err)) != CL_DB_OK)
+			return st;
+		if (done)
+			r->applied++;
+		if (i + 1 < cl_migrations_count)
+			CL_FAILPOINT("init_between_migrations", db->conn);
+	}
+	r->to_version = cl_schema_latest();
+	if ((st = count_partitions(db, &r->partitions, err)) != CL_DB_OK)
+		return st;
+	return CL_DB_OK;
+fail:
+	rollback(db);
+	return st;
+}
+
+enum cl_db_status cl_schema_check(struct cl_db *db, struct cl_error *err)
+{
+	PGresult *res;
+	enum cl_db_status st;
+	unsigned v;
+
+	st = cl_db_exec(db,
+			"SELECT pg_catalog.to_regclass('public.clearing_schema_version') IS NOT NULL",
+			0, NULL, &res, err);
+	if (st != CL_DB_OK)
+		return st;
+	if (strcmp(PQgetvalue(res, 0, 0), "t") != 0) {
+		PQclear(res);
+		cl_error_set(err, NULL, 0, "schema_missing",
+			     "the database has no clearing-load schema: run 'clearing-load init' first");
+		return CL_DB_ERROR;
+	}
+	PQclear(res);
+	if ((st = current_version(db, &v, err)) != CL_DB_OK)
+		return st;
+	if (v != cl_schema_latest()) {
+		cl_error_set(err, NULL, 0, "schema_version",
+			     "the database schema is at version %u, this clearing-load needs %u: "
+			     "run 'clearing-load init'%s",
+			     v, cl_schema_latest(), v > cl_schema_latest() ? " of a newer release" : "");
+		return CL_DB_ERROR;
+	}
+	return CL_DB_OK;
+}

@@ -1,0 +1,421 @@
+/*
+ * ach_batch.c - file header (1), batch header (5), batch control (8), file
+ * control (9), and the cross-batch trace-restart check.
+ *
+ * Controls are compared with values recomputed from the entries (never
+ * only with each other): a batch control with its batch's entries, the
+ * file control with every entry of the file.
+ */
+#include "ach_internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+
+#define HASH_MOD 10000000000ULL /* entry hash keeps the last 10 digits */
+
+static void trim_both(char *dst, const struct ach_line *l, int a, int b)
+{
+	while (a <= b && l->c[a - 1] == ' ')
+		a++;
+	if (a > b) {
+		dst[0] = '\0';
+		return;
+	}
+	ach_field_trim(dst, l, a, b);
+}
+
+static bool expect_literal(struct cl_ach *p, const struct ach_line *l, int a, const char *want,
+			   const char *code, const char *what)
+{
+	size_t n = strlen(want);
+	char shown[32];
+
+	if (memcmp(l->c + a - 1, want, n) == 0)
+		return true;
+	ach_err(p, l->no, (unsigned long)a, code, "%s (columns %d-%d) must be \"%s\", found \"%s\"",
+		what, a, a + (int)n - 1, want, ach_show(shown, sizeof(shown), l->c + a - 1, n));
+	return false;
+}
+
+void ach_file_header(struct cl_ach *p, const struct ach_line *l)
+{
+	uint64_t v;
+	char date[11];
+	char shown[16];
+
+	p->saw_header = true;
+	(void)ach_field_num(p, l, 2, 3, "priority code", &v);
+	trim_both(p->info.receiver, l, 4, 13);
+	trim_both(p->info.sender, l, 14, 23);
+	if (!ach_date(l->c + 23, date)) {
+		ach_err(p, l->no, 24, "creation_date",
+			"file creation date (columns 24-29) must be a date YYMMDD, found \"%s\"",
+			ach_show(shown, sizeof(shown), l->c + 23, 6));
+	} else if (ach_field_blank(l, 30, 33)) {
+		snprintf(p->info.created, sizeof(p->info.created), "%s", date);
+	} else if (!ach_num(l->c + 29, 4, &v) || v / 100 > 23 || v % 100 > 59) {
+		ach_err(p, l->no, 30, "creation_time",
+			"file creation time (columns 30-33) must be HHMM or blank, found \"%s\"",
+			ach_show(shown, sizeof(shown), l->c + 29, 4));
+		snprintf(p->info.created, sizeof(p->info.created), "%s", date);
+	} else {
+		snprintf(p->info.created, sizeof(p->info.created), "%sT%.2s:%.2s", date, l->c + 29,
+			 l->c + 31);
+	}
+	{
+		char m = l->c[33];
+
+		if ((m >= 'A' && m <= 'Z') || (m >= '0' && m <= '9'))
+			p->info.file_id[0] = m, p->info.file_id[1] = '\0';
+		else
+			ach_err(p, l->no, 34, "file_id_modifier",
+				"file ID modifier (column 34) must be A-Z or 0-9, found \"%s\"",
+				ach_show(shown, sizeof(shown), l->c + 33, 1));
+	}
+	(void)expect_literal(p, l, 35, "094", "record_size", "record size");
+	(void)expect_literal(p, l, 38, "10", "blocking_factor", "blocking factor");
+	(void)expect_literal(p, l, 40, "1", "format_code", "format code");
+}
+
+static void show_batch(char *dst, size_t cap, const struct ach_batch *b)
+{
+	if (b->number_ok)
+		snprintf(dst, cap, "%" PRIu64, b->number_val);
+	else
+		snprintf(dst, cap, "\"%s\"", b->number);
+}
+
+void ach_batch_header(struct cl_ach *p, const struct ach_line *l)
+{
+	struct ach_batch *b = &p->b;
+	char shown[32];
+	uint64_t v;
+	bool iat;
+
+	memset(b, 0, sizeof(*b));
+	b->open = true;
+	b->line = l->no;
+	p->batches++;
+
+	ach_field_raw(b->service_class, l, 2, 4);
+	if (memcmp(b->service_class, "200", 3) && memcmp(b->service_class, "220", 3) &&
+	    memcmp(b->service_class, "225", 3) && memcmp(b->service_class, "280", 3))
+		ach_err(p, l->no, 2, "service_class",
+			"service class code (columns 2-4) must be 200, 220, 225 or 280, found \"%s\"",
+			ach_show(shown, sizeof(shown), l->c + 1, 3));
+	if (memcmp(b->service_class, "280", 3) != 0)
+		p->all_adv = false;
+
+	ach_field_raw(b->sec, l, 51, 53);
+	b->sec_id = ach_sec_lookup(b->sec);
+	if (b->sec_id == SEC_UNKNOWN) {
+		char up[4];
+
+		for (int i = 0; i < 3; i++) {
+			char c = b->sec[i];
+
+			up[i] = (char)(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+		}
+		up[3] = '\0';
+		b->sec_id = ach_sec_lookup(up); /* read on with the layout it names */
+		if (b->sec_id != SEC_UNKNOWN)
+			ach_err(p, l->no, 51, "sec_code",
+				"SEC code (columns 51-53) must be uppercase: found \"%s\", expected "
+				"\"%s\"",
+				ach_show(shown, sizeof(shown), b->sec, 3), up);
+		else
+			ach_err(p, l->no, 51, "sec_code",
+				"unknown SEC code \"%s\" (columns 51-53)",
+				ach_show(shown, sizeof(shown), b->sec, 3));
+	}
+	iat = b->sec_id == SEC_IAT ||
+	      (b->sec_id == SEC_COR && memcmp(l->c + 4, "IATCOR", 6) == 0);
+	b->iat = iat;
+	b->iat_cor = iat && b->sec_id == SEC_COR;
+	if (iat) {
+		/* IAT layout: 5-20 IAT indicator, 39-40 destination country,
+		 * 41-50 originator id, 67-69 destination currency */
+		ach_field_raw(b->iat_dest_country, l, 39, 40);
+		ach_field_raw(b->iat_dest_currency, l, 67, 69);
+	} else {
+		ach_field_trim(b->company_name, l, 5, 20);
+	}
+	ach_field_raw(b->company_id_raw, l, 41, 50);
+	ach_field_trim(b->company_id, l, 41, 50);
+	trim_both(b->company_id_trim, l, 41, 50);
+	ach_field_trim(b->entry_desc, l, 54, 63);
+	/* returns, NOCs and ENR batches often carry no effective date: blank
+	 * or 000000 is accepted here and refused for forward entries */
+	if (ach_field_blank(l, 70, 75) || memcmp(l->c + 69, "000000", 6) == 0)
+		b->date_blank = true;
+	else if (!ach_date(l->c + 69, b->value_date))
+		ach_err(p, l->no, 70, "effective_date",
+			"effective entry date (columns 70-75) must be a date YYMMDD, found \"%s\"",
+			ach_show(shown, sizeof(shown), l->c + 69, 6));
+	if (l->c[78] < '0' || l->c[78] > '2')
+		ach_err(p, l->no, 79, "originator_status",
+			"originator status code (column 79) must be 0, 1 or 2, found \"%s\"",
+			ach_show(shown, sizeof(shown), l->c + 78, 1));
+	if (ach_field_num(p, l, 80, 87, "originating DFI identification", &v))
+		ach_field_raw(b->odfi, l, 80, 87);
+	ach_field_raw(b->number, l, 88, 94);
+	b->number_ok = ach_field_num(p, l, 88, 94, "batch number", &b->number_val);
+
+	if (p->opts.ach_key == CL_ACH_KEY_BATCH && b->number_ok) {
+		if (p->prev_batch_number_ok && b->number_val <= p->prev_batch_number) {
+			ach_err(p, l->no, 88, "batch_number_order",
+				"batch number %" PRIu64 " does not follow batch %" PRIu64
+				" (line %lu): with --ach-key=batch, batch numbers must ascend and be "
+				"unique",
+				b->number_val, p->prev_batch_number, p->prev_batch_line);
+			ach_err_other_line(p, p->prev_batch_line);
+		}
+		p->prev_batch_number_ok = true;
+		p->prev_batch_number = b->number_val;
+		p->prev_batch_line = l->no;
+	}
+}
+
+/* ---- trace-restart check ---- */
+
+static uint32_t group_of(struct cl_ach *p, const struct ach_batch *b)
+{
+	char key[17];
+	uint64_t h = 1469598103934665603ULL;
+	size_t i;
+
+	memcpy(key, b->company_id_raw, 10);
+	/* YYMMDD back from YYYY-MM-DD: the group only needs to be exact */
+	memcpy(key + 10, b->value_date + 2, 2);
+	memcpy(key + 12, b->value_date + 5, 2);
+	memcpy(key + 14, b->value_date + 8, 2);
+	key[16] = '\0';
+	for (i = 0; i < 16; i++)
+		h = (h ^ (unsigned char)key[i]) * 1099511628211ULL;
+	if (p->ngroups * 2 >= p->capgroups) {
+		size_t ncap = p->capgroups ? p->capgroups * 2 : 256;
+		struct ach_group *ng = cl_xcalloc(ncap, sizeof(*ng));
+
+		for (size_t k = 0; k < p->capgroups; k++) {
+			uint64_t h2 = 1469598103934665603ULL;
+			size_t j;
+
+			if (!p->groups[k].used)
+				continue;
+			for (j = 0; j < 16; j++)
+				h2 = (h2 ^ (unsigned char)p->groups[k].key[j]) * 1099511628211ULL;
+			j = (size_t)h2 & (ncap - 1);
+			while (ng[j].used)
+				j = (j + 1) & (ncap - 1);
+			ng[j] = p->groups[k];
+		}
+		free(p->groups);
+		p->groups = ng;
+		p->capgroups = ncap;
+	}
+	i = (size_t)h & (p->capgroups - 1);
+	while (p->groups[i].used) {
+		if (memcmp(p->groups[i].key, key, 16) == 0)
+			return p->groups[i].id;
+		i = (i + 1) & (p->capgroups - 1);
+	}
+	p->groups[i].used = true;
+	memcpy(p->groups[i].key, key, 17);
+	p->groups[i].id = (uint32_t)p->ngroups++;
+	return p->groups[i].id;
+}
+
+static bool sum_less(const struct ach_batch_sum *a, uint32_t group, uint64_t min)
+{
+	return a->group < group || (a->group == group && a->min < min);
+}
+
+static void trace_restart(struct cl_ach *p, const struct ach_batch_sum *other)
+{
+	struct ach_batch *b = &p->b;
+	char num[32];
+
+	show_batch(num, sizeof(num), b);
+	ach_err(p, b->line, 80, "trace_restart",
+		"batch %s (header at line %lu) reuses trace numbers %015" PRIu64 "-%015" PRIu64
+		" of the batch with header at line %lu for company \"%s\" and effective date %s: "
+		"the v1 key (company id, trace number, effective date) cannot tell their entries "
+		"apart; --ach-key=batch adds the batch number (weaker: a re-batched correction "
+		"could then be applied twice)",
+		num, b->line, b->min_trace, b->max_trace, (unsigned long)other->line, b->company_id,
+		b->value_date);
+	ach_err_other_line(p, other->line);
+}
+
+/* Remember this batch's trace range; report an overlap with an earlier
+ * batch of the same company and effective date. */
+static void batch_summary(struct cl_ach *p)
+{
+	struct ach_batch *b = &p->b;
+	uint32_t g;
+	size_t lo, hi;
+
+	if (p->opts.ach_key == CL_ACH_KEY_BATCH || !b->have_trace || !b->value_date[0])
+		return;
+	if (p->sums_full)
+		return;
+	if (p->nsums >= ACH_MAX_BATCHES) {
+		p->sums_full = true;
+		ach_err(p, b->line, 1, "too_many_batches",
+			"more than %d batches: the trace-restart check keeps one summary per batch "
+			"and stops here (split the file)",
+			ACH_MAX_BATCHES);
+		return;
+	}
+	g = group_of(p, b);
+	/* first summary not less than (g, min): usually the end (ascending traces) */
+	lo = 0;
+	hi = p->nsums;
+	if (hi > 0 && sum_less(&p->sums[hi - 1], g, b->min_trace)) {
+		lo = hi;
+	} else {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (sum_less(&p->sums[mid], g, b->min_trace))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	if (lo > 0 && p->sums[lo - 1].group == g && p->sums[lo - 1].max >= b->min_trace) {
+		trace_restart(p, &p->sums[lo - 1]);
+		return;
+	}
+	if (lo < p->nsums && p->sums[lo].group == g && p->sums[lo].min <= b->max_trace) {
+		trace_restart(p, &p->sums[lo]);
+		return;
+	}
+	if (p->nsums == p->capsums) {
+		p->capsums = p->capsums ? p->capsums * 2 : 64;
+		p->sums = cl_xrealloc(p->sums, p->capsums * sizeof(*p->sums));
+	}
+	memmove(p->sums + lo + 1, p->sums + lo, (p->nsums - lo) * sizeof(*p->sums));
+	p->sums[lo].group = g;
+	p->sums[lo].line = (uint32_t)b->line;
+	p->sums[lo].min = b->min_trace;
+	p->sums[lo].max = b->max_trace;
+	p->nsums++;
+}
+
+void ach_batch_sums_free(struct cl_ach *p)
+{
+	free(p->sums);
+	free(p->groups);
+	p->sums = NULL;
+	p->groups = NULL;
+}
+
+/* Compare a control field with the value computed from the entries. */
+static void check_total(struct cl_ach *p, const struct ach_line *l, int a, int b,
+			const char *code, const char *scope, const char *what, const char *src,
+			uint64_t computed)
+{
+	uint64_t v;
+	char want[24];
+	int w = b - a + 1;
+
+	if (!ach_field_num(p, l, a, b, what, &v))
+		return;
+	if (v == computed)
+		return;
+	/* a computed value too wide for its field is shown in full */
+	for (uint64_t lim = 1; w < 20; w++) {
+		for (int i = 0; i < w; i++)
+			lim *= 10;
+		if (computed < lim)
+			break;
+		lim = 1;
+	}
+	ach_fmt_u64(want, computed, w);
+	ach_err(p, l->no, (unsigned long)a, code, "%s %s mismatch (%s %.*s, computed %s)", scope,
+		what, src, b - a + 1, l->c + a - 1, want);
+}
+
+void ach_batch_control(struct cl_ach *p, const struct ach_line *l)
+{
+	struct ach_batch *b = &p->b;
+	char scope[48], num[32], shown[32];
+	bool adv = memcmp(b->service_class, "280", 3) == 0;
+
+	show_batch(num, sizeof(num), b);
+	snprintf(scope, sizeof(scope), "batch %s", num);
+	if (memcmp(l->c + 1, b->service_class, 3) != 0)
+		ach_err(p, l->no, 2, "batch_service_class",
+			"%s service class mismatch (batch control \"%s\", batch header \"%s\" at "
+			"line %lu)",
+			scope, ach_show(shown, sizeof(shown), l->c + 1, 3), b->service_class, b->line);
+	check_total(p, l, 5, 10, "batch_entry_count", scope, "entry/addenda count",
+		    "batch control", b->entries);
+	check_total(p, l, 11, 20, "batch_entry_hash", scope, "entry hash", "batch control",
+		    b->hash % HASH_MOD);
+	if (adv) {
+		check_total(p, l, 21, 40, "batch_total_debit", scope, "total debit",
+			    "batch control", b->debit);
+		check_total(p, l, 41, 60, "batch_total_credit", scope, "total credit",
+			    "batch control", b->credit);
+	} else {
+		check_total(p, l, 21, 32, "batch_total_debit", scope, "total debit",
+			    "batch control", b->debit);
+		check_total(p, l, 33, 44, "batch_total_credit", scope, "total credit",
+			    "batch control", b->credit);
+		char ctl[11];
+
+		/* blanks around the id are alignment, not identity (return files) */
+		trim_both(ctl, l, 45, 54);
+		if (strcmp(ctl, b->company_id_trim) != 0 && !(b->iat && !ctl[0]))
+			ach_err(p, l->no, 45, "batch_company_id",
+				"%s company identification mismatch (batch control \"%s\", batch "
+				"header \"%s\" at line %lu)",
+				scope, ach_show(shown, sizeof(shown), l->c + 44, 10),
+				b->company_id_raw, b->line);
+	}
+	if (b->odfi[0] && memcmp(l->c + 79, b->odfi, 8) != 0)
+		ach_err(p, l->no, 80, "batch_odfi",
+			"%s originating DFI mismatch (batch control \"%s\", batch header \"%s\")",
+			scope, ach_show(shown, sizeof(shown), l->c + 79, 8), b->odfi);
+	if (memcmp(l->c + 87, b->number, 7) != 0)
+		ach_err(p, l->no, 88, "batch_number",
+			"batch number mismatch (batch control \"%s\", batch header \"%s\" at line "
+			"%lu)",
+			ach_show(shown, sizeof(shown), l->c + 87, 7), b->number, b->line);
+	batch_summary(p);
+	b->open = false;
+}
+
+void ach_file_control(struct cl_ach *p, const struct ach_line *l)
+{
+	uint64_t blocks = (l->no + 9) / 10;
+
+	p->saw_file_control = true;
+	p->file_control_line = l->no;
+	p->records_before_fill = l->no;
+	check_total(p, l, 2, 7, "file_batch_count", "file", "batch count", "file control",
+		    p->batches);
+	check_total(p, l, 8, 13, "file_block_count", "file", "block count", "file control",
+		    blocks);
+	check_total(p, l, 14, 21, "file_entry_count", "file", "entry/addenda count",
+		    "file control", p->file_entries);
+	check_total(p, l, 22, 31, "file_entry_hash", "file", "entry hash", "file control",
+		    p->file_hash % HASH_MOD);
+	if (p->all_adv && p->batches > 0) {
+		check_total(p, l, 32, 51, "file_total_debit", "file", "total debit",
+			    "file control", p->file_debit);
+		check_total(p, l, 52, 71, "file_total_credit", "file", "total credit",
+			    "file control", p->file_credit);
+	} else {
+		check_total(p, l, 32, 43, "file_total_debit", "file", "total debit",
+			    "file control", p->file_debit);
+		check_total(p, l, 44, 55, "file_total_credit", "file", "total credit",
+			    "file control", p->file_credit);
+	}
+}

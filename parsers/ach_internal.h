@@ -1,0 +1,218 @@
+/*
+ * ach_internal.h - state shared by the NACHA parser's files (ach*.c only).
+ *
+ *   ach.c          handle, line reader, record-type order, event queue
+ *   ach_fields.c   byte classes, numeric fields, dates, routing check digit
+ *   ach_batch.c    file header, batch header, batch and file controls,
+ *                  the cross-batch trace-restart check
+ *   ach_entry.c    entry detail and addenda layouts per SEC code
+ *   ach_key.c      natural key and fingerprint of a finished record
+ *
+ * Columns in comments are NACHA's: 1-based and inclusive.  A record being
+ * parsed is always a 94-byte, space-padded copy (`struct ach_line`), so
+ * field code never reads past the line.
+ */
+#ifndef CL_ACH_INTERNAL_H
+#define CL_ACH_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ach.h"
+#include "fingerprint.h"
+
+#define ACH_RECLEN 94
+#define ACH_QUEUE 64          /* events (errors, notes, a record) per line */
+#define ACH_MAX_BATCHES 200000 /* batch summaries kept (trace-restart check) */
+#define ACH_MAX_ADDENDA 9999  /* addenda per entry (CTX limit) */
+
+/* One 94-column record, space padded; c[col - 1] is column col. */
+struct ach_line {
+	char c[ACH_RECLEN + 2];  /* 94 columns + 2 blanks: 12 whole 8-byte words */
+	unsigned long no;   /* line number */
+	size_t len;         /* length as read (without CR/LF) */
+};
+
+/* What the batch header said, and what its entries add up to. */
+struct ach_batch {
+	bool open;
+	unsigned long line;          /* line of the batch header */
+	char service_class[4];       /* 2-4 */
+	char sec[4];                 /* 51-53, as found (may be invalid) */
+	int sec_id;                  /* enum ach_sec */
+	bool iat;                    /* IAT header layout (IAT, or COR + IATCOR) */
+	bool iat_cor;                /* IAT NOC batch (COR with IATCOR) */
+	char company_id[11];         /* 41-50, trailing blanks trimmed */
+	char company_id_raw[11];     /* 41-50 as found (batch control compare) */
+	char company_id_trim[11];    /* 41-50, blanks trimmed on both sides */
+	char company_name[17];
+	char entry_desc[11];
+	char value_date[11];         /* effective entry date, YYYY-MM-DD or "" */
+	bool date_blank;             /* 70-75 blank or 000000 */
+	char odfi[9];                /* 80-87 */
+	char number[8];              /* 88-94 */
+	char iat_dest_country[3];    /* IAT 39-40 */
+	char iat_dest_currency[4];   /* IAT 67-69 */
+	uint64_t number_val;
+	bool number_ok;
+	/* computed from the entries */
+	unsigned long entries;       /* entries + addenda */
+	unsigned long entry_count;   /* entries only */
+	uint64_t hash;               /* sum of RDFI routing (4-11) */
+	uint64_t debit, credit;
+	uint64_t last_trace;         /* for ascending order */
+	unsigned long last_trace_line;
+	uint64_t min_trace, max_trace;
+	bool have_trace;
+};
+
+/* The entry being built, finished when its next non-addenda record comes. */
+struct ach_entry {
+	bool open;
+	unsigned long line;
+	int tcode;                   /* transaction code, -1 if not numeric */
+	bool indicator;              /* addenda record indicator (79) = 1 */
+	bool indicator_ok;
+	unsigned declared_addenda;   /* CTX/ATX/ENR/TRX 55-58, IAT 13-16 */
+	bool has_declared;
+	unsigned addenda;            /* addenda seen */
+	unsigned n05, n02, n98, n99, n17, n18;
+	int iat_next;                /* next mandatory IAT addenda (10..16), 17 = done */
+	unsigned long first_addenda_line;
+	uint64_t trace;
+	bool trace_ok;
+	char iat_rdfi_id[36];        /* IAT addenda 14 41-74 */
+	char iat_rdfi_qual[3];       /* IAT addenda 14 39-40 */
+};
+
+/* One batch's trace range, for the trace-restart check (sorted by
+ * group, then min). */
+struct ach_batch_sum {
+	uint32_t group;              /* company id + effective date */
+	uint32_t line;               /* batch header line */
+	uint64_t min, max;
+};
+
+struct ach_group {
+	char key[17];                /* company id (10) + YYMMDD (6) */
+	uint32_t id;
+	bool used;
+};
+
+struct ach_event {
+	enum cl_status st;           /* CL_OK = the record in `out` */
+	struct cl_error err;
+};
+
+struct cl_ach {
+	struct cl_input *in;
+	const char *name;
+	struct cl_parse_opts opts;
+	struct cl_file_info info;
+	struct ach_fp *afp;
+
+	/* reader */
+	unsigned char *buf;          /* CL_INPUT_BUFSIZE * 2 */
+	size_t cap, pos, len;
+	bool eof, io_failed;
+	bool fixed_block;            /* no line breaks: 94-byte records */
+	bool mode_known;
+	bool skipping;               /* discarding the rest of an overlong line */
+	unsigned long line_no;
+	bool noted_crlf, noted_trailing_blanks, noted_blank_lines;
+
+	/* structure */
+	bool saw_header, header_reported, saw_file_control, finished;
+	unsigned long file_control_line;
+	unsigned long fill_lines;
+	unsigned long records_before_fill; /* lines up to the file control */
+	struct ach_batch b;
+	struct ach_entry e;
+	bool all_adv;                /* every batch so far had service class 280 */
+	unsigned long batches;
+	unsigned long file_entries;  /* entries + addenda */
+	uint64_t file_hash, file_debit, file_credit;
+	bool prev_batch_number_ok;
+	uint64_t prev_batch_number;
+	unsigned long prev_batch_line;
+
+	/* trace-restart check */
+	struct ach_batch_sum *sums;
+	size_t nsums, capsums;
+	struct ach_group *groups;    /* open addressing, capgroups a power of 2 */
+	size_t ngroups, capgroups;
+	bool sums_full;
+
+	/* records: `cur` is being built, `out` was handed out */
+	struct cl_record recs[2];
+	struct cl_record *cur, *out;
+
+	/* events waiting for next() */
+	struct ach_event q[ACH_QUEUE];
+	unsigned qhead, qlen;
+	unsigned errors;             /* CL_INVALID handed out */
+	bool stopped;
+};
+
+enum ach_sec {
+	SEC_UNKNOWN = 0,
+	SEC_ACK, SEC_ADV, SEC_ARC, SEC_ATX, SEC_BOC, SEC_CCD, SEC_CIE, SEC_COR,
+	SEC_CTX, SEC_DNE, SEC_ENR, SEC_IAT, SEC_MTE, SEC_POP, SEC_POS, SEC_PPD,
+	SEC_RCK, SEC_SHR, SEC_TEL, SEC_TRC, SEC_TRX, SEC_WEB, SEC_XCK,
+};
+
+/* ach.c: queue an error or a note for the current file */
+void ach_err(struct cl_ach *p, unsigned long line, unsigned long col, const char *code,
+	     const char *fmt, ...) CL_PRINTF(5, 6);
+void ach_note(struct cl_ach *p, unsigned long line, const char *code, const char *fmt, ...)
+	CL_PRINTF(4, 5);
+/* Name a second line in the error queued last (duplicate keys). */
+void ach_err_other_line(struct cl_ach *p, unsigned long other);
+void ach_emit_record(struct cl_ach *p);
+
+/* ach_fields.c */
+extern const unsigned char ach_digit[256]; /* '0'..'9' -> 1, else 0 */
+bool ach_num(const char *s, size_t n, uint64_t *out);
+/* Parse columns a..b of `l` as digits; on failure queue a "numeric" error
+ * naming `what` and return false. */
+bool ach_field_num(struct cl_ach *p, const struct ach_line *l, int a, int b, const char *what,
+		   uint64_t *out);
+/* Copy columns a..b with trailing blanks trimmed (dst has room for b-a+2). */
+void ach_field_trim(char *dst, const struct ach_line *l, int a, int b);
+/* Copy columns a..b verbatim. */
+void ach_field_raw(char *dst, const struct ach_line *l, int a, int b);
+bool ach_field_blank(const struct ach_line *l, int a, int b);
+/* YYMMDD -> YYYY-MM-DD; false when not a calendar date. */
+bool ach_date(const char *yymmdd, char out[11]);
+/* ABA 3-7-1 check digit of 8 routing digits (which must be digits). */
+int ach_check_digit(const char *eight);
+/* Write v as exactly `width` digits (zero padded) + NUL. */
+void ach_fmt_u64(char *dst, uint64_t v, int width);
+/* Quote a field for a message: printable ASCII kept, others as \xHH. */
+const char *ach_show(char *buf, size_t cap, const char *s, size_t n);
+int ach_sec_lookup(const char *three);
+const char *ach_sec_name(int sec);
+
+/* ach_batch.c */
+void ach_file_header(struct cl_ach *p, const struct ach_line *l);
+void ach_batch_header(struct cl_ach *p, const struct ach_line *l);
+void ach_batch_control(struct cl_ach *p, const struct ach_line *l);
+void ach_file_control(struct cl_ach *p, const struct ach_line *l);
+void ach_batch_sums_free(struct cl_ach *p);
+
+/* ach_entry.c */
+void ach_entry_detail(struct cl_ach *p, const struct ach_line *l);
+void ach_addenda(struct cl_ach *p, const struct ach_line *l);
+/* Finish the open entry (if any): addenda checks, key, fingerprint, and
+ * queue the record. */
+void ach_entry_finish(struct cl_ach *p);
+
+/* ach_key.c */
+struct ach_fp;
+struct ach_fp *ach_fp_new(void);
+void ach_fp_free(struct ach_fp *f);
+void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat);
+
+#endif

@@ -1,0 +1,188 @@
+/* iso20022_ids.c - identifier checks: IBAN mod 97, BIC shape, UUIDv4,
+ * ISO dates.  Pure functions over NUL-terminated ASCII. */
+#include "iso20022_internal.h"
+
+#include <string.h>
+
+static bool is_upper(char c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+bool cl_iso_iban_shape(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 15 || n > 34 || !is_upper(s[0]) || !is_upper(s[1]) || !is_digit(s[2]) ||
+	    !is_digit(s[3]))
+		return false;
+	for (size_t i = 4; i < n; i++)
+		if (!is_upper(s[i]) && !is_digit(s[i]))
+			return false;
+	return true;
+}
+
+/* ISO 13616: move the first four characters to the end, letters become
+ * 10..35, and the number mod 97 must be 1.  Computed digit by digit. */
+bool cl_iso_iban_check(const char *s)
+{
+	size_t n = strlen(s);
+	uint64_t rem = 0;
+
+	/* up to 7 decimal digits are folded in before each reduction */
+	for (size_t k = 0; k < n; k++) {
+		char c = s[(k + 4) % n];
+
+		if (is_digit(c))
+			rem = rem * 10 + (unsigned)(c - '0');
+		else
+			rem = rem * 100 + (unsigned)(c - 'A' + 10);
+		if (rem >= 100000000000ULL)
+			rem %= 97;
+	}
+	return rem % 97 == 1;
+}
+
+bool cl_iso_bic_shape(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n != 8 && n != 11)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		bool ok = (i >= 4 && i < 6) ? is_upper(s[i]) : (is_upper(s[i]) || is_digit(s[i]));
+
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+bool cl_iso_uuid4(const char *s, char out[37])
+{
+	if (strlen(s) != 36)
+		return false;
+	for (int i = 0; i < 36; i++) {
+		char c = s[i];
+
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (c != '-')
+				return false;
+		} else if (!is_hex(c)) {
+			return false;
+		}
+		out[i] = (c >= 'A' && c <= 'F') ? (char)(c - 'A' + 'a') : c;
+	}
+	out[36] = '\0';
+	/* version nibble 4, RFC 4122 variant 10xx */
+	return out[14] == '4' && (out[19] == '8' || out[19] == '9' || out[19] == 'a' ||
+				  out[19] == 'b');
+}
+
+static int num(const char *s, int n)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!is_digit(s[i]))
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* Zone suffix: "", "Z" or "+hh:mm" / "-hh:mm". */
+static bool zone(const char *s)
+{
+	if (*s == '\0' || (s[0] == 'Z' && s[1] == '\0'))
+		return true;
+	if ((s[0] == '+' || s[0] == '-') && strlen(s) == 6 && s[3] == ':') {
+		int h = num(s + 1, 2), m = num(s + 4, 2);
+
+		return h >= 0 && h <= 14 && m >= 0 && m <= 59;
+	}
+	return false;
+}
+
+static bool date_part(const char *s)
+{
+	static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int y = num(s, 4), m, d, max;
+
+	if (y < 1 || s[4] != '-' || s[7] != '-')
+		return false;
+	m = num(s + 5, 2);
+	d = num(s + 8, 2);
+	if (m < 1 || m > 12 || d < 1)
+		return false;
+	max = mdays[m - 1];
+	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+		max = 29;
+	return d <= max;
+}
+
+bool cl_iso_date(const char *s)
+{
+	return strlen(s) >= 10 && date_part(s) && zone(s + 10);
+}
+
+bool cl_iso_datetime(const char *s)
+{
+	const char *t;
+	int h, mi, se;
+
+	if (strlen(s) < 19 || !date_part(s) || s[10] != 'T' || s[13] != ':' || s[16] != ':')
+		return false;
+	h = num(s + 11, 2);
+	mi = num(s + 14, 2);
+	se = num(s + 17, 2);
+	if (h < 0 || h > 24 || mi < 0 || mi > 59 || se < 0 || se > 60)
+		return false;
+	t = s + 19;
+	if (*t == '.') {
+		t++;
+		if (!is_digit(*t))
+			return false;
+		while (is_digit(*t))
+			t++;
+	}
+	return zone(t);
+}
+
+bool cl_iso_ccy_shape(const char *s)
+{
+	return is_upper(s[0]) && is_upper(s[1]) && is_upper(s[2]) && s[3] == '\0';
+}
+
+bool cl_iso_id_unusable(const char *s)
+{
+	static const char np[] = "NOTPROVIDED";
+	size_t i = 0;
+
+	while (s[0] == ' ' || s[0] == '\t' || s[0] == '\r' || s[0] == '\n')
+		s++;
+	if (*s == '\0')
+		return true;
+	for (; np[i]; i++) {
+		char c = s[i];
+
+		if (c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+		if (c != np[i])
+			return false;
+	}
+	for (s += i; *s; s++)
+		if (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
+			return false;
+	return true;
+}

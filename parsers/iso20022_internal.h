@@ -1,0 +1,227 @@
+/*
+ * iso20022_internal.h - the pieces of the ISO 20022 parser (iso20022.c),
+ * each in its own file:
+ *
+ *   iso20022_ns.c     Document namespace -> message kind and version
+ *   iso20022_money.c  ISO 4217 exponents, decimal text -> minor units
+ *   iso20022_ids.c    IBAN mod 97, BIC shape, UUIDv4, ISO dates
+ *   iso20022_guard.c  byte-level guard in front of libxml2 (DOCTYPE,
+ *                     text length, encoding)
+ *   iso20022_paths.c  element paths -> fields, as a trie over tag ids
+ *   iso20022_keys.c   natural keys and fingerprints
+ *
+ * Nothing here allocates per record or per node.  Not a public interface.
+ */
+#ifndef CL_ISO20022_INTERNAL_H
+#define CL_ISO20022_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fingerprint.h"
+#include "record.h"
+
+/* Limits (clearing-load-keys(7), "ISO 20022 limits"). */
+#define CL_ISO_MAX_DEPTH 64          /* element nesting */
+#define CL_ISO_MAX_TEXT (256 * 1024) /* bytes of one text node, comment,
+                                        CDATA section, PI or tag */
+#define CL_ISO_MAX_VALUE 2048        /* bytes of one field value we keep */
+
+/* ---- iso20022_ns.c ---- */
+
+enum cl_iso_kind {
+	CL_ISO_NONE = 0,
+	CL_ISO_PAIN001,
+	CL_ISO_PACS008,
+	CL_ISO_PACS009,
+	CL_ISO_PACS004,
+};
+
+enum cl_iso_ns_result {
+	CL_ISO_NS_OK = 0,
+	CL_ISO_NS_FOREIGN,     /* not an ISO 20022 message namespace */
+	CL_ISO_NS_UNSUPPORTED, /* an ISO 20022 message we do not read */
+	CL_ISO_NS_VERSION,     /* a message we read, in an unknown version */
+};
+
+/* Tell the message from the namespace of the Document element.  On
+ * CL_ISO_NS_OK *kind is set; in every case but FOREIGN, msg_type[cap]
+ * receives the message identifier ("pain.001.001.09"). */
+enum cl_iso_ns_result cl_iso_ns_parse(const char *ns, enum cl_iso_kind *kind,
+				      char *msg_type, size_t cap);
+/* "pain.001" ...; NULL for CL_ISO_NONE */
+const char *cl_iso_kind_name(enum cl_iso_kind kind);
+/* The expected root element under Document for a kind. */
+const char *cl_iso_kind_root(enum cl_iso_kind kind);
+/* One line naming every namespace we read, for error messages. */
+const char *cl_iso_ns_supported(void);
+
+/* ---- iso20022_money.c ---- */
+
+/* Minor-unit exponent of an ISO 4217 code: 0..4; -1 when the code is not
+ * an ISO 4217 currency; -2 when it has no minor unit (XAU, XDR, ...). */
+int cl_iso_ccy_exponent(const char *ccy);
+
+enum cl_iso_amount_result {
+	CL_ISO_AMT_OK = 0,
+	CL_ISO_AMT_SYNTAX,   /* not [0-9]+(.[0-9]+)? */
+	CL_ISO_AMT_DECIMALS, /* more fraction digits than the exponent */
+	CL_ISO_AMT_OVERFLOW, /* does not fit int64 minor units */
+};
+
+/* Exact decimal text (already trimmed) -> minor units at `exponent`. */
+enum cl_iso_amount_result cl_iso_amount_parse(const char *text, int exponent,
+					      int64_t *minor);
+
+/* A non-negative decimal as whole units plus 10^-17 fractions: control
+ * sums (DecimalNumber, 18 digits, 17 fractional) compared without floats. */
+struct cl_iso_dec {
+	int64_t whole;
+	int64_t frac; /* 0 .. 10^17 - 1 */
+	bool overflow;
+};
+
+/* Parse DecimalNumber text; returns -1 on bad syntax or too many digits. */
+int cl_iso_dec_parse(const char *text, struct cl_iso_dec *out);
+/* acc += minor * 10^-exponent; sets acc->overflow when it cannot. */
+void cl_iso_dec_add_minor(struct cl_iso_dec *acc, int64_t minor, int exponent);
+bool cl_iso_dec_equal(const struct cl_iso_dec *a, const struct cl_iso_dec *b);
+/* "1234.5" (trailing fraction zeros cut) into out[cap]. */
+void cl_iso_dec_format(const struct cl_iso_dec *d, char *out, size_t cap);
+
+/* ---- iso20022_ids.c ---- */
+
+bool cl_iso_iban_shape(const char *s);   /* [A-Z]{2}[0-9]{2}[A-Z0-9]{11,30} */
+bool cl_iso_iban_check(const char *s);   /* mod 97 == 1; shape assumed */
+bool cl_iso_bic_shape(const char *s);    /* [A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})? */
+/* UUID of version 4 (either case); writes the lowercase form to out[37]. */
+bool cl_iso_uuid4(const char *s, char out[37]);
+/* xs:date "YYYY-MM-DD" with an optional zone; a real calendar date. */
+bool cl_iso_date(const char *s);
+/* xs:dateTime "YYYY-MM-DDThh:mm:ss[.f+][Z|(+|-)hh:mm]". */
+bool cl_iso_datetime(const char *s);
+/* Currency code shape: three uppercase ASCII letters. */
+bool cl_iso_ccy_shape(const char *s);
+/* "NOTPROVIDED" in any case, ignoring surrounding blanks, or empty. */
+bool cl_iso_id_unusable(const char *s);
+
+/* ---- iso20022_guard.c ---- */
+
+/* A byte-level scanner that sees every byte before libxml2 does.  It stops
+ * the input at the first DOCTYPE, at any text node, comment, CDATA
+ * section, processing instruction or tag longer than CL_ISO_MAX_TEXT, and
+ * tracks line and column.  State survives any split of the input into
+ * chunks, so the verdict never depends on the read size. */
+struct cl_iso_guard {
+	int state;
+	int sub;              /* progress through a multi-byte delimiter */
+	char quote;           /* open attribute quote in a tag, or 0 */
+	size_t run;           /* bytes in the current construct */
+	unsigned long line;   /* 1-based line of the next byte */
+	unsigned long col;    /* 1-based column (bytes) of a failure */
+	uint64_t line_start;  /* offset of the first byte of the line */
+	unsigned long start_line, start_col; /* where the current construct began */
+	bool last_nl;         /* the last byte seen was '\n' */
+	uint64_t bytes;       /* bytes seen */
+	bool failed;
+	unsigned long fail_line, fail_col;
+	char code[CL_CODE_MAX];
+	char message[160];
+};
+
+void cl_iso_guard_init(struct cl_iso_guard *g);
+/* Scan buf[len]; returns how many bytes may go on to the XML parser
+ * (len, or fewer when the guard failed inside this buffer). */
+size_t cl_iso_guard_scan(struct cl_iso_guard *g, const unsigned char *buf, size_t len);
+/* Lines in the bytes seen so far (a last line without '\n' counts). */
+unsigned long cl_iso_guard_lines(const struct cl_iso_guard *g);
+
+/* Check the first bytes of a document (BOM, UTF-16, the XML declaration's
+ * encoding).  Returns false with code/message filled when the input is not
+ * UTF-8 (or ASCII) XML as ISO 20022 requires. */
+bool cl_iso_check_encoding(const unsigned char *p, size_t len, char code[CL_CODE_MAX],
+			   char *message, size_t cap);
+
+/* ---- iso20022_paths.c ---- */
+
+/* What a matched element is. */
+enum cl_iso_field {
+	F_NONE = 0,
+	/* group header (and pacs.004 group-level OrgnlGrpInf) */
+	F_MSG_ID, F_CRE_DT_TM, F_GRP_NB_OF_TXS, F_GRP_CTRL_SUM, F_GRP_STTLM_DT,
+	F_GRP_INSTG_BIC, F_GRP_INSTG_MMB, F_GRP_INSTD_BIC, F_GRP_INSTD_MMB,
+	F_INITG_ID, F_INITG_NM, F_GRP_ORGNL_MSG_ID,
+	/* payment information (pain.001) */
+	F_PMT_INF_ID, F_PMT_NB_OF_TXS, F_PMT_CTRL_SUM, F_REQD_EXCTN_DT, F_REQD_EXCTN_DTTM,
+	F_PMT_DBTR_NM, F_PMT_DBTR_IBAN, F_PMT_DBTR_OTHR, F_PMT_DBTR_AGT_BIC, F_PMT_DBTR_AGT_MMB,
+	/* transaction */
+	F_INSTR_ID, F_E2E_ID, F_TX_ID, F_UETR, F_AMT, F_TX_STTLM_DT,
+	F_TX_INSTG_BIC, F_TX_INSTG_MMB, F_TX_INSTD_BIC, F_TX_INSTD_MMB,
+	F_DBTR_NM, F_DBTR_IBAN, F_DBTR_OTHR, F_DBTR_AGT_BIC, F_DBTR_AGT_MMB,
+	F_CDTR_NM, F_CDTR_IBAN, F_CDTR_OTHR, F_CDTR_AGT_BIC, F_CDTR_AGT_MMB,
+	F_DBTR_FI_BIC, F_CDTR_FI_BIC, F_USTRD,
+	F_RTR_ID, F_ORGNL_MSG_ID, F_ORGNL_E2E_ID, F_ORGNL_TX_ID, F_ORGNL_UETR,
+	F_RSN_CD, F_RSN_PRTRY,
+	/* business application header */
+	F_HDR_FR_BIC, F_HDR_FR_MMB, F_HDR_TO_BIC, F_HDR_TO_MMB, F_HDR_MSG_DEF,
+	F_COUNT
+};
+
+/* What starting or ending a matched element means. */
+enum cl_iso_event {
+	EV_NONE = 0,
+	EV_ROOT_PAIN001, EV_ROOT_PACS008, EV_ROOT_PACS009, EV_ROOT_PACS004,
+	EV_GRPHDR, EV_PMTINF, EV_TX,
+};
+
+#define CL_ISO_MAX_TAGS 96
+#define CL_ISO_MAX_NODES 320
+
+struct cl_iso_node {
+	uint8_t field;   /* enum cl_iso_field */
+	uint8_t event;   /* enum cl_iso_event */
+	uint8_t amount;  /* the element carries a Ccy attribute we read */
+	int16_t child[CL_ISO_MAX_TAGS]; /* by tag id; -1 = not matched */
+};
+
+/* The tries for Document (node CL_ISO_DOC) and AppHdr (CL_ISO_HDR). */
+#define CL_ISO_DOC 0
+#define CL_ISO_HDR 1
+
+struct cl_iso_paths {
+	struct cl_iso_node node[CL_ISO_MAX_NODES];
+	int nodes;
+	const char *tag_name[CL_ISO_MAX_TAGS];
+	int tags;
+	int16_t parent[CL_ISO_MAX_NODES];     /* first parent of each node */
+	uint8_t parent_tag[CL_ISO_MAX_NODES]; /* the tag leading to it */
+};
+
+/* The shared, read-only path table (built once, thread-safe). */
+const struct cl_iso_paths *cl_iso_paths(void);
+/* Tag id of a local name, or -1 (for building lookups; uses strcmp). */
+int cl_iso_tag_id(const struct cl_iso_paths *t, const char *name);
+/* "PmtId/EndToEndId": the element path of `node` below its scope element
+ * (GrpHdr, PmtInf, the transaction or AppHdr) into out[cap]. */
+void cl_iso_node_path(const struct cl_iso_paths *t, int node, char *out, size_t cap);
+
+/* ---- iso20022_keys.c ---- */
+
+/* What a record's key and fingerprint need beyond struct cl_record. */
+struct cl_iso_extra {
+	enum cl_iso_kind kind;
+	char debtor_fi[CL_AGENT_MAX];   /* pacs.009 Dbtr/FinInstnId */
+	char creditor_fi[CL_AGENT_MAX]; /* pacs.009 Cdtr/FinInstnId */
+	bool positional_keys;
+};
+
+/* Fill rec->natural_key and rec->key_rule; returns false (key empty) when
+ * the record has no usable identifier, with why[cap] saying what was
+ * missing. */
+bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *why,
+		     size_t cap);
+/* rec->fingerprint over the kind's economic fields. */
+void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl_iso_extra *x);
+
+#endif

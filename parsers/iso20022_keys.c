@@ -1,0 +1,134 @@
+/* iso20022_keys.c - natural keys (rule v1) and fingerprints of ISO 20022
+ * records; the exact fields are listed in clearing-load-keys(7). */
+#include "iso20022_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* "<tier>|<a>|<b>[|<c>]" into rec->natural_key; false when it does not fit. */
+static bool put(struct cl_record *rec, const char *tier, const char *a, const char *b,
+		const char *c)
+{
+	int n;
+
+	if (c)
+		n = snprintf(rec->natural_key, sizeof(rec->natural_key), "%s|%s|%s|%s", tier, a,
+			     b, c);
+	else
+		n = snprintf(rec->natural_key, sizeof(rec->natural_key), "%s|%s|%s", tier, a, b);
+	rec->key_rule = CL_KEY_RULE_V1;
+	return n > 0 && (size_t)n < sizeof(rec->natural_key);
+}
+
+static bool pain001_key(struct cl_record *rec, const struct cl_iso_extra *x, char *why,
+			size_t cap)
+{
+	const char *party = rec->debtor_account[0] ? rec->debtor_account
+						   : rec->initiating_party_id;
+	int n;
+
+	if (!cl_iso_id_unusable(rec->end_to_end_id) && party[0]) {
+		n = snprintf(rec->natural_key, sizeof(rec->natural_key), "%s|%s", party,
+			     rec->end_to_end_id);
+		rec->key_rule = CL_KEY_RULE_V1;
+		return n > 0 && (size_t)n < sizeof(rec->natural_key);
+	}
+	if (x->positional_keys) {
+		n = snprintf(rec->natural_key, sizeof(rec->natural_key), "pos|%s|%s|%lu",
+			     rec->msg_id, rec->pmt_inf_id, rec->ordinal);
+		rec->key_rule = CL_KEY_RULE_V1_POSITIONAL;
+		return n > 0 && (size_t)n < sizeof(rec->natural_key);
+	}
+	if (!party[0])
+		snprintf(why, cap, "no debtor account and no initiating party id");
+	else
+		snprintf(why, cap, "EndToEndId is %s (use --positional-keys to key such "
+			 "records by MsgId, PmtInfId and position)",
+			 rec->end_to_end_id[0] ? "NOTPROVIDED" : "empty");
+	return false;
+}
+
+bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *why, size_t cap)
+{
+	bool ok = false;
+
+	rec->natural_key[0] = '\0';
+	rec->key_rule = CL_KEY_RULE_V1;
+	why[0] = '\0';
+	switch (x->kind) {
+	case CL_ISO_PAIN001:
+		ok = pain001_key(rec, x, why, cap);
+		break;
+	case CL_ISO_PACS008:
+	case CL_ISO_PACS009:
+	case CL_ISO_PACS004:
+		if (!rec->instructing_agent[0]) {
+			snprintf(why, cap, "no instructing agent (InstgAgt in the transaction or "
+				 "group header, or AppHdr Fr)");
+			break;
+		}
+		if (rec->uetr[0] && rec->instructed_agent[0]) {
+			ok = put(rec, "uetr", rec->uetr, rec->instructing_agent,
+				 rec->instructed_agent);
+		} else if (x->kind == CL_ISO_PACS004) {
+			/* a return without its own UETR or RtrId (the CBPR+ minimal
+			 * pacs.004) is keyed by the UETR it returns, on this hop */
+			if (!cl_iso_id_unusable(rec->rtr_id))
+				ok = put(rec, "rtrid", rec->instructing_agent, rec->rtr_id, NULL);
+			else if (rec->orgnl_uetr[0] && rec->instructed_agent[0])
+				ok = put(rec, "ouetr", rec->orgnl_uetr, rec->instructing_agent,
+					 rec->instructed_agent);
+			else
+				snprintf(why, cap, "no UETR, no RtrId and no OrgnlUETR (with "
+					 "instructed agent)");
+		} else if (!cl_iso_id_unusable(rec->tx_id)) {
+			ok = put(rec, "txid", rec->instructing_agent, rec->tx_id, NULL);
+		} else if (!cl_iso_id_unusable(rec->end_to_end_id)) {
+			ok = put(rec, "e2e", rec->instructing_agent, rec->end_to_end_id, NULL);
+		} else {
+			snprintf(why, cap, "no UETR (with instructed agent), no TxId and no "
+				 "usable EndToEndId");
+		}
+		break;
+	case CL_ISO_NONE:
+		break;
+	}
+	if (!ok) {
+		rec->natural_key[0] = '\0';
+		if (!why[0])
+			snprintf(why, cap, "natural key longer than %d bytes", CL_KEY_MAX - 1);
+	}
+	return ok;
+}
+
+void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl_iso_extra *x)
+{
+	cl_fp_begin(fp);
+	/* the message family, never its version: the same payment re-sent as
+	 * pain.001.001.03 and .09 is the same payment */
+	cl_fp_str(fp, "kind", rec->kind);
+	cl_fp_str(fp, "direction", cl_direction_name(rec->direction));
+	cl_fp_int(fp, "amount_minor", rec->amount_minor);
+	cl_fp_str(fp, "currency", rec->currency);
+	cl_fp_str(fp, "value_date", rec->value_date);
+	cl_fp_str(fp, "debtor_account", rec->debtor_account);
+	cl_fp_str(fp, "debtor_agent", rec->debtor_agent);
+	cl_fp_str(fp, "creditor_account", rec->creditor_account);
+	cl_fp_str(fp, "creditor_agent", rec->creditor_agent);
+	if (x->kind != CL_ISO_PAIN001) {
+		cl_fp_str(fp, "instructing_agent", rec->instructing_agent);
+		cl_fp_str(fp, "instructed_agent", rec->instructed_agent);
+	}
+	if (x->kind == CL_ISO_PACS009) {
+		cl_fp_str(fp, "debtor_fi", x->debtor_fi);
+		cl_fp_str(fp, "creditor_fi", x->creditor_fi);
+	}
+	if (x->kind == CL_ISO_PACS004) {
+		cl_fp_str(fp, "reason_code", rec->reason_code);
+		cl_fp_str(fp, "orgnl_uetr", rec->orgnl_uetr);
+		cl_fp_str(fp, "orgnl_end_to_end_id", rec->orgnl_end_to_end_id);
+		cl_fp_str(fp, "orgnl_tx_id", rec->orgnl_tx_id);
+		cl_fp_str(fp, "orgnl_msg_id", rec->orgnl_msg_id);
+	}
+	cl_fp_end(fp, rec->fingerprint);
+}

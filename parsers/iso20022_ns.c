@@ -1,0 +1,130 @@
+/* iso20022_ns.c - Document namespace -> message kind and version. */
+#include "iso20022_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define ISO_NS_PREFIX "urn:iso:std:iso:20022:tech:xsd:"
+
+/* The messages we read, with the variants and versions of each.  Variant
+ * 001 is ISO's own; pain.001.002.03 and pain.001.003.03 are the EPC and
+ * German DK restrictions of pain.001.001.03 (same elements, fewer options). */
+static const struct msgdef {
+	const char *family;      /* "pain.001" */
+	unsigned variant;
+	unsigned min_version, max_version;
+	enum cl_iso_kind kind;
+} msgdefs[] = {
+	{"pain.001", 1, 3, 12, CL_ISO_PAIN001},
+	{"pain.001", 2, 3, 3, CL_ISO_PAIN001},
+	{"pain.001", 3, 3, 3, CL_ISO_PAIN001},
+	{"pacs.008", 1, 2, 13, CL_ISO_PACS008},
+	{"pacs.009", 1, 2, 12, CL_ISO_PACS009},
+	{"pacs.004", 1, 2, 14, CL_ISO_PACS004},
+};
+
+/* Namespaces outside the urn:iso scheme that carry one of the messages
+ * above unchanged (national restrictions). */
+static const struct alias {
+	const char *ns;
+	const char *msg_type;
+	enum cl_iso_kind kind;
+} aliases[] = {
+	{"http://www.six-interbank-clearing.com/de/pain.001.001.03.ch.02.xsd",
+	 "pain.001.001.03.ch.02", CL_ISO_PAIN001},
+};
+
+const char *cl_iso_ns_supported(void)
+{
+	return ISO_NS_PREFIX "pain.001.001.03 to .12 (and pain.001.002.03, "
+	       "pain.001.003.03, SIX pain.001.001.03.ch.02), pacs.008.001.02 to .13, "
+	       "pacs.009.001.02 to .12, pacs.004.001.02 to .14";
+}
+
+const char *cl_iso_kind_name(enum cl_iso_kind kind)
+{
+	switch (kind) {
+	case CL_ISO_PAIN001:
+		return "pain.001";
+	case CL_ISO_PACS008:
+		return "pacs.008";
+	case CL_ISO_PACS009:
+		return "pacs.009";
+	case CL_ISO_PACS004:
+		return "pacs.004";
+	case CL_ISO_NONE:
+		break;
+	}
+	return NULL;
+}
+
+const char *cl_iso_kind_root(enum cl_iso_kind kind)
+{
+	switch (kind) {
+	case CL_ISO_PAIN001:
+		return "CstmrCdtTrfInitn";
+	case CL_ISO_PACS008:
+		return "FIToFICstmrCdtTrf";
+	case CL_ISO_PACS009:
+		return "FICdtTrf";
+	case CL_ISO_PACS004:
+		return "PmtRtr";
+	case CL_ISO_NONE:
+		break;
+	}
+	return NULL;
+}
+
+/* Three decimal digits at s, as a number; -1 otherwise. */
+static int three_digits(const char *s)
+{
+	if (s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9' || s[2] < '0' || s[2] > '9')
+		return -1;
+	return (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
+}
+
+enum cl_iso_ns_result cl_iso_ns_parse(const char *ns, enum cl_iso_kind *kind, char *msg_type,
+				      size_t cap)
+{
+	const char *id;
+	int variant, version;
+	bool family_known = false;
+
+	*kind = CL_ISO_NONE;
+	if (cap)
+		msg_type[0] = '\0';
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+		if (strcmp(ns, aliases[i].ns) == 0) {
+			snprintf(msg_type, cap, "%s", aliases[i].msg_type);
+			*kind = aliases[i].kind;
+			return CL_ISO_NS_OK;
+		}
+	}
+	if (strncmp(ns, ISO_NS_PREFIX, strlen(ISO_NS_PREFIX)) != 0)
+		return CL_ISO_NS_FOREIGN;
+	id = ns + strlen(ISO_NS_PREFIX);
+	/* <4 letters>.<3 digits>.<3 digits>.<2-3 digits> */
+	if (strlen(id) < 15 || id[4] != '.' || three_digits(id + 5) < 0 || id[8] != '.' ||
+	    three_digits(id + 9) < 0 || id[12] != '.')
+		return CL_ISO_NS_FOREIGN;
+	snprintf(msg_type, cap, "%s", id);
+	variant = three_digits(id + 9);
+	if (strlen(id + 13) == 2 && id[13] >= '0' && id[13] <= '9' && id[14] >= '0' &&
+	    id[14] <= '9')
+		version = (id[13] - '0') * 10 + (id[14] - '0');
+	else
+		version = -1;
+	for (size_t i = 0; i < sizeof(msgdefs) / sizeof(msgdefs[0]); i++) {
+		const struct msgdef *m = &msgdefs[i];
+
+		if (strncmp(id, m->family, 8) != 0)
+			continue;
+		family_known = true;
+		if ((unsigned)variant == m->variant && version >= 0 &&
+		    (unsigned)version >= m->min_version && (unsigned)version <= m->max_version) {
+			*kind = m->kind;
+			return CL_ISO_NS_OK;
+		}
+	}
+	return family_known ? CL_ISO_NS_VERSION : CL_ISO_NS_UNSUPPORTED;
+}

@@ -1,0 +1,94 @@
+# Usage conventions: --help to stdout with exit 0, misuse is one line plus a
+# hint on stderr with exit 2, --version names the libraries.
+. "$(dirname "$0")/lib.sh"
+
+run --help
+expect_status 0
+expect_stdout_has "Usage: clearing-load COMMAND"
+[ ! -s "$TMP/stderr" ] || fail "--help wrote to stderr"
+
+run
+expect_status 2
+expect_stderr - <<'OUT'
+clearing-load: no command given
+Try 'clearing-load --help' for more information.
+OUT
+
+run frobnicate
+expect_status 2
+expect_stderr - <<'OUT'
+clearing-load: unknown command "frobnicate"
+Try 'clearing-load --help' for more information.
+OUT
+
+run --version
+expect_status 0
+expect_stdout_has "clearing-load 0.1.0"
+expect_stdout_has "libpq "
+expect_stdout_has "libxml2 "
+expect_stdout_has "zlib "
+
+for cmd in parse validate; do # + init load diff show loads once the loader lands
+	run "$cmd" --help
+	expect_status 0
+	expect_stdout_has "Usage: clearing-load $cmd"
+	[ ! -s "$TMP/stderr" ] || fail "$cmd --help wrote to stderr"
+	run "$cmd" --no-such-option
+	expect_status 2
+	expect_stderr - <<OUT
+clearing-load $cmd: unrecognized option '--no-such-option'
+Try 'clearing-load $cmd --help' for more information.
+OUT
+done
+
+run parse
+expect_status 2
+expect_stderr_has "clearing-load parse: no file given"
+
+run validate --format yaml x
+expect_status 2
+expect_stderr_has 'invalid --format "yaml" (expected text, json or csv)'
+
+run validate --max-errors 0 x
+expect_status 2
+expect_stderr_has 'invalid --max-errors "0"'
+
+run validate --quiet --verbose x
+expect_status 2
+expect_stderr_has "--quiet and --verbose cannot be used together"
+
+run parse --schema x.xsd x
+expect_status 2
+
+# A missing file: exit 3 and the system's reason.
+run validate "$TMP/does-not-exist.ach"
+expect_status 3
+expect_stderr_has "could not open \"$TMP/does-not-exist.ach\": No such file or directory"
+
+# Neither NACHA nor XML.
+printf 'hello\n' >"$TMP/hello.txt"
+run validate "$TMP/hello.txt"
+expect_status 3
+expect_stderr - <<OUT
+clearing-load: $TMP/hello.txt:1: error: unknown format: expected a NACHA file header ("101") or an ISO 20022 XML document ("<")
+OUT
+expect_stdout - <<OUT
+$TMP/hello.txt: invalid, 1 error
+OUT
+
+: >"$TMP/empty"
+run validate --format json "$TMP/empty"
+expect_status 3
+expect_stdout_has '"code":"empty_file"'
+
+# A write error on stdout is reported, not ignored.
+if [ -w /dev/full ]; then
+	run --help >/dev/full
+	set +e
+	"$CL_BIN" --help >/dev/full 2>"$TMP/err"
+	st=$?
+	set -e
+	[ "$st" -ne 0 ] || fail "--help to /dev/full exited 0"
+	grep -q "could not write standard output" "$TMP/err" || fail "no write error message"
+fi
+echo ok

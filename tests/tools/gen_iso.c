@@ -1,0 +1,322 @@
+/*
+ * gen_iso - a deterministic ISO 20022 file generator for tests and the
+ * benchmark: pain.001 or pacs.008 with N transactions.
+ *
+ * Transaction i always gets the same EndToEndId, UETR, accounts, agents and
+ * amount (for a given --seed), whatever the file around it: so a re-upload
+ * with a new --msg-id, another --per-pmtinf grouping, or a subset
+ * (--skip-every, --only-every, --start) must give the same natural keys and
+ * fingerprints for the transactions it shares.  IBANs carry correct check
+ * digits, BICs are well formed and UETRs are version 4 UUIDs.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: gen_iso --type pain.001|pacs.008 --tx N [options]\n"
+	"Write an ISO 20022 message with N transactions to standard output.\n"
+	"\n"
+	"  --type T              pain.001 or pacs.008\n"
+	"  --tx N                transactions (indexes START .. START+N-1)\n"
+	"  --start N             first transaction index (default 1)\n"
+	"  --seed S              varies every derived value (default 1)\n"
+	"  --msg-id ID           GrpHdr MsgId (default MSG-<seed>)\n"
+	"  --msg-version V       pain.001.001.V (03 or 09, default 09) or\n"
+	"                        pacs.008.001.V (02 or 08, default 08)\n"
+	"  --per-pmtinf N        pain.001: transactions per PmtInf (default 1000)\n"
+	"  --skip-every K        leave out every index divisible by K\n"
+	"  --only-every K        keep only indexes divisible by K\n"
+	"  --bump-amount-every K add 1 minor unit to indexes divisible by K\n"
+	"  --help                this text\n";
+
+struct opts {
+	bool pain;
+	unsigned long tx, start, per_pmtinf, skip_every, only_every, bump_every;
+	uint64_t seed;
+	const char *msg_id;
+	int version;
+};
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15ULL;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+	return x ^ (x >> 31);
+}
+
+static uint64_t h(const struct opts *o, unsigned long i, unsigned salt)
+{
+	return mix(mix(o->seed * 1000003ULL + salt) ^ (uint64_t)i);
+}
+
+static bool included(const struct opts *o, unsigned long i)
+{
+	if (o->skip_every && i % o->skip_every == 0)
+		return false;
+	if (o->only_every && i % o->only_every != 0)
+		return false;
+	return true;
+}
+
+static int64_t amount(const struct opts *o, unsigned long i)
+{
+	int64_t a = (int64_t)(h(o, i, 1) % 9999999) + 1;
+
+	if (o->bump_every && i % o->bump_every == 0)
+		a += 1;
+	return a;
+}
+
+/* A German IBAN "DEkk" + 18 digits with correct ISO 13616 check digits. */
+static void iban(uint64_t v, char out[23])
+{
+	char bban[19];
+	unsigned rem = 0;
+
+	snprintf(bban, sizeof(bban), "%08" PRIu64 "%010" PRIu64, (uint64_t)((v >> 34) % 100000000u),
+		 (uint64_t)(v % 10000000000u));
+	for (const char *c = bban; *c; c++)
+		rem = (rem * 10 + (unsigned)(*c - '0')) % 97;
+	/* "DE00" moved to the end: D=13, E=14, 00 */
+	rem = (rem * 100 + 13) % 97;
+	rem = (rem * 100 + 14) % 97;
+	rem = (rem * 100) % 97;
+	snprintf(out, 23, "DE%02u%s", 98 - rem, bban);
+}
+
+static const char *const bics[] = {"DEUTDEFFXXX", "COBADEFFXXX", "BNPAFRPPXXX", "INGBNL2AXXX",
+				   "BARCGB22XXX", "CHASUS33XXX", "UBSWCHZH80A", "NDEAFIHH"};
+
+static void uetr(const struct opts *o, unsigned long i, char out[37])
+{
+	uint64_t a = h(o, i, 2), b = h(o, i, 3);
+
+	a = (a & ~0xF000ULL) | 0x4000ULL;                  /* version 4 */
+	b = (b & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL; /* variant 10 */
+	snprintf(out, 37, "%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%012" PRIx64,
+		 (uint64_t)(a >> 32), (uint64_t)((a >> 16) & 0xFFFF), (uint64_t)(a & 0xFFFF),
+		 (uint64_t)(b >> 48), (uint64_t)(b & 0xFFFFFFFFFFFFu));
+}
+
+static void money(int64_t minor, char *out, size_t cap)
+{
+	snprintf(out, cap, "%" PRId64 ".%02" PRId64, minor / 100, minor % 100);
+}
+
+static void pain001(const struct opts *o)
+{
+	unsigned long n = 0, in_pmt = 0, pmt = 0;
+	int64_t total = 0;
+	char buf[64], acct[23], dbtr[23], u[37];
+	bool v09 = o->version >= 9;
+	const char *bic = v09 ? "BICFI" : "BIC";
+
+	for (unsigned long i = o->start; i < o->start + o->tx; i++)
+		if (included(o, i)) {
+			n++;
+			total += amount(o, i);
+		}
+	iban(h(o, 0, 4), dbtr);
+	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	       "<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pain.001.001.%02d\">\n"
+	       "<CstmrCdtTrfInitn>\n<GrpHdr>\n<MsgId>%s</MsgId>\n"
+	       "<CreDtTm>2026-03-02T08:00:00Z</CreDtTm>\n<NbOfTxs>%lu</NbOfTxs>\n",
+	       o->version, o->msg_id, n);
+	money(total, buf, sizeof(buf));
+	printf("<CtrlSum>%s</CtrlSum>\n<InitgPty><Nm>Generator AG</Nm></InitgPty>\n</GrpHdr>\n",
+	       buf);
+	for (unsigned long i = o->start; i < o->start + o->tx; i++) {
+		if (!included(o, i))
+			continue;
+		if (in_pmt == 0) {
+			unsigned long left = 0;
+			int64_t sum = 0;
+
+			for (unsigned long j = i; j < o->start + o->tx && left < o->per_pmtinf; j++)
+				if (included(o, j)) {
+					left++;
+					sum += amount(o, j);
+				}
+			money(sum, buf, sizeof(buf));
+			printf("<PmtInf>\n<PmtInfId>PMT-%lu</PmtInfId>\n<PmtMtd>TRF</PmtMtd>\n"
+			       "<NbOfTxs>%lu</NbOfTxs>\n<CtrlSum>%s</CtrlSum>\n",
+			       ++pmt, left, buf);
+			if (v09)
+				printf("<ReqdExctnDt><Dt>2026-03-03</Dt></ReqdExctnDt>\n");
+			else
+				printf("<ReqdExctnDt>2026-03-03</ReqdExctnDt>\n");
+			printf("<Dbtr><Nm>Generator AG</Nm></Dbtr>\n"
+			       "<DbtrAcct><Id><IBAN>%s</IBAN></Id></DbtrAcct>\n"
+			       "<DbtrAgt><FinInstnId><%s>DEUTDEFFXXX</%s></FinInstnId></DbtrAgt>\n",
+			       dbtr, bic, bic);
+		}
+		money(amount(o, i), buf, sizeof(buf));
+		iban(h(o, i, 5), acct);
+		printf("<CdtTrfTxInf>\n<PmtId><InstrId>I-%lu</InstrId>"
+		       "<EndToEndId>E2E-%" PRIu64 "-%lu</EndToEndId>",
+		       i, o->seed, i);
+		if (v09) {
+			uetr(o, i, u);
+			printf("<UETR>%s</UETR>", u);
+		}
+		printf("</PmtId>\n<Amt><InstdAmt Ccy=\"EUR\">%s</InstdAmt></Amt>\n"
+		       "<CdtrAgt><FinInstnId><%s>%s</%s></FinInstnId></CdtrAgt>\n"
+		       "<Cdtr><Nm>Creditor %lu</Nm></Cdtr>\n"
+		       "<CdtrAcct><Id><IBAN>%s</IBAN></Id></CdtrAcct>\n"
+		       "<RmtInf><Ustrd>Invoice %lu</Ustrd></RmtInf>\n</CdtTrfTxInf>\n",
+		       buf, bic, bics[h(o, i, 6) % 8], bic, i, acct, i);
+		if (++in_pmt == o->per_pmtinf) {
+			printf("</PmtInf>\n");
+			in_pmt = 0;
+		}
+	}
+	if (in_pmt)
+		printf("</PmtInf>\n");
+	printf("</CstmrCdtTrfInitn>\n</Document>\n");
+}
+
+static void pacs008(const struct opts *o)
+{
+	unsigned long n = 0;
+	int64_t total = 0;
+	char buf[64], dacct[23], cacct[23], u[37];
+	bool v08 = o->version >= 8;
+	const char *bic = v08 ? "BICFI" : "BIC";
+
+	for (unsigned long i = o->start; i < o->start + o->tx; i++)
+		if (included(o, i)) {
+			n++;
+			total += amount(o, i);
+		}
+	money(total, buf, sizeof(buf));
+	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	       "<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.008.001.%02d\">\n"
+	       "<FIToFICstmrCdtTrf>\n<GrpHdr>\n<MsgId>%s</MsgId>\n"
+	       "<CreDtTm>2026-03-02T08:00:00Z</CreDtTm>\n<NbOfTxs>%lu</NbOfTxs>\n"
+	       "<CtrlSum>%s</CtrlSum>\n<IntrBkSttlmDt>2026-03-03</IntrBkSttlmDt>\n"
+	       "<SttlmInf><SttlmMtd>CLRG</SttlmMtd></SttlmInf>\n"
+	       "<InstgAgt><FinInstnId><%s>DEUTDEFFXXX</%s></FinInstnId></InstgAgt>\n"
+	       "<InstdAgt><FinInstnId><%s>COBADEFFXXX</%s></FinInstnId></InstdAgt>\n"
+	       "</GrpHdr>\n",
+	       o->version, o->msg_id, n, buf, bic, bic, bic, bic);
+	for (unsigned long i = o->start; i < o->start + o->tx; i++) {
+		if (!included(o, i))
+			continue;
+		money(amount(o, i), buf, sizeof(buf));
+		iban(h(o, i, 4), dacct);
+		iban(h(o, i, 5), cacct);
+		printf("<CdtTrfTxInf>\n<PmtId><InstrId>I-%lu</InstrId>"
+		       "<EndToEndId>E2E-%" PRIu64 "-%lu</EndToEndId><TxId>TX-%" PRIu64 "-%lu</TxId>",
+		       i, o->seed, i, o->seed, i);
+		if (v08) {
+			uetr(o, i, u);
+			printf("<UETR>%s</UETR>", u);
+		}
+		printf("</PmtId>\n<IntrBkSttlmAmt Ccy=\"EUR\">%s</IntrBkSttlmAmt>\n"
+		       "<ChrgBr>SLEV</ChrgBr>\n<Dbtr><Nm>Debtor %lu</Nm></Dbtr>\n"
+		       "<DbtrAcct><Id><IBAN>%s</IBAN></Id></DbtrAcct>\n"
+		       "<DbtrAgt><FinInstnId><%s>%s</%s></FinInstnId></DbtrAgt>\n"
+		       "<CdtrAgt><FinInstnId><%s>%s</%s></FinInstnId></CdtrAgt>\n"
+		       "<Cdtr><Nm>Creditor %lu</Nm></Cdtr>\n"
+		       "<CdtrAcct><Id><IBAN>%s</IBAN></Id></CdtrAcct>\n"
+		       "<RmtInf><Ustrd>Invoice %lu</Ustrd></RmtInf>\n</CdtTrfTxInf>\n",
+		       buf, i, dacct, bic, bics[h(o, i, 7) % 8], bic, bic, bics[h(o, i, 6) % 8],
+		       bic, i, cacct, i);
+	}
+	printf("</FIToFICstmrCdtTrf>\n</Document>\n");
+}
+
+static bool number(const char *s, unsigned long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	v = strtoull(s, &end, 10);
+	if (*end || v > 100000000ULL)
+		return false;
+	*out = (unsigned long)v;
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	static char outbuf[1 << 20];
+	struct opts o = {.start = 1, .per_pmtinf = 1000, .seed = 1};
+	const char *type = NULL;
+	char msg_id[40];
+	unsigned long v = 0;
+	bool have_tx = false, have_version = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		bool ok = true;
+
+		if (strcmp(a, "--help") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (!val) {
+			ok = false;
+		} else if (strcmp(a, "--type") == 0) {
+			type = val;
+		} else if (strcmp(a, "--tx") == 0) {
+			ok = number(val, &o.tx);
+			have_tx = true;
+		} else if (strcmp(a, "--start") == 0) {
+			ok = number(val, &o.start);
+		} else if (strcmp(a, "--seed") == 0) {
+			ok = number(val, &v);
+			o.seed = v;
+		} else if (strcmp(a, "--msg-id") == 0) {
+			o.msg_id = val;
+			ok = strlen(val) > 0 && strlen(val) <= 35;
+		} else if (strcmp(a, "--msg-version") == 0) {
+			ok = number(val, &v) && v >= 2 && v <= 13;
+			o.version = (int)v;
+			have_version = true;
+		} else if (strcmp(a, "--per-pmtinf") == 0) {
+			ok = number(val, &o.per_pmtinf) && o.per_pmtinf > 0;
+		} else if (strcmp(a, "--skip-every") == 0) {
+			ok = number(val, &o.skip_every);
+		} else if (strcmp(a, "--only-every") == 0) {
+			ok = number(val, &o.only_every);
+		} else if (strcmp(a, "--bump-amount-every") == 0) {
+			ok = number(val, &o.bump_every);
+		} else {
+			ok = false;
+		}
+		if (!ok) {
+			fprintf(stderr, "gen_iso: bad option or value: %s\n%s", a, usage);
+			return 2;
+		}
+		i++;
+	}
+	if (!type || !have_tx || (strcmp(type, "pain.001") != 0 && strcmp(type, "pacs.008") != 0)) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	o.pain = strcmp(type, "pain.001") == 0;
+	if (!have_version)
+		o.version = o.pain ? 9 : 8;
+	if (!o.msg_id) {
+		snprintf(msg_id, sizeof(msg_id), "MSG-%" PRIu64, o.seed);
+		o.msg_id = msg_id;
+	}
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	if (o.pain)
+		pain001(&o);
+	else
+		pacs008(&o);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		perror("gen_iso: write");
+		return 1;
+	}
+	return 0;
+}

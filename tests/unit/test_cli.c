@@ -1,0 +1,158 @@
+/* test_cli.c - JSON and CSV writers, account masking, number parsing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "options.h"
+
+/* Run fn(f) against a memory stream and return what it wrote (malloc'd). */
+static char *capture(void (*fn)(FILE *f, const void *arg), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, arg);
+	fclose(f);
+	return buf;
+}
+
+static void write_escapes(FILE *f, const void *arg)
+{
+	struct cl_json j;
+
+	(void)arg;
+	cl_json_begin(&j, f);
+	cl_json_str(&j, "s", "q\"b\\t\tn\nc\x01u\xc3\xa9");
+	cl_json_str(&j, "empty", "");
+	cl_json_str(&j, "none", NULL);
+	cl_json_int(&j, "neg", -42);
+	cl_json_uint(&j, "big", 18446744073709551615ULL);
+	cl_json_bool(&j, "b", true);
+	cl_json_end(&j);
+}
+
+static void test_json_escapes_control_quote_backslash_and_keeps_utf8(void **state)
+{
+	char *out = capture(write_escapes, NULL);
+
+	(void)state;
+	assert_string_equal(out, "{\"s\":\"q\\\"b\\\\t\\tn\\nc\\u0001u\xc3\xa9\",\"empty\":null,"
+				 "\"none\":null,\"neg\":-42,\"big\":18446744073709551615,\"b\":true}\n");
+	free(out);
+}
+
+static void write_bad_utf8(FILE *f, const void *arg)
+{
+	struct cl_json j;
+
+	(void)arg;
+	cl_json_begin(&j, f);
+	cl_json_str(&j, "s", "a\xff b\xc3\xa9 \xe2\x82 \xed\xa0\x80 \xf0\x9f\x98\x80 \x1b[31m");
+	cl_json_end(&j);
+}
+
+static void test_json_replaces_invalid_utf8_and_escapes_esc(void **state)
+{
+	char *out = capture(write_bad_utf8, NULL);
+
+	(void)state;
+	assert_string_equal(out, "{\"s\":\"a\\ufffd b\xc3\xa9 \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd "
+				 "\xf0\x9f\x98\x80 \\u001b[31m\"}\n");
+	free(out);
+}
+
+static void test_mask_shows_only_last_four(void **state)
+{
+	char out[40];
+
+	(void)state;
+	cl_opt_no_mask = false;
+	cl_mask_account("123456789", out, sizeof(out));
+	assert_string_equal(out, "*****6789");
+	cl_mask_account("1234", out, sizeof(out));
+	assert_string_equal(out, "1234");
+	cl_mask_account("", out, sizeof(out));
+	assert_string_equal(out, "");
+	cl_opt_no_mask = true;
+	cl_mask_account("123456789", out, sizeof(out));
+	assert_string_equal(out, "123456789");
+	cl_opt_no_mask = false;
+}
+
+static void write_record_json(FILE *f, const void *arg)
+{
+	struct cl_json j;
+
+	cl_json_begin(&j, f);
+	cl_json_record_fields(&j, arg);
+	cl_json_end(&j);
+}
+
+static void write_record_csv(FILE *f, const void *arg)
+{
+	cl_csv_record(f, arg);
+}
+
+static void test_record_json_masks_accounts_and_skips_other_scheme(void **state)
+{
+	struct cl_record rec;
+	char *out;
+
+	(void)state;
+	cl_record_clear(&rec);
+	rec.scheme = "nacha";
+	rec.kind = "ach.entry";
+	rec.key_rule = "v1";
+	strcpy(rec.natural_key, "1234567890|091000019000001|2026-11-30");
+	strcpy(rec.receiving_account, "000123456789");
+	strcpy(rec.individual_name, "JANE \"Q\" DOE");
+	rec.amount_minor = 12345;
+	rec.direction = CL_DIR_CREDIT;
+	out = capture(write_record_json, &rec);
+	assert_non_null(strstr(out, "\"receiving_account\":\"********6789\""));
+	assert_non_null(strstr(out, "\"individual_name\":\"JANE \\\"Q\\\" DOE\""));
+	assert_non_null(strstr(out, "\"amount_minor\":12345,\"direction\":\"credit\""));
+	assert_null(strstr(out, "uetr")); /* ISO fields are not printed for ACH */
+	assert_null(strstr(out, "000123456789"));
+	free(out);
+	out = capture(write_record_csv, &rec);
+	assert_non_null(strstr(out, "********6789"));
+	assert_non_null(strstr(out, "\"JANE \"\"Q\"\" DOE\""));
+	free(out);
+}
+
+static void test_parse_ulong_checks_range_and_garbage(void **state)
+{
+	unsigned long v;
+
+	(void)state;
+	assert_true(cl_parse_ulong("42", 1, 100, &v));
+	assert_int_equal(v, 42);
+	assert_false(cl_parse_ulong("0", 1, 100, &v));
+	assert_false(cl_parse_ulong("101", 1, 100, &v));
+	assert_false(cl_parse_ulong("4x", 1, 100, &v));
+	assert_false(cl_parse_ulong("", 1, 100, &v));
+	assert_false(cl_parse_ulong("-1", 0, 100, &v));
+	assert_false(cl_parse_ulong("99999999999999999999999", 0, 100, &v));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_escapes_control_quote_backslash_and_keeps_utf8),
+		cmocka_unit_test(test_json_replaces_invalid_utf8_and_escapes_esc),
+		cmocka_unit_test(test_mask_shows_only_last_four),
+		cmocka_unit_test(test_record_json_masks_accounts_and_skips_other_scheme),
+		cmocka_unit_test(test_parse_ulong_checks_range_and_garbage),
+	};
+
+	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}
