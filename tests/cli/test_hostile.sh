@@ -159,12 +159,12 @@ check deep-nesting      deep-nesting.xml          0   3 xml_depth \
 	"$P: deep-nesting.xml:3: error: elements nested deeper than the limit of 64 levels"
 check huge-text-node    huge-text-node.xml        0   3 xml_too_long \
 	"$P: huge-text-node.xml:3: error: text node longer than the limit of 262144 bytes"
-check truncated-xml     truncated.xml             0   3 xml_malformed \
-	"$P: truncated.xml:26: error: couldn't find end of Start Tag RmtInf"
+check truncated-xml     truncated.xml             0   3 xml_truncated \
+	"$P: truncated.xml:26: error: file ends inside the document (truncated?): expected the rest of the message, found the end of the file (couldn't find end of Start Tag RmtInf)"
 check nul-byte-xml      nul-byte.xml              0   3 xml_encoding \
 	"$P: nul-byte.xml:24: error: char 0x0 out of allowed range"
 check invalid-utf8-xml  invalid-utf8.xml          0   3 xml_encoding \
-	"$P: invalid-utf8.xml:24: error: input is not proper UTF-8, indicate encoding !"
+	"$P: invalid-utf8.xml:24: error: input is not proper UTF-8, indicate encoding !\\x0ABytes: 0xC3 0x28 0xFF 0x20"
 check utf16-bom         utf16.xml                 0   3 xml_encoding \
 	"$P: utf16.xml:1: error: UTF-16 byte order mark: expected UTF-8 (ISO 20022 messages are UTF-8)"
 check utf16-no-bom      utf16-no-bom.xml          0   3 xml_encoding \
