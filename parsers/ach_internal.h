@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ach.h"
 #include "fingerprint.h"
@@ -217,14 +218,35 @@ static inline bool ach_field_num(struct cl_ach *p, const struct ach_line *l, int
 	return false;
 }
 /* Copy columns a..b with trailing blanks trimmed (dst has room for b-a+2). */
-void ach_field_trim(char *dst, const struct ach_line *l, int a, int b);
+static inline void ach_field_trim(char *dst, const struct ach_line *l, int a, int b)
+{
+	size_t n = (size_t)(b - a + 1);
+	const char *s = l->c + a - 1;
+
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
 /* Copy columns a..b verbatim. */
-void ach_field_raw(char *dst, const struct ach_line *l, int a, int b);
+static inline void ach_field_raw(char *dst, const struct ach_line *l, int a, int b)
+{
+	memcpy(dst, l->c + a - 1, (size_t)(b - a + 1));
+	dst[b - a + 1] = '\0';
+}
+
 bool ach_field_blank(const struct ach_line *l, int a, int b);
 /* YYMMDD -> YYYY-MM-DD; false when not a calendar date. */
 bool ach_date(const char *yymmdd, char out[11]);
 /* ABA 3-7-1 check digit of 8 routing digits (which must be digits). */
-int ach_check_digit(const char *eight);
+static inline int ach_check_digit(const char *d)
+{
+	int sum = 3 * (d[0] - '0') + 7 * (d[1] - '0') + (d[2] - '0') + 3 * (d[3] - '0') +
+		  7 * (d[4] - '0') + (d[5] - '0') + 3 * (d[6] - '0') + 7 * (d[7] - '0');
+
+	return (10 - sum % 10) % 10;
+}
 /* Write v as exactly `width` digits (zero padded) + NUL. */
 void ach_fmt_u64(char *dst, uint64_t v, int width);
 /* Quote a field for a message: printable ASCII kept, others as \xHH. */
