@@ -99,18 +99,19 @@ struct ach_entry {
 	char iat_rdfi_qual[3];       /* IAT addenda 14 39-40 */
 };
 
-/* One batch's trace range, for the trace-restart check (sorted by
- * group, then min). */
+/* One batch's trace range of one kind, for the trace-restart check. */
 struct ach_batch_sum {
-	uint32_t group;              /* company id + effective date */
-	uint32_t line;               /* batch header line */
 	uint64_t min, max;
+	unsigned long line;          /* batch header line */
 };
 
+/* The ranges of one company id + effective date (entries), or of one
+ * effective date (returns, NOCs): disjoint, sorted by min. */
 struct ach_group {
-	char key[17];                /* company id (10) + YYMMDD (6) */
-	uint32_t id;
+	char key[16];                /* company id (10) + YYMMDD (6) */
 	bool used;
+	struct ach_batch_sum *v;
+	size_t n, cap;
 };
 
 struct ach_event {
@@ -152,8 +153,7 @@ struct cl_ach {
 	unsigned long prev_batch_line;
 
 	/* trace-restart check */
-	struct ach_batch_sum *sums;
-	size_t nsums, capsums;
+	size_t nsums;                /* ranges kept, in all groups */
 	struct ach_group *groups;    /* open addressing, capgroups a power of 2 */
 	size_t ngroups, capgroups;
 	bool sums_full;

@@ -697,6 +697,26 @@ static void test_ach_forward_entry_needs_effective_date(void **state)
 	fx_free(&f);
 }
 
+static void test_ach_byte_order_mark_is_note(void **state)
+{
+	struct fx f;
+	struct run r;
+	char *b;
+
+	(void)state;
+	base(&f, "2603011200", false);
+	b = malloc(f.len + 3);
+	memcpy(b, "\xEF\xBB\xBF", 3);
+	memcpy(b + 3, f.buf, f.len);
+	run_buf(&r, b, f.len + 3);
+	assert_int_equal(r.errors, 0);
+	assert_int_equal(r.records, 3);
+	assert_non_null(find_note(&r, "bom"));
+	run_free(&r);
+	free(b);
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -717,6 +737,7 @@ int main(void)
 		cmocka_unit_test(test_ach_adv_file),
 		cmocka_unit_test(test_ach_return_trace_restart),
 		cmocka_unit_test(test_ach_forward_entry_needs_effective_date),
+		cmocka_unit_test(test_ach_byte_order_mark_is_note),
 	};
 
 	return cmocka_run_group_tests_name("ach", tests, NULL, NULL);

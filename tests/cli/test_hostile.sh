@@ -1,0 +1,205 @@
+#!/bin/sh
+# tests/cli/test_hostile.sh - hostile inputs (issue 5, "Fuzzing and hostile
+# input"): XXE, entity bombs, external DTDs, deep nesting, a 100 MiB text
+# node, a 1 GiB line, binary garbage, gzip bombs, truncated and corrupt gzip,
+# NUL bytes, invalid UTF-8, UTF-16, and a schemaLocation URL.
+#
+# Each file goes through `validate`, `validate --format json` and `parse`:
+#   - the exit status (3: invalid, nothing applied; 0 for the two controls
+#     and the schemaLocation file, which is valid and must just not be
+#     fetched);
+#   - the exact first error line on stderr (file, line or element path,
+#     message), and the error code in the JSON report;
+#   - peak memory (/usr/bin/time %M) under 64 MiB (256 MiB for a sanitizer
+#     build) and wall time under 20 s per run;
+#   - nothing of the file on stdout: no HOSTILE-MARKER-7F3A (every hostile
+#     file carries it where a record field would print it) and nothing of
+#     /etc/passwd on stdout or stderr;
+#   - no network: files that name a URL run under strace, and any socket
+#     other than AF_UNIX, or any connect(), fails the test.
+# Small files are in testdata/hostile/ (made by make-fixtures.py); the big
+# ones are generated into a temporary directory by generate.sh (~3 s).
+# With CL_HOSTILE_TABLE=FILE set, a markdown table of the results is written
+# there.  Needs CL_BIN and CL_ROOT (tests/cli/run.sh sets them).
+set -eu
+LC_ALL=C
+export LC_ALL
+: "${CL_BIN:?CL_BIN must name the clearing-load binary}"
+: "${CL_ROOT:?CL_ROOT must name the repository root}"
+
+hostile=$CL_ROOT/testdata/hostile
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cl-hostile.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+big=$tmp/big
+sh "$hostile/generate.sh" "$big"
+
+mark=HOSTILE-MARKER-7F3A
+limit_kb=65536
+if grep -q AddressSanitizer "$CL_BIN" 2>/dev/null; then
+	limit_kb=262144 # ASan shadow memory and quarantine
+fi
+limit_s=20
+have_strace=0
+if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
+	have_strace=1
+fi
+timer=/usr/bin/time
+[ -x "$timer" ] || { echo "test_hostile: /usr/bin/time is required (apt-get install time)" >&2; exit 1; }
+
+failures=0
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+table=${CL_HOSTILE_TABLE:-}
+if [ -n "$table" ]; then
+	printf '| input | file | exit (validate / --format json / parse) | error codes | first error (validate) | peak RSS (max of 3) | time (max of 3) |\n' >"$table"
+	printf '|---|---|---|---|---|---|---|\n' >>"$table"
+fi
+
+# run NAME CMD... : run the binary with /usr/bin/time (and strace when
+# NET=1), leaving $tmp/out, $tmp/err, $rc, $kb, $secs.
+run() {
+	name=$1
+	shift
+	if [ "$NET" = 1 ] && [ "$have_strace" = 1 ]; then
+		set +e
+		$timer -f '%M %e' -o "$tmp/time" strace -f -qq -e trace=socket,connect \
+			-o "$tmp/strace" "$CL_BIN" "$@" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		set -e
+		# strace's own time and memory would be counted: measure again alone
+		net=$(grep -v 'AF_UNIX\|AF_LOCAL' "$tmp/strace" | grep 'socket(\|connect(' | head -1)
+		[ -z "$net" ] || fail "$name: $*: tried the network: $net"
+	fi
+	set +e
+	$timer -f '%M %e' -o "$tmp/time" "$CL_BIN" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	set -e
+	kb=$(tail -1 "$tmp/time" | cut -d' ' -f1)
+	secs=$(tail -1 "$tmp/time" | cut -d' ' -f2)
+}
+
+# check NAME FILE NET EXIT CODE FIRST-ERROR-LINE
+#   FILE is shown as is in messages; CODE is the JSON "code" of the first
+#   error ("-" when the file is valid); FIRST-ERROR-LINE is the exact first
+#   line of stderr ("" when valid).
+check() {
+	name=$1 file=$2 NET=$3 want_rc=$4 want_code=$5 want_err=$6
+	max_kb=0 max_s=0 rcs= codes= msg=
+	for cmd in validate json parse; do
+		case $cmd in
+		validate) run "$name" validate "$file" ;;
+		json) run "$name" validate --format json "$file" ;;
+		parse) run "$name" parse --format json "$file" ;;
+		esac
+		[ "$rc" = "$want_rc" ] || fail "$name: $cmd: exit $rc, expected $want_rc"
+		first=$(head -1 "$tmp/err")
+		if [ "$cmd" != json ] && [ "$first" != "$want_err" ]; then
+			fail "$name: $cmd: first stderr line
+  got:      $first
+  expected: $want_err"
+		fi
+		if [ "$cmd" = json ] && [ "$want_code" != - ]; then
+			grep -q "\"code\":\"$want_code\"" "$tmp/out" ||
+				fail "$name: validate --format json: no error with code $want_code in: $(head -c 300 "$tmp/out")"
+		fi
+		[ "$kb" -lt "$limit_kb" ] || fail "$name: $cmd: peak memory $kb KiB >= $limit_kb KiB"
+		awk -v s="$secs" -v l="$limit_s" 'BEGIN { exit !(s < l) }' ||
+			fail "$name: $cmd: took $secs s (limit $limit_s s)"
+		if grep -q "$mark" "$tmp/out"; then
+			fail "$name: $cmd: content of the hostile file reached stdout"
+		fi
+		if grep -q 'root:x:0:0\|/bin/bash\|nologin' "$tmp/out" "$tmp/err"; then
+			fail "$name: $cmd: /etc/passwd content reached the output"
+		fi
+		if [ "$kb" -gt "$max_kb" ]; then max_kb=$kb; fi
+		max_s=$(awk -v a="$secs" -v b="$max_s" 'BEGIN { print (a > b) ? a : b }')
+		rcs="$rcs${rcs:+/}$rc"
+		if [ "$cmd" = json ] && [ "$rc" != 0 ]; then
+			codes=$(grep -o '"code":"[a-z_0-9]*"' "$tmp/out" | cut -d'"' -f4 | sort -u |
+				tr '\n' ' ' | sed 's/ $//; s/ /, /g')
+		fi
+		if [ "$cmd" = validate ]; then
+			msg=$(head -1 "$tmp/err" | sed 's/^clearing-load: //')
+		fi
+	done
+	if [ -n "$table" ]; then
+		printf '| %s | %s | %s | %s | %s | %s MiB | %s s |\n' "$name" "$file" "$rcs" \
+			"${codes:--}" "$(printf '%s' "${msg:-(valid)}" | sed 's/|/\\|/g')" \
+			"$(awk -v k="$max_kb" 'BEGIN { printf "%.1f", k / 1024 }')" "$max_s" >>"$table"
+	fi
+}
+
+cd "$tmp"
+cp "$hostile"/* "$tmp/" # short, stable names in messages
+cp "$big"/* "$tmp/"
+P=clearing-load
+
+# The controls: the fixtures are right apart from their hostile part.
+#     name              file                      net exit code first error line
+check control-ach       control-valid.ach         0   0    -    ""
+check control-xml       control-valid.xml         0   0    -    ""
+# Valid documents that name a URL or a file: never fetched, never included.
+check schemaloc-url     schemaloc-url.xml         1   0    -    ""
+check xinclude          xinclude.xml              1   0    -    ""
+
+# XML: DTDs and entities are refused before libxml2 sees them.
+D='document type declaration (<!DOCTYPE ...>) not allowed: ISO 20022 messages have none, and entities are never expanded'
+check xxe-file          xxe-file.xml              1   3 xml_doctype "$P: xxe-file.xml:2: error: $D"
+check xxe-http          xxe-http.xml              1   3 xml_doctype "$P: xxe-http.xml:2: error: $D"
+check xxe-parameter     xxe-parameter.xml         1   3 xml_doctype "$P: xxe-parameter.xml:2: error: $D"
+check dtd-external      dtd-external.xml          1   3 xml_doctype "$P: dtd-external.xml:2: error: $D"
+check dtd-external-file dtd-external-file.xml     1   3 xml_doctype "$P: dtd-external-file.xml:2: error: $D"
+check internal-entity   internal-entity.xml       0   3 xml_doctype "$P: internal-entity.xml:2: error: $D"
+check billion-laughs    billion-laughs.xml        0   3 xml_doctype "$P: billion-laughs.xml:2: error: $D"
+check quadratic-blowup  quadratic-blowup.xml      0   3 xml_doctype "$P: quadratic-blowup.xml:2: error: $D"
+# XML: size, depth, bytes, encodings.
+check deep-nesting      deep-nesting.xml          0   3 xml_depth \
+	"$P: deep-nesting.xml:3: error: elements nested deeper than the limit of 64 levels"
+check huge-text-node    huge-text-node.xml        0   3 xml_too_long \
+	"$P: huge-text-node.xml:3: error: text node longer than the limit of 262144 bytes"
+check truncated-xml     truncated.xml             0   3 xml_truncated \
+	"$P: truncated.xml:26: error: file ends inside the document (truncated?): expected the rest of the message, found the end of the file (couldn't find end of Start Tag RmtInf)"
+check nul-byte-xml      nul-byte.xml              0   3 xml_encoding \
+	"$P: nul-byte.xml:24: error: char 0x0 out of allowed range"
+check invalid-utf8-xml  invalid-utf8.xml          0   3 xml_encoding \
+	"$P: invalid-utf8.xml:24: error: input is not proper UTF-8, indicate encoding !\\x0ABytes: 0xC3 0x28 0xFF 0x20"
+check utf16-bom         utf16.xml                 0   3 xml_encoding \
+	"$P: utf16.xml:1: error: UTF-16 byte order mark: expected UTF-8 (ISO 20022 messages are UTF-8)"
+check utf16-no-bom      utf16-no-bom.xml          0   3 xml_encoding \
+	"$P: utf16-no-bom.xml:1: error: UTF-16 or UTF-32 text: expected UTF-8 (ISO 20022 messages are UTF-8)"
+check garbage-xml       binary-garbage.xml        0   3 xml_malformed \
+	"$P: binary-garbage.xml:1: error: startTag: invalid element name"
+
+# NACHA
+check long-line         long-line.ach             0   3 record_length \
+	"$P: long-line.ach:1: error: record must be 94 characters, found more than 65536: text past column 94 (\"AAAAAAAAAAAA...\")"
+check nul-bytes-ach     nul-bytes.ach             0   3 bad_byte \
+	"$P: nul-bytes.ach:3: error: unexpected NUL byte at column 59 (expected printable ASCII)"
+check invalid-utf8-ach  invalid-utf8.ach          0   3 bad_byte \
+	"$P: invalid-utf8.ach:3: error: unexpected non-ASCII byte 0xFF at column 60 (expected printable ASCII; NACHA files are plain ASCII)"
+check truncated-ach     truncated.ach             0   3 record_length \
+	"$P: truncated.ach:4: error: batch control record must be 94 characters, found 40 (columns 41-94 are missing and are not blank padding)"
+check garbage-ach       binary-garbage.ach        0   3 bad_byte \
+	"$P: binary-garbage.ach:1: error: unexpected control character 0x05 at column 4 (expected printable ASCII)"
+
+# Neither format; gzip as a transport.
+check garbage           binary-garbage.bin        0   3 unknown_format \
+	"$P: binary-garbage.bin:1: error: unknown format: expected a NACHA file header (\"101\") or an ISO 20022 XML document (\"<\")"
+check gzip-bomb         gzip-bomb.gz              0   3 unknown_format \
+	"$P: gzip-bomb.gz:1: error: unknown format: expected a NACHA file header (\"101\") or an ISO 20022 XML document (\"<\")"
+check gzip-bomb-ach     gzip-bomb.ach.gz          0   3 gzip_ratio \
+	"$P: gzip-bomb.ach.gz:2: error: unexpected NUL byte at column 1 (expected printable ASCII)"
+check gzip-truncated    truncated.ach.gz          0   3 gzip_truncated \
+	"$P: truncated.ach.gz: error: gzip stream is truncated (input ends after 106 bytes)"
+check gzip-corrupt      gzip-corrupt.ach.gz       0   3 gzip_corrupt \
+	"$P: gzip-corrupt.ach.gz: error: gzip stream is corrupt: invalid bit length repeat"
+check gzip-trailing     gzip-trailing-garbage.ach.gz 0 3 gzip_trailing \
+	"$P: gzip-trailing-garbage.ach.gz: error: unexpected data after the end of the gzip stream (at raw byte 212)"
+
+if [ "$failures" -ne 0 ]; then
+	echo "test_hostile: $failures failure(s)" >&2
+	exit 1
+fi
+echo "test_hostile: ok"
