@@ -188,13 +188,33 @@ void ach_emit_record(struct cl_ach *p);
 
 /* ach_fields.c */
 extern const unsigned char ach_digit[256]; /* '0'..'9' -> 1, else 0 */
-/* n digits at s into *out (0 and false when one is not a digit). */
+/* n digits at s into *out (0 and false when one is not a digit).  Eight
+ * digits at a time where it can (traces, amounts, routing numbers): a
+ * byte outside '0'..'9' sets a high bit in one of the two sums, and three
+ * multiplications combine the eight digit values (little-endian load). */
 static inline bool ach_num(const char *s, size_t n, uint64_t *out)
 {
 	uint64_t v = 0;
 	unsigned bad = 0;
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; i++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, s + i, 8);
+		if (((x - 0x3030303030303030ULL) | (x + 0x4646464646464646ULL)) &
+		    0x8080808080808080ULL) {
+			*out = 0;
+			return false;
+		}
+		x = (x & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
+		x = (x & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+		x = (x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+		v = v * 100000000 + x;
+	}
+#endif
+	for (; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
 		bad |= ach_digit[c] ^ 1u;
