@@ -319,6 +319,9 @@ static void range_summary(struct cl_ach *p, const struct ach_range *r, int kind)
 
 static void batch_summary(struct cl_ach *p)
 {
+	/* an unreadable effective date was reported; its keys mean nothing */
+	if (!p->b.value_date[0] && !p->b.date_blank)
+		return;
 	for (int kind = 0; kind < 3; kind++) {
 		const struct ach_range *r = &p->b.range[kind];
 

@@ -406,6 +406,26 @@ static void test_ach_iat_entry(void **state)
 	assert_string_equal(rec->company_id, "123456789");
 	assert_int_equal(rec->addenda_count, 7);
 	assert_string_equal(rec->natural_key, "123456789|121042880000001|2026-03-02");
+
+	/* the foreign bank (addenda 14 RDFI id) is economic: other
+	 * fingerprint, same key; the receiver's name is not */
+	{
+		struct run r2;
+
+		fx_patch(&f, 8, 41, "999"); /* addenda 14 */
+		run_fx(&r2, &f);
+		assert_int_equal(r2.errors, 0);
+		assert_string_equal(nth_record(&r2, 0)->natural_key, rec->natural_key);
+		assert_memory_not_equal(nth_record(&r2, 0)->fingerprint, rec->fingerprint, 32);
+		run_free(&r2);
+		fx_patch(&f, 8, 41, "987");
+		fx_patch(&f, 4, 47, "OTHER NAME");
+		run_fx(&r2, &f);
+		assert_int_equal(r2.errors, 0);
+		assert_string_equal(nth_record(&r2, 0)->individual_name, "OTHER NAMERISES");
+		assert_memory_equal(nth_record(&r2, 0)->fingerprint, rec->fingerprint, 32);
+		run_free(&r2);
+	}
 	run_free(&r);
 	fx_free(&f);
 
