@@ -64,8 +64,6 @@ struct ach_batch {
 	/* key and fingerprint parts that are the same for every entry */
 	char key_head[24];           /* "<company id>|" [+ "<batch number>|"] */
 	size_t key_head_len;
-	char fp_tail[64];            /* encoded company_id, sec_code, value_date */
-	size_t fp_tail_len;
 	/* computed from the entries */
 	unsigned long entries;       /* entries + addenda */
 	unsigned long entry_count;   /* entries only */

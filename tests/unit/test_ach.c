@@ -242,8 +242,9 @@ static void test_ach_fingerprint_encoding(void **state)
 {
 	struct fx f;
 	struct run r;
-	const char *enc = "9:ach.entry;5:12345;3:USD;2:22;9:231380104;5:ACCT1;10:1234567890;"
-			  "3:PPD;10:2026-03-02;";
+	/* P: the batch part padded to one SHA-256 block; E: the entry part */
+	const char *enc = "9:ach.entry;3:USD;10:1234567890;3:PPD;10:2026-03-02;;;;;;;;;;;;;"
+			  "5:12345;2:22;9:231380104;5:ACCT1;";
 	unsigned char md[32];
 	unsigned int n = 32;
 
@@ -251,6 +252,7 @@ static void test_ach_fingerprint_encoding(void **state)
 	base(&f, "2603011200", false);
 	run_fx(&r, &f);
 	/* the documented encoding (clearing-load-keys(7)), byte for byte */
+	assert_int_equal(strstr(enc, "5:12345;") - enc, 64);
 	EVP_Digest(enc, strlen(enc), md, &n, EVP_sha256(), NULL);
 	assert_memory_equal(nth_record(&r, 0)->fingerprint, md, 32);
 	run_free(&r);
