@@ -5,8 +5,8 @@
  * The input is read in 64 KiB chunks into a buffer of twice that; lines
  * are processed in place and only a partial line is moved to the front
  * before the next read, so results do not depend on how the input is
- * chunked.  Each line is copied into a 94-column space-padded `struct
- * ach_line` before any field is read.
+ * chunked.  A line is read in place (a short one through a blank-padded
+ * copy), so every field read has its 94 columns.
  */
 #include "ach.h"
 

@@ -153,11 +153,21 @@ void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat)
 	memcpy(o, r->value_date, sizeof(r->value_date));
 
 	f->len = 0;
-	fp_str(f, r->kind);
+	if (entry) {
+		memcpy(f->buf, "9:ach.entry;", 12);
+		f->len = 12;
+	} else {
+		fp_str(f, r->kind);
+	}
 	fp_int(f, r->amount_minor);
-	fp_field(f, "USD", 3);
-	fp_field(f, r->transaction_code, 2);
-	fp_field(f, r->receiving_dfi, 9);
+	/* "3:USD;2:<tcode>;9:<rdfi>;": fixed widths */
+	o = f->buf + f->len;
+	memcpy(o, "3:USD;2:", 8);
+	memcpy(o + 8, r->transaction_code, 2);
+	memcpy(o + 10, ";9:", 3);
+	memcpy(o + 13, r->receiving_dfi, 9);
+	o[22] = ';';
+	f->len += 23;
 	fp_str(f, r->receiving_account);
 	/* company_id, sec_code, value_date: the same for the whole batch */
 	memcpy(f->buf + f->len, b->fp_tail, b->fp_tail_len);
