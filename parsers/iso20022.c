@@ -705,6 +705,58 @@ static void pump(struct cl_iso20022 *p)
 	p->info.lines = cl_iso_guard_lines(&p->guard);
 }
 
+/* Length of the valid UTF-8 sequence at s (1-4), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		n = 2;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		n = 3;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F) ||
+	    (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
+		return 0; /* overlong, surrogate, beyond U+10FFFF */
+	return n;
+}
+
+/* Messages quote the file (an encoding name, a value, libxml2's "Bytes:
+ * 0x.."): they reach terminals, logs and JSON, so control bytes and
+ * invalid UTF-8 become \xNN (a line end a blank), cut to fit. */
+static void clean_text(char *s, size_t cap)
+{
+	char out[CL_MSGTEXT_MAX];
+	size_t o = 0, i = 0;
+	const unsigned char *u = (const unsigned char *)s;
+
+	while (u[i] && o + 5 < sizeof(out) && o + 5 < cap) {
+		size_t n = utf8_len(u + i);
+
+		if (u[i] == '\n' || u[i] == '\r' || u[i] == '\t') {
+			out[o++] = ' ';
+			i++;
+		} else if (n == 0 || u[i] < 0x20 || u[i] == 0x7F) {
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "\\x%02X", u[i]);
+			i++;
+		} else {
+			memcpy(out + o, u + i, n);
+			o += n;
+			i += n;
+		}
+	}
+	out[o] = '\0';
+	memcpy(s, out, o + 1);
+}
+
 struct cl_iso20022 *cl_iso20022_new(struct cl_input *in, const struct cl_parse_opts *opts)
 {
 	struct cl_iso20022 *p = cl_xcalloc(1, sizeof(*p));
@@ -737,6 +789,8 @@ enum cl_status cl_iso20022_next(struct cl_iso20022 *p, const struct cl_record **
 	if (p->e_len > 0 &&
 	    (p->r_len == 0 || p->errs[p->e_head].seq < p->rec_seq[p->r_head])) {
 		*err = p->errs[p->e_head].err;
+		clean_text(err->message, sizeof(err->message));
+		clean_text(err->path, sizeof(err->path));
 		p->e_head = (p->e_head + 1) % CL_ISO_ERRQ;
 		p->e_len--;
 		if (++p->errors_returned >= p->opts.max_errors)
@@ -747,6 +801,10 @@ enum cl_status cl_iso20022_next(struct cl_iso20022 *p, const struct cl_record **
 		*rec = &p->recs[p->r_head];
 		p->r_head = (p->r_head + 1) % CL_ISO_RECQ;
 		p->r_len--;
+		/* the file information counts what was handed out */
+		p->info.records++;
+		if (p->info.total_credit_minor <= INT64_MAX - (*rec)->amount_minor)
+			p->info.total_credit_minor += (*rec)->amount_minor;
 		return CL_OK;
 	}
 	if (p->io_failed) {

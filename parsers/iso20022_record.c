@@ -461,13 +461,9 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 	if (!pain && !p->info.receiver[0])
 		info_copy(p->info.receiver, sizeof(p->info.receiver), rec->instructed_agent);
 	cl_iso_fingerprint(p->fp, rec, x);
-	if (amount_ok && p->info.total_credit_minor <= INT64_MAX - rec->amount_minor)
-		p->info.total_credit_minor += rec->amount_minor;
 	/* a record without a key cannot be loaded or compared: only its
 	 * errors are handed out */
-	if (rec->natural_key[0]) {
+	if (rec->natural_key[0])
 		cl_iso_record_commit(p);
-		p->info.records++;
-	}
 }
 
