@@ -31,15 +31,16 @@
  *   Loaders that insert in one global key order cannot deadlock with each
  *   other, and ON CONFLICT waits for the other transaction instead of
  *   failing, so contended loads make progress.  A row skipped by ON
- *   CONFLICT (a key committed concurrently after our classification) makes
- *   the attempt roll back and retry once more: it must be journaled as a
- *   duplicate or held as a conflict, never dropped silently.
+ *   CONFLICT (a key committed concurrently after our classification) is
+ *   never dropped silently: it is journaled as a duplicate in the same
+ *   transaction, or, if its content differs, the attempt rolls back and
+ *   the next one holds (or quarantines) it as a conflict.
  * - The journal rows are written by one INSERT ... SELECT in the database;
  *   what comes back (ordinal, reason) fills two bitmaps (1 bit per record),
  *   so memory stays constant per record.
  */
 
-#define DEFAULT_RETRIES 5
+#define DEFAULT_RETRIES 8
 #define PROGRESS_EVERY 16384
 #define RECONNECT_ATTEMPTS 5
 
@@ -119,6 +120,8 @@ struct load {
 	struct bitmap matched;     /* ordinals with a journal row */
 	struct bitmap conflicts;   /* ordinals that conflict */
 	bool ordered_path;         /* retry: stage new rows, insert in key order */
+	unsigned long raced_dup;   /* ordered path: skipped keys that turned */
+	unsigned long raced_conflict; /* out duplicates / conflicts */
 	bool in_commit;            /* COMMIT was sent: a lost connection now
 	                              leaves the outcome to be found out */
 	struct timespec t0;
@@ -594,6 +597,60 @@ static enum cl_db_status explain_conflicts(struct load *L)
 	return st;
 }
 
+/* The ordered path skipped `skipped` records: another loader committed
+ * their keys after our classification (ON CONFLICT DO NOTHING waited for
+ * it).  They are visible now: journal them like the classification would
+ * have.  Duplicates keep this attempt going (progress under contention);
+ * a conflict, or a count that does not add up, rolls the attempt back to
+ * be classified from scratch (held or quarantined by the usual path). */
+static int on_raced(void *ctx, char **f, int nf)
+{
+	struct load *L = ctx;
+
+	if (nf < 2 || !f[0] || !f[1])
+		return 0;
+	bit_set(&L->matched, strtoul(f[0], NULL, 10));
+	if (strcmp(f[1], "duplicate") == 0)
+		L->raced_dup++;
+	else
+		L->raced_conflict++;
+	return 0;
+}
+
+static enum cl_db_status journal_raced(struct load *L, unsigned long skipped)
+{
+	enum cl_db_status st;
+
+	L->raced_dup = L->raced_conflict = 0;
+	st = cl_copy_out(L->db,
+			 "COPY (INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position,"
+			 "  tenant, kind, natural_key, reason, matched_key, matched_load_id,"
+			 "  matched_ordinal, matched_position)"
+			 " SELECT n.load_id, n.ordinal, n.position, n.tenant, n.kind,"
+			 "  coalesce(s.journal_key, s.natural_key),"
+			 "  CASE WHEN r.fingerprint = n.fingerprint THEN 'duplicate' ELSE 'conflict' END,"
+			 "  NULL, r.load_id, r.ordinal, r.position"
+			 " FROM pg_temp.cl_new n"
+			 " JOIN pg_temp.cl_stage s ON s.ordinal = n.ordinal"
+			 " JOIN public.clearing_record r ON r.tenant = n.tenant AND r.kind = n.kind"
+			 "  AND r.natural_key = n.natural_key AND r.load_id <> n.load_id"
+			 " RETURNING ordinal, reason) TO STDOUT",
+			 on_raced, L, &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	if (L->raced_conflict || L->raced_dup != skipped) {
+		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "race",
+			     "%lu records were applied by another load meanwhile, %lu with other "
+			     "content",
+			     skipped, L->raced_conflict);
+		snprintf(L->r->err.sqlstate, sizeof(L->r->err.sqlstate), "23505");
+		return CL_DB_RETRY;
+	}
+	L->r->new_count -= skipped;
+	L->r->duplicate_count += skipped;
+	return CL_DB_OK;
+}
+
 /* Pass 2: the new records into clearing_record. */
 static enum cl_db_status apply_new(struct load *L)
 {
@@ -638,16 +695,9 @@ static enum cl_db_status apply_new(struct load *L)
 		return st;
 	copied = strtoul(PQgetvalue(res, 0, 0), NULL, 10);
 	PQclear(res);
-	if (copied != L->r->new_count) {
-		/* keys committed by another loader since we classified: classify
-		   again from scratch rather than drop them silently */
-		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "race",
-			     "%lu records were applied by another load meanwhile",
-			     L->r->new_count - copied);
-		snprintf(L->r->err.sqlstate, sizeof(L->r->err.sqlstate), "23505");
-		return CL_DB_RETRY;
-	}
-	return CL_DB_OK;
+	if (copied == L->r->new_count)
+		return CL_DB_OK;
+	return journal_raced(L, L->r->new_count - copied);
 }
 
 /* ---- COMMIT and the third outcome ---- */

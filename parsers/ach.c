@@ -5,8 +5,8 @@
  * The input is read in 64 KiB chunks into a buffer of twice that; lines
  * are processed in place and only a partial line is moved to the front
  * before the next read, so results do not depend on how the input is
- * chunked.  Each line is copied into a 94-column space-padded `struct
- * ach_line` before any field is read.
+ * chunked.  A line is read in place (a short one through a blank-padded
+ * copy), so every field read has its 94 columns.
  */
 #include "ach.h"
 
@@ -166,6 +166,11 @@ static bool detect_mode(struct cl_ach *p)
 			return false;
 	p->mode_known = true;
 	b = p->buf + p->pos;
+	if (p->len - p->pos >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) {
+		p->pos += 3;
+		b += 3;
+		ach_note(p, 1, "bom", "UTF-8 byte order mark before the file header ignored");
+	}
 	if (p->len - p->pos > ACH_RECLEN && b[0] == '1' && b[ACH_RECLEN] >= '1' &&
 	    b[ACH_RECLEN] <= '9' && !memchr(b, '\n', ACH_RECLEN)) {
 		p->fixed_block = true;

@@ -22,25 +22,6 @@ void ach_num_error(struct cl_ach *p, const struct ach_line *l, int a, int b, con
 		ach_show(shown, sizeof(shown), l->c + a - 1, n));
 }
 
-void ach_field_trim(char *dst, const struct ach_line *l, int a, int b)
-{
-	size_t n = (size_t)(b - a + 1);
-	const char *s = l->c + a - 1;
-
-	while (n > 0 && s[n - 1] == ' ')
-		n--;
-	memcpy(dst, s, n);
-	dst[n] = '\0';
-}
-
-void ach_field_raw(char *dst, const struct ach_line *l, int a, int b)
-{
-	size_t n = (size_t)(b - a + 1);
-
-	memcpy(dst, l->c + a - 1, n);
-	dst[n] = '\0';
-}
-
 bool ach_field_blank(const struct ach_line *l, int a, int b)
 {
 	for (int i = a; i <= b; i++)
@@ -79,16 +60,6 @@ bool ach_date(const char *s, char out[11])
 	out[9] = s[5];
 	out[10] = '\0';
 	return true;
-}
-
-int ach_check_digit(const char *d)
-{
-	static const int w[8] = {3, 7, 1, 3, 7, 1, 3, 7};
-	int sum = 0;
-
-	for (int i = 0; i < 8; i++)
-		sum += w[i] * (d[i] - '0');
-	return (10 - sum % 10) % 10;
 }
 
 void ach_fmt_u64(char *dst, uint64_t v, int width)

@@ -8,7 +8,11 @@
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
 db_new
-cl init >/dev/null
+# CL_INIT_ARGS="--partitions 4": the same against the hash-partitioned
+# schema (test_partitioned.sh)
+cl init ${CL_INIT_ARGS:-} >/dev/null
+[ -z "${CL_INIT_ARGS:-}" ] || [ "$(q "select count(*) from pg_inherits
+	where inhparent = 'clearing_record'::regclass")" -gt 1 ] || fail "clearing_record is not partitioned"
 
 # gen FMT OUT ARGS...: 200 records of FMT
 gen() {

@@ -242,8 +242,9 @@ static void test_ach_fingerprint_encoding(void **state)
 {
 	struct fx f;
 	struct run r;
-	const char *enc = "9:ach.entry;5:12345;3:USD;2:22;9:231380104;5:ACCT1;10:1234567890;"
-			  "3:PPD;10:2026-03-02;";
+	/* P: the batch part padded to one SHA-256 block; E: the entry part */
+	const char *enc = "9:ach.entry;3:USD;10:1234567890;3:PPD;10:2026-03-02;;;;;;;;;;;;;"
+			  "5:12345;2:22;9:231380104;5:ACCT1;";
 	unsigned char md[32];
 	unsigned int n = 32;
 
@@ -251,6 +252,7 @@ static void test_ach_fingerprint_encoding(void **state)
 	base(&f, "2603011200", false);
 	run_fx(&r, &f);
 	/* the documented encoding (clearing-load-keys(7)), byte for byte */
+	assert_int_equal(strstr(enc, "5:12345;") - enc, 64);
 	EVP_Digest(enc, strlen(enc), md, &n, EVP_sha256(), NULL);
 	assert_memory_equal(nth_record(&r, 0)->fingerprint, md, 32);
 	run_free(&r);
@@ -406,6 +408,26 @@ static void test_ach_iat_entry(void **state)
 	assert_string_equal(rec->company_id, "123456789");
 	assert_int_equal(rec->addenda_count, 7);
 	assert_string_equal(rec->natural_key, "123456789|121042880000001|2026-03-02");
+
+	/* the foreign bank (addenda 14 RDFI id) is economic: other
+	 * fingerprint, same key; the receiver's name is not */
+	{
+		struct run r2;
+
+		fx_patch(&f, 8, 41, "999"); /* addenda 14 */
+		run_fx(&r2, &f);
+		assert_int_equal(r2.errors, 0);
+		assert_string_equal(nth_record(&r2, 0)->natural_key, rec->natural_key);
+		assert_memory_not_equal(nth_record(&r2, 0)->fingerprint, rec->fingerprint, 32);
+		run_free(&r2);
+		fx_patch(&f, 8, 41, "987");
+		fx_patch(&f, 4, 47, "OTHER NAME");
+		run_fx(&r2, &f);
+		assert_int_equal(r2.errors, 0);
+		assert_string_equal(nth_record(&r2, 0)->individual_name, "OTHER NAMERISES");
+		assert_memory_equal(nth_record(&r2, 0)->fingerprint, rec->fingerprint, 32);
+		run_free(&r2);
+	}
 	run_free(&r);
 	fx_free(&f);
 
@@ -697,6 +719,26 @@ static void test_ach_forward_entry_needs_effective_date(void **state)
 	fx_free(&f);
 }
 
+static void test_ach_byte_order_mark_is_note(void **state)
+{
+	struct fx f;
+	struct run r;
+	char *b;
+
+	(void)state;
+	base(&f, "2603011200", false);
+	b = malloc(f.len + 3);
+	memcpy(b, "\xEF\xBB\xBF", 3);
+	memcpy(b + 3, f.buf, f.len);
+	run_buf(&r, b, f.len + 3);
+	assert_int_equal(r.errors, 0);
+	assert_int_equal(r.records, 3);
+	assert_non_null(find_note(&r, "bom"));
+	run_free(&r);
+	free(b);
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -717,6 +759,7 @@ int main(void)
 		cmocka_unit_test(test_ach_adv_file),
 		cmocka_unit_test(test_ach_return_trace_restart),
 		cmocka_unit_test(test_ach_forward_entry_needs_effective_date),
+		cmocka_unit_test(test_ach_byte_order_mark_is_note),
 	};
 
 	return cmocka_run_group_tests_name("ach", tests, NULL, NULL);
