@@ -1,5 +1,5 @@
 /* iso20022_paths.c - which element paths the parser reads, as a trie over
- * small tag ids, so the reader loop does one array lookup per element.
+ * small tag ids, so the parser does one array lookup per element.
  *
  * Subtries are shared: the group header subtrie hangs under every message
  * root, the transaction subtrie under PmtInf/CdtTrfTxInf (pain.001),

@@ -166,7 +166,9 @@ static void test_iso20022_truncated_file(void **state)
 static void test_iso20022_malformed(void **state)
 {
 	(void)state;
-	iso_run("<Document xmlns=\"" PAIN_NS "\"><a></b></Document>", &run);
+	iso_run("<Document xmlns=\"" PAIN_NS "\"><CstmrCdtTrfInitn><a></b></CstmrCdtTrfInitn>"
+		"</Document>",
+		&run);
 	only_error(&run, "xml_malformed");
 	assert_int_equal(run.err[0].line, 1);
 	assert_true(run.err[0].column > 0);
