@@ -94,6 +94,32 @@ static inline void fx_batch(struct fx *f, const char *company, const char *sec, 
 	f->batches++;
 }
 
+/* An IAT batch header (service class 220, originator id 123456789,
+ * Canada, CAD to USD) and an entry declaring `n_addenda` addenda. */
+static inline void fx_iat_batch(struct fx *f, int n_addenda)
+{
+	char l[200];
+
+	snprintf(l, sizeof(l), "5220%16sFF3%15sUS%-10.10sIAT%-10.10sCADUSD260302   1%.8s%07d", "", "",
+		 "123456789", "TRADEPAYMT", FX_ODFI, 1);
+	fx_line(f, l);
+	f->batches++;
+	snprintf(f->service, sizeof(f->service), "220");
+	snprintf(f->company, sizeof(f->company), "123456789 ");
+	f->batch_no = 1;
+	f->b_count = 0;
+	f->b_hash = f->b_debit = f->b_credit = 0;
+	snprintf(l, sizeof(l), "622121042882%04d%13s0000100000%-35.35s  0 1%.8s%07d", n_addenda, "",
+		 "ACCOUNT-ABROAD-1", FX_ODFI, 1);
+	fx_line(f, l);
+	f->b_count++;
+	f->f_count++;
+	f->b_hash += 12104288;
+	f->f_hash += 12104288;
+	f->b_credit += 100000;
+	f->f_credit += 100000;
+}
+
 static inline int fx_check_digit(const char *d)
 {
 	static const int w[8] = {3, 7, 1, 3, 7, 1, 3, 7};

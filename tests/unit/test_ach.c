@@ -360,16 +360,7 @@ static void iat_file(struct fx *f, int n_addenda)
 	char l[120], body[85];
 
 	fx_begin(f, "2603011200");
-	snprintf(l, sizeof(l), "5220%16sFF3%15sUS%-10.10sIAT%-10.10sCADUSD260302   1%.8s%07d", "", "",
-		 "123456789", "TRADEPAYMT", FX_ODFI, 1);
-	fx_line(f, l);
-	f->batches++;
-	snprintf(f->service, sizeof(f->service), "220");
-	snprintf(f->company, sizeof(f->company), "123456789 ");
-	f->batch_no = 1;
-	snprintf(l, sizeof(l), "622121042882%04d%13s0000100000%-35.35s  0 1%.8s%07d", n_addenda, "",
-		 "ACCOUNT-ABROAD-1", FX_ODFI, 1);
-	fx_raw(f, l, 1, 12104288, 0, 100000);
+	fx_iat_batch(f, n_addenda);
 	for (int i = 0; i < n_addenda; i++) {
 		switch (10 + i) {
 		case 10:

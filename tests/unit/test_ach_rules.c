@@ -788,7 +788,6 @@ static void test_ach_rules_iat_addenda_limits(void **state)
 	const char *v[12];
 	struct fx f;
 	struct run r;
-	char l[120];
 
 	(void)state;
 	for (int i = 0; i < 7; i++) {
@@ -803,16 +802,7 @@ static void test_ach_rules_iat_addenda_limits(void **state)
 	for (int i = 0; i < 10; i++)
 		v[i] = add[i];
 	fx_begin(&f, "2603011200");
-	snprintf(l, sizeof(l), "5220%16sFF3%15sUS%-10.10sIAT%-10.10sCADUSD260302   1%.8s%07d", "", "",
-		 "123456789", "TRADEPAYMT", FX_ODFI, 1);
-	fx_line(&f, l);
-	f.batches++;
-	snprintf(f.service, sizeof(f.service), "220");
-	snprintf(f.company, sizeof(f.company), "123456789 ");
-	f.batch_no = 1;
-	snprintf(l, sizeof(l), "622121042882%04d%13s0000100000%-35.35s  0 1%.8s%07d", 10, "", "ACCT",
-		 FX_ODFI, 1);
-	fx_raw(&f, l, 1, 12104288, 0, 100000);
+	fx_iat_batch(&f, 10);
 	for (int i = 0; i < 10; i++)
 		fx_raw(&f, v[i], 1, 0, 0, 0);
 	fx_end_batch(&f);
@@ -833,16 +823,7 @@ static void test_ach_rules_iat_addenda_limits(void **state)
 	/* an unknown IAT transaction type code */
 	memcpy(add[0] + 3, "XYZ", 3);
 	fx_begin(&f, "2603011200");
-	snprintf(l, sizeof(l), "5220%16sFF3%15sUS%-10.10sIAT%-10.10sCADUSD260302   1%.8s%07d", "", "",
-		 "123456789", "TRADEPAYMT", FX_ODFI, 1);
-	fx_line(&f, l);
-	f.batches++;
-	snprintf(f.service, sizeof(f.service), "220");
-	snprintf(f.company, sizeof(f.company), "123456789 ");
-	f.batch_no = 1;
-	snprintf(l, sizeof(l), "622121042882%04d%13s0000100000%-35.35s  0 1%.8s%07d", 7, "", "ACCT",
-		 FX_ODFI, 1);
-	fx_raw(&f, l, 1, 12104288, 0, 100000);
+	fx_iat_batch(&f, 7);
 	for (int i = 0; i < 7; i++)
 		fx_raw(&f, add[i], 1, 0, 0, 0);
 	fx_end_batch(&f);
