@@ -263,17 +263,13 @@ static void test_ach_fingerprint_encoding(void **state)
  * addenda 98, 7 control, 8 file control. */
 static void return_file(struct fx *f, const char *ret)
 {
-	char e1[95], e2[95], l[95];
+	char l[95];
 
 	fx_begin(f, "2603011200");
 	fx_batch(f, "1234567890", "PPD", "200", "260302", 1);
-	snprintf(e1, sizeof(e1), "621231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "ACCT1", 1500,
-		 "ID1", "JANE ROE", FX_ODFI, 11);
-	fx_raw(f, e1, 1, 23138010, 0, 1500);
+	fx_entry_full(f, "21", "23138010", 1500, "ACCT1", "ID1", "JANE ROE", 1, 11);
 	fx_raw(f, ret, 1, 0, 0, 0);
-	snprintf(e2, sizeof(e2), "626091000019%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "ACCT2", 0,
-		 "ID2", "JIM ROE", FX_ODFI, 12);
-	fx_raw(f, e2, 1, 9100001, 0, 0);
+	fx_entry_full(f, "26", "09100001", 0, "ACCT2", "ID2", "JIM ROE", 1, 12);
 	fx_raw(f, a98(l, "C01", "099912340000015", "NEWACCT123", "121042880000012"), 1, 0, 0, 0);
 	fx_end_batch(f);
 	fx_finish(f, false);
@@ -313,15 +309,13 @@ static void test_ach_dishonored_and_contested_returns(void **state)
 {
 	struct fx f;
 	struct run r;
-	char e[95], l[95];
+	char l[95];
 
 	(void)state;
 	/* a plain R01 followed by a dishonored R68 and a contested R71 */
 	fx_begin(&f, "2603011200");
 	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
-	snprintf(e, sizeof(e), "621231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "ACCT1", 100,
-		 "ID1", "JANE ROE", FX_ODFI, 1);
-	fx_raw(&f, e, 1, 23138010, 0, 100);
+	fx_entry_full(&f, "21", "23138010", 100, "ACCT1", "ID1", "JANE ROE", 1, 1);
 	fx_raw(&f, a99(l, "R01", "099912340000099", "", "121042880000001"), 1, 0, 0, 0);
 	fx_raw(&f, a99(l, "R68", "099912340000099", "   09991234000007712301", "121042880000001"),
 	       1, 0, 0, 0);
@@ -342,7 +336,7 @@ static void test_ach_dishonored_and_contested_returns(void **state)
 	/* a dishonored layout with a letter in its return trace (39-53) */
 	fx_begin(&f, "2603011200");
 	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
-	fx_raw(&f, e, 1, 23138010, 0, 100);
+	fx_entry_full(&f, "21", "23138010", 100, "ACCT1", "ID1", "JANE ROE", 1, 1);
 	fx_raw(&f, a99(l, "R68", "099912340000099", "   0999123400000X712301", "121042880000001"),
 	       1, 0, 0, 0);
 	fx_end_batch(&f);
@@ -586,9 +580,7 @@ static void test_ach_sec_layouts(void **state)
 	/* CIE: name in 40-54, id in 55-76 */
 	fx_begin(&f, "2603011200");
 	fx_batch(&f, "1234567890", "CIE", "220", "260302", 1);
-	snprintf(l, sizeof(l), "622231380104%-17.17s%010d%-15.15s%-22.22s  0%.8s%07d", "A1", 100,
-		 "MARY SMITH", "INVOICE-77", FX_ODFI, 1);
-	fx_raw(&f, l, 1, 23138010, 0, 100);
+	fx_entry_full(&f, "22", "23138010", 100, "A1", "MARY SMITH", "INVOICE-77", 0, 1);
 	fx_end_batch(&f);
 	/* CTX: id 40-54, number of addenda 55-58, receiving company 59-74 */
 	fx_batch(&f, "1234567890", "CTX", "200", "260302", 2);
@@ -602,9 +594,7 @@ static void test_ach_sec_layouts(void **state)
 	fx_end_batch(&f);
 	/* POS with its addenda 02 (80-94: the entry's trace) */
 	fx_batch(&f, "1234567890", "POS", "225", "260302", 3);
-	snprintf(l, sizeof(l), "627231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "A3", 300,
-		 "CARD", "JOE BLOGGS", FX_ODFI, 3);
-	fx_raw(&f, l, 1, 23138010, 300, 0);
+	fx_entry_full(&f, "27", "23138010", 300, "A3", "CARD", "JOE BLOGGS", 1, 3);
 	snprintf(l, sizeof(l), "702%-76.76s%.8s%07d", "REF1   TERMINAL 42 SHOP ST", FX_ODFI, 3);
 	fx_raw(&f, l, 1, 0, 0, 0);
 	fx_end_batch(&f);
@@ -660,7 +650,7 @@ static void test_ach_return_trace_restart(void **state)
 {
 	struct fx f;
 	struct run r;
-	char e[95], l[95];
+	char l[95];
 
 	(void)state;
 	/* two return batches of other companies, same date, the same return
@@ -668,9 +658,7 @@ static void test_ach_return_trace_restart(void **state)
 	fx_begin(&f, "2603011200");
 	for (int b = 1; b <= 2; b++) {
 		fx_batch(&f, b == 1 ? "1111111111" : "2222222222", "PPD", "200", "260302", b);
-		snprintf(e, sizeof(e), "621231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "A1", 100,
-			 "ID1", "JANE ROE", FX_ODFI, 1);
-		fx_raw(&f, e, 1, 23138010, 0, 100);
+		fx_entry_full(&f, "21", "23138010", 100, "A1", "ID1", "JANE ROE", 1, 1);
 		fx_raw(&f, a99(l, "R01", "099912340000099", "", "121042880000001"), 1, 0, 0, 0);
 		fx_end_batch(&f);
 	}

@@ -519,19 +519,14 @@ static void test_ach_rules_return_and_change_codes(void **state)
 {
 	struct fx f;
 	struct run r;
-	char e[95];
 
 	(void)state;
 	fx_begin(&f, "2603011200");
 	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
-	snprintf(e, sizeof(e), "621231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "A1", 100,
-		 "ID1", "JANE ROE", FX_ODFI, 1);
-	fx_raw(&f, e, 1, 23138010, 0, 100);
+	fx_entry_full(&f, "21", "23138010", 100, "A1", "ID1", "JANE ROE", 1, 1);
 	fx_raw(&f, "799R97099912340000099      09101298                                            121042880000001",
 	       1, 0, 0, 0);
-	snprintf(e, sizeof(e), "621231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "A1", 0,
-		 "ID1", "JANE ROE", FX_ODFI, 2);
-	fx_raw(&f, e, 1, 23138010, 0, 0);
+	fx_entry_full(&f, "21", "23138010", 0, "A1", "ID1", "JANE ROE", 1, 2);
 	fx_raw(&f, "798C92099912340000099      09101298NEWDATA                                     121042880000002",
 	       1, 0, 0, 0);
 	fx_end_batch(&f);
