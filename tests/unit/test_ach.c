@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <openssl/evp.h>
+#include <zlib.h>
 
 #include "ach_fixture.h"
 
@@ -718,6 +719,57 @@ static void test_ach_byte_order_mark_is_note(void **state)
 	fx_free(&f);
 }
 
+static void test_ach_cr_only_line_ends(void **state)
+{
+	struct fx f;
+	struct run whole, one;
+
+	(void)state;
+	base(&f, "2603011200", false);
+	for (size_t i = 0; i < f.len; i++)
+		if (f.buf[i] == '\n')
+			f.buf[i] = '\r';
+	run_fx(&whole, &f);
+	assert_int_equal(whole.errors, 0);
+	assert_int_equal(whole.records, 3);
+	assert_non_null(find_note(&whole, "cr_line_ends"));
+	{
+		struct cl_parse_opts o = {0};
+
+		run_opts(&one, f.buf, f.len, 1, &o);
+		assert_same_run(&whole, &one);
+		run_free(&one);
+	}
+	run_free(&whole);
+	fx_free(&f);
+}
+
+static void test_ach_read_error_ends_the_file(void **state)
+{
+	struct fx f;
+	struct run r;
+	z_stream zs;
+	unsigned char gz[4096];
+
+	(void)state;
+	base(&f, "2603011200", false);
+	memset(&zs, 0, sizeof(zs));
+	assert_int_equal(deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY), Z_OK);
+	zs.next_in = (unsigned char *)f.buf;
+	zs.avail_in = (uInt)f.len;
+	zs.next_out = gz;
+	zs.avail_out = sizeof(gz);
+	assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	deflateEnd(&zs);
+	/* the gzip stream cut in the middle: CL_IO last, then the end */
+	run_buf(&r, gz, (sizeof(gz) - zs.avail_out) / 2);
+	assert_true(r.n > 0);
+	assert_int_equal(r.ev[r.n - 1].st, CL_IO);
+	assert_string_equal(r.ev[r.n - 1].code, "gzip_truncated");
+	run_free(&r);
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -739,6 +791,8 @@ int main(void)
 		cmocka_unit_test(test_ach_return_trace_restart),
 		cmocka_unit_test(test_ach_forward_entry_needs_effective_date),
 		cmocka_unit_test(test_ach_byte_order_mark_is_note),
+		cmocka_unit_test(test_ach_cr_only_line_ends),
+		cmocka_unit_test(test_ach_read_error_ends_the_file),
 	};
 
 	return cmocka_run_group_tests_name("ach", tests, NULL, NULL);
