@@ -463,7 +463,8 @@ static void process_line(struct cl_ach *p, const char *s, size_t n, bool cut)
 					"9-fill record before the file control (record type 9)");
 				return;
 			}
-			p->fill_lines++;
+			if (++p->fill_lines == 10)
+				p->tenth_fill_line = l.no;
 			return;
 		}
 		ach_err(p, l.no, 1, "fill_record",
@@ -566,7 +567,12 @@ static void finish_file(struct cl_ach *p)
 			last);
 		return;
 	}
-	if (p->fill_lines == 0 && p->records_before_fill % 10 != 0)
+	if (p->fill_lines >= 10)
+		ach_err(p, p->tenth_fill_line, 1, "fill_record",
+			"%lu 9-fill records after the file control: at most 9 complete the last "
+			"block",
+			p->fill_lines);
+	else if (p->fill_lines == 0 && p->records_before_fill % 10 != 0)
 		ach_note(p, last, "missing_fill",
 			 "no 9-fill records: %lu records do not fill whole blocks of 10",
 			 p->records_before_fill);
@@ -575,11 +581,6 @@ static void finish_file(struct cl_ach *p)
 			 "9-fill does not complete the last block: %lu records and %lu 9-fill "
 			 "records are not a multiple of 10",
 			 p->records_before_fill, p->fill_lines);
-	else if (p->fill_lines >= 10)
-		ach_err(p, p->file_control_line + 10, 1, "fill_record",
-			"%lu 9-fill records after the file control: at most 9 complete the last "
-			"block",
-			p->fill_lines);
 }
 
 enum cl_status cl_ach_next(struct cl_ach *p, const struct cl_record **rec, struct cl_error *err)

@@ -139,6 +139,7 @@ struct cl_ach {
 	bool saw_header, header_reported, saw_file_control, finished;
 	unsigned long file_control_line;
 	unsigned long fill_lines;
+	unsigned long tenth_fill_line; /* the first 9-fill record too many */
 	unsigned long records_before_fill; /* lines up to the file control */
 	struct ach_batch b;
 	struct ach_entry e;
