@@ -139,130 +139,194 @@ void cl_mask_account(const char *acct, char *out, size_t cap)
 
 /* ---- JSON -------------------------------------------------------------- */
 
-static void json_string(FILE *f, const char *s)
+/* Make room for n more bytes (n <= CL_JSON_BUF). */
+static inline void json_room(struct cl_json *j, size_t n)
+{
+	if (j->len + n > sizeof(j->buf)) {
+		fwrite_unlocked(j->buf, 1, j->len, j->f);
+		j->len = 0;
+	}
+}
+
+static inline void json_put(struct cl_json *j, const char *p, size_t n)
+{
+	while (n > 0) {
+		size_t k = n < sizeof(j->buf) ? n : sizeof(j->buf);
+
+		json_room(j, k);
+		memcpy(j->buf + j->len, p, k);
+		j->len += k;
+		p += k;
+		n -= k;
+	}
+}
+
+/* Byte classes for JSON strings: 0 copied as is, 1 escaped, 2 the lead
+ * byte of a UTF-8 sequence (validated). */
+static const unsigned char json_class[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* '"' */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, /* '\\' */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+};
+
+static void json_string(struct cl_json *j, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
-	const unsigned char *run = p;
 
-	putc_unlocked('"', f);
-	for (; *p; p++) {
-		if (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
-			continue;
-		if (*p >= 0x80) {
-			size_t n = utf8_len(p);
+	json_put(j, "\"", 1);
+	for (;;) {
+		const unsigned char *run = p;
+		char esc[8];
+		size_t n;
 
-			if (n > 0) {
-				p += n - 1;
-				continue;
-			}
-			/* not UTF-8: U+FFFD keeps the JSON valid */
-			if (p > run)
-				fwrite_unlocked(run, 1, (size_t)(p - run), f);
-			fputs_unlocked("\\ufffd", f);
-			run = p + 1;
+		while (json_class[*p] == 0)
+			p++;
+		if (json_class[*p] == 2 && (n = utf8_len(p)) > 0) {
+			p += n;
+			json_put(j, (const char *)run, (size_t)(p - run));
 			continue;
 		}
-		if (p > run)
-			fwrite_unlocked(run, 1, (size_t)(p - run), f);
-		putc_unlocked('\\', f);
+		json_put(j, (const char *)run, (size_t)(p - run));
+		if (*p == '\0')
+			break;
+		esc[0] = '\\';
+		n = 2;
 		switch (*p) {
 		case '"':
-			putc_unlocked('"', f);
+			esc[1] = '"';
 			break;
 		case '\\':
-			putc_unlocked('\\', f);
+			esc[1] = '\\';
 			break;
 		case '\n':
-			putc_unlocked('n', f);
+			esc[1] = 'n';
 			break;
 		case '\r':
-			putc_unlocked('r', f);
+			esc[1] = 'r';
 			break;
 		case '\t':
-			putc_unlocked('t', f);
+			esc[1] = 't';
 			break;
 		default:
-			fputs_unlocked("u00", f);
-			putc_unlocked(hex[*p >> 4], f);
-			putc_unlocked(hex[*p & 15], f);
+			if (*p >= 0x80) { /* not UTF-8: U+FFFD keeps the JSON valid */
+				memcpy(esc + 1, "ufffd", 5);
+			} else {
+				memcpy(esc + 1, "u00", 3);
+				esc[4] = hex[*p >> 4];
+				esc[5] = hex[*p & 15];
+			}
+			n = 6;
 			break;
 		}
-		run = p + 1;
+		json_put(j, esc, n);
+		p++;
 	}
-	if (p > run)
-		fwrite_unlocked(run, 1, (size_t)(p - run), f);
-	putc_unlocked('"', f);
+	json_put(j, "\"", 1);
+}
+
+static void json_key_n(struct cl_json *j, const char *key, size_t n)
+{
+	json_room(j, n + 4);
+	if (j->fields++)
+		j->buf[j->len++] = ',';
+	j->buf[j->len++] = '"';
+	memcpy(j->buf + j->len, key, n);
+	j->len += n;
+	j->buf[j->len++] = '"';
+	j->buf[j->len++] = ':';
 }
 
 static void json_key(struct cl_json *j, const char *key)
 {
-	if (j->fields++)
-		putc_unlocked(',', j->f);
-	putc_unlocked('"', j->f);
-	fputs_unlocked(key, j->f);
-	fputs_unlocked("\":", j->f);
+	json_key_n(j, key, strlen(key));
 }
 
 void cl_json_begin(struct cl_json *j, FILE *f)
 {
 	j->f = f;
 	j->fields = 0;
-	putc_unlocked('{', f);
+	j->len = 0;
+	j->buf[j->len++] = '{';
 }
 
 void cl_json_str(struct cl_json *j, const char *key, const char *val)
 {
 	json_key(j, key);
 	if (val && *val)
-		json_string(j->f, val);
+		json_string(j, val);
 	else
-		fputs_unlocked("null", j->f);
+		json_put(j, "null", 4);
 }
 
-void cl_json_int(struct cl_json *j, const char *key, long long val)
-{
-	char buf[24];
-	int n = snprintf(buf, sizeof(buf), "%lld", val);
-
-	json_key(j, key);
-	fwrite_unlocked(buf, 1, (size_t)n, j->f);
-}
-
-void cl_json_uint(struct cl_json *j, const char *key, unsigned long long val)
+static void json_digits(struct cl_json *j, unsigned long long val, bool neg)
 {
 	char buf[24];
 	char *p = buf + sizeof(buf);
 
-	json_key(j, key);
 	do {
 		*--p = (char)('0' + val % 10);
 		val /= 10;
 	} while (val);
-	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), j->f);
+	if (neg)
+		*--p = '-';
+	json_put(j, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+void cl_json_int(struct cl_json *j, const char *key, long long val)
+{
+	json_key(j, key);
+	if (val < 0)
+		json_digits(j, 0ULL - (unsigned long long)val, true);
+	else
+		json_digits(j, (unsigned long long)val, false);
+}
+
+void cl_json_uint(struct cl_json *j, const char *key, unsigned long long val)
+{
+	json_key(j, key);
+	json_digits(j, val, false);
 }
 
 void cl_json_real(struct cl_json *j, const char *key, double val)
 {
+	char buf[64];
+	int n = snprintf(buf, sizeof(buf), "%.3f", val);
+
 	json_key(j, key);
-	fprintf(j->f, "%.3f", val);
+	json_put(j, buf, (size_t)n);
 }
 
 void cl_json_bool(struct cl_json *j, const char *key, bool val)
 {
 	json_key(j, key);
-	fputs_unlocked(val ? "true" : "false", j->f);
+	json_put(j, val ? "true" : "false", val ? 4 : 5);
 }
 
 void cl_json_null(struct cl_json *j, const char *key)
 {
 	json_key(j, key);
-	fputs_unlocked("null", j->f);
+	json_put(j, "null", 4);
 }
 
 void cl_json_end(struct cl_json *j)
 {
-	fputs_unlocked("}\n", j->f);
+	json_put(j, "}\n", 2);
+	fwrite_unlocked(j->buf, 1, j->len, j->f);
+	j->len = 0;
 }
 
 /* ---- the record model as named values ---------------------------------- */
@@ -273,13 +337,14 @@ enum field_scope { ALL, ACH, ISO };
 
 struct field {
 	const char *name;
+	size_t name_len;
 	enum field_scope scope;
 	bool account; /* masked unless --no-mask */
 	size_t offset; /* of a char array in struct cl_record */
 };
 
-#define F(name, scope) { #name, scope, false, offsetof(struct cl_record, name) }
-#define A(name, scope) { #name, scope, true, offsetof(struct cl_record, name) }
+#define F(name, scope) { #name, sizeof(#name) - 1, scope, false, offsetof(struct cl_record, name) }
+#define A(name, scope) { #name, sizeof(#name) - 1, scope, true, offsetof(struct cl_record, name) }
 
 static const struct field text_fields[] = {
 	F(currency, ALL),
@@ -327,10 +392,13 @@ static const struct field text_fields[] = {
 
 #define NFIELDS (sizeof(text_fields) / sizeof(text_fields[0]))
 
-static bool in_scope(const struct field *f, const struct cl_record *rec)
+static bool is_ach(const struct cl_record *rec)
 {
-	bool ach = rec->scheme && strcmp(rec->scheme, "nacha") == 0;
+	return rec->scheme && strcmp(rec->scheme, "nacha") == 0;
+}
 
+static bool in_scope(const struct field *f, bool ach)
+{
 	return f->scope == ALL || (f->scope == ACH) == ach;
 }
 
@@ -349,6 +417,7 @@ static const char *field_value(const struct field *f, const struct cl_record *re
 void cl_json_record_fields(struct cl_json *j, const struct cl_record *rec)
 {
 	char fp[65], buf[CL_ACCOUNT_MAX];
+	bool ach = is_ach(rec);
 
 	cl_hex32(rec->fingerprint, fp);
 	cl_json_str(j, "scheme", rec->scheme);
@@ -361,11 +430,18 @@ void cl_json_record_fields(struct cl_json *j, const struct cl_record *rec)
 	cl_json_str(j, "direction", cl_direction_name(rec->direction));
 	for (size_t i = 0; i < NFIELDS; i++) {
 		const struct field *f = &text_fields[i];
+		const char *v;
 
-		if (in_scope(f, rec))
-			cl_json_str(j, f->name, field_value(f, rec, buf, sizeof(buf)));
+		if (!in_scope(f, ach))
+			continue;
+		json_key_n(j, f->name, f->name_len);
+		v = field_value(f, rec, buf, sizeof(buf));
+		if (*v)
+			json_string(j, v);
+		else
+			json_put(j, "null", 4);
 	}
-	if (rec->scheme && strcmp(rec->scheme, "nacha") == 0)
+	if (ach)
 		cl_json_uint(j, "addenda_count", rec->addenda_count);
 }
 
@@ -403,7 +479,7 @@ void cl_csv_record(FILE *f, const struct cl_record *rec)
 	char pos[24], amount[24], fp[65], addenda[16];
 	char bufs[NFIELDS][CL_ACCOUNT_MAX];
 	const char *vals[CSV_FIXED + NFIELDS + 1];
-	bool ach = rec->scheme && strcmp(rec->scheme, "nacha") == 0;
+	bool ach = is_ach(rec);
 
 	snprintf(pos, sizeof(pos), "%lu", rec->position);
 	snprintf(amount, sizeof(amount), "%lld", (long long)rec->amount_minor);
@@ -418,7 +494,7 @@ void cl_csv_record(FILE *f, const struct cl_record *rec)
 	vals[6] = amount;
 	vals[7] = cl_direction_name(rec->direction);
 	for (size_t i = 0; i < NFIELDS; i++)
-		vals[CSV_FIXED + i] = in_scope(&text_fields[i], rec)
+		vals[CSV_FIXED + i] = in_scope(&text_fields[i], ach)
 					      ? field_value(&text_fields[i], rec, bufs[i], sizeof(bufs[i]))
 					      : NULL;
 	vals[CSV_FIXED + NFIELDS] = ach ? addenda : NULL;

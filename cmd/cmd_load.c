@@ -8,6 +8,7 @@
 #include "dbconn.h"
 #include "load.h"
 #include "options.h"
+#include "row.h"
 #include "schema.h"
 
 static const char load_usage[] =
@@ -130,13 +131,23 @@ static void masked(const struct cl_field_diff *d, const char *v, char *buf, size
 		snprintf(buf, cap, "%s", v);
 }
 
+/* The record's key as printed: account numbers in it masked (a pain.001
+ * key holds the debtor account) unless --no-mask. */
+static const char *shown_key(const struct cl_record *rec, char *buf, size_t cap)
+{
+	if (cl_opt_no_mask || !cl_row_mask_key(rec, rec->natural_key, buf, cap))
+		return rec->natural_key;
+	return buf;
+}
+
 static void plan_text(const struct out *o, const struct cl_plan_item *it)
 {
+	char key[CL_KEY_MAX];
 	unsigned i;
 
 	printf("%-10s %s:%lu  %s  %s", it->reason && strcmp(it->reason, "near_duplicate") == 0
 						 ? "conflict*" : cl_action_name(it->action),
-	       o->file, it->position, it->rec->kind, it->rec->natural_key);
+	       o->file, it->position, it->rec->kind, shown_key(it->rec, key, sizeof(key)));
 	if (it->action != CL_ACTION_NEW)
 		printf("  (%s of load %lld, %s:%lu, %s)", it->reason, it->matched_load_id,
 		       it->matched_file ? it->matched_file : "?", it->matched_position,
@@ -157,7 +168,7 @@ static void plan_text(const struct out *o, const struct cl_plan_item *it)
 static void plan_json(const struct out *o, const struct cl_plan_item *it)
 {
 	struct cl_json j;
-	char fields[512];
+	char fields[512], key[CL_KEY_MAX];
 	size_t n = 0;
 	unsigned i;
 
@@ -167,7 +178,7 @@ static void plan_json(const struct out *o, const struct cl_plan_item *it)
 	cl_json_uint(&j, "position", it->position);
 	cl_json_uint(&j, "ordinal", it->ordinal);
 	cl_json_str(&j, "kind", it->rec->kind);
-	cl_json_str(&j, "natural_key", it->rec->natural_key);
+	cl_json_str(&j, "natural_key", shown_key(it->rec, key, sizeof(key)));
 	cl_json_str(&j, "action", cl_action_name(it->action));
 	if (it->action != CL_ACTION_NEW) {
 		cl_json_str(&j, "reason", it->reason);
@@ -185,21 +196,21 @@ static void plan_json(const struct out *o, const struct cl_plan_item *it)
 	if (it->action == CL_ACTION_CONFLICT)
 		cl_json_str(&j, "fields", fields);
 	for (i = 0; i < it->nfields; i++) {
-		char key[64], v[CL_VALUE_MAX];
+		char name[64], v[CL_VALUE_MAX];
 
 		masked(&it->fields[i], it->fields[i].old_value, v, sizeof(v));
-		snprintf(key, sizeof(key), "old_%s", it->fields[i].field);
-		cl_json_str(&j, key, v);
+		snprintf(name, sizeof(name), "old_%s", it->fields[i].field);
+		cl_json_str(&j, name, v);
 		masked(&it->fields[i], it->fields[i].new_value, v, sizeof(v));
-		snprintf(key, sizeof(key), "new_%s", it->fields[i].field);
-		cl_json_str(&j, key, v);
+		snprintf(name, sizeof(name), "new_%s", it->fields[i].field);
+		cl_json_str(&j, name, v);
 	}
 	cl_json_end(&j);
 }
 
 static void plan_csv(const struct out *o, const struct cl_plan_item *it)
 {
-	char pos[24], mload[24], mpos[24], changes[1024];
+	char pos[24], mload[24], mpos[24], changes[1024], key[CL_KEY_MAX];
 	size_t n = 0;
 	unsigned i;
 
@@ -217,7 +228,7 @@ static void plan_csv(const struct out *o, const struct cl_plan_item *it)
 	}
 	{
 		bool m = it->action != CL_ACTION_NEW;
-		const char *row[] = { o->file, pos, it->rec->kind, it->rec->natural_key,
+		const char *row[] = { o->file, pos, it->rec->kind, shown_key(it->rec, key, sizeof(key)),
 				      cl_action_name(it->action), m ? it->reason : NULL,
 				      m ? mload : NULL, m ? it->matched_file : NULL,
 				      m ? mpos : NULL, m ? it->matched_time : NULL,

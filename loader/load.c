@@ -31,15 +31,16 @@
  *   Loaders that insert in one global key order cannot deadlock with each
  *   other, and ON CONFLICT waits for the other transaction instead of
  *   failing, so contended loads make progress.  A row skipped by ON
- *   CONFLICT (a key committed concurrently after our classification) makes
- *   the attempt roll back and retry once more: it must be journaled as a
- *   duplicate or held as a conflict, never dropped silently.
+ *   CONFLICT (a key committed concurrently after our classification) is
+ *   never dropped silently: it is journaled as a duplicate in the same
+ *   transaction, or, if its content differs, the attempt rolls back and
+ *   the next one holds (or quarantines) it as a conflict.
  * - The journal rows are written by one INSERT ... SELECT in the database;
  *   what comes back (ordinal, reason) fills two bitmaps (1 bit per record),
  *   so memory stays constant per record.
  */
 
-#define DEFAULT_RETRIES 5
+#define DEFAULT_RETRIES 8
 #define PROGRESS_EVERY 16384
 #define RECONNECT_ATTEMPTS 5
 
@@ -119,6 +120,8 @@ struct load {
 	struct bitmap matched;     /* ordinals with a journal row */
 	struct bitmap conflicts;   /* ordinals that conflict */
 	bool ordered_path;         /* retry: stage new rows, insert in key order */
+	unsigned long raced_dup;   /* ordered path: skipped keys that turned */
+	unsigned long raced_conflict; /* out duplicates / conflicts */
 	bool in_commit;            /* COMMIT was sent: a lost connection now
 	                              leaves the outcome to be found out */
 	struct timespec t0;
@@ -272,7 +275,7 @@ static void record_rejected(struct load *L)
 
 static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal)
 {
-	char b[64], hex[65];
+	char b[64], hex[65], masked[CL_KEY_MAX];
 	int n;
 	bool ach = strcmp(rec->kind, "ach.entry") == 0;
 
@@ -283,6 +286,11 @@ static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigne
 	cl_hex32(rec->fingerprint, hex);
 	cl_copy_raw(c, "\t\\\\x", 4);
 	cl_copy_raw(c, hex, 64);
+	/* the key as the journal keeps it: no account numbers in the journal */
+	if (cl_row_mask_key(rec, rec->natural_key, masked, sizeof(masked)))
+		cl_copy_text(c, masked, false, false);
+	else
+		cl_copy_raw(c, "\t\\N", 3);
 	if (ach) {
 		cl_copy_text(c, rec->company_id, false, true);
 		cl_copy_text(c, rec->trace_number, false, true);
@@ -314,12 +322,13 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 	st = exec0(L, "CREATE TEMPORARY TABLE cl_stage ("
 		      " ordinal bigint NOT NULL, position bigint NOT NULL, kind text NOT NULL,"
 		      " natural_key text COLLATE \"C\" NOT NULL, fingerprint bytea NOT NULL,"
+		      " journal_key text,"
 		      " company_id text, trace_number text, receiving_account text,"
 		      " receiving_dfi text, amount_minor bigint, value_date date) ON COMMIT DROP");
 	if (st == CL_DB_OK)
 		st = cl_copy_in_begin(c, L->db,
 				      "COPY pg_temp.cl_stage (ordinal, position, kind, natural_key, "
-				      "fingerprint, company_id, trace_number, receiving_account, "
+				      "fingerprint, journal_key, company_id, trace_number, receiving_account, "
 				      "receiving_dfi, amount_minor, value_date) FROM STDIN",
 				      &r->err);
 	if (st != CL_DB_OK) {
@@ -389,13 +398,16 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 
 /* ---- classification: journal rows in one statement ---- */
 
-/* Exact key matches first; then ACH near duplicates among the records that
- * have no exact match (restricting to those first keeps an exact
- * re-upload from joining every staged row on the near-duplicate fields). */
+/* Exact key matches first.  Then ACH near duplicates, looked for only
+ * among the records without an exact match, and only when there are any
+ * (an exact re-upload skips that part entirely): a hash join on the
+ * near-duplicate fields, so no extra index slows every insert into
+ * clearing_record. */
 static const char classify_sql[] =
 	"COPY ("
 	" WITH k AS MATERIALIZED ("
-	"  SELECT s.ordinal, s.position, s.kind, s.natural_key,"
+	"  SELECT s.ordinal, s.position, s.kind,"
+	"         coalesce(s.journal_key, s.natural_key) AS natural_key,"
 	"         CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END"
 	"           AS reason,"
 	"         NULL::text AS matched_key, r.load_id, r.ordinal AS m_ordinal, r.position AS m_position"
@@ -406,17 +418,20 @@ static const char classify_sql[] =
 	" c AS MATERIALIZED ("
 	"  SELECT s.* FROM pg_temp.cl_stage s"
 	"  WHERE s.kind = 'ach.entry'"
+	"    AND (SELECT count(*) FROM k) <"
+	"        pg_catalog.current_setting('clearing_load.records')::bigint"
 	"    AND NOT EXISTS (SELECT 1 FROM k WHERE k.ordinal = s.ordinal)),"
 	" n AS ("
-	"  SELECT DISTINCT ON (c.ordinal) c.ordinal, c.position, c.kind, c.natural_key,"
+	"  SELECT DISTINCT ON (c.ordinal) c.ordinal, c.position, c.kind,"
+	"         coalesce(c.journal_key, c.natural_key),"
 	"         'near_duplicate' AS reason, r.natural_key AS matched_key, r.load_id,"
 	"         r.ordinal AS m_ordinal, r.position AS m_position"
 	"  FROM c JOIN public.clearing_record r"
 	"    ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
 	"   AND r.kind = 'ach.entry' AND r.company_id = c.company_id"
-	"   AND r.trace_number = c.trace_number"
-	"  WHERE r.receiving_account = c.receiving_account AND r.receiving_dfi = c.receiving_dfi"
-	"    AND r.amount_minor = c.amount_minor AND r.value_date <> c.value_date"
+	"   AND r.trace_number = c.trace_number AND r.receiving_account = c.receiving_account"
+	"   AND r.receiving_dfi = c.receiving_dfi AND r.amount_minor = c.amount_minor"
+	"  WHERE r.value_date <> c.value_date"
 	"    AND r.value_date BETWEEN c.value_date - 9 AND c.value_date + 9"
 	"    AND public.clearing_banking_days(r.value_date, c.value_date) <= 5"
 	"  ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal)"
@@ -451,9 +466,17 @@ static enum cl_db_status classify(struct load *L)
 {
 	enum cl_db_status st;
 
+	char records[24];
+	const char *p[1] = { records };
+
 	L->r->duplicate_count = L->r->conflict_count = 0;
 	bit_clear_all(&L->matched);
 	bit_clear_all(&L->conflicts);
+	snprintf(records, sizeof(records), "%lu", L->r->records);
+	st = cl_db_exec(L->db, "SELECT pg_catalog.set_config('clearing_load.records', $1, true)",
+			1, p, NULL, &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
 	st = cl_copy_out(L->db, classify_sql, on_classified, L, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
@@ -561,8 +584,8 @@ static enum cl_db_status explain_conflicts(struct load *L)
 		 ") AS d(f, differs) WHERE differs) "
 		 "FROM pg_temp.cl_conflict c, public.clearing_record r "
 		 "WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal "
-		 "AND r.tenant = e.tenant AND r.kind = e.kind "
-		 "AND r.natural_key = coalesce(e.matched_key, e.natural_key)");
+		 "AND r.tenant = e.tenant AND r.kind = c.kind "
+		 "AND r.natural_key = coalesce(e.matched_key, c.natural_key)");
 	if ((st = exec0(L, sql)) != CL_DB_OK)
 		return st;
 	if (L->o->on_conflict == CL_ON_CONFLICT_QUARANTINE) {
@@ -572,6 +595,60 @@ static enum cl_db_status explain_conflicts(struct load *L)
 		st = exec0(L, sql);
 	}
 	return st;
+}
+
+/* The ordered path skipped `skipped` records: another loader committed
+ * their keys after our classification (ON CONFLICT DO NOTHING waited for
+ * it).  They are visible now: journal them like the classification would
+ * have.  Duplicates keep this attempt going (progress under contention);
+ * a conflict, or a count that does not add up, rolls the attempt back to
+ * be classified from scratch (held or quarantined by the usual path). */
+static int on_raced(void *ctx, char **f, int nf)
+{
+	struct load *L = ctx;
+
+	if (nf < 2 || !f[0] || !f[1])
+		return 0;
+	bit_set(&L->matched, strtoul(f[0], NULL, 10));
+	if (strcmp(f[1], "duplicate") == 0)
+		L->raced_dup++;
+	else
+		L->raced_conflict++;
+	return 0;
+}
+
+static enum cl_db_status journal_raced(struct load *L, unsigned long skipped)
+{
+	enum cl_db_status st;
+
+	L->raced_dup = L->raced_conflict = 0;
+	st = cl_copy_out(L->db,
+			 "COPY (INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position,"
+			 "  tenant, kind, natural_key, reason, matched_key, matched_load_id,"
+			 "  matched_ordinal, matched_position)"
+			 " SELECT n.load_id, n.ordinal, n.position, n.tenant, n.kind,"
+			 "  coalesce(s.journal_key, s.natural_key),"
+			 "  CASE WHEN r.fingerprint = n.fingerprint THEN 'duplicate' ELSE 'conflict' END,"
+			 "  NULL, r.load_id, r.ordinal, r.position"
+			 " FROM pg_temp.cl_new n"
+			 " JOIN pg_temp.cl_stage s ON s.ordinal = n.ordinal"
+			 " JOIN public.clearing_record r ON r.tenant = n.tenant AND r.kind = n.kind"
+			 "  AND r.natural_key = n.natural_key AND r.load_id <> n.load_id"
+			 " RETURNING ordinal, reason) TO STDOUT",
+			 on_raced, L, &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	if (L->raced_conflict || L->raced_dup != skipped) {
+		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "race",
+			     "%lu records were applied by another load meanwhile, %lu with other "
+			     "content",
+			     skipped, L->raced_conflict);
+		snprintf(L->r->err.sqlstate, sizeof(L->r->err.sqlstate), "23505");
+		return CL_DB_RETRY;
+	}
+	L->r->new_count -= skipped;
+	L->r->duplicate_count += skipped;
+	return CL_DB_OK;
 }
 
 /* Pass 2: the new records into clearing_record. */
@@ -618,16 +695,9 @@ static enum cl_db_status apply_new(struct load *L)
 		return st;
 	copied = strtoul(PQgetvalue(res, 0, 0), NULL, 10);
 	PQclear(res);
-	if (copied != L->r->new_count) {
-		/* keys committed by another loader since we classified: classify
-		   again from scratch rather than drop them silently */
-		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "race",
-			     "%lu records were applied by another load meanwhile",
-			     L->r->new_count - copied);
-		snprintf(L->r->err.sqlstate, sizeof(L->r->err.sqlstate), "23505");
-		return CL_DB_RETRY;
-	}
-	return CL_DB_OK;
+	if (copied == L->r->new_count)
+		return CL_DB_OK;
+	return journal_raced(L, L->r->new_count - copied);
 }
 
 /* ---- COMMIT and the third outcome ---- */
@@ -825,9 +895,10 @@ static enum cl_db_status plan(struct load *L)
 	snprintf(sql + n, sizeof(sql) - n,
 		 " FROM public.clearing_dedupe_event e"
 		 " JOIN public.clearing_load l ON l.load_id = e.matched_load_id"
+		 " JOIN pg_temp.cl_stage s ON s.ordinal = e.ordinal"
 		 " LEFT JOIN public.clearing_record r ON e.reason <> 'duplicate'"
-		 "  AND r.tenant = e.tenant AND r.kind = e.kind"
-		 "  AND r.natural_key = coalesce(e.matched_key, e.natural_key)"
+		 "  AND r.tenant = e.tenant AND r.kind = s.kind"
+		 "  AND r.natural_key = coalesce(e.matched_key, s.natural_key)"
 		 " WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint"
 		 " ORDER BY e.ordinal) TO STDOUT");
 	st = cl_copy_out(L->db, sql, on_detail, &P, &L->r->err);

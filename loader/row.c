@@ -121,3 +121,33 @@ const char *cl_row_value(const struct cl_record *r, unsigned i, char buf[32])
 	default: return "";
 	}
 }
+
+bool cl_mask_in_key(const char *key, const char *const *accounts, size_t n, char *out,
+		    size_t cap)
+{
+	bool masked = false;
+	size_t i;
+
+	snprintf(out, cap, "%s", key);
+	for (i = 0; i < n; i++) {
+		size_t len = accounts[i] ? strlen(accounts[i]) : 0;
+		char *hit = out;
+
+		if (len < 5)
+			continue; /* too short to mask meaningfully (and to match by chance) */
+		while ((hit = strstr(hit, accounts[i])) != NULL) {
+			memset(hit, '*', len - 4);
+			hit += len;
+			masked = true;
+		}
+	}
+	return masked;
+}
+
+bool cl_row_mask_key(const struct cl_record *rec, const char *key, char *out, size_t cap)
+{
+	const char *accts[3] = { rec->receiving_account, rec->debtor_account,
+				 rec->creditor_account };
+
+	return cl_mask_in_key(key, accts, 3, out, cap);
+}

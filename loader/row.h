@@ -11,6 +11,7 @@
 #define CL_ROW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "db.h"
 #include "record.h"
@@ -35,5 +36,16 @@ extern const unsigned cl_row_compared_count;
 /* The value of compared field `i` of `rec` as PostgreSQL prints it ("" for
  * none); uses buf[32] for numbers. */
 const char *cl_row_value(const struct cl_record *rec, unsigned i, char buf[32]);
+
+/* Copy `key` into out[cap] with every occurrence of one of the record's
+ * account numbers (receiving, debtor, creditor) masked: all but its last
+ * four characters become '*'.  Returns true when something was masked.
+ * The journal stores keys this way (a pain.001 key holds the debtor
+ * account); output uses it unless --no-mask. */
+bool cl_row_mask_key(const struct cl_record *rec, const char *key, char *out, size_t cap);
+
+/* The same with the account numbers given (NULL entries are skipped). */
+bool cl_mask_in_key(const char *key, const char *const *accounts, size_t n, char *out,
+		    size_t cap);
 
 #endif

@@ -5,8 +5,8 @@
  * The input is read in 64 KiB chunks into a buffer of twice that; lines
  * are processed in place and only a partial line is moved to the front
  * before the next read, so results do not depend on how the input is
- * chunked.  Each line is copied into a 94-column space-padded `struct
- * ach_line` before any field is read.
+ * chunked.  A line is read in place (a short one through a blank-padded
+ * copy), so every field read has its 94 columns.
  */
 #include "ach.h"
 
@@ -166,6 +166,11 @@ static bool detect_mode(struct cl_ach *p)
 			return false;
 	p->mode_known = true;
 	b = p->buf + p->pos;
+	if (p->len - p->pos >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) {
+		p->pos += 3;
+		b += 3;
+		ach_note(p, 1, "bom", "UTF-8 byte order mark before the file header ignored");
+	}
 	if (p->len - p->pos > ACH_RECLEN && b[0] == '1' && b[ACH_RECLEN] >= '1' &&
 	    b[ACH_RECLEN] <= '9' && !memchr(b, '\n', ACH_RECLEN)) {
 		p->fixed_block = true;
@@ -294,16 +299,18 @@ static void prepare(struct cl_ach *p, struct ach_line *l, const char *s, size_t 
 
 	l->no = p->line_no;
 	l->len = n;
-	memcpy(l->c, s, take);
-	if (take < ACH_RECLEN)
-		memset(l->c + take, ' ', ACH_RECLEN - take);
-	l->c[ACH_RECLEN] = ' ';
-	l->c[ACH_RECLEN + 1] = ' ';
+	if (n >= ACH_RECLEN) {
+		l->c = s; /* read in place: the buffer is untouched until the next line */
+	} else {
+		memcpy(l->pad, s, n);
+		memset(l->pad + n, ' ', ACH_RECLEN - n);
+		l->c = l->pad;
+	}
 
-	/* printable ASCII only, eight bytes at a time: a byte below 0x20 or
-	 * above 0x7e sets its high bit in `bad` (the exact column is found
-	 * below, only for a bad line) */
-	for (size_t i = 0; i < sizeof(l->c); i += 8) {
+	/* printable ASCII only, eight bytes at a time (11 words and one that
+	 * overlaps columns 87-94): a byte below 0x20 or above 0x7e sets its
+	 * high bit in `bad`; the exact column is found below, for bad lines */
+	for (size_t i = 0; i <= 88; i += i == 80 ? 6 : 8) {
 		uint64_t x;
 		const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
 
@@ -333,11 +340,15 @@ static void prepare(struct cl_ach *p, struct ach_line *l, const char *s, size_t 
 			break;
 		}
 		/* what is handed out must stay printable text */
+		if (l->c != l->pad) {
+			memcpy(l->pad, l->c, ACH_RECLEN);
+			l->c = l->pad;
+		}
 		for (size_t i = 0; i < take; i++) {
-			unsigned char c = (unsigned char)l->c[i];
+			unsigned char c = (unsigned char)l->pad[i];
 
 			if (c < 0x20 || c > 0x7e)
-				l->c[i] = '?';
+				l->pad[i] = '?';
 		}
 	}
 

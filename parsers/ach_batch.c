@@ -165,6 +165,7 @@ void ach_batch_header(struct cl_ach *p, const struct ach_line *l)
 	ach_field_raw(b->number, l, 88, 94);
 	b->number_ok = ach_field_num(p, l, 88, 94, "batch number", &b->number_val);
 
+	ach_key_batch(p);
 	if (p->opts.ach_key == CL_ACH_KEY_BATCH && b->number_ok) {
 		if (p->prev_batch_number_ok && b->number_val <= p->prev_batch_number) {
 			ach_err(p, l->no, 88, "batch_number_order",
@@ -182,33 +183,40 @@ void ach_batch_header(struct cl_ach *p, const struct ach_line *l)
 
 /* ---- trace-restart check ---- */
 
-static uint32_t group_of(struct cl_ach *p, const struct ach_batch *b)
+static uint64_t group_hash(const char key[16])
 {
-	char key[17];
 	uint64_t h = 1469598103934665603ULL;
+
+	for (int i = 0; i < 16; i++)
+		h = (h ^ (unsigned char)key[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* The group of a batch's records of `kind` (0 entries, 1 returns, 2 NOCs):
+ * entries by company id and effective date (their key), returns and NOCs
+ * by effective date only (their key has no company id).  The pointer is
+ * valid until the next call. */
+static struct ach_group *group_of(struct cl_ach *p, const struct ach_batch *b, int kind)
+{
+	static const char who[3][11] = {"", "\x01RETURN  ", "\x01NOC     "};
+	char key[16];
 	size_t i;
 
-	memcpy(key, b->company_id_raw, 10);
-	/* YYMMDD back from YYYY-MM-DD: the group only needs to be exact */
+	memcpy(key, kind ? who[kind] : b->company_id_raw, 10);
+	/* YYMMDD back from YYYY-MM-DD (zeros when the batch has no date) */
 	memcpy(key + 10, b->value_date + 2, 2);
 	memcpy(key + 12, b->value_date + 5, 2);
 	memcpy(key + 14, b->value_date + 8, 2);
-	key[16] = '\0';
-	for (i = 0; i < 16; i++)
-		h = (h ^ (unsigned char)key[i]) * 1099511628211ULL;
 	if (p->ngroups * 2 >= p->capgroups) {
-		size_t ncap = p->capgroups ? p->capgroups * 2 : 256;
+		size_t ncap = p->capgroups ? p->capgroups * 2 : 64;
 		struct ach_group *ng = cl_xcalloc(ncap, sizeof(*ng));
 
 		for (size_t k = 0; k < p->capgroups; k++) {
-			uint64_t h2 = 1469598103934665603ULL;
 			size_t j;
 
 			if (!p->groups[k].used)
 				continue;
-			for (j = 0; j < 16; j++)
-				h2 = (h2 ^ (unsigned char)p->groups[k].key[j]) * 1099511628211ULL;
-			j = (size_t)h2 & (ncap - 1);
+			j = (size_t)group_hash(p->groups[k].key) & (ncap - 1);
 			while (ng[j].used)
 				j = (j + 1) & (ncap - 1);
 			ng[j] = p->groups[k];
@@ -217,52 +225,54 @@ static uint32_t group_of(struct cl_ach *p, const struct ach_batch *b)
 		p->groups = ng;
 		p->capgroups = ncap;
 	}
-	i = (size_t)h & (p->capgroups - 1);
+	i = (size_t)group_hash(key) & (p->capgroups - 1);
 	while (p->groups[i].used) {
 		if (memcmp(p->groups[i].key, key, 16) == 0)
-			return p->groups[i].id;
+			return &p->groups[i];
 		i = (i + 1) & (p->capgroups - 1);
 	}
 	p->groups[i].used = true;
-	memcpy(p->groups[i].key, key, 17);
-	p->groups[i].id = (uint32_t)p->ngroups++;
-	return p->groups[i].id;
+	memcpy(p->groups[i].key, key, 16);
+	p->ngroups++;
+	return &p->groups[i];
 }
 
-static bool sum_less(const struct ach_batch_sum *a, uint32_t group, uint64_t min)
-{
-	return a->group < group || (a->group == group && a->min < min);
-}
-
-static void trace_restart(struct cl_ach *p, const struct ach_batch_sum *other)
+static void trace_restart(struct cl_ach *p, const struct ach_range *r, int kind,
+			  const struct ach_batch_sum *other)
 {
 	struct ach_batch *b = &p->b;
 	char num[32];
 
 	show_batch(num, sizeof(num), b);
-	ach_err(p, b->line, 80, "trace_restart",
-		"batch %s (header at line %lu) reuses trace numbers %015" PRIu64 "-%015" PRIu64
-		" of the batch with header at line %lu for company \"%s\" and effective date %s: "
-		"the v1 key (company id, trace number, effective date) cannot tell their entries "
-		"apart; --ach-key=batch adds the batch number (weaker: a re-batched correction "
-		"could then be applied twice)",
-		num, b->line, b->min_trace, b->max_trace, (unsigned long)other->line, b->company_id,
-		b->value_date);
+	if (kind == 0)
+		ach_err(p, b->line, 80, "trace_restart",
+			"batch %s (header at line %lu) reuses trace numbers %015" PRIu64
+			"-%015" PRIu64 " of the batch with header at line %lu for company \"%s\" "
+			"and effective date %s: the v1 key (company id, trace number, effective "
+			"date) cannot tell their entries apart; --ach-key=batch adds the batch "
+			"number (weaker: a re-batched correction could then be applied twice)",
+			num, b->line, r->min, r->max, other->line, b->company_id,
+			b->value_date[0] ? b->value_date : "(none)");
+	else
+		ach_err(p, b->line, 80, "trace_restart",
+			"batch %s (header at line %lu) reuses %s trace numbers %015" PRIu64
+			"-%015" PRIu64 " of the batch with header at line %lu for effective date "
+			"%s: the v1 key (original trace, code, trace number, effective date) "
+			"cannot tell them apart",
+			num, b->line, kind == 1 ? "return" : "notification of change", r->min,
+			r->max, other->line,
+			b->value_date[0] ? b->value_date : "(none)");
 	ach_err_other_line(p, other->line);
 }
 
-/* Remember this batch's trace range; report an overlap with an earlier
- * batch of the same company and effective date. */
-static void batch_summary(struct cl_ach *p)
+/* Remember one trace range of this batch; report an overlap with an
+ * earlier batch of the same group. */
+static void range_summary(struct cl_ach *p, const struct ach_range *r, int kind)
 {
 	struct ach_batch *b = &p->b;
-	uint32_t g;
+	struct ach_group *g;
 	size_t lo, hi;
 
-	if (p->opts.ach_key == CL_ACH_KEY_BATCH || !b->have_trace || !b->value_date[0])
-		return;
-	if (p->sums_full)
-		return;
 	if (p->nsums >= ACH_MAX_BATCHES) {
 		p->sums_full = true;
 		ach_err(p, b->line, 1, "too_many_batches",
@@ -271,48 +281,65 @@ static void batch_summary(struct cl_ach *p)
 			ACH_MAX_BATCHES);
 		return;
 	}
-	g = group_of(p, b);
-	/* first summary not less than (g, min): usually the end (ascending traces) */
+	g = group_of(p, b, kind);
+	/* the first range with min >= r->min: usually the end (traces ascend) */
 	lo = 0;
-	hi = p->nsums;
-	if (hi > 0 && sum_less(&p->sums[hi - 1], g, b->min_trace)) {
+	hi = g->n;
+	if (hi > 0 && g->v[hi - 1].min < r->min) {
 		lo = hi;
 	} else {
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 
-			if (sum_less(&p->sums[mid], g, b->min_trace))
+			if (g->v[mid].min < r->min)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
 	}
-	if (lo > 0 && p->sums[lo - 1].group == g && p->sums[lo - 1].max >= b->min_trace) {
-		trace_restart(p, &p->sums[lo - 1]);
+	if (lo > 0 && g->v[lo - 1].max >= r->min) {
+		trace_restart(p, r, kind, &g->v[lo - 1]);
 		return;
 	}
-	if (lo < p->nsums && p->sums[lo].group == g && p->sums[lo].min <= b->max_trace) {
-		trace_restart(p, &p->sums[lo]);
+	if (lo < g->n && g->v[lo].min <= r->max) {
+		trace_restart(p, r, kind, &g->v[lo]);
 		return;
 	}
-	if (p->nsums == p->capsums) {
-		p->capsums = p->capsums ? p->capsums * 2 : 64;
-		p->sums = cl_xrealloc(p->sums, p->capsums * sizeof(*p->sums));
+	if (g->n == g->cap) {
+		g->cap = g->cap ? g->cap * 2 : 4;
+		g->v = cl_xrealloc(g->v, g->cap * sizeof(*g->v));
 	}
-	memmove(p->sums + lo + 1, p->sums + lo, (p->nsums - lo) * sizeof(*p->sums));
-	p->sums[lo].group = g;
-	p->sums[lo].line = (uint32_t)b->line;
-	p->sums[lo].min = b->min_trace;
-	p->sums[lo].max = b->max_trace;
+	memmove(g->v + lo + 1, g->v + lo, (g->n - lo) * sizeof(*g->v));
+	g->v[lo].min = r->min;
+	g->v[lo].max = r->max;
+	g->v[lo].line = b->line;
+	g->n++;
 	p->nsums++;
+}
+
+static void batch_summary(struct cl_ach *p)
+{
+	/* an unreadable effective date was reported; its keys mean nothing */
+	if (!p->b.value_date[0] && !p->b.date_blank)
+		return;
+	for (int kind = 0; kind < 3; kind++) {
+		const struct ach_range *r = &p->b.range[kind];
+
+		/* the weaker key has the batch number in it: entries of two
+		 * batches never collide (batch numbers are checked unique) */
+		if (!r->have || p->sums_full || (kind == 0 && p->opts.ach_key == CL_ACH_KEY_BATCH))
+			continue;
+		range_summary(p, r, kind);
+	}
 }
 
 void ach_batch_sums_free(struct cl_ach *p)
 {
-	free(p->sums);
+	for (size_t i = 0; i < p->capgroups; i++)
+		free(p->groups[i].v);
 	free(p->groups);
-	p->sums = NULL;
 	p->groups = NULL;
+	p->capgroups = p->ngroups = 0;
 }
 
 /* Compare a control field with the value computed from the entries. */

@@ -212,9 +212,7 @@ void ach_entry_detail(struct cl_ach *p, const struct ach_line *l)
 				b->last_trace_line);
 			ach_err_other_line(p, b->last_trace_line);
 		} else {
-			if (!b->have_trace)
-				b->min_trace = e->trace;
-			b->max_trace = e->trace;
+			e->trace_in_order = true;
 			b->have_trace = true;
 			b->last_trace = e->trace;
 			b->last_trace_line = l->no;
@@ -597,6 +595,15 @@ void ach_entry_finish(struct cl_ach *p)
 			"entry of a batch without effective entry date (batch header at line %lu): "
 			"a forward entry needs the date for its natural key",
 			b->line);
+	if (e->trace_in_order) {
+		struct ach_range *g = &b->range[e->n99 ? 1 : e->n98 ? 2 : 0];
+
+		if (!g->have)
+			g->min = e->trace;
+		g->max = e->trace;
+		g->have = true;
+	}
+	r->ordinal = ++p->ordinals;
 	ach_key_and_fingerprint(p, r, b->iat);
 	ach_emit_record(p);
 }

@@ -9,55 +9,17 @@ const unsigned char ach_digit[256] = {
 	D1('0'), D1('1'), D1('2'), D1('3'), D1('4'), D1('5'), D1('6'), D1('7'), D1('8'), D1('9'),
 };
 
-bool ach_num(const char *s, size_t n, uint64_t *out)
-{
-	uint64_t v = 0;
-	unsigned bad = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		bad |= ach_digit[c] ^ 1u;
-		v = v * 10 + (uint64_t)(c - '0');
-	}
-	*out = bad ? 0 : v;
-	return !bad;
-}
-
-bool ach_field_num(struct cl_ach *p, const struct ach_line *l, int a, int b, const char *what,
-		   uint64_t *out)
+void ach_num_error(struct cl_ach *p, const struct ach_line *l, int a, int b, const char *what)
 {
 	char shown[96];
 	size_t n = (size_t)(b - a + 1);
 	int col = a;
 
-	if (ach_num(l->c + a - 1, n, out))
-		return true;
 	while (col <= b && ach_digit[(unsigned char)l->c[col - 1]])
 		col++;
 	ach_err(p, l->no, (unsigned long)col, "numeric",
 		"%s (columns %d-%d) must be %zu digits, found \"%s\"", what, a, b, n,
 		ach_show(shown, sizeof(shown), l->c + a - 1, n));
-	return false;
-}
-
-void ach_field_trim(char *dst, const struct ach_line *l, int a, int b)
-{
-	size_t n = (size_t)(b - a + 1);
-	const char *s = l->c + a - 1;
-
-	while (n > 0 && s[n - 1] == ' ')
-		n--;
-	memcpy(dst, s, n);
-	dst[n] = '\0';
-}
-
-void ach_field_raw(char *dst, const struct ach_line *l, int a, int b)
-{
-	size_t n = (size_t)(b - a + 1);
-
-	memcpy(dst, l->c + a - 1, n);
-	dst[n] = '\0';
 }
 
 bool ach_field_blank(const struct ach_line *l, int a, int b)
@@ -98,16 +60,6 @@ bool ach_date(const char *s, char out[11])
 	out[9] = s[5];
 	out[10] = '\0';
 	return true;
-}
-
-int ach_check_digit(const char *d)
-{
-	static const int w[8] = {3, 7, 1, 3, 7, 1, 3, 7};
-	int sum = 0;
-
-	for (int i = 0; i < 8; i++)
-		sum += w[i] * (d[i] - '0');
-	return (10 - sum % 10) % 10;
 }
 
 void ach_fmt_u64(char *dst, uint64_t v, int width)

@@ -9,8 +9,9 @@
  *   ach_key.c      natural key and fingerprint of a finished record
  *
  * Columns in comments are NACHA's: 1-based and inclusive.  A record being
- * parsed is always a 94-byte, space-padded copy (`struct ach_line`), so
- * field code never reads past the line.
+ * parsed always has 94 readable columns (`struct ach_line`: the input
+ * itself, or a blank-padded copy of a short line), so field code never
+ * reads past the line.
  */
 #ifndef CL_ACH_INTERNAL_H
 #define CL_ACH_INTERNAL_H
@@ -19,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ach.h"
 #include "fingerprint.h"
@@ -30,7 +32,9 @@
 
 /* One 94-column record, space padded; c[col - 1] is column col. */
 struct ach_line {
-	char c[ACH_RECLEN + 2];  /* 94 columns + 2 blanks: 12 whole 8-byte words */
+	const char *c;           /* 94 columns: the input itself, or `pad` */
+	char pad[ACH_RECLEN];    /* a short line padded with blanks, or a line
+	                            whose bad bytes were replaced by '?' */
 	unsigned long no;   /* line number */
 	size_t len;         /* length as read (without CR/LF) */
 };
@@ -57,6 +61,9 @@ struct ach_batch {
 	char iat_dest_currency[4];   /* IAT 67-69 */
 	uint64_t number_val;
 	bool number_ok;
+	/* key and fingerprint parts that are the same for every entry */
+	char key_head[24];           /* "<company id>|" [+ "<batch number>|"] */
+	size_t key_head_len;
 	/* computed from the entries */
 	unsigned long entries;       /* entries + addenda */
 	unsigned long entry_count;   /* entries only */
@@ -64,8 +71,11 @@ struct ach_batch {
 	uint64_t debit, credit;
 	uint64_t last_trace;         /* for ascending order */
 	unsigned long last_trace_line;
-	uint64_t min_trace, max_trace;
-	bool have_trace;
+	bool have_trace;             /* last_trace is set */
+	struct ach_range {           /* traces of the batch's records by kind: */
+		uint64_t min, max;   /* [0] entries, [1] returns, [2] NOCs */
+		bool have;
+	} range[3];
 };
 
 /* The entry being built, finished when its next non-addenda record comes. */
@@ -83,22 +93,24 @@ struct ach_entry {
 	unsigned long first_addenda_line;
 	uint64_t trace;
 	bool trace_ok;
+	bool trace_in_order;         /* above the batch's previous trace */
 	char iat_rdfi_id[36];        /* IAT addenda 14 41-74 */
 	char iat_rdfi_qual[3];       /* IAT addenda 14 39-40 */
 };
 
-/* One batch's trace range, for the trace-restart check (sorted by
- * group, then min). */
+/* One batch's trace range of one kind, for the trace-restart check. */
 struct ach_batch_sum {
-	uint32_t group;              /* company id + effective date */
-	uint32_t line;               /* batch header line */
 	uint64_t min, max;
+	unsigned long line;          /* batch header line */
 };
 
+/* The ranges of one company id + effective date (entries), or of one
+ * effective date (returns, NOCs): disjoint, sorted by min. */
 struct ach_group {
-	char key[17];                /* company id (10) + YYMMDD (6) */
-	uint32_t id;
+	char key[16];                /* company id (10) + YYMMDD (6) */
 	bool used;
+	struct ach_batch_sum *v;
+	size_t n, cap;
 };
 
 struct ach_event {
@@ -132,6 +144,7 @@ struct cl_ach {
 	struct ach_entry e;
 	bool all_adv;                /* every batch so far had service class 280 */
 	unsigned long batches;
+	unsigned long ordinals;      /* records finished so far */
 	unsigned long file_entries;  /* entries + addenda */
 	uint64_t file_hash, file_debit, file_credit;
 	bool prev_batch_number_ok;
@@ -139,8 +152,7 @@ struct cl_ach {
 	unsigned long prev_batch_line;
 
 	/* trace-restart check */
-	struct ach_batch_sum *sums;
-	size_t nsums, capsums;
+	size_t nsums;                /* ranges kept, in all groups */
 	struct ach_group *groups;    /* open addressing, capgroups a power of 2 */
 	size_t ngroups, capgroups;
 	bool sums_full;
@@ -174,20 +186,85 @@ void ach_emit_record(struct cl_ach *p);
 
 /* ach_fields.c */
 extern const unsigned char ach_digit[256]; /* '0'..'9' -> 1, else 0 */
-bool ach_num(const char *s, size_t n, uint64_t *out);
+/* n digits at s into *out (0 and false when one is not a digit).  Eight
+ * digits at a time where it can (traces, amounts, routing numbers): a
+ * byte outside '0'..'9' sets a high bit in one of the two sums, and three
+ * multiplications combine the eight digit values (little-endian load). */
+static inline bool ach_num(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned bad = 0;
+	size_t i = 0;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, s + i, 8);
+		if (((x - 0x3030303030303030ULL) | (x + 0x4646464646464646ULL)) &
+		    0x8080808080808080ULL) {
+			*out = 0;
+			return false;
+		}
+		x = (x & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
+		x = (x & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+		x = (x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+		v = v * 100000000 + x;
+	}
+#endif
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		bad |= ach_digit[c] ^ 1u;
+		v = v * 10 + (uint64_t)(c - '0');
+	}
+	*out = bad ? 0 : v;
+	return !bad;
+}
+
+/* Queue the "numeric" error for columns a..b (ach_field_num). */
+void ach_num_error(struct cl_ach *p, const struct ach_line *l, int a, int b, const char *what);
+
 /* Parse columns a..b of `l` as digits; on failure queue a "numeric" error
  * naming `what` and return false. */
-bool ach_field_num(struct cl_ach *p, const struct ach_line *l, int a, int b, const char *what,
-		   uint64_t *out);
+static inline bool ach_field_num(struct cl_ach *p, const struct ach_line *l, int a, int b,
+				 const char *what, uint64_t *out)
+{
+	if (ach_num(l->c + a - 1, (size_t)(b - a + 1), out))
+		return true;
+	ach_num_error(p, l, a, b, what);
+	return false;
+}
 /* Copy columns a..b with trailing blanks trimmed (dst has room for b-a+2). */
-void ach_field_trim(char *dst, const struct ach_line *l, int a, int b);
+static inline void ach_field_trim(char *dst, const struct ach_line *l, int a, int b)
+{
+	size_t n = (size_t)(b - a + 1);
+	const char *s = l->c + a - 1;
+
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
 /* Copy columns a..b verbatim. */
-void ach_field_raw(char *dst, const struct ach_line *l, int a, int b);
+static inline void ach_field_raw(char *dst, const struct ach_line *l, int a, int b)
+{
+	memcpy(dst, l->c + a - 1, (size_t)(b - a + 1));
+	dst[b - a + 1] = '\0';
+}
+
 bool ach_field_blank(const struct ach_line *l, int a, int b);
 /* YYMMDD -> YYYY-MM-DD; false when not a calendar date. */
 bool ach_date(const char *yymmdd, char out[11]);
 /* ABA 3-7-1 check digit of 8 routing digits (which must be digits). */
-int ach_check_digit(const char *eight);
+static inline int ach_check_digit(const char *d)
+{
+	int sum = 3 * (d[0] - '0') + 7 * (d[1] - '0') + (d[2] - '0') + 3 * (d[3] - '0') +
+		  7 * (d[4] - '0') + (d[5] - '0') + 3 * (d[6] - '0') + 7 * (d[7] - '0');
+
+	return (10 - sum % 10) % 10;
+}
 /* Write v as exactly `width` digits (zero padded) + NUL. */
 void ach_fmt_u64(char *dst, uint64_t v, int width);
 /* Quote a field for a message: printable ASCII kept, others as \xHH. */
@@ -214,5 +291,7 @@ struct ach_fp;
 struct ach_fp *ach_fp_new(void);
 void ach_fp_free(struct ach_fp *f);
 void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat);
+/* After a batch header: the parts of every key and fingerprint it fixes. */
+void ach_key_batch(struct cl_ach *p);
 
 #endif

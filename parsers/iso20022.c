@@ -10,8 +10,10 @@
  */
 #include "iso20022.h"
 
+#include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/xmlreader.h>
+#include <libxml/xmlschemas.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,9 @@ struct cl_iso20022 {
 	const struct cl_iso_paths *paths;
 	struct cl_fp *fp;
 	xmlTextReaderPtr reader;
+	xmlSchemaPtr schema;        /* --schema, or NULL */
+	xmlDocPtr schema_doc;       /* the XSD it was parsed from (kept alive) */
+	char schema_msg[200];       /* first error loading it */
 	struct cl_iso_guard guard;
 
 	/* names interned in the reader's dictionary: compared as pointers */
@@ -427,8 +432,8 @@ static void check_totals(struct cl_iso20022 *p, enum cl_iso_field nb, enum cl_is
 		else if (v != count)
 			add_error(p, p->line_of[nb], field_path(p, nb, NULL, path, sizeof(path)),
 				  "nb_of_txs",
-				  "%s NbOfTxs says %llu transactions, the message has %lu", scope,
-				  v, count);
+				  "%s NbOfTxs says %llu transaction%s, the message has %lu", scope,
+				  v, v == 1 ? "" : "s", count);
 	}
 	if (p->seen[ctrl] && !sum_unknown) {
 		struct cl_iso_dec want;
@@ -988,6 +993,61 @@ static void text_node(struct cl_iso20022 *p)
 
 /* ---------------------------------------------------------- lifecycle */
 
+static void schema_error(void *ctx, xmlErrorPtr xe)
+{
+	struct cl_iso20022 *p = ctx;
+	size_t n;
+
+	if (!xe || xe->level == XML_ERR_WARNING || p->schema_msg[0])
+		return;
+	snprintf(p->schema_msg, sizeof(p->schema_msg), "%s", xe->message ? xe->message : "error");
+	n = strlen(p->schema_msg);
+	while (n > 0 && p->schema_msg[n - 1] == '\n')
+		p->schema_msg[--n] = '\0';
+}
+
+static void schema_doc_error(void *ctx, xmlErrorPtr xe)
+{
+	xmlParserCtxtPtr c = ctx;
+
+	schema_error(c->_private, xe);
+}
+
+/* --schema: parse the XSD with our own error handler (libxml2 would print
+ * otherwise) and validate while streaming. */
+static void load_schema(struct cl_iso20022 *p)
+{
+	const char *path = p->opts.schema_path;
+	xmlSchemaParserCtxtPtr pc;
+	xmlParserCtxtPtr pctxt;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		add_fatal(p, 0, "xml_schema", "could not open the XML schema \"%s\": %s", path,
+			  strerror(errno));
+		return;
+	}
+	fclose(f);
+	/* the XSD document itself is read like any input: no network, no
+	 * entities, errors to us */
+	pctxt = xmlNewParserCtxt();
+	if (!pctxt)
+		(void)cl_xmalloc(SIZE_MAX); /* exits: out of memory */
+	pctxt->_private = p;
+	pctxt->sax->serror = schema_doc_error;
+	p->schema_doc = xmlCtxtReadFile(pctxt, path, NULL, XML_PARSE_NONET);
+	xmlFreeParserCtxt(pctxt);
+	pc = p->schema_doc ? xmlSchemaNewDocParserCtxt(p->schema_doc) : NULL;
+	if (pc) {
+		xmlSchemaSetParserStructuredErrors(pc, schema_error, p);
+		p->schema = xmlSchemaParse(pc);
+		xmlSchemaFreeParserCtxt(pc);
+	}
+	if (!p->schema || xmlTextReaderSetSchema(p->reader, p->schema) != 0)
+		add_fatal(p, 0, "xml_schema", "could not load the XML schema \"%s\": %s", path,
+			  p->schema_msg[0] ? p->schema_msg : "not a usable XSD");
+}
+
 static void start(struct cl_iso20022 *p)
 {
 	const unsigned char *head;
@@ -1011,7 +1071,8 @@ static void start(struct cl_iso20022 *p)
 		return;
 	}
 	p->reader = xmlReaderForIO(io_read, NULL, p, p->name, NULL,
-				   XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+				   XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS |
+				   XML_PARSE_COMPACT);
 	if (!p->reader) {
 		if (p->io_failed) {
 			p->finished = true;
@@ -1025,13 +1086,8 @@ static void start(struct cl_iso20022 *p)
 		ph_put(p, xmlTextReaderConstString(p->reader, BAD_CAST p->paths->tag_name[t]), t);
 	p->name_document = xmlTextReaderConstString(p->reader, BAD_CAST "Document");
 	p->name_apphdr = xmlTextReaderConstString(p->reader, BAD_CAST "AppHdr");
-	if (p->opts.schema_path && xmlTextReaderSchemaValidate(p->reader, p->opts.schema_path) != 0) {
-		if (!p->xml_fatal_set && p->deferred_len == 0)
-			add_fatal(p, 0, "xml_schema", "could not load the XML schema \"%s\"",
-				  p->opts.schema_path);
-		else
-			p->fatal = p->finished = true;
-	}
+	if (p->opts.schema_path)
+		load_schema(p);
 }
 
 /* Did libxml2 fail because the input ended inside the document?  Its
@@ -1246,6 +1302,10 @@ void cl_iso20022_free(struct cl_iso20022 *p)
 		return;
 	if (p->reader)
 		xmlFreeTextReader(p->reader);
+	if (p->schema)
+		xmlSchemaFree(p->schema);
+	if (p->schema_doc)
+		xmlFreeDoc(p->schema_doc);
 	cl_fp_free(p->fp);
 	free(p);
 }

@@ -21,9 +21,14 @@ CREATE TABLE public.clearing_dedupe_event (
 	matched_ordinal  bigint NOT NULL,
 	matched_position bigint NOT NULL,
 	fields           text[],            -- conflicts: names of the fields that differ
-	created_at       timestamptz NOT NULL DEFAULT now(),
-	CONSTRAINT clearing_dedupe_event_pkey PRIMARY KEY (load_id, ordinal)
+	created_at       timestamptz NOT NULL DEFAULT now()
 );
+-- (load_id, ordinal) is unique by construction (one classification row per
+-- staged record), so no unique index is paid for on every duplicate: an
+-- exact re-upload of a million records writes a million journal rows.
+-- Rows are appended in load order: a BRIN index finds a load's events.
+CREATE INDEX clearing_dedupe_event_load_idx
+	ON public.clearing_dedupe_event USING brin (load_id);
 
 -- "every dedupe event that hit record X": X is (load_id, ordinal).
 CREATE INDEX clearing_dedupe_event_matched_idx
@@ -46,8 +51,3 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN (SELECT count(*)::integer
 	FROM generate_series(least(a, b) + 1, greatest(a, b), interval '1 day') AS d
 	WHERE extract(isodow FROM d) < 6);
-
--- ACH near-duplicate candidates: same tenant, originator and trace.
-CREATE INDEX clearing_record_ach_near_idx
-	ON public.clearing_record (tenant, company_id, trace_number)
-	WHERE kind = 'ach.entry';

@@ -67,6 +67,7 @@ static void test_ach_valid_file_records(void **state)
 	assert_int_equal(a->direction, CL_DIR_CREDIT);
 	assert_string_equal(a->value_date, "2026-03-02");
 	assert_int_equal(a->position, 3);
+	assert_int_equal(a->ordinal, 1);
 	assert_string_equal(a->trace_number, "121042880000001");
 	assert_string_equal(a->sec_code, "PPD");
 	assert_string_equal(a->transaction_code, "22");
@@ -85,6 +86,7 @@ static void test_ach_valid_file_records(void **state)
 	assert_int_equal(b->addenda_count, 1);
 	assert_string_equal(b->addenda_text, "INVOICE 1");
 	assert_int_equal(c->position, 8);
+	assert_int_equal(c->ordinal, 3);
 	assert_string_equal(c->sec_code, "CCD");
 	assert_string_equal(c->natural_key, "9876543210|121042880000003|2026-03-03");
 
@@ -240,8 +242,9 @@ static void test_ach_fingerprint_encoding(void **state)
 {
 	struct fx f;
 	struct run r;
-	const char *enc = "9:ach.entry;5:12345;3:USD;2:22;9:231380104;5:ACCT1;10:1234567890;"
-			  "3:PPD;10:2026-03-02;";
+	/* P: the batch part padded to one SHA-256 block; E: the entry part */
+	const char *enc = "9:ach.entry;3:USD;10:1234567890;3:PPD;10:2026-03-02;;;;;;;;;;;;;"
+			  "5:12345;2:22;9:231380104;5:ACCT1;";
 	unsigned char md[32];
 	unsigned int n = 32;
 
@@ -249,6 +252,7 @@ static void test_ach_fingerprint_encoding(void **state)
 	base(&f, "2603011200", false);
 	run_fx(&r, &f);
 	/* the documented encoding (clearing-load-keys(7)), byte for byte */
+	assert_int_equal(strstr(enc, "5:12345;") - enc, 64);
 	EVP_Digest(enc, strlen(enc), md, &n, EVP_sha256(), NULL);
 	assert_memory_equal(nth_record(&r, 0)->fingerprint, md, 32);
 	run_free(&r);
@@ -404,6 +408,26 @@ static void test_ach_iat_entry(void **state)
 	assert_string_equal(rec->company_id, "123456789");
 	assert_int_equal(rec->addenda_count, 7);
 	assert_string_equal(rec->natural_key, "123456789|121042880000001|2026-03-02");
+
+	/* the foreign bank (addenda 14 RDFI id) is economic: other
+	 * fingerprint, same key; the receiver's name is not */
+	{
+		struct run r2;
+
+		fx_patch(&f, 8, 41, "999"); /* addenda 14 */
+		run_fx(&r2, &f);
+		assert_int_equal(r2.errors, 0);
+		assert_string_equal(nth_record(&r2, 0)->natural_key, rec->natural_key);
+		assert_memory_not_equal(nth_record(&r2, 0)->fingerprint, rec->fingerprint, 32);
+		run_free(&r2);
+		fx_patch(&f, 8, 41, "987");
+		fx_patch(&f, 4, 47, "OTHER NAME");
+		run_fx(&r2, &f);
+		assert_int_equal(r2.errors, 0);
+		assert_string_equal(nth_record(&r2, 0)->individual_name, "OTHER NAMERISES");
+		assert_memory_equal(nth_record(&r2, 0)->fingerprint, rec->fingerprint, 32);
+		run_free(&r2);
+	}
 	run_free(&r);
 	fx_free(&f);
 
@@ -560,6 +584,161 @@ static void test_ach_fixed_block_file(void **state)
 	fx_free(&f);
 }
 
+
+static void test_ach_sec_layouts(void **state)
+{
+	struct fx f;
+	struct run r;
+	char l[120];
+
+	(void)state;
+	/* CIE: name in 40-54, id in 55-76 */
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "CIE", "220", "260302", 1);
+	snprintf(l, sizeof(l), "622231380104%-17.17s%010d%-15.15s%-22.22s  0%.8s%07d", "A1", 100,
+		 "MARY SMITH", "INVOICE-77", FX_ODFI, 1);
+	fx_raw(&f, l, 1, 23138010, 0, 100);
+	fx_end_batch(&f);
+	/* CTX: id 40-54, number of addenda 55-58, receiving company 59-74 */
+	fx_batch(&f, "1234567890", "CTX", "200", "260302", 2);
+	snprintf(l, sizeof(l), "622231380104%-17.17s%010d%-15.15s0002%-16.16s    1%.8s%07d", "A2", 200,
+		 "ID-CTX", "RECEIVER CO", FX_ODFI, 2);
+	fx_raw(&f, l, 1, 23138010, 0, 200);
+	snprintf(l, sizeof(l), "705%-80.80s%04d%07d", "ISA*00*", 1, 2);
+	fx_raw(&f, l, 1, 0, 0, 0);
+	snprintf(l, sizeof(l), "705%-80.80s%04d%07d", "IEA*1*", 2, 2);
+	fx_raw(&f, l, 1, 0, 0, 0);
+	fx_end_batch(&f);
+	/* POS with its addenda 02 (80-94: the entry's trace) */
+	fx_batch(&f, "1234567890", "POS", "225", "260302", 3);
+	snprintf(l, sizeof(l), "627231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "A3", 300,
+		 "CARD", "JOE BLOGGS", FX_ODFI, 3);
+	fx_raw(&f, l, 1, 23138010, 300, 0);
+	snprintf(l, sizeof(l), "702%-76.76s%.8s%07d", "REF1   TERMINAL 42 SHOP ST", FX_ODFI, 3);
+	fx_raw(&f, l, 1, 0, 0, 0);
+	fx_end_batch(&f);
+	fx_finish(&f, true);
+	run_fx(&r, &f);
+	assert_int_equal(r.errors, 0);
+	assert_string_equal(nth_record(&r, 0)->individual_name, "MARY SMITH");
+	assert_string_equal(nth_record(&r, 0)->individual_id, "INVOICE-77");
+	assert_string_equal(nth_record(&r, 1)->individual_id, "ID-CTX");
+	assert_string_equal(nth_record(&r, 1)->individual_name, "RECEIVER CO");
+	assert_int_equal(nth_record(&r, 1)->addenda_count, 2);
+	assert_string_equal(nth_record(&r, 1)->addenda_text, "ISA*00*");
+	assert_string_equal(nth_record(&r, 2)->addenda_text, "REF1   TERMINAL 42 SHOP ST");
+	assert_int_equal(nth_record(&r, 2)->direction, CL_DIR_DEBIT);
+	run_free(&r);
+	fx_free(&f);
+}
+
+static void test_ach_adv_file(void **state)
+{
+	struct fx f;
+	struct run r;
+	char l[120];
+
+	(void)state;
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "ADV", "280", "260302", 1);
+	snprintf(l, sizeof(l), "681231380104%-15.15s%012d%.9s%-5.5s %-22.22s  0%.8s%03d%04d", "ADVACCT",
+		 70000, "121042882", "FILE1", "ADV NAME", "01100001", 61, 1);
+	fx_line(&f, l);
+	snprintf(l, sizeof(l), "682231380104%-15.15s%012d%.9s%-5.5s %-22.22s  0%.8s%03d%04d", "ADVACCT",
+		 1000, "121042882", "FILE1", "ADV NAME", "01100001", 61, 2);
+	fx_line(&f, l);
+	snprintf(l, sizeof(l), "8280%06d%010d%020d%020d%-19.19s%.8s%07d", 2, 2 * 23138010, 1000,
+		 70000, "", FX_ODFI, 1);
+	fx_line(&f, l);
+	snprintf(l, sizeof(l), "9%06d%06d%08d%010d%020d%020d%-23.23s", 1, 1, 2, 2 * 23138010, 1000,
+		 70000, "");
+	fx_line(&f, l);
+	run_fx(&r, &f);
+	assert_int_equal(r.errors, 0);
+	assert_int_equal(r.records, 2);
+	assert_string_equal(nth_record(&r, 0)->receiving_account, "ADVACCT");
+	assert_int_equal(nth_record(&r, 0)->amount_minor, 70000);
+	assert_int_equal(nth_record(&r, 0)->direction, CL_DIR_CREDIT);
+	assert_int_equal(nth_record(&r, 1)->direction, CL_DIR_DEBIT);
+	assert_string_equal(nth_record(&r, 0)->trace_number, "011000010610001");
+	run_free(&r);
+	fx_free(&f);
+}
+
+static void test_ach_return_trace_restart(void **state)
+{
+	struct fx f;
+	struct run r;
+	char e[95], l[95];
+
+	(void)state;
+	/* two return batches of other companies, same date, the same return
+	 * trace, original trace and code: their keys would be equal */
+	fx_begin(&f, "2603011200");
+	for (int b = 1; b <= 2; b++) {
+		fx_batch(&f, b == 1 ? "1111111111" : "2222222222", "PPD", "200", "260302", b);
+		snprintf(e, sizeof(e), "621231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "A1", 100,
+			 "ID1", "JANE ROE", FX_ODFI, 1);
+		fx_raw(&f, e, 1, 23138010, 0, 100);
+		fx_raw(&f, a99(l, "R01", "099912340000099", "", "121042880000001"), 1, 0, 0, 0);
+		fx_end_batch(&f);
+	}
+	fx_finish(&f, true);
+	run_fx(&r, &f);
+	assert_only_error(&r, "trace_restart", 6);
+	assert_int_equal(find_err(&r, "trace_restart")->other_line, 2);
+	assert_string_equal(nth_record(&r, 0)->natural_key, nth_record(&r, 1)->natural_key);
+	run_free(&r);
+	fx_free(&f);
+}
+
+static void test_ach_forward_entry_needs_effective_date(void **state)
+{
+	struct fx f;
+	struct run r;
+	char l[95];
+
+	(void)state;
+	/* a return batch may carry 000000; a forward entry may not */
+	return_file(&f, a99(l, "R01", "099912340000099", "", "121042880000011"));
+	fx_patch(&f, 2, 70, "000000");
+	run_fx(&r, &f);
+	assert_int_equal(r.errors, 0);
+	assert_string_equal(nth_record(&r, 0)->natural_key, "099912340000099|R01|121042880000011|");
+	run_free(&r);
+	fx_free(&f);
+
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "PPD", "200", "000000", 1);
+	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
+	fx_end_batch(&f);
+	fx_finish(&f, true);
+	run_fx(&r, &f);
+	assert_only_error(&r, "effective_date", 3);
+	run_free(&r);
+	fx_free(&f);
+}
+
+static void test_ach_byte_order_mark_is_note(void **state)
+{
+	struct fx f;
+	struct run r;
+	char *b;
+
+	(void)state;
+	base(&f, "2603011200", false);
+	b = malloc(f.len + 3);
+	memcpy(b, "\xEF\xBB\xBF", 3);
+	memcpy(b + 3, f.buf, f.len);
+	run_buf(&r, b, f.len + 3);
+	assert_int_equal(r.errors, 0);
+	assert_int_equal(r.records, 3);
+	assert_non_null(find_note(&r, "bom"));
+	run_free(&r);
+	free(b);
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -576,6 +755,11 @@ int main(void)
 		cmocka_unit_test(test_ach_max_errors_stops),
 		cmocka_unit_test(test_ach_crlf_and_missing_fill_are_notes),
 		cmocka_unit_test(test_ach_fixed_block_file),
+		cmocka_unit_test(test_ach_sec_layouts),
+		cmocka_unit_test(test_ach_adv_file),
+		cmocka_unit_test(test_ach_return_trace_restart),
+		cmocka_unit_test(test_ach_forward_entry_needs_effective_date),
+		cmocka_unit_test(test_ach_byte_order_mark_is_note),
 	};
 
 	return cmocka_run_group_tests_name("ach", tests, NULL, NULL);

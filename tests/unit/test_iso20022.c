@@ -929,6 +929,47 @@ static void test_iso20022_chunk_independence(void **state)
 	same_runs(enveloped, strlen(enveloped));
 }
 
+static void schema_run(const char *file, const char *xsd)
+{
+	struct cl_parse_opts o = {.schema_path = xsd};
+	size_t len = 0;
+	char *buf = read_file(file, &len);
+
+	assert_non_null(buf);
+	iso_run_opts(buf, len, 0, &o, &run);
+	free(buf);
+}
+
+static void test_iso20022_schema_validation(void **state)
+{
+	static const char xsd[] = "testdata/iso20022/corpus/xsd/pain.001.001.09.xsd";
+
+	(void)state;
+	/* the generator writes schema-valid pain.001.001.09 */
+	schema_run("testdata/iso20022/gen/pain_a.xml", xsd);
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nrec, 12);
+	/* a .03 document against the .09 schema */
+	schema_run("testdata/iso20022/corpus/pain.001/001.03/sepa_king_pain.001.001.03.xml", xsd);
+	assert_int_equal(run.nrec, 2);
+	assert_int_equal(run.nerr, 1);
+	assert_string_equal(run.err[0].code, "xml_schema");
+	assert_int_equal(run.err[0].line, 3);
+	assert_non_null(strstr(run.err[0].message, "No matching global declaration"));
+	/* a schema that cannot be read */
+	schema_run("testdata/iso20022/gen/pain_a.xml", "testdata/iso20022/no-such.xsd");
+	assert_int_equal(run.nrec, 0);
+	assert_int_equal(run.nerr, 1);
+	assert_string_equal(run.err[0].code, "xml_schema");
+	assert_string_equal(run.err[0].message, "could not open the XML schema "
+						"\"testdata/iso20022/no-such.xsd\": No such file or "
+						"directory");
+	/* a file that is no schema */
+	schema_run("testdata/iso20022/gen/pain_a.xml", "testdata/iso20022/MANIFEST");
+	assert_int_equal(run.nerr, 1);
+	assert_string_equal(run.err[0].code, "xml_schema");
+}
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -962,6 +1003,7 @@ int main(void)
 		cmocka_unit_test(test_iso20022_uetr_chain_hops_distinct),
 		cmocka_unit_test(test_iso20022_fingerprint_ignores_cosmetics),
 		cmocka_unit_test(test_iso20022_chunk_independence),
+		cmocka_unit_test(test_iso20022_schema_validation),
 	};
 
 	return cmocka_run_group_tests_name("iso20022", tests, NULL, teardown);

@@ -1,0 +1,47 @@
+/*
+ * history.h - the queries behind `show` and `loads`: what became of a
+ * record, and of a load.
+ *
+ * Results are handed to a callback row by row as name/value pairs (the
+ * column names of the schema's tables: the interface downstream readers
+ * use); the caller prints them.  Nothing here prints.
+ */
+#ifndef CL_HISTORY_H
+#define CL_HISTORY_H
+
+#include <stdbool.h>
+
+#include "db.h"
+
+#define CL_HISTORY_MAX_COLS 48
+
+struct cl_kv {
+	const char *name;   /* column name */
+	const char *value;  /* text as PostgreSQL prints it; NULL for SQL NULL */
+	bool account;       /* an account number: mask when printing */
+	bool number;        /* a numeric column: print without quotes in JSON */
+};
+
+/* One row of `section`: "record", "load", "event" (a dedupe event that hit
+ * the record), "quarantine" (a conflicting version parked), or "loads". */
+typedef void (*cl_history_fn)(void *ctx, const char *section, const struct cl_kv *kv, int n);
+
+enum cl_show_by { CL_SHOW_KEY, CL_SHOW_TRACE, CL_SHOW_E2E, CL_SHOW_UETR };
+
+/* Every record of `tenant` matching `value` (a natural key, an ACH trace
+ * number, an EndToEndId or a UETR), each followed by the load that applied
+ * it, every dedupe event that hit it and any quarantined versions of it.
+ * With no record, the dedupe events and quarantined versions of that key
+ * are still reported (a held conflict is never applied).  *found = the
+ * records found. */
+enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const char *value,
+				  const char *tenant, cl_history_fn fn, void *ctx,
+				  unsigned long *found, struct cl_error *err) CL_MUST_CHECK;
+
+/* Loads, newest first: since `since` (a date or timestamp, NULL = all),
+ * only `uuid` when not NULL, at most `limit`.  *found = rows reported. */
+enum cl_db_status cl_history_loads(struct cl_db *db, const char *since, const char *uuid,
+				   unsigned long limit, cl_history_fn fn, void *ctx,
+				   unsigned long *found, struct cl_error *err) CL_MUST_CHECK;
+
+#endif
