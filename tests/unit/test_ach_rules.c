@@ -829,6 +829,30 @@ static void test_ach_rules_iat_addenda_limits(void **state)
 	fx_free(&f);
 }
 
+static void test_ach_rules_total_wider_than_its_field(void **state)
+{
+	struct fx f;
+	struct run r;
+
+	(void)state;
+	/* 200 entries of 9,999,999,999 cents: a 12-digit total cannot hold
+	 * their sum (the fixture writes all 13 digits, so the field holds the
+	 * first 12), and the message shows the computed sum in full */
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "PPD", "225", "260302", 1);
+	for (int i = 1; i <= 200; i++)
+		fx_entry(&f, "27", "23138010", 9999999999ULL, "A1", (uint64_t)i, NULL);
+	fx_end_batch(&f);
+	fx_finish(&f, true);
+	run_fx(&r, &f);
+	assert_has_error(&r, "file_total_debit", 204);
+	assert_string_equal(find_err(&r, "file_total_debit")->message,
+			    "file total debit mismatch (file control 199999999980, computed "
+			    "1999999999800)");
+	run_free(&r);
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -869,6 +893,7 @@ int main(void)
 		cmocka_unit_test(test_ach_rules_fill_and_blank_line_notes),
 		cmocka_unit_test(test_ach_rules_addenda_combinations),
 		cmocka_unit_test(test_ach_rules_iat_addenda_limits),
+		cmocka_unit_test(test_ach_rules_total_wider_than_its_field),
 	};
 
 	return cmocka_run_group_tests_name("ach_rules", tests, NULL, NULL);
