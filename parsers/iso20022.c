@@ -731,7 +731,7 @@ static size_t utf8_len(const unsigned char *s)
 
 /* Messages quote the file (an encoding name, a value, libxml2's "Bytes:
  * 0x.."): they reach terminals, logs and JSON, so control bytes and
- * invalid UTF-8 become \xNN (a line end a blank), cut to fit. */
+ * invalid UTF-8 become \xNN, as the command line prints them; cut to fit. */
 static void clean_text(char *s, size_t cap)
 {
 	char out[CL_MSGTEXT_MAX];
