@@ -731,7 +731,7 @@ static size_t utf8_len(const unsigned char *s)
 
 /* Messages quote the file (an encoding name, a value, libxml2's "Bytes:
  * 0x.."): they reach terminals, logs and JSON, so control bytes and
- * invalid UTF-8 become \xNN (a line end a blank), cut to fit. */
+ * invalid UTF-8 become \xNN, as the command line prints them; cut to fit. */
 static void clean_text(char *s, size_t cap)
 {
 	char out[CL_MSGTEXT_MAX];
@@ -741,10 +741,7 @@ static void clean_text(char *s, size_t cap)
 	while (u[i] && o + 5 < sizeof(out) && o + 5 < cap) {
 		size_t n = utf8_len(u + i);
 
-		if (u[i] == '\n' || u[i] == '\r' || u[i] == '\t') {
-			out[o++] = ' ';
-			i++;
-		} else if (n == 0 || u[i] < 0x20 || u[i] == 0x7F) {
+		if (n == 0 || u[i] < 0x20 || u[i] == 0x7F) {
 			o += (size_t)snprintf(out + o, sizeof(out) - o, "\\x%02X", u[i]);
 			i++;
 		} else {
