@@ -213,10 +213,21 @@ db_bench() {
 	# table of the same shape with the same indexes.
 	psql -Xq -v ON_ERROR_STOP=1 -c "\\copy clearing_record to '$W/rows.copy'" ||
 		{ log "export of the rows failed"; return 1; }
+	# The better of two runs (the machine may be shared: a baseline should
+	# not be flattered by noise).
 	sql "create table bench_copy (like clearing_record including all)"
-	settle
-	measure copy_base psql -Xq -v ON_ERROR_STOP=1 -c "\\copy bench_copy from '$W/rows.copy'" ||
-		log "COPY baseline failed: $(cat "$W/copy_base.err")"
+	_best=""
+	for _try in 1 2; do
+		sql "truncate bench_copy"
+		settle
+		measure copy_try psql -Xq -v ON_ERROR_STOP=1 -c "\\copy bench_copy from '$W/rows.copy'" ||
+			log "COPY baseline failed: $(cat "$W/copy_try.err")"
+		read -r _s _kb _rc <"$W/copy_try.m"
+		if [ -z "$_best" ] || awk -v a="$_s" -v b="$_best" 'BEGIN{exit !(a<b)}'; then
+			_best=$_s
+			cp "$W/copy_try.m" "$W/copy_base.m"
+		fi
+	done
 	sql "drop table bench_copy"
 	rm -f "$W/rows.copy"
 
@@ -300,10 +311,14 @@ DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 	echo "## Benchmark figures"
 	echo
 	echo "Measured by \`make bench\` ($SCALE) on $DATE: $(nproc) CPUs ($MODEL), $MEM memory${DB_NOTE:+; $DB_NOTE}."
-	echo "Ratios are wall-time ratios to the floor or baseline named in the target."
+	echo "Ratios are wall-time ratios to the floor or baseline (parsers: best of 3 runs; the"
+	printf '%s\n' "COPY baseline: better of 2, psql \\copy of the rows the loader stored into a table"
+	echo "LIKE clearing_record INCLUDING ALL; loads: one run each, after VACUUM ANALYZE and"
+	echo "CHECKPOINT; peak memory: maximum RSS of the process, from /usr/bin/time)."
 	echo "The ${BASE_HAVE}-row steady state (built in ${STEADY_S} s) holds the rows of the loads above"
 	echo "plus copies of them made in SQL with natural_key || '#sK' (every other column"
-	echo "unchanged), indexes rebuilt after, then VACUUM ANALYZE."
+	echo "unchanged), indexes rebuilt after, then VACUUM ANALYZE; its baseline is a plain"
+	echo "COPY of the same $ACH_N new rows into that same table (taken out again and vacuumed first)."
 	echo
 	echo "| measurement | wall s | MB/s | records/s | peak MB | ratio | target | result |"
 	echo "|---|---:|---:|---:|---:|---:|---|---|"
