@@ -100,6 +100,7 @@ struct cl_ach *cl_ach_new(struct cl_input *in, const struct cl_parse_opts *opts)
 	p->cur = &p->recs[0];
 	p->out = &p->recs[1];
 	p->all_adv = true;
+	p->eol = '\n';
 	snprintf(p->info.format_name, sizeof(p->info.format_name), "nacha");
 	snprintf(p->info.message_type, sizeof(p->info.message_type), "nacha");
 	p->info.format = CL_FORMAT_ACH;
@@ -177,6 +178,16 @@ static bool detect_mode(struct cl_ach *p)
 		ach_note(p, 1, "fixed_block",
 			 "file has no line breaks: read as fixed-block records of 94 characters "
 			 "(line numbers count records)");
+	} else {
+		/* old Mac files end lines with CR alone */
+		size_t avail = p->len - p->pos;
+		const unsigned char *t = memchr(b, '\r', avail);
+		const unsigned char *nl = memchr(b, '\n', avail);
+
+		if (t && (!nl || t < nl) && (size_t)(t - b) + 1 < avail && t[1] != '\n') {
+			p->eol = '\r';
+			ach_note(p, 1, "cr_line_ends", "lines end with CR alone");
+		}
 	}
 	return true;
 }
@@ -213,7 +224,7 @@ static int next_line(struct cl_ach *p, const char **s, size_t *n, bool *cut)
 			return 1;
 		}
 		if (p->skipping) {
-			nl = memchr(b, '\n', avail);
+			nl = memchr(b, p->eol, avail);
 			if (nl) {
 				p->pos += (size_t)(nl - b) + 1;
 				p->skipping = false;
@@ -226,7 +237,7 @@ static int next_line(struct cl_ach *p, const char **s, size_t *n, bool *cut)
 				return -1;
 			continue;
 		}
-		nl = memchr(b, '\n', avail);
+		nl = memchr(b, p->eol, avail);
 		if (nl) {
 			*s = (const char *)b;
 			*n = (size_t)(nl - b);

@@ -349,21 +349,16 @@ static void check_total(struct cl_ach *p, const struct ach_line *l, int a, int b
 {
 	uint64_t v;
 	char want[24];
-	int w = b - a + 1;
+	int w = b - a + 1, digits = 1;
 
 	if (!ach_field_num(p, l, a, b, what, &v))
 		return;
 	if (v == computed)
 		return;
 	/* a computed value too wide for its field is shown in full */
-	for (uint64_t lim = 1; w < 20; w++) {
-		for (int i = 0; i < w; i++)
-			lim *= 10;
-		if (computed < lim)
-			break;
-		lim = 1;
-	}
-	ach_fmt_u64(want, computed, w);
+	for (uint64_t rest = computed / 10; rest > 0; rest /= 10)
+		digits++;
+	ach_fmt_u64(want, computed, digits > w ? digits : w);
 	ach_err(p, l->no, (unsigned long)a, code, "%s %s mismatch (%s %.*s, computed %s)", scope,
 		what, src, b - a + 1, l->c + a - 1, want);
 }

@@ -130,6 +130,7 @@ struct cl_ach {
 	size_t cap, pos, len;
 	bool eof, io_failed;
 	bool fixed_block;            /* no line breaks: 94-byte records */
+	char eol;                    /* '\n', or '\r' for CR-only files */
 	bool mode_known;
 	bool skipping;               /* discarding the rest of an overlong line */
 	unsigned long line_no;

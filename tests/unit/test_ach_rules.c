@@ -519,19 +519,14 @@ static void test_ach_rules_return_and_change_codes(void **state)
 {
 	struct fx f;
 	struct run r;
-	char e[95];
 
 	(void)state;
 	fx_begin(&f, "2603011200");
 	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
-	snprintf(e, sizeof(e), "621231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "A1", 100,
-		 "ID1", "JANE ROE", FX_ODFI, 1);
-	fx_raw(&f, e, 1, 23138010, 0, 100);
+	fx_entry_full(&f, "21", "23138010", 100, "A1", "ID1", "JANE ROE", 1, 1);
 	fx_raw(&f, "799R97099912340000099      09101298                                            121042880000001",
 	       1, 0, 0, 0);
-	snprintf(e, sizeof(e), "621231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "A1", 0,
-		 "ID1", "JANE ROE", FX_ODFI, 2);
-	fx_raw(&f, e, 1, 23138010, 0, 0);
+	fx_entry_full(&f, "21", "23138010", 0, "A1", "ID1", "JANE ROE", 1, 2);
 	fx_raw(&f, "798C92099912340000099      09101298NEWDATA                                     121042880000002",
 	       1, 0, 0, 0);
 	fx_end_batch(&f);
@@ -788,7 +783,6 @@ static void test_ach_rules_iat_addenda_limits(void **state)
 	const char *v[12];
 	struct fx f;
 	struct run r;
-	char l[120];
 
 	(void)state;
 	for (int i = 0; i < 7; i++) {
@@ -803,16 +797,7 @@ static void test_ach_rules_iat_addenda_limits(void **state)
 	for (int i = 0; i < 10; i++)
 		v[i] = add[i];
 	fx_begin(&f, "2603011200");
-	snprintf(l, sizeof(l), "5220%16sFF3%15sUS%-10.10sIAT%-10.10sCADUSD260302   1%.8s%07d", "", "",
-		 "123456789", "TRADEPAYMT", FX_ODFI, 1);
-	fx_line(&f, l);
-	f.batches++;
-	snprintf(f.service, sizeof(f.service), "220");
-	snprintf(f.company, sizeof(f.company), "123456789 ");
-	f.batch_no = 1;
-	snprintf(l, sizeof(l), "622121042882%04d%13s0000100000%-35.35s  0 1%.8s%07d", 10, "", "ACCT",
-		 FX_ODFI, 1);
-	fx_raw(&f, l, 1, 12104288, 0, 100000);
+	fx_iat_batch(&f, 10);
 	for (int i = 0; i < 10; i++)
 		fx_raw(&f, v[i], 1, 0, 0, 0);
 	fx_end_batch(&f);
@@ -833,22 +818,37 @@ static void test_ach_rules_iat_addenda_limits(void **state)
 	/* an unknown IAT transaction type code */
 	memcpy(add[0] + 3, "XYZ", 3);
 	fx_begin(&f, "2603011200");
-	snprintf(l, sizeof(l), "5220%16sFF3%15sUS%-10.10sIAT%-10.10sCADUSD260302   1%.8s%07d", "", "",
-		 "123456789", "TRADEPAYMT", FX_ODFI, 1);
-	fx_line(&f, l);
-	f.batches++;
-	snprintf(f.service, sizeof(f.service), "220");
-	snprintf(f.company, sizeof(f.company), "123456789 ");
-	f.batch_no = 1;
-	snprintf(l, sizeof(l), "622121042882%04d%13s0000100000%-35.35s  0 1%.8s%07d", 7, "", "ACCT",
-		 FX_ODFI, 1);
-	fx_raw(&f, l, 1, 12104288, 0, 100000);
+	fx_iat_batch(&f, 7);
 	for (int i = 0; i < 7; i++)
 		fx_raw(&f, add[i], 1, 0, 0, 0);
 	fx_end_batch(&f);
 	fx_finish(&f, true);
 	run_fx(&r, &f);
 	assert_only_error(&r, "iat_transaction_type", 4);
+	run_free(&r);
+	fx_free(&f);
+}
+
+static void test_ach_rules_total_wider_than_its_field(void **state)
+{
+	struct fx f;
+	struct run r;
+
+	(void)state;
+	/* 200 entries of 9,999,999,999 cents: a 12-digit total cannot hold
+	 * their sum (the fixture writes all 13 digits, so the field holds the
+	 * first 12), and the message shows the computed sum in full */
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "PPD", "225", "260302", 1);
+	for (int i = 1; i <= 200; i++)
+		fx_entry(&f, "27", "23138010", 9999999999ULL, "A1", (uint64_t)i, NULL);
+	fx_end_batch(&f);
+	fx_finish(&f, true);
+	run_fx(&r, &f);
+	assert_has_error(&r, "file_total_debit", 204);
+	assert_string_equal(find_err(&r, "file_total_debit")->message,
+			    "file total debit mismatch (file control 199999999980, computed "
+			    "1999999999800)");
 	run_free(&r);
 	fx_free(&f);
 }
@@ -893,6 +893,7 @@ int main(void)
 		cmocka_unit_test(test_ach_rules_fill_and_blank_line_notes),
 		cmocka_unit_test(test_ach_rules_addenda_combinations),
 		cmocka_unit_test(test_ach_rules_iat_addenda_limits),
+		cmocka_unit_test(test_ach_rules_total_wider_than_its_field),
 	};
 
 	return cmocka_run_group_tests_name("ach_rules", tests, NULL, NULL);
