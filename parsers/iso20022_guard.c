@@ -192,16 +192,9 @@ size_t cl_iso_guard_scan(struct cl_iso_guard *g, const unsigned char *buf, size_
 				g->state = G_TAG;
 			}
 			break;
-		case G_COMMENT:
-			if (c == '-')
-				g->sub++;
-			else if (c == '>' && g->sub >= 2)
-				g->state = G_TEXT;
-			else
-				g->sub = 0;
-			break;
-		case G_CDATA:
-			if (c == ']')
+		case G_COMMENT: /* ends at "-->" */
+		case G_CDATA:   /* ends at "]]>" */
+			if (c == (g->state == G_COMMENT ? '-' : ']'))
 				g->sub++;
 			else if (c == '>' && g->sub >= 2)
 				g->state = G_TEXT;
