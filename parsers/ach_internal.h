@@ -104,10 +104,10 @@ struct ach_batch_sum {
 	unsigned long line;          /* batch header line */
 };
 
-/* The ranges of one company id + effective date (entries), or of one
- * effective date (returns, NOCs): disjoint, sorted by min. */
+/* The ranges of one company id, effective date and record kind: disjoint,
+ * sorted by min. */
 struct ach_group {
-	char key[16];                /* company id (10) + YYMMDD (6) */
+	char key[17];                /* company id (10) + YYMMDD (6) + kind */
 	bool used;
 	struct ach_batch_sum *v;
 	size_t n, cap;

@@ -654,11 +654,11 @@ static void test_ach_return_trace_restart(void **state)
 	char l[95];
 
 	(void)state;
-	/* two return batches of other companies, same date, the same return
-	 * trace, original trace and code: their keys would be equal */
+	/* two return batches of one company (PPD and WEB), same date, the
+	 * same return trace, original trace and code: their keys are equal */
 	fx_begin(&f, "2603011200");
 	for (int b = 1; b <= 2; b++) {
-		fx_batch(&f, b == 1 ? "1111111111" : "2222222222", "PPD", "200", "260302", b);
+		fx_batch(&f, "1111111111", b == 1 ? "PPD" : "WEB", "200", "260302", b);
 		fx_entry_full(&f, "21", "23138010", 100, "A1", "ID1", "JANE ROE", 1, 1);
 		fx_raw(&f, a99(l, "R01", "099912340000099", "", "121042880000001"), 1, 0, 0, 0);
 		fx_end_batch(&f);
