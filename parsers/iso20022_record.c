@@ -292,7 +292,6 @@ static void tx_amount(struct cl_iso20022 *p, struct cl_record *rec, bool *ok)
 		[CL_ISO_PACS009] = "IntrBkSttlmAmt",
 		[CL_ISO_PACS004] = "RtrdIntrBkSttlmAmt",
 	};
-	char path[CL_PATH_MAX];
 	int exp;
 	unsigned long line = field_line(p, F_AMT, p->tx_line);
 
@@ -301,9 +300,8 @@ static void tx_amount(struct cl_iso20022 *p, struct cl_record *rec, bool *ok)
 		require(p, F_AMT, names[p->kind], p->tx_line);
 		return;
 	}
-	field_path(p, F_AMT, NULL, path, sizeof(path));
 	if (!cl_iso_ccy_shape(p->amt_ccy)) {
-		cl_iso_add_error(p, line, path, "currency_invalid",
+		report(p, F_AMT, line, NULL, "currency_invalid",
 			  "currency \"%.10s\" is not an ISO 4217 code: expected three uppercase "
 			  "letters in the Ccy attribute",
 			  p->amt_ccy);
@@ -312,12 +310,12 @@ static void tx_amount(struct cl_iso20022 *p, struct cl_record *rec, bool *ok)
 	memcpy(rec->currency, p->amt_ccy, 4);
 	exp = cl_iso_ccy_exponent(p->amt_ccy);
 	if (exp == -1) {
-		cl_iso_add_error(p, line, path, "currency_unknown",
+		report(p, F_AMT, line, NULL, "currency_unknown",
 			  "currency \"%s\" is not an ISO 4217 currency", p->amt_ccy);
 		return;
 	}
 	if (exp == -2) {
-		cl_iso_add_error(p, line, path, "currency_unknown",
+		report(p, F_AMT, line, NULL, "currency_unknown",
 			  "currency \"%s\" has no minor unit (a commodity or special code): "
 			  "expected a currency",
 			  p->amt_ccy);
@@ -330,18 +328,18 @@ static void tx_amount(struct cl_iso20022 *p, struct cl_record *rec, bool *ok)
 		cl_iso_dec_add_minor(&p->pmt_sum, rec->amount_minor, exp);
 		return;
 	case CL_ISO_AMT_SYNTAX:
-		cl_iso_add_error(p, line, path, "amount_invalid",
+		report(p, F_AMT, line, NULL, "amount_invalid",
 			  "amount \"%.40s\" is not a decimal number: expected digits with an "
 			  "optional point, no sign",
 			  p->val[F_AMT]);
 		break;
 	case CL_ISO_AMT_DECIMALS:
-		cl_iso_add_error(p, line, path, "amount_decimals",
+		report(p, F_AMT, line, NULL, "amount_decimals",
 			  "amount \"%.40s\" has more decimals than %s allows (%d)", p->val[F_AMT],
 			  rec->currency, exp);
 		break;
 	case CL_ISO_AMT_OVERFLOW:
-		cl_iso_add_error(p, line, path, "amount_overflow",
+		report(p, F_AMT, line, NULL, "amount_overflow",
 			  "amount \"%.40s\" %s is too large: at most %lld minor units",
 			  p->val[F_AMT], rec->currency, (long long)INT64_MAX);
 		break;
