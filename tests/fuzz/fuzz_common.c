@@ -393,7 +393,15 @@ static void hash_error(EVP_MD_CTX *h, enum cl_status st, const struct cl_error *
 	hash_ulong(h, e->other_line);
 	hash_str(h, e->code);
 	hash_str(h, e->path);
-	hash_str(h, e->message);
+	if (fuzz_skip("message_numbers")) {
+		/* compare messages without their digits (an open finding where
+		 * a count in a message depends on the read sizes) */
+		for (const char *c = e->message; *c; c++)
+			if (*c < '0' || *c > '9')
+				EVP_DigestUpdate(h, c, 1);
+	} else {
+		hash_str(h, e->message);
+	}
 }
 
 static void trace(size_t chunk, enum cl_status st, const struct cl_record *rec,
