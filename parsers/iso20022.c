@@ -382,6 +382,18 @@ static void sax_start(void *ctx, const xmlChar *name, const xmlChar *prefix, con
 				p->doc_virtual = true;
 				p->doc_depth = depth;
 				node = root;
+			} else if (uri && !p->other_msg[0]) {
+				/* another message without a Document (TCH pacs.002):
+				 * named at the end if no Document comes */
+				enum cl_iso_kind k;
+				char t[32];
+
+				if (cl_iso_ns_parse((const char *)uri, &k, t, sizeof(t)) ==
+					    CL_ISO_NS_UNSUPPORTED &&
+				    strncmp(t, "head.", 5) != 0) {
+					memcpy(p->other_msg, t, sizeof(p->other_msg));
+					p->other_line = cur_line(p);
+				}
 			}
 		}
 	}
@@ -662,7 +674,12 @@ static void finish(struct cl_iso20022 *p)
 		p->fatal = true;
 		return;
 	}
-	if (!p->doc_seen)
+	if (!p->doc_seen && p->other_msg[0])
+		cl_iso_add_error(p, p->other_line, "", "unsupported_message",
+				 "unsupported message type %s: clearing-load reads pain.001, "
+				 "pacs.008, pacs.009 and pacs.004",
+				 p->other_msg);
+	else if (!p->doc_seen)
 		cl_iso_add_error(p, 0, "", "no_document",
 				 "no ISO 20022 Document element found: expected <Document> "
 				 "(alone or beside an AppHdr in an envelope)");
