@@ -180,7 +180,7 @@ static void reset_fields(struct cl_iso20022 *p, int from, int to)
 {
 	for (int f = from; f < to; f++) {
 		p->val[f][0] = '\0';
-		p->seen[f] = p->too_long[f] = false;
+		p->seen[f] = p->too_long[f] = p->reported[f] = false;
 	}
 }
 

@@ -305,6 +305,7 @@ struct cl_iso20022 {
 	/* collected values, by field; reset per scope */
 	char val[F_COUNT][CL_NAME_MAX];
 	bool seen[F_COUNT], too_long[F_COUNT];
+	bool reported[F_COUNT];     /* an error about it was queued */
 	unsigned long line_of[F_COUNT];
 	int16_t node_of[F_COUNT];
 	char amt_ccy[8];
