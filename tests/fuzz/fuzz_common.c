@@ -422,6 +422,7 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 	struct cl_input *in = cl_input_from_memory(data, size, chunk, FUZZ_NAME);
 	struct driver d = { target, NULL, NULL, NULL };
 	EVP_MD_CTX *h = EVP_MD_CTX_new();
+	EVP_MD_CTX *hr = EVP_MD_CTX_new(), *he = EVP_MD_CTX_new();
 	unsigned max_errors = opts->max_errors ? opts->max_errors : 100;
 	/* a parser makes progress: no more calls than bytes, give or take */
 	unsigned long calls = 0, max_calls = 4 * (unsigned long)size + 1000;
@@ -436,6 +437,8 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 		      : target == FUZZ_ISO20022 ? CL_FORMAT_ISO20022
 						: CL_FORMAT_UNKNOWN;
 	EVP_DigestInit_ex(h, EVP_sha256(), NULL);
+	EVP_DigestInit_ex(hr, EVP_sha256(), NULL);
+	EVP_DigestInit_ex(he, EVP_sha256(), NULL);
 	switch (target) {
 	case FUZZ_ACH:
 		d.ach = cl_ach_new(in, opts);
@@ -496,14 +499,22 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 			check_record(rec, out->records, line_bound);
 			hash_ulong(h, (unsigned long)st);
 			hash_record(h, rec);
+			hash_record(hr, rec);
 			break;
 		case CL_INVALID:
 		case CL_NOTE:
 		case CL_IO:
 			check_error(&err, st, line_bound);
 			hash_error(h, st, &err);
+			if (st != CL_NOTE) {
+				hash_ulong(he, (unsigned long)st);
+				hash_ulong(he, err.line);
+				hash_str(he, err.code);
+			}
 			if (strcmp(err.code, "gzip_ratio") == 0)
 				out->gzip_ratio = 1;
+			if (st == CL_NOTE && strcmp(err.code, "fixed_block") == 0)
+				out->fixed_block = 1;
 			out->invalid += st == CL_INVALID;
 			out->notes += st == CL_NOTE;
 			out->io += st == CL_IO;
@@ -535,7 +546,11 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 		   (long long)info->total_credit_minor);
 done:
 	EVP_DigestFinal_ex(h, out->digest, NULL);
+	EVP_DigestFinal_ex(hr, out->rec_digest, NULL);
+	EVP_DigestFinal_ex(he, out->err_digest, NULL);
 	EVP_MD_CTX_free(h);
+	EVP_MD_CTX_free(hr);
+	EVP_MD_CTX_free(he);
 	cl_parser_free(d.parser);
 	cl_ach_free(d.ach);
 	cl_iso20022_free(d.iso);
