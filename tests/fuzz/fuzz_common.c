@@ -204,7 +204,7 @@ static int no_controls(const char *s)
 	} while (0)
 
 static void check_record(const struct cl_record *rec, unsigned long ordinal,
-			 unsigned long line_bound)
+			 unsigned long *last_ordinal, unsigned long line_bound)
 {
 	static const char *const schemes[] = { "nacha", "iso20022", NULL };
 	static const char *const kinds[] = { "ach.entry", "ach.return", "ach.noc", "pain.001",
@@ -223,8 +223,13 @@ static void check_record(const struct cl_record *rec, unsigned long ordinal,
 	nacha = strcmp(rec->scheme, "nacha") == 0;
 	FUZZ_CHECK(nacha == (strncmp(rec->kind, "ach.", 4) == 0), "record %lu: scheme %s, kind %s",
 		   ordinal, rec->scheme, rec->kind);
-	FUZZ_CHECK(fuzz_skip("ordinal") || rec->ordinal == ordinal,
-		   "record ordinal %lu, expected %lu", rec->ordinal, ordinal);
+	/* the index of the record in the file: a transaction handed out only
+	 * as errors (no key) may take an index, so ordinals may skip, but
+	 * they only grow and are never below the records returned */
+	FUZZ_CHECK(fuzz_skip("ordinal") || (rec->ordinal >= ordinal && rec->ordinal > *last_ordinal),
+		   "record ordinal %lu after %lu, %lu records returned", rec->ordinal,
+		   *last_ordinal, ordinal);
+	*last_ordinal = rec->ordinal;
 	FUZZ_CHECK(fuzz_skip("position") || (rec->position >= 1 && rec->position <= line_bound),
 		   "record %lu: position %lu outside 1..%lu", ordinal, rec->position, line_bound);
 	FUZZ_CHECK(rec->amount_minor >= 0, "record %lu: amount_minor %lld", ordinal,
@@ -396,9 +401,12 @@ static void hash_error(EVP_MD_CTX *h, enum cl_status st, const struct cl_error *
 	if (fuzz_skip("message_numbers")) {
 		/* compare messages without their digits (an open finding where
 		 * a count in a message depends on the read sizes) */
-		for (const char *c = e->message; *c; c++)
-			if (*c < '0' || *c > '9')
+		for (const char *c = e->message; *c; c++) {
+			if (strncmp(c, "more than ", 10) == 0)
+				c += 9;
+			else if (*c < '0' || *c > '9')
 				EVP_DigestUpdate(h, c, 1);
+		}
 	} else {
 		hash_str(h, e->message);
 	}
@@ -425,7 +433,7 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 	EVP_MD_CTX *hr = EVP_MD_CTX_new(), *he = EVP_MD_CTX_new();
 	unsigned max_errors = opts->max_errors ? opts->max_errors : 100;
 	/* a parser makes progress: no more calls than bytes, give or take */
-	unsigned long calls = 0, max_calls = 4 * (unsigned long)size + 1000;
+	unsigned long calls = 0, max_calls = 4 * (unsigned long)size + 1000, last_ordinal = 0;
 	const struct cl_file_info *info;
 	struct cl_error err;
 	const struct cl_record *rec;
@@ -496,7 +504,7 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 		switch (st) {
 		case CL_OK:
 			out->records++;
-			check_record(rec, out->records, line_bound);
+			check_record(rec, out->records, &last_ordinal, line_bound);
 			hash_ulong(h, (unsigned long)st);
 			hash_record(h, rec);
 			hash_record(hr, rec);
