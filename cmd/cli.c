@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fingerprint.h"
+#include "row.h"
 
 bool cl_opt_quiet;
 int cl_opt_verbose;
@@ -414,16 +415,25 @@ static const char *field_value(const struct field *f, const struct cl_record *re
 	return v;
 }
 
+/* The natural key as printed: a pain.001 key contains the debtor account,
+ * masked like the account fields unless --no-mask. */
+static const char *display_key(const struct cl_record *rec, char *buf, size_t cap)
+{
+	if (!cl_opt_no_mask && cl_row_mask_key(rec, rec->natural_key, buf, cap))
+		return buf;
+	return rec->natural_key;
+}
+
 void cl_json_record_fields(struct cl_json *j, const struct cl_record *rec)
 {
-	char fp[65], buf[CL_ACCOUNT_MAX];
+	char fp[65], buf[CL_ACCOUNT_MAX], key[CL_KEY_MAX];
 	bool ach = is_ach(rec);
 
 	cl_hex32(rec->fingerprint, fp);
 	cl_json_str(j, "scheme", rec->scheme);
 	cl_json_str(j, "kind", rec->kind);
 	cl_json_uint(j, "position", rec->position);
-	cl_json_str(j, "natural_key", rec->natural_key);
+	cl_json_str(j, "natural_key", display_key(rec, key, sizeof(key)));
 	cl_json_str(j, "key_rule", rec->key_rule);
 	cl_json_str(j, "fingerprint", fp);
 	cl_json_int(j, "amount_minor", (long long)rec->amount_minor);
@@ -476,7 +486,7 @@ void cl_csv_record_header(FILE *f)
 
 void cl_csv_record(FILE *f, const struct cl_record *rec)
 {
-	char pos[24], amount[24], fp[65], addenda[16];
+	char pos[24], amount[24], fp[65], addenda[16], key[CL_KEY_MAX];
 	char bufs[NFIELDS][CL_ACCOUNT_MAX];
 	const char *vals[CSV_FIXED + NFIELDS + 1];
 	bool ach = is_ach(rec);
@@ -488,7 +498,7 @@ void cl_csv_record(FILE *f, const struct cl_record *rec)
 	vals[0] = pos;
 	vals[1] = rec->scheme;
 	vals[2] = rec->kind;
-	vals[3] = rec->natural_key;
+	vals[3] = display_key(rec, key, sizeof(key));
 	vals[4] = rec->key_rule;
 	vals[5] = fp;
 	vals[6] = amount;
@@ -503,12 +513,28 @@ void cl_csv_record(FILE *f, const struct cl_record *rec)
 
 int cl_finish_stdout(int code)
 {
-	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-		if (errno == EPIPE)
-			return code;
-		fprintf(stderr, "clearing-load: could not write standard output: %s\n",
-			strerror(errno));
-		return code ? code : CL_EXIT_USAGE;
+	int err = 0;
+	bool failed = false;
+
+	errno = 0;
+	if (fflush(stdout) != 0) {
+		failed = true;
+		err = errno;
+	} else if (ferror(stdout)) {
+		failed = true; /* an earlier write failed; its errno may be gone */
+		err = errno;
 	}
-	return code;
+	if (fclose(stdout) != 0 && !failed) {
+		failed = true;
+		err = errno;
+	}
+	if (!failed)
+		return code;
+	if (err == EPIPE)
+		return code; /* the reader went away (| head): not our error */
+	if (err)
+		fprintf(stderr, "clearing-load: could not write standard output: %s\n", strerror(err));
+	else
+		fprintf(stderr, "clearing-load: could not write standard output\n");
+	return code ? code : CL_EXIT_USAGE;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "row.h"
 #include "walk.h"
 
 struct parse_ctx {
@@ -19,6 +20,7 @@ static void print_record(void *vctx, const struct cl_record *rec)
 	struct parse_ctx *ctx = vctx;
 	struct cl_json j;
 	const char *dir;
+	char key[CL_KEY_MAX];
 
 	switch (ctx->format) {
 	case CL_OUT_JSON:
@@ -32,8 +34,10 @@ static void print_record(void *vctx, const struct cl_record *rec)
 		break;
 	case CL_OUT_TEXT:
 		dir = cl_direction_name(rec->direction);
+		if (cl_opt_no_mask || !cl_row_mask_key(rec, rec->natural_key, key, sizeof(key)))
+			snprintf(key, sizeof(key), "%s", rec->natural_key);
 		printf("%s:%lu %s %s %" PRId64 " %s %s %s\n", ctx->file, rec->position, rec->kind,
-		       rec->natural_key, rec->amount_minor, rec->currency[0] ? rec->currency : "-",
+		       key, rec->amount_minor, rec->currency[0] ? rec->currency : "-",
 		       dir ? dir : "-", rec->value_date[0] ? rec->value_date : "-");
 		break;
 	}

@@ -100,6 +100,7 @@ struct cl_ach *cl_ach_new(struct cl_input *in, const struct cl_parse_opts *opts)
 	p->cur = &p->recs[0];
 	p->out = &p->recs[1];
 	p->all_adv = true;
+	p->eol = '\n';
 	snprintf(p->info.format_name, sizeof(p->info.format_name), "nacha");
 	snprintf(p->info.message_type, sizeof(p->info.message_type), "nacha");
 	p->info.format = CL_FORMAT_ACH;
@@ -177,6 +178,16 @@ static bool detect_mode(struct cl_ach *p)
 		ach_note(p, 1, "fixed_block",
 			 "file has no line breaks: read as fixed-block records of 94 characters "
 			 "(line numbers count records)");
+	} else {
+		/* old Mac files end lines with CR alone */
+		size_t avail = p->len - p->pos;
+		const unsigned char *t = memchr(b, '\r', avail);
+		const unsigned char *nl = memchr(b, '\n', avail);
+
+		if (t && (!nl || t < nl) && (size_t)(t - b) + 1 < avail && t[1] != '\n') {
+			p->eol = '\r';
+			ach_note(p, 1, "cr_line_ends", "lines end with CR alone");
+		}
 	}
 	return true;
 }
@@ -213,7 +224,7 @@ static int next_line(struct cl_ach *p, const char **s, size_t *n, bool *cut)
 			return 1;
 		}
 		if (p->skipping) {
-			nl = memchr(b, '\n', avail);
+			nl = memchr(b, p->eol, avail);
 			if (nl) {
 				p->pos += (size_t)(nl - b) + 1;
 				p->skipping = false;
@@ -226,7 +237,7 @@ static int next_line(struct cl_ach *p, const char **s, size_t *n, bool *cut)
 				return -1;
 			continue;
 		}
-		nl = memchr(b, '\n', avail);
+		nl = memchr(b, p->eol, avail);
 		if (nl) {
 			*s = (const char *)b;
 			*n = (size_t)(nl - b);
@@ -463,7 +474,8 @@ static void process_line(struct cl_ach *p, const char *s, size_t n, bool cut)
 					"9-fill record before the file control (record type 9)");
 				return;
 			}
-			p->fill_lines++;
+			if (++p->fill_lines == 10)
+				p->tenth_fill_line = l.no;
 			return;
 		}
 		ach_err(p, l.no, 1, "fill_record",
@@ -566,7 +578,12 @@ static void finish_file(struct cl_ach *p)
 			last);
 		return;
 	}
-	if (p->fill_lines == 0 && p->records_before_fill % 10 != 0)
+	if (p->fill_lines >= 10)
+		ach_err(p, p->tenth_fill_line, 1, "fill_record",
+			"%lu 9-fill records after the file control: at most 9 complete the last "
+			"block",
+			p->fill_lines);
+	else if (p->fill_lines == 0 && p->records_before_fill % 10 != 0)
 		ach_note(p, last, "missing_fill",
 			 "no 9-fill records: %lu records do not fill whole blocks of 10",
 			 p->records_before_fill);
@@ -575,11 +592,6 @@ static void finish_file(struct cl_ach *p)
 			 "9-fill does not complete the last block: %lu records and %lu 9-fill "
 			 "records are not a multiple of 10",
 			 p->records_before_fill, p->fill_lines);
-	else if (p->fill_lines >= 10)
-		ach_err(p, p->file_control_line + 10, 1, "fill_record",
-			"%lu 9-fill records after the file control: at most 9 complete the last "
-			"block",
-			p->fill_lines);
 }
 
 enum cl_status cl_ach_next(struct cl_ach *p, const struct cl_record **rec, struct cl_error *err)

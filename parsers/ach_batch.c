@@ -183,26 +183,27 @@ void ach_batch_header(struct cl_ach *p, const struct ach_line *l)
 
 /* ---- trace-restart check ---- */
 
-static uint64_t group_hash(const char key[16])
+static uint64_t group_hash(const char key[17])
 {
 	uint64_t h = 1469598103934665603ULL;
 
-	for (int i = 0; i < 16; i++)
+	for (int i = 0; i < 17; i++)
 		h = (h ^ (unsigned char)key[i]) * 1099511628211ULL;
 	return h;
 }
 
 /* The group of a batch's records of `kind` (0 entries, 1 returns, 2 NOCs):
- * entries by company id and effective date (their key), returns and NOCs
- * by effective date only (their key has no company id).  The pointer is
- * valid until the next call. */
+ * company id, effective date and kind.  (A return's key has no company id,
+ * but return files batch by company and their RDFIs' traces interleave
+ * across batches: grouping returns by date alone would reject them.)  The
+ * pointer is valid until the next call. */
 static struct ach_group *group_of(struct cl_ach *p, const struct ach_batch *b, int kind)
 {
-	static const char who[3][11] = {"", "\x01RETURN  ", "\x01NOC     "};
-	char key[16];
+	char key[17];
 	size_t i;
 
-	memcpy(key, kind ? who[kind] : b->company_id_raw, 10);
+	memcpy(key, b->company_id_raw, 10);
+	key[16] = (char)kind;
 	/* YYMMDD back from YYYY-MM-DD (zeros when the batch has no date) */
 	memcpy(key + 10, b->value_date + 2, 2);
 	memcpy(key + 12, b->value_date + 5, 2);
@@ -227,12 +228,12 @@ static struct ach_group *group_of(struct cl_ach *p, const struct ach_batch *b, i
 	}
 	i = (size_t)group_hash(key) & (p->capgroups - 1);
 	while (p->groups[i].used) {
-		if (memcmp(p->groups[i].key, key, 16) == 0)
+		if (memcmp(p->groups[i].key, key, 17) == 0)
 			return &p->groups[i];
 		i = (i + 1) & (p->capgroups - 1);
 	}
 	p->groups[i].used = true;
-	memcpy(p->groups[i].key, key, 16);
+	memcpy(p->groups[i].key, key, 17);
 	p->ngroups++;
 	return &p->groups[i];
 }
@@ -256,11 +257,11 @@ static void trace_restart(struct cl_ach *p, const struct ach_range *r, int kind,
 	else
 		ach_err(p, b->line, 80, "trace_restart",
 			"batch %s (header at line %lu) reuses %s trace numbers %015" PRIu64
-			"-%015" PRIu64 " of the batch with header at line %lu for effective date "
-			"%s: the v1 key (original trace, code, trace number, effective date) "
-			"cannot tell them apart",
+			"-%015" PRIu64 " of the batch with header at line %lu for company \"%s\" "
+			"and effective date %s: the v1 key (original trace, code, trace number, "
+			"effective date) cannot tell them apart",
 			num, b->line, kind == 1 ? "return" : "notification of change", r->min,
-			r->max, other->line,
+			r->max, other->line, b->company_id,
 			b->value_date[0] ? b->value_date : "(none)");
 	ach_err_other_line(p, other->line);
 }
@@ -349,21 +350,16 @@ static void check_total(struct cl_ach *p, const struct ach_line *l, int a, int b
 {
 	uint64_t v;
 	char want[24];
-	int w = b - a + 1;
+	int w = b - a + 1, digits = 1;
 
 	if (!ach_field_num(p, l, a, b, what, &v))
 		return;
 	if (v == computed)
 		return;
 	/* a computed value too wide for its field is shown in full */
-	for (uint64_t lim = 1; w < 20; w++) {
-		for (int i = 0; i < w; i++)
-			lim *= 10;
-		if (computed < lim)
-			break;
-		lim = 1;
-	}
-	ach_fmt_u64(want, computed, w);
+	for (uint64_t rest = computed / 10; rest > 0; rest /= 10)
+		digits++;
+	ach_fmt_u64(want, computed, digits > w ? digits : w);
 	ach_err(p, l->no, (unsigned long)a, code, "%s %s mismatch (%s %.*s, computed %s)", scope,
 		what, src, b - a + 1, l->c + a - 1, want);
 }

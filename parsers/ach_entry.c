@@ -177,6 +177,17 @@ void ach_entry_detail(struct cl_ach *p, const struct ach_line *l)
 			}
 			ach_field_trim(r->individual_name, l, 59, 74);
 			break;
+		case SEC_POP:
+			/* 40-48 check serial, 49-52 terminal city, 53-54 state */
+			ach_field_trim(r->individual_id, l, 40, 48);
+			ach_field_trim(r->individual_name, l, 55, 76);
+			break;
+		case SEC_TRC:
+		case SEC_XCK:
+			/* 40-54 check serial; 55-76 process control and item
+			 * research number, no name */
+			ach_field_trim(r->individual_id, l, 40, 54);
+			break;
 		default:
 			ach_field_trim(r->individual_id, l, 40, 54);
 			ach_field_trim(r->individual_name, l, 55, 76);

@@ -104,10 +104,10 @@ struct ach_batch_sum {
 	unsigned long line;          /* batch header line */
 };
 
-/* The ranges of one company id + effective date (entries), or of one
- * effective date (returns, NOCs): disjoint, sorted by min. */
+/* The ranges of one company id, effective date and record kind: disjoint,
+ * sorted by min. */
 struct ach_group {
-	char key[16];                /* company id (10) + YYMMDD (6) */
+	char key[17];                /* company id (10) + YYMMDD (6) + kind */
 	bool used;
 	struct ach_batch_sum *v;
 	size_t n, cap;
@@ -130,6 +130,7 @@ struct cl_ach {
 	size_t cap, pos, len;
 	bool eof, io_failed;
 	bool fixed_block;            /* no line breaks: 94-byte records */
+	char eol;                    /* '\n', or '\r' for CR-only files */
 	bool mode_known;
 	bool skipping;               /* discarding the rest of an overlong line */
 	unsigned long line_no;
@@ -139,6 +140,7 @@ struct cl_ach {
 	bool saw_header, header_reported, saw_file_control, finished;
 	unsigned long file_control_line;
 	unsigned long fill_lines;
+	unsigned long tenth_fill_line; /* the first 9-fill record too many */
 	unsigned long records_before_fill; /* lines up to the file control */
 	struct ach_batch b;
 	struct ach_entry e;

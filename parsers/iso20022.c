@@ -1,18 +1,21 @@
 /*
- * iso20022.c - the reader loop: libxml2's xmlTextReader fed from struct
- * cl_input through the byte guard, element paths matched through the
- * trie of iso20022_paths.c, one struct cl_record per transaction.
+ * iso20022.c - the ISO 20022 parser's engine: libxml2's SAX2 push parser fed
+ * from struct cl_input through the byte guard, element paths matched through
+ * the trie of iso20022_paths.c, one struct cl_record per transaction
+ * (iso20022_record.c), and the pull API of iso20022.h.
  *
- * Memory is constant: libxml2 keeps only the open elements, every value
- * we keep has a fixed capacity, and nothing is allocated per node or per
- * record.  Errors and the record of a transaction are queued and handed
- * out by cl_iso20022_next() in document order.
+ * libxml2 builds no tree (no node is allocated per element) and sees the
+ * input in fixed CL_ISO_FEED pieces, so everything it reports, and the
+ * order of records and errors, is the same however the input is chunked.
+ * Memory is constant: the open elements, fixed-capacity values, and two
+ * bounded queues (a piece of CL_ISO_FEED bytes cannot complete more
+ * transactions than the queues hold).
  */
 #include "iso20022.h"
 
 #include <errno.h>
 #include <libxml/parser.h>
-#include <libxml/xmlreader.h>
+#include <libxml/parserInternals.h>
 #include <libxml/xmlschemas.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,102 +26,26 @@
 #include "iso20022_internal.h"
 #include "xmalloc.h"
 
-#define QUEUE_MAX 64    /* errors waiting to be handed out */
-#define DEFERRED_MAX 32 /* libxml2 non-fatal errors, handed out at the end */
-#define PH_SIZE 256     /* tag pointer hash (power of two, > 2 * tags) */
+/* ---------------------------------------------------------------- queues */
 
-struct tag_slot {
-	const xmlChar *name; /* interned in the reader's dictionary */
-	int tag;
-};
-
-struct cl_iso20022 {
-	struct cl_input *in;
-	const char *name;           /* display name of the input */
-	struct cl_parse_opts opts;
-	struct cl_file_info info;
-	const struct cl_iso_paths *paths;
-	struct cl_fp *fp;
-	xmlTextReaderPtr reader;
-	xmlSchemaPtr schema;        /* --schema, or NULL */
-	xmlDocPtr schema_doc;       /* the XSD it was parsed from (kept alive) */
-	char schema_msg[200];       /* first error loading it */
-	struct cl_iso_guard guard;
-
-	/* names interned in the reader's dictionary: compared as pointers */
-	struct tag_slot ph[PH_SIZE];
-	const xmlChar *name_document, *name_apphdr;
-
-	/* input state */
-	bool started, finished, fatal, io_failed;
-	struct cl_error io_err;
-	bool xml_fatal_set;
-	int xml_fatal_code;       /* libxml2's xmlParserErrors */
-	struct cl_error xml_fatal;
-
-	/* document state */
-	enum cl_iso_kind kind;
-	char msg_type[32];
-	int doc_depth, hdr_depth; /* depth of Document / AppHdr, -1 outside */
-	bool doc_seen;
-	bool doc_virtual;         /* the message root came without a Document */
-	bool root_opened, root_closed; /* the outermost element */
-	char root_path[64];       /* "/Document/CstmrCdtTrfInitn" */
-	int16_t stack[CL_ISO_MAX_DEPTH + 1]; /* trie node per open element */
-
-	/* the element whose text is being collected */
-	int cur_field, field_depth, cur_node;
-	unsigned long cur_line;
-	char text[CL_ISO_MAX_VALUE];
-	size_t text_len;
-	bool text_over;
-	char cur_ccy[8];
-
-	/* collected values, by field; reset per scope */
-	char val[F_COUNT][CL_NAME_MAX];
-	bool seen[F_COUNT], too_long[F_COUNT];
-	unsigned long line_of[F_COUNT];
-	int16_t node_of[F_COUNT];
-	char amt_ccy[8];
-
-	/* counters */
-	unsigned long pmt_index, tx_index, ordinal;
-	unsigned long grp_line, pmt_line, tx_line;
-	unsigned long grp_count, pmt_count;
-	struct cl_iso_dec grp_sum, pmt_sum;
-	bool grp_sum_unknown, pmt_sum_unknown;
-
-	/* what next() hands out */
-	struct cl_record rec;
-	struct cl_iso_extra extra;
-	bool rec_ready;
-	struct cl_error queue[QUEUE_MAX];
-	int q_head, q_len;
-	struct cl_error deferred[DEFERRED_MAX];
-	int deferred_len;
-	unsigned long deferred_dropped;
-	unsigned long errors_returned;
-	bool stopped;
-};
-
-/* ---------------------------------------------------------------- errors */
-
-static struct cl_error *queue_slot(struct cl_iso20022 *p)
+static struct cl_error *error_slot(struct cl_iso20022 *p)
 {
 	static struct cl_error overflow; /* written, never read */
+	struct cl_iso_queued_error *q;
 
-	if (p->q_len == QUEUE_MAX)
-		return &overflow; /* a transaction with 64 errors: the rest are dropped */
-	return &p->queue[(p->q_head + p->q_len++) % QUEUE_MAX];
+	if (p->e_len == CL_ISO_ERRQ) {
+		p->errors_dropped++; /* the file is invalid either way */
+		return &overflow;
+	}
+	q = &p->errs[(p->e_head + p->e_len++) % CL_ISO_ERRQ];
+	q->seq = p->seq++;
+	return &q->err;
 }
 
-static void add_error(struct cl_iso20022 *p, unsigned long line, const char *path,
-		      const char *code, const char *fmt, ...) CL_PRINTF(5, 6);
-
-static void add_error(struct cl_iso20022 *p, unsigned long line, const char *path,
+void cl_iso_add_error(struct cl_iso20022 *p, unsigned long line, const char *path,
 		      const char *code, const char *fmt, ...)
 {
-	struct cl_error *e = queue_slot(p);
+	struct cl_error *e = error_slot(p);
 	va_list ap;
 
 	cl_error_set(e, p->name, line, code, "%s", "");
@@ -128,14 +55,10 @@ static void add_error(struct cl_iso20022 *p, unsigned long line, const char *pat
 	va_end(ap);
 }
 
-/* A fatal error: reading stops after it. */
-static void add_fatal(struct cl_iso20022 *p, unsigned long line, const char *code,
-		      const char *fmt, ...) CL_PRINTF(4, 5);
-
-static void add_fatal(struct cl_iso20022 *p, unsigned long line, const char *code,
+void cl_iso_add_fatal(struct cl_iso20022 *p, unsigned long line, const char *code,
 		      const char *fmt, ...)
 {
-	struct cl_error *e = queue_slot(p);
+	struct cl_error *e = error_slot(p);
 	va_list ap;
 
 	cl_error_set(e, p->name, line, code, "%s", "");
@@ -144,9 +67,34 @@ static void add_fatal(struct cl_iso20022 *p, unsigned long line, const char *cod
 	va_end(ap);
 	p->fatal = true;
 	p->finished = true;
+	if (p->ctxt)
+		xmlStopParser(p->ctxt); /* no more callbacks */
 }
 
-/* libxml2's structured error handler: never lets libxml2 print. */
+struct cl_record *cl_iso_record_slot(struct cl_iso20022 *p)
+{
+	if (p->r_len == CL_ISO_RECQ)
+		return &p->scratch;
+	return &p->recs[(p->r_head + p->r_len) % CL_ISO_RECQ];
+}
+
+void cl_iso_record_commit(struct cl_iso20022 *p)
+{
+	if (p->r_len == CL_ISO_RECQ) {
+		/* cannot happen with CL_ISO_FEED pieces; never lose a record
+		 * silently */
+		cl_iso_add_fatal(p, p->tx_line, "internal_limit",
+				 "more than %d transactions completed in %d bytes", CL_ISO_RECQ,
+				 CL_ISO_FEED);
+		return;
+	}
+	p->rec_seq[(p->r_head + p->r_len) % CL_ISO_RECQ] = p->seq++;
+	p->r_len++;
+}
+
+static unsigned long cur_line(const struct cl_iso20022 *p);
+
+/* libxml2's structured error handler: libxml2 never prints. */
 static void xml_error(void *ctx, xmlErrorPtr xe)
 {
 	struct cl_iso20022 *p = ctx;
@@ -167,16 +115,16 @@ static void xml_error(void *ctx, xmlErrorPtr xe)
 		if (p->xml_fatal_set)
 			return;
 		p->xml_fatal_set = true;
+		p->xml_fatal_at_end = p->terminating;
 		p->xml_fatal_code = xe->code;
-		e = &p->xml_fatal;
-	} else if (p->deferred_len < DEFERRED_MAX) {
-		e = &p->deferred[p->deferred_len++];
+		e = &p->xml_fatal; /* reported by finish(), after the guard's verdict */
 	} else {
-		p->deferred_dropped++;
-		return;
+		e = error_slot(p);
 	}
-	cl_error_set(e, p->name, (unsigned long)(xe->line > 0 ? xe->line : 0), code, "%s",
-		     xe->message ? xe->message : "XML error");
+	/* schema validity errors from the SAX plug carry no line: ours */
+	cl_error_set(e, p->name,
+		     xe->line > 0 ? (unsigned long)xe->line : p->ctxt ? cur_line(p) : 0, code,
+		     "%s", xe->message ? xe->message : "XML error");
 	e->column = xe->int2 > 0 ? (unsigned long)xe->int2 : 0;
 	n = strlen(e->message);
 	while (n > 0 && (e->message[n - 1] == '\n' || e->message[n - 1] == ' '))
@@ -187,67 +135,7 @@ static void xml_error(void *ctx, xmlErrorPtr xe)
 		e->message[0] = (char)(e->message[0] - 'A' + 'a');
 }
 
-/* The path of a field for messages: its scope's path plus the element
- * path below it, as matched. */
-static void scope_path(const struct cl_iso20022 *p, enum cl_iso_field f, char *out, size_t cap)
-{
-	if (f >= F_HDR_FR_BIC)
-		snprintf(out, cap, "/AppHdr");
-	else if (f < F_PMT_INF_ID)
-		snprintf(out, cap, "%s/GrpHdr", p->root_path);
-	else if (f < F_INSTR_ID)
-		snprintf(out, cap, "%s/PmtInf[%lu]", p->root_path, p->pmt_index);
-	else if (p->kind == CL_ISO_PAIN001)
-		snprintf(out, cap, "%s/PmtInf[%lu]/CdtTrfTxInf[%lu]", p->root_path, p->pmt_index,
-			 p->tx_index);
-	else
-		snprintf(out, cap, "%s/%s[%lu]", p->root_path,
-			 p->kind == CL_ISO_PACS004 ? "TxInf" : "CdtTrfTxInf", p->tx_index);
-}
-
-/* Path of field f (as seen) or of `rel` under its scope (when missing). */
-static const char *field_path(const struct cl_iso20022 *p, enum cl_iso_field f, const char *rel,
-			      char *out, size_t cap)
-{
-	size_t n;
-
-	char below[CL_PATH_MAX];
-
-	scope_path(p, f, out, cap);
-	n = strlen(out);
-	if (!rel && p->seen[f]) {
-		cl_iso_node_path(p->paths, p->node_of[f], below, sizeof(below));
-		rel = below;
-	}
-	if (rel && rel[0])
-		snprintf(out + n, cap - n, "/%s", rel);
-	return out;
-}
-
-static unsigned long field_line(const struct cl_iso20022 *p, enum cl_iso_field f,
-				unsigned long fallback)
-{
-	return p->seen[f] ? p->line_of[f] : fallback;
-}
-
-/* ------------------------------------------------------------ reading */
-
-static int io_read(void *ctx, char *buf, int len)
-{
-	struct cl_iso20022 *p = ctx;
-	long n;
-	size_t ok;
-
-	if (p->guard.failed || p->io_failed || len <= 0)
-		return 0; /* libxml2 sees the end; the guard's error is reported */
-	n = cl_input_read(p->in, buf, (size_t)len, &p->io_err);
-	if (n < 0) {
-		p->io_failed = true;
-		return -1;
-	}
-	ok = cl_iso_guard_scan(&p->guard, (const unsigned char *)buf, (size_t)n);
-	return (int)ok;
-}
+/* ------------------------------------------------------------ helpers */
 
 static unsigned ph_hash(const void *k)
 {
@@ -255,7 +143,7 @@ static unsigned ph_hash(const void *k)
 
 	x ^= x >> 11;
 	x *= 0x9E3779B97F4A7C15ULL;
-	return (unsigned)(x >> 40) & (PH_SIZE - 1);
+	return (unsigned)(x >> 40) & (CL_ISO_PH - 1);
 }
 
 static void ph_put(struct cl_iso20022 *p, const xmlChar *name, int tag)
@@ -263,7 +151,7 @@ static void ph_put(struct cl_iso20022 *p, const xmlChar *name, int tag)
 	unsigned h = ph_hash(name);
 
 	while (p->ph[h].name && p->ph[h].name != name)
-		h = (h + 1) & (PH_SIZE - 1);
+		h = (h + 1) & (CL_ISO_PH - 1);
 	p->ph[h].name = name;
 	p->ph[h].tag = tag;
 }
@@ -275,457 +163,35 @@ static int ph_get(const struct cl_iso20022 *p, const xmlChar *name)
 	while (p->ph[h].name) {
 		if (p->ph[h].name == name)
 			return p->ph[h].tag;
-		h = (h + 1) & (PH_SIZE - 1);
+		h = (h + 1) & (CL_ISO_PH - 1);
 	}
 	return -1;
 }
 
-static unsigned long node_line(struct cl_iso20022 *p)
+/* The line libxml2 is at: for a start tag, the line of its '>', as libxml2
+ * itself records for element nodes. */
+static unsigned long cur_line(const struct cl_iso20022 *p)
 {
-	xmlNodePtr n = xmlTextReaderCurrentNode(p->reader);
-	long l = n ? xmlGetLineNo(n) : 0;
-
-	return l > 0 ? (unsigned long)l : 0;
+	return p->ctxt->input && p->ctxt->input->line > 0 ? (unsigned long)p->ctxt->input->line
+							   : 0;
 }
 
 static void reset_fields(struct cl_iso20022 *p, int from, int to)
 {
 	for (int f = from; f < to; f++) {
 		p->val[f][0] = '\0';
-		p->seen[f] = p->too_long[f] = false;
+		p->seen[f] = p->too_long[f] = p->reported[f] = false;
 	}
-}
-
-/* ----------------------------------------------------- value helpers */
-
-/* Copy a collected value into a record field; a value that does not fit
- * is a data error naming the limit. */
-static void take(struct cl_iso20022 *p, enum cl_iso_field f, char *dst, size_t cap,
-		 const char *what)
-{
-	char path[CL_PATH_MAX];
-
-	if (!p->seen[f])
-		return;
-	if (p->too_long[f] || cl_copy(dst, cap, p->val[f]) != 0) {
-		add_error(p, p->line_of[f], field_path(p, f, NULL, path, sizeof(path)),
-			  "field_too_long", "%s longer than %zu characters", what, cap - 1);
-		dst[0] = '\0';
-	}
-}
-
-/* An agent: the BIC when given (checked), else the clearing member id. */
-static void take_agent(struct cl_iso20022 *p, enum cl_iso_field bic, enum cl_iso_field mmb,
-		       char *dst, const char *what)
-{
-	char path[CL_PATH_MAX];
-
-	dst[0] = '\0';
-	if (p->seen[bic] && (p->val[bic][0] || !p->seen[mmb])) {
-		take(p, bic, dst, CL_AGENT_MAX, what);
-		if (!p->too_long[bic] && !cl_iso_bic_shape(dst))
-			add_error(p, p->line_of[bic], field_path(p, bic, NULL, path, sizeof(path)),
-				  "bic_invalid",
-				  "%s BIC \"%s\" is not a BIC: expected 8 or 11 characters "
-				  "(4 alphanumeric, 2 letters country, 2 alphanumeric, "
-				  "optional 3 alphanumeric branch)",
-				  what, dst);
-	} else if (p->seen[mmb]) {
-		take(p, mmb, dst, CL_AGENT_MAX, what);
-	}
-}
-
-/* An account: the IBAN when given (shape and check digits), else Othr/Id. */
-static void take_account(struct cl_iso20022 *p, enum cl_iso_field iban, enum cl_iso_field othr,
-			 char *dst, const char *what)
-{
-	char path[CL_PATH_MAX];
-
-	dst[0] = '\0';
-	if (p->seen[iban]) {
-		take(p, iban, dst, CL_ACCOUNT_MAX, what);
-		if (!cl_iso_iban_shape(dst))
-			add_error(p, p->line_of[iban], field_path(p, iban, NULL, path, sizeof(path)),
-				  "iban_invalid",
-				  "%s IBAN \"%s\" is malformed: expected 2 letters, 2 check "
-				  "digits and 11 to 30 letters or digits",
-				  what, dst);
-		else if (!cl_iso_iban_check(dst))
-			add_error(p, p->line_of[iban], field_path(p, iban, NULL, path, sizeof(path)),
-				  "iban_check",
-				  "%s IBAN \"%s\" fails the check digits (ISO 13616 mod 97)", what,
-				  dst);
-	} else if (p->seen[othr]) {
-		take(p, othr, dst, CL_ACCOUNT_MAX, what);
-	}
-}
-
-static void take_date(struct cl_iso20022 *p, enum cl_iso_field f, char *dst, const char *what)
-{
-	char path[CL_PATH_MAX];
-
-	if (!p->seen[f])
-		return;
-	if (!cl_iso_date(p->val[f])) {
-		add_error(p, p->line_of[f], field_path(p, f, NULL, path, sizeof(path)),
-			  "date_invalid", "%s \"%.40s\" is not a valid date: expected YYYY-MM-DD",
-			  what, p->val[f]);
-		return;
-	}
-	memcpy(dst, p->val[f], 10);
-	dst[10] = '\0';
-}
-
-static void take_uuid(struct cl_iso20022 *p, enum cl_iso_field f, char dst[37], const char *what)
-{
-	char path[CL_PATH_MAX];
-
-	if (!p->seen[f])
-		return;
-	if (!cl_iso_uuid4(p->val[f], dst)) {
-		dst[0] = '\0';
-		add_error(p, p->line_of[f], field_path(p, f, NULL, path, sizeof(path)),
-			  "uetr_invalid",
-			  "%s \"%.60s\" is not a version 4 UUID: expected "
-			  "xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx",
-			  what, p->val[f]);
-	}
-}
-
-static void require(struct cl_iso20022 *p, enum cl_iso_field f, const char *rel,
-		    unsigned long line)
-{
-	char path[CL_PATH_MAX];
-
-	if (p->seen[f])
-		return;
-	add_error(p, line, field_path(p, f, rel, path, sizeof(path)), "missing_element",
-		  "required element %s is missing", rel);
-}
-
-/* ------------------------------------------------- scope end checks */
-
-/* NbOfTxs (Max15NumericText) and CtrlSum against what was counted. */
-static void check_totals(struct cl_iso20022 *p, enum cl_iso_field nb, enum cl_iso_field ctrl,
-			 unsigned long count, const struct cl_iso_dec *sum, bool sum_unknown,
-			 const char *scope)
-{
-	char path[CL_PATH_MAX];
-
-	if (p->seen[nb]) {
-		const char *s = p->val[nb];
-		unsigned long long v = 0;
-		size_t n = strlen(s);
-		bool ok = n > 0 && n <= 15;
-
-		for (size_t i = 0; ok && i < n; i++) {
-			if (s[i] < '0' || s[i] > '9')
-				ok = false;
-			else
-				v = v * 10 + (unsigned)(s[i] - '0');
-		}
-		if (!ok)
-			add_error(p, p->line_of[nb], field_path(p, nb, NULL, path, sizeof(path)),
-				  "nb_of_txs",
-				  "%s NbOfTxs \"%.40s\" is not a number: expected 1 to 15 digits",
-				  scope, s);
-		else if (v != count)
-			add_error(p, p->line_of[nb], field_path(p, nb, NULL, path, sizeof(path)),
-				  "nb_of_txs",
-				  "%s NbOfTxs says %llu transaction%s, the message has %lu", scope,
-				  v, v == 1 ? "" : "s", count);
-	}
-	if (p->seen[ctrl] && !sum_unknown) {
-		struct cl_iso_dec want;
-		char a[48], b[48];
-
-		if (cl_iso_dec_parse(p->val[ctrl], &want) != 0) {
-			add_error(p, p->line_of[ctrl], field_path(p, ctrl, NULL, path, sizeof(path)),
-				  "ctrl_sum",
-				  "%s CtrlSum \"%.40s\" is not a decimal number: expected up to 18 "
-				  "digits, 17 after the point",
-				  scope, p->val[ctrl]);
-		} else if (!cl_iso_dec_equal(&want, sum)) {
-			cl_iso_dec_format(&want, a, sizeof(a));
-			cl_iso_dec_format(sum, b, sizeof(b));
-			add_error(p, p->line_of[ctrl], field_path(p, ctrl, NULL, path, sizeof(path)),
-				  "ctrl_sum",
-				  "%s CtrlSum says %s, the transaction amounts add up to %s", scope,
-				  a, b);
-		}
-	}
-}
-
-/* File information fields are descriptive: cut to fit, never an error. */
-static void info_copy(char *dst, size_t cap, const char *src)
-{
-	size_t n = strnlen(src, cap - 1);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
-static void copy_info_agent(char *dst, size_t cap, const char *bic, const char *mmb)
-{
-	info_copy(dst, cap, bic[0] ? bic : mmb);
-}
-
-static void grphdr_end(struct cl_iso20022 *p)
-{
-	char path[CL_PATH_MAX];
-
-	require(p, F_MSG_ID, "MsgId", p->grp_line);
-	require(p, F_CRE_DT_TM, "CreDtTm", p->grp_line);
-	require(p, F_GRP_NB_OF_TXS, "NbOfTxs", p->grp_line);
-	if (p->seen[F_MSG_ID] && cl_iso_id_unusable(p->val[F_MSG_ID]))
-		add_error(p, p->line_of[F_MSG_ID], field_path(p, F_MSG_ID, NULL, path, sizeof(path)),
-			  "missing_element", "MsgId is empty");
-	if (p->seen[F_CRE_DT_TM] && !cl_iso_datetime(p->val[F_CRE_DT_TM]))
-		add_error(p, p->line_of[F_CRE_DT_TM],
-			  field_path(p, F_CRE_DT_TM, NULL, path, sizeof(path)), "datetime_invalid",
-			  "CreDtTm \"%.40s\" is not a valid date and time: expected "
-			  "YYYY-MM-DDThh:mm:ss with an optional fraction and zone",
-			  p->val[F_CRE_DT_TM]);
-	info_copy(p->info.file_id, sizeof(p->info.file_id), p->val[F_MSG_ID]);
-	info_copy(p->info.created, sizeof(p->info.created), p->val[F_CRE_DT_TM]);
-	if (p->kind == CL_ISO_PAIN001)
-		info_copy(p->info.sender, sizeof(p->info.sender),
-			  p->val[F_INITG_ID][0] ? p->val[F_INITG_ID] : p->val[F_INITG_NM]);
-	else
-		copy_info_agent(p->info.sender, sizeof(p->info.sender), p->val[F_GRP_INSTG_BIC],
-				p->val[F_GRP_INSTG_MMB]);
-	copy_info_agent(p->info.receiver, sizeof(p->info.receiver), p->val[F_GRP_INSTD_BIC],
-			p->val[F_GRP_INSTD_MMB]);
-	if (!p->info.sender[0])
-		copy_info_agent(p->info.sender, sizeof(p->info.sender), p->val[F_HDR_FR_BIC],
-				p->val[F_HDR_FR_MMB]);
-	if (!p->info.receiver[0])
-		copy_info_agent(p->info.receiver, sizeof(p->info.receiver), p->val[F_HDR_TO_BIC],
-				p->val[F_HDR_TO_MMB]);
-}
-
-static void pmtinf_end(struct cl_iso20022 *p)
-{
-	char scope[48];
-
-	require(p, F_PMT_INF_ID, "PmtInfId", p->pmt_line);
-	snprintf(scope, sizeof(scope), "PmtInf %lu", p->pmt_index);
-	check_totals(p, F_PMT_NB_OF_TXS, F_PMT_CTRL_SUM, p->pmt_count, &p->pmt_sum,
-		     p->pmt_sum_unknown, scope);
-}
-
-static void root_end(struct cl_iso20022 *p)
-{
-	check_totals(p, F_GRP_NB_OF_TXS, F_GRP_CTRL_SUM, p->grp_count, &p->grp_sum,
-		     p->grp_sum_unknown, "group header");
-}
-
-/* ------------------------------------------------------ transactions */
-
-static void tx_amount(struct cl_iso20022 *p, struct cl_record *rec, bool *ok)
-{
-	static const char *const names[] = {
-		[CL_ISO_PAIN001] = "Amt/InstdAmt",
-		[CL_ISO_PACS008] = "IntrBkSttlmAmt",
-		[CL_ISO_PACS009] = "IntrBkSttlmAmt",
-		[CL_ISO_PACS004] = "RtrdIntrBkSttlmAmt",
-	};
-	char path[CL_PATH_MAX];
-	int exp;
-	unsigned long line = field_line(p, F_AMT, p->tx_line);
-
-	*ok = false;
-	if (!p->seen[F_AMT]) {
-		require(p, F_AMT, names[p->kind], p->tx_line);
-		return;
-	}
-	field_path(p, F_AMT, NULL, path, sizeof(path));
-	if (!cl_iso_ccy_shape(p->amt_ccy)) {
-		add_error(p, line, path, "currency_invalid",
-			  "currency \"%.10s\" is not an ISO 4217 code: expected three uppercase "
-			  "letters in the Ccy attribute",
-			  p->amt_ccy);
-		return;
-	}
-	memcpy(rec->currency, p->amt_ccy, 4);
-	exp = cl_iso_ccy_exponent(p->amt_ccy);
-	if (exp == -1) {
-		add_error(p, line, path, "currency_unknown",
-			  "currency \"%s\" is not an ISO 4217 currency", p->amt_ccy);
-		return;
-	}
-	if (exp == -2) {
-		add_error(p, line, path, "currency_unknown",
-			  "currency \"%s\" has no minor unit (a commodity or special code): "
-			  "expected a currency",
-			  p->amt_ccy);
-		return;
-	}
-	switch (cl_iso_amount_parse(p->val[F_AMT], exp, &rec->amount_minor)) {
-	case CL_ISO_AMT_OK:
-		*ok = true;
-		cl_iso_dec_add_minor(&p->grp_sum, rec->amount_minor, exp);
-		cl_iso_dec_add_minor(&p->pmt_sum, rec->amount_minor, exp);
-		return;
-	case CL_ISO_AMT_SYNTAX:
-		add_error(p, line, path, "amount_invalid",
-			  "amount \"%.40s\" is not a decimal number: expected digits with an "
-			  "optional point, no sign",
-			  p->val[F_AMT]);
-		break;
-	case CL_ISO_AMT_DECIMALS:
-		add_error(p, line, path, "amount_decimals",
-			  "amount \"%.40s\" has more decimals than %s allows (%d)", p->val[F_AMT],
-			  rec->currency, exp);
-		break;
-	case CL_ISO_AMT_OVERFLOW:
-		add_error(p, line, path, "amount_overflow",
-			  "amount \"%.40s\" %s is too large: at most %lld minor units",
-			  p->val[F_AMT], rec->currency, (long long)INT64_MAX);
-		break;
-	}
-}
-
-static void tx_end(struct cl_iso20022 *p)
-{
-	struct cl_record *rec = &p->rec;
-	struct cl_iso_extra *x = &p->extra;
-	bool pain = p->kind == CL_ISO_PAIN001, amount_ok;
-	char why[200], path[CL_PATH_MAX];
-	int q_before = p->q_len;
-
-	cl_record_clear(rec);
-	rec->scheme = "iso20022";
-	rec->kind = cl_iso_kind_name(p->kind);
-	rec->key_rule = CL_KEY_RULE_V1;
-	rec->position = p->tx_line;
-	rec->ordinal = p->ordinal;
-	rec->direction = CL_DIR_CREDIT;
-	memcpy(rec->message_type, p->msg_type, sizeof(rec->message_type));
-	memset(x, 0, sizeof(*x));
-	x->kind = p->kind;
-	x->positional_keys = p->opts.positional_keys;
-
-	/* identifiers */
-	take(p, F_MSG_ID, rec->msg_id, CL_ID_MAX, "MsgId");
-	take(p, F_INSTR_ID, rec->instr_id, CL_ID_MAX, "InstrId");
-	take(p, F_E2E_ID, rec->end_to_end_id, CL_ID_MAX, "EndToEndId");
-	take(p, F_TX_ID, rec->tx_id, CL_ID_MAX, "TxId");
-	take_uuid(p, F_UETR, rec->uetr, "UETR");
-	take(p, F_INITG_ID, rec->initiating_party_id, CL_ID_MAX, "initiating party id");
-	if (pain) {
-		take(p, F_PMT_INF_ID, rec->pmt_inf_id, CL_ID_MAX, "PmtInfId");
-		require(p, F_E2E_ID, "PmtId/EndToEndId", p->tx_line);
-	} else if (p->kind != CL_ISO_PACS004) {
-		require(p, F_E2E_ID, "PmtId/EndToEndId", p->tx_line);
-	} else {
-		take(p, F_RTR_ID, rec->rtr_id, CL_ID_MAX, "RtrId");
-		take_uuid(p, F_ORGNL_UETR, rec->orgnl_uetr, "OrgnlUETR");
-		take(p, F_ORGNL_E2E_ID, rec->orgnl_end_to_end_id, CL_ID_MAX, "OrgnlEndToEndId");
-		take(p, F_ORGNL_TX_ID, rec->orgnl_tx_id, CL_ID_MAX, "OrgnlTxId");
-		if (p->seen[F_ORGNL_MSG_ID])
-			take(p, F_ORGNL_MSG_ID, rec->orgnl_msg_id, CL_ID_MAX, "OrgnlMsgId");
-		else
-			take(p, F_GRP_ORGNL_MSG_ID, rec->orgnl_msg_id, CL_ID_MAX, "OrgnlMsgId");
-		if (p->seen[F_RSN_CD])
-			take(p, F_RSN_CD, rec->reason_code, sizeof(rec->reason_code),
-			     "return reason code");
-		else
-			take(p, F_RSN_PRTRY, rec->reason_code, sizeof(rec->reason_code),
-			     "proprietary return reason");
-	}
-
-	/* money and date */
-	tx_amount(p, rec, &amount_ok);
-	if (!amount_ok)
-		p->grp_sum_unknown = p->pmt_sum_unknown = true;
-	if (pain) {
-		if (p->seen[F_REQD_EXCTN_DT])
-			take_date(p, F_REQD_EXCTN_DT, rec->value_date, "ReqdExctnDt");
-		else if (p->seen[F_REQD_EXCTN_DTTM])
-			take_date(p, F_REQD_EXCTN_DTTM, rec->value_date, "ReqdExctnDt/DtTm");
-		else
-			require(p, F_REQD_EXCTN_DT, "ReqdExctnDt", p->pmt_line);
-	} else if (p->seen[F_TX_STTLM_DT]) {
-		take_date(p, F_TX_STTLM_DT, rec->value_date, "IntrBkSttlmDt");
-	} else {
-		take_date(p, F_GRP_STTLM_DT, rec->value_date, "IntrBkSttlmDt");
-	}
-
-	/* parties */
-	if (pain) {
-		take(p, F_PMT_DBTR_NM, rec->debtor_name, CL_NAME_MAX, "debtor name");
-		take_account(p, F_PMT_DBTR_IBAN, F_PMT_DBTR_OTHR, rec->debtor_account,
-			     "debtor account");
-		if (!p->seen[F_PMT_DBTR_IBAN] && !p->seen[F_PMT_DBTR_OTHR])
-			require(p, F_PMT_DBTR_IBAN, "DbtrAcct/Id", p->pmt_line);
-		take_agent(p, F_PMT_DBTR_AGT_BIC, F_PMT_DBTR_AGT_MMB, rec->debtor_agent,
-			   "debtor agent");
-	} else {
-		take(p, F_DBTR_NM, rec->debtor_name, CL_NAME_MAX, "debtor name");
-		take_account(p, F_DBTR_IBAN, F_DBTR_OTHR, rec->debtor_account, "debtor account");
-		take_agent(p, F_DBTR_AGT_BIC, F_DBTR_AGT_MMB, rec->debtor_agent, "debtor agent");
-	}
-	take(p, F_CDTR_NM, rec->creditor_name, CL_NAME_MAX, "creditor name");
-	take_account(p, F_CDTR_IBAN, F_CDTR_OTHR, rec->creditor_account, "creditor account");
-	take_agent(p, F_CDTR_AGT_BIC, F_CDTR_AGT_MMB, rec->creditor_agent, "creditor agent");
-	if (p->kind == CL_ISO_PACS009) {
-		take_agent(p, F_DBTR_FI_BIC, F_NONE, x->debtor_fi, "debtor institution");
-		take_agent(p, F_CDTR_FI_BIC, F_NONE, x->creditor_fi, "creditor institution");
-		if (!rec->debtor_name[0])
-			snprintf(rec->debtor_name, sizeof(rec->debtor_name), "%s", x->debtor_fi);
-		if (!rec->creditor_name[0])
-			snprintf(rec->creditor_name, sizeof(rec->creditor_name), "%s",
-				 x->creditor_fi);
-	}
-	take(p, F_USTRD, rec->remittance_text, CL_NAME_MAX, "remittance information");
-
-	/* the hop: transaction, else group header, else AppHdr */
-	take_agent(p, F_TX_INSTG_BIC, F_TX_INSTG_MMB, rec->instructing_agent,
-		   "instructing agent");
-	if (!rec->instructing_agent[0])
-		take_agent(p, F_GRP_INSTG_BIC, F_GRP_INSTG_MMB, rec->instructing_agent,
-			   "instructing agent");
-	if (!rec->instructing_agent[0])
-		take_agent(p, F_HDR_FR_BIC, F_HDR_FR_MMB, rec->instructing_agent,
-			   "AppHdr sender");
-	take_agent(p, F_TX_INSTD_BIC, F_TX_INSTD_MMB, rec->instructed_agent, "instructed agent");
-	if (!rec->instructed_agent[0])
-		take_agent(p, F_GRP_INSTD_BIC, F_GRP_INSTD_MMB, rec->instructed_agent,
-			   "instructed agent");
-	if (!rec->instructed_agent[0])
-		take_agent(p, F_HDR_TO_BIC, F_HDR_TO_MMB, rec->instructed_agent, "AppHdr receiver");
-
-	/* key and fingerprint */
-	if (!cl_iso_make_key(rec, x, why, sizeof(why))) {
-		scope_path(p, F_INSTR_ID, path, sizeof(path));
-		add_error(p, p->tx_line, path, "no_key", "transaction has no natural key: %s", why);
-	}
-	if (!pain && !p->info.sender[0])
-		info_copy(p->info.sender, sizeof(p->info.sender), rec->instructing_agent);
-	if (!pain && !p->info.receiver[0])
-		info_copy(p->info.receiver, sizeof(p->info.receiver), rec->instructed_agent);
-	cl_iso_fingerprint(p->fp, rec, x);
-	if (amount_ok && p->info.total_credit_minor <= INT64_MAX - rec->amount_minor)
-		p->info.total_credit_minor += rec->amount_minor;
-	/* a record without a key cannot be loaded or compared: only its
-	 * errors are handed out */
-	if (rec->natural_key[0]) {
-		p->rec_ready = true;
-		p->info.records++;
-	}
-	(void)q_before;
 }
 
 /* ------------------------------------------------------ element events */
 
-static bool document_start(struct cl_iso20022 *p, unsigned long line)
+static bool document_start(struct cl_iso20022 *p, unsigned long line, const xmlChar *ns)
 {
-	const xmlChar *ns = xmlTextReaderConstNamespaceUri(p->reader);
 	const char *nss = ns ? (const char *)ns : "";
 
 	if (p->doc_seen) {
-		add_fatal(p, line, "multiple_documents",
+		cl_iso_add_fatal(p, line, "multiple_documents",
 			  "a second Document element: one message per file is supported");
 		return false;
 	}
@@ -735,19 +201,19 @@ static bool document_start(struct cl_iso20022 *p, unsigned long line)
 		snprintf(p->info.message_type, sizeof(p->info.message_type), "%s", p->msg_type);
 		return true;
 	case CL_ISO_NS_FOREIGN:
-		add_fatal(p, line, "xml_namespace",
+		cl_iso_add_fatal(p, line, "xml_namespace",
 			  "Document namespace %s%.120s%s is not an ISO 20022 message namespace: "
 			  "expected %s",
 			  ns ? "\"" : "", ns ? nss : "(none)", ns ? "\"" : "", cl_iso_ns_supported());
 		return false;
 	case CL_ISO_NS_UNSUPPORTED:
-		add_fatal(p, line, "unsupported_message",
+		cl_iso_add_fatal(p, line, "unsupported_message",
 			  "unsupported message type %s: clearing-load reads pain.001, pacs.008, "
 			  "pacs.009 and pacs.004",
 			  p->msg_type);
 		return false;
 	case CL_ISO_NS_VERSION:
-		add_fatal(p, line, "unsupported_version",
+		cl_iso_add_fatal(p, line, "unsupported_version",
 			  "unsupported message version %s: expected %s", p->msg_type,
 			  cl_iso_ns_supported());
 		return false;
@@ -770,7 +236,7 @@ static void event_start(struct cl_iso20022 *p, int ev, unsigned long line, const
 	case EV_ROOT_PACS009:
 	case EV_ROOT_PACS004:
 		if (root_kind[ev] != p->kind) {
-			add_fatal(p, line, "unexpected_element",
+			cl_iso_add_fatal(p, line, "unexpected_element",
 				  "element <%s> under Document: a %s message has <%s>", name,
 				  p->msg_type, cl_iso_kind_root(p->kind));
 			return;
@@ -811,16 +277,16 @@ static void event_end(struct cl_iso20022 *p, int ev)
 	case EV_ROOT_PACS008:
 	case EV_ROOT_PACS009:
 	case EV_ROOT_PACS004:
-		root_end(p);
+		cl_iso_root_end(p);
 		break;
 	case EV_GRPHDR:
-		grphdr_end(p);
+		cl_iso_grphdr_end(p);
 		break;
 	case EV_PMTINF:
-		pmtinf_end(p);
+		cl_iso_pmtinf_end(p);
 		break;
 	case EV_TX:
-		tx_end(p);
+		cl_iso_tx_end(p);
 		break;
 	default:
 		break;
@@ -857,22 +323,31 @@ static void field_end(struct cl_iso20022 *p)
 		memcpy(p->amt_ccy, p->cur_ccy, sizeof(p->amt_ccy));
 }
 
-static void element_start(struct cl_iso20022 *p)
+/* SAX2 startElementNs: attributes come as (localname, prefix, URI, value,
+ * value end) quintuples. */
+static void sax_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri,
+		      int nb_namespaces, const xmlChar **namespaces, int nb_attributes,
+		      int nb_defaulted, const xmlChar **attributes)
 {
-	xmlTextReaderPtr r = p->reader;
-	int depth = xmlTextReaderDepth(r);
-	const xmlChar *name = xmlTextReaderConstLocalName(r);
-	bool empty = xmlTextReaderIsEmptyElement(r) == 1;
+	struct cl_iso20022 *p = ctx;
+	int depth = p->depth++;
 	int node = -1, parent = depth > 0 ? p->stack[depth - 1] : -1;
 	const struct cl_iso_node *n;
 
-	if (depth == 0) {
+	(void)prefix;
+	(void)nb_namespaces;
+	(void)namespaces;
+	(void)nb_defaulted;
+	/* once told the input has ended libxml2 reports what is left, a tag
+	 * cut in two included: that is a truncated file, never an element */
+	if (p->finished || p->terminating)
+		return;
+	if (depth == 0)
 		p->root_opened = true;
-		p->root_closed = empty;
-	}
-	if (depth < 0 || depth >= CL_ISO_MAX_DEPTH) {
-		add_fatal(p, node_line(p), "xml_depth",
-			  "elements nested deeper than the limit of %d levels", CL_ISO_MAX_DEPTH);
+	if (depth >= CL_ISO_MAX_DEPTH) {
+		cl_iso_add_fatal(p, cur_line(p), "xml_depth",
+				 "elements nested deeper than the limit of %d levels",
+				 CL_ISO_MAX_DEPTH);
 		return;
 	}
 	if (parent >= 0) {
@@ -880,14 +355,14 @@ static void element_start(struct cl_iso20022 *p)
 
 		node = tag >= 0 ? p->paths->node[parent].child[tag] : -1;
 		if (node < 0 && parent == CL_ISO_DOC) {
-			add_fatal(p, node_line(p), "unexpected_element",
-				  "element <%s> under Document: a %s message has <%s>",
-				  (const char *)name, p->msg_type, cl_iso_kind_root(p->kind));
+			cl_iso_add_fatal(p, cur_line(p), "unexpected_element",
+					 "element <%s> under Document: a %s message has <%s>",
+					 (const char *)name, p->msg_type, cl_iso_kind_root(p->kind));
 			return;
 		}
 	} else if (p->doc_depth < 0 && p->hdr_depth < 0) {
 		if (name == p->name_document) {
-			if (!document_start(p, node_line(p)))
+			if (!document_start(p, cur_line(p), uri))
 				return;
 			node = CL_ISO_DOC;
 			p->doc_depth = depth;
@@ -896,13 +371,13 @@ static void element_start(struct cl_iso20022 *p)
 			p->hdr_depth = depth;
 		} else {
 			/* a message root without its Document (TCH RTP wraps
-			 * FIToFICstmrCdtTrf directly): the root's namespace
-			 * tells the message */
+			 * FIToFICstmrCdtTrf directly): its namespace tells the
+			 * message */
 			int tag = ph_get(p, name);
 			int root = tag >= 0 ? p->paths->node[CL_ISO_DOC].child[tag] : -1;
 
 			if (root >= 0 && p->paths->node[root].event != EV_NONE) {
-				if (!document_start(p, node_line(p)))
+				if (!document_start(p, cur_line(p), uri))
 					return;
 				p->doc_virtual = true;
 				p->doc_depth = depth;
@@ -915,7 +390,7 @@ static void element_start(struct cl_iso20022 *p)
 		return;
 	n = &p->paths->node[node];
 	if (n->event || n->field) {
-		unsigned long line = node_line(p);
+		unsigned long line = cur_line(p);
 
 		if (n->event)
 			event_start(p, n->event, line, (const char *)name);
@@ -927,37 +402,36 @@ static void element_start(struct cl_iso20022 *p)
 			p->text_len = 0;
 			p->text_over = false;
 			p->cur_ccy[0] = '\0';
-			if (n->amount && xmlTextReaderMoveToAttribute(r, BAD_CAST "Ccy") == 1) {
-				const xmlChar *v = xmlTextReaderConstValue(r);
+			for (int i = 0; n->amount && i < nb_attributes; i++) {
+				const xmlChar **a = attributes + 5 * i;
 
-				snprintf(p->cur_ccy, sizeof(p->cur_ccy), "%s",
-					 v ? (const char *)v : "");
-				xmlTextReaderMoveToElement(r);
+				if (a[0] == p->name_ccy && !a[2]) {
+					size_t len = (size_t)(a[4] - a[3]);
+
+					if (len >= sizeof(p->cur_ccy))
+						len = sizeof(p->cur_ccy) - 1;
+					memcpy(p->cur_ccy, a[3], len);
+					p->cur_ccy[len] = '\0';
+				}
 			}
 		}
 	}
-	if (empty && !p->fatal) {
-		if (n->field)
-			field_end(p);
-		if (n->event)
-			event_end(p, n->event);
-		if (depth == p->doc_depth)
-			p->doc_depth = -1;
-		if (depth == p->hdr_depth)
-			p->hdr_depth = -1;
-	}
 }
 
-static void element_end(struct cl_iso20022 *p)
+static void sax_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri)
 {
-	int depth = xmlTextReaderDepth(p->reader);
+	struct cl_iso20022 *p = ctx;
+	int depth = --p->depth;
 	int node;
 	const struct cl_iso_node *n;
 
+	(void)name;
+	(void)prefix;
+	(void)uri;
+	if (p->finished || p->terminating || depth < 0 || depth >= CL_ISO_MAX_DEPTH)
+		return;
 	if (depth == 0)
 		p->root_closed = true;
-	if (depth < 0 || depth > CL_ISO_MAX_DEPTH)
-		return;
 	node = p->stack[depth];
 	if (node < 0)
 		return;
@@ -972,23 +446,33 @@ static void element_end(struct cl_iso20022 *p)
 		p->hdr_depth = -1;
 }
 
-static void text_node(struct cl_iso20022 *p)
+/* characters and CDATA: only the text directly inside a field we read */
+static void sax_text(void *ctx, const xmlChar *ch, int len)
 {
-	const xmlChar *v;
-	size_t n;
+	struct cl_iso20022 *p = ctx;
 
-	if (p->cur_field == F_NONE || xmlTextReaderDepth(p->reader) != p->field_depth + 1)
+	if (p->cur_field == F_NONE || p->depth != p->field_depth + 1 || len <= 0 ||
+	    p->terminating)
 		return;
-	v = xmlTextReaderConstValue(p->reader);
-	if (!v)
-		return;
-	n = strlen((const char *)v);
-	if (p->text_len + n >= sizeof(p->text)) {
+	if (p->text_len + (size_t)len >= sizeof(p->text)) {
 		p->text_over = true;
 		return;
 	}
-	memcpy(p->text + p->text_len, v, n);
-	p->text_len += n;
+	memcpy(p->text + p->text_len, ch, (size_t)len);
+	p->text_len += (size_t)len;
+}
+
+/* The guard refuses every DOCTYPE before libxml2 sees it; this is the second
+ * line. */
+static void sax_doctype(void *ctx, const xmlChar *name, const xmlChar *ext, const xmlChar *sys)
+{
+	struct cl_iso20022 *p = ctx;
+
+	(void)name;
+	(void)ext;
+	(void)sys;
+	cl_iso_add_fatal(p, cur_line(p), "xml_doctype",
+			 "document type declaration (<!DOCTYPE ...>) not allowed");
 }
 
 /* ---------------------------------------------------------- lifecycle */
@@ -1013,9 +497,9 @@ static void schema_doc_error(void *ctx, xmlErrorPtr xe)
 	schema_error(c->_private, xe);
 }
 
-/* --schema: parse the XSD with our own error handler (libxml2 would print
- * otherwise) and validate while streaming. */
-static void load_schema(struct cl_iso20022 *p)
+/* --schema: parse the XSD with our own error handlers (libxml2 would print
+ * otherwise), then validate while parsing, plugged into the SAX stream. */
+static bool load_schema(struct cl_iso20022 *p, xmlSAXHandlerPtr *sax, void **user)
 {
 	const char *path = p->opts.schema_path;
 	xmlSchemaParserCtxtPtr pc;
@@ -1023,9 +507,9 @@ static void load_schema(struct cl_iso20022 *p)
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
-		add_fatal(p, 0, "xml_schema", "could not open the XML schema \"%s\": %s", path,
-			  strerror(errno));
-		return;
+		cl_iso_add_fatal(p, 0, "xml_schema", "could not open the XML schema \"%s\": %s",
+				 path, strerror(errno));
+		return false;
 	}
 	fclose(f);
 	/* the XSD document itself is read like any input: no network, no
@@ -1043,9 +527,18 @@ static void load_schema(struct cl_iso20022 *p)
 		p->schema = xmlSchemaParse(pc);
 		xmlSchemaFreeParserCtxt(pc);
 	}
-	if (!p->schema || xmlTextReaderSetSchema(p->reader, p->schema) != 0)
-		add_fatal(p, 0, "xml_schema", "could not load the XML schema \"%s\": %s", path,
-			  p->schema_msg[0] ? p->schema_msg : "not a usable XSD");
+	if (p->schema)
+		p->vctxt = xmlSchemaNewValidCtxt(p->schema);
+	if (p->vctxt) {
+		xmlSchemaSetValidStructuredErrors(p->vctxt, xml_error, p);
+		p->plug = xmlSchemaSAXPlug(p->vctxt, sax, user);
+	}
+	if (!p->plug) {
+		cl_iso_add_fatal(p, 0, "xml_schema", "could not load the XML schema \"%s\": %s",
+				 path, p->schema_msg[0] ? p->schema_msg : "not a usable XSD");
+		return false;
+	}
+	return true;
 }
 
 static void start(struct cl_iso20022 *p)
@@ -1054,6 +547,8 @@ static void start(struct cl_iso20022 *p)
 	size_t len;
 	char code[CL_CODE_MAX], msg[200];
 	struct cl_error err;
+	xmlSAXHandlerPtr sax = &p->sax;
+	void *user = p;
 
 	p->started = true;
 	if (cl_input_peek(p->in, &head, &len, &err) != CL_OK) {
@@ -1063,72 +558,49 @@ static void start(struct cl_iso20022 *p)
 		return;
 	}
 	if (len == 0) {
-		add_fatal(p, 0, "empty_file", "file is empty: expected an ISO 20022 XML document");
+		cl_iso_add_fatal(p, 0, "empty_file",
+				 "file is empty: expected an ISO 20022 XML document");
 		return;
 	}
 	if (!cl_iso_check_encoding(head, len, code, msg, sizeof(msg))) {
-		add_fatal(p, 1, code, "%s", msg);
+		cl_iso_add_fatal(p, 1, code, "%s", msg);
 		return;
 	}
-	p->reader = xmlReaderForIO(io_read, NULL, p, p->name, NULL,
-				   XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS |
-				   XML_PARSE_COMPACT);
-	if (!p->reader) {
-		if (p->io_failed) {
-			p->finished = true;
-			return;
-		}
-		add_fatal(p, 1, "xml_malformed", "could not start the XML reader");
+	memset(&p->sax, 0, sizeof(p->sax));
+	p->sax.initialized = XML_SAX2_MAGIC;
+	p->sax.startElementNs = sax_start;
+	p->sax.endElementNs = sax_end;
+	p->sax.characters = sax_text;
+	p->sax.cdataBlock = sax_text;
+	p->sax.internalSubset = sax_doctype;
+	p->sax.serror = xml_error;
+	if (p->opts.schema_path && !load_schema(p, &sax, &user))
 		return;
-	}
-	xmlTextReaderSetStructuredErrorHandler(p->reader, xml_error, p);
+	p->ctxt = xmlCreatePushParserCtxt(sax, user, NULL, 0, p->name);
+	if (!p->ctxt)
+		(void)cl_xmalloc(SIZE_MAX); /* exits: out of memory */
+	/* no network, no entity substitution, no DTD loading, no HUGE */
+	xmlCtxtUseOptions(p->ctxt, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+	p->ctxt->linenumbers = 1;
 	for (int t = 0; t < p->paths->tags; t++)
-		ph_put(p, xmlTextReaderConstString(p->reader, BAD_CAST p->paths->tag_name[t]), t);
-	p->name_document = xmlTextReaderConstString(p->reader, BAD_CAST "Document");
-	p->name_apphdr = xmlTextReaderConstString(p->reader, BAD_CAST "AppHdr");
-	if (p->opts.schema_path)
-		load_schema(p);
+		ph_put(p, xmlDictLookup(p->ctxt->dict, BAD_CAST p->paths->tag_name[t], -1), t);
+	p->name_document = xmlDictLookup(p->ctxt->dict, BAD_CAST "Document", -1);
+	p->name_apphdr = xmlDictLookup(p->ctxt->dict, BAD_CAST "AppHdr", -1);
+	p->name_ccy = xmlDictLookup(p->ctxt->dict, BAD_CAST "Ccy", -1);
 }
 
 /* Did libxml2 fail because the input ended inside the document?  Its
  * messages for that ("extra content at the end of the document", "couldn't
- * find end of start tag") mislead, so such an error on the last line of
- * the input becomes xml_truncated.  Up to 1 MiB more is read to know where
- * the input ends, whatever libxml2 had read ahead. */
-static bool truncated(struct cl_iso20022 *p)
+ * find end of start tag") mislead.  A fatal error raised only when libxml2
+ * was told the input had ended, while the outermost element was still
+ * open, is a truncated file. */
+static bool truncated(const struct cl_iso20022 *p)
 {
-	char rest[4096];
-	size_t drained = 0;
-	int n = 0;
-
-	if (p->root_closed)
-		return false; /* extra content after the end, not a cut */
-	switch (p->xml_fatal_code) {
-	case XML_ERR_DOCUMENT_END:
-		/* libxml2's word for "ended inside the root element", and for
-		 * content that is no element at all ("<<<") */
-		if (!p->root_opened)
-			return false;
-		break;
-	case XML_ERR_GT_REQUIRED:
-	case XML_ERR_LTSLASH_REQUIRED:
-	case XML_ERR_TAG_NOT_FINISHED:
-	case XML_ERR_ATTRIBUTE_NOT_FINISHED:
-	case XML_ERR_ATTRIBUTE_NOT_STARTED:
-	case XML_ERR_ATTRIBUTE_WITHOUT_VALUE:
-	case XML_ERR_STRING_NOT_CLOSED:
-	case XML_ERR_STRING_NOT_STARTED:
-	case XML_ERR_COMMENT_NOT_FINISHED:
-	case XML_ERR_CDATA_NOT_FINISHED:
-	case XML_ERR_PI_NOT_FINISHED:
-		break;
-	default:
+	if (!p->xml_fatal_at_end || p->root_closed)
 		return false;
-	}
-	while (drained < 1024 * 1024 && (n = io_read(p, rest, (int)sizeof(rest))) > 0)
-		drained += (size_t)n;
-	return n == 0 && !p->io_failed && !p->guard.failed &&
-	       p->xml_fatal.line >= p->guard.line - (p->guard.last_nl ? 1 : 0);
+	if (p->xml_fatal_code == XML_ERR_DOCUMENT_END && !p->root_opened)
+		return false; /* "<<<": no element at all */
+	return p->xml_fatal_code != XML_ERR_DOCUMENT_EMPTY;
 }
 
 static void truncated_message(struct cl_error *e)
@@ -1143,108 +615,150 @@ static void truncated_message(struct cl_error *e)
 		 why);
 }
 
-/* The end of the input: report what the guard or libxml2 found, then the
- * checks that need the whole document. */
-static void finish(struct cl_iso20022 *p, bool xml_failed)
+/* Fill p->buf with up to CL_ISO_BUF bytes (fewer only at the end of the
+ * input), every byte through the guard.  Returns false on a read error. */
+static bool fill(struct cl_iso20022 *p)
+{
+	size_t n = 0;
+
+	while (n < CL_ISO_BUF && !p->eof) {
+		long r = cl_input_read(p->in, p->buf + n, CL_ISO_BUF - n, &p->io_err);
+
+		if (r < 0) {
+			p->io_failed = true;
+			return false;
+		}
+		if (r == 0)
+			p->eof = true;
+		n += (size_t)r;
+	}
+	p->buf_len = cl_iso_guard_scan(&p->guard, p->buf, n);
+	p->buf_pos = 0;
+	return true;
+}
+
+/* The end: the guard's, libxml2's, or the document's own verdict. */
+static void finish(struct cl_iso20022 *p)
 {
 	struct cl_iso_guard *g = &p->guard;
 
 	p->finished = true;
-	if (p->io_failed)
+	if (p->io_failed || p->fatal)
 		return;
-	if (g->failed && (!p->xml_fatal_set || p->xml_fatal.line > g->fail_line ||
-			  (p->xml_fatal.line == g->fail_line && p->xml_fatal.column >= g->fail_col))) {
-		struct cl_error *e = queue_slot(p);
+	if (p->xml_fatal_set && !(g->failed && p->xml_fatal_at_end)) {
+		struct cl_error *e = error_slot(p);
 
-		cl_error_set(e, p->name, g->fail_line, g->code, "%s", g->message);
-		e->column = g->fail_col;
-		p->fatal = true;
-		return;
-	}
-	if (xml_failed || p->xml_fatal_set) {
-		struct cl_error *e = queue_slot(p);
-
-		if (p->xml_fatal_set)
-			*e = p->xml_fatal;
-		else
-			cl_error_set(e, p->name, cl_iso_guard_lines(g), "xml_malformed",
-				     "the XML reader stopped");
-		if (p->xml_fatal_set && truncated(p))
+		*e = p->xml_fatal;
+		if (truncated(p))
 			truncated_message(e);
 		p->fatal = true;
 		return;
 	}
-	/* read what libxml2 left (trailing blanks), so the line count and the
-	 * input's SHA-256 are complete */
-	for (;;) {
-		char rest[4096];
-
-		if (io_read(p, rest, (int)sizeof(rest)) <= 0)
-			break;
-	}
 	if (g->failed) {
-		struct cl_error *e = queue_slot(p);
+		struct cl_error *e = error_slot(p);
 
 		cl_error_set(e, p->name, g->fail_line, g->code, "%s", g->message);
 		e->column = g->fail_col;
 		p->fatal = true;
 		return;
 	}
-	if (p->io_failed)
-		return;
 	if (!p->doc_seen)
-		add_error(p, 0, "", "no_document",
-			  "no ISO 20022 Document element found: expected <Document> (alone or "
-			  "beside an AppHdr in an envelope)");
+		cl_iso_add_error(p, 0, "", "no_document",
+				 "no ISO 20022 Document element found: expected <Document> "
+				 "(alone or beside an AppHdr in an envelope)");
 }
 
+/* Feed libxml2 until something is queued or the input is done. */
 static void pump(struct cl_iso20022 *p)
 {
 	if (!p->started)
 		start(p);
-	while (!p->finished && p->q_len == 0 && !p->rec_ready) {
-		int r = xmlTextReaderRead(p->reader);
+	while (!p->finished && p->e_len == 0 && p->r_len == 0) {
+		size_t n;
 
-		if (r != 1) {
-			finish(p, r < 0);
-			break;
+		if (p->buf_pos == p->buf_len) {
+			if (p->guard.failed || p->eof) {
+				/* the guard stopped the input: libxml2 keeps what it
+				 * reported before that point, nothing after */
+				if (!p->guard.failed) {
+					p->terminating = true;
+					xmlParseChunk(p->ctxt, NULL, 0, 1);
+				}
+				if (!p->finished)
+					finish(p);
+				break;
+			}
+			if (!fill(p)) {
+				p->finished = true;
+				break;
+			}
+			continue;
 		}
-		switch (xmlTextReaderNodeType(p->reader)) {
-		case XML_READER_TYPE_ELEMENT:
-			element_start(p);
-			break;
-		case XML_READER_TYPE_END_ELEMENT:
-			element_end(p);
-			break;
-		case XML_READER_TYPE_TEXT:
-		case XML_READER_TYPE_CDATA:
-		case XML_READER_TYPE_SIGNIFICANT_WHITESPACE:
-		case XML_READER_TYPE_WHITESPACE:
-			text_node(p);
-			break;
-		case XML_READER_TYPE_DOCUMENT_TYPE:
-			/* the guard stops these first; kept as a second line */
-			add_fatal(p, node_line(p), "xml_doctype",
-				  "document type declaration (<!DOCTYPE ...>) not allowed");
-			break;
-		default:
-			break;
-		}
-	}
-	if (p->finished && !p->fatal) {
-		/* libxml2's non-fatal errors (namespaces, schema) last, in order */
-		for (int i = 0; i < p->deferred_len && p->q_len < QUEUE_MAX; i++)
-			*queue_slot(p) = p->deferred[i];
-		p->deferred_len = 0;
+		n = p->buf_len - p->buf_pos;
+		if (n > CL_ISO_FEED)
+			n = CL_ISO_FEED;
+		xmlParseChunk(p->ctxt, (const char *)p->buf + p->buf_pos, (int)n, 0);
+		p->buf_pos += n;
+		if (p->xml_fatal_set && !p->finished)
+			finish(p);
 	}
 	p->info.lines = cl_iso_guard_lines(&p->guard);
+}
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		n = 2;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		n = 3;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F) ||
+	    (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
+		return 0; /* overlong, surrogate, beyond U+10FFFF */
+	return n;
+}
+
+/* Messages quote the file (an encoding name, a value, libxml2's "Bytes:
+ * 0x.."): they reach terminals, logs and JSON, so control bytes and
+ * invalid UTF-8 become \xNN, as the command line prints them; cut to fit. */
+static void clean_text(char *s, size_t cap)
+{
+	char out[CL_MSGTEXT_MAX];
+	size_t o = 0, i = 0;
+	const unsigned char *u = (const unsigned char *)s;
+
+	while (u[i] && o + 5 < sizeof(out) && o + 5 < cap) {
+		size_t n = utf8_len(u + i);
+
+		if (n == 0 || u[i] < 0x20 || u[i] == 0x7F) {
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "\\x%02X", u[i]);
+			i++;
+		} else {
+			memcpy(out + o, u + i, n);
+			o += n;
+			i += n;
+		}
+	}
+	out[o] = '\0';
+	memcpy(s, out, o + 1);
 }
 
 struct cl_iso20022 *cl_iso20022_new(struct cl_input *in, const struct cl_parse_opts *opts)
 {
 	struct cl_iso20022 *p = cl_xcalloc(1, sizeof(*p));
 
-	xmlInitParser(); /* idempotent; global state set up once */
+	xmlInitParser(); /* idempotent; libxml2's global state set up once */
 	p->in = in;
 	p->name = cl_input_name(in);
 	if (opts)
@@ -1267,19 +781,27 @@ enum cl_status cl_iso20022_next(struct cl_iso20022 *p, const struct cl_record **
 	*rec = NULL;
 	if (p->stopped)
 		return CL_END;
-	if (p->q_len == 0 && !p->rec_ready && !p->finished)
+	if (p->e_len == 0 && p->r_len == 0 && !p->finished)
 		pump(p);
-	if (p->q_len > 0) {
-		*err = p->queue[p->q_head];
-		p->q_head = (p->q_head + 1) % QUEUE_MAX;
-		p->q_len--;
+	if (p->e_len > 0 &&
+	    (p->r_len == 0 || p->errs[p->e_head].seq < p->rec_seq[p->r_head])) {
+		*err = p->errs[p->e_head].err;
+		clean_text(err->message, sizeof(err->message));
+		clean_text(err->path, sizeof(err->path));
+		p->e_head = (p->e_head + 1) % CL_ISO_ERRQ;
+		p->e_len--;
 		if (++p->errors_returned >= p->opts.max_errors)
 			p->stopped = true;
 		return CL_INVALID;
 	}
-	if (p->rec_ready) {
-		p->rec_ready = false;
-		*rec = &p->rec;
+	if (p->r_len > 0) {
+		*rec = &p->recs[p->r_head];
+		p->r_head = (p->r_head + 1) % CL_ISO_RECQ;
+		p->r_len--;
+		/* the file information counts what was handed out */
+		p->info.records++;
+		if (p->info.total_credit_minor <= INT64_MAX - (*rec)->amount_minor)
+			p->info.total_credit_minor += (*rec)->amount_minor;
 		return CL_OK;
 	}
 	if (p->io_failed) {
@@ -1300,8 +822,15 @@ void cl_iso20022_free(struct cl_iso20022 *p)
 {
 	if (!p)
 		return;
-	if (p->reader)
-		xmlFreeTextReader(p->reader);
+	if (p->ctxt) {
+		if (p->ctxt->myDoc)
+			xmlFreeDoc(p->ctxt->myDoc);
+		xmlFreeParserCtxt(p->ctxt);
+	}
+	if (p->plug)
+		xmlSchemaSAXUnplug(p->plug);
+	if (p->vctxt)
+		xmlSchemaFreeValidCtxt(p->vctxt);
 	if (p->schema)
 		xmlSchemaFree(p->schema);
 	if (p->schema_doc)

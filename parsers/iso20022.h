@@ -1,12 +1,14 @@
 /*
  * iso20022.h - streaming ISO 20022 parser (pain.001, pacs.008, pacs.009,
- * pacs.004) on libxml2's xmlTextReader.
+ * pacs.004) on libxml2's SAX2 push parser (no tree is built: memory stays
+ * constant whatever the file size).
  *
  * One struct cl_record per transaction (CdtTrfTxInf / TxInf), carrying the
  * group header and payment information context it belongs to.  The message
  * and version come from the Document namespace; an AppHdr envelope is
- * accepted.  No network, no entity substitution, no DTD loading: a DOCTYPE
- * with entity declarations makes the file invalid.
+ * accepted.  No network, no entity substitution, no DTD loading: any
+ * DOCTYPE makes the file invalid (xml_doctype), before libxml2 sees it.
+ * Records and errors are the same whatever the input's read sizes.
  */
 #ifndef CL_ISO20022_H
 #define CL_ISO20022_H

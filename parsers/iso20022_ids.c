@@ -14,11 +14,6 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static bool is_hex(char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
 bool cl_iso_iban_shape(const char *s)
 {
 	size_t n = strlen(s);
@@ -39,9 +34,10 @@ bool cl_iso_iban_check(const char *s)
 	size_t n = strlen(s);
 	uint64_t rem = 0;
 
-	/* up to 7 decimal digits are folded in before each reduction */
-	for (size_t k = 0; k < n; k++) {
-		char c = s[(k + 4) % n];
+	/* the BBAN, then the country and check digits; digits are folded in
+	 * until the number nears 10^11, then reduced */
+	for (size_t k = 4; k < n + 4; k++) {
+		char c = s[k < n ? k : k - n];
 
 		if (is_digit(c))
 			rem = rem * 10 + (unsigned)(c - '0');
@@ -70,19 +66,27 @@ bool cl_iso_bic_shape(const char *s)
 
 bool cl_iso_uuid4(const char *s, char out[37])
 {
-	if (strlen(s) != 36)
-		return false;
+	/* lowercase hex digit for each byte, 0 for anything else */
+	static const char hex[256] = {
+		['0'] = '0', ['1'] = '1', ['2'] = '2', ['3'] = '3', ['4'] = '4', ['5'] = '5',
+		['6'] = '6', ['7'] = '7', ['8'] = '8', ['9'] = '9', ['a'] = 'a', ['b'] = 'b',
+		['c'] = 'c', ['d'] = 'd', ['e'] = 'e', ['f'] = 'f', ['A'] = 'a', ['B'] = 'b',
+		['C'] = 'c', ['D'] = 'd', ['E'] = 'e', ['F'] = 'f',
+	};
+
 	for (int i = 0; i < 36; i++) {
-		char c = s[i];
+		unsigned char c = (unsigned char)s[i];
 
 		if (i == 8 || i == 13 || i == 18 || i == 23) {
 			if (c != '-')
 				return false;
-		} else if (!is_hex(c)) {
-			return false;
+			out[i] = '-';
+		} else if (!(out[i] = hex[c])) {
+			return false; /* also the NUL of a short string */
 		}
-		out[i] = (c >= 'A' && c <= 'F') ? (char)(c - 'A' + 'a') : c;
 	}
+	if (s[36] != '\0')
+		return false;
 	out[36] = '\0';
 	/* version nibble 4, RFC 4122 variant 10xx */
 	return out[14] == '4' && (out[19] == '8' || out[19] == '9' || out[19] == 'a' ||

@@ -9,6 +9,9 @@
  *                     text length, encoding)
  *   iso20022_paths.c  element paths -> fields, as a trie over tag ids
  *   iso20022_keys.c   natural keys and fingerprints
+ *   iso20022_record.c one transaction -> struct cl_record, value rules,
+ *                     group and PmtInf totals
+ *   iso20022.c        the SAX push parser, element events, queues, API
  *
  * Nothing here allocates per record or per node.  Not a public interface.
  */
@@ -19,7 +22,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <libxml/parser.h>
+#include <libxml/xmlschemas.h>
+
 #include "fingerprint.h"
+#include "input.h"
+#include "parser.h"
 #include "record.h"
 
 /* Limits (clearing-load-keys(7), "ISO 20022 limits"). */
@@ -223,5 +231,120 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 		     size_t cap);
 /* rec->fingerprint over the kind's economic fields. */
 void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl_iso_extra *x);
+
+/* ---- the parser state (iso20022.c, iso20022_record.c) ---- */
+
+#define CL_ISO_FEED 1024      /* bytes handed to libxml2 per xmlParseChunk */
+#define CL_ISO_BUF (64 * 1024) /* bytes read from the input at a time */
+#define CL_ISO_RECQ 64        /* records waiting to be handed out */
+#define CL_ISO_ERRQ 512       /* errors waiting to be handed out */
+#define CL_ISO_PH 256         /* tag pointer hash (power of two, > 2 * tags) */
+
+struct cl_iso_tag_slot {
+	const xmlChar *name; /* interned in the parser's dictionary */
+	int tag;
+};
+
+struct cl_iso_queued_error {
+	unsigned long seq; /* document order among errors and records */
+	struct cl_error err;
+};
+
+struct cl_iso20022 {
+	struct cl_input *in;
+	const char *name;           /* display name of the input */
+	struct cl_parse_opts opts;
+	struct cl_file_info info;
+	const struct cl_iso_paths *paths;
+	struct cl_fp *fp;
+	xmlParserCtxtPtr ctxt;      /* libxml2 push parser, SAX2 callbacks */
+	xmlSAXHandler sax;
+	xmlSchemaPtr schema;        /* --schema, or NULL */
+	xmlDocPtr schema_doc;       /* the XSD it was parsed from (kept alive) */
+	xmlSchemaValidCtxtPtr vctxt;
+	xmlSchemaSAXPlugPtr plug;
+	char schema_msg[200];       /* first error loading it */
+	struct cl_iso_guard guard;
+
+	/* input: read in CL_ISO_BUF blocks, fed in CL_ISO_FEED pieces, so what
+	 * libxml2 sees never depends on how the input was chunked */
+	unsigned char buf[CL_ISO_BUF];
+	size_t buf_len, buf_pos;
+	bool eof;                   /* the input is exhausted */
+
+	/* names interned in the parser's dictionary: compared as pointers */
+	struct cl_iso_tag_slot ph[CL_ISO_PH];
+	const xmlChar *name_document, *name_apphdr, *name_ccy;
+
+	/* state */
+	bool started, finished, fatal, io_failed, terminating;
+	struct cl_error io_err;
+	bool xml_fatal_set, xml_fatal_at_end;
+	int xml_fatal_code;         /* libxml2's xmlParserErrors */
+	struct cl_error xml_fatal;
+
+	/* document */
+	enum cl_iso_kind kind;
+	char msg_type[32];
+	int depth;                  /* of the element being opened/closed */
+	int doc_depth, hdr_depth;   /* depth of Document / AppHdr, -1 outside */
+	bool doc_seen;
+	bool doc_virtual;           /* the message root came without a Document */
+	bool root_opened, root_closed; /* the outermost element */
+	char root_path[64];         /* "/Document/CstmrCdtTrfInitn" */
+	int16_t stack[CL_ISO_MAX_DEPTH + 1]; /* trie node per open element */
+
+	/* the element whose text is being collected */
+	int cur_field, field_depth, cur_node;
+	unsigned long cur_line;
+	char text[CL_ISO_MAX_VALUE];
+	size_t text_len;
+	bool text_over;
+	char cur_ccy[8];
+
+	/* collected values, by field; reset per scope */
+	char val[F_COUNT][CL_NAME_MAX];
+	bool seen[F_COUNT], too_long[F_COUNT];
+	bool reported[F_COUNT];     /* an error about it was queued */
+	unsigned long line_of[F_COUNT];
+	int16_t node_of[F_COUNT];
+	char amt_ccy[8];
+
+	/* counters */
+	unsigned long pmt_index, tx_index, ordinal;
+	unsigned long grp_line, pmt_line, tx_line;
+	unsigned long grp_count, pmt_count;
+	struct cl_iso_dec grp_sum, pmt_sum;
+	bool grp_sum_unknown, pmt_sum_unknown;
+
+	/* what next() hands out, in document order */
+	unsigned long seq;
+	struct cl_record recs[CL_ISO_RECQ];
+	unsigned long rec_seq[CL_ISO_RECQ];
+	int r_head, r_len;
+	struct cl_record scratch;   /* when the ring is full (never, by sizing) */
+	struct cl_iso_extra extra;
+	struct cl_iso_queued_error errs[CL_ISO_ERRQ];
+	int e_head, e_len;
+	unsigned long errors_dropped;
+	unsigned long errors_returned;
+	bool stopped;
+};
+
+/* Queue an error (path may be NULL). */
+void cl_iso_add_error(struct cl_iso20022 *p, unsigned long line, const char *path,
+		      const char *code, const char *fmt, ...) CL_PRINTF(5, 6);
+/* Queue an error after which reading stops. */
+void cl_iso_add_fatal(struct cl_iso20022 *p, unsigned long line, const char *code,
+		      const char *fmt, ...) CL_PRINTF(4, 5);
+/* The record being built for the current transaction; commit queues it. */
+struct cl_record *cl_iso_record_slot(struct cl_iso20022 *p);
+void cl_iso_record_commit(struct cl_iso20022 *p);
+
+/* iso20022_record.c: the ends of the scopes */
+void cl_iso_grphdr_end(struct cl_iso20022 *p);
+void cl_iso_pmtinf_end(struct cl_iso20022 *p);
+void cl_iso_root_end(struct cl_iso20022 *p);
+void cl_iso_tx_end(struct cl_iso20022 *p);
 
 #endif

@@ -1,5 +1,5 @@
 /* iso20022_paths.c - which element paths the parser reads, as a trie over
- * small tag ids, so the reader loop does one array lookup per element.
+ * small tag ids, so the parser does one array lookup per element.
  *
  * Subtries are shared: the group header subtrie hangs under every message
  * root, the transaction subtrie under PmtInf/CdtTrfTxInf (pain.001),
@@ -196,11 +196,9 @@ static void build(void)
 	agent(tx, "CdtrAgt", F_CDTR_AGT_BIC, F_CDTR_AGT_MMB);
 	field(tx, "RmtInf/Ustrd", F_USTRD);
 	/* pacs.009: debtor and creditor are institutions */
-	field(tx, "Dbtr/FinInstnId/BICFI", F_DBTR_FI_BIC);
-	field(tx, "Dbtr/FinInstnId/BIC", F_DBTR_FI_BIC);
+	agent(tx, "Dbtr", F_DBTR_FI_BIC, F_NONE);
 	field(tx, "Dbtr/FinInstnId/Nm", F_DBTR_NM);
-	field(tx, "Cdtr/FinInstnId/BICFI", F_CDTR_FI_BIC);
-	field(tx, "Cdtr/FinInstnId/BIC", F_CDTR_FI_BIC);
+	agent(tx, "Cdtr", F_CDTR_FI_BIC, F_NONE);
 	field(tx, "Cdtr/FinInstnId/Nm", F_CDTR_NM);
 	/* pacs.004: the return and the original it refers to; the return
 	 * chain comes before OrgnlTxRef in every version and the first value
@@ -227,14 +225,8 @@ static void build(void)
 	}
 
 	/* business application header (head.001) */
-	n = path(hdr, "Fr/FIId/FinInstnId");
-	field(n, "BICFI", F_HDR_FR_BIC);
-	field(n, "BIC", F_HDR_FR_BIC);
-	field(n, "ClrSysMmbId/MmbId", F_HDR_FR_MMB);
-	n = path(hdr, "To/FIId/FinInstnId");
-	field(n, "BICFI", F_HDR_TO_BIC);
-	field(n, "BIC", F_HDR_TO_BIC);
-	field(n, "ClrSysMmbId/MmbId", F_HDR_TO_MMB);
+	agent(hdr, "Fr/FIId", F_HDR_FR_BIC, F_HDR_FR_MMB);
+	agent(hdr, "To/FIId", F_HDR_TO_BIC, F_HDR_TO_MMB);
 	field(hdr, "MsgDefIdr", F_HDR_MSG_DEF);
 }
 

@@ -18,9 +18,9 @@ done
 {
 	"$CL_BIN" --help
 	for cmd in init load diff parse validate show loads; do "$CL_BIN" "$cmd" --help; done
-} | grep -o -- '--[a-z][a-z-]*' | sort -u >"$TMP/help.opts"
+} | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >"$TMP/help.opts"
 # Long options documented in the man page (roff writes \-\-name).
-sed 's/\\-/-/g' "$MAN1" | grep -o -- '--[a-z][a-z-]*' | sort -u >"$TMP/man.opts"
+sed 's/\\-/-/g' "$MAN1" | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >"$TMP/man.opts"
 if ! diff -u "$TMP/help.opts" "$TMP/man.opts" >"$TMP/opts.diff"; then
 	cat "$TMP/opts.diff"
 	fail "options differ between --help (-) and clearing-load(1) (+)"

@@ -340,6 +340,31 @@ int main(int argc, char **argv)
 			MAX_INDEX);
 		return 2;
 	}
+	{
+		/* NACHA's file control counts: at most 999,999 batches and blocks */
+		uint64_t batches = 0, lines = 2, in_batch = 0, last = UINT64_MAX;
+
+		for (uint64_t i = g.start; i < g.start + g.entries; i++) {
+			if ((g.skip_every && (i + 1) % g.skip_every == 0) ||
+			    (g.only_every && (i + 1) % g.only_every != 0))
+				continue;
+			if (company_of(&g, i) != last || in_batch >= g.batch_size) {
+				batches++;
+				lines += 2;
+				in_batch = 0;
+				last = company_of(&g, i);
+			}
+			in_batch++;
+			lines += 1 + (i % 10 == 3);
+		}
+		if (batches > 999999 || (lines + 9) / 10 > 999999) {
+			fprintf(stderr,
+				"gen_ach: %" PRIu64 " batches and %" PRIu64 " blocks do not fit a "
+				"file control (at most 999999 each): raise --batch-size\n",
+				batches, (lines + 9) / 10);
+			return 2;
+		}
+	}
 	g.ocap = 1 << 20;
 	g.out = malloc(g.ocap);
 	if (!g.out)

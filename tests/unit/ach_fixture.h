@@ -94,6 +94,32 @@ static inline void fx_batch(struct fx *f, const char *company, const char *sec, 
 	f->batches++;
 }
 
+/* An IAT batch header (service class 220, originator id 123456789,
+ * Canada, CAD to USD) and an entry declaring `n_addenda` addenda. */
+static inline void fx_iat_batch(struct fx *f, int n_addenda)
+{
+	char l[200];
+
+	snprintf(l, sizeof(l), "5220%16sFF3%15sUS%-10.10sIAT%-10.10sCADUSD260302   1%.8s%07d", "", "",
+		 "123456789", "TRADEPAYMT", FX_ODFI, 1);
+	fx_line(f, l);
+	f->batches++;
+	snprintf(f->service, sizeof(f->service), "220");
+	snprintf(f->company, sizeof(f->company), "123456789 ");
+	f->batch_no = 1;
+	f->b_count = 0;
+	f->b_hash = f->b_debit = f->b_credit = 0;
+	snprintf(l, sizeof(l), "622121042882%04d%13s0000100000%-35.35s  0 1%.8s%07d", n_addenda, "",
+		 "ACCOUNT-ABROAD-1", FX_ODFI, 1);
+	fx_line(f, l);
+	f->b_count++;
+	f->f_count++;
+	f->b_hash += 12104288;
+	f->f_hash += 12104288;
+	f->b_credit += 100000;
+	f->f_credit += 100000;
+}
+
 static inline int fx_check_digit(const char *d)
 {
 	static const int w[8] = {3, 7, 1, 3, 7, 1, 3, 7};
@@ -104,18 +130,20 @@ static inline int fx_check_digit(const char *d)
 	return (10 - sum % 10) % 10;
 }
 
-/* An entry (PPD layout) with a correct check digit, and an optional addenda
- * 05 with `addenda` as its payment information. */
-static inline void fx_entry(struct fx *f, const char *tcode, const char *rdfi8, uint64_t amount,
-		     const char *account, uint64_t seq, const char *addenda)
+/* An entry (PPD layout: id 40-54, name 55-76) with a correct check digit
+ * and the given addenda record indicator; the batch totals follow the
+ * transaction code's second digit. */
+static inline void fx_entry_full(struct fx *f, const char *tcode, const char *rdfi8,
+				 uint64_t amount, const char *account, const char *id,
+				 const char *name, int indicator, uint64_t seq)
 {
 	char l[120];
 	uint64_t r8 = strtoull(rdfi8, NULL, 10);
 	int t2 = tcode[1] - '0';
 
 	snprintf(l, sizeof(l), "6%.2s%.8s%d%-17.17s%010llu%-15.15s%-22.22s  %d%.8s%07llu", tcode,
-		 rdfi8, fx_check_digit(rdfi8), account, (unsigned long long)amount, "ID123",
-		 "JOHN DOE", addenda ? 1 : 0, FX_ODFI, (unsigned long long)seq);
+		 rdfi8, fx_check_digit(rdfi8), account, (unsigned long long)amount, id, name,
+		 indicator, FX_ODFI, (unsigned long long)seq);
 	fx_line(f, l);
 	f->b_count++;
 	f->f_count++;
@@ -128,6 +156,16 @@ static inline void fx_entry(struct fx *f, const char *tcode, const char *rdfi8, 
 		f->b_debit += amount;
 		f->f_debit += amount;
 	}
+}
+
+/* A PPD entry, and an optional addenda 05 with `addenda` as its payment
+ * information. */
+static inline void fx_entry(struct fx *f, const char *tcode, const char *rdfi8, uint64_t amount,
+			    const char *account, uint64_t seq, const char *addenda)
+{
+	char l[120];
+
+	fx_entry_full(f, tcode, rdfi8, amount, account, "ID123", "JOHN DOE", addenda ? 1 : 0, seq);
 	if (addenda) {
 		snprintf(l, sizeof(l), "705%-80.80s0001%07llu", addenda, (unsigned long long)seq);
 		fx_line(f, l);

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <openssl/evp.h>
+#include <zlib.h>
 
 #include "ach_fixture.h"
 
@@ -263,17 +264,13 @@ static void test_ach_fingerprint_encoding(void **state)
  * addenda 98, 7 control, 8 file control. */
 static void return_file(struct fx *f, const char *ret)
 {
-	char e1[95], e2[95], l[95];
+	char l[95];
 
 	fx_begin(f, "2603011200");
 	fx_batch(f, "1234567890", "PPD", "200", "260302", 1);
-	snprintf(e1, sizeof(e1), "621231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "ACCT1", 1500,
-		 "ID1", "JANE ROE", FX_ODFI, 11);
-	fx_raw(f, e1, 1, 23138010, 0, 1500);
+	fx_entry_full(f, "21", "23138010", 1500, "ACCT1", "ID1", "JANE ROE", 1, 11);
 	fx_raw(f, ret, 1, 0, 0, 0);
-	snprintf(e2, sizeof(e2), "626091000019%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "ACCT2", 0,
-		 "ID2", "JIM ROE", FX_ODFI, 12);
-	fx_raw(f, e2, 1, 9100001, 0, 0);
+	fx_entry_full(f, "26", "09100001", 0, "ACCT2", "ID2", "JIM ROE", 1, 12);
 	fx_raw(f, a98(l, "C01", "099912340000015", "NEWACCT123", "121042880000012"), 1, 0, 0, 0);
 	fx_end_batch(f);
 	fx_finish(f, false);
@@ -313,15 +310,13 @@ static void test_ach_dishonored_and_contested_returns(void **state)
 {
 	struct fx f;
 	struct run r;
-	char e[95], l[95];
+	char l[95];
 
 	(void)state;
 	/* a plain R01 followed by a dishonored R68 and a contested R71 */
 	fx_begin(&f, "2603011200");
 	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
-	snprintf(e, sizeof(e), "621231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "ACCT1", 100,
-		 "ID1", "JANE ROE", FX_ODFI, 1);
-	fx_raw(&f, e, 1, 23138010, 0, 100);
+	fx_entry_full(&f, "21", "23138010", 100, "ACCT1", "ID1", "JANE ROE", 1, 1);
 	fx_raw(&f, a99(l, "R01", "099912340000099", "", "121042880000001"), 1, 0, 0, 0);
 	fx_raw(&f, a99(l, "R68", "099912340000099", "   09991234000007712301", "121042880000001"),
 	       1, 0, 0, 0);
@@ -342,7 +337,7 @@ static void test_ach_dishonored_and_contested_returns(void **state)
 	/* a dishonored layout with a letter in its return trace (39-53) */
 	fx_begin(&f, "2603011200");
 	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
-	fx_raw(&f, e, 1, 23138010, 0, 100);
+	fx_entry_full(&f, "21", "23138010", 100, "ACCT1", "ID1", "JANE ROE", 1, 1);
 	fx_raw(&f, a99(l, "R68", "099912340000099", "   0999123400000X712301", "121042880000001"),
 	       1, 0, 0, 0);
 	fx_end_batch(&f);
@@ -360,16 +355,7 @@ static void iat_file(struct fx *f, int n_addenda)
 	char l[120], body[85];
 
 	fx_begin(f, "2603011200");
-	snprintf(l, sizeof(l), "5220%16sFF3%15sUS%-10.10sIAT%-10.10sCADUSD260302   1%.8s%07d", "", "",
-		 "123456789", "TRADEPAYMT", FX_ODFI, 1);
-	fx_line(f, l);
-	f->batches++;
-	snprintf(f->service, sizeof(f->service), "220");
-	snprintf(f->company, sizeof(f->company), "123456789 ");
-	f->batch_no = 1;
-	snprintf(l, sizeof(l), "622121042882%04d%13s0000100000%-35.35s  0 1%.8s%07d", n_addenda, "",
-		 "ACCOUNT-ABROAD-1", FX_ODFI, 1);
-	fx_raw(f, l, 1, 12104288, 0, 100000);
+	fx_iat_batch(f, n_addenda);
 	for (int i = 0; i < n_addenda; i++) {
 		switch (10 + i) {
 		case 10:
@@ -595,9 +581,7 @@ static void test_ach_sec_layouts(void **state)
 	/* CIE: name in 40-54, id in 55-76 */
 	fx_begin(&f, "2603011200");
 	fx_batch(&f, "1234567890", "CIE", "220", "260302", 1);
-	snprintf(l, sizeof(l), "622231380104%-17.17s%010d%-15.15s%-22.22s  0%.8s%07d", "A1", 100,
-		 "MARY SMITH", "INVOICE-77", FX_ODFI, 1);
-	fx_raw(&f, l, 1, 23138010, 0, 100);
+	fx_entry_full(&f, "22", "23138010", 100, "A1", "MARY SMITH", "INVOICE-77", 0, 1);
 	fx_end_batch(&f);
 	/* CTX: id 40-54, number of addenda 55-58, receiving company 59-74 */
 	fx_batch(&f, "1234567890", "CTX", "200", "260302", 2);
@@ -611,9 +595,7 @@ static void test_ach_sec_layouts(void **state)
 	fx_end_batch(&f);
 	/* POS with its addenda 02 (80-94: the entry's trace) */
 	fx_batch(&f, "1234567890", "POS", "225", "260302", 3);
-	snprintf(l, sizeof(l), "627231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "A3", 300,
-		 "CARD", "JOE BLOGGS", FX_ODFI, 3);
-	fx_raw(&f, l, 1, 23138010, 300, 0);
+	fx_entry_full(&f, "27", "23138010", 300, "A3", "CARD", "JOE BLOGGS", 1, 3);
 	snprintf(l, sizeof(l), "702%-76.76s%.8s%07d", "REF1   TERMINAL 42 SHOP ST", FX_ODFI, 3);
 	fx_raw(&f, l, 1, 0, 0, 0);
 	fx_end_batch(&f);
@@ -669,17 +651,15 @@ static void test_ach_return_trace_restart(void **state)
 {
 	struct fx f;
 	struct run r;
-	char e[95], l[95];
+	char l[95];
 
 	(void)state;
-	/* two return batches of other companies, same date, the same return
-	 * trace, original trace and code: their keys would be equal */
+	/* two return batches of one company (PPD and WEB), same date, the
+	 * same return trace, original trace and code: their keys are equal */
 	fx_begin(&f, "2603011200");
 	for (int b = 1; b <= 2; b++) {
-		fx_batch(&f, b == 1 ? "1111111111" : "2222222222", "PPD", "200", "260302", b);
-		snprintf(e, sizeof(e), "621231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "A1", 100,
-			 "ID1", "JANE ROE", FX_ODFI, 1);
-		fx_raw(&f, e, 1, 23138010, 0, 100);
+		fx_batch(&f, "1111111111", b == 1 ? "PPD" : "WEB", "200", "260302", b);
+		fx_entry_full(&f, "21", "23138010", 100, "A1", "ID1", "JANE ROE", 1, 1);
 		fx_raw(&f, a99(l, "R01", "099912340000099", "", "121042880000001"), 1, 0, 0, 0);
 		fx_end_batch(&f);
 	}
@@ -739,6 +719,57 @@ static void test_ach_byte_order_mark_is_note(void **state)
 	fx_free(&f);
 }
 
+static void test_ach_cr_only_line_ends(void **state)
+{
+	struct fx f;
+	struct run whole, one;
+
+	(void)state;
+	base(&f, "2603011200", false);
+	for (size_t i = 0; i < f.len; i++)
+		if (f.buf[i] == '\n')
+			f.buf[i] = '\r';
+	run_fx(&whole, &f);
+	assert_int_equal(whole.errors, 0);
+	assert_int_equal(whole.records, 3);
+	assert_non_null(find_note(&whole, "cr_line_ends"));
+	{
+		struct cl_parse_opts o = {0};
+
+		run_opts(&one, f.buf, f.len, 1, &o);
+		assert_same_run(&whole, &one);
+		run_free(&one);
+	}
+	run_free(&whole);
+	fx_free(&f);
+}
+
+static void test_ach_read_error_ends_the_file(void **state)
+{
+	struct fx f;
+	struct run r;
+	z_stream zs;
+	unsigned char gz[4096];
+
+	(void)state;
+	base(&f, "2603011200", false);
+	memset(&zs, 0, sizeof(zs));
+	assert_int_equal(deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY), Z_OK);
+	zs.next_in = (unsigned char *)f.buf;
+	zs.avail_in = (uInt)f.len;
+	zs.next_out = gz;
+	zs.avail_out = sizeof(gz);
+	assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	deflateEnd(&zs);
+	/* the gzip stream cut in the middle: CL_IO last, then the end */
+	run_buf(&r, gz, (sizeof(gz) - zs.avail_out) / 2);
+	assert_true(r.n > 0);
+	assert_int_equal(r.ev[r.n - 1].st, CL_IO);
+	assert_string_equal(r.ev[r.n - 1].code, "gzip_truncated");
+	run_free(&r);
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -760,6 +791,8 @@ int main(void)
 		cmocka_unit_test(test_ach_return_trace_restart),
 		cmocka_unit_test(test_ach_forward_entry_needs_effective_date),
 		cmocka_unit_test(test_ach_byte_order_mark_is_note),
+		cmocka_unit_test(test_ach_cr_only_line_ends),
+		cmocka_unit_test(test_ach_read_error_ends_the_file),
 	};
 
 	return cmocka_run_group_tests_name("ach", tests, NULL, NULL);

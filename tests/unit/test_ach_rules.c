@@ -519,19 +519,14 @@ static void test_ach_rules_return_and_change_codes(void **state)
 {
 	struct fx f;
 	struct run r;
-	char e[95];
 
 	(void)state;
 	fx_begin(&f, "2603011200");
 	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
-	snprintf(e, sizeof(e), "621231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "A1", 100,
-		 "ID1", "JANE ROE", FX_ODFI, 1);
-	fx_raw(&f, e, 1, 23138010, 0, 100);
+	fx_entry_full(&f, "21", "23138010", 100, "A1", "ID1", "JANE ROE", 1, 1);
 	fx_raw(&f, "799R97099912340000099      09101298                                            121042880000001",
 	       1, 0, 0, 0);
-	snprintf(e, sizeof(e), "621231380104%-17.17s%010d%-15.15s%-22.22s  1%.8s%07d", "A1", 0,
-		 "ID1", "JANE ROE", FX_ODFI, 2);
-	fx_raw(&f, e, 1, 23138010, 0, 0);
+	fx_entry_full(&f, "21", "23138010", 0, "A1", "ID1", "JANE ROE", 1, 2);
 	fx_raw(&f, "798C92099912340000099      09101298NEWDATA                                     121042880000002",
 	       1, 0, 0, 0);
 	fx_end_batch(&f);
@@ -682,6 +677,182 @@ static void test_ach_rules_mutated_files_never_crash(void **state)
 	fx_free(&f);
 }
 
+static void test_ach_rules_originator_status(void **state)
+{
+	(void)state;
+	only(2, 79, "7", "originator_status", 2,
+	     "originator status code (column 79) must be 0, 1 or 2, found \"7\"");
+}
+
+static void test_ach_rules_fill_and_blank_line_notes(void **state)
+{
+	struct fx f;
+	struct run r;
+
+	(void)state;
+	/* 5 records and 3 of the 5 nines needed: a note, not an error */
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
+	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
+	fx_end_batch(&f);
+	fx_finish(&f, false);
+	for (int i = 0; i < 3; i++)
+		fx_line(&f, "99999999999999999999999999999999999999999999999999999999999999999999999"
+			    "99999999999999999999999");
+	fx_line(&f, "");
+	run_fx(&r, &f);
+	assert_int_equal(r.errors, 0);
+	assert_non_null(find_note(&r, "partial_fill"));
+	assert_non_null(find_note(&r, "blank_lines"));
+	run_free(&r);
+	/* a whole block of 9-fill too many */
+	for (int i = 0; i < 10; i++)
+		fx_line(&f, "99999999999999999999999999999999999999999999999999999999999999999999999"
+			    "99999999999999999999999");
+	run_fx(&r, &f);
+	assert_has_error(&r, "fill_record", 16); /* 5 records, 3 nines, a blank line, 7 nines */
+	run_free(&r);
+	fx_free(&f);
+}
+
+/* An entry with the given addenda lines, in a batch of `sec`. */
+static void entry_with(struct run *r, const char *sec, const char *service, const char *tcode,
+		       const char *const *addenda, int n)
+{
+	struct fx f;
+	char l[120];
+
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", sec, service, "260302", 1);
+	snprintf(l, sizeof(l), "6%.2s231380104%-17.17s%010d%-15.15s%-22.22s  %d%.8s%07d", tcode,
+		 "A1", 0, "ID", "NAME", n > 0, FX_ODFI, 1);
+	fx_raw(&f, l, 1, 23138010, 0, 0);
+	for (int i = 0; i < n; i++)
+		fx_raw(&f, addenda[i], 1, 0, 0, 0);
+	fx_end_batch(&f);
+	fx_finish(&f, true);
+	run_fx(r, &f);
+	fx_free(&f);
+}
+
+static void test_ach_rules_addenda_combinations(void **state)
+{
+	char a99[95], a99b[95], a98[95], a02[95], a05[95];
+	const char *v[3];
+	struct run r;
+
+	(void)state;
+	snprintf(a99, sizeof(a99), "799R01099912340000099      09101298%-44.44s121042880000001", "");
+	snprintf(a99b, sizeof(a99b), "799R02099912340000099      09101298%-44.44s121042880000001", "");
+	snprintf(a98, sizeof(a98), "798C01099912340000099      09101298%-29.29s%15s121042880000001",
+		 "NEWACCT", "");
+	snprintf(a02, sizeof(a02), "702%-76.76s121042880000001", "TERMINAL");
+	snprintf(a05, sizeof(a05), "705%-80.80s00010000001", "TEXT");
+
+	/* a return and a NOC at once */
+	v[0] = a99;
+	v[1] = a98;
+	entry_with(&r, "PPD", "200", "21", v, 2);
+	assert_only_error(&r, "addenda_type", 3);
+	run_free(&r);
+	/* a second plain return */
+	v[1] = a99b;
+	entry_with(&r, "PPD", "200", "21", v, 2);
+	assert_only_error(&r, "addenda_count", 5);
+	run_free(&r);
+	/* a COR entry without its 98 */
+	entry_with(&r, "COR", "200", "21", v, 0);
+	assert_only_error(&r, "addenda_count", 3);
+	run_free(&r);
+	/* a second 02 on a POS entry */
+	v[0] = a02;
+	v[1] = a02;
+	entry_with(&r, "POS", "200", "27", v, 2);
+	assert_only_error(&r, "addenda_count", 5);
+	run_free(&r);
+	/* ADV carries no addenda */
+	v[0] = a05;
+	entry_with(&r, "ADV", "280", "81", v, 1);
+	assert_has_error(&r, "addenda_type", 4);
+	run_free(&r);
+}
+
+static void test_ach_rules_iat_addenda_limits(void **state)
+{
+	char add[12][95], body[90];
+	const char *v[12];
+	struct fx f;
+	struct run r;
+
+	(void)state;
+	for (int i = 0; i < 7; i++) {
+		if (i == 0)
+			snprintf(body, sizeof(body), "ANN000000000000100000%22s%-35.35s%6s", "", "NAME", "");
+		else
+			snprintf(body, sizeof(body), "%-84.84s", "X");
+		snprintf(add[i], sizeof(add[i]), "7%02d%-84.84s%07d", 10 + i, body, 1);
+	}
+	for (int i = 7; i < 10; i++)
+		snprintf(add[i], sizeof(add[i]), "717%-80.80s%04d%07d", "INFO", i - 6, 1);
+	for (int i = 0; i < 10; i++)
+		v[i] = add[i];
+	fx_begin(&f, "2603011200");
+	fx_iat_batch(&f, 10);
+	for (int i = 0; i < 10; i++)
+		fx_raw(&f, v[i], 1, 0, 0, 0);
+	fx_end_batch(&f);
+	fx_finish(&f, true);
+	run_fx(&r, &f);
+	/* three addenda 17: at most two */
+	assert_only_error(&r, "addenda_count", 13);
+	run_free(&r);
+
+	/* addenda 11 before 10 */
+	memcpy(fx_at(&f, 4) + 1, "11", 2);
+	memcpy(fx_at(&f, 5) + 1, "10", 2);
+	run_fx(&r, &f);
+	assert_has_error(&r, "addenda_sequence", 4);
+	run_free(&r);
+	fx_free(&f);
+
+	/* an unknown IAT transaction type code */
+	memcpy(add[0] + 3, "XYZ", 3);
+	fx_begin(&f, "2603011200");
+	fx_iat_batch(&f, 7);
+	for (int i = 0; i < 7; i++)
+		fx_raw(&f, add[i], 1, 0, 0, 0);
+	fx_end_batch(&f);
+	fx_finish(&f, true);
+	run_fx(&r, &f);
+	assert_only_error(&r, "iat_transaction_type", 4);
+	run_free(&r);
+	fx_free(&f);
+}
+
+static void test_ach_rules_total_wider_than_its_field(void **state)
+{
+	struct fx f;
+	struct run r;
+
+	(void)state;
+	/* 200 entries of 9,999,999,999 cents: a 12-digit total cannot hold
+	 * their sum (the fixture writes all 13 digits, so the field holds the
+	 * first 12), and the message shows the computed sum in full */
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "PPD", "225", "260302", 1);
+	for (int i = 1; i <= 200; i++)
+		fx_entry(&f, "27", "23138010", 9999999999ULL, "A1", (uint64_t)i, NULL);
+	fx_end_batch(&f);
+	fx_finish(&f, true);
+	run_fx(&r, &f);
+	assert_has_error(&r, "file_total_debit", 204);
+	assert_string_equal(find_err(&r, "file_total_debit")->message,
+			    "file total debit mismatch (file control 199999999980, computed "
+			    "1999999999800)");
+	run_free(&r);
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -718,6 +889,11 @@ int main(void)
 		cmocka_unit_test(test_ach_rules_record_after_file_control),
 		cmocka_unit_test(test_ach_rules_truncated_file),
 		cmocka_unit_test(test_ach_rules_mutated_files_never_crash),
+		cmocka_unit_test(test_ach_rules_originator_status),
+		cmocka_unit_test(test_ach_rules_fill_and_blank_line_notes),
+		cmocka_unit_test(test_ach_rules_addenda_combinations),
+		cmocka_unit_test(test_ach_rules_iat_addenda_limits),
+		cmocka_unit_test(test_ach_rules_total_wider_than_its_field),
 	};
 
 	return cmocka_run_group_tests_name("ach_rules", tests, NULL, NULL);

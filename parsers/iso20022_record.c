@@ -1,0 +1,473 @@
+/* iso20022_record.c - one ISO 20022 transaction becomes a struct cl_record:
+ * values taken from the collected fields, every per-value rule checked
+ * (amounts, currencies, IBAN, BIC, UUID, dates, required elements), the
+ * group header and PmtInf totals compared, the key and fingerprint made. */
+#include "iso20022_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fingerprint.h"
+
+/* The path of a field for messages: its scope's path plus the element
+ * path below it, as matched. */
+static void scope_path(const struct cl_iso20022 *p, enum cl_iso_field f, char *out, size_t cap)
+{
+	if (f >= F_HDR_FR_BIC)
+		snprintf(out, cap, "/AppHdr");
+	else if (f < F_PMT_INF_ID)
+		snprintf(out, cap, "%s/GrpHdr", p->root_path);
+	else if (f < F_INSTR_ID)
+		snprintf(out, cap, "%s/PmtInf[%lu]", p->root_path, p->pmt_index);
+	else if (p->kind == CL_ISO_PAIN001)
+		snprintf(out, cap, "%s/PmtInf[%lu]/CdtTrfTxInf[%lu]", p->root_path, p->pmt_index,
+			 p->tx_index);
+	else
+		snprintf(out, cap, "%s/%s[%lu]", p->root_path,
+			 p->kind == CL_ISO_PACS004 ? "TxInf" : "CdtTrfTxInf", p->tx_index);
+}
+
+/* Path of field f (as seen) or of `rel` under its scope (when missing). */
+static const char *field_path(const struct cl_iso20022 *p, enum cl_iso_field f, const char *rel,
+			      char *out, size_t cap)
+{
+	size_t n;
+
+	char below[CL_PATH_MAX];
+
+	scope_path(p, f, out, cap);
+	n = strlen(out);
+	if (!rel && p->seen[f]) {
+		cl_iso_node_path(p->paths, p->node_of[f], below, sizeof(below));
+		rel = below;
+	}
+	if (rel && rel[0])
+		snprintf(out + n, cap - n, "/%s", rel);
+	return out;
+}
+
+static unsigned long field_line(const struct cl_iso20022 *p, enum cl_iso_field f,
+				unsigned long fallback)
+{
+	return p->seen[f] ? p->line_of[f] : fallback;
+}
+
+/* Report a problem with field f once per scope: a bad debtor IBAN of a
+ * PmtInf, or a bad AppHdr BIC, is one error, not one per transaction. */
+static void report(struct cl_iso20022 *p, enum cl_iso_field f, unsigned long line,
+		   const char *rel, const char *code, const char *fmt, ...) CL_PRINTF(6, 7);
+
+static void report(struct cl_iso20022 *p, enum cl_iso_field f, unsigned long line,
+		   const char *rel, const char *code, const char *fmt, ...)
+{
+	char path[CL_PATH_MAX], msg[CL_MSGTEXT_MAX];
+	va_list ap;
+
+	if (p->reported[f])
+		return;
+	p->reported[f] = true;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cl_iso_add_error(p, line, field_path(p, f, rel, path, sizeof(path)), code, "%s", msg);
+}
+
+/* ----------------------------------------------------- value helpers */
+
+/* Copy a collected value into a record field; a value that does not fit
+ * is a data error naming the limit. */
+static void take(struct cl_iso20022 *p, enum cl_iso_field f, char *dst, size_t cap,
+		 const char *what)
+{
+	if (!p->seen[f])
+		return;
+	if (p->too_long[f] || cl_copy(dst, cap, p->val[f]) != 0) {
+		report(p, f, p->line_of[f], NULL,
+			  "field_too_long", "%s longer than %zu characters", what, cap - 1);
+		dst[0] = '\0';
+	}
+}
+
+/* An agent: the BIC when given (checked), else the clearing member id. */
+static void take_agent(struct cl_iso20022 *p, enum cl_iso_field bic, enum cl_iso_field mmb,
+		       char *dst, const char *what)
+{
+	dst[0] = '\0';
+	if (p->seen[bic] && (p->val[bic][0] || !p->seen[mmb])) {
+		take(p, bic, dst, CL_AGENT_MAX, what);
+		if (!p->too_long[bic] && !cl_iso_bic_shape(dst))
+			report(p, bic, p->line_of[bic], NULL,
+				  "bic_invalid",
+				  "%s BIC \"%s\" is not a BIC: expected 8 or 11 characters "
+				  "(4 alphanumeric, 2 letters country, 2 alphanumeric, "
+				  "optional 3 alphanumeric branch)",
+				  what, dst);
+	} else if (p->seen[mmb]) {
+		take(p, mmb, dst, CL_AGENT_MAX, what);
+	}
+}
+
+/* An account: the IBAN when given (shape and check digits), else Othr/Id. */
+static void take_account(struct cl_iso20022 *p, enum cl_iso_field iban, enum cl_iso_field othr,
+			 char *dst, const char *what)
+{
+	dst[0] = '\0';
+	if (p->seen[iban]) {
+		take(p, iban, dst, CL_ACCOUNT_MAX, what);
+		if (!cl_iso_iban_shape(dst))
+			report(p, iban, p->line_of[iban], NULL,
+				  "iban_invalid",
+				  "%s IBAN \"%s\" is malformed: expected 2 letters, 2 check "
+				  "digits and 11 to 30 letters or digits",
+				  what, dst);
+		else if (!cl_iso_iban_check(dst))
+			report(p, iban, p->line_of[iban], NULL,
+				  "iban_check",
+				  "%s IBAN \"%s\" fails the check digits (ISO 13616 mod 97)", what,
+				  dst);
+	} else if (p->seen[othr]) {
+		take(p, othr, dst, CL_ACCOUNT_MAX, what);
+	}
+}
+
+static void take_date(struct cl_iso20022 *p, enum cl_iso_field f, char *dst, const char *what)
+{
+	if (!p->seen[f])
+		return;
+	if (!cl_iso_date(p->val[f])) {
+		report(p, f, p->line_of[f], NULL,
+			  "date_invalid", "%s \"%.40s\" is not a valid date: expected YYYY-MM-DD",
+			  what, p->val[f]);
+		return;
+	}
+	memcpy(dst, p->val[f], 10);
+	dst[10] = '\0';
+}
+
+static void take_uuid(struct cl_iso20022 *p, enum cl_iso_field f, char dst[37], const char *what)
+{
+	if (!p->seen[f])
+		return;
+	if (!cl_iso_uuid4(p->val[f], dst)) {
+		dst[0] = '\0';
+		report(p, f, p->line_of[f], NULL,
+			  "uetr_invalid",
+			  "%s \"%.60s\" is not a version 4 UUID: expected "
+			  "xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx",
+			  what, p->val[f]);
+	}
+}
+
+static void require(struct cl_iso20022 *p, enum cl_iso_field f, const char *rel,
+		    unsigned long line)
+{
+	if (p->seen[f])
+		return;
+	report(p, f, line, rel, "missing_element", "required element %s is missing", rel);
+}
+
+/* ------------------------------------------------- scope end checks */
+
+/* NbOfTxs (Max15NumericText) and CtrlSum against what was counted. */
+static void check_totals(struct cl_iso20022 *p, enum cl_iso_field nb, enum cl_iso_field ctrl,
+			 unsigned long count, const struct cl_iso_dec *sum, bool sum_unknown,
+			 const char *scope)
+{
+	if (p->seen[nb]) {
+		const char *s = p->val[nb];
+		unsigned long long v = 0;
+		size_t n = strlen(s);
+		bool ok = n > 0 && n <= 15;
+
+		for (size_t i = 0; ok && i < n; i++) {
+			if (s[i] < '0' || s[i] > '9')
+				ok = false;
+			else
+				v = v * 10 + (unsigned)(s[i] - '0');
+		}
+		if (!ok)
+			report(p, nb, p->line_of[nb], NULL,
+				  "nb_of_txs",
+				  "%s NbOfTxs \"%.40s\" is not a number: expected 1 to 15 digits",
+				  scope, s);
+		else if (v != count)
+			report(p, nb, p->line_of[nb], NULL,
+				  "nb_of_txs",
+				  "%s NbOfTxs says %llu transaction%s, the message has %lu", scope,
+				  v, v == 1 ? "" : "s", count);
+	}
+	if (p->seen[ctrl] && !sum_unknown) {
+		struct cl_iso_dec want;
+		char a[48], b[48];
+
+		if (cl_iso_dec_parse(p->val[ctrl], &want) != 0) {
+			report(p, ctrl, p->line_of[ctrl], NULL,
+				  "ctrl_sum",
+				  "%s CtrlSum \"%.40s\" is not a decimal number: expected up to 18 "
+				  "digits, 17 after the point",
+				  scope, p->val[ctrl]);
+		} else if (!cl_iso_dec_equal(&want, sum)) {
+			cl_iso_dec_format(&want, a, sizeof(a));
+			cl_iso_dec_format(sum, b, sizeof(b));
+			report(p, ctrl, p->line_of[ctrl], NULL,
+				  "ctrl_sum",
+				  "%s CtrlSum says %s, the transaction amounts add up to %s", scope,
+				  a, b);
+		}
+	}
+}
+
+/* File information fields are descriptive: cut to fit, never an error. */
+static void info_copy(char *dst, size_t cap, const char *src)
+{
+	size_t n = strnlen(src, cap - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static void copy_info_agent(char *dst, size_t cap, const char *bic, const char *mmb)
+{
+	info_copy(dst, cap, bic[0] ? bic : mmb);
+}
+
+void cl_iso_grphdr_end(struct cl_iso20022 *p)
+{
+	char path[CL_PATH_MAX];
+
+	require(p, F_MSG_ID, "MsgId", p->grp_line);
+	require(p, F_CRE_DT_TM, "CreDtTm", p->grp_line);
+	require(p, F_GRP_NB_OF_TXS, "NbOfTxs", p->grp_line);
+	if (p->seen[F_MSG_ID] && cl_iso_id_unusable(p->val[F_MSG_ID]))
+		report(p, F_MSG_ID, p->line_of[F_MSG_ID], NULL,
+			  "missing_element", "MsgId is empty");
+	if (p->seen[F_CRE_DT_TM] && !cl_iso_datetime(p->val[F_CRE_DT_TM]))
+		cl_iso_add_error(p, p->line_of[F_CRE_DT_TM],
+			  field_path(p, F_CRE_DT_TM, NULL, path, sizeof(path)), "datetime_invalid",
+			  "CreDtTm \"%.40s\" is not a valid date and time: expected "
+			  "YYYY-MM-DDThh:mm:ss with an optional fraction and zone",
+			  p->val[F_CRE_DT_TM]);
+	info_copy(p->info.file_id, sizeof(p->info.file_id), p->val[F_MSG_ID]);
+	info_copy(p->info.created, sizeof(p->info.created), p->val[F_CRE_DT_TM]);
+	if (p->kind == CL_ISO_PAIN001)
+		info_copy(p->info.sender, sizeof(p->info.sender),
+			  p->val[F_INITG_ID][0] ? p->val[F_INITG_ID] : p->val[F_INITG_NM]);
+	else
+		copy_info_agent(p->info.sender, sizeof(p->info.sender), p->val[F_GRP_INSTG_BIC],
+				p->val[F_GRP_INSTG_MMB]);
+	copy_info_agent(p->info.receiver, sizeof(p->info.receiver), p->val[F_GRP_INSTD_BIC],
+			p->val[F_GRP_INSTD_MMB]);
+	if (!p->info.sender[0])
+		copy_info_agent(p->info.sender, sizeof(p->info.sender), p->val[F_HDR_FR_BIC],
+				p->val[F_HDR_FR_MMB]);
+	if (!p->info.receiver[0])
+		copy_info_agent(p->info.receiver, sizeof(p->info.receiver), p->val[F_HDR_TO_BIC],
+				p->val[F_HDR_TO_MMB]);
+}
+
+void cl_iso_pmtinf_end(struct cl_iso20022 *p)
+{
+	char scope[48];
+
+	require(p, F_PMT_INF_ID, "PmtInfId", p->pmt_line);
+	snprintf(scope, sizeof(scope), "PmtInf %lu", p->pmt_index);
+	check_totals(p, F_PMT_NB_OF_TXS, F_PMT_CTRL_SUM, p->pmt_count, &p->pmt_sum,
+		     p->pmt_sum_unknown, scope);
+}
+
+void cl_iso_root_end(struct cl_iso20022 *p)
+{
+	check_totals(p, F_GRP_NB_OF_TXS, F_GRP_CTRL_SUM, p->grp_count, &p->grp_sum,
+		     p->grp_sum_unknown, "group header");
+}
+
+/* ------------------------------------------------------ transactions */
+
+static void tx_amount(struct cl_iso20022 *p, struct cl_record *rec, bool *ok)
+{
+	static const char *const names[] = {
+		[CL_ISO_PAIN001] = "Amt/InstdAmt",
+		[CL_ISO_PACS008] = "IntrBkSttlmAmt",
+		[CL_ISO_PACS009] = "IntrBkSttlmAmt",
+		[CL_ISO_PACS004] = "RtrdIntrBkSttlmAmt",
+	};
+	int exp;
+	unsigned long line = field_line(p, F_AMT, p->tx_line);
+
+	*ok = false;
+	if (!p->seen[F_AMT]) {
+		require(p, F_AMT, names[p->kind], p->tx_line);
+		return;
+	}
+	if (!cl_iso_ccy_shape(p->amt_ccy)) {
+		report(p, F_AMT, line, NULL, "currency_invalid",
+			  "currency \"%.10s\" is not an ISO 4217 code: expected three uppercase "
+			  "letters in the Ccy attribute",
+			  p->amt_ccy);
+		return;
+	}
+	memcpy(rec->currency, p->amt_ccy, 4);
+	exp = cl_iso_ccy_exponent(p->amt_ccy);
+	if (exp == -1) {
+		report(p, F_AMT, line, NULL, "currency_unknown",
+			  "currency \"%s\" is not an ISO 4217 currency", p->amt_ccy);
+		return;
+	}
+	if (exp == -2) {
+		report(p, F_AMT, line, NULL, "currency_unknown",
+			  "currency \"%s\" has no minor unit (a commodity or special code): "
+			  "expected a currency",
+			  p->amt_ccy);
+		return;
+	}
+	switch (cl_iso_amount_parse(p->val[F_AMT], exp, &rec->amount_minor)) {
+	case CL_ISO_AMT_OK:
+		*ok = true;
+		cl_iso_dec_add_minor(&p->grp_sum, rec->amount_minor, exp);
+		cl_iso_dec_add_minor(&p->pmt_sum, rec->amount_minor, exp);
+		return;
+	case CL_ISO_AMT_SYNTAX:
+		report(p, F_AMT, line, NULL, "amount_invalid",
+			  "amount \"%.40s\" is not a decimal number: expected digits with an "
+			  "optional point, no sign",
+			  p->val[F_AMT]);
+		break;
+	case CL_ISO_AMT_DECIMALS:
+		report(p, F_AMT, line, NULL, "amount_decimals",
+			  "amount \"%.40s\" has more decimals than %s allows (%d)", p->val[F_AMT],
+			  rec->currency, exp);
+		break;
+	case CL_ISO_AMT_OVERFLOW:
+		report(p, F_AMT, line, NULL, "amount_overflow",
+			  "amount \"%.40s\" %s is too large: at most %lld minor units",
+			  p->val[F_AMT], rec->currency, (long long)INT64_MAX);
+		break;
+	}
+}
+
+void cl_iso_tx_end(struct cl_iso20022 *p)
+{
+	struct cl_record *rec = cl_iso_record_slot(p);
+	struct cl_iso_extra *x = &p->extra;
+	bool pain = p->kind == CL_ISO_PAIN001, amount_ok;
+	char why[200], path[CL_PATH_MAX];
+
+	cl_record_clear(rec);
+	rec->scheme = "iso20022";
+	rec->kind = cl_iso_kind_name(p->kind);
+	rec->key_rule = CL_KEY_RULE_V1;
+	rec->position = p->tx_line;
+	rec->ordinal = p->ordinal;
+	rec->direction = CL_DIR_CREDIT;
+	memcpy(rec->message_type, p->msg_type, sizeof(rec->message_type));
+	memset(x, 0, sizeof(*x));
+	x->kind = p->kind;
+	x->positional_keys = p->opts.positional_keys;
+
+	/* identifiers */
+	take(p, F_MSG_ID, rec->msg_id, CL_ID_MAX, "MsgId");
+	take(p, F_INSTR_ID, rec->instr_id, CL_ID_MAX, "InstrId");
+	take(p, F_E2E_ID, rec->end_to_end_id, CL_ID_MAX, "EndToEndId");
+	take(p, F_TX_ID, rec->tx_id, CL_ID_MAX, "TxId");
+	take_uuid(p, F_UETR, rec->uetr, "UETR");
+	take(p, F_INITG_ID, rec->initiating_party_id, CL_ID_MAX, "initiating party id");
+	if (pain) {
+		take(p, F_PMT_INF_ID, rec->pmt_inf_id, CL_ID_MAX, "PmtInfId");
+		require(p, F_E2E_ID, "PmtId/EndToEndId", p->tx_line);
+	} else if (p->kind != CL_ISO_PACS004) {
+		require(p, F_E2E_ID, "PmtId/EndToEndId", p->tx_line);
+	} else {
+		take(p, F_RTR_ID, rec->rtr_id, CL_ID_MAX, "RtrId");
+		take_uuid(p, F_ORGNL_UETR, rec->orgnl_uetr, "OrgnlUETR");
+		take(p, F_ORGNL_E2E_ID, rec->orgnl_end_to_end_id, CL_ID_MAX, "OrgnlEndToEndId");
+		take(p, F_ORGNL_TX_ID, rec->orgnl_tx_id, CL_ID_MAX, "OrgnlTxId");
+		if (p->seen[F_ORGNL_MSG_ID])
+			take(p, F_ORGNL_MSG_ID, rec->orgnl_msg_id, CL_ID_MAX, "OrgnlMsgId");
+		else
+			take(p, F_GRP_ORGNL_MSG_ID, rec->orgnl_msg_id, CL_ID_MAX, "OrgnlMsgId");
+		if (p->seen[F_RSN_CD])
+			take(p, F_RSN_CD, rec->reason_code, sizeof(rec->reason_code),
+			     "return reason code");
+		else
+			take(p, F_RSN_PRTRY, rec->reason_code, sizeof(rec->reason_code),
+			     "proprietary return reason");
+	}
+
+	/* money and date */
+	tx_amount(p, rec, &amount_ok);
+	if (!amount_ok)
+		p->grp_sum_unknown = p->pmt_sum_unknown = true;
+	if (pain) {
+		if (p->seen[F_REQD_EXCTN_DT])
+			take_date(p, F_REQD_EXCTN_DT, rec->value_date, "ReqdExctnDt");
+		else if (p->seen[F_REQD_EXCTN_DTTM])
+			take_date(p, F_REQD_EXCTN_DTTM, rec->value_date, "ReqdExctnDt/DtTm");
+		else
+			require(p, F_REQD_EXCTN_DT, "ReqdExctnDt", p->pmt_line);
+	} else if (p->seen[F_TX_STTLM_DT]) {
+		take_date(p, F_TX_STTLM_DT, rec->value_date, "IntrBkSttlmDt");
+	} else {
+		take_date(p, F_GRP_STTLM_DT, rec->value_date, "IntrBkSttlmDt");
+	}
+
+	/* parties */
+	if (pain) {
+		take(p, F_PMT_DBTR_NM, rec->debtor_name, CL_NAME_MAX, "debtor name");
+		take_account(p, F_PMT_DBTR_IBAN, F_PMT_DBTR_OTHR, rec->debtor_account,
+			     "debtor account");
+		if (!p->seen[F_PMT_DBTR_IBAN] && !p->seen[F_PMT_DBTR_OTHR])
+			require(p, F_PMT_DBTR_IBAN, "DbtrAcct/Id", p->pmt_line);
+		take_agent(p, F_PMT_DBTR_AGT_BIC, F_PMT_DBTR_AGT_MMB, rec->debtor_agent,
+			   "debtor agent");
+	} else {
+		take(p, F_DBTR_NM, rec->debtor_name, CL_NAME_MAX, "debtor name");
+		take_account(p, F_DBTR_IBAN, F_DBTR_OTHR, rec->debtor_account, "debtor account");
+		take_agent(p, F_DBTR_AGT_BIC, F_DBTR_AGT_MMB, rec->debtor_agent, "debtor agent");
+	}
+	take(p, F_CDTR_NM, rec->creditor_name, CL_NAME_MAX, "creditor name");
+	take_account(p, F_CDTR_IBAN, F_CDTR_OTHR, rec->creditor_account, "creditor account");
+	take_agent(p, F_CDTR_AGT_BIC, F_CDTR_AGT_MMB, rec->creditor_agent, "creditor agent");
+	if (p->kind == CL_ISO_PACS009) {
+		take_agent(p, F_DBTR_FI_BIC, F_NONE, x->debtor_fi, "debtor institution");
+		take_agent(p, F_CDTR_FI_BIC, F_NONE, x->creditor_fi, "creditor institution");
+		if (!rec->debtor_name[0])
+			snprintf(rec->debtor_name, sizeof(rec->debtor_name), "%s", x->debtor_fi);
+		if (!rec->creditor_name[0])
+			snprintf(rec->creditor_name, sizeof(rec->creditor_name), "%s",
+				 x->creditor_fi);
+	}
+	take(p, F_USTRD, rec->remittance_text, CL_NAME_MAX, "remittance information");
+
+	/* the hop: transaction, else group header, else AppHdr */
+	take_agent(p, F_TX_INSTG_BIC, F_TX_INSTG_MMB, rec->instructing_agent,
+		   "instructing agent");
+	if (!rec->instructing_agent[0])
+		take_agent(p, F_GRP_INSTG_BIC, F_GRP_INSTG_MMB, rec->instructing_agent,
+			   "instructing agent");
+	if (!rec->instructing_agent[0])
+		take_agent(p, F_HDR_FR_BIC, F_HDR_FR_MMB, rec->instructing_agent,
+			   "AppHdr sender");
+	take_agent(p, F_TX_INSTD_BIC, F_TX_INSTD_MMB, rec->instructed_agent, "instructed agent");
+	if (!rec->instructed_agent[0])
+		take_agent(p, F_GRP_INSTD_BIC, F_GRP_INSTD_MMB, rec->instructed_agent,
+			   "instructed agent");
+	if (!rec->instructed_agent[0])
+		take_agent(p, F_HDR_TO_BIC, F_HDR_TO_MMB, rec->instructed_agent, "AppHdr receiver");
+
+	/* key and fingerprint */
+	if (!cl_iso_make_key(rec, x, why, sizeof(why))) {
+		scope_path(p, F_INSTR_ID, path, sizeof(path));
+		cl_iso_add_error(p, p->tx_line, path, "no_key", "transaction has no natural key: %s", why);
+	}
+	if (!pain && !p->info.sender[0])
+		info_copy(p->info.sender, sizeof(p->info.sender), rec->instructing_agent);
+	if (!pain && !p->info.receiver[0])
+		info_copy(p->info.receiver, sizeof(p->info.receiver), rec->instructed_agent);
+	cl_iso_fingerprint(p->fp, rec, x);
+	/* a record without a key cannot be loaded or compared: only its
+	 * errors are handed out */
+	if (rec->natural_key[0])
+		cl_iso_record_commit(p);
+}
+
