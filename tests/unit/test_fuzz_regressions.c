@@ -187,7 +187,8 @@ static void test_fuzz_regressions_give_their_outcome_in_any_chunking(void **stat
 		unsigned char *buf = slurp(e->file, &len);
 
 		run_parser(buf, len, 0, e->file, &whole);
-		if (strcmp(whole.status, e->status) != 0 || strcmp(whole.code, e->code) != 0)
+		if (strcmp(whole.status, e->status) != 0 ||
+		    (strcmp(e->code, "*") != 0 && strcmp(whole.code, e->code) != 0))
 			fail_msg("%s: expected %s %s, got %s %s (line %lu)", e->file, e->status,
 				 e->code, whole.status, whole.code, whole.first_line);
 		for (size_t c = 1; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
