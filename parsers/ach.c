@@ -253,10 +253,12 @@ static int next_line(struct cl_ach *p, const char **s, size_t *n, bool *cut)
 			return 1;
 		}
 		if (avail >= LINE_LIMIT) {
+			/* exactly LINE_LIMIT bytes, whatever was read: the report
+			 * must not depend on the chunking */
 			*s = (const char *)b;
-			*n = avail;
+			*n = LINE_LIMIT;
 			*cut = true;
-			p->pos = p->len;
+			p->pos += LINE_LIMIT;
 			p->skipping = true;
 			return 1;
 		}

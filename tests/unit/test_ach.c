@@ -770,6 +770,32 @@ static void test_ach_read_error_ends_the_file(void **state)
 	fx_free(&f);
 }
 
+static void test_ach_overlong_line_same_in_any_chunking(void **state)
+{
+	struct fx f;
+	size_t big = 200000;
+	char *b;
+
+	(void)state;
+	/* a last record of 200,000 bytes without a line end */
+	base(&f, "2603011200", false);
+	b = malloc(f.len + big);
+	memcpy(b, f.buf, f.len);
+	memset(b + f.len, '7', big);
+	check_chunking(b, f.len + big);
+	{
+		struct run r;
+
+		run_buf(&r, b, f.len + big);
+		assert_has_error(&r, "record_length", 11);
+		assert_non_null(strstr(find_err(&r, "record_length")->message,
+				       "found more than 65536"));
+		run_free(&r);
+	}
+	free(b);
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -793,6 +819,7 @@ int main(void)
 		cmocka_unit_test(test_ach_byte_order_mark_is_note),
 		cmocka_unit_test(test_ach_cr_only_line_ends),
 		cmocka_unit_test(test_ach_read_error_ends_the_file),
+		cmocka_unit_test(test_ach_overlong_line_same_in_any_chunking),
 	};
 
 	return cmocka_run_group_tests_name("ach", tests, NULL, NULL);
