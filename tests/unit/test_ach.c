@@ -796,6 +796,27 @@ static void test_ach_overlong_line_same_in_any_chunking(void **state)
 	fx_free(&f);
 }
 
+/* Inputs the fuzzer found (tests/fuzz, fuzz_ach) where the outcome
+ * depended on the read size. */
+static void test_ach_fuzz_findings_same_in_any_chunking(void **state)
+{
+	static const char *const files[] = {
+		"testdata/ach/fuzz/cr-detection-window.ach", /* CR-only detection window */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		FILE *fh = fopen(files[i], "rb");
+		char buf[65536];
+		size_t n;
+
+		assert_non_null(fh);
+		n = fread(buf, 1, sizeof(buf), fh);
+		fclose(fh);
+		check_chunking(buf, n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -820,6 +841,7 @@ int main(void)
 		cmocka_unit_test(test_ach_cr_only_line_ends),
 		cmocka_unit_test(test_ach_read_error_ends_the_file),
 		cmocka_unit_test(test_ach_overlong_line_same_in_any_chunking),
+		cmocka_unit_test(test_ach_fuzz_findings_same_in_any_chunking),
 	};
 
 	return cmocka_run_group_tests_name("ach", tests, NULL, NULL);
