@@ -238,11 +238,21 @@ static int next_line(struct cl_ach *p, const char **s, size_t *n, bool *cut)
 				return -1;
 			continue;
 		}
-		nl = memchr(b, p->eol, avail);
+		/* a line end is looked for in the first LINE_LIMIT bytes only, so
+		 * a longer line is cut at exactly LINE_LIMIT whatever was read */
+		nl = memchr(b, p->eol, avail < LINE_LIMIT ? avail : LINE_LIMIT);
 		if (nl) {
 			*s = (const char *)b;
 			*n = (size_t)(nl - b);
 			p->pos += *n + 1;
+			return 1;
+		}
+		if (avail >= LINE_LIMIT) {
+			*s = (const char *)b;
+			*n = LINE_LIMIT;
+			*cut = true;
+			p->pos += LINE_LIMIT;
+			p->skipping = true;
 			return 1;
 		}
 		if (p->eof) {
@@ -251,16 +261,6 @@ static int next_line(struct cl_ach *p, const char **s, size_t *n, bool *cut)
 			*s = (const char *)b;
 			*n = avail;
 			p->pos = p->len;
-			return 1;
-		}
-		if (avail >= LINE_LIMIT) {
-			/* exactly LINE_LIMIT bytes, whatever was read: the report
-			 * must not depend on the chunking */
-			*s = (const char *)b;
-			*n = LINE_LIMIT;
-			*cut = true;
-			p->pos += LINE_LIMIT;
-			p->skipping = true;
 			return 1;
 		}
 		if (!fill(p))

@@ -802,6 +802,7 @@ static void test_ach_fuzz_findings_same_in_any_chunking(void **state)
 {
 	static const char *const files[] = {
 		"testdata/ach/fuzz/cr-detection-window.ach", /* CR-only detection window */
+		"testdata/ach/fuzz/line-limit-with-line-end.ach.gz", /* 69,110-byte line */
 	};
 
 	(void)state;
