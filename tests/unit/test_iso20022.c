@@ -679,6 +679,24 @@ found:
 	assert_true(run.nerr >= 4); /* MsgId, EndToEndId, amount, ReqdExctnDt, PmtInfId, key */
 }
 
+static void test_iso20022_shared_values_reported_once(void **state)
+{
+	char x[sizeof(doc)];
+	char *iban;
+
+	(void)state;
+	snprintf(x, sizeof(x), "%s",
+		 pain09("3", "3", TX09("E1", "1.00", "EUR") TX09("E2", "1.00", "EUR")
+					   TX09("E3", "1.00", "EUR")));
+	iban = strstr(x, "DE89370400440532013000");
+	iban[21] = '1'; /* the PmtInf's debtor IBAN: wrong check digits */
+	iso_run(x, &run);
+	assert_int_equal(run.nrec, 3);
+	assert_int_equal(run.nerr, 1); /* once for the PmtInf, not per transaction */
+	assert_string_equal(run.err[0].code, "iban_check");
+	assert_int_equal(run.err[0].line, 8);
+}
+
 static void test_iso20022_positional_keys(void **state)
 {
 	struct cl_parse_opts o = {.positional_keys = true};
@@ -995,6 +1013,7 @@ int main(void)
 		cmocka_unit_test(test_iso20022_transaction_rules),
 		cmocka_unit_test(test_iso20022_identifier_rules),
 		cmocka_unit_test(test_iso20022_missing_elements),
+		cmocka_unit_test(test_iso20022_shared_values_reported_once),
 		cmocka_unit_test(test_iso20022_positional_keys),
 		cmocka_unit_test(test_iso20022_max_errors),
 		cmocka_unit_test(test_iso20022_regrouped_reupload_same_keys),

@@ -261,6 +261,28 @@ static void test_iso20022_empty_input(void **state)
 	only_error(&run, "xml_malformed");
 }
 
+static void test_iso20022_undeclared_entity_and_xinclude(void **state)
+{
+	static const char ent[] =
+		"<Document xmlns=\"" PAIN_NS "\"><CstmrCdtTrfInitn><GrpHdr><MsgId>&xxe;</MsgId>"
+		"</GrpHdr></CstmrCdtTrfInitn></Document>\n";
+	static const char xi[] =
+		"<Document xmlns=\"" PAIN_NS "\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">"
+		"<CstmrCdtTrfInitn><GrpHdr><MsgId><xi:include href=\"/etc/hostname\" "
+		"parse=\"text\"/></MsgId><CreDtTm>2026-01-01T00:00:00</CreDtTm>"
+		"<NbOfTxs>0</NbOfTxs></GrpHdr></CstmrCdtTrfInitn></Document>\n";
+
+	(void)state;
+	iso_run(ent, &run);
+	only_error(&run, "xml_malformed");
+	assert_string_equal(run.err[0].message, "entity 'xxe' not defined");
+	/* XInclude is never processed: the MsgId stays empty */
+	iso_run(xi, &run);
+	only_error(&run, "missing_element");
+	assert_string_equal(run.err[0].message, "MsgId is empty");
+	assert_string_equal(run.info.file_id, "");
+}
+
 /* Every case above again, with stderr redirected: libxml2 never prints. */
 static void test_iso20022_libxml2_is_silent(void **state)
 {
@@ -279,6 +301,7 @@ static void test_iso20022_libxml2_is_silent(void **state)
 	test_iso20022_wrong_namespace(state);
 	test_iso20022_utf16_refused(state);
 	test_iso20022_non_utf8_refused(state);
+	test_iso20022_undeclared_entity_and_xinclude(state);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -310,6 +333,7 @@ int main(void)
 		cmocka_unit_test(test_iso20022_utf16_refused),
 		cmocka_unit_test(test_iso20022_non_utf8_refused),
 		cmocka_unit_test(test_iso20022_empty_input),
+		cmocka_unit_test(test_iso20022_undeclared_entity_and_xinclude),
 		cmocka_unit_test(test_iso20022_libxml2_is_silent),
 	};
 
