@@ -247,6 +247,7 @@ struct cl_iso_tag_slot {
 
 struct cl_iso_queued_error {
 	unsigned long seq; /* document order among errors and records */
+	bool note;         /* CL_NOTE: a remark, not an error */
 	struct cl_error err;
 };
 
