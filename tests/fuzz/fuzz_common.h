@@ -29,8 +29,11 @@ struct fuzz_outcome {
 	unsigned long io;       /* CL_IO */
 	int opened;             /* cl_parser_open gave CL_OK (always 1 otherwise) */
 	unsigned char digest[32]; /* SHA-256 over every record and error in order */
+	unsigned char rec_digest[32]; /* over the records' economic and key fields */
+	unsigned char err_digest[32]; /* over each error's status, line and code */
 	int gzip_ratio;         /* an error with code gzip_ratio was seen */
 	enum cl_format format;  /* the parser that ran (UNKNOWN: none) */
+	int fixed_block;        /* NACHA read as fixed-block records (a note said so) */
 };
 
 /* Whether two drives over the same content agree: same verdict always;
@@ -72,7 +75,7 @@ _Noreturn void fuzz_fail(const char *file, int line, const char *cond, const cha
 
 /* Whether the named check is switched off by FUZZ_SKIP (a comma-separated
  * list of: ordinal, position, line, info_records, max_errors, message_bytes,
- * message_numbers,
+ * message_numbers, crlf,
  * chunking, gzip), so that a campaign can go on past a
  * reported, still open finding.  FUZZ_TRACE=1 prints every result. */
 int fuzz_skip(const char *check);
