@@ -398,49 +398,54 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 
 /* ---- classification: journal rows in one statement ---- */
 
-/* Exact key matches first.  Then ACH near duplicates, looked for only
- * among the records without an exact match, and only when there are any
- * (an exact re-upload skips that part entirely): a hash join on the
- * near-duplicate fields, so no extra index slows every insert into
- * clearing_record. */
+/* Exact key matches: one INSERT ... SELECT writes the journal rows and
+ * streams back (ordinal, reason) for the conflicts, and for the duplicates
+ * only when some records are new (pass 2 needs to know which), then one
+ * (0, number of duplicates) row. */
 static const char classify_sql[] =
 	"COPY ("
-	" WITH k AS MATERIALIZED ("
-	"  SELECT s.ordinal, s.position, s.kind,"
-	"         coalesce(s.journal_key, s.natural_key) AS natural_key,"
-	"         CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END"
-	"           AS reason,"
-	"         NULL::text AS matched_key, r.load_id, r.ordinal AS m_ordinal, r.position AS m_position"
-	"  FROM pg_temp.cl_stage s"
-	"  JOIN public.clearing_record r"
-	"    ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
-	"   AND r.kind = s.kind AND r.natural_key = s.natural_key),"
-	" c AS MATERIALIZED ("
-	"  SELECT s.* FROM pg_temp.cl_stage s"
-	"  WHERE s.kind = 'ach.entry'"
-	"    AND (SELECT count(*) FROM k) <"
-	"        pg_catalog.current_setting('clearing_load.records')::bigint"
-	"    AND NOT EXISTS (SELECT 1 FROM k WHERE k.ordinal = s.ordinal)),"
-	" n AS ("
-	"  SELECT DISTINCT ON (c.ordinal) c.ordinal, c.position, c.kind,"
-	"         coalesce(c.journal_key, c.natural_key),"
-	"         'near_duplicate' AS reason, r.natural_key AS matched_key, r.load_id,"
-	"         r.ordinal AS m_ordinal, r.position AS m_position"
-	"  FROM c JOIN public.clearing_record r"
-	"    ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
-	"   AND r.kind = 'ach.entry' AND r.company_id = c.company_id"
-	"   AND r.trace_number = c.trace_number AND r.receiving_account = c.receiving_account"
-	"   AND r.receiving_dfi = c.receiving_dfi AND r.amount_minor = c.amount_minor"
-	"  WHERE r.value_date <> c.value_date"
-	"    AND r.value_date BETWEEN c.value_date - 9 AND c.value_date + 9"
-	"    AND public.clearing_banking_days(r.value_date, c.value_date) <= 5"
-	"  ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal)"
+	" WITH ins AS ("
 	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
 	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
-	" SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, x.ordinal,"
-	"   x.position, pg_catalog.current_setting('clearing_load.tenant'), x.kind,"
-	"   x.natural_key, x.reason, x.matched_key, x.load_id, x.m_ordinal, x.m_position"
-	" FROM (SELECT * FROM k UNION ALL SELECT * FROM n) x"
+	" SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, s.ordinal,"
+	"   s.position, r.tenant, s.kind, coalesce(s.journal_key, s.natural_key),"
+	"   CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END,"
+	"   NULL, r.load_id, r.ordinal, r.position"
+	" FROM pg_temp.cl_stage s"
+	" JOIN public.clearing_record r"
+	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
+	"  AND r.kind = s.kind AND r.natural_key = s.natural_key"
+	" RETURNING ordinal, reason)"
+	" SELECT ordinal, reason FROM ins WHERE reason <> 'duplicate'"
+	"  OR (SELECT count(*) FROM ins) <"
+	"     pg_catalog.current_setting('clearing_load.records')::bigint"
+	" UNION ALL SELECT 0, count(*)::text FROM ins WHERE reason = 'duplicate'"
+	") TO STDOUT";
+
+/* ACH near duplicates among the entries without an exact match (their
+ * ordinals sent by the client from its bitmap): a hash join on the
+ * near-duplicate fields, so no extra index slows every insert into
+ * clearing_record.  Skipped when there is nothing to look for (an exact
+ * re-upload, or a tenant without ACH entries yet). */
+static const char near_sql[] =
+	"COPY ("
+	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
+	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
+	" SELECT DISTINCT ON (c.ordinal)"
+	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, c.ordinal, c.position,"
+	"   r.tenant, c.kind, coalesce(c.journal_key, c.natural_key), 'near_duplicate',"
+	"   r.natural_key, r.load_id, r.ordinal, r.position"
+	" FROM pg_temp.cl_stage c"
+	" JOIN pg_temp.cl_unmatched u ON u.ordinal = c.ordinal"
+	" JOIN public.clearing_record r"
+	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
+	"  AND r.kind = 'ach.entry' AND r.company_id = c.company_id"
+	"  AND r.trace_number = c.trace_number AND r.receiving_account = c.receiving_account"
+	"  AND r.receiving_dfi = c.receiving_dfi AND r.amount_minor = c.amount_minor"
+	" WHERE c.kind = 'ach.entry' AND r.value_date <> c.value_date"
+	"   AND r.value_date BETWEEN c.value_date - 9 AND c.value_date + 9"
+	"   AND public.clearing_banking_days(r.value_date, c.value_date) <= 5"
+	" ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal"
 	" RETURNING ordinal, reason"
 	") TO STDOUT";
 
@@ -452,9 +457,13 @@ static int on_classified(void *ctx, char **f, int nf)
 	if (nf < 2 || !f[0] || !f[1])
 		return 0;
 	ord = strtoul(f[0], NULL, 10);
+	if (ord == 0) { /* the number of duplicates */
+		L->r->duplicate_count += strtoul(f[1], NULL, 10);
+		return 0;
+	}
 	bit_set(&L->matched, ord);
 	if (strcmp(f[1], "duplicate") == 0) {
-		L->r->duplicate_count++;
+		/* counted by the (0, n) row */
 	} else {
 		L->r->conflict_count++;
 		bit_set(&L->conflicts, ord);
@@ -462,10 +471,63 @@ static int on_classified(void *ctx, char **f, int nf)
 	return 0;
 }
 
+/* Is a near-duplicate search worth it: ACH entries staged, and the tenant
+ * has applied ACH entries? */
+static enum cl_db_status near_wanted(struct load *L, bool *yes)
+{
+	PGresult *res;
+	enum cl_db_status st;
+
+	st = cl_db_exec(L->db,
+			"SELECT EXISTS (SELECT 1 FROM pg_temp.cl_stage WHERE kind = 'ach.entry')"
+			" AND EXISTS (SELECT 1 FROM public.clearing_record"
+			"  WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')"
+			"  AND kind = 'ach.entry')",
+			0, NULL, &res, &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	*yes = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+	PQclear(res);
+	return CL_DB_OK;
+}
+
+static enum cl_db_status near_duplicates(struct load *L)
+{
+	struct cl_copy_in *c;
+	enum cl_db_status st;
+	unsigned long i;
+	bool yes;
+	char b[24];
+
+	if ((st = near_wanted(L, &yes)) != CL_DB_OK || !yes)
+		return st;
+	st = exec0(L, "CREATE TEMPORARY TABLE cl_unmatched (ordinal bigint NOT NULL) ON COMMIT DROP");
+	if (st != CL_DB_OK)
+		return st;
+	c = cl_xmalloc(sizeof(*c));
+	st = cl_copy_in_begin(c, L->db, "COPY pg_temp.cl_unmatched (ordinal) FROM STDIN", &L->r->err);
+	if (st != CL_DB_OK) {
+		free(c);
+		return st;
+	}
+	for (i = 1; i <= L->r->records; i++) {
+		if (bit_test(&L->matched, i))
+			continue;
+		cl_copy_raw(c, b, (size_t)snprintf(b, sizeof(b), "%lu", i));
+		cl_copy_row_end(c);
+	}
+	st = cl_copy_in_end(c, NULL, &L->r->err);
+	free(c);
+	if (st == CL_DB_OK)
+		st = exec0(L, "ANALYZE pg_temp.cl_unmatched");
+	if (st == CL_DB_OK)
+		st = cl_copy_out(L->db, near_sql, on_classified, L, &L->r->err);
+	return st;
+}
+
 static enum cl_db_status classify(struct load *L)
 {
 	enum cl_db_status st;
-
 	char records[24];
 	const char *p[1] = { records };
 
@@ -475,9 +537,10 @@ static enum cl_db_status classify(struct load *L)
 	snprintf(records, sizeof(records), "%lu", L->r->records);
 	st = cl_db_exec(L->db, "SELECT pg_catalog.set_config('clearing_load.records', $1, true)",
 			1, p, NULL, &L->r->err);
-	if (st != CL_DB_OK)
-		return st;
-	st = cl_copy_out(L->db, classify_sql, on_classified, L, &L->r->err);
+	if (st == CL_DB_OK)
+		st = cl_copy_out(L->db, classify_sql, on_classified, L, &L->r->err);
+	if (st == CL_DB_OK && L->r->duplicate_count + L->r->conflict_count < L->r->records)
+		st = near_duplicates(L);
 	if (st != CL_DB_OK)
 		return st;
 	L->r->new_count = L->r->records - L->r->duplicate_count - L->r->conflict_count;

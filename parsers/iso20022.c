@@ -192,7 +192,7 @@ static bool document_start(struct cl_iso20022 *p, unsigned long line, const xmlC
 
 	if (p->doc_seen) {
 		cl_iso_add_fatal(p, line, "multiple_documents",
-			  "a second Document element: one message per file is supported");
+				 "a second Document element: one message per file is supported");
 		return false;
 	}
 	p->doc_seen = true;
@@ -202,20 +202,20 @@ static bool document_start(struct cl_iso20022 *p, unsigned long line, const xmlC
 		return true;
 	case CL_ISO_NS_FOREIGN:
 		cl_iso_add_fatal(p, line, "xml_namespace",
-			  "Document namespace %s%.120s%s is not an ISO 20022 message namespace: "
-			  "expected %s",
-			  ns ? "\"" : "", ns ? nss : "(none)", ns ? "\"" : "", cl_iso_ns_supported());
+				 "Document namespace %s%.120s%s is not an ISO 20022 message namespace: "
+				 "expected %s",
+				 ns ? "\"" : "", ns ? nss : "(none)", ns ? "\"" : "", cl_iso_ns_supported());
 		return false;
 	case CL_ISO_NS_UNSUPPORTED:
 		cl_iso_add_fatal(p, line, "unsupported_message",
-			  "unsupported message type %s: clearing-load reads pain.001, pacs.008, "
-			  "pacs.009 and pacs.004",
-			  p->msg_type);
+				 "unsupported message type %s: clearing-load reads pain.001, pacs.008, "
+				 "pacs.009 and pacs.004",
+				 p->msg_type);
 		return false;
 	case CL_ISO_NS_VERSION:
 		cl_iso_add_fatal(p, line, "unsupported_version",
-			  "unsupported message version %s: expected %s", p->msg_type,
-			  cl_iso_ns_supported());
+				 "unsupported message version %s: expected %s", p->msg_type,
+				 cl_iso_ns_supported());
 		return false;
 	}
 	return false;
@@ -237,8 +237,8 @@ static void event_start(struct cl_iso20022 *p, int ev, unsigned long line, const
 	case EV_ROOT_PACS004:
 		if (root_kind[ev] != p->kind) {
 			cl_iso_add_fatal(p, line, "unexpected_element",
-				  "element <%s> under Document: a %s message has <%s>", name,
-				  p->msg_type, cl_iso_kind_root(p->kind));
+					 "element <%s> under Document: a %s message has <%s>", name,
+					 p->msg_type, cl_iso_kind_root(p->kind));
 			return;
 		}
 		snprintf(p->root_path, sizeof(p->root_path), "%s/%s",
@@ -382,6 +382,18 @@ static void sax_start(void *ctx, const xmlChar *name, const xmlChar *prefix, con
 				p->doc_virtual = true;
 				p->doc_depth = depth;
 				node = root;
+			} else if (uri && !p->other_msg[0]) {
+				/* another message without a Document (TCH pacs.002):
+				 * named at the end if no Document comes */
+				enum cl_iso_kind k;
+				char t[32];
+
+				if (cl_iso_ns_parse((const char *)uri, &k, t, sizeof(t)) ==
+					    CL_ISO_NS_UNSUPPORTED &&
+				    strncmp(t, "head.", 5) != 0) {
+					memcpy(p->other_msg, t, sizeof(p->other_msg));
+					p->other_line = cur_line(p);
+				}
 			}
 		}
 	}
@@ -662,7 +674,12 @@ static void finish(struct cl_iso20022 *p)
 		p->fatal = true;
 		return;
 	}
-	if (!p->doc_seen)
+	if (!p->doc_seen && p->other_msg[0])
+		cl_iso_add_error(p, p->other_line, "", "unsupported_message",
+				 "unsupported message type %s: clearing-load reads pain.001, "
+				 "pacs.008, pacs.009 and pacs.004",
+				 p->other_msg);
+	else if (!p->doc_seen)
 		cl_iso_add_error(p, 0, "", "no_document",
 				 "no ISO 20022 Document element found: expected <Document> "
 				 "(alone or beside an AppHdr in an envelope)");

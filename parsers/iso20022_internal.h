@@ -290,6 +290,8 @@ struct cl_iso20022 {
 	int doc_depth, hdr_depth;   /* depth of Document / AppHdr, -1 outside */
 	bool doc_seen;
 	bool doc_virtual;           /* the message root came without a Document */
+	char other_msg[32];         /* the first other ISO message seen, if any */
+	unsigned long other_line;
 	bool root_opened, root_closed; /* the outermost element */
 	char root_path[64];         /* "/Document/CstmrCdtTrfInitn" */
 	int16_t stack[CL_ISO_MAX_DEPTH + 1]; /* trie node per open element */

@@ -84,7 +84,7 @@ static void take(struct cl_iso20022 *p, enum cl_iso_field f, char *dst, size_t c
 		return;
 	if (p->too_long[f] || cl_copy(dst, cap, p->val[f]) != 0) {
 		report(p, f, p->line_of[f], NULL,
-			  "field_too_long", "%s longer than %zu characters", what, cap - 1);
+		       "field_too_long", "%s longer than %zu characters", what, cap - 1);
 		dst[0] = '\0';
 	}
 }
@@ -98,11 +98,11 @@ static void take_agent(struct cl_iso20022 *p, enum cl_iso_field bic, enum cl_iso
 		take(p, bic, dst, CL_AGENT_MAX, what);
 		if (!p->too_long[bic] && !cl_iso_bic_shape(dst))
 			report(p, bic, p->line_of[bic], NULL,
-				  "bic_invalid",
-				  "%s BIC \"%s\" is not a BIC: expected 8 or 11 characters "
-				  "(4 alphanumeric, 2 letters country, 2 alphanumeric, "
-				  "optional 3 alphanumeric branch)",
-				  what, dst);
+			       "bic_invalid",
+			       "%s BIC \"%s\" is not a BIC: expected 8 or 11 characters "
+			       "(4 alphanumeric, 2 letters country, 2 alphanumeric, "
+			       "optional 3 alphanumeric branch)",
+			       what, dst);
 	} else if (p->seen[mmb]) {
 		take(p, mmb, dst, CL_AGENT_MAX, what);
 	}
@@ -117,15 +117,15 @@ static void take_account(struct cl_iso20022 *p, enum cl_iso_field iban, enum cl_
 		take(p, iban, dst, CL_ACCOUNT_MAX, what);
 		if (!cl_iso_iban_shape(dst))
 			report(p, iban, p->line_of[iban], NULL,
-				  "iban_invalid",
-				  "%s IBAN \"%s\" is malformed: expected 2 letters, 2 check "
-				  "digits and 11 to 30 letters or digits",
-				  what, dst);
+			       "iban_invalid",
+			       "%s IBAN \"%s\" is malformed: expected 2 letters, 2 check "
+			       "digits and 11 to 30 letters or digits",
+			       what, dst);
 		else if (!cl_iso_iban_check(dst))
 			report(p, iban, p->line_of[iban], NULL,
-				  "iban_check",
-				  "%s IBAN \"%s\" fails the check digits (ISO 13616 mod 97)", what,
-				  dst);
+			       "iban_check",
+			       "%s IBAN \"%s\" fails the check digits (ISO 13616 mod 97)", what,
+			       dst);
 	} else if (p->seen[othr]) {
 		take(p, othr, dst, CL_ACCOUNT_MAX, what);
 	}
@@ -137,8 +137,8 @@ static void take_date(struct cl_iso20022 *p, enum cl_iso_field f, char *dst, con
 		return;
 	if (!cl_iso_date(p->val[f])) {
 		report(p, f, p->line_of[f], NULL,
-			  "date_invalid", "%s \"%.40s\" is not a valid date: expected YYYY-MM-DD",
-			  what, p->val[f]);
+		       "date_invalid", "%s \"%.40s\" is not a valid date: expected YYYY-MM-DD",
+		       what, p->val[f]);
 		return;
 	}
 	memcpy(dst, p->val[f], 10);
@@ -152,10 +152,10 @@ static void take_uuid(struct cl_iso20022 *p, enum cl_iso_field f, char dst[37], 
 	if (!cl_iso_uuid4(p->val[f], dst)) {
 		dst[0] = '\0';
 		report(p, f, p->line_of[f], NULL,
-			  "uetr_invalid",
-			  "%s \"%.60s\" is not a version 4 UUID: expected "
-			  "xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx",
-			  what, p->val[f]);
+		       "uetr_invalid",
+		       "%s \"%.60s\" is not a version 4 UUID: expected "
+		       "xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx",
+		       what, p->val[f]);
 	}
 }
 
@@ -188,14 +188,14 @@ static void check_totals(struct cl_iso20022 *p, enum cl_iso_field nb, enum cl_is
 		}
 		if (!ok)
 			report(p, nb, p->line_of[nb], NULL,
-				  "nb_of_txs",
-				  "%s NbOfTxs \"%.40s\" is not a number: expected 1 to 15 digits",
-				  scope, s);
+			       "nb_of_txs",
+			       "%s NbOfTxs \"%.40s\" is not a number: expected 1 to 15 digits",
+			       scope, s);
 		else if (v != count)
 			report(p, nb, p->line_of[nb], NULL,
-				  "nb_of_txs",
-				  "%s NbOfTxs says %llu transaction%s, the message has %lu", scope,
-				  v, v == 1 ? "" : "s", count);
+			       "nb_of_txs",
+			       "%s NbOfTxs says %llu transaction%s, the message has %lu", scope,
+			       v, v == 1 ? "" : "s", count);
 	}
 	if (p->seen[ctrl] && !sum_unknown) {
 		struct cl_iso_dec want;
@@ -203,17 +203,17 @@ static void check_totals(struct cl_iso20022 *p, enum cl_iso_field nb, enum cl_is
 
 		if (cl_iso_dec_parse(p->val[ctrl], &want) != 0) {
 			report(p, ctrl, p->line_of[ctrl], NULL,
-				  "ctrl_sum",
-				  "%s CtrlSum \"%.40s\" is not a decimal number: expected up to 18 "
-				  "digits, 17 after the point",
-				  scope, p->val[ctrl]);
+			       "ctrl_sum",
+			       "%s CtrlSum \"%.40s\" is not a decimal number: expected up to 18 "
+			       "digits, 17 after the point",
+			       scope, p->val[ctrl]);
 		} else if (!cl_iso_dec_equal(&want, sum)) {
 			cl_iso_dec_format(&want, a, sizeof(a));
 			cl_iso_dec_format(sum, b, sizeof(b));
 			report(p, ctrl, p->line_of[ctrl], NULL,
-				  "ctrl_sum",
-				  "%s CtrlSum says %s, the transaction amounts add up to %s", scope,
-				  a, b);
+			       "ctrl_sum",
+			       "%s CtrlSum says %s, the transaction amounts add up to %s", scope,
+			       a, b);
 		}
 	}
 }
@@ -241,13 +241,13 @@ void cl_iso_grphdr_end(struct cl_iso20022 *p)
 	require(p, F_GRP_NB_OF_TXS, "NbOfTxs", p->grp_line);
 	if (p->seen[F_MSG_ID] && cl_iso_id_unusable(p->val[F_MSG_ID]))
 		report(p, F_MSG_ID, p->line_of[F_MSG_ID], NULL,
-			  "missing_element", "MsgId is empty");
+		       "missing_element", "MsgId is empty");
 	if (p->seen[F_CRE_DT_TM] && !cl_iso_datetime(p->val[F_CRE_DT_TM]))
 		cl_iso_add_error(p, p->line_of[F_CRE_DT_TM],
-			  field_path(p, F_CRE_DT_TM, NULL, path, sizeof(path)), "datetime_invalid",
-			  "CreDtTm \"%.40s\" is not a valid date and time: expected "
-			  "YYYY-MM-DDThh:mm:ss with an optional fraction and zone",
-			  p->val[F_CRE_DT_TM]);
+				 field_path(p, F_CRE_DT_TM, NULL, path, sizeof(path)), "datetime_invalid",
+				 "CreDtTm \"%.40s\" is not a valid date and time: expected "
+				 "YYYY-MM-DDThh:mm:ss with an optional fraction and zone",
+				 p->val[F_CRE_DT_TM]);
 	info_copy(p->info.file_id, sizeof(p->info.file_id), p->val[F_MSG_ID]);
 	info_copy(p->info.created, sizeof(p->info.created), p->val[F_CRE_DT_TM]);
 	if (p->kind == CL_ISO_PAIN001)
@@ -302,23 +302,23 @@ static void tx_amount(struct cl_iso20022 *p, struct cl_record *rec, bool *ok)
 	}
 	if (!cl_iso_ccy_shape(p->amt_ccy)) {
 		report(p, F_AMT, line, NULL, "currency_invalid",
-			  "currency \"%.10s\" is not an ISO 4217 code: expected three uppercase "
-			  "letters in the Ccy attribute",
-			  p->amt_ccy);
+		       "currency \"%.10s\" is not an ISO 4217 code: expected three uppercase "
+		       "letters in the Ccy attribute",
+		       p->amt_ccy);
 		return;
 	}
 	memcpy(rec->currency, p->amt_ccy, 4);
 	exp = cl_iso_ccy_exponent(p->amt_ccy);
 	if (exp == -1) {
 		report(p, F_AMT, line, NULL, "currency_unknown",
-			  "currency \"%s\" is not an ISO 4217 currency", p->amt_ccy);
+		       "currency \"%s\" is not an ISO 4217 currency", p->amt_ccy);
 		return;
 	}
 	if (exp == -2) {
 		report(p, F_AMT, line, NULL, "currency_unknown",
-			  "currency \"%s\" has no minor unit (a commodity or special code): "
-			  "expected a currency",
-			  p->amt_ccy);
+		       "currency \"%s\" has no minor unit (a commodity or special code): "
+		       "expected a currency",
+		       p->amt_ccy);
 		return;
 	}
 	switch (cl_iso_amount_parse(p->val[F_AMT], exp, &rec->amount_minor)) {
@@ -329,19 +329,19 @@ static void tx_amount(struct cl_iso20022 *p, struct cl_record *rec, bool *ok)
 		return;
 	case CL_ISO_AMT_SYNTAX:
 		report(p, F_AMT, line, NULL, "amount_invalid",
-			  "amount \"%.40s\" is not a decimal number: expected digits with an "
-			  "optional point, no sign",
-			  p->val[F_AMT]);
+		       "amount \"%.40s\" is not a decimal number: expected digits with an "
+		       "optional point, no sign",
+		       p->val[F_AMT]);
 		break;
 	case CL_ISO_AMT_DECIMALS:
 		report(p, F_AMT, line, NULL, "amount_decimals",
-			  "amount \"%.40s\" has more decimals than %s allows (%d)", p->val[F_AMT],
-			  rec->currency, exp);
+		       "amount \"%.40s\" has more decimals than %s allows (%d)", p->val[F_AMT],
+		       rec->currency, exp);
 		break;
 	case CL_ISO_AMT_OVERFLOW:
 		report(p, F_AMT, line, NULL, "amount_overflow",
-			  "amount \"%.40s\" %s is too large: at most %lld minor units",
-			  p->val[F_AMT], rec->currency, (long long)INT64_MAX);
+		       "amount \"%.40s\" %s is too large: at most %lld minor units",
+		       p->val[F_AMT], rec->currency, (long long)INT64_MAX);
 		break;
 	}
 }

@@ -770,6 +770,54 @@ static void test_ach_read_error_ends_the_file(void **state)
 	fx_free(&f);
 }
 
+static void test_ach_overlong_line_same_in_any_chunking(void **state)
+{
+	struct fx f;
+	size_t big = 200000;
+	char *b;
+
+	(void)state;
+	/* a last record of 200,000 bytes without a line end */
+	base(&f, "2603011200", false);
+	b = malloc(f.len + big);
+	memcpy(b, f.buf, f.len);
+	memset(b + f.len, '7', big);
+	check_chunking(b, f.len + big);
+	{
+		struct run r;
+
+		run_buf(&r, b, f.len + big);
+		assert_has_error(&r, "record_length", 11);
+		assert_non_null(strstr(find_err(&r, "record_length")->message,
+				       "found more than 65536"));
+		run_free(&r);
+	}
+	free(b);
+	fx_free(&f);
+}
+
+/* Inputs the fuzzer found (tests/fuzz, fuzz_ach) where the outcome
+ * depended on the read size. */
+static void test_ach_fuzz_findings_same_in_any_chunking(void **state)
+{
+	static const char *const files[] = {
+		"testdata/ach/fuzz/cr-detection-window.ach", /* CR-only detection window */
+		"testdata/ach/fuzz/line-limit-with-line-end.ach.gz", /* 69,110-byte line */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		FILE *fh = fopen(files[i], "rb");
+		char buf[65536];
+		size_t n;
+
+		assert_non_null(fh);
+		n = fread(buf, 1, sizeof(buf), fh);
+		fclose(fh);
+		check_chunking(buf, n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -793,6 +841,8 @@ int main(void)
 		cmocka_unit_test(test_ach_byte_order_mark_is_note),
 		cmocka_unit_test(test_ach_cr_only_line_ends),
 		cmocka_unit_test(test_ach_read_error_ends_the_file),
+		cmocka_unit_test(test_ach_overlong_line_same_in_any_chunking),
+		cmocka_unit_test(test_ach_fuzz_findings_same_in_any_chunking),
 	};
 
 	return cmocka_run_group_tests_name("ach", tests, NULL, NULL);
