@@ -273,11 +273,21 @@ static void record_rejected(struct load *L)
 
 /* ---- pass 1: stage keys and fingerprints ---- */
 
+/* The key as the journal keeps it: no account numbers in the journal. */
+static void copy_journal_key(struct cl_copy_in *c, const struct cl_record *rec)
+{
+	char masked[CL_KEY_MAX];
+
+	if (cl_row_mask_key(rec, rec->natural_key, masked, sizeof(masked)))
+		cl_copy_text(c, masked, false, false);
+	else
+		cl_copy_raw(c, "\t\\N", 3);
+}
+
 static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal)
 {
-	char b[64], hex[65], masked[CL_KEY_MAX];
+	char b[64], hex[65];
 	int n;
-	bool ach = strcmp(rec->kind, "ach.entry") == 0;
 
 	n = snprintf(b, sizeof(b), "%lu\t%lu\t", ordinal, rec->position);
 	cl_copy_raw(c, b, (size_t)n);
@@ -286,22 +296,27 @@ static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigne
 	cl_hex32(rec->fingerprint, hex);
 	cl_copy_raw(c, "\t\\\\x", 4);
 	cl_copy_raw(c, hex, 64);
-	/* the key as the journal keeps it: no account numbers in the journal */
-	if (cl_row_mask_key(rec, rec->natural_key, masked, sizeof(masked)))
-		cl_copy_text(c, masked, false, false);
-	else
-		cl_copy_raw(c, "\t\\N", 3);
-	if (ach) {
-		cl_copy_text(c, rec->company_id, false, true);
-		cl_copy_text(c, rec->trace_number, false, true);
-		cl_copy_text(c, rec->receiving_account, false, true);
-		cl_copy_text(c, rec->receiving_dfi, false, true);
-		n = snprintf(b, sizeof(b), "\t%" PRId64, rec->amount_minor);
-		cl_copy_raw(c, b, (size_t)n);
-		cl_copy_text(c, rec->value_date, false, true);
-	} else {
-		cl_copy_raw(c, "\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N", 18);
-	}
+	copy_journal_key(c, rec);
+	cl_copy_row_end(c);
+}
+
+/* An ACH entry without an exact match, for the near-duplicate search. */
+static void near_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal)
+{
+	char b[64];
+	int n;
+
+	n = snprintf(b, sizeof(b), "%lu\t%lu\t", ordinal, rec->position);
+	cl_copy_raw(c, b, (size_t)n);
+	cl_copy_text(c, rec->natural_key, true, false);
+	copy_journal_key(c, rec);
+	cl_copy_text(c, rec->company_id, false, true);
+	cl_copy_text(c, rec->trace_number, false, true);
+	cl_copy_text(c, rec->receiving_account, false, true);
+	cl_copy_text(c, rec->receiving_dfi, false, true);
+	n = snprintf(b, sizeof(b), "\t%" PRId64, rec->amount_minor);
+	cl_copy_raw(c, b, (size_t)n);
+	cl_copy_text(c, rec->value_date, false, true);
 	cl_copy_row_end(c);
 }
 
@@ -322,14 +337,11 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 	st = exec0(L, "CREATE TEMPORARY TABLE cl_stage ("
 		      " ordinal bigint NOT NULL, position bigint NOT NULL, kind text NOT NULL,"
 		      " natural_key text COLLATE \"C\" NOT NULL, fingerprint bytea NOT NULL,"
-		      " journal_key text,"
-		      " company_id text, trace_number text, receiving_account text,"
-		      " receiving_dfi text, amount_minor bigint, value_date date) ON COMMIT DROP");
+		      " journal_key text) ON COMMIT DROP");
 	if (st == CL_DB_OK)
 		st = cl_copy_in_begin(c, L->db,
 				      "COPY pg_temp.cl_stage (ordinal, position, kind, natural_key, "
-				      "fingerprint, journal_key, company_id, trace_number, receiving_account, "
-				      "receiving_dfi, amount_minor, value_date) FROM STDIN",
+				      "fingerprint, journal_key) FROM STDIN",
 				      &r->err);
 	if (st != CL_DB_OK) {
 		free(c);
@@ -398,6 +410,10 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 
 /* ---- classification: journal rows in one statement ---- */
 
+enum which { NEW_ROWS, CONFLICT_ROWS, NEAR_ROWS };
+static enum cl_db_status copy_rows(struct load *L, enum which which, const char *copy_sql,
+				   unsigned long *copied);
+
 /* Exact key matches: one INSERT ... SELECT writes the journal rows and
  * streams back (ordinal, reason) for the conflicts, and for the duplicates
  * only when some records are new (pass 2 needs to know which), then one
@@ -422,8 +438,9 @@ static const char classify_sql[] =
 	" UNION ALL SELECT 0, count(*)::text FROM ins WHERE reason = 'duplicate'"
 	") TO STDOUT";
 
-/* ACH near duplicates among the entries without an exact match (their
- * ordinals sent by the client from its bitmap): a hash join on the
+/* ACH near duplicates among the entries without an exact match (sent by
+ * the client, re-reading the file, with their near-duplicate fields): a
+ * hash join on the
  * near-duplicate fields, so no extra index slows every insert into
  * clearing_record.  Skipped when there is nothing to look for (an exact
  * re-upload, or a tenant without ACH entries yet). */
@@ -433,16 +450,15 @@ static const char near_sql[] =
 	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
 	" SELECT DISTINCT ON (c.ordinal)"
 	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, c.ordinal, c.position,"
-	"   r.tenant, c.kind, coalesce(c.journal_key, c.natural_key), 'near_duplicate',"
+	"   r.tenant, r.kind, coalesce(c.journal_key, c.natural_key), 'near_duplicate',"
 	"   r.natural_key, r.load_id, r.ordinal, r.position"
-	" FROM pg_temp.cl_stage c"
-	" JOIN pg_temp.cl_unmatched u ON u.ordinal = c.ordinal"
+	" FROM pg_temp.cl_unmatched c"
 	" JOIN public.clearing_record r"
 	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
 	"  AND r.kind = 'ach.entry' AND r.company_id = c.company_id"
 	"  AND r.trace_number = c.trace_number AND r.receiving_account = c.receiving_account"
 	"  AND r.receiving_dfi = c.receiving_dfi AND r.amount_minor = c.amount_minor"
-	" WHERE c.kind = 'ach.entry' AND r.value_date <> c.value_date"
+	" WHERE r.value_date <> c.value_date"
 	"   AND r.value_date BETWEEN c.value_date - 9 AND c.value_date + 9"
 	"   AND public.clearing_banking_days(r.value_date, c.value_date) <= 5"
 	" ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal"
@@ -493,35 +509,27 @@ static enum cl_db_status near_wanted(struct load *L, bool *yes)
 
 static enum cl_db_status near_duplicates(struct load *L)
 {
-	struct cl_copy_in *c;
 	enum cl_db_status st;
-	unsigned long i;
+	unsigned long copied;
 	bool yes;
-	char b[24];
 
 	if ((st = near_wanted(L, &yes)) != CL_DB_OK || !yes)
 		return st;
-	st = exec0(L, "CREATE TEMPORARY TABLE cl_unmatched (ordinal bigint NOT NULL) ON COMMIT DROP");
-	if (st != CL_DB_OK)
-		return st;
-	c = cl_xmalloc(sizeof(*c));
-	st = cl_copy_in_begin(c, L->db, "COPY pg_temp.cl_unmatched (ordinal) FROM STDIN", &L->r->err);
-	if (st != CL_DB_OK) {
-		free(c);
-		return st;
-	}
-	for (i = 1; i <= L->r->records; i++) {
-		if (bit_test(&L->matched, i))
-			continue;
-		cl_copy_raw(c, b, (size_t)snprintf(b, sizeof(b), "%lu", i));
-		cl_copy_row_end(c);
-	}
-	st = cl_copy_in_end(c, NULL, &L->r->err);
-	free(c);
+	st = exec0(L, "CREATE TEMPORARY TABLE cl_unmatched (ordinal bigint NOT NULL,"
+		      " position bigint NOT NULL, natural_key text COLLATE \"C\" NOT NULL,"
+		      " journal_key text, company_id text, trace_number text,"
+		      " receiving_account text, receiving_dfi text, amount_minor bigint,"
+		      " value_date date) ON COMMIT DROP");
 	if (st == CL_DB_OK)
-		st = exec0(L, "ANALYZE pg_temp.cl_unmatched");
-	if (st == CL_DB_OK)
-		st = cl_copy_out(L->db, near_sql, on_classified, L, &L->r->err);
+		st = copy_rows(L, NEAR_ROWS,
+			       "COPY pg_temp.cl_unmatched (ordinal, position, natural_key, journal_key,"
+			       " company_id, trace_number, receiving_account, receiving_dfi,"
+			       " amount_minor, value_date) FROM STDIN",
+			       &copied);
+	if (st == CL_DB_OK && copied) {
+		if ((st = exec0(L, "ANALYZE pg_temp.cl_unmatched")) == CL_DB_OK)
+			st = cl_copy_out(L->db, near_sql, on_classified, L, &L->r->err);
+	}
 	return st;
 }
 
@@ -549,8 +557,6 @@ static enum cl_db_status classify(struct load *L)
 }
 
 /* ---- re-reading the file: pass 2 and the conflicts pass ---- */
-
-enum which { NEW_ROWS, CONFLICT_ROWS };
 
 /* COPY the records selected by `which` (full rows) with `copy_sql`.  The
  * file must read as it did in pass 1 (same SHA-256), or nothing is
@@ -592,11 +598,23 @@ static enum cl_db_status copy_rows(struct load *L, enum which which, const char 
 			return CL_DB_ERROR;
 		}
 		seen++;
-		take = which == NEW_ROWS ? !bit_test(&L->matched, seen)
-					 : bit_test(&L->conflicts, seen);
+		switch (which) {
+		case NEW_ROWS:
+			take = !bit_test(&L->matched, seen);
+			break;
+		case CONFLICT_ROWS:
+			take = bit_test(&L->conflicts, seen);
+			break;
+		default:
+			take = !bit_test(&L->matched, seen) && strcmp(rec->kind, "ach.entry") == 0;
+			break;
+		}
 		if (!take)
 			continue;
-		cl_row_copy(c, rec, seen, L->o->tenant, L->load_id);
+		if (which == NEAR_ROWS)
+			near_row(c, rec, seen);
+		else
+			cl_row_copy(c, rec, seen, L->o->tenant, L->load_id);
 		if (++*copied == 1 && which == NEW_ROWS)
 			CL_FAILPOINT("mid_copy", L->db->conn);
 		if (L->h->on_progress && seen % PROGRESS_EVERY == 0)
