@@ -208,8 +208,6 @@ struct cl_iso_paths {
 
 /* The shared, read-only path table (built once, thread-safe). */
 const struct cl_iso_paths *cl_iso_paths(void);
-/* Tag id of a local name, or -1 (for building lookups; uses strcmp). */
-int cl_iso_tag_id(const struct cl_iso_paths *t, const char *name);
 /* "PmtId/EndToEndId": the element path of `node` below its scope element
  * (GrpHdr, PmtInf, the transaction or AppHdr) into out[cap]. */
 void cl_iso_node_path(const struct cl_iso_paths *t, int node, char *out, size_t cap);
@@ -247,6 +245,7 @@ struct cl_iso_tag_slot {
 
 struct cl_iso_queued_error {
 	unsigned long seq; /* document order among errors and records */
+	bool note;         /* CL_NOTE: a remark, not an error */
 	struct cl_error err;
 };
 
