@@ -1,5 +1,6 @@
 /* load.c - the per-file load / diff pipeline (see load.h). */
 #include "load.h"
+#include "load_int.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -42,7 +43,6 @@
 
 #define DEFAULT_RETRIES 8
 #define PROGRESS_EVERY 16384
-#define RECONNECT_ATTEMPTS 5
 
 const char *cl_outcome_name(enum cl_outcome o)
 {
@@ -69,68 +69,6 @@ const char *cl_action_name(enum cl_action a)
 	return "invalid";
 }
 
-/* ---- a growable bitmap indexed by record ordinal ---- */
-
-struct bitmap {
-	unsigned char *bits;
-	size_t nbytes;
-};
-
-static void bit_set(struct bitmap *b, unsigned long i)
-{
-	size_t byte = i / 8;
-
-	if (byte >= b->nbytes) {
-		size_t n = b->nbytes ? b->nbytes : 4096;
-
-		while (n <= byte)
-			n *= 2;
-		b->bits = cl_xrealloc(b->bits, n);
-		memset(b->bits + b->nbytes, 0, n - b->nbytes);
-		b->nbytes = n;
-	}
-	b->bits[byte] |= (unsigned char)(1u << (i % 8));
-}
-
-static bool bit_test(const struct bitmap *b, unsigned long i)
-{
-	size_t byte = i / 8;
-
-	return byte < b->nbytes && (b->bits[byte] & (1u << (i % 8)));
-}
-
-static void bit_clear_all(struct bitmap *b)
-{
-	if (b->bits)
-		memset(b->bits, 0, b->nbytes);
-}
-
-/* ---- the state of one file ---- */
-
-struct load {
-	struct cl_db *db;
-	const struct cl_load_opts *o;
-	const struct cl_load_hooks *h;
-	struct cl_load_result *r;
-	const char *path;
-	struct cl_input *in;
-	char load_id[24];          /* of the current attempt, as text */
-	struct cl_file_info info;  /* from pass 1 */
-	char pass1_sha[65];
-	struct bitmap matched;     /* ordinals with a journal row */
-	struct bitmap conflicts;   /* ordinals that conflict */
-	bool ordered_path;         /* retry: stage new rows, insert in key order */
-	unsigned long raced_dup;   /* ordered path: skipped keys that turned */
-	unsigned long raced_conflict; /* out duplicates / conflicts */
-	bool in_commit;            /* COMMIT was sent: a lost connection now
-	                              leaves the outcome to be found out */
-	struct timespec t0;
-	/* the originators (company ids) of the file's ACH entries, for the
-	   near-duplicate locks; a growable array, sorted before use */
-	char (*companies)[11];
-	size_t ncompanies, companies_cap;
-};
-
 static double elapsed(const struct load *L)
 {
 	struct timespec t;
@@ -155,7 +93,7 @@ static void note(struct load *L, const char *fmt, ...)
 	L->h->on_note(L->h->ctx, &e);
 }
 
-static enum cl_db_status exec0(struct load *L, const char *sql)
+enum cl_db_status cl_load_exec0(struct load *L, const char *sql)
 {
 	return cl_db_exec(L->db, sql, 0, NULL, NULL, &L->r->err);
 }
@@ -171,7 +109,7 @@ static void rollback(struct load *L)
 }
 
 /* Open a parser on the (rewound) input. */
-static enum cl_status open_parser(struct load *L, bool rewind, struct cl_parser **p,
+enum cl_status cl_load_open_parser(struct load *L, bool rewind, struct cl_parser **p,
 				  struct cl_error *err)
 {
 	if (rewind && cl_input_rewind(L->in, err) != CL_OK)
@@ -265,83 +203,14 @@ static void record_rejected(struct load *L)
 	rollback(L);
 	if (L->o->dry_run)
 		return;
-	if ((st = exec0(L, "BEGIN")) == CL_DB_OK && (st = insert_load_row(L)) == CL_DB_OK &&
-	    (st = update_load_row(L, "rejected")) == CL_DB_OK && (st = exec0(L, "COMMIT")) == CL_DB_OK) {
+	if ((st = cl_load_exec0(L, "BEGIN")) == CL_DB_OK && (st = insert_load_row(L)) == CL_DB_OK &&
+	    (st = update_load_row(L, "rejected")) == CL_DB_OK && (st = cl_load_exec0(L, "COMMIT")) == CL_DB_OK) {
 		r->load_id = strtoll(L->load_id, NULL, 10);
 		return;
 	}
 	rollback(L);
 	/* the file is still rejected; the missing row is a database problem */
 	r->load_id = 0;
-}
-
-/* ---- near duplicates and concurrency: originator locks ---- */
-
-/*
- * A near duplicate has another key than the record it copies, so the unique
- * index cannot stop two concurrent loaders from applying both dates of one
- * payment.  ACH loaders therefore take a transaction-scoped advisory lock
- * per (tenant, originator) of the file before classifying: two loads that
- * share an originator run one after the other (the second sees the first's
- * records), loads of other originators run in parallel.  Locks are taken
- * in one global order (sorted company ids, after a shared tenant lock), so
- * they cannot deadlock; since ACH entry keys contain the originator, two
- * such loaders never wait on each other's rows either.  Over
- * MAX_COMPANY_LOCKS originators (the server's lock table is small), one
- * exclusive tenant-wide lock is taken instead.
- */
-#define LOCK_CLASS "1129072716" /* "CLoL": any constant, never changed */
-#define MAX_COMPANY_LOCKS 32
-
-static void note_company(struct load *L, const char *company)
-{
-	size_t i;
-
-	if (L->ncompanies && strcmp(L->companies[L->ncompanies - 1], company) == 0)
-		return; /* entries come in batches of one originator */
-	for (i = 0; i < L->ncompanies; i++)
-		if (strcmp(L->companies[i], company) == 0)
-			return;
-	if (L->ncompanies > MAX_COMPANY_LOCKS)
-		return; /* enough to know: a tenant-wide lock */
-	if (L->ncompanies == L->companies_cap) {
-		L->companies_cap = L->companies_cap ? 2 * L->companies_cap : 8;
-		L->companies = cl_xrealloc(L->companies, L->companies_cap * sizeof(*L->companies));
-	}
-	snprintf(L->companies[L->ncompanies++], sizeof(L->companies[0]), "%s", company);
-}
-
-static int cmp_company(const void *a, const void *b)
-{
-	return strcmp(a, b);
-}
-
-static enum cl_db_status lock_originators(struct load *L)
-{
-	const char *p[2] = { L->o->tenant, NULL };
-	bool wide = L->ncompanies > MAX_COMPANY_LOCKS;
-	enum cl_db_status st;
-	size_t i;
-
-	if (!L->ncompanies)
-		return CL_DB_OK;
-	st = cl_db_exec(L->db,
-			wide ? "SELECT pg_catalog.pg_advisory_xact_lock(" LOCK_CLASS ", "
-			       "pg_catalog.hashtext($1))"
-			     : "SELECT pg_catalog.pg_advisory_xact_lock_shared(" LOCK_CLASS ", "
-			       "pg_catalog.hashtext($1))",
-			1, p, NULL, &L->r->err);
-	if (st != CL_DB_OK || wide)
-		return st;
-	qsort(L->companies, L->ncompanies, sizeof(L->companies[0]), cmp_company);
-	for (i = 0; i < L->ncompanies && st == CL_DB_OK; i++) {
-		p[1] = L->companies[i];
-		st = cl_db_exec(L->db,
-				"SELECT pg_catalog.pg_advisory_xact_lock(" LOCK_CLASS ", "
-				"pg_catalog.hashtext($1 || '|' || $2))",
-				2, p, NULL, &L->r->err);
-	}
-	return st;
 }
 
 /* ---- pass 1: stage keys and fingerprints ---- */
@@ -408,7 +277,7 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 
 	r->records = r->invalid_count = 0;
 	L->ncompanies = 0;
-	st = exec0(L, "CREATE TEMPORARY TABLE cl_stage ("
+	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_stage ("
 		      " ordinal bigint NOT NULL, position bigint NOT NULL, kind text NOT NULL,"
 		      " natural_key text COLLATE \"C\" NOT NULL, fingerprint bytea NOT NULL,"
 		      " journal_key text) ON COMMIT DROP");
@@ -422,7 +291,7 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 		return st;
 	}
 	copying = true;
-	ps = open_parser(L, rewind, &p, &e);
+	ps = cl_load_open_parser(L, rewind, &p, &e);
 	if (ps != CL_OK) {
 		r->invalid_count++;
 		L->h->on_error(L->h->ctx, &e);
@@ -435,7 +304,7 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 			if (copying)
 				stage_row(c, rec, r->records);
 			if (rec->kind[4] == 'e' && strcmp(rec->kind, "ach.entry") == 0)
-				note_company(L, rec->company_id);
+				cl_load_note_company(L, rec->company_id);
 			if (L->h->on_progress && r->records % PROGRESS_EVERY == 0)
 				L->h->on_progress(L->h->ctx, 1, r->records, cl_input_raw_bytes(L->in));
 			break;
@@ -480,156 +349,8 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 	st = cl_copy_in_end(c, NULL, &r->err);
 	free(c);
 	if (st == CL_DB_OK)
-		st = exec0(L, "ANALYZE pg_temp.cl_stage");
+		st = cl_load_exec0(L, "ANALYZE pg_temp.cl_stage");
 	return st;
-}
-
-/* ---- classification: journal rows in one statement ---- */
-
-enum which { NEW_ROWS, CONFLICT_ROWS, NEAR_ROWS };
-static enum cl_db_status copy_rows(struct load *L, enum which which, const char *copy_sql,
-				   unsigned long *copied);
-
-/* Exact key matches: one INSERT ... SELECT writes the journal rows and
- * streams back (ordinal, reason) for the conflicts, and for the duplicates
- * only when some records are new (pass 2 needs to know which), then one
- * (0, number of duplicates) row. */
-static const char classify_sql[] =
-	"COPY ("
-	" WITH ins AS ("
-	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
-	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
-	" SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, s.ordinal,"
-	"   s.position, r.tenant, s.kind, coalesce(s.journal_key, s.natural_key),"
-	"   CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END,"
-	"   NULL, r.load_id, r.ordinal, r.position"
-	" FROM pg_temp.cl_stage s"
-	" JOIN public.clearing_record r"
-	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
-	"  AND r.kind = s.kind AND r.natural_key = s.natural_key"
-	" RETURNING ordinal, reason)"
-	" SELECT ordinal, reason FROM ins WHERE reason <> 'duplicate'"
-	"  OR (SELECT count(*) FROM ins) <"
-	"     pg_catalog.current_setting('clearing_load.records')::bigint"
-	" UNION ALL SELECT 0, count(*)::text FROM ins WHERE reason = 'duplicate'"
-	") TO STDOUT";
-
-/* ACH near duplicates among the entries without an exact match (sent by
- * the client, re-reading the file, with their near-duplicate fields): a
- * hash join on the
- * near-duplicate fields, so no extra index slows every insert into
- * clearing_record.  Skipped when there is nothing to look for (an exact
- * re-upload, or a tenant without ACH entries yet). */
-static const char near_sql[] =
-	"COPY ("
-	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
-	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
-	" SELECT DISTINCT ON (c.ordinal)"
-	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, c.ordinal, c.position,"
-	"   r.tenant, r.kind, coalesce(c.journal_key, c.natural_key), 'near_duplicate',"
-	"   r.natural_key, r.load_id, r.ordinal, r.position"
-	" FROM pg_temp.cl_unmatched c"
-	" JOIN public.clearing_record r"
-	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
-	"  AND r.kind = 'ach.entry' AND r.company_id = c.company_id"
-	"  AND r.trace_number = c.trace_number AND r.receiving_account = c.receiving_account"
-	"  AND r.receiving_dfi = c.receiving_dfi AND r.amount_minor = c.amount_minor"
-	" WHERE r.value_date <> c.value_date"
-	"   AND r.value_date BETWEEN c.value_date - 9 AND c.value_date + 9"
-	"   AND public.clearing_banking_days(r.value_date, c.value_date) <= 5"
-	" ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal"
-	" RETURNING ordinal, reason"
-	") TO STDOUT";
-
-static int on_classified(void *ctx, char **f, int nf)
-{
-	struct load *L = ctx;
-	unsigned long ord;
-
-	if (nf < 2 || !f[0] || !f[1])
-		return 0;
-	ord = strtoul(f[0], NULL, 10);
-	if (ord == 0) { /* the number of duplicates */
-		L->r->duplicate_count += strtoul(f[1], NULL, 10);
-		return 0;
-	}
-	bit_set(&L->matched, ord);
-	if (strcmp(f[1], "duplicate") == 0) {
-		/* counted by the (0, n) row */
-	} else {
-		L->r->conflict_count++;
-		bit_set(&L->conflicts, ord);
-	}
-	return 0;
-}
-
-/* Is a near-duplicate search worth it: ACH entries staged, and the tenant
- * has applied ACH entries? */
-static enum cl_db_status near_wanted(struct load *L, bool *yes)
-{
-	PGresult *res;
-	enum cl_db_status st;
-
-	st = cl_db_exec(L->db,
-			"SELECT EXISTS (SELECT 1 FROM pg_temp.cl_stage WHERE kind = 'ach.entry')"
-			" AND EXISTS (SELECT 1 FROM public.clearing_record"
-			"  WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')"
-			"  AND kind = 'ach.entry')",
-			0, NULL, &res, &L->r->err);
-	if (st != CL_DB_OK)
-		return st;
-	*yes = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
-	PQclear(res);
-	return CL_DB_OK;
-}
-
-static enum cl_db_status near_duplicates(struct load *L)
-{
-	enum cl_db_status st;
-	unsigned long copied;
-	bool yes;
-
-	if ((st = near_wanted(L, &yes)) != CL_DB_OK || !yes)
-		return st;
-	st = exec0(L, "CREATE TEMPORARY TABLE cl_unmatched (ordinal bigint NOT NULL,"
-		      " position bigint NOT NULL, natural_key text COLLATE \"C\" NOT NULL,"
-		      " journal_key text, company_id text, trace_number text,"
-		      " receiving_account text, receiving_dfi text, amount_minor bigint,"
-		      " value_date date) ON COMMIT DROP");
-	if (st == CL_DB_OK)
-		st = copy_rows(L, NEAR_ROWS,
-			       "COPY pg_temp.cl_unmatched (ordinal, position, natural_key, journal_key,"
-			       " company_id, trace_number, receiving_account, receiving_dfi,"
-			       " amount_minor, value_date) FROM STDIN",
-			       &copied);
-	if (st == CL_DB_OK && copied) {
-		if ((st = exec0(L, "ANALYZE pg_temp.cl_unmatched")) == CL_DB_OK)
-			st = cl_copy_out(L->db, near_sql, on_classified, L, &L->r->err);
-	}
-	return st;
-}
-
-static enum cl_db_status classify(struct load *L)
-{
-	enum cl_db_status st;
-	char records[24];
-	const char *p[1] = { records };
-
-	L->r->duplicate_count = L->r->conflict_count = 0;
-	bit_clear_all(&L->matched);
-	bit_clear_all(&L->conflicts);
-	snprintf(records, sizeof(records), "%lu", L->r->records);
-	st = cl_db_exec(L->db, "SELECT pg_catalog.set_config('clearing_load.records', $1, true)",
-			1, p, NULL, &L->r->err);
-	if (st == CL_DB_OK)
-		st = cl_copy_out(L->db, classify_sql, on_classified, L, &L->r->err);
-	if (st == CL_DB_OK && L->r->duplicate_count + L->r->conflict_count < L->r->records)
-		st = near_duplicates(L);
-	if (st != CL_DB_OK)
-		return st;
-	L->r->new_count = L->r->records - L->r->duplicate_count - L->r->conflict_count;
-	CL_FAILPOINT("after_journal", L->db->conn);
-	return CL_DB_OK;
 }
 
 /* ---- re-reading the file: pass 2 and the conflicts pass ---- */
@@ -637,7 +358,7 @@ static enum cl_db_status classify(struct load *L)
 /* COPY the records selected by `which` (full rows) with `copy_sql`.  The
  * file must read as it did in pass 1 (same SHA-256), or nothing is
  * applied. */
-static enum cl_db_status copy_rows(struct load *L, enum which which, const char *copy_sql,
+enum cl_db_status cl_load_copy_rows(struct load *L, enum which which, const char *copy_sql,
 				   unsigned long *copied)
 {
 	struct cl_load_result *r = L->r;
@@ -655,7 +376,7 @@ static enum cl_db_status copy_rows(struct load *L, enum which which, const char 
 		free(c);
 		return st;
 	}
-	if (open_parser(L, true, &p, &e) != CL_OK) {
+	if (cl_load_open_parser(L, true, &p, &e) != CL_OK) {
 		cl_copy_in_abort(c, "could not read the file again");
 		free(c);
 		r->err = e;
@@ -721,13 +442,13 @@ static enum cl_db_status explain_conflicts(struct load *L)
 	unsigned long copied;
 	enum cl_db_status st;
 
-	st = exec0(L, "CREATE TEMPORARY TABLE cl_conflict "
+	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_conflict "
 		      "(LIKE public.clearing_record) ON COMMIT DROP");
 	if (st != CL_DB_OK)
 		return st;
 	snprintf(copy_sql, sizeof(copy_sql), "COPY pg_temp.cl_conflict (%s) FROM STDIN",
 		 cl_row_columns);
-	if ((st = copy_rows(L, CONFLICT_ROWS, copy_sql, &copied)) != CL_DB_OK)
+	if ((st = cl_load_copy_rows(L, CONFLICT_ROWS, copy_sql, &copied)) != CL_DB_OK)
 		return st;
 	/* column names from a constant list, no values: safe to build */
 	n = (size_t)snprintf(sql, sizeof(sql),
@@ -743,13 +464,13 @@ static enum cl_db_status explain_conflicts(struct load *L)
 		 "WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal "
 		 "AND r.tenant = e.tenant AND r.kind = c.kind "
 		 "AND r.natural_key = coalesce(e.matched_key, c.natural_key)");
-	if ((st = exec0(L, sql)) != CL_DB_OK)
+	if ((st = cl_load_exec0(L, sql)) != CL_DB_OK)
 		return st;
 	if (L->o->on_conflict == CL_ON_CONFLICT_QUARANTINE) {
 		snprintf(sql, sizeof(sql),
 			 "INSERT INTO public.clearing_quarantine (%s) SELECT %s FROM pg_temp.cl_conflict",
 			 cl_row_columns, cl_row_columns);
-		st = exec0(L, sql);
+		st = cl_load_exec0(L, sql);
 	}
 	return st;
 }
@@ -821,7 +542,7 @@ static enum cl_db_status apply_new(struct load *L)
 	if (!L->ordered_path) {
 		snprintf(sql, sizeof(sql), "COPY public.clearing_record (%s) FROM STDIN",
 			 cl_row_columns);
-		st = copy_rows(L, NEW_ROWS, sql, &copied);
+		st = cl_load_copy_rows(L, NEW_ROWS, sql, &copied);
 		if (st == CL_DB_OK && copied != L->r->new_count) {
 			cl_error_set(&L->r->err, cl_input_name(L->in), 0, "file_changed",
 				     "pass 2 found %lu new records, classification %lu: nothing applied",
@@ -830,12 +551,12 @@ static enum cl_db_status apply_new(struct load *L)
 		}
 		return st;
 	}
-	st = exec0(L, "CREATE TEMPORARY TABLE cl_new "
+	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_new "
 		      "(LIKE public.clearing_record) ON COMMIT DROP");
 	if (st != CL_DB_OK)
 		return st;
 	snprintf(sql, sizeof(sql), "COPY pg_temp.cl_new (%s) FROM STDIN", cl_row_columns);
-	if ((st = copy_rows(L, NEW_ROWS, sql, &copied)) != CL_DB_OK)
+	if ((st = cl_load_copy_rows(L, NEW_ROWS, sql, &copied)) != CL_DB_OK)
 		return st;
 	snprintf(sql, sizeof(sql),
 		 "WITH ins AS (INSERT INTO public.clearing_record (%s) "
@@ -857,218 +578,6 @@ static enum cl_db_status apply_new(struct load *L)
 	return journal_raced(L, L->r->new_count - copied);
 }
 
-/* ---- COMMIT and the third outcome ---- */
-
-static void pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/* COMMIT.  When its result is lost, reconnect and ask the database what
- * became of the load UUID: CL_DB_OK (committed after all, r->resolved),
- * CL_DB_RETRY (it rolled back: nothing applied, the file may be retried)
- * or CL_DB_LOST (unreachable: the outcome is unknown). */
-static enum cl_db_status commit(struct load *L)
-{
-	enum cl_db_status st;
-	char pid[16];
-	const char *p[1];
-	PGresult *res;
-	int i;
-	bool gone = false;
-
-	snprintf(pid, sizeof(pid), "%d", PQbackendPID(L->db->conn));
-	CL_FAILPOINT("before_commit", L->db->conn);
-	L->in_commit = true;
-	st = exec0(L, "COMMIT");
-	if (st != CL_DB_LOST)
-		return st;
-	/* The COMMIT may or may not have happened.  Reconnect (bounded) */
-	cl_db_close(L->db);
-	for (i = 0; i < RECONNECT_ATTEMPTS; i++) {
-		struct cl_error e;
-
-		if (i)
-			pause_ms(200L << i);
-		if (cl_db_connect(L->db, L->db->conninfo, &e) == CL_DB_OK)
-			break;
-	}
-	if (!L->db->conn)
-		return CL_DB_LOST;
-	/* Wait until the old backend has ended: then its transaction is
-	 * decided one way or the other, and the lookup below is the truth. */
-	p[0] = pid;
-	for (i = 0; i < 50 && !gone; i++) {
-		if (cl_db_exec(L->db,
-			       "SELECT 1 FROM pg_catalog.pg_stat_activity WHERE pid = $1::integer",
-			       1, p, &res, &L->r->err) != CL_DB_OK)
-			return CL_DB_LOST;
-		gone = PQntuples(res) == 0;
-		PQclear(res);
-		if (!gone)
-			pause_ms(100);
-	}
-	if (!gone) {
-		cl_error_set(&L->r->err, NULL, 0, "db_lost",
-			     "the connection was lost during COMMIT and the old session is still "
-			     "running: outcome unknown");
-		return CL_DB_LOST;
-	}
-	p[0] = L->r->load_uuid;
-	if (cl_db_exec(L->db, "SELECT load_id FROM public.clearing_load WHERE load_uuid = $1", 1, p,
-		       &res, &L->r->err) != CL_DB_OK)
-		return CL_DB_LOST;
-	if (PQntuples(res) == 1) {
-		snprintf(L->load_id, sizeof(L->load_id), "%s", PQgetvalue(res, 0, 0));
-		PQclear(res);
-		L->r->resolved = true;
-		return CL_DB_OK;
-	}
-	PQclear(res);
-	cl_error_set(&L->r->err, NULL, 0, "db_lost",
-		     "the connection was lost during COMMIT; the load did not commit");
-	return CL_DB_RETRY;
-}
-
-/* ---- diff: the plan, record by record ---- */
-
-struct plan {
-	struct load *L;
-	struct cl_parser *p;
-	unsigned long ordinal;     /* of the last record read */
-	bool failed;
-	struct cl_error err;
-};
-
-static void plan_emit(struct plan *P, const struct cl_record *rec, struct cl_plan_item *it)
-{
-	struct load *L = P->L;
-
-	it->rec = rec;
-	it->ordinal = P->ordinal;
-	it->position = rec->position;
-	L->h->on_plan(L->h->ctx, it);
-}
-
-/* Emit every record before ordinal `upto` as new; leave *rec at `upto`. */
-static bool plan_advance(struct plan *P, unsigned long upto, const struct cl_record **rec)
-{
-	enum cl_status ps;
-
-	for (;;) {
-		ps = cl_parser_next(P->p, rec, &P->err);
-		if (ps == CL_NOTE)
-			continue;
-		if (ps != CL_OK) {
-			P->failed = ps != CL_END || upto != 0;
-			return false;
-		}
-		if (++P->ordinal == upto)
-			return true;
-		{
-			struct cl_plan_item it;
-
-			memset(&it, 0, sizeof(it));
-			it.action = CL_ACTION_NEW;
-			plan_emit(P, *rec, &it);
-		}
-	}
-}
-
-enum {
-	D_ORDINAL, D_REASON, D_MLOAD, D_MFILE, D_MPOS, D_MTIME, D_MKEY, D_FIELDS, D_OLD0
-};
-
-static int on_detail(void *ctx, char **f, int nf)
-{
-	struct plan *P = ctx;
-	const struct cl_record *rec;
-	struct cl_plan_item it;
-	unsigned i;
-
-	if (P->failed || nf < D_OLD0)
-		return 1;
-	if (!plan_advance(P, strtoul(f[D_ORDINAL], NULL, 10), &rec))
-		return 1;
-	memset(&it, 0, sizeof(it));
-	it.reason = strcmp(f[D_REASON], "duplicate") == 0	  ? "duplicate"
-		    : strcmp(f[D_REASON], "conflict") == 0 ? "conflict"
-							   : "near_duplicate";
-	it.action = strcmp(it.reason, "duplicate") == 0 ? CL_ACTION_DUPLICATE : CL_ACTION_CONFLICT;
-	it.matched_load_id = strtoll(f[D_MLOAD], NULL, 10);
-	it.matched_file = f[D_MFILE];
-	it.matched_position = strtoul(f[D_MPOS], NULL, 10);
-	it.matched_time = f[D_MTIME];
-	it.matched_key = f[D_MKEY];
-	if (f[D_FIELDS] && it.action == CL_ACTION_CONFLICT) {
-		for (i = 0; i < cl_row_compared_count && (int)(D_OLD0 + i) < nf &&
-			    it.nfields < CL_DIFF_FIELDS_MAX; i++) {
-			struct cl_field_diff *d;
-			char buf[32];
-			/* fields is "{a,b}": look for the name between delimiters */
-			const char *hit = strstr(f[D_FIELDS], cl_row_compared[i].name);
-			size_t len = strlen(cl_row_compared[i].name);
-
-			if (!hit || (hit[len] != ',' && hit[len] != '}') ||
-			    (hit[-1] != ',' && hit[-1] != '{'))
-				continue;
-			d = &it.fields[it.nfields++];
-			d->field = cl_row_compared[i].name;
-			d->account = cl_row_compared[i].account;
-			snprintf(d->old_value, sizeof(d->old_value), "%s",
-				 f[D_OLD0 + i] ? f[D_OLD0 + i] : "");
-			snprintf(d->new_value, sizeof(d->new_value), "%s",
-				 cl_row_value(rec, i, buf));
-		}
-	}
-	plan_emit(P, rec, &it);
-	return 0;
-}
-
-static enum cl_db_status plan(struct load *L)
-{
-	struct plan P;
-	char sql[4096];
-	size_t n;
-	unsigned i;
-	enum cl_db_status st;
-	const struct cl_record *rec;
-
-	memset(&P, 0, sizeof(P));
-	P.L = L;
-	if (open_parser(L, true, &P.p, &P.err) != CL_OK) {
-		L->r->err = P.err;
-		return CL_DB_ERROR;
-	}
-	n = (size_t)snprintf(sql, sizeof(sql),
-			     "COPY (SELECT e.ordinal, e.reason, e.matched_load_id, l.file_name, "
-			     "e.matched_position, "
-			     "pg_catalog.to_char(l.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM'), "
-			     "e.matched_key, e.fields");
-	for (i = 0; i < cl_row_compared_count; i++)
-		n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", r.%s", cl_row_compared[i].name);
-	snprintf(sql + n, sizeof(sql) - n,
-		 " FROM public.clearing_dedupe_event e"
-		 " JOIN public.clearing_load l ON l.load_id = e.matched_load_id"
-		 " JOIN pg_temp.cl_stage s ON s.ordinal = e.ordinal"
-		 " LEFT JOIN public.clearing_record r ON e.reason <> 'duplicate'"
-		 "  AND r.tenant = e.tenant AND r.kind = s.kind"
-		 "  AND r.natural_key = coalesce(e.matched_key, s.natural_key)"
-		 " WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint"
-		 " ORDER BY e.ordinal) TO STDOUT");
-	st = cl_copy_out(L->db, sql, on_detail, &P, &L->r->err);
-	if (st == CL_DB_OK && !P.failed)
-		plan_advance(&P, 0, &rec); /* the rest are new */
-	cl_parser_free(P.p);
-	if (st == CL_DB_OK && P.failed) {
-		L->r->err = P.err;
-		st = CL_DB_ERROR;
-	}
-	return st;
-}
-
 /* ---- one attempt at the whole file ---- */
 
 static enum cl_db_status attempt(struct load *L, bool rewind)
@@ -1080,7 +589,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	r->reason[0] = '\0';
 	r->new_count = r->duplicate_count = r->conflict_count = 0;
 	L->in_commit = false;
-	if ((st = exec0(L, "BEGIN")) != CL_DB_OK || (st = insert_load_row(L)) != CL_DB_OK)
+	if ((st = cl_load_exec0(L, "BEGIN")) != CL_DB_OK || (st = insert_load_row(L)) != CL_DB_OK)
 		return st;
 	CL_FAILPOINT("after_load_row", L->db->conn);
 	if ((st = pass1(L, rewind)) != CL_DB_OK)
@@ -1089,12 +598,12 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		record_rejected(L);
 		return CL_DB_OK;
 	}
-	if ((st = lock_originators(L)) != CL_DB_OK || (st = classify(L)) != CL_DB_OK)
+	if ((st = cl_load_lock_originators(L)) != CL_DB_OK || (st = cl_load_classify(L)) != CL_DB_OK)
 		return st;
 	if (r->conflict_count && (st = explain_conflicts(L)) != CL_DB_OK)
 		return st;
 	if (L->o->dry_run) {
-		if (L->h->on_plan && (st = plan(L)) != CL_DB_OK)
+		if (L->h->on_plan && (st = cl_load_plan(L)) != CL_DB_OK)
 			return st;
 		rollback(L);
 		r->outcome = CL_OUTCOME_NONE;
@@ -1106,7 +615,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 			 "%lu conflicting record%s (same key, different content): file held, "
 			 "nothing applied",
 			 r->conflict_count, r->conflict_count == 1 ? "" : "s");
-		st = exec0(L, "DELETE FROM public.clearing_dedupe_event WHERE load_id = "
+		st = cl_load_exec0(L, "DELETE FROM public.clearing_dedupe_event WHERE load_id = "
 			      "pg_catalog.current_setting('clearing_load.load_id')::bigint "
 			      "AND reason = 'duplicate'");
 		if (st != CL_DB_OK)
@@ -1130,7 +639,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	}
 	if ((st = update_load_row(L, outcome)) != CL_DB_OK)
 		return st;
-	st = commit(L);
+	st = cl_load_commit(L);
 	if (st == CL_DB_OK) {
 		r->load_id = strtoll(L->load_id, NULL, 10);
 		CL_FAILPOINT("after_commit", L->db->conn);
@@ -1214,3 +723,4 @@ out:
 	free(L.companies);
 	free(L.conflicts.bits);
 }
+
