@@ -125,6 +125,10 @@ struct load {
 	bool in_commit;            /* COMMIT was sent: a lost connection now
 	                              leaves the outcome to be found out */
 	struct timespec t0;
+	/* the originators (company ids) of the file's ACH entries, for the
+	   near-duplicate locks; a growable array, sorted before use */
+	char (*companies)[11];
+	size_t ncompanies, companies_cap;
 };
 
 static double elapsed(const struct load *L)
@@ -271,6 +275,75 @@ static void record_rejected(struct load *L)
 	r->load_id = 0;
 }
 
+/* ---- near duplicates and concurrency: originator locks ---- */
+
+/*
+ * A near duplicate has another key than the record it copies, so the unique
+ * index cannot stop two concurrent loaders from applying both dates of one
+ * payment.  ACH loaders therefore take a transaction-scoped advisory lock
+ * per (tenant, originator) of the file before classifying: two loads that
+ * share an originator run one after the other (the second sees the first's
+ * records), loads of other originators run in parallel.  Locks are taken
+ * in one global order (sorted company ids, after a shared tenant lock), so
+ * they cannot deadlock; since ACH entry keys contain the originator, two
+ * such loaders never wait on each other's rows either.  Over
+ * MAX_COMPANY_LOCKS originators (the server's lock table is small), one
+ * exclusive tenant-wide lock is taken instead.
+ */
+#define LOCK_CLASS "1129072716" /* "CLoL": any constant, never changed */
+#define MAX_COMPANY_LOCKS 32
+
+static void note_company(struct load *L, const char *company)
+{
+	size_t i;
+
+	if (L->ncompanies && strcmp(L->companies[L->ncompanies - 1], company) == 0)
+		return; /* entries come in batches of one originator */
+	for (i = 0; i < L->ncompanies; i++)
+		if (strcmp(L->companies[i], company) == 0)
+			return;
+	if (L->ncompanies > MAX_COMPANY_LOCKS)
+		return; /* enough to know: a tenant-wide lock */
+	if (L->ncompanies == L->companies_cap) {
+		L->companies_cap = L->companies_cap ? 2 * L->companies_cap : 8;
+		L->companies = cl_xrealloc(L->companies, L->companies_cap * sizeof(*L->companies));
+	}
+	snprintf(L->companies[L->ncompanies++], sizeof(L->companies[0]), "%s", company);
+}
+
+static int cmp_company(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static enum cl_db_status lock_originators(struct load *L)
+{
+	const char *p[2] = { L->o->tenant, NULL };
+	bool wide = L->ncompanies > MAX_COMPANY_LOCKS;
+	enum cl_db_status st;
+	size_t i;
+
+	if (!L->ncompanies)
+		return CL_DB_OK;
+	st = cl_db_exec(L->db,
+			wide ? "SELECT pg_catalog.pg_advisory_xact_lock(" LOCK_CLASS ", "
+			       "pg_catalog.hashtext($1))"
+			     : "SELECT pg_catalog.pg_advisory_xact_lock_shared(" LOCK_CLASS ", "
+			       "pg_catalog.hashtext($1))",
+			1, p, NULL, &L->r->err);
+	if (st != CL_DB_OK || wide)
+		return st;
+	qsort(L->companies, L->ncompanies, sizeof(L->companies[0]), cmp_company);
+	for (i = 0; i < L->ncompanies && st == CL_DB_OK; i++) {
+		p[1] = L->companies[i];
+		st = cl_db_exec(L->db,
+				"SELECT pg_catalog.pg_advisory_xact_lock(" LOCK_CLASS ", "
+				"pg_catalog.hashtext($1 || '|' || $2))",
+				2, p, NULL, &L->r->err);
+	}
+	return st;
+}
+
 /* ---- pass 1: stage keys and fingerprints ---- */
 
 /* The key as the journal keeps it: no account numbers in the journal. */
@@ -334,6 +407,7 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 	bool copying;
 
 	r->records = r->invalid_count = 0;
+	L->ncompanies = 0;
 	st = exec0(L, "CREATE TEMPORARY TABLE cl_stage ("
 		      " ordinal bigint NOT NULL, position bigint NOT NULL, kind text NOT NULL,"
 		      " natural_key text COLLATE \"C\" NOT NULL, fingerprint bytea NOT NULL,"
@@ -360,6 +434,8 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 			r->records++;
 			if (copying)
 				stage_row(c, rec, r->records);
+			if (rec->kind[4] == 'e' && strcmp(rec->kind, "ach.entry") == 0)
+				note_company(L, rec->company_id);
 			if (L->h->on_progress && r->records % PROGRESS_EVERY == 0)
 				L->h->on_progress(L->h->ctx, 1, r->records, cl_input_raw_bytes(L->in));
 			break;
@@ -1013,7 +1089,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		record_rejected(L);
 		return CL_DB_OK;
 	}
-	if ((st = classify(L)) != CL_DB_OK)
+	if ((st = lock_originators(L)) != CL_DB_OK || (st = classify(L)) != CL_DB_OK)
 		return st;
 	if (r->conflict_count && (st = explain_conflicts(L)) != CL_DB_OK)
 		return st;
@@ -1135,5 +1211,6 @@ out:
 	res->seconds = elapsed(&L);
 	cl_input_free(L.in);
 	free(L.matched.bits);
+	free(L.companies);
 	free(L.conflicts.bits);
 }
