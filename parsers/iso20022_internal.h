@@ -36,6 +36,7 @@
                                         CDATA section, PI or tag */
 #define CL_ISO_MAX_VALUE 2048        /* bytes of one field value we keep */
 #define CL_ISO_MAX_NAMES (256 * 1024) /* bytes of distinct names libxml2 keeps */
+#define CL_ISO_MAX_ATTRS 256         /* attributes (and xmlns) in one tag */
 
 /* ---- iso20022_ns.c ---- */
 
