@@ -15,8 +15,9 @@
 #   - nothing of the file on stdout: no HOSTILE-MARKER-7F3A (every hostile
 #     file carries it where a record field would print it) and nothing of
 #     /etc/passwd on stdout or stderr;
-#   - no network: files that name a URL run under strace, and any socket
-#     other than AF_UNIX, or any connect(), fails the test.
+#   - no network and no other file: files that name a URL or a file run
+#     under strace; any socket other than AF_UNIX, any connect(), or any
+#     open of /etc/passwd fails the test.
 # Small files are in testdata/hostile/ (made by make-fixtures.py); the big
 # ones are generated into a temporary directory by generate.sh (~3 s).
 # With CL_HOSTILE_TABLE=FILE set, a markdown table of the results is written
@@ -42,6 +43,8 @@ limit_s=20
 have_strace=0
 if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
 	have_strace=1
+else
+	echo "test_hostile: note: strace unavailable: network attempts are not checked" >&2
 fi
 timer=/usr/bin/time
 [ -x "$timer" ] || { echo "test_hostile: /usr/bin/time is required (apt-get install time)" >&2; exit 1; }
@@ -64,13 +67,16 @@ run() {
 	shift
 	if [ "$NET" = 1 ] && [ "$have_strace" = 1 ]; then
 		set +e
-		$timer -f '%M %e' -o "$tmp/time" strace -f -qq -e trace=socket,connect \
+		$timer -f '%M %e' -o "$tmp/time" strace -f -qq -e trace=socket,connect,open,openat \
 			-o "$tmp/strace" "$CL_BIN" "$@" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		set -e
 		# strace's own time and memory would be counted: measure again alone
 		net=$(grep -v 'AF_UNIX\|AF_LOCAL' "$tmp/strace" | grep 'socket(\|connect(' | head -1)
 		[ -z "$net" ] || fail "$name: $*: tried the network: $net"
+		if grep -q '/etc/passwd' "$tmp/strace"; then
+			fail "$name: $*: opened /etc/passwd: $(grep /etc/passwd "$tmp/strace" | head -1)"
+		fi
 	fi
 	set +e
 	$timer -f '%M %e' -o "$tmp/time" "$CL_BIN" "$@" >"$tmp/out" 2>"$tmp/err"

@@ -430,7 +430,7 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 	struct cl_input *in = cl_input_from_memory(data, size, chunk, FUZZ_NAME);
 	struct driver d = { target, NULL, NULL, NULL };
 	EVP_MD_CTX *h = EVP_MD_CTX_new();
-	EVP_MD_CTX *hr = EVP_MD_CTX_new(), *he = EVP_MD_CTX_new();
+	EVP_MD_CTX *hr = EVP_MD_CTX_new(), *he = EVP_MD_CTX_new(), *hk = EVP_MD_CTX_new();
 	unsigned max_errors = opts->max_errors ? opts->max_errors : 100;
 	/* a parser makes progress: no more calls than bytes, give or take */
 	unsigned long calls = 0, max_calls = 4 * (unsigned long)size + 1000, last_ordinal = 0;
@@ -447,6 +447,7 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 	EVP_DigestInit_ex(h, EVP_sha256(), NULL);
 	EVP_DigestInit_ex(hr, EVP_sha256(), NULL);
 	EVP_DigestInit_ex(he, EVP_sha256(), NULL);
+	EVP_DigestInit_ex(hk, EVP_sha256(), NULL);
 	switch (target) {
 	case FUZZ_ACH:
 		d.ach = cl_ach_new(in, opts);
@@ -508,6 +509,10 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 			hash_ulong(h, (unsigned long)st);
 			hash_record(h, rec);
 			hash_record(hr, rec);
+			hash_str(hk, rec->kind);
+			hash_str(hk, rec->natural_key);
+			EVP_DigestUpdate(hk, rec->fingerprint, sizeof(rec->fingerprint));
+			hash_ulong(hk, (unsigned long)rec->amount_minor);
 			break;
 		case CL_INVALID:
 		case CL_NOTE:
@@ -523,6 +528,11 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 				out->gzip_ratio = 1;
 			if (st == CL_NOTE && strcmp(err.code, "fixed_block") == 0)
 				out->fixed_block = 1;
+			if (st == CL_NOTE)
+				out->eol_mode |= strcmp(err.code, "cr_line_ends") == 0 ? 1
+						 : strcmp(err.code, "crlf") == 0       ? 2
+						 : strcmp(err.code, "fixed_block") == 0 ? 4
+											: 0;
 			out->invalid += st == CL_INVALID;
 			out->notes += st == CL_NOTE;
 			out->io += st == CL_IO;
@@ -556,9 +566,11 @@ done:
 	EVP_DigestFinal_ex(h, out->digest, NULL);
 	EVP_DigestFinal_ex(hr, out->rec_digest, NULL);
 	EVP_DigestFinal_ex(he, out->err_digest, NULL);
+	EVP_DigestFinal_ex(hk, out->key_digest, NULL);
 	EVP_MD_CTX_free(h);
 	EVP_MD_CTX_free(hr);
 	EVP_MD_CTX_free(he);
+	EVP_MD_CTX_free(hk);
 	cl_parser_free(d.parser);
 	cl_ach_free(d.ach);
 	cl_iso20022_free(d.iso);
@@ -577,6 +589,10 @@ int fuzz_same_outcome(const struct fuzz_outcome *a, const struct fuzz_outcome *b
 	if (a->io || b->io)
 		/* an input failure (corrupt gzip) is met after as many bytes as
 		 * were decoded ahead, so the records and errors before it vary */
+		return 1;
+	if (!a_ok && a->eol_mode != b->eol_mode && fuzz_skip("eol_mode"))
+		/* the NACHA parser chose its line-end mode from what one read
+		 * gave (F10): in an invalid file only the verdict is compared */
 		return 1;
 	if (xml && !a_ok)
 		/* libxml2's reader parses ahead by as much as it was given, so

@@ -31,9 +31,12 @@ struct fuzz_outcome {
 	unsigned char digest[32]; /* SHA-256 over every record and error in order */
 	unsigned char rec_digest[32]; /* over the records' economic and key fields */
 	unsigned char err_digest[32]; /* over each error's status, line and code */
+	unsigned char key_digest[32]; /* over each record's kind, key, fingerprint, amount */
 	int gzip_ratio;         /* an error with code gzip_ratio was seen */
 	enum cl_format format;  /* the parser that ran (UNKNOWN: none) */
 	int fixed_block;        /* NACHA read as fixed-block records (a note said so) */
+	int eol_mode;           /* NACHA line-end notes seen: 1 cr_line_ends, 2 crlf,
+	                           4 fixed_block */
 };
 
 /* Whether two drives over the same content agree: same verdict always;
@@ -75,7 +78,7 @@ _Noreturn void fuzz_fail(const char *file, int line, const char *cond, const cha
 
 /* Whether the named check is switched off by FUZZ_SKIP (a comma-separated
  * list of: ordinal, position, line, info_records, max_errors, message_bytes,
- * message_numbers, crlf,
+ * message_numbers, eol_mode, crlf, cosmetic,
  * chunking, gzip), so that a campaign can go on past a
  * reported, still open finding.  FUZZ_TRACE=1 prints every result. */
 int fuzz_skip(const char *check);
