@@ -35,6 +35,8 @@
 #define CL_ISO_MAX_TEXT (256 * 1024) /* bytes of one text node, comment,
                                         CDATA section, PI or tag */
 #define CL_ISO_MAX_VALUE 2048        /* bytes of one field value we keep */
+#define CL_ISO_MAX_NAMES (256 * 1024) /* bytes of distinct names libxml2 keeps */
+#define CL_ISO_MAX_ATTRS 256         /* attributes (and xmlns) in one tag */
 
 /* ---- iso20022_ns.c ---- */
 
