@@ -125,6 +125,10 @@ struct load {
 	bool in_commit;            /* COMMIT was sent: a lost connection now
 	                              leaves the outcome to be found out */
 	struct timespec t0;
+	/* the originators (company ids) of the file's ACH entries, for the
+	   near-duplicate locks; a growable array, sorted before use */
+	char (*companies)[11];
+	size_t ncompanies, companies_cap;
 };
 
 static double elapsed(const struct load *L)
@@ -271,13 +275,92 @@ static void record_rejected(struct load *L)
 	r->load_id = 0;
 }
 
+/* ---- near duplicates and concurrency: originator locks ---- */
+
+/*
+ * A near duplicate has another key than the record it copies, so the unique
+ * index cannot stop two concurrent loaders from applying both dates of one
+ * payment.  ACH loaders therefore take a transaction-scoped advisory lock
+ * per (tenant, originator) of the file before classifying: two loads that
+ * share an originator run one after the other (the second sees the first's
+ * records), loads of other originators run in parallel.  Locks are taken
+ * in one global order (sorted company ids, after a shared tenant lock), so
+ * they cannot deadlock; since ACH entry keys contain the originator, two
+ * such loaders never wait on each other's rows either.  Over
+ * MAX_COMPANY_LOCKS originators (the server's lock table is small), one
+ * exclusive tenant-wide lock is taken instead.
+ */
+#define LOCK_CLASS "1129072716" /* "CLoL": any constant, never changed */
+#define MAX_COMPANY_LOCKS 32
+
+static void note_company(struct load *L, const char *company)
+{
+	size_t i;
+
+	if (L->ncompanies && strcmp(L->companies[L->ncompanies - 1], company) == 0)
+		return; /* entries come in batches of one originator */
+	for (i = 0; i < L->ncompanies; i++)
+		if (strcmp(L->companies[i], company) == 0)
+			return;
+	if (L->ncompanies > MAX_COMPANY_LOCKS)
+		return; /* enough to know: a tenant-wide lock */
+	if (L->ncompanies == L->companies_cap) {
+		L->companies_cap = L->companies_cap ? 2 * L->companies_cap : 8;
+		L->companies = cl_xrealloc(L->companies, L->companies_cap * sizeof(*L->companies));
+	}
+	snprintf(L->companies[L->ncompanies++], sizeof(L->companies[0]), "%s", company);
+}
+
+static int cmp_company(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static enum cl_db_status lock_originators(struct load *L)
+{
+	const char *p[2] = { L->o->tenant, NULL };
+	bool wide = L->ncompanies > MAX_COMPANY_LOCKS;
+	enum cl_db_status st;
+	size_t i;
+
+	if (!L->ncompanies)
+		return CL_DB_OK;
+	st = cl_db_exec(L->db,
+			wide ? "SELECT pg_catalog.pg_advisory_xact_lock(" LOCK_CLASS ", "
+			       "pg_catalog.hashtext($1))"
+			     : "SELECT pg_catalog.pg_advisory_xact_lock_shared(" LOCK_CLASS ", "
+			       "pg_catalog.hashtext($1))",
+			1, p, NULL, &L->r->err);
+	if (st != CL_DB_OK || wide)
+		return st;
+	qsort(L->companies, L->ncompanies, sizeof(L->companies[0]), cmp_company);
+	for (i = 0; i < L->ncompanies && st == CL_DB_OK; i++) {
+		p[1] = L->companies[i];
+		st = cl_db_exec(L->db,
+				"SELECT pg_catalog.pg_advisory_xact_lock(" LOCK_CLASS ", "
+				"pg_catalog.hashtext($1 || '|' || $2))",
+				2, p, NULL, &L->r->err);
+	}
+	return st;
+}
+
 /* ---- pass 1: stage keys and fingerprints ---- */
+
+/* The key as the journal keeps it: no account numbers in the journal. */
+static void copy_journal_key(struct cl_copy_in *c, const struct cl_record *rec)
+{
+	char masked[CL_KEY_MAX];
+
+	if (cl_row_mask_key(rec, rec->natural_key, masked, sizeof(masked)))
+		cl_copy_text(c, masked, false, false);
+	else
+		cl_copy_raw(c, "\t\\N", 3);
+}
 
 static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal)
 {
-	char b[64], hex[65], masked[CL_KEY_MAX];
+	char b[64], hex[65];
 	int n;
-	bool ach = strcmp(rec->kind, "ach.entry") == 0;
 
 	n = snprintf(b, sizeof(b), "%lu\t%lu\t", ordinal, rec->position);
 	cl_copy_raw(c, b, (size_t)n);
@@ -286,22 +369,27 @@ static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigne
 	cl_hex32(rec->fingerprint, hex);
 	cl_copy_raw(c, "\t\\\\x", 4);
 	cl_copy_raw(c, hex, 64);
-	/* the key as the journal keeps it: no account numbers in the journal */
-	if (cl_row_mask_key(rec, rec->natural_key, masked, sizeof(masked)))
-		cl_copy_text(c, masked, false, false);
-	else
-		cl_copy_raw(c, "\t\\N", 3);
-	if (ach) {
-		cl_copy_text(c, rec->company_id, false, true);
-		cl_copy_text(c, rec->trace_number, false, true);
-		cl_copy_text(c, rec->receiving_account, false, true);
-		cl_copy_text(c, rec->receiving_dfi, false, true);
-		n = snprintf(b, sizeof(b), "\t%" PRId64, rec->amount_minor);
-		cl_copy_raw(c, b, (size_t)n);
-		cl_copy_text(c, rec->value_date, false, true);
-	} else {
-		cl_copy_raw(c, "\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N", 18);
-	}
+	copy_journal_key(c, rec);
+	cl_copy_row_end(c);
+}
+
+/* An ACH entry without an exact match, for the near-duplicate search. */
+static void near_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal)
+{
+	char b[64];
+	int n;
+
+	n = snprintf(b, sizeof(b), "%lu\t%lu\t", ordinal, rec->position);
+	cl_copy_raw(c, b, (size_t)n);
+	cl_copy_text(c, rec->natural_key, true, false);
+	copy_journal_key(c, rec);
+	cl_copy_text(c, rec->company_id, false, true);
+	cl_copy_text(c, rec->trace_number, false, true);
+	cl_copy_text(c, rec->receiving_account, false, true);
+	cl_copy_text(c, rec->receiving_dfi, false, true);
+	n = snprintf(b, sizeof(b), "\t%" PRId64, rec->amount_minor);
+	cl_copy_raw(c, b, (size_t)n);
+	cl_copy_text(c, rec->value_date, false, true);
 	cl_copy_row_end(c);
 }
 
@@ -319,17 +407,15 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 	bool copying;
 
 	r->records = r->invalid_count = 0;
+	L->ncompanies = 0;
 	st = exec0(L, "CREATE TEMPORARY TABLE cl_stage ("
 		      " ordinal bigint NOT NULL, position bigint NOT NULL, kind text NOT NULL,"
 		      " natural_key text COLLATE \"C\" NOT NULL, fingerprint bytea NOT NULL,"
-		      " journal_key text,"
-		      " company_id text, trace_number text, receiving_account text,"
-		      " receiving_dfi text, amount_minor bigint, value_date date) ON COMMIT DROP");
+		      " journal_key text) ON COMMIT DROP");
 	if (st == CL_DB_OK)
 		st = cl_copy_in_begin(c, L->db,
 				      "COPY pg_temp.cl_stage (ordinal, position, kind, natural_key, "
-				      "fingerprint, journal_key, company_id, trace_number, receiving_account, "
-				      "receiving_dfi, amount_minor, value_date) FROM STDIN",
+				      "fingerprint, journal_key) FROM STDIN",
 				      &r->err);
 	if (st != CL_DB_OK) {
 		free(c);
@@ -348,6 +434,8 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 			r->records++;
 			if (copying)
 				stage_row(c, rec, r->records);
+			if (rec->kind[4] == 'e' && strcmp(rec->kind, "ach.entry") == 0)
+				note_company(L, rec->company_id);
 			if (L->h->on_progress && r->records % PROGRESS_EVERY == 0)
 				L->h->on_progress(L->h->ctx, 1, r->records, cl_input_raw_bytes(L->in));
 			break;
@@ -398,6 +486,10 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 
 /* ---- classification: journal rows in one statement ---- */
 
+enum which { NEW_ROWS, CONFLICT_ROWS, NEAR_ROWS };
+static enum cl_db_status copy_rows(struct load *L, enum which which, const char *copy_sql,
+				   unsigned long *copied);
+
 /* Exact key matches: one INSERT ... SELECT writes the journal rows and
  * streams back (ordinal, reason) for the conflicts, and for the duplicates
  * only when some records are new (pass 2 needs to know which), then one
@@ -422,8 +514,9 @@ static const char classify_sql[] =
 	" UNION ALL SELECT 0, count(*)::text FROM ins WHERE reason = 'duplicate'"
 	") TO STDOUT";
 
-/* ACH near duplicates among the entries without an exact match (their
- * ordinals sent by the client from its bitmap): a hash join on the
+/* ACH near duplicates among the entries without an exact match (sent by
+ * the client, re-reading the file, with their near-duplicate fields): a
+ * hash join on the
  * near-duplicate fields, so no extra index slows every insert into
  * clearing_record.  Skipped when there is nothing to look for (an exact
  * re-upload, or a tenant without ACH entries yet). */
@@ -433,16 +526,15 @@ static const char near_sql[] =
 	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
 	" SELECT DISTINCT ON (c.ordinal)"
 	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, c.ordinal, c.position,"
-	"   r.tenant, c.kind, coalesce(c.journal_key, c.natural_key), 'near_duplicate',"
+	"   r.tenant, r.kind, coalesce(c.journal_key, c.natural_key), 'near_duplicate',"
 	"   r.natural_key, r.load_id, r.ordinal, r.position"
-	" FROM pg_temp.cl_stage c"
-	" JOIN pg_temp.cl_unmatched u ON u.ordinal = c.ordinal"
+	" FROM pg_temp.cl_unmatched c"
 	" JOIN public.clearing_record r"
 	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
 	"  AND r.kind = 'ach.entry' AND r.company_id = c.company_id"
 	"  AND r.trace_number = c.trace_number AND r.receiving_account = c.receiving_account"
 	"  AND r.receiving_dfi = c.receiving_dfi AND r.amount_minor = c.amount_minor"
-	" WHERE c.kind = 'ach.entry' AND r.value_date <> c.value_date"
+	" WHERE r.value_date <> c.value_date"
 	"   AND r.value_date BETWEEN c.value_date - 9 AND c.value_date + 9"
 	"   AND public.clearing_banking_days(r.value_date, c.value_date) <= 5"
 	" ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal"
@@ -493,35 +585,27 @@ static enum cl_db_status near_wanted(struct load *L, bool *yes)
 
 static enum cl_db_status near_duplicates(struct load *L)
 {
-	struct cl_copy_in *c;
 	enum cl_db_status st;
-	unsigned long i;
+	unsigned long copied;
 	bool yes;
-	char b[24];
 
 	if ((st = near_wanted(L, &yes)) != CL_DB_OK || !yes)
 		return st;
-	st = exec0(L, "CREATE TEMPORARY TABLE cl_unmatched (ordinal bigint NOT NULL) ON COMMIT DROP");
-	if (st != CL_DB_OK)
-		return st;
-	c = cl_xmalloc(sizeof(*c));
-	st = cl_copy_in_begin(c, L->db, "COPY pg_temp.cl_unmatched (ordinal) FROM STDIN", &L->r->err);
-	if (st != CL_DB_OK) {
-		free(c);
-		return st;
-	}
-	for (i = 1; i <= L->r->records; i++) {
-		if (bit_test(&L->matched, i))
-			continue;
-		cl_copy_raw(c, b, (size_t)snprintf(b, sizeof(b), "%lu", i));
-		cl_copy_row_end(c);
-	}
-	st = cl_copy_in_end(c, NULL, &L->r->err);
-	free(c);
+	st = exec0(L, "CREATE TEMPORARY TABLE cl_unmatched (ordinal bigint NOT NULL,"
+		      " position bigint NOT NULL, natural_key text COLLATE \"C\" NOT NULL,"
+		      " journal_key text, company_id text, trace_number text,"
+		      " receiving_account text, receiving_dfi text, amount_minor bigint,"
+		      " value_date date) ON COMMIT DROP");
 	if (st == CL_DB_OK)
-		st = exec0(L, "ANALYZE pg_temp.cl_unmatched");
-	if (st == CL_DB_OK)
-		st = cl_copy_out(L->db, near_sql, on_classified, L, &L->r->err);
+		st = copy_rows(L, NEAR_ROWS,
+			       "COPY pg_temp.cl_unmatched (ordinal, position, natural_key, journal_key,"
+			       " company_id, trace_number, receiving_account, receiving_dfi,"
+			       " amount_minor, value_date) FROM STDIN",
+			       &copied);
+	if (st == CL_DB_OK && copied) {
+		if ((st = exec0(L, "ANALYZE pg_temp.cl_unmatched")) == CL_DB_OK)
+			st = cl_copy_out(L->db, near_sql, on_classified, L, &L->r->err);
+	}
 	return st;
 }
 
@@ -549,8 +633,6 @@ static enum cl_db_status classify(struct load *L)
 }
 
 /* ---- re-reading the file: pass 2 and the conflicts pass ---- */
-
-enum which { NEW_ROWS, CONFLICT_ROWS };
 
 /* COPY the records selected by `which` (full rows) with `copy_sql`.  The
  * file must read as it did in pass 1 (same SHA-256), or nothing is
@@ -592,11 +674,23 @@ static enum cl_db_status copy_rows(struct load *L, enum which which, const char 
 			return CL_DB_ERROR;
 		}
 		seen++;
-		take = which == NEW_ROWS ? !bit_test(&L->matched, seen)
-					 : bit_test(&L->conflicts, seen);
+		switch (which) {
+		case NEW_ROWS:
+			take = !bit_test(&L->matched, seen);
+			break;
+		case CONFLICT_ROWS:
+			take = bit_test(&L->conflicts, seen);
+			break;
+		default:
+			take = !bit_test(&L->matched, seen) && strcmp(rec->kind, "ach.entry") == 0;
+			break;
+		}
 		if (!take)
 			continue;
-		cl_row_copy(c, rec, seen, L->o->tenant, L->load_id);
+		if (which == NEAR_ROWS)
+			near_row(c, rec, seen);
+		else
+			cl_row_copy(c, rec, seen, L->o->tenant, L->load_id);
 		if (++*copied == 1 && which == NEW_ROWS)
 			CL_FAILPOINT("mid_copy", L->db->conn);
 		if (L->h->on_progress && seen % PROGRESS_EVERY == 0)
@@ -995,7 +1089,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		record_rejected(L);
 		return CL_DB_OK;
 	}
-	if ((st = classify(L)) != CL_DB_OK)
+	if ((st = lock_originators(L)) != CL_DB_OK || (st = classify(L)) != CL_DB_OK)
 		return st;
 	if (r->conflict_count && (st = explain_conflicts(L)) != CL_DB_OK)
 		return st;
@@ -1117,5 +1211,6 @@ out:
 	res->seconds = elapsed(&L);
 	cl_input_free(L.in);
 	free(L.matched.bits);
+	free(L.companies);
 	free(L.conflicts.bits);
 }

@@ -156,13 +156,18 @@ static bool fill(struct cl_ach *p)
 	return true;
 }
 
-/* Decide once whether the file has line breaks: a file header followed
- * directly (column 95) by another record type means fixed-block records. */
+/* Decide once, from a fixed window of the first bytes (the same whatever
+ * the read sizes), whether the file has line breaks: a file header
+ * followed directly (column 95) by another record type, and no line end
+ * in the first two records, means fixed-block records. */
+#define DETECT_WINDOW (2 * ACH_RECLEN + 2)
+
 static bool detect_mode(struct cl_ach *p)
 {
 	const unsigned char *b;
+	size_t w;
 
-	while (!p->eof && p->len - p->pos < ACH_RECLEN + 2)
+	while (!p->eof && p->len - p->pos < DETECT_WINDOW + 3)
 		if (!fill(p))
 			return false;
 	p->mode_known = true;
@@ -172,16 +177,16 @@ static bool detect_mode(struct cl_ach *p)
 		b += 3;
 		ach_note(p, 1, "bom", "UTF-8 byte order mark before the file header ignored");
 	}
-	if (p->len - p->pos > ACH_RECLEN && b[0] == '1' && b[ACH_RECLEN] >= '1' &&
-	    b[ACH_RECLEN] <= '9' && !memchr(b, '\n', ACH_RECLEN)) {
+	w = p->len - p->pos < DETECT_WINDOW ? p->len - p->pos : DETECT_WINDOW;
+	if (w > ACH_RECLEN && b[0] == '1' && b[ACH_RECLEN] >= '1' && b[ACH_RECLEN] <= '9' &&
+	    !memchr(b, '\n', w < 2 * ACH_RECLEN ? w : 2 * ACH_RECLEN) &&
+	    !memchr(b, '\r', w < 2 * ACH_RECLEN ? w : 2 * ACH_RECLEN)) {
 		p->fixed_block = true;
 		ach_note(p, 1, "fixed_block",
 			 "file has no line breaks: read as fixed-block records of 94 characters "
 			 "(line numbers count records)");
 	} else {
-		/* old Mac files end lines with CR alone; look only at the first
-		 * 96 bytes, which are there whatever the chunking */
-		size_t w = p->len - p->pos < ACH_RECLEN + 2 ? p->len - p->pos : ACH_RECLEN + 2;
+		/* old Mac files end lines with CR alone */
 		const unsigned char *t = memchr(b, '\r', w);
 		const unsigned char *nl = memchr(b, '\n', w);
 

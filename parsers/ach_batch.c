@@ -36,8 +36,13 @@ static bool expect_literal(struct cl_ach *p, const struct ach_line *l, int a, co
 
 	if (memcmp(l->c + a - 1, want, n) == 0)
 		return true;
-	ach_err(p, l->no, (unsigned long)a, code, "%s (columns %d-%d) must be \"%s\", found \"%s\"",
-		what, a, a + (int)n - 1, want, ach_show(shown, sizeof(shown), l->c + a - 1, n));
+	if (n == 1)
+		ach_err(p, l->no, (unsigned long)a, code, "%s (column %d) must be \"%s\", found \"%s\"",
+			what, a, want, ach_show(shown, sizeof(shown), l->c + a - 1, n));
+	else
+		ach_err(p, l->no, (unsigned long)a, code,
+			"%s (columns %d-%d) must be \"%s\", found \"%s\"", what, a, a + (int)n - 1,
+			want, ach_show(shown, sizeof(shown), l->c + a - 1, n));
 	return false;
 }
 
@@ -69,12 +74,14 @@ void ach_file_header(struct cl_ach *p, const struct ach_line *l)
 	{
 		char m = l->c[33];
 
-		if ((m >= 'A' && m <= 'Z') || (m >= '0' && m <= '9'))
-			p->info.file_id[0] = m, p->info.file_id[1] = '\0';
-		else
+		if ((m >= 'A' && m <= 'Z') || (m >= '0' && m <= '9')) {
+			p->info.file_id[0] = m;
+			p->info.file_id[1] = '\0';
+		} else {
 			ach_err(p, l->no, 34, "file_id_modifier",
 				"file ID modifier (column 34) must be A-Z or 0-9, found \"%s\"",
 				ach_show(shown, sizeof(shown), l->c + 33, 1));
+		}
 	}
 	(void)expect_literal(p, l, 35, "094", "record_size", "record size");
 	(void)expect_literal(p, l, 38, "10", "blocking_factor", "blocking factor");

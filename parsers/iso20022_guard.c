@@ -189,7 +189,8 @@ size_t cl_iso_guard_scan(struct cl_iso_guard *g, const unsigned char *buf, size_
 					g->sub = 0;
 				}
 			} else {
-				g->state = G_TAG;
+				g->state = G_TAG; /* "<![x": libxml2 reports it */
+				g->sub = 0;
 			}
 			break;
 		case G_COMMENT: /* ends at "-->" */
@@ -206,12 +207,23 @@ size_t cl_iso_guard_scan(struct cl_iso_guard *g, const unsigned char *buf, size_
 				g->state = G_TEXT;
 			g->sub = c == '?';
 			break;
-		case G_TAG:
+		case G_TAG: /* sub counts the attribute values */
 			if (g->quote) {
 				if (c == (unsigned char)g->quote)
 					g->quote = 0;
 			} else if (c == '"' || c == '\'') {
 				g->quote = (char)c;
+				if (++g->sub > CL_ISO_MAX_ATTRS) {
+					/* libxml2 checks attributes for duplicates
+					 * pairwise: thousands in one tag cost seconds */
+					char msg[160];
+
+					snprintf(msg, sizeof(msg),
+						 "tag with more than %d attributes", CL_ISO_MAX_ATTRS);
+					fail_at(g, base, i);
+					fail(g, "xml_too_many_attributes", msg);
+					return i;
+				}
 			} else if (c == '>') {
 				g->state = G_TEXT;
 			}

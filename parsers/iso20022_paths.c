@@ -15,14 +15,6 @@
 static struct cl_iso_paths table;
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
-int cl_iso_tag_id(const struct cl_iso_paths *t, const char *name)
-{
-	for (int i = 0; i < t->tags; i++)
-		if (strcmp(t->tag_name[i], name) == 0)
-			return i;
-	return -1;
-}
-
 static int tag(const char *name, size_t len)
 {
 	static char names[CL_ISO_MAX_TAGS][24];

@@ -803,6 +803,8 @@ static void test_ach_fuzz_findings_same_in_any_chunking(void **state)
 	static const char *const files[] = {
 		"testdata/ach/fuzz/cr-detection-window.ach", /* CR-only detection window */
 		"testdata/ach/fuzz/line-limit-with-line-end.ach.gz", /* 69,110-byte line */
+		"testdata/ach/fuzz/fixed-block-false-positive.ach",  /* F9 */
+		"testdata/ach/fuzz/cr-detect-beyond-96.ach",         /* F10 */
 	};
 
 	(void)state;
@@ -816,6 +818,34 @@ static void test_ach_fuzz_findings_same_in_any_chunking(void **state)
 		fclose(fh);
 		check_chunking(buf, n);
 	}
+}
+
+/* F9: a first line of 95 characters whose last is a record type digit, then
+ * a line end: that is a long line, not fixed-block records, and CRLF gives
+ * the same errors as LF. */
+static void test_ach_fixed_block_needs_two_records_without_line_end(void **state)
+{
+	static const char lf[] = "101 231380104 1210428822603011200A094101FEDERAL RESERVE BANK   "
+				 "MY COMPANY                     9\n9";
+	char crlf[sizeof(lf) + 1];
+	struct run a, b;
+
+	(void)state;
+	memcpy(crlf, lf, 95);
+	memcpy(crlf + 95, "\r\n9", 3);
+	run_buf(&a, lf, sizeof(lf) - 1);
+	run_buf(&b, crlf, sizeof(lf));
+	assert_null(find_note(&a, "fixed_block"));
+	assert_has_error(&a, "record_length", 1);
+	assert_int_equal(a.errors, b.errors);
+	for (size_t i = 0, j = 0; i < a.n && j < b.n; i++, j++) {
+		if (b.ev[j].st == CL_NOTE && strcmp(b.ev[j].code, "crlf") == 0)
+			j++;
+		assert_string_equal(a.ev[i].code, b.ev[j].code);
+		assert_int_equal(a.ev[i].line, b.ev[j].line);
+	}
+	run_free(&a);
+	run_free(&b);
 }
 
 int main(void)
@@ -843,6 +873,7 @@ int main(void)
 		cmocka_unit_test(test_ach_read_error_ends_the_file),
 		cmocka_unit_test(test_ach_overlong_line_same_in_any_chunking),
 		cmocka_unit_test(test_ach_fuzz_findings_same_in_any_chunking),
+		cmocka_unit_test(test_ach_fixed_block_needs_two_records_without_line_end),
 	};
 
 	return cmocka_run_group_tests_name("ach", tests, NULL, NULL);

@@ -494,6 +494,25 @@ static void test_iso20022_apphdr_agents_and_splmtry_data(void **state)
 	assert_int_equal(run.rec[0].amount_minor, 150);
 	assert_string_equal(run.info.sender, "AAAAGB2L");
 	assert_string_equal(run.info.receiver, "BBBBUS33");
+	assert_int_equal(run.nnote, 0);
+}
+
+static void test_iso20022_apphdr_msgdefidr_note(void **state)
+{
+	char x[sizeof(enveloped)];
+
+	(void)state;
+	memcpy(x, enveloped, sizeof(x));
+	memcpy(strstr(x, "<MsgDefIdr>pacs.008.001.08") + 11, "pacs.008.001.12", 15);
+	iso_run(x, &run);
+	/* a remark, not an error: CBPR+ samples do this */
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nrec, 1);
+	assert_int_equal(run.nnote, 1);
+	assert_string_equal(run.note[0].code, "apphdr_msgdefidr");
+	assert_int_equal(run.note[0].line, 6);
+	assert_string_equal(run.note[0].message, "AppHdr MsgDefIdr \"pacs.008.001.12\" differs "
+						 "from the Document's message pacs.008.001.08");
 }
 
 /* ---------------------------------------------------------- validation */
@@ -1008,6 +1027,7 @@ int main(void)
 		cmocka_unit_test(test_iso20022_pacs009_cov_ignores_underlying),
 		cmocka_unit_test(test_iso20022_pacs004_returns),
 		cmocka_unit_test(test_iso20022_apphdr_agents_and_splmtry_data),
+		cmocka_unit_test(test_iso20022_apphdr_msgdefidr_note),
 		cmocka_unit_test(test_iso20022_group_counts_and_sums),
 		cmocka_unit_test(test_iso20022_pmtinf_counts_and_sums),
 		cmocka_unit_test(test_iso20022_transaction_rules),

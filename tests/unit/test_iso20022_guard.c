@@ -142,6 +142,25 @@ static void test_iso20022_guard_lengths(void **state)
 	free(x);
 }
 
+static void test_iso20022_guard_attribute_count(void **state)
+{
+	char x[8192];
+	size_t n = (size_t)sprintf(x, "<a>\n<b");
+	struct verdict v;
+
+	(void)state;
+	for (int i = 0; i < CL_ISO_MAX_ATTRS; i++)
+		n += (size_t)sprintf(x + n, " a%d=''", i);
+	memcpy(x + n, "/></a>", 7);
+	assert_false(judge(x, n + 6).failed); /* exactly the limit */
+	n += (size_t)sprintf(x + n, " z=\"x\"/></a>");
+	v = judge(x, n);
+	assert_true(v.failed);
+	assert_string_equal(v.code, "xml_too_many_attributes");
+	assert_int_equal(v.line, 2);
+	assert_int_equal(v.col, 1);
+}
+
 static void test_iso20022_guard_encodings(void **state)
 {
 	char code[CL_CODE_MAX], msg[200];
@@ -169,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_iso20022_guard_ordinary_markup_passes),
 		cmocka_unit_test(test_iso20022_guard_doctype_anywhere),
 		cmocka_unit_test(test_iso20022_guard_lengths),
+		cmocka_unit_test(test_iso20022_guard_attribute_count),
 		cmocka_unit_test(test_iso20022_guard_encodings),
 	};
 

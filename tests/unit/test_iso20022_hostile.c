@@ -143,6 +143,24 @@ static void test_iso20022_huge_text_refused(void **state)
 	huge("<MsgId a=\"", 'v', "\">x</MsgId>", "tag");
 }
 
+static void test_iso20022_distinct_names_bounded(void **state)
+{
+	/* libxml2 keeps every distinct name: 4,000 names of 100 characters
+	 * pass the cap, and are refused before memory grows */
+	size_t cap = 4000 * 110 + 256, n;
+	char *x = malloc(cap);
+
+	(void)state;
+	n = (size_t)sprintf(x, "<Document xmlns=\"" PAIN_NS "\"><CstmrCdtTrfInitn>\n");
+	for (int i = 0; i < 4000; i++)
+		n += (size_t)sprintf(x + n, "<n%099d/>\n", i);
+	n += (size_t)sprintf(x + n, "</CstmrCdtTrfInitn></Document>\n");
+	iso_run_opts(x, n, 0, NULL, &run);
+	only_error(&run, "xml_too_many_names");
+	assert_true(run.err[0].line > 2000 && run.err[0].line <= 4001);
+	free(x);
+}
+
 static void test_iso20022_truncated_file(void **state)
 {
 	size_t cut = strlen(good_body) / 2;
@@ -326,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_iso20022_any_doctype_refused),
 		cmocka_unit_test(test_iso20022_deep_nesting_refused),
 		cmocka_unit_test(test_iso20022_huge_text_refused),
+		cmocka_unit_test(test_iso20022_distinct_names_bounded),
 		cmocka_unit_test(test_iso20022_truncated_file),
 		cmocka_unit_test(test_iso20022_malformed),
 		cmocka_unit_test(test_iso20022_wrong_namespace),
