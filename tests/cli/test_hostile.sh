@@ -2,7 +2,8 @@
 # tests/cli/test_hostile.sh - hostile inputs (issue 5, "Fuzzing and hostile
 # input"): XXE, entity bombs, external DTDs, deep nesting, a 100 MiB text
 # node, a 1 GiB line, binary garbage, gzip bombs, truncated and corrupt gzip,
-# NUL bytes, invalid UTF-8, UTF-16, and a schemaLocation URL.
+# NUL bytes, invalid UTF-8, UTF-16, a schemaLocation URL, and an XSD given
+# to validate --schema that imports a URL and includes /etc/passwd.
 #
 # Each file goes through `validate`, `validate --format json` and `parse`:
 #   - the exit status (3: invalid, nothing applied; 0 for the two controls
@@ -203,6 +204,36 @@ check gzip-corrupt      gzip-corrupt.ach.gz       0   3 gzip_corrupt \
 	"$P: gzip-corrupt.ach.gz: error: gzip stream is corrupt: invalid bit length repeat"
 check gzip-trailing     gzip-trailing-garbage.ach.gz 0 3 gzip_trailing \
 	"$P: gzip-trailing-garbage.ach.gz: error: unexpected data after the end of the gzip stream (at raw byte 212)"
+
+# validate --schema with an XSD whose xs:import names a URL and whose
+# xs:include names /etc/passwd: refused, no network, nothing of the file shown
+if [ "$have_strace" = 1 ]; then
+	set +e
+	strace -f -qq -e trace=socket,connect -o "$tmp/strace" "$CL_BIN" validate \
+		--schema schema-import-url.xsd control-valid.xml >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	set -e
+	net=$(grep -v 'AF_UNIX\|AF_LOCAL' "$tmp/strace" | grep 'socket(\|connect(' | head -1)
+	[ -z "$net" ] || fail "schema-import-url: validate --schema tried the network: $net"
+else
+	set +e
+	"$CL_BIN" validate --schema schema-import-url.xsd control-valid.xml >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	set -e
+fi
+[ "$rc" = 3 ] || fail "schema-import-url: validate --schema: exit $rc, expected 3"
+if grep -q 'root:x:0:0\|/bin/bash\|nologin' "$tmp/out" "$tmp/err"; then
+	fail "schema-import-url: /etc/passwd content reached the output: $(grep -h 'root:' "$tmp/err" | head -1)"
+fi
+grep -q '^clearing-load: control-valid.xml: error: could not load the XML schema "schema-import-url.xsd"' \
+	"$tmp/err" || fail "schema-import-url: no clear error: $(head -3 "$tmp/err")"
+if [ "$(grep -vc '^clearing-load: \|: invalid, ' "$tmp/err")" != 0 ]; then
+	fail "schema-import-url: something other than clearing-load printed: $(grep -v '^clearing-load: ' "$tmp/err" | head -2)"
+fi
+if [ -n "$table" ]; then
+	printf '| schema-import-url | `validate --schema schema-import-url.xsd` | %s | - | %s | - | - |\n' \
+		"$rc" "$(head -1 "$tmp/err" | sed 's/^clearing-load: //; s/|/\\|/g')" >>"$table"
+fi
 
 if [ "$failures" -ne 0 ]; then
 	echo "test_hostile: $failures failure(s)" >&2
