@@ -81,8 +81,7 @@ $(B)/libcl.a: $(LIB_OBJS)
 	@rm -f $@
 	$(Q)ar rcs $@ $^
 
-# The program links every object (not the archive), so a real definition
-# always wins over a weak placeholder in cmd/pending.c.
+# The program links every object, not the archive: nothing is left out.
 $(BIN): $(MAIN_OBJ) $(LIB_OBJS)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB_OBJS) $(PKG_LIBS)
 

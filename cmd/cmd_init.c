@@ -61,12 +61,8 @@ int cl_cmd_init(int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return cl_finish_stdout(CL_EXIT_OK);
-		case ':':
-			return cl_usage_error("init", "option '%s' requires an argument", argv[optind - 1]);
 		default:
-			if (optopt)
-				return cl_usage_error("init", "invalid option -- '%c'", optopt);
-			return cl_usage_error("init", "unrecognized option '%s'", argv[optind - 1]);
+			return cl_option_error("init", c, argv);
 		}
 	}
 	if (optind < argc)

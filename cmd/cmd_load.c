@@ -489,12 +489,8 @@ int cl_cmd_load(int argc, char **argv)
 		case 'h':
 			fputs(diff ? diff_usage : load_usage, stdout);
 			return cl_finish_stdout(CL_EXIT_OK);
-		case ':':
-			return cl_usage_error(cmd, "option '%s' requires an argument", argv[optind - 1]);
 		default:
-			if (optopt)
-				return cl_usage_error(cmd, "invalid option -- '%c'", optopt);
-			return cl_usage_error(cmd, "unrecognized option '%s'", argv[optind - 1]);
+			return cl_option_error(cmd, c, argv);
 		}
 	}
 	if (optind >= argc)

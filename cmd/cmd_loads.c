@@ -122,12 +122,8 @@ int cl_cmd_loads(int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return cl_finish_stdout(CL_EXIT_OK);
-		case ':':
-			return cl_usage_error("loads", "option '%s' requires an argument", argv[optind - 1]);
 		default:
-			if (optopt)
-				return cl_usage_error("loads", "invalid option -- '%c'", optopt);
-			return cl_usage_error("loads", "unrecognized option '%s'", argv[optind - 1]);
+			return cl_option_error("loads", c, argv);
 		}
 	}
 	if (optind < argc)

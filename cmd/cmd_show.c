@@ -79,12 +79,8 @@ int cl_cmd_show(int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return cl_finish_stdout(CL_EXIT_OK);
-		case ':':
-			return cl_usage_error("show", "option '%s' requires an argument", argv[optind - 1]);
 		default:
-			if (optopt)
-				return cl_usage_error("show", "invalid option -- '%c'", optopt);
-			return cl_usage_error("show", "unrecognized option '%s'", argv[optind - 1]);
+			return cl_option_error("show", c, argv);
 		}
 	}
 	if (optind < argc) {

@@ -75,9 +75,9 @@ static void report_file(const struct validate_ctx *ctx, bool valid, const struct
 		cl_json_end(&j);
 	} else if (ctx->format == CL_OUT_TEXT && !cl_opt_quiet) {
 		if (valid)
-			printf("%s: valid %s, %lu records\n", ctx->file,
+			printf("%s: valid %s, %lu record%s\n", ctx->file,
 			       res->info.message_type[0] ? res->info.message_type : "file",
-			       res->info.records);
+			       res->info.records, res->info.records == 1 ? "" : "s");
 		else
 			printf("%s: invalid, %lu error%s\n", ctx->file, res->errors,
 			       res->errors == 1 ? "" : "s");

@@ -3,6 +3,8 @@
 
 #include "cli.h"
 
+#include <getopt.h>
+
 void cl_print_db_error(const struct cl_error *err)
 {
 	if (err->sqlstate[0])
@@ -23,4 +25,13 @@ int cl_cmd_connect(const char *cmd, const char *conninfo, struct cl_db *db)
 		return CL_EXIT_DB;
 	}
 	return 0;
+}
+
+int cl_option_error(const char *cmd, int c, char **argv)
+{
+	if (c == ':')
+		return cl_usage_error(cmd, "option '%s' requires an argument", argv[optind - 1]);
+	if (optopt)
+		return cl_usage_error(cmd, "invalid option -- '%c'", optopt);
+	return cl_usage_error(cmd, "unrecognized option '%s'", argv[optind - 1]);
 }

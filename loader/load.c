@@ -1,5 +1,6 @@
 /* load.c - the per-file load / diff pipeline (see load.h). */
 #include "load.h"
+#include "load_int.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -42,7 +43,6 @@
 
 #define DEFAULT_RETRIES 8
 #define PROGRESS_EVERY 16384
-#define RECONNECT_ATTEMPTS 5
 
 const char *cl_outcome_name(enum cl_outcome o)
 {
@@ -69,64 +69,6 @@ const char *cl_action_name(enum cl_action a)
 	return "invalid";
 }
 
-/* ---- a growable bitmap indexed by record ordinal ---- */
-
-struct bitmap {
-	unsigned char *bits;
-	size_t nbytes;
-};
-
-static void bit_set(struct bitmap *b, unsigned long i)
-{
-	size_t byte = i / 8;
-
-	if (byte >= b->nbytes) {
-		size_t n = b->nbytes ? b->nbytes : 4096;
-
-		while (n <= byte)
-			n *= 2;
-		b->bits = cl_xrealloc(b->bits, n);
-		memset(b->bits + b->nbytes, 0, n - b->nbytes);
-		b->nbytes = n;
-	}
-	b->bits[byte] |= (unsigned char)(1u << (i % 8));
-}
-
-static bool bit_test(const struct bitmap *b, unsigned long i)
-{
-	size_t byte = i / 8;
-
-	return byte < b->nbytes && (b->bits[byte] & (1u << (i % 8)));
-}
-
-static void bit_clear_all(struct bitmap *b)
-{
-	if (b->bits)
-		memset(b->bits, 0, b->nbytes);
-}
-
-/* ---- the state of one file ---- */
-
-struct load {
-	struct cl_db *db;
-	const struct cl_load_opts *o;
-	const struct cl_load_hooks *h;
-	struct cl_load_result *r;
-	const char *path;
-	struct cl_input *in;
-	char load_id[24];          /* of the current attempt, as text */
-	struct cl_file_info info;  /* from pass 1 */
-	char pass1_sha[65];
-	struct bitmap matched;     /* ordinals with a journal row */
-	struct bitmap conflicts;   /* ordinals that conflict */
-	bool ordered_path;         /* retry: stage new rows, insert in key order */
-	unsigned long raced_dup;   /* ordered path: skipped keys that turned */
-	unsigned long raced_conflict; /* out duplicates / conflicts */
-	bool in_commit;            /* COMMIT was sent: a lost connection now
-	                              leaves the outcome to be found out */
-	struct timespec t0;
-};
-
 static double elapsed(const struct load *L)
 {
 	struct timespec t;
@@ -151,7 +93,7 @@ static void note(struct load *L, const char *fmt, ...)
 	L->h->on_note(L->h->ctx, &e);
 }
 
-static enum cl_db_status exec0(struct load *L, const char *sql)
+enum cl_db_status cl_load_exec0(struct load *L, const char *sql)
 {
 	return cl_db_exec(L->db, sql, 0, NULL, NULL, &L->r->err);
 }
@@ -167,7 +109,7 @@ static void rollback(struct load *L)
 }
 
 /* Open a parser on the (rewound) input. */
-static enum cl_status open_parser(struct load *L, bool rewind, struct cl_parser **p,
+enum cl_status cl_load_open_parser(struct load *L, bool rewind, struct cl_parser **p,
 				  struct cl_error *err)
 {
 	if (rewind && cl_input_rewind(L->in, err) != CL_OK)
@@ -261,8 +203,8 @@ static void record_rejected(struct load *L)
 	rollback(L);
 	if (L->o->dry_run)
 		return;
-	if ((st = exec0(L, "BEGIN")) == CL_DB_OK && (st = insert_load_row(L)) == CL_DB_OK &&
-	    (st = update_load_row(L, "rejected")) == CL_DB_OK && (st = exec0(L, "COMMIT")) == CL_DB_OK) {
+	if ((st = cl_load_exec0(L, "BEGIN")) == CL_DB_OK && (st = insert_load_row(L)) == CL_DB_OK &&
+	    (st = update_load_row(L, "rejected")) == CL_DB_OK && (st = cl_load_exec0(L, "COMMIT")) == CL_DB_OK) {
 		r->load_id = strtoll(L->load_id, NULL, 10);
 		return;
 	}
@@ -273,11 +215,21 @@ static void record_rejected(struct load *L)
 
 /* ---- pass 1: stage keys and fingerprints ---- */
 
+/* The key as the journal keeps it: no account numbers in the journal. */
+static void copy_journal_key(struct cl_copy_in *c, const struct cl_record *rec)
+{
+	char masked[CL_KEY_MAX];
+
+	if (cl_row_mask_key(rec, rec->natural_key, masked, sizeof(masked)))
+		cl_copy_text(c, masked, false, false);
+	else
+		cl_copy_raw(c, "\t\\N", 3);
+}
+
 static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal)
 {
-	char b[64], hex[65], masked[CL_KEY_MAX];
+	char b[64], hex[65];
 	int n;
-	bool ach = strcmp(rec->kind, "ach.entry") == 0;
 
 	n = snprintf(b, sizeof(b), "%lu\t%lu\t", ordinal, rec->position);
 	cl_copy_raw(c, b, (size_t)n);
@@ -286,22 +238,27 @@ static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigne
 	cl_hex32(rec->fingerprint, hex);
 	cl_copy_raw(c, "\t\\\\x", 4);
 	cl_copy_raw(c, hex, 64);
-	/* the key as the journal keeps it: no account numbers in the journal */
-	if (cl_row_mask_key(rec, rec->natural_key, masked, sizeof(masked)))
-		cl_copy_text(c, masked, false, false);
-	else
-		cl_copy_raw(c, "\t\\N", 3);
-	if (ach) {
-		cl_copy_text(c, rec->company_id, false, true);
-		cl_copy_text(c, rec->trace_number, false, true);
-		cl_copy_text(c, rec->receiving_account, false, true);
-		cl_copy_text(c, rec->receiving_dfi, false, true);
-		n = snprintf(b, sizeof(b), "\t%" PRId64, rec->amount_minor);
-		cl_copy_raw(c, b, (size_t)n);
-		cl_copy_text(c, rec->value_date, false, true);
-	} else {
-		cl_copy_raw(c, "\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N", 18);
-	}
+	copy_journal_key(c, rec);
+	cl_copy_row_end(c);
+}
+
+/* An ACH entry without an exact match, for the near-duplicate search. */
+static void near_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal)
+{
+	char b[64];
+	int n;
+
+	n = snprintf(b, sizeof(b), "%lu\t%lu\t", ordinal, rec->position);
+	cl_copy_raw(c, b, (size_t)n);
+	cl_copy_text(c, rec->natural_key, true, false);
+	copy_journal_key(c, rec);
+	cl_copy_text(c, rec->company_id, false, true);
+	cl_copy_text(c, rec->trace_number, false, true);
+	cl_copy_text(c, rec->receiving_account, false, true);
+	cl_copy_text(c, rec->receiving_dfi, false, true);
+	n = snprintf(b, sizeof(b), "\t%" PRId64, rec->amount_minor);
+	cl_copy_raw(c, b, (size_t)n);
+	cl_copy_text(c, rec->value_date, false, true);
 	cl_copy_row_end(c);
 }
 
@@ -319,24 +276,22 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 	bool copying;
 
 	r->records = r->invalid_count = 0;
-	st = exec0(L, "CREATE TEMPORARY TABLE cl_stage ("
+	L->ncompanies = 0;
+	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_stage ("
 		      " ordinal bigint NOT NULL, position bigint NOT NULL, kind text NOT NULL,"
 		      " natural_key text COLLATE \"C\" NOT NULL, fingerprint bytea NOT NULL,"
-		      " journal_key text,"
-		      " company_id text, trace_number text, receiving_account text,"
-		      " receiving_dfi text, amount_minor bigint, value_date date) ON COMMIT DROP");
+		      " journal_key text) ON COMMIT DROP");
 	if (st == CL_DB_OK)
 		st = cl_copy_in_begin(c, L->db,
 				      "COPY pg_temp.cl_stage (ordinal, position, kind, natural_key, "
-				      "fingerprint, journal_key, company_id, trace_number, receiving_account, "
-				      "receiving_dfi, amount_minor, value_date) FROM STDIN",
+				      "fingerprint, journal_key) FROM STDIN",
 				      &r->err);
 	if (st != CL_DB_OK) {
 		free(c);
 		return st;
 	}
 	copying = true;
-	ps = open_parser(L, rewind, &p, &e);
+	ps = cl_load_open_parser(L, rewind, &p, &e);
 	if (ps != CL_OK) {
 		r->invalid_count++;
 		L->h->on_error(L->h->ctx, &e);
@@ -348,6 +303,8 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 			r->records++;
 			if (copying)
 				stage_row(c, rec, r->records);
+			if (rec->kind[4] == 'e' && strcmp(rec->kind, "ach.entry") == 0)
+				cl_load_note_company(L, rec->company_id);
 			if (L->h->on_progress && r->records % PROGRESS_EVERY == 0)
 				L->h->on_progress(L->h->ctx, 1, r->records, cl_input_raw_bytes(L->in));
 			break;
@@ -392,107 +349,16 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 	st = cl_copy_in_end(c, NULL, &r->err);
 	free(c);
 	if (st == CL_DB_OK)
-		st = exec0(L, "ANALYZE pg_temp.cl_stage");
+		st = cl_load_exec0(L, "ANALYZE pg_temp.cl_stage");
 	return st;
-}
-
-/* ---- classification: journal rows in one statement ---- */
-
-/* Exact key matches first.  Then ACH near duplicates, looked for only
- * among the records without an exact match, and only when there are any
- * (an exact re-upload skips that part entirely): a hash join on the
- * near-duplicate fields, so no extra index slows every insert into
- * clearing_record. */
-static const char classify_sql[] =
-	"COPY ("
-	" WITH k AS MATERIALIZED ("
-	"  SELECT s.ordinal, s.position, s.kind,"
-	"         coalesce(s.journal_key, s.natural_key) AS natural_key,"
-	"         CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END"
-	"           AS reason,"
-	"         NULL::text AS matched_key, r.load_id, r.ordinal AS m_ordinal, r.position AS m_position"
-	"  FROM pg_temp.cl_stage s"
-	"  JOIN public.clearing_record r"
-	"    ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
-	"   AND r.kind = s.kind AND r.natural_key = s.natural_key),"
-	" c AS MATERIALIZED ("
-	"  SELECT s.* FROM pg_temp.cl_stage s"
-	"  WHERE s.kind = 'ach.entry'"
-	"    AND (SELECT count(*) FROM k) <"
-	"        pg_catalog.current_setting('clearing_load.records')::bigint"
-	"    AND NOT EXISTS (SELECT 1 FROM k WHERE k.ordinal = s.ordinal)),"
-	" n AS ("
-	"  SELECT DISTINCT ON (c.ordinal) c.ordinal, c.position, c.kind,"
-	"         coalesce(c.journal_key, c.natural_key),"
-	"         'near_duplicate' AS reason, r.natural_key AS matched_key, r.load_id,"
-	"         r.ordinal AS m_ordinal, r.position AS m_position"
-	"  FROM c JOIN public.clearing_record r"
-	"    ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
-	"   AND r.kind = 'ach.entry' AND r.company_id = c.company_id"
-	"   AND r.trace_number = c.trace_number AND r.receiving_account = c.receiving_account"
-	"   AND r.receiving_dfi = c.receiving_dfi AND r.amount_minor = c.amount_minor"
-	"  WHERE r.value_date <> c.value_date"
-	"    AND r.value_date BETWEEN c.value_date - 9 AND c.value_date + 9"
-	"    AND public.clearing_banking_days(r.value_date, c.value_date) <= 5"
-	"  ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal)"
-	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
-	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
-	" SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, x.ordinal,"
-	"   x.position, pg_catalog.current_setting('clearing_load.tenant'), x.kind,"
-	"   x.natural_key, x.reason, x.matched_key, x.load_id, x.m_ordinal, x.m_position"
-	" FROM (SELECT * FROM k UNION ALL SELECT * FROM n) x"
-	" RETURNING ordinal, reason"
-	") TO STDOUT";
-
-static int on_classified(void *ctx, char **f, int nf)
-{
-	struct load *L = ctx;
-	unsigned long ord;
-
-	if (nf < 2 || !f[0] || !f[1])
-		return 0;
-	ord = strtoul(f[0], NULL, 10);
-	bit_set(&L->matched, ord);
-	if (strcmp(f[1], "duplicate") == 0) {
-		L->r->duplicate_count++;
-	} else {
-		L->r->conflict_count++;
-		bit_set(&L->conflicts, ord);
-	}
-	return 0;
-}
-
-static enum cl_db_status classify(struct load *L)
-{
-	enum cl_db_status st;
-
-	char records[24];
-	const char *p[1] = { records };
-
-	L->r->duplicate_count = L->r->conflict_count = 0;
-	bit_clear_all(&L->matched);
-	bit_clear_all(&L->conflicts);
-	snprintf(records, sizeof(records), "%lu", L->r->records);
-	st = cl_db_exec(L->db, "SELECT pg_catalog.set_config('clearing_load.records', $1, true)",
-			1, p, NULL, &L->r->err);
-	if (st != CL_DB_OK)
-		return st;
-	st = cl_copy_out(L->db, classify_sql, on_classified, L, &L->r->err);
-	if (st != CL_DB_OK)
-		return st;
-	L->r->new_count = L->r->records - L->r->duplicate_count - L->r->conflict_count;
-	CL_FAILPOINT("after_journal", L->db->conn);
-	return CL_DB_OK;
 }
 
 /* ---- re-reading the file: pass 2 and the conflicts pass ---- */
 
-enum which { NEW_ROWS, CONFLICT_ROWS };
-
 /* COPY the records selected by `which` (full rows) with `copy_sql`.  The
  * file must read as it did in pass 1 (same SHA-256), or nothing is
  * applied. */
-static enum cl_db_status copy_rows(struct load *L, enum which which, const char *copy_sql,
+enum cl_db_status cl_load_copy_rows(struct load *L, enum which which, const char *copy_sql,
 				   unsigned long *copied)
 {
 	struct cl_load_result *r = L->r;
@@ -510,7 +376,7 @@ static enum cl_db_status copy_rows(struct load *L, enum which which, const char 
 		free(c);
 		return st;
 	}
-	if (open_parser(L, true, &p, &e) != CL_OK) {
+	if (cl_load_open_parser(L, true, &p, &e) != CL_OK) {
 		cl_copy_in_abort(c, "could not read the file again");
 		free(c);
 		r->err = e;
@@ -529,11 +395,23 @@ static enum cl_db_status copy_rows(struct load *L, enum which which, const char 
 			return CL_DB_ERROR;
 		}
 		seen++;
-		take = which == NEW_ROWS ? !bit_test(&L->matched, seen)
-					 : bit_test(&L->conflicts, seen);
+		switch (which) {
+		case NEW_ROWS:
+			take = !bit_test(&L->matched, seen);
+			break;
+		case CONFLICT_ROWS:
+			take = bit_test(&L->conflicts, seen);
+			break;
+		default:
+			take = !bit_test(&L->matched, seen) && strcmp(rec->kind, "ach.entry") == 0;
+			break;
+		}
 		if (!take)
 			continue;
-		cl_row_copy(c, rec, seen, L->o->tenant, L->load_id);
+		if (which == NEAR_ROWS)
+			near_row(c, rec, seen);
+		else
+			cl_row_copy(c, rec, seen, L->o->tenant, L->load_id);
 		if (++*copied == 1 && which == NEW_ROWS)
 			CL_FAILPOINT("mid_copy", L->db->conn);
 		if (L->h->on_progress && seen % PROGRESS_EVERY == 0)
@@ -564,13 +442,13 @@ static enum cl_db_status explain_conflicts(struct load *L)
 	unsigned long copied;
 	enum cl_db_status st;
 
-	st = exec0(L, "CREATE TEMPORARY TABLE cl_conflict "
+	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_conflict "
 		      "(LIKE public.clearing_record) ON COMMIT DROP");
 	if (st != CL_DB_OK)
 		return st;
 	snprintf(copy_sql, sizeof(copy_sql), "COPY pg_temp.cl_conflict (%s) FROM STDIN",
 		 cl_row_columns);
-	if ((st = copy_rows(L, CONFLICT_ROWS, copy_sql, &copied)) != CL_DB_OK)
+	if ((st = cl_load_copy_rows(L, CONFLICT_ROWS, copy_sql, &copied)) != CL_DB_OK)
 		return st;
 	/* column names from a constant list, no values: safe to build */
 	n = (size_t)snprintf(sql, sizeof(sql),
@@ -586,13 +464,13 @@ static enum cl_db_status explain_conflicts(struct load *L)
 		 "WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal "
 		 "AND r.tenant = e.tenant AND r.kind = c.kind "
 		 "AND r.natural_key = coalesce(e.matched_key, c.natural_key)");
-	if ((st = exec0(L, sql)) != CL_DB_OK)
+	if ((st = cl_load_exec0(L, sql)) != CL_DB_OK)
 		return st;
 	if (L->o->on_conflict == CL_ON_CONFLICT_QUARANTINE) {
 		snprintf(sql, sizeof(sql),
 			 "INSERT INTO public.clearing_quarantine (%s) SELECT %s FROM pg_temp.cl_conflict",
 			 cl_row_columns, cl_row_columns);
-		st = exec0(L, sql);
+		st = cl_load_exec0(L, sql);
 	}
 	return st;
 }
@@ -664,7 +542,7 @@ static enum cl_db_status apply_new(struct load *L)
 	if (!L->ordered_path) {
 		snprintf(sql, sizeof(sql), "COPY public.clearing_record (%s) FROM STDIN",
 			 cl_row_columns);
-		st = copy_rows(L, NEW_ROWS, sql, &copied);
+		st = cl_load_copy_rows(L, NEW_ROWS, sql, &copied);
 		if (st == CL_DB_OK && copied != L->r->new_count) {
 			cl_error_set(&L->r->err, cl_input_name(L->in), 0, "file_changed",
 				     "pass 2 found %lu new records, classification %lu: nothing applied",
@@ -673,12 +551,12 @@ static enum cl_db_status apply_new(struct load *L)
 		}
 		return st;
 	}
-	st = exec0(L, "CREATE TEMPORARY TABLE cl_new "
+	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_new "
 		      "(LIKE public.clearing_record) ON COMMIT DROP");
 	if (st != CL_DB_OK)
 		return st;
 	snprintf(sql, sizeof(sql), "COPY pg_temp.cl_new (%s) FROM STDIN", cl_row_columns);
-	if ((st = copy_rows(L, NEW_ROWS, sql, &copied)) != CL_DB_OK)
+	if ((st = cl_load_copy_rows(L, NEW_ROWS, sql, &copied)) != CL_DB_OK)
 		return st;
 	snprintf(sql, sizeof(sql),
 		 "WITH ins AS (INSERT INTO public.clearing_record (%s) "
@@ -700,218 +578,6 @@ static enum cl_db_status apply_new(struct load *L)
 	return journal_raced(L, L->r->new_count - copied);
 }
 
-/* ---- COMMIT and the third outcome ---- */
-
-static void pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/* COMMIT.  When its result is lost, reconnect and ask the database what
- * became of the load UUID: CL_DB_OK (committed after all, r->resolved),
- * CL_DB_RETRY (it rolled back: nothing applied, the file may be retried)
- * or CL_DB_LOST (unreachable: the outcome is unknown). */
-static enum cl_db_status commit(struct load *L)
-{
-	enum cl_db_status st;
-	char pid[16];
-	const char *p[1];
-	PGresult *res;
-	int i;
-	bool gone = false;
-
-	snprintf(pid, sizeof(pid), "%d", PQbackendPID(L->db->conn));
-	CL_FAILPOINT("before_commit", L->db->conn);
-	L->in_commit = true;
-	st = exec0(L, "COMMIT");
-	if (st != CL_DB_LOST)
-		return st;
-	/* The COMMIT may or may not have happened.  Reconnect (bounded) */
-	cl_db_close(L->db);
-	for (i = 0; i < RECONNECT_ATTEMPTS; i++) {
-		struct cl_error e;
-
-		if (i)
-			pause_ms(200L << i);
-		if (cl_db_connect(L->db, L->db->conninfo, &e) == CL_DB_OK)
-			break;
-	}
-	if (!L->db->conn)
-		return CL_DB_LOST;
-	/* Wait until the old backend has ended: then its transaction is
-	 * decided one way or the other, and the lookup below is the truth. */
-	p[0] = pid;
-	for (i = 0; i < 50 && !gone; i++) {
-		if (cl_db_exec(L->db,
-			       "SELECT 1 FROM pg_catalog.pg_stat_activity WHERE pid = $1::integer",
-			       1, p, &res, &L->r->err) != CL_DB_OK)
-			return CL_DB_LOST;
-		gone = PQntuples(res) == 0;
-		PQclear(res);
-		if (!gone)
-			pause_ms(100);
-	}
-	if (!gone) {
-		cl_error_set(&L->r->err, NULL, 0, "db_lost",
-			     "the connection was lost during COMMIT and the old session is still "
-			     "running: outcome unknown");
-		return CL_DB_LOST;
-	}
-	p[0] = L->r->load_uuid;
-	if (cl_db_exec(L->db, "SELECT load_id FROM public.clearing_load WHERE load_uuid = $1", 1, p,
-		       &res, &L->r->err) != CL_DB_OK)
-		return CL_DB_LOST;
-	if (PQntuples(res) == 1) {
-		snprintf(L->load_id, sizeof(L->load_id), "%s", PQgetvalue(res, 0, 0));
-		PQclear(res);
-		L->r->resolved = true;
-		return CL_DB_OK;
-	}
-	PQclear(res);
-	cl_error_set(&L->r->err, NULL, 0, "db_lost",
-		     "the connection was lost during COMMIT; the load did not commit");
-	return CL_DB_RETRY;
-}
-
-/* ---- diff: the plan, record by record ---- */
-
-struct plan {
-	struct load *L;
-	struct cl_parser *p;
-	unsigned long ordinal;     /* of the last record read */
-	bool failed;
-	struct cl_error err;
-};
-
-static void plan_emit(struct plan *P, const struct cl_record *rec, struct cl_plan_item *it)
-{
-	struct load *L = P->L;
-
-	it->rec = rec;
-	it->ordinal = P->ordinal;
-	it->position = rec->position;
-	L->h->on_plan(L->h->ctx, it);
-}
-
-/* Emit every record before ordinal `upto` as new; leave *rec at `upto`. */
-static bool plan_advance(struct plan *P, unsigned long upto, const struct cl_record **rec)
-{
-	enum cl_status ps;
-
-	for (;;) {
-		ps = cl_parser_next(P->p, rec, &P->err);
-		if (ps == CL_NOTE)
-			continue;
-		if (ps != CL_OK) {
-			P->failed = ps != CL_END || upto != 0;
-			return false;
-		}
-		if (++P->ordinal == upto)
-			return true;
-		{
-			struct cl_plan_item it;
-
-			memset(&it, 0, sizeof(it));
-			it.action = CL_ACTION_NEW;
-			plan_emit(P, *rec, &it);
-		}
-	}
-}
-
-enum {
-	D_ORDINAL, D_REASON, D_MLOAD, D_MFILE, D_MPOS, D_MTIME, D_MKEY, D_FIELDS, D_OLD0
-};
-
-static int on_detail(void *ctx, char **f, int nf)
-{
-	struct plan *P = ctx;
-	const struct cl_record *rec;
-	struct cl_plan_item it;
-	unsigned i;
-
-	if (P->failed || nf < D_OLD0)
-		return 1;
-	if (!plan_advance(P, strtoul(f[D_ORDINAL], NULL, 10), &rec))
-		return 1;
-	memset(&it, 0, sizeof(it));
-	it.reason = strcmp(f[D_REASON], "duplicate") == 0	  ? "duplicate"
-		    : strcmp(f[D_REASON], "conflict") == 0 ? "conflict"
-							   : "near_duplicate";
-	it.action = strcmp(it.reason, "duplicate") == 0 ? CL_ACTION_DUPLICATE : CL_ACTION_CONFLICT;
-	it.matched_load_id = strtoll(f[D_MLOAD], NULL, 10);
-	it.matched_file = f[D_MFILE];
-	it.matched_position = strtoul(f[D_MPOS], NULL, 10);
-	it.matched_time = f[D_MTIME];
-	it.matched_key = f[D_MKEY];
-	if (f[D_FIELDS] && it.action == CL_ACTION_CONFLICT) {
-		for (i = 0; i < cl_row_compared_count && (int)(D_OLD0 + i) < nf &&
-			    it.nfields < CL_DIFF_FIELDS_MAX; i++) {
-			struct cl_field_diff *d;
-			char buf[32];
-			/* fields is "{a,b}": look for the name between delimiters */
-			const char *hit = strstr(f[D_FIELDS], cl_row_compared[i].name);
-			size_t len = strlen(cl_row_compared[i].name);
-
-			if (!hit || (hit[len] != ',' && hit[len] != '}') ||
-			    (hit[-1] != ',' && hit[-1] != '{'))
-				continue;
-			d = &it.fields[it.nfields++];
-			d->field = cl_row_compared[i].name;
-			d->account = cl_row_compared[i].account;
-			snprintf(d->old_value, sizeof(d->old_value), "%s",
-				 f[D_OLD0 + i] ? f[D_OLD0 + i] : "");
-			snprintf(d->new_value, sizeof(d->new_value), "%s",
-				 cl_row_value(rec, i, buf));
-		}
-	}
-	plan_emit(P, rec, &it);
-	return 0;
-}
-
-static enum cl_db_status plan(struct load *L)
-{
-	struct plan P;
-	char sql[4096];
-	size_t n;
-	unsigned i;
-	enum cl_db_status st;
-	const struct cl_record *rec;
-
-	memset(&P, 0, sizeof(P));
-	P.L = L;
-	if (open_parser(L, true, &P.p, &P.err) != CL_OK) {
-		L->r->err = P.err;
-		return CL_DB_ERROR;
-	}
-	n = (size_t)snprintf(sql, sizeof(sql),
-			     "COPY (SELECT e.ordinal, e.reason, e.matched_load_id, l.file_name, "
-			     "e.matched_position, "
-			     "pg_catalog.to_char(l.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM'), "
-			     "e.matched_key, e.fields");
-	for (i = 0; i < cl_row_compared_count; i++)
-		n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", r.%s", cl_row_compared[i].name);
-	snprintf(sql + n, sizeof(sql) - n,
-		 " FROM public.clearing_dedupe_event e"
-		 " JOIN public.clearing_load l ON l.load_id = e.matched_load_id"
-		 " JOIN pg_temp.cl_stage s ON s.ordinal = e.ordinal"
-		 " LEFT JOIN public.clearing_record r ON e.reason <> 'duplicate'"
-		 "  AND r.tenant = e.tenant AND r.kind = s.kind"
-		 "  AND r.natural_key = coalesce(e.matched_key, s.natural_key)"
-		 " WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint"
-		 " ORDER BY e.ordinal) TO STDOUT");
-	st = cl_copy_out(L->db, sql, on_detail, &P, &L->r->err);
-	if (st == CL_DB_OK && !P.failed)
-		plan_advance(&P, 0, &rec); /* the rest are new */
-	cl_parser_free(P.p);
-	if (st == CL_DB_OK && P.failed) {
-		L->r->err = P.err;
-		st = CL_DB_ERROR;
-	}
-	return st;
-}
-
 /* ---- one attempt at the whole file ---- */
 
 static enum cl_db_status attempt(struct load *L, bool rewind)
@@ -923,7 +589,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	r->reason[0] = '\0';
 	r->new_count = r->duplicate_count = r->conflict_count = 0;
 	L->in_commit = false;
-	if ((st = exec0(L, "BEGIN")) != CL_DB_OK || (st = insert_load_row(L)) != CL_DB_OK)
+	if ((st = cl_load_exec0(L, "BEGIN")) != CL_DB_OK || (st = insert_load_row(L)) != CL_DB_OK)
 		return st;
 	CL_FAILPOINT("after_load_row", L->db->conn);
 	if ((st = pass1(L, rewind)) != CL_DB_OK)
@@ -932,12 +598,12 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		record_rejected(L);
 		return CL_DB_OK;
 	}
-	if ((st = classify(L)) != CL_DB_OK)
+	if ((st = cl_load_lock_originators(L)) != CL_DB_OK || (st = cl_load_classify(L)) != CL_DB_OK)
 		return st;
 	if (r->conflict_count && (st = explain_conflicts(L)) != CL_DB_OK)
 		return st;
 	if (L->o->dry_run) {
-		if (L->h->on_plan && (st = plan(L)) != CL_DB_OK)
+		if (L->h->on_plan && (st = cl_load_plan(L)) != CL_DB_OK)
 			return st;
 		rollback(L);
 		r->outcome = CL_OUTCOME_NONE;
@@ -949,7 +615,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 			 "%lu conflicting record%s (same key, different content): file held, "
 			 "nothing applied",
 			 r->conflict_count, r->conflict_count == 1 ? "" : "s");
-		st = exec0(L, "DELETE FROM public.clearing_dedupe_event WHERE load_id = "
+		st = cl_load_exec0(L, "DELETE FROM public.clearing_dedupe_event WHERE load_id = "
 			      "pg_catalog.current_setting('clearing_load.load_id')::bigint "
 			      "AND reason = 'duplicate'");
 		if (st != CL_DB_OK)
@@ -973,7 +639,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	}
 	if ((st = update_load_row(L, outcome)) != CL_DB_OK)
 		return st;
-	st = commit(L);
+	st = cl_load_commit(L);
 	if (st == CL_DB_OK) {
 		r->load_id = strtoll(L->load_id, NULL, 10);
 		CL_FAILPOINT("after_commit", L->db->conn);
@@ -1054,5 +720,7 @@ out:
 	res->seconds = elapsed(&L);
 	cl_input_free(L.in);
 	free(L.matched.bits);
+	free(L.companies);
 	free(L.conflicts.bits);
 }
+

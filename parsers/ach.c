@@ -156,13 +156,18 @@ static bool fill(struct cl_ach *p)
 	return true;
 }
 
-/* Decide once whether the file has line breaks: a file header followed
- * directly (column 95) by another record type means fixed-block records. */
+/* Decide once, from a fixed window of the first bytes (the same whatever
+ * the read sizes), whether the file has line breaks: a file header
+ * followed directly (column 95) by another record type, and no line end
+ * in the first two records, means fixed-block records. */
+#define DETECT_WINDOW (2 * ACH_RECLEN + 2)
+
 static bool detect_mode(struct cl_ach *p)
 {
 	const unsigned char *b;
+	size_t w;
 
-	while (!p->eof && p->len - p->pos < ACH_RECLEN + 2)
+	while (!p->eof && p->len - p->pos < DETECT_WINDOW + 3)
 		if (!fill(p))
 			return false;
 	p->mode_known = true;
@@ -172,19 +177,20 @@ static bool detect_mode(struct cl_ach *p)
 		b += 3;
 		ach_note(p, 1, "bom", "UTF-8 byte order mark before the file header ignored");
 	}
-	if (p->len - p->pos > ACH_RECLEN && b[0] == '1' && b[ACH_RECLEN] >= '1' &&
-	    b[ACH_RECLEN] <= '9' && !memchr(b, '\n', ACH_RECLEN)) {
+	w = p->len - p->pos < DETECT_WINDOW ? p->len - p->pos : DETECT_WINDOW;
+	if (w > ACH_RECLEN && b[0] == '1' && b[ACH_RECLEN] >= '1' && b[ACH_RECLEN] <= '9' &&
+	    !memchr(b, '\n', w < 2 * ACH_RECLEN ? w : 2 * ACH_RECLEN) &&
+	    !memchr(b, '\r', w < 2 * ACH_RECLEN ? w : 2 * ACH_RECLEN)) {
 		p->fixed_block = true;
 		ach_note(p, 1, "fixed_block",
 			 "file has no line breaks: read as fixed-block records of 94 characters "
 			 "(line numbers count records)");
 	} else {
 		/* old Mac files end lines with CR alone */
-		size_t avail = p->len - p->pos;
-		const unsigned char *t = memchr(b, '\r', avail);
-		const unsigned char *nl = memchr(b, '\n', avail);
+		const unsigned char *t = memchr(b, '\r', w);
+		const unsigned char *nl = memchr(b, '\n', w);
 
-		if (t && (!nl || t < nl) && (size_t)(t - b) + 1 < avail && t[1] != '\n') {
+		if (t && (!nl || t < nl) && (size_t)(t - b) + 1 < w && t[1] != '\n') {
 			p->eol = '\r';
 			ach_note(p, 1, "cr_line_ends", "lines end with CR alone");
 		}
@@ -237,11 +243,21 @@ static int next_line(struct cl_ach *p, const char **s, size_t *n, bool *cut)
 				return -1;
 			continue;
 		}
-		nl = memchr(b, p->eol, avail);
+		/* a line end is looked for in the first LINE_LIMIT bytes only, so
+		 * a longer line is cut at exactly LINE_LIMIT whatever was read */
+		nl = memchr(b, p->eol, avail < LINE_LIMIT ? avail : LINE_LIMIT);
 		if (nl) {
 			*s = (const char *)b;
 			*n = (size_t)(nl - b);
 			p->pos += *n + 1;
+			return 1;
+		}
+		if (avail >= LINE_LIMIT) {
+			*s = (const char *)b;
+			*n = LINE_LIMIT;
+			*cut = true;
+			p->pos += LINE_LIMIT;
+			p->skipping = true;
 			return 1;
 		}
 		if (p->eof) {
@@ -250,14 +266,6 @@ static int next_line(struct cl_ach *p, const char **s, size_t *n, bool *cut)
 			*s = (const char *)b;
 			*n = avail;
 			p->pos = p->len;
-			return 1;
-		}
-		if (avail >= LINE_LIMIT) {
-			*s = (const char *)b;
-			*n = avail;
-			*cut = true;
-			p->pos = p->len;
-			p->skipping = true;
 			return 1;
 		}
 		if (!fill(p))
@@ -285,17 +293,17 @@ static const char *type_name(char t)
 {
 	switch (t) {
 	case '1':
-		return "file header";
+		return "file header record";
 	case '5':
-		return "batch header";
+		return "batch header record";
 	case '6':
-		return "entry detail";
+		return "entry detail record";
 	case '7':
-		return "addenda";
+		return "addenda record";
 	case '8':
-		return "batch control";
+		return "batch control record";
 	case '9':
-		return "file control";
+		return "file control record";
 	default:
 		return "record";
 	}
@@ -389,12 +397,12 @@ static void prepare(struct cl_ach *p, struct ach_line *l, const char *s, size_t 
 
 		if (n < need)
 			ach_err(p, l->no, n + 1, "record_length",
-				"%s record must be 94 characters, found %zu (columns %zu-%zu are "
+				"%s must be 94 characters, found %zu (columns %zu-%zu are "
 				"missing and are not blank padding)",
 				type_name(l->c[0]), n, n + 1, need);
 		else
 			ach_note(p, l->no, "short_line",
-				 "%s record has %zu characters: columns %zu-94 read as blanks",
+				 "%s has %zu characters: columns %zu-94 read as blanks",
 				 type_name(l->c[0]), n, n + 1);
 	}
 }

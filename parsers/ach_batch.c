@@ -36,8 +36,13 @@ static bool expect_literal(struct cl_ach *p, const struct ach_line *l, int a, co
 
 	if (memcmp(l->c + a - 1, want, n) == 0)
 		return true;
-	ach_err(p, l->no, (unsigned long)a, code, "%s (columns %d-%d) must be \"%s\", found \"%s\"",
-		what, a, a + (int)n - 1, want, ach_show(shown, sizeof(shown), l->c + a - 1, n));
+	if (n == 1)
+		ach_err(p, l->no, (unsigned long)a, code, "%s (column %d) must be \"%s\", found \"%s\"",
+			what, a, want, ach_show(shown, sizeof(shown), l->c + a - 1, n));
+	else
+		ach_err(p, l->no, (unsigned long)a, code,
+			"%s (columns %d-%d) must be \"%s\", found \"%s\"", what, a, a + (int)n - 1,
+			want, ach_show(shown, sizeof(shown), l->c + a - 1, n));
 	return false;
 }
 
@@ -69,12 +74,14 @@ void ach_file_header(struct cl_ach *p, const struct ach_line *l)
 	{
 		char m = l->c[33];
 
-		if ((m >= 'A' && m <= 'Z') || (m >= '0' && m <= '9'))
-			p->info.file_id[0] = m, p->info.file_id[1] = '\0';
-		else
+		if ((m >= 'A' && m <= 'Z') || (m >= '0' && m <= '9')) {
+			p->info.file_id[0] = m;
+			p->info.file_id[1] = '\0';
+		} else {
 			ach_err(p, l->no, 34, "file_id_modifier",
 				"file ID modifier (column 34) must be A-Z or 0-9, found \"%s\"",
 				ach_show(shown, sizeof(shown), l->c + 33, 1));
+		}
 	}
 	(void)expect_literal(p, l, 35, "094", "record_size", "record size");
 	(void)expect_literal(p, l, 38, "10", "blocking_factor", "blocking factor");
@@ -183,26 +190,27 @@ void ach_batch_header(struct cl_ach *p, const struct ach_line *l)
 
 /* ---- trace-restart check ---- */
 
-static uint64_t group_hash(const char key[16])
+static uint64_t group_hash(const char key[17])
 {
 	uint64_t h = 1469598103934665603ULL;
 
-	for (int i = 0; i < 16; i++)
+	for (int i = 0; i < 17; i++)
 		h = (h ^ (unsigned char)key[i]) * 1099511628211ULL;
 	return h;
 }
 
 /* The group of a batch's records of `kind` (0 entries, 1 returns, 2 NOCs):
- * entries by company id and effective date (their key), returns and NOCs
- * by effective date only (their key has no company id).  The pointer is
- * valid until the next call. */
+ * company id, effective date and kind.  (A return's key has no company id,
+ * but return files batch by company and their RDFIs' traces interleave
+ * across batches: grouping returns by date alone would reject them.)  The
+ * pointer is valid until the next call. */
 static struct ach_group *group_of(struct cl_ach *p, const struct ach_batch *b, int kind)
 {
-	static const char who[3][11] = {"", "\x01RETURN  ", "\x01NOC     "};
-	char key[16];
+	char key[17];
 	size_t i;
 
-	memcpy(key, kind ? who[kind] : b->company_id_raw, 10);
+	memcpy(key, b->company_id_raw, 10);
+	key[16] = (char)kind;
 	/* YYMMDD back from YYYY-MM-DD (zeros when the batch has no date) */
 	memcpy(key + 10, b->value_date + 2, 2);
 	memcpy(key + 12, b->value_date + 5, 2);
@@ -227,12 +235,12 @@ static struct ach_group *group_of(struct cl_ach *p, const struct ach_batch *b, i
 	}
 	i = (size_t)group_hash(key) & (p->capgroups - 1);
 	while (p->groups[i].used) {
-		if (memcmp(p->groups[i].key, key, 16) == 0)
+		if (memcmp(p->groups[i].key, key, 17) == 0)
 			return &p->groups[i];
 		i = (i + 1) & (p->capgroups - 1);
 	}
 	p->groups[i].used = true;
-	memcpy(p->groups[i].key, key, 16);
+	memcpy(p->groups[i].key, key, 17);
 	p->ngroups++;
 	return &p->groups[i];
 }
@@ -256,11 +264,11 @@ static void trace_restart(struct cl_ach *p, const struct ach_range *r, int kind,
 	else
 		ach_err(p, b->line, 80, "trace_restart",
 			"batch %s (header at line %lu) reuses %s trace numbers %015" PRIu64
-			"-%015" PRIu64 " of the batch with header at line %lu for effective date "
-			"%s: the v1 key (original trace, code, trace number, effective date) "
-			"cannot tell them apart",
+			"-%015" PRIu64 " of the batch with header at line %lu for company \"%s\" "
+			"and effective date %s: the v1 key (original trace, code, trace number, "
+			"effective date) cannot tell them apart",
 			num, b->line, kind == 1 ? "return" : "notification of change", r->min,
-			r->max, other->line,
+			r->max, other->line, b->company_id,
 			b->value_date[0] ? b->value_date : "(none)");
 	ach_err_other_line(p, other->line);
 }

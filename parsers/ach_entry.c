@@ -601,11 +601,14 @@ void ach_entry_finish(struct cl_ach *p)
 		r->kind = "ach.return";
 	else if (e->n98)
 		r->kind = "ach.noc";
-	else if (!b->value_date[0] && b->date_blank && b->sec_id != SEC_ENR)
+	else if (!b->value_date[0] && b->date_blank && b->sec_id != SEC_ENR &&
+		 !b->date_reported) {
+		b->date_reported = true; /* once per batch */
 		ach_err(p, e->line, 1, "effective_date",
 			"entry of a batch without effective entry date (batch header at line %lu): "
 			"a forward entry needs the date for its natural key",
 			b->line);
+	}
 	if (e->trace_in_order) {
 		struct ach_range *g = &b->range[e->n99 ? 1 : e->n98 ? 2 : 0];
 

@@ -55,6 +55,7 @@ struct ach_batch {
 	char entry_desc[11];
 	char value_date[11];         /* effective entry date, YYYY-MM-DD or "" */
 	bool date_blank;             /* 70-75 blank or 000000 */
+	bool date_reported;          /* a forward entry without date was reported */
 	char odfi[9];                /* 80-87 */
 	char number[8];              /* 88-94 */
 	char iat_dest_country[3];    /* IAT 39-40 */
@@ -104,10 +105,10 @@ struct ach_batch_sum {
 	unsigned long line;          /* batch header line */
 };
 
-/* The ranges of one company id + effective date (entries), or of one
- * effective date (returns, NOCs): disjoint, sorted by min. */
+/* The ranges of one company id, effective date and record kind: disjoint,
+ * sorted by min. */
 struct ach_group {
-	char key[16];                /* company id (10) + YYMMDD (6) */
+	char key[17];                /* company id (10) + YYMMDD (6) + kind */
 	bool used;
 	struct ach_batch_sum *v;
 	size_t n, cap;

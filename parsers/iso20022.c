@@ -28,18 +28,26 @@
 
 /* ---------------------------------------------------------------- queues */
 
-static struct cl_error *error_slot(struct cl_iso20022 *p)
+/* The next queue entry (a note when `note`); errors beyond the queue are
+ * dropped, and counted: the file is invalid either way. */
+static struct cl_error *queue_slot(struct cl_iso20022 *p, bool note)
 {
 	static struct cl_error overflow; /* written, never read */
 	struct cl_iso_queued_error *q;
 
 	if (p->e_len == CL_ISO_ERRQ) {
-		p->errors_dropped++; /* the file is invalid either way */
+		p->errors_dropped++;
 		return &overflow;
 	}
 	q = &p->errs[(p->e_head + p->e_len++) % CL_ISO_ERRQ];
 	q->seq = p->seq++;
+	q->note = note;
 	return &q->err;
+}
+
+static struct cl_error *error_slot(struct cl_iso20022 *p)
+{
+	return queue_slot(p, false);
 }
 
 void cl_iso_add_error(struct cl_iso20022 *p, unsigned long line, const char *path,
@@ -50,6 +58,22 @@ void cl_iso_add_error(struct cl_iso20022 *p, unsigned long line, const char *pat
 
 	cl_error_set(e, p->name, line, code, "%s", "");
 	snprintf(e->path, sizeof(e->path), "%s", path ? path : "");
+	va_start(ap, fmt);
+	vsnprintf(e->message, sizeof(e->message), fmt, ap);
+	va_end(ap);
+}
+
+/* A remark for verbose output (CL_NOTE): the file stays valid. */
+static void add_note(struct cl_iso20022 *p, unsigned long line, const char *code,
+		     const char *fmt, ...) CL_PRINTF(4, 5);
+
+static void add_note(struct cl_iso20022 *p, unsigned long line, const char *code,
+		     const char *fmt, ...)
+{
+	struct cl_error *e = queue_slot(p, true);
+	va_list ap;
+
+	cl_error_set(e, p->name, line, code, "%s", "");
 	va_start(ap, fmt);
 	vsnprintf(e->message, sizeof(e->message), fmt, ap);
 	va_end(ap);
@@ -104,6 +128,19 @@ static void xml_error(void *ctx, xmlErrorPtr xe)
 
 	if (!xe || xe->level == XML_ERR_WARNING || xe->level == XML_ERR_NONE)
 		return;
+	if (xe->code == XML_ERR_NO_MEMORY && !p->xml_fatal_set) {
+		/* the name dictionary hit CL_ISO_MAX_NAMES (real out of memory
+		 * exits in cl_xmalloc before libxml2 could say so) */
+		p->xml_fatal_set = true;
+		p->xml_fatal_at_end = p->terminating;
+		p->xml_fatal_code = xe->code;
+		cl_error_set(&p->xml_fatal, p->name, xe->line > 0 ? (unsigned long)xe->line : 0,
+			     "xml_too_many_names",
+			     "more than %d bytes of distinct element and attribute names: "
+			     "ISO 20022 messages use a few hundred names",
+			     CL_ISO_MAX_NAMES);
+		return;
+	}
 	if (xe->code == XML_ERR_INVALID_CHAR || xe->code == XML_ERR_INVALID_ENCODING ||
 	    xe->code == XML_ERR_UNKNOWN_ENCODING || xe->code == XML_ERR_UNSUPPORTED_ENCODING)
 		code = "xml_encoding";
@@ -180,7 +217,7 @@ static void reset_fields(struct cl_iso20022 *p, int from, int to)
 {
 	for (int f = from; f < to; f++) {
 		p->val[f][0] = '\0';
-		p->seen[f] = p->too_long[f] = false;
+		p->seen[f] = p->too_long[f] = p->reported[f] = false;
 	}
 }
 
@@ -192,30 +229,38 @@ static bool document_start(struct cl_iso20022 *p, unsigned long line, const xmlC
 
 	if (p->doc_seen) {
 		cl_iso_add_fatal(p, line, "multiple_documents",
-			  "a second Document element: one message per file is supported");
+				 "a second Document element: one message per file is supported");
 		return false;
 	}
 	p->doc_seen = true;
 	switch (cl_iso_ns_parse(nss, &p->kind, p->msg_type, sizeof(p->msg_type))) {
 	case CL_ISO_NS_OK:
 		snprintf(p->info.message_type, sizeof(p->info.message_type), "%s", p->msg_type);
+		/* CBPR+ wants the AppHdr to name the message it carries; real
+		 * samples break it (a version behind): worth a remark only */
+		if (p->seen[F_HDR_MSG_DEF] && p->val[F_HDR_MSG_DEF][0] &&
+		    strcmp(p->val[F_HDR_MSG_DEF], p->msg_type) != 0)
+			add_note(p, p->line_of[F_HDR_MSG_DEF], "apphdr_msgdefidr",
+				 "AppHdr MsgDefIdr \"%.40s\" differs from the Document's message "
+				 "%s",
+				 p->val[F_HDR_MSG_DEF], p->msg_type);
 		return true;
 	case CL_ISO_NS_FOREIGN:
 		cl_iso_add_fatal(p, line, "xml_namespace",
-			  "Document namespace %s%.120s%s is not an ISO 20022 message namespace: "
-			  "expected %s",
-			  ns ? "\"" : "", ns ? nss : "(none)", ns ? "\"" : "", cl_iso_ns_supported());
+				 "Document namespace %s%.120s%s is not an ISO 20022 message namespace: "
+				 "expected %s",
+				 ns ? "\"" : "", ns ? nss : "(none)", ns ? "\"" : "", cl_iso_ns_supported());
 		return false;
 	case CL_ISO_NS_UNSUPPORTED:
 		cl_iso_add_fatal(p, line, "unsupported_message",
-			  "unsupported message type %s: clearing-load reads pain.001, pacs.008, "
-			  "pacs.009 and pacs.004",
-			  p->msg_type);
+				 "unsupported message type %s: clearing-load reads pain.001, pacs.008, "
+				 "pacs.009 and pacs.004",
+				 p->msg_type);
 		return false;
 	case CL_ISO_NS_VERSION:
 		cl_iso_add_fatal(p, line, "unsupported_version",
-			  "unsupported message version %s: expected %s", p->msg_type,
-			  cl_iso_ns_supported());
+				 "unsupported message version %s: expected %s", p->msg_type,
+				 cl_iso_ns_supported());
 		return false;
 	}
 	return false;
@@ -237,8 +282,8 @@ static void event_start(struct cl_iso20022 *p, int ev, unsigned long line, const
 	case EV_ROOT_PACS004:
 		if (root_kind[ev] != p->kind) {
 			cl_iso_add_fatal(p, line, "unexpected_element",
-				  "element <%s> under Document: a %s message has <%s>", name,
-				  p->msg_type, cl_iso_kind_root(p->kind));
+					 "element <%s> under Document: a %s message has <%s>", name,
+					 p->msg_type, cl_iso_kind_root(p->kind));
 			return;
 		}
 		snprintf(p->root_path, sizeof(p->root_path), "%s/%s",
@@ -382,6 +427,18 @@ static void sax_start(void *ctx, const xmlChar *name, const xmlChar *prefix, con
 				p->doc_virtual = true;
 				p->doc_depth = depth;
 				node = root;
+			} else if (uri && !p->other_msg[0]) {
+				/* another message without a Document (TCH pacs.002):
+				 * named at the end if no Document comes */
+				enum cl_iso_kind k;
+				char t[32];
+
+				if (cl_iso_ns_parse((const char *)uri, &k, t, sizeof(t)) ==
+					    CL_ISO_NS_UNSUPPORTED &&
+				    strncmp(t, "head.", 5) != 0) {
+					memcpy(p->other_msg, t, sizeof(p->other_msg));
+					p->other_line = cur_line(p);
+				}
 			}
 		}
 	}
@@ -581,6 +638,10 @@ static void start(struct cl_iso20022 *p)
 		(void)cl_xmalloc(SIZE_MAX); /* exits: out of memory */
 	/* no network, no entity substitution, no DTD loading, no HUGE */
 	xmlCtxtUseOptions(p->ctxt, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+	/* libxml2 keeps every distinct name and namespace for the whole parse;
+	 * its own cap (10 MB of strings) lets a file of millions of distinct
+	 * element names grow past 40 MB.  ISO 20022 uses a few hundred names. */
+	xmlDictSetLimit(p->ctxt->dict, CL_ISO_MAX_NAMES);
 	p->ctxt->linenumbers = 1;
 	for (int t = 0; t < p->paths->tags; t++)
 		ph_put(p, xmlDictLookup(p->ctxt->dict, BAD_CAST p->paths->tag_name[t], -1), t);
@@ -662,7 +723,12 @@ static void finish(struct cl_iso20022 *p)
 		p->fatal = true;
 		return;
 	}
-	if (!p->doc_seen)
+	if (!p->doc_seen && p->other_msg[0])
+		cl_iso_add_error(p, p->other_line, "", "unsupported_message",
+				 "unsupported message type %s: clearing-load reads pain.001, "
+				 "pacs.008, pacs.009 and pacs.004",
+				 p->other_msg);
+	else if (!p->doc_seen)
 		cl_iso_add_error(p, 0, "", "no_document",
 				 "no ISO 20022 Document element found: expected <Document> "
 				 "(alone or beside an AppHdr in an envelope)");
@@ -785,11 +851,15 @@ enum cl_status cl_iso20022_next(struct cl_iso20022 *p, const struct cl_record **
 		pump(p);
 	if (p->e_len > 0 &&
 	    (p->r_len == 0 || p->errs[p->e_head].seq < p->rec_seq[p->r_head])) {
+		bool note = p->errs[p->e_head].note;
+
 		*err = p->errs[p->e_head].err;
 		clean_text(err->message, sizeof(err->message));
 		clean_text(err->path, sizeof(err->path));
 		p->e_head = (p->e_head + 1) % CL_ISO_ERRQ;
 		p->e_len--;
+		if (note)
+			return CL_NOTE;
 		if (++p->errors_returned >= p->opts.max_errors)
 			p->stopped = true;
 		return CL_INVALID;

@@ -189,19 +189,13 @@ size_t cl_iso_guard_scan(struct cl_iso_guard *g, const unsigned char *buf, size_
 					g->sub = 0;
 				}
 			} else {
-				g->state = G_TAG;
+				g->state = G_TAG; /* "<![x": libxml2 reports it */
+				g->sub = 0;
 			}
 			break;
-		case G_COMMENT:
-			if (c == '-')
-				g->sub++;
-			else if (c == '>' && g->sub >= 2)
-				g->state = G_TEXT;
-			else
-				g->sub = 0;
-			break;
-		case G_CDATA:
-			if (c == ']')
+		case G_COMMENT: /* ends at "-->" */
+		case G_CDATA:   /* ends at "]]>" */
+			if (c == (g->state == G_COMMENT ? '-' : ']'))
 				g->sub++;
 			else if (c == '>' && g->sub >= 2)
 				g->state = G_TEXT;
@@ -213,12 +207,23 @@ size_t cl_iso_guard_scan(struct cl_iso_guard *g, const unsigned char *buf, size_
 				g->state = G_TEXT;
 			g->sub = c == '?';
 			break;
-		case G_TAG:
+		case G_TAG: /* sub counts the attribute values */
 			if (g->quote) {
 				if (c == (unsigned char)g->quote)
 					g->quote = 0;
 			} else if (c == '"' || c == '\'') {
 				g->quote = (char)c;
+				if (++g->sub > CL_ISO_MAX_ATTRS) {
+					/* libxml2 checks attributes for duplicates
+					 * pairwise: thousands in one tag cost seconds */
+					char msg[160];
+
+					snprintf(msg, sizeof(msg),
+						 "tag with more than %d attributes", CL_ISO_MAX_ATTRS);
+					fail_at(g, base, i);
+					fail(g, "xml_too_many_attributes", msg);
+					return i;
+				}
 			} else if (c == '>') {
 				g->state = G_TEXT;
 			}

@@ -35,6 +35,8 @@
 #define CL_ISO_MAX_TEXT (256 * 1024) /* bytes of one text node, comment,
                                         CDATA section, PI or tag */
 #define CL_ISO_MAX_VALUE 2048        /* bytes of one field value we keep */
+#define CL_ISO_MAX_NAMES (256 * 1024) /* bytes of distinct names libxml2 keeps */
+#define CL_ISO_MAX_ATTRS 256         /* attributes (and xmlns) in one tag */
 
 /* ---- iso20022_ns.c ---- */
 
@@ -208,8 +210,6 @@ struct cl_iso_paths {
 
 /* The shared, read-only path table (built once, thread-safe). */
 const struct cl_iso_paths *cl_iso_paths(void);
-/* Tag id of a local name, or -1 (for building lookups; uses strcmp). */
-int cl_iso_tag_id(const struct cl_iso_paths *t, const char *name);
 /* "PmtId/EndToEndId": the element path of `node` below its scope element
  * (GrpHdr, PmtInf, the transaction or AppHdr) into out[cap]. */
 void cl_iso_node_path(const struct cl_iso_paths *t, int node, char *out, size_t cap);
@@ -247,6 +247,7 @@ struct cl_iso_tag_slot {
 
 struct cl_iso_queued_error {
 	unsigned long seq; /* document order among errors and records */
+	bool note;         /* CL_NOTE: a remark, not an error */
 	struct cl_error err;
 };
 
@@ -290,6 +291,8 @@ struct cl_iso20022 {
 	int doc_depth, hdr_depth;   /* depth of Document / AppHdr, -1 outside */
 	bool doc_seen;
 	bool doc_virtual;           /* the message root came without a Document */
+	char other_msg[32];         /* the first other ISO message seen, if any */
+	unsigned long other_line;
 	bool root_opened, root_closed; /* the outermost element */
 	char root_path[64];         /* "/Document/CstmrCdtTrfInitn" */
 	int16_t stack[CL_ISO_MAX_DEPTH + 1]; /* trie node per open element */
@@ -305,6 +308,7 @@ struct cl_iso20022 {
 	/* collected values, by field; reset per scope */
 	char val[F_COUNT][CL_NAME_MAX];
 	bool seen[F_COUNT], too_long[F_COUNT];
+	bool reported[F_COUNT];     /* an error about it was queued */
 	unsigned long line_of[F_COUNT];
 	int16_t node_of[F_COUNT];
 	char amt_ccy[8];

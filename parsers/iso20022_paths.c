@@ -15,14 +15,6 @@
 static struct cl_iso_paths table;
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
-int cl_iso_tag_id(const struct cl_iso_paths *t, const char *name)
-{
-	for (int i = 0; i < t->tags; i++)
-		if (strcmp(t->tag_name[i], name) == 0)
-			return i;
-	return -1;
-}
-
 static int tag(const char *name, size_t len)
 {
 	static char names[CL_ISO_MAX_TAGS][24];
@@ -196,11 +188,9 @@ static void build(void)
 	agent(tx, "CdtrAgt", F_CDTR_AGT_BIC, F_CDTR_AGT_MMB);
 	field(tx, "RmtInf/Ustrd", F_USTRD);
 	/* pacs.009: debtor and creditor are institutions */
-	field(tx, "Dbtr/FinInstnId/BICFI", F_DBTR_FI_BIC);
-	field(tx, "Dbtr/FinInstnId/BIC", F_DBTR_FI_BIC);
+	agent(tx, "Dbtr", F_DBTR_FI_BIC, F_NONE);
 	field(tx, "Dbtr/FinInstnId/Nm", F_DBTR_NM);
-	field(tx, "Cdtr/FinInstnId/BICFI", F_CDTR_FI_BIC);
-	field(tx, "Cdtr/FinInstnId/BIC", F_CDTR_FI_BIC);
+	agent(tx, "Cdtr", F_CDTR_FI_BIC, F_NONE);
 	field(tx, "Cdtr/FinInstnId/Nm", F_CDTR_NM);
 	/* pacs.004: the return and the original it refers to; the return
 	 * chain comes before OrgnlTxRef in every version and the first value
@@ -227,14 +217,8 @@ static void build(void)
 	}
 
 	/* business application header (head.001) */
-	n = path(hdr, "Fr/FIId/FinInstnId");
-	field(n, "BICFI", F_HDR_FR_BIC);
-	field(n, "BIC", F_HDR_FR_BIC);
-	field(n, "ClrSysMmbId/MmbId", F_HDR_FR_MMB);
-	n = path(hdr, "To/FIId/FinInstnId");
-	field(n, "BICFI", F_HDR_TO_BIC);
-	field(n, "BIC", F_HDR_TO_BIC);
-	field(n, "ClrSysMmbId/MmbId", F_HDR_TO_MMB);
+	agent(hdr, "Fr/FIId", F_HDR_FR_BIC, F_HDR_FR_MMB);
+	agent(hdr, "To/FIId", F_HDR_TO_BIC, F_HDR_TO_MMB);
 	field(hdr, "MsgDefIdr", F_HDR_MSG_DEF);
 }
 

@@ -4,6 +4,7 @@
  * group header and PmtInf totals compared, the key and fingerprint made. */
 #include "iso20022_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,6 +53,26 @@ static unsigned long field_line(const struct cl_iso20022 *p, enum cl_iso_field f
 	return p->seen[f] ? p->line_of[f] : fallback;
 }
 
+/* Report a problem with field f once per scope: a bad debtor IBAN of a
+ * PmtInf, or a bad AppHdr BIC, is one error, not one per transaction. */
+static void report(struct cl_iso20022 *p, enum cl_iso_field f, unsigned long line,
+		   const char *rel, const char *code, const char *fmt, ...) CL_PRINTF(6, 7);
+
+static void report(struct cl_iso20022 *p, enum cl_iso_field f, unsigned long line,
+		   const char *rel, const char *code, const char *fmt, ...)
+{
+	char path[CL_PATH_MAX], msg[CL_MSGTEXT_MAX];
+	va_list ap;
+
+	if (p->reported[f])
+		return;
+	p->reported[f] = true;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cl_iso_add_error(p, line, field_path(p, f, rel, path, sizeof(path)), code, "%s", msg);
+}
+
 /* ----------------------------------------------------- value helpers */
 
 /* Copy a collected value into a record field; a value that does not fit
@@ -59,13 +80,11 @@ static unsigned long field_line(const struct cl_iso20022 *p, enum cl_iso_field f
 static void take(struct cl_iso20022 *p, enum cl_iso_field f, char *dst, size_t cap,
 		 const char *what)
 {
-	char path[CL_PATH_MAX];
-
 	if (!p->seen[f])
 		return;
 	if (p->too_long[f] || cl_copy(dst, cap, p->val[f]) != 0) {
-		cl_iso_add_error(p, p->line_of[f], field_path(p, f, NULL, path, sizeof(path)),
-			  "field_too_long", "%s longer than %zu characters", what, cap - 1);
+		report(p, f, p->line_of[f], NULL,
+		       "field_too_long", "%s longer than %zu characters", what, cap - 1);
 		dst[0] = '\0';
 	}
 }
@@ -74,18 +93,16 @@ static void take(struct cl_iso20022 *p, enum cl_iso_field f, char *dst, size_t c
 static void take_agent(struct cl_iso20022 *p, enum cl_iso_field bic, enum cl_iso_field mmb,
 		       char *dst, const char *what)
 {
-	char path[CL_PATH_MAX];
-
 	dst[0] = '\0';
 	if (p->seen[bic] && (p->val[bic][0] || !p->seen[mmb])) {
 		take(p, bic, dst, CL_AGENT_MAX, what);
 		if (!p->too_long[bic] && !cl_iso_bic_shape(dst))
-			cl_iso_add_error(p, p->line_of[bic], field_path(p, bic, NULL, path, sizeof(path)),
-				  "bic_invalid",
-				  "%s BIC \"%s\" is not a BIC: expected 8 or 11 characters "
-				  "(4 alphanumeric, 2 letters country, 2 alphanumeric, "
-				  "optional 3 alphanumeric branch)",
-				  what, dst);
+			report(p, bic, p->line_of[bic], NULL,
+			       "bic_invalid",
+			       "%s BIC \"%s\" is not a BIC: expected 8 or 11 characters "
+			       "(4 alphanumeric, 2 letters country, 2 alphanumeric, "
+			       "optional 3 alphanumeric branch)",
+			       what, dst);
 	} else if (p->seen[mmb]) {
 		take(p, mmb, dst, CL_AGENT_MAX, what);
 	}
@@ -95,22 +112,20 @@ static void take_agent(struct cl_iso20022 *p, enum cl_iso_field bic, enum cl_iso
 static void take_account(struct cl_iso20022 *p, enum cl_iso_field iban, enum cl_iso_field othr,
 			 char *dst, const char *what)
 {
-	char path[CL_PATH_MAX];
-
 	dst[0] = '\0';
 	if (p->seen[iban]) {
 		take(p, iban, dst, CL_ACCOUNT_MAX, what);
 		if (!cl_iso_iban_shape(dst))
-			cl_iso_add_error(p, p->line_of[iban], field_path(p, iban, NULL, path, sizeof(path)),
-				  "iban_invalid",
-				  "%s IBAN \"%s\" is malformed: expected 2 letters, 2 check "
-				  "digits and 11 to 30 letters or digits",
-				  what, dst);
+			report(p, iban, p->line_of[iban], NULL,
+			       "iban_invalid",
+			       "%s IBAN \"%s\" is malformed: expected 2 letters, 2 check "
+			       "digits and 11 to 30 letters or digits",
+			       what, dst);
 		else if (!cl_iso_iban_check(dst))
-			cl_iso_add_error(p, p->line_of[iban], field_path(p, iban, NULL, path, sizeof(path)),
-				  "iban_check",
-				  "%s IBAN \"%s\" fails the check digits (ISO 13616 mod 97)", what,
-				  dst);
+			report(p, iban, p->line_of[iban], NULL,
+			       "iban_check",
+			       "%s IBAN \"%s\" fails the check digits (ISO 13616 mod 97)", what,
+			       dst);
 	} else if (p->seen[othr]) {
 		take(p, othr, dst, CL_ACCOUNT_MAX, what);
 	}
@@ -118,14 +133,12 @@ static void take_account(struct cl_iso20022 *p, enum cl_iso_field iban, enum cl_
 
 static void take_date(struct cl_iso20022 *p, enum cl_iso_field f, char *dst, const char *what)
 {
-	char path[CL_PATH_MAX];
-
 	if (!p->seen[f])
 		return;
 	if (!cl_iso_date(p->val[f])) {
-		cl_iso_add_error(p, p->line_of[f], field_path(p, f, NULL, path, sizeof(path)),
-			  "date_invalid", "%s \"%.40s\" is not a valid date: expected YYYY-MM-DD",
-			  what, p->val[f]);
+		report(p, f, p->line_of[f], NULL,
+		       "date_invalid", "%s \"%.40s\" is not a valid date: expected YYYY-MM-DD",
+		       what, p->val[f]);
 		return;
 	}
 	memcpy(dst, p->val[f], 10);
@@ -134,29 +147,24 @@ static void take_date(struct cl_iso20022 *p, enum cl_iso_field f, char *dst, con
 
 static void take_uuid(struct cl_iso20022 *p, enum cl_iso_field f, char dst[37], const char *what)
 {
-	char path[CL_PATH_MAX];
-
 	if (!p->seen[f])
 		return;
 	if (!cl_iso_uuid4(p->val[f], dst)) {
 		dst[0] = '\0';
-		cl_iso_add_error(p, p->line_of[f], field_path(p, f, NULL, path, sizeof(path)),
-			  "uetr_invalid",
-			  "%s \"%.60s\" is not a version 4 UUID: expected "
-			  "xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx",
-			  what, p->val[f]);
+		report(p, f, p->line_of[f], NULL,
+		       "uetr_invalid",
+		       "%s \"%.60s\" is not a version 4 UUID: expected "
+		       "xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx",
+		       what, p->val[f]);
 	}
 }
 
 static void require(struct cl_iso20022 *p, enum cl_iso_field f, const char *rel,
 		    unsigned long line)
 {
-	char path[CL_PATH_MAX];
-
 	if (p->seen[f])
 		return;
-	cl_iso_add_error(p, line, field_path(p, f, rel, path, sizeof(path)), "missing_element",
-		  "required element %s is missing", rel);
+	report(p, f, line, rel, "missing_element", "required element %s is missing", rel);
 }
 
 /* ------------------------------------------------- scope end checks */
@@ -166,8 +174,6 @@ static void check_totals(struct cl_iso20022 *p, enum cl_iso_field nb, enum cl_is
 			 unsigned long count, const struct cl_iso_dec *sum, bool sum_unknown,
 			 const char *scope)
 {
-	char path[CL_PATH_MAX];
-
 	if (p->seen[nb]) {
 		const char *s = p->val[nb];
 		unsigned long long v = 0;
@@ -181,33 +187,33 @@ static void check_totals(struct cl_iso20022 *p, enum cl_iso_field nb, enum cl_is
 				v = v * 10 + (unsigned)(s[i] - '0');
 		}
 		if (!ok)
-			cl_iso_add_error(p, p->line_of[nb], field_path(p, nb, NULL, path, sizeof(path)),
-				  "nb_of_txs",
-				  "%s NbOfTxs \"%.40s\" is not a number: expected 1 to 15 digits",
-				  scope, s);
+			report(p, nb, p->line_of[nb], NULL,
+			       "nb_of_txs",
+			       "%s NbOfTxs \"%.40s\" is not a number: expected 1 to 15 digits",
+			       scope, s);
 		else if (v != count)
-			cl_iso_add_error(p, p->line_of[nb], field_path(p, nb, NULL, path, sizeof(path)),
-				  "nb_of_txs",
-				  "%s NbOfTxs says %llu transaction%s, the message has %lu", scope,
-				  v, v == 1 ? "" : "s", count);
+			report(p, nb, p->line_of[nb], NULL,
+			       "nb_of_txs",
+			       "%s NbOfTxs says %llu transaction%s, the message has %lu", scope,
+			       v, v == 1 ? "" : "s", count);
 	}
 	if (p->seen[ctrl] && !sum_unknown) {
 		struct cl_iso_dec want;
 		char a[48], b[48];
 
 		if (cl_iso_dec_parse(p->val[ctrl], &want) != 0) {
-			cl_iso_add_error(p, p->line_of[ctrl], field_path(p, ctrl, NULL, path, sizeof(path)),
-				  "ctrl_sum",
-				  "%s CtrlSum \"%.40s\" is not a decimal number: expected up to 18 "
-				  "digits, 17 after the point",
-				  scope, p->val[ctrl]);
+			report(p, ctrl, p->line_of[ctrl], NULL,
+			       "ctrl_sum",
+			       "%s CtrlSum \"%.40s\" is not a decimal number: expected up to 18 "
+			       "digits, 17 after the point",
+			       scope, p->val[ctrl]);
 		} else if (!cl_iso_dec_equal(&want, sum)) {
 			cl_iso_dec_format(&want, a, sizeof(a));
 			cl_iso_dec_format(sum, b, sizeof(b));
-			cl_iso_add_error(p, p->line_of[ctrl], field_path(p, ctrl, NULL, path, sizeof(path)),
-				  "ctrl_sum",
-				  "%s CtrlSum says %s, the transaction amounts add up to %s", scope,
-				  a, b);
+			report(p, ctrl, p->line_of[ctrl], NULL,
+			       "ctrl_sum",
+			       "%s CtrlSum says %s, the transaction amounts add up to %s", scope,
+			       a, b);
 		}
 	}
 }
@@ -234,14 +240,14 @@ void cl_iso_grphdr_end(struct cl_iso20022 *p)
 	require(p, F_CRE_DT_TM, "CreDtTm", p->grp_line);
 	require(p, F_GRP_NB_OF_TXS, "NbOfTxs", p->grp_line);
 	if (p->seen[F_MSG_ID] && cl_iso_id_unusable(p->val[F_MSG_ID]))
-		cl_iso_add_error(p, p->line_of[F_MSG_ID], field_path(p, F_MSG_ID, NULL, path, sizeof(path)),
-			  "missing_element", "MsgId is empty");
+		report(p, F_MSG_ID, p->line_of[F_MSG_ID], NULL,
+		       "missing_element", "MsgId is empty");
 	if (p->seen[F_CRE_DT_TM] && !cl_iso_datetime(p->val[F_CRE_DT_TM]))
 		cl_iso_add_error(p, p->line_of[F_CRE_DT_TM],
-			  field_path(p, F_CRE_DT_TM, NULL, path, sizeof(path)), "datetime_invalid",
-			  "CreDtTm \"%.40s\" is not a valid date and time: expected "
-			  "YYYY-MM-DDThh:mm:ss with an optional fraction and zone",
-			  p->val[F_CRE_DT_TM]);
+				 field_path(p, F_CRE_DT_TM, NULL, path, sizeof(path)), "datetime_invalid",
+				 "CreDtTm \"%.40s\" is not a valid date and time: expected "
+				 "YYYY-MM-DDThh:mm:ss with an optional fraction and zone",
+				 p->val[F_CRE_DT_TM]);
 	info_copy(p->info.file_id, sizeof(p->info.file_id), p->val[F_MSG_ID]);
 	info_copy(p->info.created, sizeof(p->info.created), p->val[F_CRE_DT_TM]);
 	if (p->kind == CL_ISO_PAIN001)
@@ -286,7 +292,6 @@ static void tx_amount(struct cl_iso20022 *p, struct cl_record *rec, bool *ok)
 		[CL_ISO_PACS009] = "IntrBkSttlmAmt",
 		[CL_ISO_PACS004] = "RtrdIntrBkSttlmAmt",
 	};
-	char path[CL_PATH_MAX];
 	int exp;
 	unsigned long line = field_line(p, F_AMT, p->tx_line);
 
@@ -295,26 +300,25 @@ static void tx_amount(struct cl_iso20022 *p, struct cl_record *rec, bool *ok)
 		require(p, F_AMT, names[p->kind], p->tx_line);
 		return;
 	}
-	field_path(p, F_AMT, NULL, path, sizeof(path));
 	if (!cl_iso_ccy_shape(p->amt_ccy)) {
-		cl_iso_add_error(p, line, path, "currency_invalid",
-			  "currency \"%.10s\" is not an ISO 4217 code: expected three uppercase "
-			  "letters in the Ccy attribute",
-			  p->amt_ccy);
+		report(p, F_AMT, line, NULL, "currency_invalid",
+		       "currency \"%.10s\" is not an ISO 4217 code: expected three uppercase "
+		       "letters in the Ccy attribute",
+		       p->amt_ccy);
 		return;
 	}
 	memcpy(rec->currency, p->amt_ccy, 4);
 	exp = cl_iso_ccy_exponent(p->amt_ccy);
 	if (exp == -1) {
-		cl_iso_add_error(p, line, path, "currency_unknown",
-			  "currency \"%s\" is not an ISO 4217 currency", p->amt_ccy);
+		report(p, F_AMT, line, NULL, "currency_unknown",
+		       "currency \"%s\" is not an ISO 4217 currency", p->amt_ccy);
 		return;
 	}
 	if (exp == -2) {
-		cl_iso_add_error(p, line, path, "currency_unknown",
-			  "currency \"%s\" has no minor unit (a commodity or special code): "
-			  "expected a currency",
-			  p->amt_ccy);
+		report(p, F_AMT, line, NULL, "currency_unknown",
+		       "currency \"%s\" has no minor unit (a commodity or special code): "
+		       "expected a currency",
+		       p->amt_ccy);
 		return;
 	}
 	switch (cl_iso_amount_parse(p->val[F_AMT], exp, &rec->amount_minor)) {
@@ -324,20 +328,20 @@ static void tx_amount(struct cl_iso20022 *p, struct cl_record *rec, bool *ok)
 		cl_iso_dec_add_minor(&p->pmt_sum, rec->amount_minor, exp);
 		return;
 	case CL_ISO_AMT_SYNTAX:
-		cl_iso_add_error(p, line, path, "amount_invalid",
-			  "amount \"%.40s\" is not a decimal number: expected digits with an "
-			  "optional point, no sign",
-			  p->val[F_AMT]);
+		report(p, F_AMT, line, NULL, "amount_invalid",
+		       "amount \"%.40s\" is not a decimal number: expected digits with an "
+		       "optional point, no sign",
+		       p->val[F_AMT]);
 		break;
 	case CL_ISO_AMT_DECIMALS:
-		cl_iso_add_error(p, line, path, "amount_decimals",
-			  "amount \"%.40s\" has more decimals than %s allows (%d)", p->val[F_AMT],
-			  rec->currency, exp);
+		report(p, F_AMT, line, NULL, "amount_decimals",
+		       "amount \"%.40s\" has more decimals than %s allows (%d)", p->val[F_AMT],
+		       rec->currency, exp);
 		break;
 	case CL_ISO_AMT_OVERFLOW:
-		cl_iso_add_error(p, line, path, "amount_overflow",
-			  "amount \"%.40s\" %s is too large: at most %lld minor units",
-			  p->val[F_AMT], rec->currency, (long long)INT64_MAX);
+		report(p, F_AMT, line, NULL, "amount_overflow",
+		       "amount \"%.40s\" %s is too large: at most %lld minor units",
+		       p->val[F_AMT], rec->currency, (long long)INT64_MAX);
 		break;
 	}
 }

@@ -93,7 +93,8 @@ struct cl_record {
 	char batch_number[8];       /* batch header 88-94 */
 	char addenda_text[CL_ADDENDA_MAX]; /* first addenda 05/02 text */
 	unsigned addenda_count;     /* addenda records that belong to the entry */
-	char reason_code[5];        /* return R.. / NOC C.. / ISO return reason */
+	char reason_code[CL_ID_MAX]; /* return R.. / NOC C.. / ISO return reason
+	                               (Cd, 4, or Prtry, Max35Text) */
 	char original_trace[16];    /* addenda 98/99 7-21 */
 	char original_rdfi[9];      /* addenda 98/99 28-35 */
 	char corrected_data[30];    /* addenda 98 36-64 */

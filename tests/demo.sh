@@ -12,7 +12,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -z "${PGHOST:-}${PGPORT:-}${PGDATABASE:-}${PGSERVICE:-}" ] && [ -z "${CL_IN_PGVENV:-}" ]; then
-	CL_IN_PGVENV=1 exec pg_virtualenv sh "$here/demo.sh" "$@"
+	CL_IN_PGVENV=1 exec pg_virtualenv -t sh "$here/demo.sh" "$@"
 fi
 : "${CL_BIN:?}"
 cd "$here/../testdata/demo"

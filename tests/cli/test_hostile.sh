@@ -2,7 +2,8 @@
 # tests/cli/test_hostile.sh - hostile inputs (issue 5, "Fuzzing and hostile
 # input"): XXE, entity bombs, external DTDs, deep nesting, a 100 MiB text
 # node, a 1 GiB line, binary garbage, gzip bombs, truncated and corrupt gzip,
-# NUL bytes, invalid UTF-8, UTF-16, and a schemaLocation URL.
+# NUL bytes, invalid UTF-8, UTF-16, a schemaLocation URL, and an XSD given
+# to validate --schema that imports a URL and includes /etc/passwd.
 #
 # Each file goes through `validate`, `validate --format json` and `parse`:
 #   - the exit status (3: invalid, nothing applied; 0 for the two controls
@@ -15,8 +16,9 @@
 #   - nothing of the file on stdout: no HOSTILE-MARKER-7F3A (every hostile
 #     file carries it where a record field would print it) and nothing of
 #     /etc/passwd on stdout or stderr;
-#   - no network: files that name a URL run under strace, and any socket
-#     other than AF_UNIX, or any connect(), fails the test.
+#   - no network and no other file: files that name a URL or a file run
+#     under strace; any socket other than AF_UNIX, any connect(), or any
+#     open of /etc/passwd fails the test.
 # Small files are in testdata/hostile/ (made by make-fixtures.py); the big
 # ones are generated into a temporary directory by generate.sh (~3 s).
 # With CL_HOSTILE_TABLE=FILE set, a markdown table of the results is written
@@ -42,6 +44,8 @@ limit_s=20
 have_strace=0
 if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
 	have_strace=1
+else
+	echo "test_hostile: note: strace unavailable: network attempts are not checked" >&2
 fi
 timer=/usr/bin/time
 [ -x "$timer" ] || { echo "test_hostile: /usr/bin/time is required (apt-get install time)" >&2; exit 1; }
@@ -64,13 +68,16 @@ run() {
 	shift
 	if [ "$NET" = 1 ] && [ "$have_strace" = 1 ]; then
 		set +e
-		$timer -f '%M %e' -o "$tmp/time" strace -f -qq -e trace=socket,connect \
+		$timer -f '%M %e' -o "$tmp/time" strace -f -qq -e trace=socket,connect,open,openat \
 			-o "$tmp/strace" "$CL_BIN" "$@" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		set -e
 		# strace's own time and memory would be counted: measure again alone
 		net=$(grep -v 'AF_UNIX\|AF_LOCAL' "$tmp/strace" | grep 'socket(\|connect(' | head -1)
 		[ -z "$net" ] || fail "$name: $*: tried the network: $net"
+		if grep -q '/etc/passwd' "$tmp/strace"; then
+			fail "$name: $*: opened /etc/passwd: $(grep /etc/passwd "$tmp/strace" | head -1)"
+		fi
 	fi
 	set +e
 	$timer -f '%M %e' -o "$tmp/time" "$CL_BIN" "$@" >"$tmp/out" 2>"$tmp/err"
@@ -197,6 +204,36 @@ check gzip-corrupt      gzip-corrupt.ach.gz       0   3 gzip_corrupt \
 	"$P: gzip-corrupt.ach.gz: error: gzip stream is corrupt: invalid bit length repeat"
 check gzip-trailing     gzip-trailing-garbage.ach.gz 0 3 gzip_trailing \
 	"$P: gzip-trailing-garbage.ach.gz: error: unexpected data after the end of the gzip stream (at raw byte 212)"
+
+# validate --schema with an XSD whose xs:import names a URL and whose
+# xs:include names /etc/passwd: refused, no network, nothing of the file shown
+if [ "$have_strace" = 1 ]; then
+	set +e
+	strace -f -qq -e trace=socket,connect -o "$tmp/strace" "$CL_BIN" validate \
+		--schema schema-import-url.xsd control-valid.xml >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	set -e
+	net=$(grep -v 'AF_UNIX\|AF_LOCAL' "$tmp/strace" | grep 'socket(\|connect(' | head -1)
+	[ -z "$net" ] || fail "schema-import-url: validate --schema tried the network: $net"
+else
+	set +e
+	"$CL_BIN" validate --schema schema-import-url.xsd control-valid.xml >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	set -e
+fi
+[ "$rc" = 3 ] || fail "schema-import-url: validate --schema: exit $rc, expected 3"
+if grep -q 'root:x:0:0\|/bin/bash\|nologin' "$tmp/out" "$tmp/err"; then
+	fail "schema-import-url: /etc/passwd content reached the output: $(grep -h 'root:' "$tmp/err" | head -1)"
+fi
+grep -q '^clearing-load: control-valid.xml: error: could not load the XML schema "schema-import-url.xsd"' \
+	"$tmp/err" || fail "schema-import-url: no clear error: $(head -3 "$tmp/err")"
+if [ "$(grep -vc '^clearing-load: \|: invalid, ' "$tmp/err")" != 0 ]; then
+	fail "schema-import-url: something other than clearing-load printed: $(grep -v '^clearing-load: ' "$tmp/err" | head -2)"
+fi
+if [ -n "$table" ]; then
+	printf '| schema-import-url | `validate --schema schema-import-url.xsd` | %s | - | %s | - | - |\n' \
+		"$rc" "$(head -1 "$tmp/err" | sed 's/^clearing-load: //; s/|/\\|/g')" >>"$table"
+fi
 
 if [ "$failures" -ne 0 ]; then
 	echo "test_hostile: $failures failure(s)" >&2

@@ -28,7 +28,7 @@ expect_stdout_has "libpq "
 expect_stdout_has "libxml2 "
 expect_stdout_has "zlib "
 
-for cmd in parse validate; do # + init load diff show loads once the loader lands
+for cmd in parse validate init load diff show loads; do
 	run "$cmd" --help
 	expect_status 0
 	expect_stdout_has "Usage: clearing-load $cmd"

@@ -2,7 +2,8 @@
 # Run every tests/db/test_*.sh against a real PostgreSQL.
 #
 # With none of PGHOST, PGPORT, PGDATABASE, PGSERVICE set, the suite re-runs
-# itself under pg_virtualenv (a throwaway cluster).  Otherwise it uses the
+# itself under `pg_virtualenv -t` (a throwaway cluster in a temporary
+# directory, so that several suites can run at once, also as root).  Otherwise it uses the
 # server those variables name.  Each test makes and drops its own database.
 # A test that cannot reach a server fails: a skipped database test is a
 # failure, not a pass.
@@ -13,7 +14,7 @@ if [ -z "${PGHOST:-}${PGPORT:-}${PGDATABASE:-}${PGSERVICE:-}" ] && [ -z "${CL_IN
 		echo "db: pg_virtualenv not found (install postgresql-common, or set PGHOST)" >&2
 		exit 1
 	}
-	CL_IN_PGVENV=1 exec pg_virtualenv sh "$here/run.sh" "$@"
+	CL_IN_PGVENV=1 exec pg_virtualenv -t sh "$here/run.sh" "$@"
 fi
 : "${CL_BIN:?CL_BIN must name the clearing-load binary}"
 CL_ROOT="$(cd "$here/../.." && pwd)"

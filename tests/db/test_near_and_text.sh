@@ -40,6 +40,11 @@ assert_eq "$(grep '"type":"event"' "$TMP/out" | grep -c '"reason":"near_duplicat
 	"show lists both near-duplicate hits"
 expect_exit 1 cl show "no|such|key"
 
+# tenants are separate key spaces: the same file under another tenant is new
+"$CL_BIN" load --tenant bank-b --format json "$TMP/mon.ach" >"$TMP/out" || fail "tenant load"
+grep -q '"new":40,"duplicate":0' "$TMP/out" || fail "other tenant: $(cat "$TMP/out")"
+expect_exit 1 cl show --tenant nobody --trace 121042880000001
+
 # nasty text: an EndToEndId and an InstrId with what COPY must escape
 "$CL_TOOLS/gen_iso" --type pain.001 --tx 3 --seed 9 >"$TMP/p.xml"
 sed -e 's|<EndToEndId>E2E-9-1</EndToEndId>|<EndToEndId>a\\tb"c\x27d\\\\N\&#9;t\&#10;n\\.</EndToEndId>|' \

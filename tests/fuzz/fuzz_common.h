@@ -29,8 +29,14 @@ struct fuzz_outcome {
 	unsigned long io;       /* CL_IO */
 	int opened;             /* cl_parser_open gave CL_OK (always 1 otherwise) */
 	unsigned char digest[32]; /* SHA-256 over every record and error in order */
+	unsigned char rec_digest[32]; /* over the records' economic and key fields */
+	unsigned char err_digest[32]; /* over each error's status, line and code */
+	unsigned char key_digest[32]; /* over each record's kind, key, fingerprint, amount */
 	int gzip_ratio;         /* an error with code gzip_ratio was seen */
 	enum cl_format format;  /* the parser that ran (UNKNOWN: none) */
+	int fixed_block;        /* NACHA read as fixed-block records (a note said so) */
+	int eol_mode;           /* NACHA line-end notes seen: 1 cr_line_ends, 2 crlf,
+	                           4 fixed_block */
 };
 
 /* Whether two drives over the same content agree: same verdict always;
@@ -41,10 +47,10 @@ int fuzz_same_outcome(const struct fuzz_outcome *a, const struct fuzz_outcome *b
 /* Options a drive runs with, picked from the input by fuzz_pick_opts(). */
 void fuzz_pick_opts(const uint8_t *data, size_t size, struct cl_parse_opts *opts);
 
-/* Upper bound for any line number a parser may report on this input: one
- * more than the lines of the decoded bytes (a line ends in '\n' or '\r'),
- * or than the 94-byte records of a NACHA file without line breaks.
- * Decodes through cl_input (gzip included). */
+/* Upper bound for any line number a parser may report on this input: the
+ * lines of the decoded bytes (a line ends in '\n' or '\r') plus their
+ * 94-byte records (a NACHA file read as fixed-block records numbers those),
+ * plus one for "at the end of the file".  Decodes through cl_input. */
 unsigned long fuzz_line_bound(const uint8_t *data, size_t size);
 
 /* Run `target` over data[0..size) read `chunk` bytes at a time (0 = no
@@ -72,7 +78,7 @@ _Noreturn void fuzz_fail(const char *file, int line, const char *cond, const cha
 
 /* Whether the named check is switched off by FUZZ_SKIP (a comma-separated
  * list of: ordinal, position, line, info_records, max_errors, message_bytes,
- * message_numbers,
+ * message_numbers, eol_mode, crlf, cosmetic,
  * chunking, gzip), so that a campaign can go on past a
  * reported, still open finding.  FUZZ_TRACE=1 prints every result. */
 int fuzz_skip(const char *check);

@@ -654,11 +654,11 @@ static void test_ach_return_trace_restart(void **state)
 	char l[95];
 
 	(void)state;
-	/* two return batches of other companies, same date, the same return
-	 * trace, original trace and code: their keys would be equal */
+	/* two return batches of one company (PPD and WEB), same date, the
+	 * same return trace, original trace and code: their keys are equal */
 	fx_begin(&f, "2603011200");
 	for (int b = 1; b <= 2; b++) {
-		fx_batch(&f, b == 1 ? "1111111111" : "2222222222", "PPD", "200", "260302", b);
+		fx_batch(&f, "1111111111", b == 1 ? "PPD" : "WEB", "200", "260302", b);
 		fx_entry_full(&f, "21", "23138010", 100, "A1", "ID1", "JANE ROE", 1, 1);
 		fx_raw(&f, a99(l, "R01", "099912340000099", "", "121042880000001"), 1, 0, 0, 0);
 		fx_end_batch(&f);
@@ -770,6 +770,84 @@ static void test_ach_read_error_ends_the_file(void **state)
 	fx_free(&f);
 }
 
+static void test_ach_overlong_line_same_in_any_chunking(void **state)
+{
+	struct fx f;
+	size_t big = 200000;
+	char *b;
+
+	(void)state;
+	/* a last record of 200,000 bytes without a line end */
+	base(&f, "2603011200", false);
+	b = malloc(f.len + big);
+	memcpy(b, f.buf, f.len);
+	memset(b + f.len, '7', big);
+	check_chunking(b, f.len + big);
+	{
+		struct run r;
+
+		run_buf(&r, b, f.len + big);
+		assert_has_error(&r, "record_length", 11);
+		assert_non_null(strstr(find_err(&r, "record_length")->message,
+				       "found more than 65536"));
+		run_free(&r);
+	}
+	free(b);
+	fx_free(&f);
+}
+
+/* Inputs the fuzzer found (tests/fuzz, fuzz_ach) where the outcome
+ * depended on the read size. */
+static void test_ach_fuzz_findings_same_in_any_chunking(void **state)
+{
+	static const char *const files[] = {
+		"testdata/ach/fuzz/cr-detection-window.ach", /* CR-only detection window */
+		"testdata/ach/fuzz/line-limit-with-line-end.ach.gz", /* 69,110-byte line */
+		"testdata/ach/fuzz/fixed-block-false-positive.ach",  /* F9 */
+		"testdata/ach/fuzz/cr-detect-beyond-96.ach",         /* F10 */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		FILE *fh = fopen(files[i], "rb");
+		char buf[65536];
+		size_t n;
+
+		assert_non_null(fh);
+		n = fread(buf, 1, sizeof(buf), fh);
+		fclose(fh);
+		check_chunking(buf, n);
+	}
+}
+
+/* F9: a first line of 95 characters whose last is a record type digit, then
+ * a line end: that is a long line, not fixed-block records, and CRLF gives
+ * the same errors as LF. */
+static void test_ach_fixed_block_needs_two_records_without_line_end(void **state)
+{
+	static const char lf[] = "101 231380104 1210428822603011200A094101FEDERAL RESERVE BANK   "
+				 "MY COMPANY                     9\n9";
+	char crlf[sizeof(lf) + 1];
+	struct run a, b;
+
+	(void)state;
+	memcpy(crlf, lf, 95);
+	memcpy(crlf + 95, "\r\n9", 3);
+	run_buf(&a, lf, sizeof(lf) - 1);
+	run_buf(&b, crlf, sizeof(lf));
+	assert_null(find_note(&a, "fixed_block"));
+	assert_has_error(&a, "record_length", 1);
+	assert_int_equal(a.errors, b.errors);
+	for (size_t i = 0, j = 0; i < a.n && j < b.n; i++, j++) {
+		if (b.ev[j].st == CL_NOTE && strcmp(b.ev[j].code, "crlf") == 0)
+			j++;
+		assert_string_equal(a.ev[i].code, b.ev[j].code);
+		assert_int_equal(a.ev[i].line, b.ev[j].line);
+	}
+	run_free(&a);
+	run_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -793,6 +871,9 @@ int main(void)
 		cmocka_unit_test(test_ach_byte_order_mark_is_note),
 		cmocka_unit_test(test_ach_cr_only_line_ends),
 		cmocka_unit_test(test_ach_read_error_ends_the_file),
+		cmocka_unit_test(test_ach_overlong_line_same_in_any_chunking),
+		cmocka_unit_test(test_ach_fuzz_findings_same_in_any_chunking),
+		cmocka_unit_test(test_ach_fixed_block_needs_two_records_without_line_end),
 	};
 
 	return cmocka_run_group_tests_name("ach", tests, NULL, NULL);

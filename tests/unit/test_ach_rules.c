@@ -385,7 +385,7 @@ static void test_ach_rules_file_header_fields(void **state)
 	     "file ID modifier (column 34) must be A-Z or 0-9, found \"a\"");
 	only(1, 35, "095", "record_size", 1, "record size (columns 35-37) must be \"094\", found \"095\"");
 	only(1, 38, "12", "blocking_factor", 1, NULL);
-	only(1, 40, "2", "format_code", 1, NULL);
+	only(1, 40, "2", "format_code", 1, "format code (column 40) must be \"1\", found \"2\"");
 	only(1, 2, "0X", "numeric", 1, NULL);
 }
 

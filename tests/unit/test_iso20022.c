@@ -494,6 +494,25 @@ static void test_iso20022_apphdr_agents_and_splmtry_data(void **state)
 	assert_int_equal(run.rec[0].amount_minor, 150);
 	assert_string_equal(run.info.sender, "AAAAGB2L");
 	assert_string_equal(run.info.receiver, "BBBBUS33");
+	assert_int_equal(run.nnote, 0);
+}
+
+static void test_iso20022_apphdr_msgdefidr_note(void **state)
+{
+	char x[sizeof(enveloped)];
+
+	(void)state;
+	memcpy(x, enveloped, sizeof(x));
+	memcpy(strstr(x, "<MsgDefIdr>pacs.008.001.08") + 11, "pacs.008.001.12", 15);
+	iso_run(x, &run);
+	/* a remark, not an error: CBPR+ samples do this */
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nrec, 1);
+	assert_int_equal(run.nnote, 1);
+	assert_string_equal(run.note[0].code, "apphdr_msgdefidr");
+	assert_int_equal(run.note[0].line, 6);
+	assert_string_equal(run.note[0].message, "AppHdr MsgDefIdr \"pacs.008.001.12\" differs "
+						 "from the Document's message pacs.008.001.08");
 }
 
 /* ---------------------------------------------------------- validation */
@@ -677,6 +696,24 @@ static void test_iso20022_missing_elements(void **state)
 	fail_msg("no error for the missing EndToEndId");
 found:
 	assert_true(run.nerr >= 4); /* MsgId, EndToEndId, amount, ReqdExctnDt, PmtInfId, key */
+}
+
+static void test_iso20022_shared_values_reported_once(void **state)
+{
+	char x[sizeof(doc)];
+	char *iban;
+
+	(void)state;
+	snprintf(x, sizeof(x), "%s",
+		 pain09("3", "3", TX09("E1", "1.00", "EUR") TX09("E2", "1.00", "EUR")
+					   TX09("E3", "1.00", "EUR")));
+	iban = strstr(x, "DE89370400440532013000");
+	iban[21] = '1'; /* the PmtInf's debtor IBAN: wrong check digits */
+	iso_run(x, &run);
+	assert_int_equal(run.nrec, 3);
+	assert_int_equal(run.nerr, 1); /* once for the PmtInf, not per transaction */
+	assert_string_equal(run.err[0].code, "iban_check");
+	assert_int_equal(run.err[0].line, 8);
 }
 
 static void test_iso20022_positional_keys(void **state)
@@ -990,11 +1027,13 @@ int main(void)
 		cmocka_unit_test(test_iso20022_pacs009_cov_ignores_underlying),
 		cmocka_unit_test(test_iso20022_pacs004_returns),
 		cmocka_unit_test(test_iso20022_apphdr_agents_and_splmtry_data),
+		cmocka_unit_test(test_iso20022_apphdr_msgdefidr_note),
 		cmocka_unit_test(test_iso20022_group_counts_and_sums),
 		cmocka_unit_test(test_iso20022_pmtinf_counts_and_sums),
 		cmocka_unit_test(test_iso20022_transaction_rules),
 		cmocka_unit_test(test_iso20022_identifier_rules),
 		cmocka_unit_test(test_iso20022_missing_elements),
+		cmocka_unit_test(test_iso20022_shared_values_reported_once),
 		cmocka_unit_test(test_iso20022_positional_keys),
 		cmocka_unit_test(test_iso20022_max_errors),
 		cmocka_unit_test(test_iso20022_regrouped_reupload_same_keys),

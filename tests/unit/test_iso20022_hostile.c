@@ -143,6 +143,24 @@ static void test_iso20022_huge_text_refused(void **state)
 	huge("<MsgId a=\"", 'v', "\">x</MsgId>", "tag");
 }
 
+static void test_iso20022_distinct_names_bounded(void **state)
+{
+	/* libxml2 keeps every distinct name: 4,000 names of 100 characters
+	 * pass the cap, and are refused before memory grows */
+	size_t cap = 4000 * 110 + 256, n;
+	char *x = malloc(cap);
+
+	(void)state;
+	n = (size_t)sprintf(x, "<Document xmlns=\"" PAIN_NS "\"><CstmrCdtTrfInitn>\n");
+	for (int i = 0; i < 4000; i++)
+		n += (size_t)sprintf(x + n, "<n%099d/>\n", i);
+	n += (size_t)sprintf(x + n, "</CstmrCdtTrfInitn></Document>\n");
+	iso_run_opts(x, n, 0, NULL, &run);
+	only_error(&run, "xml_too_many_names");
+	assert_true(run.err[0].line > 2000 && run.err[0].line <= 4001);
+	free(x);
+}
+
 static void test_iso20022_truncated_file(void **state)
 {
 	size_t cut = strlen(good_body) / 2;
@@ -261,6 +279,28 @@ static void test_iso20022_empty_input(void **state)
 	only_error(&run, "xml_malformed");
 }
 
+static void test_iso20022_undeclared_entity_and_xinclude(void **state)
+{
+	static const char ent[] =
+		"<Document xmlns=\"" PAIN_NS "\"><CstmrCdtTrfInitn><GrpHdr><MsgId>&xxe;</MsgId>"
+		"</GrpHdr></CstmrCdtTrfInitn></Document>\n";
+	static const char xi[] =
+		"<Document xmlns=\"" PAIN_NS "\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">"
+		"<CstmrCdtTrfInitn><GrpHdr><MsgId><xi:include href=\"/etc/hostname\" "
+		"parse=\"text\"/></MsgId><CreDtTm>2026-01-01T00:00:00</CreDtTm>"
+		"<NbOfTxs>0</NbOfTxs></GrpHdr></CstmrCdtTrfInitn></Document>\n";
+
+	(void)state;
+	iso_run(ent, &run);
+	only_error(&run, "xml_malformed");
+	assert_string_equal(run.err[0].message, "entity 'xxe' not defined");
+	/* XInclude is never processed: the MsgId stays empty */
+	iso_run(xi, &run);
+	only_error(&run, "missing_element");
+	assert_string_equal(run.err[0].message, "MsgId is empty");
+	assert_string_equal(run.info.file_id, "");
+}
+
 /* Every case above again, with stderr redirected: libxml2 never prints. */
 static void test_iso20022_libxml2_is_silent(void **state)
 {
@@ -279,6 +319,7 @@ static void test_iso20022_libxml2_is_silent(void **state)
 	test_iso20022_wrong_namespace(state);
 	test_iso20022_utf16_refused(state);
 	test_iso20022_non_utf8_refused(state);
+	test_iso20022_undeclared_entity_and_xinclude(state);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -303,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_iso20022_any_doctype_refused),
 		cmocka_unit_test(test_iso20022_deep_nesting_refused),
 		cmocka_unit_test(test_iso20022_huge_text_refused),
+		cmocka_unit_test(test_iso20022_distinct_names_bounded),
 		cmocka_unit_test(test_iso20022_truncated_file),
 		cmocka_unit_test(test_iso20022_malformed),
 		cmocka_unit_test(test_iso20022_wrong_namespace),
@@ -310,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_iso20022_utf16_refused),
 		cmocka_unit_test(test_iso20022_non_utf8_refused),
 		cmocka_unit_test(test_iso20022_empty_input),
+		cmocka_unit_test(test_iso20022_undeclared_entity_and_xinclude),
 		cmocka_unit_test(test_iso20022_libxml2_is_silent),
 	};
 

@@ -18,9 +18,10 @@
 #define RUN_MAX 64
 
 struct iso_run {
-	int nrec, nerr;                 /* counted, even beyond RUN_MAX */
+	int nrec, nerr, nnote;          /* counted, even beyond RUN_MAX */
 	struct cl_record rec[RUN_MAX];
 	struct cl_error err[RUN_MAX];
+	struct cl_error note[8];        /* CL_NOTE remarks */
 	struct cl_file_info info;
 	int io;                         /* CL_IO returned */
 };
@@ -45,6 +46,10 @@ static inline void iso_run_opts(const void *buf, size_t len, size_t chunk, const
 			if (r->nerr < RUN_MAX)
 				r->err[r->nerr] = err;
 			r->nerr++;
+		} else if (st == CL_NOTE) {
+			if (r->nnote < 8)
+				r->note[r->nnote] = err;
+			r->nnote++;
 		} else if (st == CL_IO) {
 			r->io = 1;
 		}

@@ -1,0 +1,226 @@
+/* classify.c - duplicates, conflicts and near duplicates, in the database. */
+#include "load_int.h"
+
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "failpoint.h"
+#include "row.h"
+
+/* ---- near duplicates and concurrency: originator locks ---- */
+
+/*
+ * A near duplicate has another key than the record it copies, so the unique
+ * index cannot stop two concurrent loaders from applying both dates of one
+ * payment.  ACH loaders therefore take a transaction-scoped advisory lock
+ * per (tenant, originator) of the file before classifying: two loads that
+ * share an originator run one after the other (the second sees the first's
+ * records), loads of other originators run in parallel.  Locks are taken
+ * in one global order (sorted company ids, after a shared tenant lock), so
+ * they cannot deadlock; since ACH entry keys contain the originator, two
+ * such loaders never wait on each other's rows either.  Over
+ * MAX_COMPANY_LOCKS originators (the server's lock table is small), one
+ * exclusive tenant-wide lock is taken instead.
+ */
+#define LOCK_CLASS "1129072716" /* "CLoL": any constant, never changed */
+#define MAX_COMPANY_LOCKS 32
+
+void cl_load_note_company(struct load *L, const char *company)
+{
+	size_t i;
+
+	if (L->ncompanies && strcmp(L->companies[L->ncompanies - 1], company) == 0)
+		return; /* entries come in batches of one originator */
+	for (i = 0; i < L->ncompanies; i++)
+		if (strcmp(L->companies[i], company) == 0)
+			return;
+	if (L->ncompanies > MAX_COMPANY_LOCKS)
+		return; /* enough to know: a tenant-wide lock */
+	if (L->ncompanies == L->companies_cap) {
+		L->companies_cap = L->companies_cap ? 2 * L->companies_cap : 8;
+		L->companies = cl_xrealloc(L->companies, L->companies_cap * sizeof(*L->companies));
+	}
+	snprintf(L->companies[L->ncompanies++], sizeof(L->companies[0]), "%s", company);
+}
+
+static int cmp_company(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+enum cl_db_status cl_load_lock_originators(struct load *L)
+{
+	const char *p[2] = { L->o->tenant, NULL };
+	bool wide = L->ncompanies > MAX_COMPANY_LOCKS;
+	enum cl_db_status st;
+	size_t i;
+
+	if (!L->ncompanies)
+		return CL_DB_OK;
+	st = cl_db_exec(L->db,
+			wide ? "SELECT pg_catalog.pg_advisory_xact_lock(" LOCK_CLASS ", "
+			       "pg_catalog.hashtext($1))"
+			     : "SELECT pg_catalog.pg_advisory_xact_lock_shared(" LOCK_CLASS ", "
+			       "pg_catalog.hashtext($1))",
+			1, p, NULL, &L->r->err);
+	if (st != CL_DB_OK || wide)
+		return st;
+	qsort(L->companies, L->ncompanies, sizeof(L->companies[0]), cmp_company);
+	for (i = 0; i < L->ncompanies && st == CL_DB_OK; i++) {
+		p[1] = L->companies[i];
+		st = cl_db_exec(L->db,
+				"SELECT pg_catalog.pg_advisory_xact_lock(" LOCK_CLASS ", "
+				"pg_catalog.hashtext($1 || '|' || $2))",
+				2, p, NULL, &L->r->err);
+	}
+	return st;
+}
+
+
+/* ---- classification: journal rows in one statement ---- */
+
+
+/* Exact key matches: one INSERT ... SELECT writes the journal rows and
+ * streams back (ordinal, reason) for the conflicts, and for the duplicates
+ * only when some records are new (pass 2 needs to know which), then one
+ * (0, number of duplicates) row. */
+static const char classify_sql[] =
+	"COPY ("
+	" WITH ins AS ("
+	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
+	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
+	" SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, s.ordinal,"
+	"   s.position, r.tenant, s.kind, coalesce(s.journal_key, s.natural_key),"
+	"   CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END,"
+	"   NULL, r.load_id, r.ordinal, r.position"
+	" FROM pg_temp.cl_stage s"
+	" JOIN public.clearing_record r"
+	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
+	"  AND r.kind = s.kind AND r.natural_key = s.natural_key"
+	" RETURNING ordinal, reason)"
+	" SELECT ordinal, reason FROM ins WHERE reason <> 'duplicate'"
+	"  OR (SELECT count(*) FROM ins) <"
+	"     pg_catalog.current_setting('clearing_load.records')::bigint"
+	" UNION ALL SELECT 0, count(*)::text FROM ins WHERE reason = 'duplicate'"
+	") TO STDOUT";
+
+/* ACH near duplicates among the entries without an exact match (sent by
+ * the client, re-reading the file, with their near-duplicate fields): a
+ * hash join on the
+ * near-duplicate fields, so no extra index slows every insert into
+ * clearing_record.  Skipped when there is nothing to look for (an exact
+ * re-upload, or a tenant without ACH entries yet). */
+static const char near_sql[] =
+	"COPY ("
+	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
+	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
+	" SELECT DISTINCT ON (c.ordinal)"
+	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, c.ordinal, c.position,"
+	"   r.tenant, r.kind, coalesce(c.journal_key, c.natural_key), 'near_duplicate',"
+	"   r.natural_key, r.load_id, r.ordinal, r.position"
+	" FROM pg_temp.cl_unmatched c"
+	" JOIN public.clearing_record r"
+	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
+	"  AND r.kind = 'ach.entry' AND r.company_id = c.company_id"
+	"  AND r.trace_number = c.trace_number AND r.receiving_account = c.receiving_account"
+	"  AND r.receiving_dfi = c.receiving_dfi AND r.amount_minor = c.amount_minor"
+	" WHERE r.value_date <> c.value_date"
+	"   AND r.value_date BETWEEN c.value_date - 9 AND c.value_date + 9"
+	"   AND public.clearing_banking_days(r.value_date, c.value_date) <= 5"
+	" ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal"
+	" RETURNING ordinal, reason"
+	") TO STDOUT";
+
+static int on_classified(void *ctx, char **f, int nf)
+{
+	struct load *L = ctx;
+	unsigned long ord;
+
+	if (nf < 2 || !f[0] || !f[1])
+		return 0;
+	ord = strtoul(f[0], NULL, 10);
+	if (ord == 0) { /* the number of duplicates */
+		L->r->duplicate_count += strtoul(f[1], NULL, 10);
+		return 0;
+	}
+	bit_set(&L->matched, ord);
+	if (strcmp(f[1], "duplicate") == 0) {
+		/* counted by the (0, n) row */
+	} else {
+		L->r->conflict_count++;
+		bit_set(&L->conflicts, ord);
+	}
+	return 0;
+}
+
+/* Is a near-duplicate search worth it: ACH entries staged, and the tenant
+ * has applied ACH entries? */
+static enum cl_db_status near_wanted(struct load *L, bool *yes)
+{
+	PGresult *res;
+	enum cl_db_status st;
+
+	st = cl_db_exec(L->db,
+			"SELECT EXISTS (SELECT 1 FROM pg_temp.cl_stage WHERE kind = 'ach.entry')"
+			" AND EXISTS (SELECT 1 FROM public.clearing_record"
+			"  WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')"
+			"  AND kind = 'ach.entry')",
+			0, NULL, &res, &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	*yes = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+	PQclear(res);
+	return CL_DB_OK;
+}
+
+static enum cl_db_status near_duplicates(struct load *L)
+{
+	enum cl_db_status st;
+	unsigned long copied;
+	bool yes;
+
+	if ((st = near_wanted(L, &yes)) != CL_DB_OK || !yes)
+		return st;
+	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_unmatched (ordinal bigint NOT NULL,"
+		      " position bigint NOT NULL, natural_key text COLLATE \"C\" NOT NULL,"
+		      " journal_key text, company_id text, trace_number text,"
+		      " receiving_account text, receiving_dfi text, amount_minor bigint,"
+		      " value_date date) ON COMMIT DROP");
+	if (st == CL_DB_OK)
+		st = cl_load_copy_rows(L, NEAR_ROWS,
+			       "COPY pg_temp.cl_unmatched (ordinal, position, natural_key, journal_key,"
+			       " company_id, trace_number, receiving_account, receiving_dfi,"
+			       " amount_minor, value_date) FROM STDIN",
+			       &copied);
+	if (st == CL_DB_OK && copied) {
+		if ((st = cl_load_exec0(L, "ANALYZE pg_temp.cl_unmatched")) == CL_DB_OK)
+			st = cl_copy_out(L->db, near_sql, on_classified, L, &L->r->err);
+	}
+	return st;
+}
+
+enum cl_db_status cl_load_classify(struct load *L)
+{
+	enum cl_db_status st;
+	char records[24];
+	const char *p[1] = { records };
+
+	L->r->duplicate_count = L->r->conflict_count = 0;
+	bit_clear_all(&L->matched);
+	bit_clear_all(&L->conflicts);
+	snprintf(records, sizeof(records), "%lu", L->r->records);
+	st = cl_db_exec(L->db, "SELECT pg_catalog.set_config('clearing_load.records', $1, true)",
+			1, p, NULL, &L->r->err);
+	if (st == CL_DB_OK)
+		st = cl_copy_out(L->db, classify_sql, on_classified, L, &L->r->err);
+	if (st == CL_DB_OK && L->r->duplicate_count + L->r->conflict_count < L->r->records)
+		st = near_duplicates(L);
+	if (st != CL_DB_OK)
+		return st;
+	L->r->new_count = L->r->records - L->r->duplicate_count - L->r->conflict_count;
+	CL_FAILPOINT("after_journal", L->db->conn);
+	return CL_DB_OK;
+}
+
