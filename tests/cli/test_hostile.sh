@@ -166,6 +166,10 @@ check deep-nesting      deep-nesting.xml          0   3 xml_depth \
 	"$P: deep-nesting.xml:3: error: elements nested deeper than the limit of 64 levels"
 check huge-text-node    huge-text-node.xml        0   3 xml_too_long \
 	"$P: huge-text-node.xml:3: error: text node longer than the limit of 262144 bytes"
+check many-attributes   many-attributes.xml       0   3 xml_too_many_attributes \
+	"$P: many-attributes.xml:3: error: tag with more than 256 attributes"
+check many-names        many-names.xml            0   3 xml_too_many_names \
+	"$P: many-names.xml:3: error: more than 262144 bytes of distinct element and attribute names: ISO 20022 messages use a few hundred names"
 check truncated-xml     truncated.xml             0   3 xml_truncated \
 	"$P: truncated.xml:26: error: file ends inside the document (truncated?): expected the rest of the message, found the end of the file (couldn't find end of Start Tag RmtInf)"
 check nul-byte-xml      nul-byte.xml              0   3 xml_encoding \
@@ -182,6 +186,10 @@ check garbage-xml       binary-garbage.xml        0   3 xml_malformed \
 # NACHA
 check long-line         long-line.ach             0   3 record_length \
 	"$P: long-line.ach:1: error: record must be 94 characters, found more than 65536: text past column 94 (\"AAAAAAAAAAAA...\")"
+check many-errors       many-errors.ach           0   3 record_length \
+	"$P: many-errors.ach:2: error: batch header record must be 94 characters, found 24 (columns 25-94 are missing and are not blank padding)"
+[ "$(grep -c '^clearing-load: many-errors.ach:[0-9]*: error: ' "$tmp/err")" = 100 ] ||
+	fail "many-errors: parse: $(grep -c ': error: ' "$tmp/err") errors reported, expected the first 100"
 check nul-bytes-ach     nul-bytes.ach             0   3 bad_byte \
 	"$P: nul-bytes.ach:3: error: unexpected NUL byte at column 59 (expected printable ASCII)"
 check invalid-utf8-ach  invalid-utf8.ach          0   3 bad_byte \
