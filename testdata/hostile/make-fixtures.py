@@ -117,6 +117,18 @@ def main():
     write("invalid-utf8.ach", ach(b"Recv \xff\xfe\xc3\x28 " + mark[:8]))
     write("truncated.ach", ach(b"Receiver " + mark[:13])[:94 * 3 + 3 + 40])
 
+    # for validate --schema: imports and includes must not reach the network,
+    # and nothing of a referenced file may be printed
+    write("schema-import-url.xsd", b"""<?xml version="1.0" encoding="UTF-8"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"
+           targetNamespace="urn:iso:std:iso:20022:tech:xsd:pain.001.001.09"
+           elementFormDefault="qualified">
+  <xs:import namespace="urn:evil" schemaLocation="http://127.0.0.1:9/evil.xsd"/>
+  <xs:include schemaLocation="file:///etc/passwd"/>
+  <xs:element name="Document" type="xs:anyType"/>
+</xs:schema>
+""")
+
     rnd = random.Random(20261129)
     garbage = bytes(rnd.getrandbits(8) for _ in range(4096))
     write("binary-garbage.bin", b"\x00\x01" + garbage)

@@ -14,7 +14,8 @@
 #
 # Prints a table and writes it, with the date and the machine, to
 # tests/out/bench/figures.md (the README's figures come from there).
-# BENCH_QUICK=1 scales every size down 10x (a smoke run).
+# BENCH_QUICK=1 scales every size down 10x (a smoke run); BENCH_KEEP=1 keeps
+# the generated files and the database (for EXPLAIN afterwards).
 # Needs CL_BIN (clearing-load) and CL_TOOLS (gen_ach, gen_iso).
 set -u
 export LC_ALL=C
@@ -25,7 +26,7 @@ root=$(cd "$here/../.." && pwd)
 
 # A throwaway cluster unless PG* names a server.  Settings for a bulk
 # workload (both the loader and the COPY baseline run under them).
-PG_SETTINGS="shared_buffers=512MB max_wal_size=8GB checkpoint_timeout=30min"
+PG_SETTINGS="shared_buffers=512MB max_wal_size=8GB checkpoint_timeout=30min autovacuum=off"
 if [ -z "${PGHOST:-}${PGPORT:-}${PGDATABASE:-}${PGSERVICE:-}" ] && [ -z "${CL_IN_PGVENV:-}" ]; then
 	if command -v pg_virtualenv >/dev/null 2>&1; then
 		set --
@@ -187,8 +188,12 @@ db_bench() {
 
 	# load NAME FILE NEW DUP: a timed load that must report NEW new and DUP
 	# duplicate records (else the figure is marked WRONG).
+	# settle: what autovacuum would have done, then a checkpoint, so that
+	# no timed step pays for an earlier one.
+	settle() { sql "vacuum analyze" && sql "checkpoint"; }
+
 	load() {
-		sql "checkpoint"
+		settle
 		measure "$1" "$CL_BIN" load --format json "$2"
 		_lrc=$?
 		_json=$(cat "$W/$1.out")
@@ -208,10 +213,21 @@ db_bench() {
 	# table of the same shape with the same indexes.
 	psql -Xq -v ON_ERROR_STOP=1 -c "\\copy clearing_record to '$W/rows.copy'" ||
 		{ log "export of the rows failed"; return 1; }
+	# The better of two runs (the machine may be shared: a baseline should
+	# not be flattered by noise).
 	sql "create table bench_copy (like clearing_record including all)"
-	sql "checkpoint"
-	measure copy_base psql -Xq -v ON_ERROR_STOP=1 -c "\\copy bench_copy from '$W/rows.copy'" ||
-		log "COPY baseline failed: $(cat "$W/copy_base.err")"
+	_best=""
+	for _try in 1 2; do
+		sql "truncate bench_copy"
+		settle
+		measure copy_try psql -Xq -v ON_ERROR_STOP=1 -c "\\copy bench_copy from '$W/rows.copy'" ||
+			log "COPY baseline failed: $(cat "$W/copy_try.err")"
+		read -r _s _kb _rc <"$W/copy_try.m"
+		if [ -z "$_best" ] || awk -v a="$_s" -v b="$_best" 'BEGIN{exit !(a<b)}'; then
+			_best=$_s
+			cp "$W/copy_try.m" "$W/copy_base.m"
+		fi
+	done
 	sql "drop table bench_copy"
 	rm -f "$W/rows.copy"
 
@@ -259,7 +275,17 @@ db_bench() {
 
 	log "loader: first load of $ACH_N new entries into $BASE_HAVE rows"
 	load load_steady "$W/c.ach" "$ACH_N" 0
-	dropdb "$PGDATABASE" >/dev/null 2>&1
+
+	# Its baseline: the same new rows COPYed into the same big table (taken
+	# out again first, then vacuumed), so the cost of a big unique index is
+	# in both figures.
+	_lid=$(sql "select max(load_id) from clearing_record")
+	psql -Xq -v ON_ERROR_STOP=1 -c "\\copy (select * from clearing_record where load_id = $_lid) to '$W/rows.copy'" &&
+		sql "delete from clearing_record where load_id = $_lid" && settle &&
+		measure copy_steady psql -Xq -v ON_ERROR_STOP=1 -c "\\copy clearing_record from '$W/rows.copy'" ||
+		log "steady-state COPY baseline failed: $(cat "$W/copy_steady.err" 2>/dev/null)"
+	rm -f "$W/rows.copy"
+	[ -n "${BENCH_KEEP:-}" ] || dropdb "$PGDATABASE" >/dev/null 2>&1
 	return 0
 }
 
@@ -274,7 +300,8 @@ fig copy_base "$A_BYTES" "$ACH_N" "plain COPY of the same $ACH_N rows (baseline)
 fig load_first "$A_BYTES" "$ACH_N" "load: first load, $ACH_N entries" copy_base 1.5 - 32768
 fig load_exact "$A_BYTES" "$ACH_N" "load: exact re-upload (all duplicate)" copy_base 1.2 - 32768
 fig load_90 "$A_BYTES" "$ACH_N" "load: 90%-duplicate re-upload" copy_base 1.4 - 32768
-fig load_steady "$A_BYTES" "$ACH_N" "load: $ACH_N new into $BASE_HAVE rows" copy_base - - 32768
+fig copy_steady "$A_BYTES" "$ACH_N" "plain COPY of the same $ACH_N new rows into $BASE_HAVE rows"
+fig load_steady "$A_BYTES" "$ACH_N" "load: $ACH_N new into $BASE_HAVE rows" copy_steady - - 32768
 
 # ---------------------------------------------------------------- report
 MODEL=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
@@ -284,10 +311,14 @@ DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 	echo "## Benchmark figures"
 	echo
 	echo "Measured by \`make bench\` ($SCALE) on $DATE: $(nproc) CPUs ($MODEL), $MEM memory${DB_NOTE:+; $DB_NOTE}."
-	echo "Ratios are wall-time ratios to the floor or baseline named in the target."
+	echo "Ratios are wall-time ratios to the floor or baseline (parsers: best of 3 runs; the"
+	printf '%s\n' "COPY baseline: better of 2, psql \\copy of the rows the loader stored into a table"
+	echo "LIKE clearing_record INCLUDING ALL; loads: one run each, after VACUUM ANALYZE and"
+	echo "CHECKPOINT; peak memory: maximum RSS of the process, from /usr/bin/time)."
 	echo "The ${BASE_HAVE}-row steady state (built in ${STEADY_S} s) holds the rows of the loads above"
 	echo "plus copies of them made in SQL with natural_key || '#sK' (every other column"
-	echo "unchanged), indexes rebuilt after, then VACUUM ANALYZE."
+	echo "unchanged), indexes rebuilt after, then VACUUM ANALYZE; its baseline is a plain"
+	echo "COPY of the same $ACH_N new rows into that same table (taken out again and vacuumed first)."
 	echo
 	echo "| measurement | wall s | MB/s | records/s | peak MB | ratio | target | result |"
 	echo "|---|---:|---:|---:|---:|---:|---|---|"

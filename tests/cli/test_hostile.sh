@@ -2,7 +2,8 @@
 # tests/cli/test_hostile.sh - hostile inputs (issue 5, "Fuzzing and hostile
 # input"): XXE, entity bombs, external DTDs, deep nesting, a 100 MiB text
 # node, a 1 GiB line, binary garbage, gzip bombs, truncated and corrupt gzip,
-# NUL bytes, invalid UTF-8, UTF-16, and a schemaLocation URL.
+# NUL bytes, invalid UTF-8, UTF-16, a schemaLocation URL, and an XSD given
+# to validate --schema that imports a URL and includes /etc/passwd.
 #
 # Each file goes through `validate`, `validate --format json` and `parse`:
 #   - the exit status (3: invalid, nothing applied; 0 for the two controls
@@ -165,6 +166,10 @@ check deep-nesting      deep-nesting.xml          0   3 xml_depth \
 	"$P: deep-nesting.xml:3: error: elements nested deeper than the limit of 64 levels"
 check huge-text-node    huge-text-node.xml        0   3 xml_too_long \
 	"$P: huge-text-node.xml:3: error: text node longer than the limit of 262144 bytes"
+check many-attributes   many-attributes.xml       0   3 xml_too_many_attributes \
+	"$P: many-attributes.xml:3: error: tag with more than 256 attributes"
+check many-names        many-names.xml            0   3 xml_too_many_names \
+	"$P: many-names.xml:3: error: more than 262144 bytes of distinct element and attribute names: ISO 20022 messages use a few hundred names"
 check truncated-xml     truncated.xml             0   3 xml_truncated \
 	"$P: truncated.xml:26: error: file ends inside the document (truncated?): expected the rest of the message, found the end of the file (couldn't find end of Start Tag RmtInf)"
 check nul-byte-xml      nul-byte.xml              0   3 xml_encoding \
@@ -181,6 +186,10 @@ check garbage-xml       binary-garbage.xml        0   3 xml_malformed \
 # NACHA
 check long-line         long-line.ach             0   3 record_length \
 	"$P: long-line.ach:1: error: record must be 94 characters, found more than 65536: text past column 94 (\"AAAAAAAAAAAA...\")"
+check many-errors       many-errors.ach           0   3 record_length \
+	"$P: many-errors.ach:2: error: batch header record must be 94 characters, found 24 (columns 25-94 are missing and are not blank padding)"
+[ "$(grep -c '^clearing-load: many-errors.ach:[0-9]*: error: ' "$tmp/err")" = 100 ] ||
+	fail "many-errors: parse: $(grep -c ': error: ' "$tmp/err") errors reported, expected the first 100"
 check nul-bytes-ach     nul-bytes.ach             0   3 bad_byte \
 	"$P: nul-bytes.ach:3: error: unexpected NUL byte at column 59 (expected printable ASCII)"
 check invalid-utf8-ach  invalid-utf8.ach          0   3 bad_byte \
@@ -203,6 +212,36 @@ check gzip-corrupt      gzip-corrupt.ach.gz       0   3 gzip_corrupt \
 	"$P: gzip-corrupt.ach.gz: error: gzip stream is corrupt: invalid bit length repeat"
 check gzip-trailing     gzip-trailing-garbage.ach.gz 0 3 gzip_trailing \
 	"$P: gzip-trailing-garbage.ach.gz: error: unexpected data after the end of the gzip stream (at raw byte 212)"
+
+# validate --schema with an XSD whose xs:import names a URL and whose
+# xs:include names /etc/passwd: refused, no network, nothing of the file shown
+if [ "$have_strace" = 1 ]; then
+	set +e
+	strace -f -qq -e trace=socket,connect -o "$tmp/strace" "$CL_BIN" validate \
+		--schema schema-import-url.xsd control-valid.xml >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	set -e
+	net=$(grep -v 'AF_UNIX\|AF_LOCAL' "$tmp/strace" | grep 'socket(\|connect(' | head -1)
+	[ -z "$net" ] || fail "schema-import-url: validate --schema tried the network: $net"
+else
+	set +e
+	"$CL_BIN" validate --schema schema-import-url.xsd control-valid.xml >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	set -e
+fi
+[ "$rc" = 3 ] || fail "schema-import-url: validate --schema: exit $rc, expected 3"
+if grep -q 'root:x:0:0\|/bin/bash\|nologin' "$tmp/out" "$tmp/err"; then
+	fail "schema-import-url: /etc/passwd content reached the output: $(grep -h 'root:' "$tmp/err" | head -1)"
+fi
+grep -q '^clearing-load: control-valid.xml: error: could not load the XML schema "schema-import-url.xsd"' \
+	"$tmp/err" || fail "schema-import-url: no clear error: $(head -3 "$tmp/err")"
+if [ "$(grep -vc '^clearing-load: \|: invalid, ' "$tmp/err")" != 0 ]; then
+	fail "schema-import-url: something other than clearing-load printed: $(grep -v '^clearing-load: ' "$tmp/err" | head -2)"
+fi
+if [ -n "$table" ]; then
+	printf '| schema-import-url | `validate --schema schema-import-url.xsd` | %s | - | %s | - | - |\n' \
+		"$rc" "$(head -1 "$tmp/err" | sed 's/^clearing-load: //; s/|/\\|/g')" >>"$table"
+fi
 
 if [ "$failures" -ne 0 ]; then
 	echo "test_hostile: $failures failure(s)" >&2

@@ -47,10 +47,10 @@ int fuzz_same_outcome(const struct fuzz_outcome *a, const struct fuzz_outcome *b
 /* Options a drive runs with, picked from the input by fuzz_pick_opts(). */
 void fuzz_pick_opts(const uint8_t *data, size_t size, struct cl_parse_opts *opts);
 
-/* Upper bound for any line number a parser may report on this input: one
- * more than the lines of the decoded bytes (a line ends in '\n' or '\r'),
- * or than the 94-byte records of a NACHA file without line breaks.
- * Decodes through cl_input (gzip included). */
+/* Upper bound for any line number a parser may report on this input: the
+ * lines of the decoded bytes (a line ends in '\n' or '\r') plus their
+ * 94-byte records (a NACHA file read as fixed-block records numbers those),
+ * plus one for "at the end of the file".  Decodes through cl_input. */
 unsigned long fuzz_line_bound(const uint8_t *data, size_t size);
 
 /* Run `target` over data[0..size) read `chunk` bytes at a time (0 = no
