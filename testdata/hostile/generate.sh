@@ -7,6 +7,9 @@
 #   huge-text-node.xml     a 100 MiB text node (the creditor name)
 #   quadratic-blowup.xml   an internal entity of 20,000 bytes used 20,000 times
 #                          (400 MB if substituted)
+#   many-attributes.xml    one tag with 20,000 attributes
+#   many-names.xml         300,000 distinct element names (libxml2's name dictionary)
+#   many-errors.ach        a file header, then 200,000 bad lines
 #   long-line.ach          "101" and then 1 GiB of 'A' without a line end
 #   gzip-bomb.gz           10 GiB of zeros as 100 gzip members (~10 MB)
 #   gzip-bomb.ach.gz       a NACHA file header, then the same 10 GiB of zeros
@@ -77,6 +80,26 @@ repeat() { # STRING COUNT
 	tail_xml
 } >"$out/quadratic-blowup.xml"
 rm -f "$out/.doctype"
+
+{
+	printf '<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="%s">\n' "$ns"
+	printf '<CstmrCdtTrfInitn Note="%s"' "$mark"
+	awk 'BEGIN { for (i = 0; i < 20000; i++) printf " a%d=\"x\"", i }'
+	printf '>\n</CstmrCdtTrfInitn></Document>\n'
+} >"$out/many-attributes.xml"
+
+{
+	printf '<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="%s">\n' "$ns"
+	printf '<CstmrCdtTrfInitn><Nm>%s</Nm>' "$mark"
+	awk 'BEGIN { for (i = 0; i < 300000; i++) printf "<n%d/>", i }'
+	printf '</CstmrCdtTrfInitn></Document>\n'
+} >"$out/many-names.xml"
+
+# 200,000 lines of errors: the report stops at --max-errors (default 100)
+{
+	printf '101 121042882 2313801042611292300A094101Hostile Test Bank      Hostile Originator             \n'
+	awk -v m="$mark" 'BEGIN { for (i = 0; i < 200000; i++) print "5XYZ " m }'
+} >"$out/many-errors.ach"
 
 {
 	printf '101'
