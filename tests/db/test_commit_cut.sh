@@ -14,7 +14,9 @@
 # proxy really cut, the exit status, the report, and that the database then
 # equals one clean run after a normal re-run.
 # Also: the loader's backend terminated by pg_terminate_backend() while the
-# loader is stopped at the before_commit / after_commit failpoints.
+# loader is stopped at the before_commit / after_commit failpoints
+# (CL_FAILPOINT=NAME:stop raises SIGSTOP; the test waits for that state in
+# /proc, a condition, not a guessed delay, then SIGCONTs it).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/proof_lib.sh"
 
