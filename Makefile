@@ -10,12 +10,12 @@ DESTDIR ?=
 CC ?= gcc
 PKGS := libxml-2.0 libpq zlib libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -pthread
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wwrite-strings -Wformat=2 -Wvla -Wimplicit-fallthrough -Werror
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) \
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread $(WARN) \
 	-Iparsers -Iloader -Icmd $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS ?=
 

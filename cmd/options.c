@@ -44,7 +44,7 @@ int cl_parse_file_options(const char *cmd, const char *usage, int argc, char **a
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:f:qvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!cl_parse_out_format(optarg, format))

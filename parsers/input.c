@@ -3,7 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "fingerprint.h"
+#include "hasher.h"
 #include "xmalloc.h"
 
 #define PEEK_MAX 4096
@@ -36,7 +37,7 @@ struct cl_input {
 	uint64_t out_total;       /* decompressed bytes produced */
 	bool out_eof;
 
-	EVP_MD_CTX *sha;
+	struct cl_hasher *sha;    /* SHA-256 of the raw bytes */
 	char sha_hex[65];
 
 	unsigned char peek[PEEK_MAX]; /* decompressed bytes read ahead */
@@ -64,10 +65,7 @@ static struct cl_input *input_alloc(const char *name)
 
 	in->name = cl_xstrdup(name);
 	in->fd = -1;
-	in->sha = EVP_MD_CTX_new();
-	if (!in->sha)
-		(void)cl_xmalloc(SIZE_MAX);
-	EVP_DigestInit_ex(in->sha, EVP_sha256(), NULL);
+	in->sha = cl_hasher_new();
 	return in;
 }
 
@@ -87,7 +85,7 @@ static void input_reset(struct cl_input *in)
 	in->sha_hex[0] = '\0';
 	in->mem_pos = 0;
 	in->failed = false;
-	EVP_DigestInit_ex(in->sha, EVP_sha256(), NULL);
+	cl_hasher_reset(in->sha);
 }
 
 static enum cl_status open_fd(int fd, bool own, const char *name, struct cl_input **out)
@@ -206,13 +204,8 @@ fail:
 
 static void finish_sha(struct cl_input *in)
 {
-	unsigned char md[32];
-	unsigned int len = 32;
-
-	if (in->sha_hex[0])
-		return;
-	EVP_DigestFinal_ex(in->sha, md, &len);
-	cl_hex32(md, in->sha_hex);
+	if (!in->sha_hex[0])
+		cl_hasher_final(in->sha, in->sha_hex);
 }
 
 /* Make at least `want` raw bytes available (fewer only at end of input).
@@ -254,7 +247,7 @@ static int raw_fill(struct cl_input *in, size_t want, struct cl_error *err)
 			finish_sha(in);
 			break;
 		}
-		EVP_DigestUpdate(in->sha, in->raw + in->raw_len, (size_t)r);
+		cl_hasher_update(in->sha, in->raw + in->raw_len, (size_t)r);
 		in->raw_len += (size_t)r;
 		in->raw_total += (uint64_t)r;
 	}
@@ -468,7 +461,7 @@ void cl_input_free(struct cl_input *in)
 		inflateEnd(&in->zs);
 	if (in->own_fd && in->fd >= 0)
 		close(in->fd);
-	EVP_MD_CTX_free(in->sha);
+	cl_hasher_free(in->sha);
 	free(in->name);
 	free(in);
 }

@@ -554,6 +554,28 @@ static void schema_doc_error(void *ctx, xmlErrorPtr xe)
 	schema_error(c->_private, xe);
 }
 
+/* The XSD given with --schema is read, and nothing else: an xs:import,
+ * xs:include or xs:redefine would make libxml2 fetch a URL or read another
+ * file (and quote it in its errors).  This loader refuses them all and
+ * remembers the first location for the message. */
+static char refused_location[256];
+
+static xmlParserInputPtr refuse_external(const char *url, const char *id,
+					 xmlParserCtxtPtr ctxt)
+{
+	(void)ctxt;
+	if (!refused_location[0])
+		snprintf(refused_location, sizeof(refused_location), "%s",
+			 url ? url : id ? id : "(unnamed)");
+	return NULL;
+}
+
+static void schema_generic_error(void *ctx, const char *fmt, ...)
+{
+	(void)ctx;
+	(void)fmt; /* libxml2's unstructured messages: never printed */
+}
+
 /* --schema: parse the XSD with our own error handlers (libxml2 would print
  * otherwise), then validate while parsing, plugged into the SAX stream. */
 static bool load_schema(struct cl_iso20022 *p, xmlSAXHandlerPtr *sax, void **user)
@@ -580,9 +602,26 @@ static bool load_schema(struct cl_iso20022 *p, xmlSAXHandlerPtr *sax, void **use
 	xmlFreeParserCtxt(pctxt);
 	pc = p->schema_doc ? xmlSchemaNewDocParserCtxt(p->schema_doc) : NULL;
 	if (pc) {
+		xmlExternalEntityLoader old_loader = xmlGetExternalEntityLoader();
+
+		refused_location[0] = '\0';
+		xmlSetExternalEntityLoader(refuse_external);
+		xmlSetStructuredErrorFunc(p, schema_error);
+		xmlSetGenericErrorFunc(NULL, schema_generic_error);
 		xmlSchemaSetParserStructuredErrors(pc, schema_error, p);
 		p->schema = xmlSchemaParse(pc);
 		xmlSchemaFreeParserCtxt(pc);
+		xmlSetExternalEntityLoader(old_loader);
+		xmlSetStructuredErrorFunc(NULL, NULL);
+		xmlSetGenericErrorFunc(NULL, NULL);
+		if (refused_location[0]) {
+			cl_iso_add_fatal(p, 0, "xml_schema",
+					 "could not load the XML schema \"%s\": it imports or includes "
+					 "\"%s\"; only a self-contained XSD is read (no network, no "
+					 "other files)",
+					 path, refused_location);
+			return false;
+		}
 	}
 	if (p->schema)
 		p->vctxt = xmlSchemaNewValidCtxt(p->schema);

@@ -5,6 +5,20 @@
 #include <stdio.h>
 #include <string.h>
 
+/* An agent as it goes into keys and fingerprints: a BIC of 11 characters
+ * whose branch code is "XXX" (the primary office) is the same institution
+ * as its 8-character form, and systems differ in which they send; keys and
+ * fingerprints use the 8-character form.  Other ids are used as they are. */
+static const char *agent_id(const char *a, char *buf, size_t cap)
+{
+	if (strlen(a) == 11 && strcmp(a + 8, "XXX") == 0 && cap > 8) {
+		memcpy(buf, a, 8);
+		buf[8] = '\0';
+		return buf;
+	}
+	return a;
+}
+
 /* "<tier>|<a>|<b>[|<c>]" into rec->natural_key; false when it does not fit. */
 static bool put(struct cl_record *rec, const char *tier, const char *a, const char *b,
 		const char *c)
@@ -61,35 +75,38 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 		break;
 	case CL_ISO_PACS008:
 	case CL_ISO_PACS009:
-	case CL_ISO_PACS004:
+	case CL_ISO_PACS004: {
+		char gb[CL_AGENT_MAX], db[CL_AGENT_MAX];
+		const char *instg = agent_id(rec->instructing_agent, gb, sizeof(gb));
+		const char *instd = agent_id(rec->instructed_agent, db, sizeof(db));
+
 		if (!rec->instructing_agent[0]) {
 			snprintf(why, cap, "no instructing agent (InstgAgt in the transaction or "
 				 "group header, or AppHdr Fr)");
 			break;
 		}
 		if (rec->uetr[0] && rec->instructed_agent[0]) {
-			ok = put(rec, "uetr", rec->uetr, rec->instructing_agent,
-				 rec->instructed_agent);
+			ok = put(rec, "uetr", rec->uetr, instg, instd);
 		} else if (x->kind == CL_ISO_PACS004) {
 			/* a return without its own UETR or RtrId (the CBPR+ minimal
 			 * pacs.004) is keyed by the UETR it returns, on this hop */
 			if (!cl_iso_id_unusable(rec->rtr_id))
-				ok = put(rec, "rtrid", rec->instructing_agent, rec->rtr_id, NULL);
+				ok = put(rec, "rtrid", instg, rec->rtr_id, NULL);
 			else if (rec->orgnl_uetr[0] && rec->instructed_agent[0])
-				ok = put(rec, "ouetr", rec->orgnl_uetr, rec->instructing_agent,
-					 rec->instructed_agent);
+				ok = put(rec, "ouetr", rec->orgnl_uetr, instg, instd);
 			else
 				snprintf(why, cap, "no UETR, no RtrId and no OrgnlUETR (with "
 					 "instructed agent)");
 		} else if (!cl_iso_id_unusable(rec->tx_id)) {
-			ok = put(rec, "txid", rec->instructing_agent, rec->tx_id, NULL);
+			ok = put(rec, "txid", instg, rec->tx_id, NULL);
 		} else if (!cl_iso_id_unusable(rec->end_to_end_id)) {
-			ok = put(rec, "e2e", rec->instructing_agent, rec->end_to_end_id, NULL);
+			ok = put(rec, "e2e", instg, rec->end_to_end_id, NULL);
 		} else {
 			snprintf(why, cap, "no UETR (with instructed agent), no TxId and no "
 				 "usable EndToEndId");
 		}
 		break;
+	}
 	case CL_ISO_NONE:
 		break;
 	}
@@ -103,6 +120,8 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 
 void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl_iso_extra *x)
 {
+	char buf[CL_AGENT_MAX];
+
 	cl_fp_begin(fp);
 	/* the message family, never its version: the same payment re-sent as
 	 * pain.001.001.03 and .09 is the same payment */
@@ -112,16 +131,16 @@ void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl
 	cl_fp_str(fp, "currency", rec->currency);
 	cl_fp_str(fp, "value_date", rec->value_date);
 	cl_fp_str(fp, "debtor_account", rec->debtor_account);
-	cl_fp_str(fp, "debtor_agent", rec->debtor_agent);
+	cl_fp_str(fp, "debtor_agent", agent_id(rec->debtor_agent, buf, sizeof(buf)));
 	cl_fp_str(fp, "creditor_account", rec->creditor_account);
-	cl_fp_str(fp, "creditor_agent", rec->creditor_agent);
+	cl_fp_str(fp, "creditor_agent", agent_id(rec->creditor_agent, buf, sizeof(buf)));
 	if (x->kind != CL_ISO_PAIN001) {
-		cl_fp_str(fp, "instructing_agent", rec->instructing_agent);
-		cl_fp_str(fp, "instructed_agent", rec->instructed_agent);
+		cl_fp_str(fp, "instructing_agent", agent_id(rec->instructing_agent, buf, sizeof(buf)));
+		cl_fp_str(fp, "instructed_agent", agent_id(rec->instructed_agent, buf, sizeof(buf)));
 	}
 	if (x->kind == CL_ISO_PACS009) {
-		cl_fp_str(fp, "debtor_fi", x->debtor_fi);
-		cl_fp_str(fp, "creditor_fi", x->creditor_fi);
+		cl_fp_str(fp, "debtor_fi", agent_id(x->debtor_fi, buf, sizeof(buf)));
+		cl_fp_str(fp, "creditor_fi", agent_id(x->creditor_fi, buf, sizeof(buf)));
 	}
 	if (x->kind == CL_ISO_PACS004) {
 		cl_fp_str(fp, "reason_code", rec->reason_code);

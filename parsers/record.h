@@ -98,8 +98,10 @@ struct cl_record {
 	char original_trace[16];    /* addenda 98/99 7-21 */
 	char original_rdfi[9];      /* addenda 98/99 28-35 */
 	char corrected_data[30];    /* addenda 98 36-64 */
-	char dishonored_code[4];    /* dishonored/contested: the R6x/R7x code
-	                               when the first 99 addenda is plain */
+	char dishonored_code[4];    /* the code of the last dishonored (R61,
+	                               R62, R67-R70) or contested (R71-R77) 99
+	                               addenda that follows a plain return 99:
+	                               the latest stage of the return's life */
 
 	/* ISO 20022 references */
 	char message_type[32];      /* namespace suffix, e.g. "pain.001.001.09" */

@@ -57,9 +57,50 @@ fail() {
 }
 table=${CL_HOSTILE_TABLE:-}
 if [ -n "$table" ]; then
-	printf '| input | file | exit (validate / --format json / parse) | error codes | first error (validate) | peak RSS (max of 3) | time (max of 3) |\n' >"$table"
+	printf '| input | what it is | exit (validate / --format json / parse) | error codes | first error (`validate`) | peak RSS | time |\n' >"$table"
 	printf '|---|---|---|---|---|---|---|\n' >>"$table"
 fi
+
+# what each input is, for the table
+describe() {
+	case $1 in
+	control-ach) echo 'control: valid one-entry PPD file (the hostile NACHA files are this file with one change)' ;;
+	control-xml) echo 'control: valid pain.001.001.09 (the hostile XML files are this file with one change)' ;;
+	schemaloc-url) echo 'valid pain.001 with xsi:schemaLocation = http://clearing-load-xsd.invalid/...xsd' ;;
+	xinclude) echo 'valid pain.001 with &lt;xi:include href="file:///etc/passwd" parse="text"/&gt; in Cdtr/Nm' ;;
+	xxe-file) echo 'XXE: &lt;!ENTITY xxe SYSTEM "file:///etc/passwd"&gt; used in Cdtr/Nm' ;;
+	xxe-http) echo 'XXE: &lt;!ENTITY xxe SYSTEM "http://.../secret"&gt; used in Cdtr/Nm' ;;
+	xxe-parameter) echo 'external parameter entity &lt;!ENTITY % ext SYSTEM "http://127.0.0.1:9/evil.dtd"&gt; %ext;' ;;
+	dtd-external) echo '&lt;!DOCTYPE Document SYSTEM "http://.../pain.001.dtd"&gt;' ;;
+	dtd-external-file) echo '&lt;!DOCTYPE Document SYSTEM "file:///etc/passwd"&gt;' ;;
+	internal-entity) echo 'harmless internal entity &lt;!ENTITY nm "..."&gt; used in Cdtr/Nm' ;;
+	billion-laughs) echo 'billion laughs: 10 levels of 10 entity references each (10^9 "lol")' ;;
+	quadratic-blowup) echo 'quadratic blowup: one 20,000-byte entity referenced 20,000 times (400 MB)' ;;
+	deep-nesting) echo '100,000 nested elements (generated)' ;;
+	huge-text-node) echo 'a 100 MiB text node in Cdtr/Nm (generated)' ;;
+	many-attributes) echo 'one tag with 20,000 attributes (generated)' ;;
+	many-names) echo '300,000 distinct element names (generated)' ;;
+	truncated-xml) echo 'pain.001 cut after 1,100 bytes (inside a start tag)' ;;
+	nul-byte-xml) echo 'a NUL byte in Cdtr/Nm' ;;
+	invalid-utf8-xml) echo 'bytes C3 28 FF in Cdtr/Nm (invalid UTF-8)' ;;
+	utf16-bom) echo 'the control document in UTF-16LE with BOM, encoding="UTF-16"' ;;
+	utf16-no-bom) echo 'the same without BOM' ;;
+	garbage-xml) echo '"&lt;" + 4 KiB of random bytes' ;;
+	long-line) echo '"101" + 1 GiB of "A", no line end (generated)' ;;
+	many-errors) echo 'a file header and 200,000 bad lines (generated): the report stops at 100 errors' ;;
+	nul-bytes-ach) echo 'two NUL bytes in the entry'\''s individual name' ;;
+	invalid-utf8-ach) echo 'bytes FF FE C3 28 in the entry'\''s individual name' ;;
+	truncated-ach) echo 'ACH file cut in the middle of the batch control record' ;;
+	garbage-ach) echo '"101" + 4 KiB of random bytes' ;;
+	garbage) echo '4 KiB of random bytes' ;;
+	gzip-bomb) echo '10 GiB of zeros as 100 gzip members (10 MB, generated)' ;;
+	gzip-bomb-ach) echo 'a gzipped NACHA file header, then the same 10 GiB of zeros' ;;
+	gzip-truncated) echo 'gzipped ACH file cut in half' ;;
+	gzip-corrupt) echo 'gzipped ACH file with 30 bytes flipped' ;;
+	gzip-trailing) echo 'gzipped ACH file followed by plain bytes' ;;
+	*) echo "$1" ;;
+	esac
+}
 
 # run NAME CMD... : run the binary with /usr/bin/time (and strace when
 # NET=1), leaving $tmp/out, $tmp/err, $rc, $kb, $secs.
@@ -132,8 +173,8 @@ check() {
 		fi
 	done
 	if [ -n "$table" ]; then
-		printf '| %s | %s | %s | %s | %s | %s MiB | %s s |\n' "$name" "$file" "$rcs" \
-			"${codes:--}" "$(printf '%s' "${msg:-(valid)}" | sed 's/|/\\|/g')" \
+		printf '| `%s` | %s | %s | %s | `%s` | %s MiB | %s s |\n' "$file" "$(describe "$name")" \
+			"$rcs" "${codes:--}" "$(printf '%s' "${msg:-(valid)}" | sed 's/|/\\|/g')" \
 			"$(awk -v k="$max_kb" 'BEGIN { printf "%.1f", k / 1024 }')" "$max_s" >>"$table"
 	fi
 }
@@ -239,7 +280,7 @@ if [ "$(grep -vc '^clearing-load: \|: invalid, ' "$tmp/err")" != 0 ]; then
 	fail "schema-import-url: something other than clearing-load printed: $(grep -v '^clearing-load: ' "$tmp/err" | head -2)"
 fi
 if [ -n "$table" ]; then
-	printf '| schema-import-url | `validate --schema schema-import-url.xsd` | %s | - | %s | - | - |\n' \
+	printf '| `schema-import-url.xsd` | an XSD for `validate --schema` that imports http://127.0.0.1:9/evil.xsd and includes file:///etc/passwd | %s | - | `%s` | - | - |\n' \
 		"$rc" "$(head -1 "$tmp/err" | sed 's/^clearing-load: //; s/|/\\|/g')" >>"$table"
 fi
 

@@ -251,6 +251,52 @@ static void test_input_peek_does_not_consume_and_rewind_restarts(void **state)
 	cl_input_free(in);
 }
 
+/* Past CL_HASHER_INLINE_BYTES the checksum is computed on a second thread:
+ * it must equal a one-shot SHA-256 for any read size, and after a rewind
+ * that interrupts it. */
+static void test_input_checksum_of_big_input_on_a_thread(void **state)
+{
+	size_t big = 5 * (1u << 20) + 12345;
+	unsigned char *buf = malloc(big);
+	char want[65];
+	static const size_t chunks[] = { 0, 1000003, 4096, 65536 + 7 };
+
+	(void)state;
+	for (size_t i = 0; i < big; i++)
+		buf[i] = (unsigned char)(i * 2654435761u >> 13);
+	sha256_hex(buf, big, want);
+	for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+		struct cl_input *in = cl_input_from_memory(buf, big, chunks[c], "big");
+		struct cl_error err;
+		char tmp[70000];
+		size_t n;
+		long last;
+		char *got;
+
+		/* read part of it (the thread is running), then start again */
+		for (int k = 0; k < 40; k++)
+			assert_true(cl_input_read(in, tmp, sizeof(tmp), &err) > 0);
+		assert_int_equal(cl_input_rewind(in, &err), CL_OK);
+		got = drain(in, &n, &err, &last);
+		assert_int_equal(last, 0);
+		assert_int_equal(n, big);
+		assert_string_equal(cl_input_sha256_hex(in), want);
+		free(got);
+		cl_input_free(in);
+	}
+	/* freed while the thread runs: no leak, no hang */
+	{
+		struct cl_input *in = cl_input_from_memory(buf, big, 0, "big");
+		struct cl_error err;
+		char tmp[70000];
+
+		for (int k = 0; k < 40; k++)
+			assert_true(cl_input_read(in, tmp, sizeof(tmp), &err) > 0);
+		cl_input_free(in);
+	}
+	free(buf);
+}
+
 static void test_input_missing_file_names_the_reason(void **state)
 {
 	struct cl_input *in;
@@ -285,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_input_garbage_after_gzip_is_an_error),
 		cmocka_unit_test(test_input_gzip_bomb_is_refused),
 		cmocka_unit_test(test_input_peek_does_not_consume_and_rewind_restarts),
+		cmocka_unit_test(test_input_checksum_of_big_input_on_a_thread),
 		cmocka_unit_test(test_input_missing_file_names_the_reason),
 		cmocka_unit_test(test_format_detect_tells_nacha_from_xml),
 	};

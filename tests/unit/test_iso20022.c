@@ -98,6 +98,10 @@ static const char *pacs008(const char *pmtid, const char *agents)
 	"<InstgAgt><FinInstnId><BICFI>ABNANL2AXXX</BICFI></FinInstnId></InstgAgt>"           \
 	"<InstdAgt><FinInstnId><BICFI>NBOBBHBMXXX</BICFI></FinInstnId></InstdAgt>"
 
+#define GRP_AGENTS_BIC8                                                                      \
+	"<InstgAgt><FinInstnId><BICFI>ABNANL2A</BICFI></FinInstnId></InstgAgt>"              \
+	"<InstdAgt><FinInstnId><BICFI>NBOBBHBM</BICFI></FinInstnId></InstdAgt>"
+
 static const char pacs009_cov[] =
 	XMLDECL
 	"<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.009.001.08\">\n"
@@ -408,7 +412,7 @@ static void test_iso20022_pacs008_key_tiers(void **state)
 	assert_int_equal(run.nrec, 1);
 	assert_string_equal(run.rec[0].kind, "pacs.008");
 	assert_string_equal(run.rec[0].natural_key,
-			    "uetr|eb6305c9-1f7f-49de-aed0-16487c27b42d|ABNANL2AXXX|NBOBBHBMXXX");
+			    "uetr|eb6305c9-1f7f-49de-aed0-16487c27b42d|ABNANL2A|NBOBBHBM");
 	assert_int_equal(run.rec[0].amount_minor, 12345); /* BHD: 3 decimals */
 	assert_string_equal(run.rec[0].value_date, "2026-03-04"); /* from GrpHdr */
 	assert_string_equal(run.rec[0].instructing_agent, "ABNANL2AXXX");
@@ -418,11 +422,11 @@ static void test_iso20022_pacs008_key_tiers(void **state)
 
 	iso_run(pacs008("<EndToEndId>E2E-8</EndToEndId><TxId>TX-8</TxId>", GRP_AGENTS), &run);
 	assert_int_equal(run.nrec, 1);
-	assert_string_equal(run.rec[0].natural_key, "txid|ABNANL2AXXX|TX-8");
+	assert_string_equal(run.rec[0].natural_key, "txid|ABNANL2A|TX-8");
 
 	iso_run(pacs008("<EndToEndId>E2E-8</EndToEndId>", GRP_AGENTS), &run);
 	assert_int_equal(run.nrec, 1);
-	assert_string_equal(run.rec[0].natural_key, "e2e|ABNANL2AXXX|E2E-8");
+	assert_string_equal(run.rec[0].natural_key, "e2e|ABNANL2A|E2E-8");
 
 	iso_run(pacs008("<EndToEndId>NOTPROVIDED</EndToEndId>", GRP_AGENTS), &run);
 	assert_int_equal(run.nrec, 0);
@@ -455,6 +459,32 @@ static void test_iso20022_pacs009_cov_ignores_underlying(void **state)
 	assert_int_equal(r->amount_minor, 100000000);
 }
 
+/* DEUTDEFF and DEUTDEFFXXX are one institution: one key, one fingerprint
+ * (review finding 9: a resend through another gateway changed the form). */
+static void test_iso20022_bic8_and_bic11_xxx_key_alike(void **state)
+{
+	char k11[CL_KEY_MAX];
+	unsigned char f11[32];
+
+	(void)state;
+	iso_run(pacs008("<EndToEndId>E2E-8</EndToEndId><TxId>TX-8</TxId>"
+			"<UETR>eb6305c9-1f7f-49de-aed0-16487c27b42d</UETR>",
+			GRP_AGENTS),
+		&run);
+	assert_int_equal(run.nrec, 1);
+	strcpy(k11, run.rec[0].natural_key);
+	memcpy(f11, run.rec[0].fingerprint, 32);
+	assert_string_equal(run.rec[0].instructing_agent, "ABNANL2AXXX"); /* kept as sent */
+	iso_run(pacs008("<EndToEndId>E2E-8</EndToEndId><TxId>TX-8</TxId>"
+			"<UETR>eb6305c9-1f7f-49de-aed0-16487c27b42d</UETR>",
+			GRP_AGENTS_BIC8),
+		&run);
+	assert_int_equal(run.nrec, 1);
+	assert_string_equal(run.rec[0].instructing_agent, "ABNANL2A");
+	assert_string_equal(run.rec[0].natural_key, k11);
+	assert_memory_equal(run.rec[0].fingerprint, f11, 32);
+}
+
 static void test_iso20022_pacs004_returns(void **state)
 {
 	(void)state;
@@ -462,7 +492,7 @@ static void test_iso20022_pacs004_returns(void **state)
 	assert_int_equal(run.nerr, 0);
 	assert_int_equal(run.nrec, 2);
 	assert_string_equal(run.rec[0].kind, "pacs.004");
-	assert_string_equal(run.rec[0].natural_key, "rtrid|CHASUS33XXX|RTR-1");
+	assert_string_equal(run.rec[0].natural_key, "rtrid|CHASUS33|RTR-1");
 	assert_string_equal(run.rec[0].rtr_id, "RTR-1");
 	assert_string_equal(run.rec[0].reason_code, "AC04");
 	assert_string_equal(run.rec[0].orgnl_uetr, "174c245f-2682-4291-ad67-2a41e530cd27");
@@ -475,7 +505,7 @@ static void test_iso20022_pacs004_returns(void **state)
 	assert_string_equal(run.rec[0].value_date, "2026-03-06");
 	/* no RtrId: keyed by the returned UETR on this hop */
 	assert_string_equal(run.rec[1].natural_key,
-			    "ouetr|174c245f-2682-4291-ad67-2a41e530cd27|CHASUS33XXX|CHASGB2LXXX");
+			    "ouetr|174c245f-2682-4291-ad67-2a41e530cd27|CHASUS33|CHASGB2L");
 	assert_string_equal(run.rec[1].orgnl_msg_id, "P-2"); /* transaction-level wins */
 	assert_string_equal(run.rec[1].reason_code, "NARR");
 	assert_int_equal(run.rec[1].amount_minor, 500);
@@ -865,9 +895,9 @@ static void test_iso20022_uetr_chain_hops_distinct(void **state)
 			assert_string_not_equal(keys[i], keys[j]);
 	}
 	assert_string_equal(keys[0],
-			    "uetr|174c245f-2682-4291-ad67-2a41e530cd27|CHASGB2LXXX|CHASUS33XXX");
+			    "uetr|174c245f-2682-4291-ad67-2a41e530cd27|CHASGB2L|CHASUS33");
 	assert_string_equal(keys[1],
-			    "uetr|174c245f-2682-4291-ad67-2a41e530cd27|CHASUS33XXX|ANBTUS44XXX");
+			    "uetr|174c245f-2682-4291-ad67-2a41e530cd27|CHASUS33|ANBTUS44");
 }
 
 static void test_iso20022_fingerprint_ignores_cosmetics(void **state)
@@ -1025,6 +1055,7 @@ int main(void)
 		cmocka_unit_test(test_iso20022_pain001_v03_record),
 		cmocka_unit_test(test_iso20022_pacs008_key_tiers),
 		cmocka_unit_test(test_iso20022_pacs009_cov_ignores_underlying),
+		cmocka_unit_test(test_iso20022_bic8_and_bic11_xxx_key_alike),
 		cmocka_unit_test(test_iso20022_pacs004_returns),
 		cmocka_unit_test(test_iso20022_apphdr_agents_and_splmtry_data),
 		cmocka_unit_test(test_iso20022_apphdr_msgdefidr_note),
