@@ -264,6 +264,11 @@ struct cl_iso20022 {
 	xmlDocPtr schema_doc;       /* the XSD it was parsed from (kept alive) */
 	xmlSchemaValidCtxtPtr vctxt;
 	xmlSchemaSAXPlugPtr plug;
+	/* the handler and user data the push parser is created with; the schema
+	 * plug keeps their addresses and writes them back when unplugged, so
+	 * they live as long as the parser (review 29) */
+	xmlSAXHandlerPtr plug_sax;
+	void *plug_user;
 	char schema_msg[200];       /* first error loading it */
 	struct cl_iso_guard guard;
 
