@@ -15,4 +15,17 @@ keys_of "$K/company-right.ach" >"$TMP/right"
 [ -s "$TMP/left" ] || fail "no records"
 diff -u "$TMP/left" "$TMP/right" || fail "company id justification changed keys or fingerprints"
 grep -q '^ABC1234|' "$TMP/left" || fail "company id not trimmed: $(head -1 "$TMP/left")"
+# pain.001.001.09 ReqdExctnDt as a date-time (the DtTm branch of the choice):
+# accepted, its date part (as written) is the value date (review 42)
+sed 's#<ReqdExctnDt><Dt>2026-03-03</Dt></ReqdExctnDt>#<ReqdExctnDt><DtTm>2026-03-03T23:30:00-05:00</DtTm></ReqdExctnDt>#' \
+	"$TESTDATA/demo/original-pain001.xml" >"$TMP/dttm.xml"
+grep -q '<DtTm>' "$TMP/dttm.xml" || fail "fixture not changed"
+run validate "$TMP/dttm.xml"
+expect_status 0
+run parse --format json "$TMP/dttm.xml"
+expect_status 0
+grep -q '"value_date":"2026-03-03"' "$TMP/stdout" || fail "value date not the DtTm's date"
+keys_of "$TESTDATA/demo/original-pain001.xml" >"$TMP/dt"
+keys_of "$TMP/dttm.xml" >"$TMP/dttm"
+diff -u "$TMP/dt" "$TMP/dttm" || fail "Dt and DtTm of the same day key differently"
 echo ok
