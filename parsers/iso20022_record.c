@@ -466,6 +466,10 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 	take(p, F_CDTR_NM, rec->creditor_name, CL_NAME_MAX, "creditor name");
 	take_account(p, F_CDTR_IBAN, F_CDTR_OTHR, rec->creditor_account, "creditor account");
 	take_agent(p, F_CDTR_AGT_BIC, F_CDTR_AGT_MMB, rec->creditor_agent, "creditor agent");
+	/* "the equivalent of AMOUNT in CcyOfTrf" is another instruction than
+	 * "AMOUNT": the currency of transfer goes into the fingerprint (review 52) */
+	if (p->seen[F_CCY_OF_TRF])
+		take(p, F_CCY_OF_TRF, x->ccy_of_trf, sizeof(x->ccy_of_trf), "currency of transfer");
 	if (p->kind == CL_ISO_PACS009) {
 		take_agent(p, F_DBTR_FI_BIC, F_NONE, x->debtor_fi, "debtor institution");
 		take_agent(p, F_CDTR_FI_BIC, F_NONE, x->creditor_fi, "creditor institution");

@@ -28,4 +28,14 @@ grep -q '"value_date":"2026-03-03"' "$TMP/stdout" || fail "value date not the Dt
 keys_of "$TESTDATA/demo/original-pain001.xml" >"$TMP/dt"
 keys_of "$TMP/dttm.xml" >"$TMP/dttm"
 diff -u "$TMP/dt" "$TMP/dttm" || fail "Dt and DtTm of the same day key differently"
+# "the USD equivalent of 18050.68 EUR" is another instruction than
+# "18050.68 EUR": same key, other fingerprint, so a conflict (review 52)
+sed 's#<Amt><InstdAmt Ccy="EUR">18050.68</InstdAmt></Amt>#<Amt><EqvtAmt><Amt Ccy="EUR">18050.68</Amt><CcyOfTrf>USD</CcyOfTrf></EqvtAmt></Amt>#' \
+	"$TESTDATA/demo/original-pain001.xml" >"$TMP/eqvt.xml"
+grep -q '<EqvtAmt>' "$TMP/eqvt.xml" || fail "fixture not changed"
+keys_of "$TMP/eqvt.xml" | head -n 1 >"$TMP/eq1"
+head -n 1 "$TMP/dt" >"$TMP/in1"
+[ "$(cut -d' ' -f1 "$TMP/eq1")" = "$(cut -d' ' -f1 "$TMP/in1")" ] || fail "EqvtAmt changed the key"
+[ "$(cut -d' ' -f2 "$TMP/eq1")" != "$(cut -d' ' -f2 "$TMP/in1")" ] ||
+	fail "EqvtAmt and InstdAmt fingerprint alike"
 echo ok
