@@ -116,6 +116,7 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory $(BIN) tools
 	@CL_BIN=$(abspath $(BIN)) CL_TOOLS=$(abspath $(B)/tools) sh tests/bench/run.sh
+	@sh tests/bench/readme.sh
 
 fuzz:
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)

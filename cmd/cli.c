@@ -469,12 +469,12 @@ void cl_csv_row(FILE *f, const char *const *fields, size_t n)
 	putc_unlocked('\n', f);
 }
 
-#define CSV_FIXED 8
+#define CSV_FIXED 9
 
 void cl_csv_record_header(FILE *f)
 {
 	const char *names[CSV_FIXED + NFIELDS + 1] = {
-		"position", "scheme", "kind", "natural_key", "key_rule", "fingerprint",
+		"file", "position", "scheme", "kind", "natural_key", "key_rule", "fingerprint",
 		"amount_minor", "direction",
 	};
 
@@ -484,7 +484,7 @@ void cl_csv_record_header(FILE *f)
 	cl_csv_row(f, names, CSV_FIXED + NFIELDS + 1);
 }
 
-void cl_csv_record(FILE *f, const struct cl_record *rec)
+void cl_csv_record(FILE *f, const char *file, const struct cl_record *rec)
 {
 	char pos[24], amount[24], fp[65], addenda[16], key[CL_KEY_MAX];
 	char bufs[NFIELDS][CL_ACCOUNT_MAX];
@@ -495,14 +495,15 @@ void cl_csv_record(FILE *f, const struct cl_record *rec)
 	snprintf(amount, sizeof(amount), "%lld", (long long)rec->amount_minor);
 	snprintf(addenda, sizeof(addenda), "%u", rec->addenda_count);
 	cl_hex32(rec->fingerprint, fp);
-	vals[0] = pos;
-	vals[1] = rec->scheme;
-	vals[2] = rec->kind;
-	vals[3] = display_key(rec, key, sizeof(key));
-	vals[4] = rec->key_rule;
-	vals[5] = fp;
-	vals[6] = amount;
-	vals[7] = cl_direction_name(rec->direction);
+	vals[0] = file;
+	vals[1] = pos;
+	vals[2] = rec->scheme;
+	vals[3] = rec->kind;
+	vals[4] = display_key(rec, key, sizeof(key));
+	vals[5] = rec->key_rule;
+	vals[6] = fp;
+	vals[7] = amount;
+	vals[8] = cl_direction_name(rec->direction);
 	for (size_t i = 0; i < NFIELDS; i++)
 		vals[CSV_FIXED + i] = in_scope(&text_fields[i], ach)
 					      ? field_value(&text_fields[i], rec, bufs[i], sizeof(bufs[i]))
@@ -511,7 +512,7 @@ void cl_csv_record(FILE *f, const struct cl_record *rec)
 	cl_csv_row(f, vals, CSV_FIXED + NFIELDS + 1);
 }
 
-int cl_finish_stdout(int code)
+static int finish_stdout(int code, bool report_only)
 {
 	int err = 0;
 	bool failed = false;
@@ -528,13 +529,45 @@ int cl_finish_stdout(int code)
 		failed = true;
 		err = errno;
 	}
-	if (!failed)
+	if (!failed || err == EPIPE)
+		return code; /* EPIPE: the reader went away (| head): not our error */
+	fprintf(stderr, "clearing-load: could not write standard output%s%s%s\n",
+		err ? ": " : "", err ? strerror(err) : "",
+		report_only ? " (the database outcome stands: see 'clearing-load loads')" : "");
+	if (report_only)
 		return code;
-	if (err == EPIPE)
-		return code; /* the reader went away (| head): not our error */
-	if (err)
-		fprintf(stderr, "clearing-load: could not write standard output: %s\n", strerror(err));
-	else
-		fprintf(stderr, "clearing-load: could not write standard output\n");
 	return code ? code : CL_EXIT_USAGE;
+}
+
+int cl_finish_stdout(int code)
+{
+	return finish_stdout(code, false);
+}
+
+int cl_finish_stdout_report(int code)
+{
+	return finish_stdout(code, true);
+}
+
+const char *cl_text_safe(const char *s, char *buf, size_t cap)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+
+	while (*p && o + 5 < cap) {
+		size_t n = utf8_len(p);
+
+		if (n == 0 || *p < 0x20 || *p == 0x7f) {
+			o += (size_t)snprintf(buf + o, cap - o, "\\x%02X", *p);
+			p++;
+			continue;
+		}
+		if (o + n >= cap)
+			break;
+		memcpy(buf + o, p, n);
+		o += n;
+		p += n;
+	}
+	buf[o] = '\0';
+	return buf;
 }

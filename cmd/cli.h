@@ -90,14 +90,24 @@ void cl_json_record_fields(struct cl_json *j, const struct cl_record *rec);
 
 /* CSV through libcsv: one row of n fields, NULL written as empty. */
 void cl_csv_row(FILE *f, const char *const *fields, size_t n);
-/* The record model as CSV: header row names and a record's values, in the
- * same order as cl_json_record_fields(). */
+/* The record model as CSV: header row names and a record's values (after a
+ * first "file" column), in the same order as cl_json_record_fields(). */
 void cl_csv_record_header(FILE *f);
-void cl_csv_record(FILE *f, const struct cl_record *rec);
+void cl_csv_record(FILE *f, const char *file, const struct cl_record *rec);
 
-/* Close stdout and report a write error (disk full, closed pipe) as
- * CL_EXIT_DB-independent failure: returns `code`, or 2 when stdout failed
- * to flush and `code` was 0. */
+/* Close stdout and report a write error (disk full, closed descriptor) on
+ * stderr.  For commands whose output is the product (parse, validate,
+ * diff, show, loads) a lost output is a failure: returns `code`, or 2 when
+ * `code` was 0.  A reader that went away (EPIPE, `| head`) is not an error. */
 int cl_finish_stdout(int code);
+/* The same for load, whose product is the database change: the exit status
+ * keeps describing what was applied; the lost report is only said on
+ * stderr (`clearing-load loads` tells it again). */
+int cl_finish_stdout_report(int code);
+
+/* `s` made safe for text output on a terminal or in a log: control
+ * characters and invalid UTF-8 as \xNN, so a file name cannot forge a line
+ * or drive the terminal.  Returns buf (always NUL-terminated). */
+const char *cl_text_safe(const char *s, char *buf, size_t cap);
 
 #endif

@@ -542,5 +542,6 @@ int cl_cmd_load(int argc, char **argv)
 			code = fc;
 	}
 	cl_db_close(&db);
-	return cl_finish_stdout(code);
+	/* load: the exit status says what was applied, even if the report was lost */
+	return o.diff ? cl_finish_stdout(code) : cl_finish_stdout_report(code);
 }

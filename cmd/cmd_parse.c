@@ -13,6 +13,7 @@
 struct parse_ctx {
 	enum cl_out_format format;
 	const char *file;
+	char file_safe[1024]; /* for text output: see cl_text_safe() */
 };
 
 static void print_record(void *vctx, const struct cl_record *rec)
@@ -30,13 +31,13 @@ static void print_record(void *vctx, const struct cl_record *rec)
 		cl_json_end(&j);
 		break;
 	case CL_OUT_CSV:
-		cl_csv_record(stdout, rec);
+		cl_csv_record(stdout, ctx->file, rec);
 		break;
 	case CL_OUT_TEXT:
 		dir = cl_direction_name(rec->direction);
 		if (cl_opt_no_mask || !cl_row_mask_key(rec, rec->natural_key, key, sizeof(key)))
 			snprintf(key, sizeof(key), "%s", rec->natural_key);
-		printf("%s:%lu %s %s %" PRId64 " %s %s %s\n", ctx->file, rec->position, rec->kind,
+		printf("%s:%lu %s %s %" PRId64 " %s %s %s\n", ctx->file_safe, rec->position, rec->kind,
 		       key, rec->amount_minor, rec->currency[0] ? rec->currency : "-",
 		       dir ? dir : "-", rec->value_date[0] ? rec->value_date : "-");
 		break;
@@ -75,7 +76,7 @@ static const char parse_usage[] =
 int cl_cmd_parse(int argc, char **argv)
 {
 	struct cl_parse_opts popts = { 0 };
-	struct parse_ctx ctx = { CL_OUT_TEXT, NULL };
+	struct parse_ctx ctx = { .format = CL_OUT_TEXT };
 	int code = CL_EXIT_OK;
 	int rc = cl_parse_file_options("parse", parse_usage, argc, argv, &popts, &ctx.format);
 
@@ -90,6 +91,7 @@ int cl_cmd_parse(int argc, char **argv)
 		struct cl_walk_result res;
 
 		ctx.file = strcmp(argv[i], "-") == 0 ? "(stdin)" : argv[i];
+		cl_text_safe(ctx.file, ctx.file_safe, sizeof(ctx.file_safe));
 		if (!cl_walk_file(argv[i], &popts, &cb, &ctx, &res))
 			code = CL_EXIT_INVALID;
 	}

@@ -73,13 +73,24 @@ static void report_file(const struct validate_ctx *ctx, bool valid, const struct
 		cl_json_str(&j, "sha256", res->sha256);
 		cl_json_uint(&j, "bytes", res->bytes);
 		cl_json_end(&j);
+	} else if (ctx->format == CL_OUT_CSV) {
+		/* one row per file too, so valid files are in the report */
+		char msg[64];
+		const char *row[] = { "file", ctx->file, "", "", "", "", valid ? "valid" : "invalid",
+				      msg };
+
+		snprintf(msg, sizeof(msg), "%lu records, %lu errors", res->info.records, res->errors);
+		cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
 	} else if (ctx->format == CL_OUT_TEXT && !cl_opt_quiet) {
+		char safe[1024];
+
+		cl_text_safe(ctx->file, safe, sizeof(safe));
 		if (valid)
-			printf("%s: valid %s, %lu record%s\n", ctx->file,
+			printf("%s: valid %s, %lu record%s\n", safe,
 			       res->info.message_type[0] ? res->info.message_type : "file",
 			       res->info.records, res->info.records == 1 ? "" : "s");
 		else
-			printf("%s: invalid, %lu error%s\n", ctx->file, res->errors,
+			printf("%s: invalid, %lu error%s\n", safe, res->errors,
 			       res->errors == 1 ? "" : "s");
 	}
 }

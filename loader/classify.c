@@ -127,6 +127,10 @@ static const char near_sql[] =
 	"  AND r.trace_number = c.trace_number AND r.receiving_account = c.receiving_account"
 	"  AND r.receiving_dfi = c.receiving_dfi AND r.amount_minor = c.amount_minor"
 	" WHERE r.value_date <> c.value_date"
+	/* only the records dated near the file's entries are hashed (the
+	   table may hold years of them) */
+	"   AND r.value_date BETWEEN (SELECT min(value_date) - 9 FROM pg_temp.cl_unmatched)"
+	"                        AND (SELECT max(value_date) + 9 FROM pg_temp.cl_unmatched)"
 	"   AND r.value_date BETWEEN c.value_date - 9 AND c.value_date + 9"
 	"   AND public.clearing_banking_days(r.value_date, c.value_date) <= 5"
 	" ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal"

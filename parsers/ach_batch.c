@@ -152,7 +152,7 @@ void ach_batch_header(struct cl_ach *p, const struct ach_line *l)
 		ach_field_trim(b->company_name, l, 5, 20);
 	}
 	ach_field_raw(b->company_id_raw, l, 41, 50);
-	ach_field_trim(b->company_id, l, 41, 50);
+	trim_both(b->company_id, l, 41, 50); /* both sides: justification varies by tool (review 47) */
 	trim_both(b->company_id_trim, l, 41, 50);
 	ach_field_trim(b->entry_desc, l, 54, 63);
 	/* returns, NOCs and ENR batches often carry no effective date: blank

@@ -112,6 +112,16 @@ enum cl_status cl_input_open_path(const char *path, struct cl_input **out, struc
 		cl_error_set(err, path, 0, "io", "could not open \"%s\": %s", path, strerror(errno));
 		return CL_IO;
 	}
+	{
+		struct stat st;
+
+		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+			close(fd);
+			cl_error_set(err, path, 0, "io", "could not read \"%s\": %s", path,
+				     strerror(EISDIR));
+			return CL_IO;
+		}
+	}
 	return open_fd(fd, true, path, out);
 }
 
@@ -150,6 +160,10 @@ enum cl_status cl_input_open_spooled(const char *path, struct cl_input **out, st
 	int src, fd;
 	enum cl_status st_open;
 
+	/* errors must name the file after the input is freed: the caller's
+	 * path (or a static name), never in->name */
+	const char *shown = strcmp(path, "-") == 0 ? "(stdin)" : path;
+
 	*out = NULL;
 	st_open = cl_input_open_path(path, out, err);
 	if (st_open != CL_OK)
@@ -162,7 +176,7 @@ enum cl_status cl_input_open_spooled(const char *path, struct cl_input **out, st
 	snprintf(tmpl, sizeof(tmpl), "%s/clearing-load-XXXXXX", tmpdir);
 	fd = mkstemp(tmpl);
 	if (fd < 0) {
-		cl_error_set(err, (*out)->name, 0, "io", "could not create a spool file in \"%s\": %s",
+		cl_error_set(err, shown, 0, "io", "could not create a spool file in \"%s\": %s",
 			     tmpdir, strerror(errno));
 		goto fail;
 	}
@@ -174,8 +188,8 @@ enum cl_status cl_input_open_spooled(const char *path, struct cl_input **out, st
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0 || (r > 0 && !write_all(fd, buf, (size_t)r))) {
-			cl_error_set(err, (*out)->name, 0, "io", "could not spool \"%s\": %s",
-				     (*out)->name, strerror(errno));
+			cl_error_set(err, shown, 0, "io", "could not spool \"%s\": %s", shown,
+				     strerror(errno));
 			free(buf);
 			close(fd);
 			goto fail;
@@ -185,7 +199,7 @@ enum cl_status cl_input_open_spooled(const char *path, struct cl_input **out, st
 	}
 	free(buf);
 	if (lseek(fd, 0, SEEK_SET) < 0) {
-		cl_error_set(err, (*out)->name, 0, "io", "could not rewind the spool file: %s",
+		cl_error_set(err, shown, 0, "io", "could not rewind the spool file: %s",
 			     strerror(errno));
 		close(fd);
 		goto fail;

@@ -643,10 +643,9 @@ static void start(struct cl_iso20022 *p)
 	size_t len;
 	char code[CL_CODE_MAX], msg[200];
 	struct cl_error err;
-	xmlSAXHandlerPtr sax = &p->sax;
-	void *user = p;
-
 	p->started = true;
+	p->plug_sax = &p->sax;
+	p->plug_user = p;
 	if (cl_input_peek(p->in, &head, &len, &err) != CL_OK) {
 		p->io_failed = true;
 		p->io_err = err;
@@ -670,9 +669,9 @@ static void start(struct cl_iso20022 *p)
 	p->sax.cdataBlock = sax_text;
 	p->sax.internalSubset = sax_doctype;
 	p->sax.serror = xml_error;
-	if (p->opts.schema_path && !load_schema(p, &sax, &user))
+	if (p->opts.schema_path && !load_schema(p, &p->plug_sax, &p->plug_user))
 		return;
-	p->ctxt = xmlCreatePushParserCtxt(sax, user, NULL, 0, p->name);
+	p->ctxt = xmlCreatePushParserCtxt(p->plug_sax, p->plug_user, NULL, 0, p->name);
 	if (!p->ctxt)
 		(void)cl_xmalloc(SIZE_MAX); /* exits: out of memory */
 	/* no network, no entity substitution, no DTD loading, no HUGE */

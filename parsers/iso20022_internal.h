@@ -166,7 +166,7 @@ enum cl_iso_field {
 	F_PMT_INF_ID, F_PMT_NB_OF_TXS, F_PMT_CTRL_SUM, F_REQD_EXCTN_DT, F_REQD_EXCTN_DTTM,
 	F_PMT_DBTR_NM, F_PMT_DBTR_IBAN, F_PMT_DBTR_OTHR, F_PMT_DBTR_AGT_BIC, F_PMT_DBTR_AGT_MMB,
 	/* transaction */
-	F_INSTR_ID, F_E2E_ID, F_TX_ID, F_UETR, F_AMT, F_TX_STTLM_DT,
+	F_INSTR_ID, F_E2E_ID, F_TX_ID, F_UETR, F_AMT, F_CCY_OF_TRF, F_TX_STTLM_DT,
 	F_TX_INSTG_BIC, F_TX_INSTG_MMB, F_TX_INSTD_BIC, F_TX_INSTD_MMB,
 	F_DBTR_NM, F_DBTR_IBAN, F_DBTR_OTHR, F_DBTR_AGT_BIC, F_DBTR_AGT_MMB,
 	F_CDTR_NM, F_CDTR_IBAN, F_CDTR_OTHR, F_CDTR_AGT_BIC, F_CDTR_AGT_MMB,
@@ -221,6 +221,7 @@ struct cl_iso_extra {
 	enum cl_iso_kind kind;
 	char debtor_fi[CL_AGENT_MAX];   /* pacs.009 Dbtr/FinInstnId */
 	char creditor_fi[CL_AGENT_MAX]; /* pacs.009 Cdtr/FinInstnId */
+	char ccy_of_trf[4];             /* pain.001 Amt/EqvtAmt/CcyOfTrf, or "" */
 	bool positional_keys;
 };
 
@@ -264,6 +265,11 @@ struct cl_iso20022 {
 	xmlDocPtr schema_doc;       /* the XSD it was parsed from (kept alive) */
 	xmlSchemaValidCtxtPtr vctxt;
 	xmlSchemaSAXPlugPtr plug;
+	/* the handler and user data the push parser is created with; the schema
+	 * plug keeps their addresses and writes them back when unplugged, so
+	 * they live as long as the parser (review 29) */
+	xmlSAXHandlerPtr plug_sax;
+	void *plug_user;
 	char schema_msg[200];       /* first error loading it */
 	struct cl_iso_guard guard;
 

@@ -134,6 +134,8 @@ void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl
 	cl_fp_str(fp, "debtor_agent", agent_id(rec->debtor_agent, buf, sizeof(buf)));
 	cl_fp_str(fp, "creditor_account", rec->creditor_account);
 	cl_fp_str(fp, "creditor_agent", agent_id(rec->creditor_agent, buf, sizeof(buf)));
+	if (x->ccy_of_trf[0]) /* only for EqvtAmt: InstdAmt fingerprints stay as they were */
+		cl_fp_str(fp, "equivalent_amount_ccy_of_trf", x->ccy_of_trf);
 	if (x->kind != CL_ISO_PAIN001) {
 		cl_fp_str(fp, "instructing_agent", agent_id(rec->instructing_agent, buf, sizeof(buf)));
 		cl_fp_str(fp, "instructed_agent", agent_id(rec->instructed_agent, buf, sizeof(buf)));

@@ -174,6 +174,7 @@ static void build(void)
 	/* amounts: pain.001, pacs.008/009, pacs.004 */
 	amount(tx, "Amt/InstdAmt", F_AMT);
 	amount(tx, "Amt/EqvtAmt/Amt", F_AMT);
+	field(tx, "Amt/EqvtAmt/CcyOfTrf", F_CCY_OF_TRF);
 	amount(tx, "IntrBkSttlmAmt", F_AMT);
 	amount(tx, "RtrdIntrBkSttlmAmt", F_AMT);
 	field(tx, "IntrBkSttlmDt", F_TX_STTLM_DT);

@@ -6,6 +6,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${CL_BIN:?CL_BIN must name the clearing-load binary}"
 CL_ROOT=$(cd "$here/../.." && pwd)
 export CL_BIN CL_ROOT CL_TOOLS="${CL_TOOLS:-}" LC_ALL=C
+# sanitizer builds: also catch writes into dead stack frames
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=1}"
 out="$CL_ROOT/tests/out/cli"
 mkdir -p "$out"
 pass=0

@@ -41,6 +41,13 @@ corrected.ach: valid nacha, 20 records
 original-pain001.xml: valid pain.001.001.09, 8 records
 OUT
 
+# --schema validates while streaming (the official XSD of the message)
+run validate --schema "$TESTDATA/iso20022/corpus/xsd/pain.001.001.09.xsd" original-pain001.xml
+expect_status 0
+expect_stdout - <<'OUT'
+original-pain001.xml: valid pain.001.001.09, 8 records
+OUT
+
 run validate -q original.ach
 expect_status 0
 [ ! -s "$TMP/stdout" ] || fail "validate -q printed a summary"

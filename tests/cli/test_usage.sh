@@ -65,6 +65,14 @@ run validate "$TMP/does-not-exist.ach"
 expect_status 3
 expect_stderr_has "could not open \"$TMP/does-not-exist.ach\": No such file or directory"
 
+# A directory is not a file: named, exit 3 (and no use after free: this runs
+# under the sanitizers too).
+run validate "$TMP"
+expect_status 3
+expect_stderr - <<OUT
+clearing-load: $TMP: error: could not read "$TMP": Is a directory
+OUT
+
 # Neither NACHA nor XML.
 printf 'hello\n' >"$TMP/hello.txt"
 run validate "$TMP/hello.txt"

@@ -50,6 +50,8 @@ void fuzz_pick_opts(const uint8_t *data, size_t size, struct cl_parse_opts *opts
 	opts->ach_key = (b & 1) ? CL_ACH_KEY_BATCH : CL_ACH_KEY_STRICT;
 	opts->positional_keys = (b & 2) != 0;
 	opts->max_errors = max_errors[(b >> 2) & 3];
+	/* FUZZ_SCHEMA=FILE.xsd: validate --schema while parsing */
+	opts->schema_path = getenv("FUZZ_SCHEMA");
 }
 
 size_t fuzz_chunk_from_byte(uint8_t b)

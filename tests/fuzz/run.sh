@@ -15,7 +15,8 @@
 # FUZZ_CC (default clang), FUZZ_JOBS (parallel libFuzzer workers per
 # harness, default 1), FUZZ_FLAGS (extra libFuzzer flags), FUZZ_SKIP (checks
 # to switch off; default: those of tests/fuzz/open-findings, none with
-# FUZZ_STRICT=1), FUZZ_TRACE=1 (print every record and error when replaying
+# FUZZ_STRICT=1), FUZZ_SCHEMA=FILE.xsd (parse as validate --schema does),
+# FUZZ_TRACE=1 (print every record and error when replaying
 # one input: tests/out/fuzz/build/fuzz_ach FILE).
 set -eu
 LC_ALL=C

@@ -98,7 +98,7 @@ static void write_record_json(FILE *f, const void *arg)
 
 static void write_record_csv(FILE *f, const void *arg)
 {
-	cl_csv_record(f, arg);
+	cl_csv_record(f, "x.ach", arg);
 }
 
 static void test_record_json_masks_accounts_and_skips_other_scheme(void **state)
