@@ -19,7 +19,7 @@ static const char load_usage[] =
 	"\n"
 	"  -d, --db=CONNINFO          connection string or URI (default: libpq\n"
 	"                             environment, PGSERVICE); never a password\n"
-	"  -t, --tenant=NAME          scope of the keys (default: default)\n"
+	"  -t, --tenant=NAME          scope of the keys (default: default; a-z 0-9 _ . -)\n"
 	"      --on-conflict=MODE     hold (default: apply nothing from a file with\n"
 	"                             conflicts) or quarantine (park the conflicting\n"
 	"                             records, apply the rest)\n"
@@ -45,7 +45,7 @@ static const char diff_usage[] =
 	"database is never changed.\n"
 	"\n"
 	"  -d, --db=CONNINFO          connection string or URI; never a password\n"
-	"  -t, --tenant=NAME          scope of the keys (default: default)\n"
+	"  -t, --tenant=NAME          scope of the keys (default: default; a-z 0-9 _ . -)\n"
 	"      --on-conflict=MODE     hold (default) or quarantine\n"
 	"  -f, --format=FORMAT        text (default), json or csv\n"
 	"      --ach-key=RULE         strict (default) or batch\n"
@@ -440,8 +440,9 @@ int cl_cmd_load(int argc, char **argv)
 			conninfo = optarg;
 			break;
 		case 't':
-			if (!*optarg || strlen(optarg) > 63)
-				return cl_usage_error(cmd, "invalid --tenant \"%s\" (1 to 63 characters)",
+			if (!cl_valid_tenant(optarg))
+				return cl_usage_error(cmd, "invalid --tenant \"%s\" (expected 1 to 63 "
+						      "of a-z 0-9 _ . -, starting with a letter or digit)",
 						      optarg);
 			opts.tenant = optarg;
 			break;

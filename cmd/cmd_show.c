@@ -7,6 +7,7 @@
 #include "dbconn.h"
 #include "history.h"
 #include "history_print.h"
+#include "options.h"
 #include "schema.h"
 
 static const char usage[] =
@@ -66,6 +67,10 @@ int cl_cmd_show(int argc, char **argv)
 			conninfo = optarg;
 			break;
 		case 't':
+			if (!cl_valid_tenant(optarg))
+				return cl_usage_error("show", "invalid --tenant \"%s\" (expected 1 to 63 "
+						      "of a-z 0-9 _ . -, starting with a letter or digit)",
+						      optarg);
 			tenant = optarg;
 			break;
 		case 'f':

@@ -21,6 +21,22 @@ bool cl_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigne
 	return true;
 }
 
+bool cl_valid_tenant(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 1 || n > 63 || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9')))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char ch = s[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+		      ch == '.' || ch == '-'))
+			return false;
+	}
+	return true;
+}
+
 enum { OPT_NO_MASK = 256, OPT_ACH_KEY, OPT_POSITIONAL, OPT_MAX_ERRORS, OPT_SCHEMA };
 
 int cl_parse_file_options(const char *cmd, const char *usage, int argc, char **argv,

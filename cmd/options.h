@@ -18,4 +18,9 @@ int cl_parse_file_options(const char *cmd, const char *usage, int argc, char **a
  * a number in [min, max]. */
 bool cl_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out);
 
+/* A tenant name: 1 to 63 of [a-z0-9_.-], starting with a letter or digit.
+ * Tenants are key spaces: "bank2", "bank2 " and "Bank2" must not silently
+ * be three of them (review 13), so anything else is a usage error. */
+bool cl_valid_tenant(const char *s);
+
 #endif

@@ -264,6 +264,47 @@ static void near_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned
 
 /* Parse the whole file, staging every record.  Returns CL_DB_OK with
  * r->invalid_count > 0 when the file is invalid (the COPY was aborted). */
+/* Two records of one file with the same key make the file invalid: it
+ * cannot be deduplicated safely (issue 4).  The ACH parser proves it for
+ * NACHA files in constant memory (trace order, per-batch ranges); the ISO
+ * parser keeps no per-file key set, so the staged keys are checked here,
+ * before anything is classified or applied (review 21: such a file was
+ * taken for a race and half applied). */
+static enum cl_db_status in_file_duplicates(struct load *L)
+{
+	PGresult *res;
+	enum cl_db_status st;
+	int i, n;
+
+	st = cl_db_exec(L->db,
+			"SELECT min(position), max(position), count(*),"
+			" min(coalesce(journal_key, natural_key))"
+			" FROM pg_temp.cl_stage GROUP BY kind, natural_key HAVING count(*) > 1"
+			" ORDER BY 1 LIMIT 10",
+			0, NULL, &res, &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	n = PQntuples(res);
+	for (i = 0; i < n; i++) {
+		struct cl_error e;
+		unsigned long first = strtoul(PQgetvalue(res, i, 0), NULL, 10);
+		unsigned long last = strtoul(PQgetvalue(res, i, 1), NULL, 10);
+
+		cl_error_set(&e, L->path, last, "duplicate_key",
+			     "natural key \"%.200s\" appears %s times in this file (first on line "
+			     "%lu): the file cannot be deduplicated safely",
+			     PQgetvalue(res, i, 3), PQgetvalue(res, i, 2), first);
+		e.other_line = first;
+		if (!L->r->invalid_count)
+			snprintf(L->r->reason, sizeof(L->r->reason), "line %lu: %.480s", last,
+				 e.message);
+		L->r->invalid_count++;
+		L->h->on_error(L->h->ctx, &e);
+	}
+	PQclear(res);
+	return CL_DB_OK;
+}
+
 static enum cl_db_status pass1(struct load *L, bool rewind)
 {
 	struct cl_load_result *r = L->r;
@@ -350,6 +391,8 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 	free(c);
 	if (st == CL_DB_OK)
 		st = cl_load_exec0(L, "ANALYZE pg_temp.cl_stage");
+	if (st == CL_DB_OK && L->info.format != CL_FORMAT_ACH)
+		st = in_file_duplicates(L);
 	return st;
 }
 
@@ -467,8 +510,15 @@ static enum cl_db_status explain_conflicts(struct load *L)
 	if ((st = cl_load_exec0(L, sql)) != CL_DB_OK)
 		return st;
 	if (L->o->on_conflict == CL_ON_CONFLICT_QUARANTINE) {
+		/* a version already parked (same key, same fingerprint) is not
+		   parked again: a re-run must not put one payment twice in the
+		   queue someone works through (review 2); its journal row says
+		   what happened */
 		snprintf(sql, sizeof(sql),
-			 "INSERT INTO public.clearing_quarantine (%s) SELECT %s FROM pg_temp.cl_conflict",
+			 "INSERT INTO public.clearing_quarantine (%s) SELECT %s FROM pg_temp.cl_conflict c "
+			 "WHERE NOT EXISTS (SELECT 1 FROM public.clearing_quarantine q "
+			 "WHERE q.tenant = c.tenant AND q.kind = c.kind "
+			 "AND q.natural_key = c.natural_key AND q.fingerprint = c.fingerprint)",
 			 cl_row_columns, cl_row_columns);
 		st = cl_load_exec0(L, sql);
 	}
@@ -598,7 +648,11 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		record_rejected(L);
 		return CL_DB_OK;
 	}
-	if ((st = cl_load_lock_originators(L)) != CL_DB_OK || (st = cl_load_classify(L)) != CL_DB_OK)
+	/* diff takes no originator locks: a dry run whose plan is streamed to
+	   a slow (or stopped) reader must never hold up real loads (review
+	   43); its near-duplicate answer is a prediction anyway */
+	if ((!L->o->dry_run && (st = cl_load_lock_originators(L)) != CL_DB_OK) ||
+	    (st = cl_load_classify(L)) != CL_DB_OK)
 		return st;
 	if (r->conflict_count && (st = explain_conflicts(L)) != CL_DB_OK)
 		return st;

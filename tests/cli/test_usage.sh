@@ -60,6 +60,16 @@ expect_stderr_has "--quiet and --verbose cannot be used together"
 run parse --schema x.xsd x
 expect_status 2
 
+# Tenants are key spaces: a blank, a capital or an empty name is refused
+# before anything is read (review 13).
+for t in 'bank2 ' Bank2 '' ' bank2' 'a/b'; do
+	run load --tenant "$t" x.ach
+	expect_status 2
+	expect_stderr_has "invalid --tenant"
+done
+run show --tenant Bank2 --trace 1
+expect_status 2
+
 # A missing file: exit 3 and the system's reason.
 run validate "$TMP/does-not-exist.ach"
 expect_status 3
