@@ -24,7 +24,7 @@ done
 # the union of what the files hold
 for f in "$TMP"/a*.ach "$TMP"/p*.xml; do
 	"$CL_BIN" parse --format csv --no-mask "$f" | tail -n +2
-done | cut -d, -f2,4 | sort -u >"$TMP/union"
+done | cut -d, -f4,5 | sort -u >"$TMP/union" # kind, natural_key (after file, position, scheme)
 want=$(wc -l <"$TMP/union")
 
 for round in 1 2 3; do
