@@ -78,7 +78,7 @@ _Noreturn void fuzz_fail(const char *file, int line, const char *cond, const cha
 
 /* Whether the named check is switched off by FUZZ_SKIP (a comma-separated
  * list of: ordinal, position, line, info_records, max_errors, message_bytes,
- * message_numbers, eol_mode, crlf, cosmetic,
+ * message_numbers, eol_mode, crlf, cosmetic, input_error_code,
  * chunking, gzip), so that a campaign can go on past a
  * reported, still open finding.  FUZZ_TRACE=1 prints every result. */
 int fuzz_skip(const char *check);
