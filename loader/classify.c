@@ -137,6 +137,37 @@ static const char near_sql[] =
 	" RETURNING ordinal, reason"
 	") TO STDOUT";
 
+/* The other ACH key rule (review 8): an entry whose originator, trace
+ * number and effective date are already applied under the other rule is the
+ * same payment under another key, never new: journaled as a near duplicate
+ * (a conflict: the operator decides), like a re-dated copy.  For a v1 load
+ * the probe goes through the partial index of migration 004 (empty unless
+ * --ach-key=batch was ever used); a v1-batch load, the rare weaker mode,
+ * scans the tenant's v1 entries. */
+#define RULE_SQL(OTHER)                                                                      \
+	"COPY ("                                                                             \
+	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"  \
+	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)" \
+	" SELECT DISTINCT ON (c.ordinal)"                                                    \
+	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, c.ordinal, c.position," \
+	"   r.tenant, r.kind, coalesce(c.journal_key, c.natural_key), 'near_duplicate',"      \
+	"   r.natural_key, r.load_id, r.ordinal, r.position"                                 \
+	" FROM pg_temp.cl_unmatched c"                                                       \
+	" JOIN public.clearing_record r"                                                     \
+	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"                \
+	"  AND r.kind = 'ach.entry' AND r.key_rule = '" OTHER "'"                            \
+	"  AND r.company_id = c.company_id AND r.trace_number = c.trace_number"              \
+	"  AND r.value_date = c.value_date"                                                  \
+	" WHERE NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e"                    \
+	"   WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint"    \
+	"   AND e.ordinal = c.ordinal)"                                                      \
+	" ORDER BY c.ordinal, r.load_id, r.ordinal"                                          \
+	" RETURNING ordinal, reason"                                                         \
+	") TO STDOUT"
+
+static const char rule_sql_for_v1[] = RULE_SQL("v1-batch");
+static const char rule_sql_for_batch[] = RULE_SQL("v1");
+
 static int on_classified(void *ctx, char **f, int nf)
 {
 	struct load *L = ctx;
@@ -201,6 +232,11 @@ static enum cl_db_status near_duplicates(struct load *L)
 	if (st == CL_DB_OK && copied) {
 		if ((st = cl_load_exec0(L, "ANALYZE pg_temp.cl_unmatched")) == CL_DB_OK)
 			st = cl_copy_out(L->db, near_sql, on_classified, L, &L->r->err);
+		if (st == CL_DB_OK)
+			st = cl_copy_out(L->db,
+					 L->o->parse.ach_key == CL_ACH_KEY_BATCH ? rule_sql_for_batch
+										  : rule_sql_for_v1,
+					 on_classified, L, &L->r->err);
 	}
 	return st;
 }

@@ -2,6 +2,8 @@
 #  21  an ISO file with one natural key twice is rejected (exit 3), not half applied
 #   2  --on-conflict=quarantine does not park the same version twice
 #  43  a diff whose output nobody reads holds up no load
+#   8  an ACH file loaded with --ach-key=batch and again without (or the other
+#      way round) is not applied twice
 . "$(dirname "$0")/lib.sh"
 db_new
 cl init >/dev/null
@@ -39,4 +41,17 @@ kill -0 "$dpid" 2>/dev/null || fail "the diff did not block: the test proves not
 exec 3<&-
 kill "$dpid" 2>/dev/null || true
 wait "$dpid" 2>/dev/null || true
+# 8, both ways, in fresh tenants
+"$CL_TOOLS/gen_ach" --entries 10 --start 8000 >"$TMP/kb.ach"
+cl load --tenant rule-a --ach-key=batch "$TMP/kb.ach" >/dev/null
+expect_exit 4 cl load --tenant rule-a "$TMP/kb.ach"
+assert_eq "$(q "select count(*) from clearing_record where tenant = 'rule-a'")" 10 \
+	"batch key first, then strict: each payment once"
+cl load --tenant rule-b "$TMP/kb.ach" >/dev/null
+expect_exit 4 cl load --tenant rule-b --ach-key=batch "$TMP/kb.ach"
+assert_eq "$(q "select count(*) from clearing_record where tenant = 'rule-b'")" 10 \
+	"strict first, then batch key: each payment once"
+assert_eq "$(q "select count(*) from clearing_dedupe_event e join clearing_load l using (load_id)
+	where l.tenant in ('rule-a', 'rule-b') and e.reason = 'near_duplicate'")" 20 \
+	"every entry journaled as the same payment under the other key rule"
 echo ok
