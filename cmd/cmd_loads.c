@@ -130,12 +130,31 @@ int cl_cmd_loads(int argc, char **argv)
 		return cl_usage_error("loads", "unexpected argument \"%s\"", argv[optind]);
 	if ((code = cl_cmd_connect("loads", conninfo, &db)) != 0)
 		return code;
+	if (uuid) {
+		bool running = false;
+
+		if (cl_schema_check(&db, &err) != CL_DB_OK ||
+		    cl_history_lock_uuid(&db, uuid, &running, &err) != CL_DB_OK) {
+			cl_print_db_error(&err);
+			cl_db_close(&db);
+			return CL_EXIT_DB;
+		}
+		if (running) {
+			/* its transaction has not ended: committing or rolling back */
+			cl_msg("load %s is still in progress (its transaction has not ended): "
+			       "its outcome is not known yet; ask again", uuid);
+			cl_db_close(&db);
+			return cl_finish_stdout(CL_EXIT_UNKNOWN);
+		}
+	}
 	if (cl_schema_check(&db, &err) != CL_DB_OK ||
 	    cl_history_loads(&db, since, uuid, limit, print_load, &out, &found, &err) != CL_DB_OK) {
 		cl_print_db_error(&err);
 		cl_db_close(&db);
 		return CL_EXIT_DB;
 	}
+	if (uuid)
+		cl_history_release_uuid(&db, uuid);
 	cl_db_close(&db);
 	if (uuid && !found) {
 		cl_msg("load %s did not commit: nothing of it was applied", uuid);

@@ -156,6 +156,36 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 	return st;
 }
 
+enum cl_db_status cl_history_lock_uuid(struct cl_db *db, const char *uuid, bool *running,
+				       struct cl_error *err)
+{
+	const char *p[1] = { uuid };
+	PGresult *res;
+	enum cl_db_status st;
+
+	st = cl_db_exec(db,
+			"SELECT pg_catalog.pg_try_advisory_lock("
+			"pg_catalog.hashtextextended(pg_catalog.lower($1), 0))",
+			1, p, &res, err);
+	if (st != CL_DB_OK)
+		return st;
+	*running = strcmp(PQgetvalue(res, 0, 0), "t") != 0;
+	PQclear(res);
+	return CL_DB_OK;
+}
+
+void cl_history_release_uuid(struct cl_db *db, const char *uuid)
+{
+	const char *p[1] = { uuid };
+	PGresult *res;
+	struct cl_error err;
+
+	if (cl_db_exec(db, "SELECT pg_catalog.pg_advisory_unlock("
+			   "pg_catalog.hashtextextended(pg_catalog.lower($1), 0))",
+		       1, p, &res, &err) == CL_DB_OK)
+		PQclear(res);
+}
+
 enum cl_db_status cl_history_loads(struct cl_db *db, const char *since, const char *uuid,
 				   unsigned long limit, cl_history_fn fn, void *ctx,
 				   unsigned long *found, struct cl_error *err)

@@ -40,6 +40,16 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 
 /* Loads, newest first: since `since` (a date or timestamp, NULL = all),
  * only `uuid` when not NULL, at most `limit`.  *found = rows reported. */
+/* Is the transaction of load `uuid` still running?  Every load holds a
+ * transaction-level advisory lock on its UUID from BEGIN to its end; this
+ * takes the same lock at session level (*running = false, held until
+ * cl_history_release_uuid) or finds it taken (*running = true).  Asked
+ * before looking a load up, it makes "not in clearing_load" mean "never
+ * committed" for certain (review 15). */
+enum cl_db_status cl_history_lock_uuid(struct cl_db *db, const char *uuid, bool *running,
+				       struct cl_error *err);
+void cl_history_release_uuid(struct cl_db *db, const char *uuid);
+
 enum cl_db_status cl_history_loads(struct cl_db *db, const char *since, const char *uuid,
 				   unsigned long limit, cl_history_fn fn, void *ctx,
 				   unsigned long *found, struct cl_error *err) CL_MUST_CHECK;

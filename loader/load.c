@@ -305,6 +305,19 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 	return CL_DB_OK;
 }
 
+/* Hold an advisory lock on the load UUID for the whole transaction, so
+ * that `clearing-load loads --uuid` can tell "still committing" from
+ * "never committed" after a lost connection (see cl_history_lock_uuid). */
+static enum cl_db_status lock_uuid(struct load *L)
+{
+	const char *p[1] = { L->r->load_uuid };
+
+	return cl_db_exec(L->db,
+			  "SELECT pg_catalog.pg_advisory_xact_lock("
+			  "pg_catalog.hashtextextended(pg_catalog.lower($1), 0))",
+			  1, p, NULL, &L->r->err);
+}
+
 static enum cl_db_status pass1(struct load *L, bool rewind)
 {
 	struct cl_load_result *r = L->r;
@@ -639,7 +652,8 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	r->reason[0] = '\0';
 	r->new_count = r->duplicate_count = r->conflict_count = 0;
 	L->in_commit = false;
-	if ((st = cl_load_exec0(L, "BEGIN")) != CL_DB_OK || (st = insert_load_row(L)) != CL_DB_OK)
+	if ((st = cl_load_exec0(L, "BEGIN")) != CL_DB_OK || (st = lock_uuid(L)) != CL_DB_OK ||
+	    (st = insert_load_row(L)) != CL_DB_OK)
 		return st;
 	CL_FAILPOINT("after_load_row", L->db->conn);
 	if ((st = pass1(L, rewind)) != CL_DB_OK)

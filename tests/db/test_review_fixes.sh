@@ -54,4 +54,23 @@ assert_eq "$(q "select count(*) from clearing_record where tenant = 'rule-b'")" 
 assert_eq "$(q "select count(*) from clearing_dedupe_event e join clearing_load l using (load_id)
 	where l.tenant in ('rule-a', 'rule-b') and e.reason = 'near_duplicate'")" 20 \
 	"every entry journaled as the same payment under the other key rule"
+# 15: while a load's transaction has not ended (here: a session holding the
+# UUID lock every load holds from BEGIN to its end), `loads --uuid` says
+# "still in progress" (exit 6), never "did not commit"
+u=6f1c2a3b-0000-4000-8000-00000000abcd
+mkfifo "$TMP/sql"
+psql -XAtq -v ON_ERROR_STOP=1 <"$TMP/sql" >"$TMP/psql.out" 2>&1 &
+ppid=$!
+exec 4>"$TMP/sql"
+echo "begin; select pg_advisory_xact_lock(hashtextextended(lower('$u'), 0)); select 'locked';" >&4
+while ! grep -q locked "$TMP/psql.out"; do
+	kill -0 "$ppid" 2>/dev/null || fail "psql ended: $(cat "$TMP/psql.out")"
+done
+expect_exit 6 cl loads --uuid "$u"
+grep -q "still in progress" "$TMP/err" || fail "loads --uuid: $(cat "$TMP/err")"
+echo "rollback;" >&4
+exec 4>&-
+wait "$ppid"
+expect_exit 1 cl loads --uuid "$u"
+grep -q "did not commit" "$TMP/err" || fail "loads --uuid after the end: $(cat "$TMP/err")"
 echo ok
