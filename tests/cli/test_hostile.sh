@@ -165,7 +165,7 @@ check() {
 			fail "$name: $cmd: /etc/passwd content reached the output"
 		fi
 		if [ "$kb" -gt "$max_kb" ]; then max_kb=$kb; fi
-		max_s=$(awk -v a="$secs" -v b="$max_s" 'BEGIN { print (a > b) ? a : b }')
+		max_s=$(awk -v a="$secs" -v b="$max_s" 'BEGIN { printf "%.2f", (a > b) ? a : b }')
 		rcs="$rcs${rcs:+/}$rc"
 		if [ "$cmd" = json ] && [ "$rc" != 0 ]; then
 			codes=$(grep -o '"code":"[a-z_0-9]*"' "$tmp/out" | cut -d'"' -f4 | sort -u |
