@@ -65,6 +65,7 @@ struct out {
 	bool diff;
 	enum cl_out_format format;
 	const char *file;       /* display name of the current file */
+	char file_text[1024];   /* the same, safe for text output (cl_text_safe) */
 	bool progress;          /* stderr is a terminal */
 	bool progress_shown;
 };
@@ -111,7 +112,7 @@ static void on_progress(void *ctx, int pass, unsigned long records, uint64_t byt
 
 	if (!o->progress || records < 100000)
 		return;
-	fprintf(stderr, "\r%s: %s %lu records (%.1f MB)\033[K", o->file,
+	fprintf(stderr, "\r%s: %s %lu records (%.1f MB)\033[K", o->file_text,
 		pass == 1 ? "reading" : "applying", records, (double)bytes / 1e6);
 	o->progress_shown = true;
 }
@@ -147,7 +148,7 @@ static void plan_text(const struct out *o, const struct cl_plan_item *it)
 
 	printf("%-10s %s:%lu  %s  %s", it->reason && strcmp(it->reason, "near_duplicate") == 0
 						 ? "conflict*" : cl_action_name(it->action),
-	       o->file, it->position, it->rec->kind, shown_key(it->rec, key, sizeof(key)));
+	       o->file_text, it->position, it->rec->kind, shown_key(it->rec, key, sizeof(key)));
 	if (it->action != CL_ACTION_NEW)
 		printf("  (%s of load %lld, %s:%lu, %s)", it->reason, it->matched_load_id,
 		       it->matched_file ? it->matched_file : "?", it->matched_position,
@@ -288,16 +289,16 @@ static void summary_text(const struct out *o, const struct cl_load_result *r)
 	if (r->outcome == CL_OUTCOME_REJECTED) {
 		if (cl_opt_quiet)
 			return;
-		printf("%s: rejected, %lu error%s, nothing applied", o->file, r->invalid_count,
+		printf("%s: rejected, %lu error%s, nothing applied", o->file_text, r->invalid_count,
 		       r->invalid_count == 1 ? "" : "s");
 		if (r->load_id)
 			printf(" — recorded as load %lld", r->load_id);
 		printf("\n");
 		return;
 	}
-	if (cl_opt_quiet && !(r->outcome == CL_OUTCOME_HELD))
-		return;
-	printf("%s: %s, %lu record%s: %lu new, %lu duplicate, %lu conflict", o->file,
+	if (cl_opt_quiet && r->outcome != CL_OUTCOME_HELD && !o->diff)
+		return; /* load -q: errors only; diff -q: the summary lines (review 16) */
+	printf("%s: %s, %lu record%s: %lu new, %lu duplicate, %lu conflict", o->file_text,
 	       r->message_type[0] ? r->message_type : r->format, r->records,
 	       r->records == 1 ? "" : "s", r->new_count, r->duplicate_count, r->conflict_count);
 	switch (r->outcome) {
@@ -322,6 +323,26 @@ static void summary_text(const struct out *o, const struct cl_load_result *r)
 	printf("\n");
 }
 
+/* "new" in machine output counts records applied: 0 when nothing of the
+ * file was (rejected, held, failed, unknown), so a consumer that sums it
+ * never counts a payment that was not applied (review 14).  diff reports
+ * what would be new. */
+static unsigned long applied_new(const struct cl_load_result *r)
+{
+	switch (r->outcome) {
+	case CL_OUTCOME_NONE:
+	case CL_OUTCOME_COMMITTED:
+	case CL_OUTCOME_QUARANTINED:
+		return r->new_count;
+	case CL_OUTCOME_REJECTED:
+	case CL_OUTCOME_HELD:
+	case CL_OUTCOME_UNKNOWN:
+	case CL_OUTCOME_FAILED:
+		break;
+	}
+	return 0;
+}
+
 static void summary_json(const struct out *o, const struct cl_load_result *r)
 {
 	struct cl_json j;
@@ -340,7 +361,7 @@ static void summary_json(const struct out *o, const struct cl_load_result *r)
 	cl_json_str(&j, "load_uuid", diff ? NULL : r->load_uuid);
 	cl_json_str(&j, "outcome", cl_outcome_name(r->outcome));
 	cl_json_uint(&j, "records", r->records);
-	cl_json_uint(&j, "new", r->new_count);
+	cl_json_uint(&j, "new", applied_new(r));
 	cl_json_uint(&j, "duplicate", r->duplicate_count);
 	cl_json_uint(&j, "conflict", r->conflict_count);
 	cl_json_uint(&j, "invalid", r->invalid_count);
@@ -360,7 +381,7 @@ static void summary_csv(const struct out *o, const struct cl_load_result *r)
 
 	snprintf(id, sizeof(id), "%lld", r->load_id);
 	snprintf(recs, sizeof(recs), "%lu", r->records);
-	snprintf(n, sizeof(n), "%lu", r->new_count);
+	snprintf(n, sizeof(n), "%lu", applied_new(r));
 	snprintf(d, sizeof(d), "%lu", r->duplicate_count);
 	snprintf(c, sizeof(c), "%lu", r->conflict_count);
 	snprintf(inv, sizeof(inv), "%lu", r->invalid_count);
@@ -374,14 +395,14 @@ static void summary_csv(const struct out *o, const struct cl_load_result *r)
 static void report(const struct out *o, const struct cl_load_result *r)
 {
 	if (r->outcome == CL_OUTCOME_FAILED) {
-		cl_msg("%s: %s (SQLSTATE %s): nothing from this file was applied", o->file,
+		cl_msg("%s: %s (SQLSTATE %s): nothing from this file was applied", o->file_text,
 		       r->err.message, r->err.sqlstate[0] ? r->err.sqlstate : "none");
 	} else if (r->outcome == CL_OUTCOME_UNKNOWN) {
 		cl_msg("%s: outcome unknown: %s; the load UUID is %s: run 'clearing-load loads "
 		       "--uuid %s' when the database is back",
-		       o->file, r->err.message, r->load_uuid, r->load_uuid);
+		       o->file_text, r->err.message, r->load_uuid, r->load_uuid);
 	} else if (r->outcome == CL_OUTCOME_HELD && o->format != CL_OUT_TEXT) {
-		cl_msg("%s: %s", o->file, r->reason);
+		cl_msg("%s: %s", o->file_text, r->reason);
 	}
 	switch (o->format) {
 	case CL_OUT_JSON:
@@ -534,7 +555,8 @@ int cl_cmd_load(int argc, char **argv)
 		struct cl_load_result r;
 		int fc;
 
-		o.file = strcmp(argv[optind], "-") == 0 ? "(standard input)" : argv[optind];
+		o.file = strcmp(argv[optind], "-") == 0 ? "(stdin)" : argv[optind];
+		cl_text_safe(o.file, o.file_text, sizeof(o.file_text));
 		cl_load_file(&db, argv[optind], &opts, &hooks, &r);
 		progress_done(&o);
 		report(&o, &r);
