@@ -219,7 +219,7 @@ check truncated-xml     truncated.xml             0   3 xml_truncated \
 check nul-byte-xml      nul-byte.xml              0   3 xml_encoding \
 	"$P: nul-byte.xml:24: error: char 0x0 out of allowed range"
 check invalid-utf8-xml  invalid-utf8.xml          0   3 xml_encoding \
-	"$P: invalid-utf8.xml:24: error: input is not proper UTF-8, indicate encoding !\\x0ABytes: 0xC3 0x28 0xFF 0x20"
+	"$P: invalid-utf8.xml:24: error: input is not proper UTF-8, indicate encoding ! Bytes: 0xC3 0x28 0xFF 0x20"
 check utf16-bom         utf16.xml                 0   3 xml_encoding \
 	"$P: utf16.xml:1: error: UTF-16 byte order mark: expected UTF-8 (ISO 20022 messages are UTF-8)"
 check utf16-no-bom      utf16-no-bom.xml          0   3 xml_encoding \
