@@ -56,8 +56,12 @@ log() { echo "bench: $*" >&2; }
 measure() {
 	_n=$1
 	shift
+	# the parse figure is "parse --format json to /dev/null" (issue 2): its
+	# 800 MB of JSON must not be timed as a disk write
+	_out="$W/$_n.out"
+	case $_n in parse_*) _out=/dev/null ;; esac
 	_t0=$(now_ns)
-	/usr/bin/time -f '%M' -o "$W/$_n.rss" "$@" >"$W/$_n.out" 2>"$W/$_n.err"
+	/usr/bin/time -f '%M' -o "$W/$_n.rss" "$@" >"$_out" 2>"$W/$_n.err"
 	_rc=$?
 	_t1=$(now_ns)
 	_kb=$(tail -n 1 "$W/$_n.rss")
