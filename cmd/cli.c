@@ -419,6 +419,10 @@ static const char *field_value(const struct field *f, const struct cl_record *re
  * masked like the account fields unless --no-mask. */
 static const char *display_key(const struct cl_record *rec, char *buf, size_t cap)
 {
+	/* only ISO keys hold an account (pain.001: debtor account + EndToEndId);
+	 * NACHA keys never do (clearing-load-keys(7)): no search per ACH record */
+	if (is_ach(rec))
+		return rec->natural_key;
 	if (!cl_opt_no_mask && cl_row_mask_key(rec, rec->natural_key, buf, cap))
 		return buf;
 	return rec->natural_key;
