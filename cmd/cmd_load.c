@@ -419,7 +419,7 @@ static void report(const struct out *o, const struct cl_load_result *r)
 	fflush(stdout);
 }
 
-enum { OPT_ON_CONFLICT = 256, OPT_NO_MASK, OPT_ACH_KEY, OPT_POSITIONAL, OPT_MAX_ERRORS };
+enum { OPT_ON_CONFLICT = CL_OPT_OWN };
 
 int cl_cmd_load(int argc, char **argv)
 {
@@ -428,10 +428,10 @@ int cl_cmd_load(int argc, char **argv)
 		{ "tenant", required_argument, NULL, 't' },
 		{ "on-conflict", required_argument, NULL, OPT_ON_CONFLICT },
 		{ "format", required_argument, NULL, 'f' },
-		{ "no-mask", no_argument, NULL, OPT_NO_MASK },
-		{ "ach-key", required_argument, NULL, OPT_ACH_KEY },
-		{ "positional-keys", no_argument, NULL, OPT_POSITIONAL },
-		{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
+		{ "no-mask", no_argument, NULL, CL_OPT_NO_MASK },
+		{ "ach-key", required_argument, NULL, CL_OPT_ACH_KEY },
+		{ "positional-keys", no_argument, NULL, CL_OPT_POSITIONAL },
+		{ "max-errors", required_argument, NULL, CL_OPT_MAX_ERRORS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -444,7 +444,6 @@ int cl_cmd_load(int argc, char **argv)
 	struct cl_load_hooks hooks;
 	struct out o;
 	struct cl_db db;
-	unsigned long n;
 	int c, code = CL_EXIT_OK;
 
 	memset(&opts, 0, sizeof(opts));
@@ -456,6 +455,13 @@ int cl_cmd_load(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":d:t:f:qvh", longopts, NULL)) != -1) {
+		int rc = cl_file_option(cmd, c, optarg, &opts.parse, &o.format);
+
+		if (rc >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
 		case 'd':
 			conninfo = optarg;
@@ -475,38 +481,6 @@ int cl_cmd_load(int argc, char **argv)
 			else
 				return cl_usage_error(cmd, "invalid --on-conflict \"%s\" (expected hold or "
 							   "quarantine)", optarg);
-			break;
-		case 'f':
-			if (!cl_parse_out_format(optarg, &o.format))
-				return cl_usage_error(cmd, "invalid --format \"%s\" (expected text, json or csv)",
-						      optarg);
-			break;
-		case OPT_NO_MASK:
-			cl_opt_no_mask = true;
-			break;
-		case OPT_ACH_KEY:
-			if (strcmp(optarg, "strict") == 0)
-				opts.parse.ach_key = CL_ACH_KEY_STRICT;
-			else if (strcmp(optarg, "batch") == 0)
-				opts.parse.ach_key = CL_ACH_KEY_BATCH;
-			else
-				return cl_usage_error(cmd, "invalid --ach-key \"%s\" (expected strict or batch)",
-						      optarg);
-			break;
-		case OPT_POSITIONAL:
-			opts.parse.positional_keys = true;
-			break;
-		case OPT_MAX_ERRORS:
-			if (!cl_parse_ulong(optarg, 1, 1000000, &n))
-				return cl_usage_error(cmd, "invalid --max-errors \"%s\" (expected 1 to 1000000)",
-						      optarg);
-			opts.parse.max_errors = (unsigned)n;
-			break;
-		case 'q':
-			cl_opt_quiet = true;
-			break;
-		case 'v':
-			cl_opt_verbose++;
 			break;
 		case 'h':
 			fputs(diff ? diff_usage : load_usage, stdout);

@@ -27,11 +27,3 @@ int cl_cmd_connect(const char *cmd, const char *conninfo, struct cl_db *db)
 	return 0;
 }
 
-int cl_option_error(const char *cmd, int c, char **argv)
-{
-	if (c == ':')
-		return cl_usage_error(cmd, "option '%s' requires an argument", argv[optind - 1]);
-	if (optopt)
-		return cl_usage_error(cmd, "invalid option -- '%c'", optopt);
-	return cl_usage_error(cmd, "unrecognized option '%s'", argv[optind - 1]);
-}

@@ -15,8 +15,5 @@ int cl_cmd_connect(const char *cmd, const char *conninfo, struct cl_db *db);
 /* Print a database error: "clearing-load: <message> (SQLSTATE xxxxx)". */
 void cl_print_db_error(const struct cl_error *err);
 
-/* getopt_long's ':' (missing argument) and '?' (unknown option) as one
- * usage error line; returns 2. */
-int cl_option_error(const char *cmd, int c, char **argv);
 
 #endif

@@ -37,17 +37,68 @@ bool cl_valid_tenant(const char *s)
 	return true;
 }
 
-enum { OPT_NO_MASK = 256, OPT_ACH_KEY, OPT_POSITIONAL, OPT_MAX_ERRORS, OPT_SCHEMA };
+enum { OPT_SCHEMA = CL_OPT_OWN };
+
+int cl_option_error(const char *cmd, int c, char **argv)
+{
+	if (c == ':')
+		return cl_usage_error(cmd, "option '%s' requires an argument", argv[optind - 1]);
+	if (optopt)
+		return cl_usage_error(cmd, "invalid option -- '%c'", optopt);
+	return cl_usage_error(cmd, "unrecognized option '%s'", argv[optind - 1]);
+}
+
+int cl_file_option(const char *cmd, int c, const char *arg, struct cl_parse_opts *popts,
+		   enum cl_out_format *format)
+{
+	unsigned long n;
+
+	switch (c) {
+	case 'f':
+		if (!cl_parse_out_format(arg, format))
+			return cl_usage_error(cmd, "invalid --format \"%s\" (expected text, json or csv)",
+					      arg);
+		return 0;
+	case CL_OPT_NO_MASK:
+		cl_opt_no_mask = true;
+		return 0;
+	case CL_OPT_ACH_KEY:
+		if (strcmp(arg, "strict") == 0)
+			popts->ach_key = CL_ACH_KEY_STRICT;
+		else if (strcmp(arg, "batch") == 0)
+			popts->ach_key = CL_ACH_KEY_BATCH;
+		else
+			return cl_usage_error(cmd, "invalid --ach-key \"%s\" (expected strict or batch)",
+					      arg);
+		return 0;
+	case CL_OPT_POSITIONAL:
+		popts->positional_keys = true;
+		return 0;
+	case CL_OPT_MAX_ERRORS:
+		if (!cl_parse_ulong(arg, 1, 1000000, &n))
+			return cl_usage_error(cmd, "invalid --max-errors \"%s\" (expected 1 to 1000000)",
+					      arg);
+		popts->max_errors = (unsigned)n;
+		return 0;
+	case 'q':
+		cl_opt_quiet = true;
+		return 0;
+	case 'v':
+		cl_opt_verbose++;
+		return 0;
+	}
+	return -1;
+}
 
 int cl_parse_file_options(const char *cmd, const char *usage, int argc, char **argv,
 			  struct cl_parse_opts *popts, enum cl_out_format *format)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
-		{ "no-mask", no_argument, NULL, OPT_NO_MASK },
-		{ "ach-key", required_argument, NULL, OPT_ACH_KEY },
-		{ "positional-keys", no_argument, NULL, OPT_POSITIONAL },
-		{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
+		{ "no-mask", no_argument, NULL, CL_OPT_NO_MASK },
+		{ "ach-key", required_argument, NULL, CL_OPT_ACH_KEY },
+		{ "positional-keys", no_argument, NULL, CL_OPT_POSITIONAL },
+		{ "max-errors", required_argument, NULL, CL_OPT_MAX_ERRORS },
 		{ "schema", required_argument, NULL, OPT_SCHEMA },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -55,59 +106,29 @@ int cl_parse_file_options(const char *cmd, const char *usage, int argc, char **a
 		{ NULL, 0, NULL, 0 },
 	};
 	bool is_validate = strcmp(cmd, "validate") == 0;
-	unsigned long n;
 	int c;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:qvh", longopts, NULL)) != -1) {
+		int rc = cl_file_option(cmd, c, optarg, popts, format);
+
+		if (rc >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
-		case 'f':
-			if (!cl_parse_out_format(optarg, format))
-				return cl_usage_error(cmd, "invalid --format \"%s\" (expected text, json or csv)",
-						      optarg);
-			break;
-		case OPT_NO_MASK:
-			cl_opt_no_mask = true;
-			break;
-		case OPT_ACH_KEY:
-			if (strcmp(optarg, "strict") == 0)
-				popts->ach_key = CL_ACH_KEY_STRICT;
-			else if (strcmp(optarg, "batch") == 0)
-				popts->ach_key = CL_ACH_KEY_BATCH;
-			else
-				return cl_usage_error(cmd, "invalid --ach-key \"%s\" (expected strict or batch)",
-						      optarg);
-			break;
-		case OPT_POSITIONAL:
-			popts->positional_keys = true;
-			break;
-		case OPT_MAX_ERRORS:
-			if (!cl_parse_ulong(optarg, 1, 1000000, &n))
-				return cl_usage_error(cmd, "invalid --max-errors \"%s\" (expected 1 to 1000000)",
-						      optarg);
-			popts->max_errors = (unsigned)n;
-			break;
 		case OPT_SCHEMA:
 			if (!is_validate)
 				return cl_usage_error(cmd, "unrecognized option '--schema'");
 			popts->schema_path = optarg;
 			break;
-		case 'q':
-			cl_opt_quiet = true;
-			break;
-		case 'v':
-			cl_opt_verbose++;
-			break;
 		case 'h':
 			fputs(usage, stdout);
 			return cl_finish_stdout(CL_EXIT_OK);
-		case ':':
-			return cl_usage_error(cmd, "option '%s' requires an argument", argv[optind - 1]);
 		default:
-			if (optopt)
-				return cl_usage_error(cmd, "invalid option -- '%c'", optopt);
-			return cl_usage_error(cmd, "unrecognized option '%s'", argv[optind - 1]);
+			return cl_option_error(cmd, c, argv);
 		}
 	}
 	if (cl_opt_quiet && cl_opt_verbose)

@@ -14,6 +14,27 @@
 int cl_parse_file_options(const char *cmd, const char *usage, int argc, char **argv,
 			  struct cl_parse_opts *popts, enum cl_out_format *format);
 
+/* Option values shared by every command that reads clearing files (parse,
+ * validate, load, diff); a command's own long options start at
+ * CL_OPT_OWN. */
+enum {
+	CL_OPT_NO_MASK = 256,
+	CL_OPT_ACH_KEY,
+	CL_OPT_POSITIONAL,
+	CL_OPT_MAX_ERRORS,
+	CL_OPT_OWN,
+};
+
+/* Handle one of the shared file options (-f, --no-mask, --ach-key,
+ * --positional-keys, --max-errors, -q, -v) for `cmd`: 0 when handled,
+ * CL_EXIT_USAGE after printing a usage error for a bad value, -1 when `c`
+ * is not one of them. */
+int cl_file_option(const char *cmd, int c, const char *arg, struct cl_parse_opts *popts,
+		   enum cl_out_format *format);
+
+/* The usage error for what getopt_long returned as ':' or '?'. */
+int cl_option_error(const char *cmd, int c, char **argv);
+
 /* Range-checked unsigned number (strtoul, whole string); false when s is not
  * a number in [min, max]. */
 bool cl_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out);

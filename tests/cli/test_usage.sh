@@ -53,6 +53,16 @@ run validate --max-errors 0 x
 expect_status 2
 expect_stderr_has 'invalid --max-errors "0"'
 
+# the shared file options are checked alike by every command that reads files
+for cmd in parse validate load diff; do
+	run "$cmd" --ach-key=loose x
+	expect_status 2
+	expect_stderr_has "clearing-load $cmd: invalid --ach-key \"loose\" (expected strict or batch)"
+	run "$cmd" --max-errors 0 x
+	expect_status 2
+	expect_stderr_has "clearing-load $cmd: invalid --max-errors \"0\""
+done
+
 run validate --quiet --verbose x
 expect_status 2
 expect_stderr_has "--quiet and --verbose cannot be used together"
