@@ -27,4 +27,11 @@ enum cl_status cl_iso20022_next(struct cl_iso20022 *p, const struct cl_record **
 const struct cl_file_info *cl_iso20022_info(const struct cl_iso20022 *p);
 void cl_iso20022_free(struct cl_iso20022 *p);
 
+/* Can the XSD at `path` be used for --schema (readable, a schema, no
+ * import or include: only a self-contained XSD is read)?  CL_OK, or
+ * CL_INVALID with err (no file or line) naming the schema and why.  Asked
+ * once before any input is read, so that a bad schema is not reported as
+ * an invalid input (review 28). */
+enum cl_status cl_iso20022_schema_check(const char *path, struct cl_error *err) CL_MUST_CHECK;
+
 #endif
