@@ -26,6 +26,7 @@ enum cl_exit {
 	CL_EXIT_CONFLICT = 4, /* conflicts held */
 	CL_EXIT_DB = 5,       /* database unavailable or transaction rolled back */
 	CL_EXIT_UNKNOWN = 6,  /* outcome unknown: the load UUID is printed */
+	CL_EXIT_NOT_FOUND = 7, /* show: no record, loads --uuid: no load matches */
 };
 
 /* Output format chosen with --format. */

@@ -26,8 +26,9 @@ static const char usage[] =
 	"  -f, --format=FORMAT    text (default), json or csv\n"
 	"  -h, --help             display this help and exit\n"
 	"\n"
-	"Exit status: 0 success, 1 --uuid given and no such load committed, 2 usage\n"
-	"error, 5 database unavailable or error.\n";
+	"Exit status: 0 success, 2 usage error, 5 database unavailable or error,\n"
+	"6 --uuid given and that load is still in progress, 7 not found (--uuid\n"
+	"given and no load with it committed).\n";
 
 struct loads_out {
 	struct cl_history_out h;
@@ -158,7 +159,7 @@ int cl_cmd_loads(int argc, char **argv)
 	cl_db_close(&db);
 	if (uuid && !found) {
 		cl_msg("load %s did not commit: nothing of it was applied", uuid);
-		return cl_finish_stdout(1);
+		return cl_finish_stdout(CL_EXIT_NOT_FOUND);
 	}
 	return cl_finish_stdout(CL_EXIT_OK);
 }

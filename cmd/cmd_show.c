@@ -26,8 +26,8 @@ static const char usage[] =
 	"      --no-mask          print account numbers in full\n"
 	"  -h, --help             display this help and exit\n"
 	"\n"
-	"Exit status: 0 found, 1 no record found, 2 usage error, 5 database\n"
-	"unavailable or error.\n";
+	"Exit status: 0 found, 2 usage error, 5 database unavailable or error,\n"
+	"7 not found (no record matches).\n";
 
 enum { OPT_TRACE = 256, OPT_E2E, OPT_UETR, OPT_NO_MASK };
 
@@ -109,5 +109,5 @@ int cl_cmd_show(int argc, char **argv)
 	cl_db_close(&db);
 	if (!found)
 		cl_msg("no record of tenant \"%s\" matches \"%s\"", tenant, value);
-	return cl_finish_stdout(found ? CL_EXIT_OK : 1);
+	return cl_finish_stdout(found ? CL_EXIT_OK : CL_EXIT_NOT_FOUND);
 }

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <string.h>
 
+#include "iso20022.h"
 #include "options.h"
 #include "walk.h"
 
@@ -101,7 +102,8 @@ static const char validate_usage[] =
 	"no database.  FILE may be - for standard input; gzip is recognised by content.\n"
 	"\n"
 	"  -f, --format=FORMAT     text (default), json or csv: errors as objects/rows\n"
-	"      --schema=FILE.xsd   also validate ISO 20022 documents against an XSD\n"
+	"      --schema=FILE.xsd   also validate the Document element of ISO 20022 files\n"
+	"                          against this XSD (self-contained: no imports)\n"
 	"      --ach-key=RULE      strict (default) or batch (weaker, see clearing-load-keys(7))\n"
 	"      --positional-keys   key pain.001 records without EndToEndId by position\n"
 	"      --max-errors=N      stop reading a file after N errors (default 100)\n"
@@ -110,7 +112,8 @@ static const char validate_usage[] =
 	"  -v, --verbose           also print notes (CRLF, missing 9-fill, short lines)\n"
 	"  -h, --help              display this help and exit\n"
 	"\n"
-	"Exit status: 0 all files valid, 2 usage error, 3 a file was invalid.\n";
+	"Exit status: 0 all files valid, 2 usage error (a --schema that cannot be\n"
+	"loaded too), 3 a file was invalid.\n";
 
 int cl_cmd_validate(int argc, char **argv)
 {
@@ -123,6 +126,14 @@ int cl_cmd_validate(int argc, char **argv)
 		return rc;
 	if (optind >= argc)
 		return cl_usage_error("validate", "no file given");
+	if (popts.schema_path) {
+		/* a schema that cannot be used is the command line's fault, not
+		 * the files' (review 28): said once, before any file is read */
+		struct cl_error err;
+
+		if (cl_iso20022_schema_check(popts.schema_path, &err) != CL_OK)
+			return cl_usage_error("validate", "--schema: %s", err.message);
+	}
 	if (ctx.format == CL_OUT_CSV) {
 		const char *hdr[] = { "type", "file", "line", "column", "other_line", "path", "code",
 				      "message" };

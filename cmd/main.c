@@ -33,7 +33,8 @@ static const char main_usage[] =
 	"Run 'clearing-load COMMAND --help' for the options of a command.\n"
 	"Exit status: 0 success, 1 changes pending (diff), 2 usage error, 3 invalid\n"
 	"input, 4 conflicts held, 5 database unavailable or rolled back, 6 outcome\n"
-	"unknown.  See clearing-load(1) and clearing-load-keys(7).\n";
+	"unknown, 7 not found (show, loads --uuid).  See clearing-load(1) and\n"
+	"clearing-load-keys(7).\n";
 
 static int print_version(void)
 {

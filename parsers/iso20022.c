@@ -118,6 +118,39 @@ void cl_iso_record_commit(struct cl_iso20022 *p)
 
 static unsigned long cur_line(const struct cl_iso20022 *p);
 
+/* A schema validity message in the project's style: "element 'Bogus':
+ * This element is not expected. Expected is ( {urn:...}UETR )." becomes
+ * "XML schema: element 'Bogus': this element is not expected; expected is
+ * ( UETR )" (the namespace is the Document's, said once by the file). */
+static void schema_style(char *m)
+{
+	char out[CL_MSGTEXT_MAX];
+	size_t o = 0, i = 0, n = strlen(m);
+
+	o = (size_t)snprintf(out, sizeof(out), "XML schema: ");
+	while (i < n && o + 1 < sizeof(out)) {
+		if (m[i] == '{' && strchr(m + i, '}')) {
+			i = (size_t)(strchr(m + i, '}') - m) + 1; /* {namespace} */
+			continue;
+		}
+		if ((m[i] == '.' || m[i] == ':') && m[i + 1] == ' ' && m[i + 2] >= 'A' &&
+		    m[i + 2] <= 'Z' && m[i + 3] >= 'a' && m[i + 3] <= 'z') {
+			out[o++] = m[i] == '.' ? ';' : ':';
+			if (o + 2 < sizeof(out)) {
+				out[o++] = ' ';
+				out[o++] = (char)(m[i + 2] - 'A' + 'a');
+			}
+			i += 3;
+			continue;
+		}
+		out[o++] = m[i++];
+	}
+	while (o > 0 && (out[o - 1] == '.' || out[o - 1] == ' '))
+		o--;
+	out[o] = '\0';
+	memcpy(m, out, o + 1);
+}
+
 /* libxml2's structured error handler: libxml2 never prints. */
 static void xml_error(void *ctx, xmlErrorPtr xe)
 {
@@ -172,6 +205,8 @@ static void xml_error(void *ctx, xmlErrorPtr xe)
 	if (e->message[0] >= 'A' && e->message[0] <= 'Z' && e->message[1] >= 'a' &&
 	    e->message[1] <= 'z')
 		e->message[0] = (char)(e->message[0] - 'A' + 'a');
+	if (strcmp(code, "xml_schema") == 0)
+		schema_style(e->message);
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -372,7 +407,7 @@ static void field_end(struct cl_iso20022 *p)
 
 /* SAX2 startElementNs: attributes come as (localname, prefix, URI, value,
  * value end) quintuples. */
-static void sax_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri,
+static void parse_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri,
 		      int nb_namespaces, const xmlChar **namespaces, int nb_attributes,
 		      int nb_defaulted, const xmlChar **attributes)
 {
@@ -477,7 +512,7 @@ static void sax_start(void *ctx, const xmlChar *name, const xmlChar *prefix, con
 	}
 }
 
-static void sax_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri)
+static void parse_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri)
 {
 	struct cl_iso20022 *p = ctx;
 	int depth = --p->depth;
@@ -506,7 +541,7 @@ static void sax_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const
 }
 
 /* characters and CDATA: only the text directly inside a field we read */
-static void sax_text(void *ctx, const xmlChar *ch, int len)
+static void parse_text(void *ctx, const xmlChar *ch, int len)
 {
 	struct cl_iso20022 *p = ctx;
 
@@ -519,6 +554,65 @@ static void sax_text(void *ctx, const xmlChar *ch, int len)
 	}
 	memcpy(p->text + p->text_len, ch, (size_t)len);
 	p->text_len += (size_t)len;
+}
+
+/* The SAX2 handlers: the parser's own (parse_*), and with --schema the
+ * validator's for the events of the Document element and what it holds
+ * (an AppHdr or envelope around it is not the XSD's business). */
+static bool validating(const struct cl_iso20022 *p)
+{
+	return p->vdepth >= 0 && !p->finished && !p->terminating;
+}
+
+static void sax_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri,
+		      int nb_namespaces, const xmlChar **namespaces, int nb_attributes,
+		      int nb_defaulted, const xmlChar **attributes)
+{
+	struct cl_iso20022 *p = ctx;
+	int depth = p->depth;
+
+	parse_start(ctx, name, prefix, uri, nb_namespaces, namespaces, nb_attributes, nb_defaulted,
+		    attributes);
+	if (!p->vsax)
+		return;
+	if (p->vdepth < 0 && !p->vdone && depth == p->doc_depth)
+		p->vdepth = depth; /* the Document (or a message root standing for it) */
+	if (validating(p))
+		p->vsax->startElementNs(p->vuser, name, prefix, uri, nb_namespaces, namespaces,
+					nb_attributes, nb_defaulted, attributes);
+}
+
+static void sax_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri)
+{
+	struct cl_iso20022 *p = ctx;
+	int depth = p->depth - 1;
+
+	if (validating(p)) {
+		p->vsax->endElementNs(p->vuser, name, prefix, uri);
+		if (depth == p->vdepth) {
+			p->vdepth = -1;
+			p->vdone = true;
+		}
+	}
+	parse_end(ctx, name, prefix, uri);
+}
+
+static void sax_text(void *ctx, const xmlChar *ch, int len)
+{
+	struct cl_iso20022 *p = ctx;
+
+	if (validating(p))
+		p->vsax->characters(p->vuser, ch, len);
+	parse_text(ctx, ch, len);
+}
+
+static void sax_cdata(void *ctx, const xmlChar *ch, int len)
+{
+	struct cl_iso20022 *p = ctx;
+
+	if (validating(p))
+		p->vsax->cdataBlock(p->vuser, ch, len);
+	parse_text(ctx, ch, len);
 }
 
 /* The guard refuses every DOCTYPE before libxml2 sees it; this is the second
@@ -536,17 +630,28 @@ static void sax_doctype(void *ctx, const xmlChar *name, const xmlChar *ext, cons
 
 /* ---------------------------------------------------------- lifecycle */
 
+/* What went wrong loading an XSD: the first libxml2 error, or the first
+ * import/include it was refused. */
+struct schema_load {
+	char msg[200];              /* first error loading it */
+	char refused[256];          /* first location imported or included */
+};
+
 static void schema_error(void *ctx, xmlErrorPtr xe)
 {
-	struct cl_iso20022 *p = ctx;
+	struct schema_load *sl = ctx;
 	size_t n;
 
-	if (!xe || xe->level == XML_ERR_WARNING || p->schema_msg[0])
+	if (!xe || xe->level == XML_ERR_WARNING || sl->msg[0])
 		return;
-	snprintf(p->schema_msg, sizeof(p->schema_msg), "%s", xe->message ? xe->message : "error");
-	n = strlen(p->schema_msg);
-	while (n > 0 && p->schema_msg[n - 1] == '\n')
-		p->schema_msg[--n] = '\0';
+	snprintf(sl->msg, sizeof(sl->msg), "%s", xe->message ? xe->message : "error");
+	n = strlen(sl->msg);
+	while (n > 0 && (sl->msg[n - 1] == '\n' || sl->msg[n - 1] == ' ' || sl->msg[n - 1] == '.'))
+		sl->msg[--n] = '\0';
+	for (char *nl = strchr(sl->msg, '\n'); nl; nl = strchr(nl, '\n'))
+		*nl = ' ';
+	if (sl->msg[0] >= 'A' && sl->msg[0] <= 'Z' && sl->msg[1] >= 'a' && sl->msg[1] <= 'z')
+		sl->msg[0] = (char)(sl->msg[0] - 'A' + 'a');
 }
 
 static void schema_doc_error(void *ctx, xmlErrorPtr xe)
@@ -559,15 +664,16 @@ static void schema_doc_error(void *ctx, xmlErrorPtr xe)
 /* The XSD given with --schema is read, and nothing else: an xs:import,
  * xs:include or xs:redefine would make libxml2 fetch a URL or read another
  * file (and quote it in its errors).  This loader refuses them all and
- * remembers the first location for the message. */
-static char refused_location[256];
+ * remembers the first location for the message (libxml2's entity loader is
+ * process-wide: hence the static). */
+static struct schema_load *refusing;
 
 static xmlParserInputPtr refuse_external(const char *url, const char *id,
 					 xmlParserCtxtPtr ctxt)
 {
 	(void)ctxt;
-	if (!refused_location[0])
-		snprintf(refused_location, sizeof(refused_location), "%s",
+	if (refusing && !refusing->refused[0])
+		snprintf(refusing->refused, sizeof(refusing->refused), "%s",
 			 url ? url : id ? id : "(unnamed)");
 	return NULL;
 }
@@ -578,19 +684,22 @@ static void schema_generic_error(void *ctx, const char *fmt, ...)
 	(void)fmt; /* libxml2's unstructured messages: never printed */
 }
 
-/* --schema: parse the XSD with our own error handlers (libxml2 would print
- * otherwise), then validate while parsing, plugged into the SAX stream. */
-static bool load_schema(struct cl_iso20022 *p, xmlSAXHandlerPtr *sax, void **user)
+/* Parse the XSD at `path` with our own error handlers (libxml2 would print
+ * otherwise).  Returns the schema (and in *doc the document it was parsed
+ * from, which must outlive it), or NULL with msg[cap] saying why. */
+static xmlSchemaPtr schema_parse(const char *path, xmlDocPtr *doc, char *msg, size_t cap)
 {
-	const char *path = p->opts.schema_path;
+	struct schema_load sl;
 	xmlSchemaParserCtxtPtr pc;
 	xmlParserCtxtPtr pctxt;
+	xmlSchemaPtr schema = NULL;
 	FILE *f = fopen(path, "r");
 
+	memset(&sl, 0, sizeof(sl));
+	*doc = NULL;
 	if (!f) {
-		cl_iso_add_fatal(p, 0, "xml_schema", "could not open the XML schema \"%s\": %s",
-				 path, strerror(errno));
-		return false;
+		snprintf(msg, cap, "could not open the XML schema \"%s\": %s", path, strerror(errno));
+		return NULL;
 	}
 	fclose(f);
 	/* the XSD document itself is read like any input: no network, no
@@ -598,42 +707,82 @@ static bool load_schema(struct cl_iso20022 *p, xmlSAXHandlerPtr *sax, void **use
 	pctxt = xmlNewParserCtxt();
 	if (!pctxt)
 		(void)cl_xmalloc(SIZE_MAX); /* exits: out of memory */
-	pctxt->_private = p;
+	pctxt->_private = &sl;
 	pctxt->sax->serror = schema_doc_error;
-	p->schema_doc = xmlCtxtReadFile(pctxt, path, NULL, XML_PARSE_NONET);
+	*doc = xmlCtxtReadFile(pctxt, path, NULL, XML_PARSE_NONET);
 	xmlFreeParserCtxt(pctxt);
-	pc = p->schema_doc ? xmlSchemaNewDocParserCtxt(p->schema_doc) : NULL;
+	pc = *doc ? xmlSchemaNewDocParserCtxt(*doc) : NULL;
 	if (pc) {
 		xmlExternalEntityLoader old_loader = xmlGetExternalEntityLoader();
 
-		refused_location[0] = '\0';
+		refusing = &sl;
 		xmlSetExternalEntityLoader(refuse_external);
-		xmlSetStructuredErrorFunc(p, schema_error);
+		xmlSetStructuredErrorFunc(&sl, schema_error);
 		xmlSetGenericErrorFunc(NULL, schema_generic_error);
-		xmlSchemaSetParserStructuredErrors(pc, schema_error, p);
-		p->schema = xmlSchemaParse(pc);
+		xmlSchemaSetParserStructuredErrors(pc, schema_error, &sl);
+		schema = xmlSchemaParse(pc);
 		xmlSchemaFreeParserCtxt(pc);
 		xmlSetExternalEntityLoader(old_loader);
 		xmlSetStructuredErrorFunc(NULL, NULL);
 		xmlSetGenericErrorFunc(NULL, NULL);
-		if (refused_location[0]) {
-			cl_iso_add_fatal(p, 0, "xml_schema",
-					 "could not load the XML schema \"%s\": it imports or includes "
-					 "\"%s\"; only a self-contained XSD is read (no network, no "
-					 "other files)",
-					 path, refused_location);
-			return false;
-		}
+		refusing = NULL;
 	}
+	if (sl.refused[0]) {
+		snprintf(msg, cap,
+			 "could not load the XML schema \"%s\": it imports or includes \"%s\"; only "
+			 "a self-contained XSD is read (no network, no other files)",
+			 path, sl.refused);
+	} else if (!schema) {
+		snprintf(msg, cap, "could not load the XML schema \"%s\": %s", path,
+			 sl.msg[0] ? sl.msg : "not a usable XSD");
+	} else {
+		return schema;
+	}
+	if (schema)
+		xmlSchemaFree(schema);
+	if (*doc)
+		xmlFreeDoc(*doc);
+	*doc = NULL;
+	return NULL;
+}
+
+enum cl_status cl_iso20022_schema_check(const char *path, struct cl_error *err)
+{
+	char msg[CL_MSGTEXT_MAX];
+	xmlDocPtr doc;
+	xmlSchemaPtr schema = schema_parse(path, &doc, msg, sizeof(msg));
+
+	if (!schema) {
+		cl_error_set(err, NULL, 0, "xml_schema", "%s", msg);
+		return CL_INVALID;
+	}
+	xmlSchemaFree(schema);
+	xmlFreeDoc(doc);
+	return CL_OK;
+}
+
+/* --schema: validate the Document element while parsing.  The validator's
+ * SAX handlers are not put in front of ours (that would validate from the
+ * root, an AppHdr envelope included: review 27); ours hand it the events
+ * of the Document subtree only (forward_*). */
+static bool load_schema(struct cl_iso20022 *p)
+{
+	char msg[CL_MSGTEXT_MAX];
+
+	p->schema = schema_parse(p->opts.schema_path, &p->schema_doc, msg, sizeof(msg));
 	if (p->schema)
 		p->vctxt = xmlSchemaNewValidCtxt(p->schema);
 	if (p->vctxt) {
 		xmlSchemaSetValidStructuredErrors(p->vctxt, xml_error, p);
-		p->plug = xmlSchemaSAXPlug(p->vctxt, sax, user);
+		/* no handler of ours behind it: plugged into NULL, it gives its
+		 * own handlers and context to call */
+		p->vsax = NULL;
+		p->vuser = NULL;
+		p->plug = xmlSchemaSAXPlug(p->vctxt, &p->vsax, &p->vuser);
 	}
 	if (!p->plug) {
-		cl_iso_add_fatal(p, 0, "xml_schema", "could not load the XML schema \"%s\": %s",
-				 path, p->schema_msg[0] ? p->schema_msg : "not a usable XSD");
+		cl_iso_add_fatal(p, 0, "xml_schema", "%s",
+				 p->schema ? "could not start XML schema validation" : msg);
 		return false;
 	}
 	return true;
@@ -646,8 +795,6 @@ static void start(struct cl_iso20022 *p)
 	char code[CL_CODE_MAX], msg[200];
 	struct cl_error err;
 	p->started = true;
-	p->plug_sax = &p->sax;
-	p->plug_user = p;
 	if (cl_input_peek(p->in, &head, &len, &err) != CL_OK) {
 		p->io_failed = true;
 		p->io_err = err;
@@ -668,12 +815,12 @@ static void start(struct cl_iso20022 *p)
 	p->sax.startElementNs = sax_start;
 	p->sax.endElementNs = sax_end;
 	p->sax.characters = sax_text;
-	p->sax.cdataBlock = sax_text;
+	p->sax.cdataBlock = sax_cdata;
 	p->sax.internalSubset = sax_doctype;
 	p->sax.serror = xml_error;
-	if (p->opts.schema_path && !load_schema(p, &p->plug_sax, &p->plug_user))
+	if (p->opts.schema_path && !load_schema(p))
 		return;
-	p->ctxt = xmlCreatePushParserCtxt(p->plug_sax, p->plug_user, NULL, 0, p->name);
+	p->ctxt = xmlCreatePushParserCtxt(&p->sax, p, NULL, 0, p->name);
 	if (!p->ctxt)
 		(void)cl_xmalloc(SIZE_MAX); /* exits: out of memory */
 	/* no network, no entity substitution, no DTD loading, no HUGE */
@@ -875,6 +1022,7 @@ struct cl_iso20022 *cl_iso20022_new(struct cl_input *in, const struct cl_parse_o
 	p->fp = cl_fp_new();
 	cl_iso_guard_init(&p->guard);
 	p->doc_depth = p->hdr_depth = -1;
+	p->vdepth = -1;
 	p->cur_field = F_NONE;
 	p->info.format = CL_FORMAT_ISO20022;
 	snprintf(p->info.format_name, sizeof(p->info.format_name), "iso20022");

@@ -38,4 +38,11 @@ struct cl_fp;
 bool cl_iso20022_record_key_fingerprint(struct cl_fp *fp, struct cl_record *rec, char *why,
 					size_t cap) CL_MUST_CHECK;
 
+/* Can the XSD at `path` be used for --schema (readable, a schema, no
+ * import or include: only a self-contained XSD is read)?  CL_OK, or
+ * CL_INVALID with err (no file or line) naming the schema and why.  Asked
+ * once before any input is read, so that a bad schema is not reported as
+ * an invalid input (review 28). */
+enum cl_status cl_iso20022_schema_check(const char *path, struct cl_error *err) CL_MUST_CHECK;
+
 #endif

@@ -265,12 +265,14 @@ struct cl_iso20022 {
 	xmlDocPtr schema_doc;       /* the XSD it was parsed from (kept alive) */
 	xmlSchemaValidCtxtPtr vctxt;
 	xmlSchemaSAXPlugPtr plug;
-	/* the handler and user data the push parser is created with; the schema
+	/* the validator's handlers and context, for the Document subtree; the
 	 * plug keeps their addresses and writes them back when unplugged, so
 	 * they live as long as the parser (review 29) */
-	xmlSAXHandlerPtr plug_sax;
-	void *plug_user;
-	char schema_msg[200];       /* first error loading it */
+	xmlSAXHandlerPtr vsax;
+	void *vuser;
+	int vdepth;                 /* depth of the Document being validated,
+	                               -1 when none is open */
+	bool vdone;                 /* a Document was handed to the validator */
 	struct cl_iso_guard guard;
 
 	/* input: read in CL_ISO_BUF blocks, fed in CL_ISO_FEED pieces, so what

@@ -27,7 +27,7 @@ if ! diff -u "$TMP/help.opts" "$TMP/man.opts" >"$TMP/opts.diff"; then
 fi
 
 # Every exit code in --help is in EXIT STATUS and the other way round.
-"$CL_BIN" --help | tr '\n' ' ' | grep -o '[0-6] [a-z][a-z ]*' | cut -c1 | sort -u >"$TMP/help.codes"
+"$CL_BIN" --help | tr '\n' ' ' | grep -o '[0-7] [a-z][a-z ]*' | cut -c1 | sort -u >"$TMP/help.codes"
 sed -n '/^\.SH "EXIT STATUS"/,/^\.SH/p' "$MAN1" | grep -A1 '^\.TP' | grep -o '^\.B [0-9]\|^[0-9]$' |
 	grep -o '[0-9]' | sort -u >"$TMP/man.codes"
 diff -u "$TMP/help.codes" "$TMP/man.codes" || fail "exit codes differ between --help and EXIT STATUS"

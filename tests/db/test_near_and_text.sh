@@ -38,12 +38,12 @@ expect_exit 0 cl show --format json --trace 121042880000001
 assert_eq "$(grep -c '"type":"record"' "$TMP/out")" 2 "trace matches the Monday and the next-Tuesday record"
 assert_eq "$(grep '"type":"event"' "$TMP/out" | grep -c '"reason":"near_duplicate"')" 2 \
 	"show lists both near-duplicate hits"
-expect_exit 1 cl show "no|such|key"
+expect_exit 7 cl show "no|such|key"
 
 # tenants are separate key spaces: the same file under another tenant is new
 "$CL_BIN" load --tenant bank-b --format json "$TMP/mon.ach" >"$TMP/out" || fail "tenant load"
 grep -q '"new":40,"duplicate":0' "$TMP/out" || fail "other tenant: $(cat "$TMP/out")"
-expect_exit 1 cl show --tenant nobody --trace 121042880000001
+expect_exit 7 cl show --tenant nobody --trace 121042880000001
 
 # nasty text: an EndToEndId and an InstrId with what COPY must escape
 "$CL_TOOLS/gen_iso" --type pain.001 --tx 3 --seed 9 >"$TMP/p.xml"

@@ -71,6 +71,6 @@ grep -q "still in progress" "$TMP/err" || fail "loads --uuid: $(cat "$TMP/err")"
 echo "rollback;" >&4
 exec 4>&-
 wait "$ppid"
-expect_exit 1 cl loads --uuid "$u"
+expect_exit 7 cl loads --uuid "$u"
 grep -q "did not commit" "$TMP/err" || fail "loads --uuid after the end: $(cat "$TMP/err")"
 echo ok

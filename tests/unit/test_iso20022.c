@@ -1021,7 +1021,13 @@ static void test_iso20022_schema_validation(void **state)
 	assert_int_equal(run.nerr, 1);
 	assert_string_equal(run.err[0].code, "xml_schema");
 	assert_int_equal(run.err[0].line, 3);
-	assert_non_null(strstr(run.err[0].message, "No matching global declaration"));
+	assert_string_equal(run.err[0].message, "XML schema: element 'Document': no matching "
+						"global declaration available for the validation root");
+	/* CBPR+: the Document inside an AppHdr envelope is what is validated
+	 * (review 27: the envelope was, and every such file failed) */
+	schema_run("testdata/iso20022/corpus/pain.001/001.09/cbprplus_2025_pain.001.max.xml", xsd);
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nrec, 1);
 	/* a schema that cannot be read */
 	schema_run("testdata/iso20022/gen/pain_a.xml", "testdata/iso20022/no-such.xsd");
 	assert_int_equal(run.nrec, 0);
@@ -1034,6 +1040,24 @@ static void test_iso20022_schema_validation(void **state)
 	schema_run("testdata/iso20022/gen/pain_a.xml", "testdata/iso20022/MANIFEST");
 	assert_int_equal(run.nerr, 1);
 	assert_string_equal(run.err[0].code, "xml_schema");
+}
+
+/* validate asks once, before reading any file (review 28) */
+static void test_iso20022_schema_check(void **state)
+{
+	struct cl_error err;
+
+	(void)state;
+	assert_int_equal(cl_iso20022_schema_check("testdata/iso20022/corpus/xsd/pain.001.001.09.xsd",
+						  &err),
+			 CL_OK);
+	assert_int_equal(cl_iso20022_schema_check("testdata/iso20022/no-such.xsd", &err), CL_INVALID);
+	assert_string_equal(err.code, "xml_schema");
+	assert_string_equal(err.message, "could not open the XML schema "
+					 "\"testdata/iso20022/no-such.xsd\": No such file or directory");
+	assert_int_equal(cl_iso20022_schema_check("testdata/iso20022/MANIFEST", &err), CL_INVALID);
+	assert_string_equal(err.message, "could not load the XML schema "
+					 "\"testdata/iso20022/MANIFEST\": start tag expected, '<' not found");
 }
 
 static int teardown(void **state)
@@ -1073,6 +1097,7 @@ int main(void)
 		cmocka_unit_test(test_iso20022_fingerprint_ignores_cosmetics),
 		cmocka_unit_test(test_iso20022_chunk_independence),
 		cmocka_unit_test(test_iso20022_schema_validation),
+		cmocka_unit_test(test_iso20022_schema_check),
 	};
 
 	return cmocka_run_group_tests_name("iso20022", tests, NULL, teardown);

@@ -1,0 +1,116 @@
+/* keyset.c - an open-addressing hash set of natural keys (keyset.h). */
+#include "keyset.h"
+
+#include <openssl/evp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+
+#define KEYSET_MIN 1024 /* slots; a power of two */
+
+struct cl_keyset {
+	struct cl_keyset_entry *slot; /* cap entries */
+	size_t cap;                   /* a power of two */
+	size_t used;                  /* occupied slots */
+	EVP_MD_CTX *ctx;
+	EVP_MD *md;                   /* fetched once (an implicit fetch per
+	                                 key takes locks) */
+};
+
+struct cl_keyset *cl_keyset_new(void)
+{
+	struct cl_keyset *s = cl_xmalloc(sizeof(*s));
+
+	s->cap = KEYSET_MIN;
+	s->used = 0;
+	s->slot = cl_xcalloc(s->cap, sizeof(*s->slot));
+	s->ctx = EVP_MD_CTX_new();
+	s->md = EVP_MD_fetch(NULL, "SHA256", NULL);
+	if (!s->ctx || !s->md)
+		(void)cl_xmalloc(SIZE_MAX); /* exits: out of memory */
+	return s;
+}
+
+void cl_keyset_free(struct cl_keyset *s)
+{
+	if (!s)
+		return;
+	EVP_MD_CTX_free(s->ctx);
+	EVP_MD_free(s->md);
+	free(s->slot);
+	free(s);
+}
+
+static void key_hash(struct cl_keyset *s, const char *kind, const char *key, uint64_t h[2])
+{
+	unsigned char d[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+
+	EVP_DigestInit_ex(s->ctx, s->md, NULL);
+	EVP_DigestUpdate(s->ctx, kind, strlen(kind) + 1); /* with its NUL: a separator */
+	EVP_DigestUpdate(s->ctx, key, strlen(key));
+	EVP_DigestFinal_ex(s->ctx, d, &n);
+	memcpy(&h[0], d, 8);
+	memcpy(&h[1], d + 8, 8);
+	if (!h[0] && !h[1])
+		h[1] = 1; /* all zero marks a free slot */
+}
+
+static bool used(const struct cl_keyset_entry *e)
+{
+	return e->hash[0] || e->hash[1];
+}
+
+/* The slot of h: its own, or the empty one where it belongs. */
+static struct cl_keyset_entry *find(struct cl_keyset_entry *slot, size_t cap, const uint64_t h[2])
+{
+	size_t i = (size_t)h[0] & (cap - 1);
+
+	while (used(&slot[i]) && (slot[i].hash[0] != h[0] || slot[i].hash[1] != h[1]))
+		i = (i + 1) & (cap - 1);
+	return &slot[i];
+}
+
+static void grow(struct cl_keyset *s)
+{
+	size_t cap = s->cap * 2;
+	struct cl_keyset_entry *slot = cl_xcalloc(cap, sizeof(*slot));
+
+	for (size_t i = 0; i < s->cap; i++)
+		if (used(&s->slot[i]))
+			*find(slot, cap, s->slot[i].hash) = s->slot[i];
+	free(s->slot);
+	s->slot = slot;
+	s->cap = cap;
+}
+
+bool cl_keyset_add(struct cl_keyset *s, const char *kind, const char *key, unsigned long line,
+		   struct cl_keyset_entry **e)
+{
+	uint64_t h[2];
+	struct cl_keyset_entry *x;
+
+	key_hash(s, kind, key, h);
+	x = find(s->slot, s->cap, h);
+	if (used(x)) {
+		*e = x;
+		return true;
+	}
+	if ((s->used + 1) * 4 > s->cap * 3) {
+		grow(s);
+		x = find(s->slot, s->cap, h);
+	}
+	x->hash[0] = h[0];
+	x->hash[1] = h[1];
+	x->first_line = line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
+	x->tag = 0;
+	s->used++;
+	*e = x;
+	return false;
+}
+
+unsigned long cl_keyset_count(const struct cl_keyset *s)
+{
+	return (unsigned long)s->used;
+}
