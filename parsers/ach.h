@@ -28,4 +28,16 @@ enum cl_status cl_ach_next(struct cl_ach *p, const struct cl_record **rec,
 const struct cl_file_info *cl_ach_info(const struct cl_ach *p);
 void cl_ach_free(struct cl_ach *p);
 
+/* Natural key, key_rule and fingerprint of an ACH record from its own
+ * fields (kind, company_id, batch_number, trace_number, value_date,
+ * sec_code, amount_minor, transaction_code, receiving_dfi,
+ * receiving_account; returns and NOCs also reason_code, original_trace,
+ * original_rdfi, corrected_data, dishonored_code), by the very encoding
+ * the parser uses: a record rebuilt from a CSV export gets the bytes its
+ * NACHA file gave.  transaction_code must be 2 and receiving_dfi 9
+ * characters.  Not for IAT records: their fingerprint adds addenda 14 and
+ * batch header fields that are not record fields. */
+struct cl_fp;
+void cl_ach_record_key_fingerprint(struct cl_fp *fp, struct cl_record *r, enum cl_ach_key rule);
+
 #endif

@@ -62,9 +62,6 @@ struct ach_batch {
 	char iat_dest_currency[4];   /* IAT 67-69 */
 	uint64_t number_val;
 	bool number_ok;
-	/* key and fingerprint parts that are the same for every entry */
-	char key_head[24];           /* "<company id>|" [+ "<batch number>|"] */
-	size_t key_head_len;
 	/* computed from the entries */
 	unsigned long entries;       /* entries + addenda */
 	unsigned long entry_count;   /* entries only */
@@ -291,10 +288,14 @@ void ach_entry_finish(struct cl_ach *p);
 
 /* ach_key.c */
 struct ach_fp;
+/* The IAT fields an IAT record's fingerprint adds (addenda 14, batch header). */
+struct ach_iat_fp {
+	const char *rdfi_qual, *rdfi_id, *dest_country, *dest_currency;
+};
 struct ach_fp *ach_fp_new(void);
 void ach_fp_free(struct ach_fp *f);
 void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat);
-/* After a batch header: the parts of every key and fingerprint it fixes. */
+/* After a batch header: forget the fingerprint prefix of the last batch. */
 void ach_key_batch(struct cl_ach *p);
 
 #endif

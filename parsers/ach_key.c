@@ -123,18 +123,26 @@ static void fp_int(struct ach_fp *f, int64_t v)
 
 static const char *const kinds[3] = {"ach.entry", "ach.return", "ach.noc"};
 
-/* Absorb P for records of `kind` in the current batch. */
-static void absorb_p(struct ach_fp *f, const struct ach_batch *b, int kind)
+/* P for records of `kind` with the batch fields of `r`: exactly P_LEN
+ * bytes at p (which has room for P_LEN + 32). */
+static void write_p(char *p, const struct cl_record *r, int kind)
 {
-	char p[P_LEN + 32];
 	char *o = p;
 
 	o = enc(o, kinds[kind], strlen(kinds[kind]));
 	o = enc(o, "USD", 3);
-	o = enc(o, b->company_id, strlen(b->company_id));
-	o = enc(o, b->sec, strlen(b->sec));
-	o = enc(o, b->value_date, strlen(b->value_date));
+	o = enc(o, r->company_id, strlen(r->company_id));
+	o = enc(o, r->sec_code, strlen(r->sec_code));
+	o = enc(o, r->value_date, strlen(r->value_date));
 	memset(o, ';', (size_t)(p + P_LEN - o));
+}
+
+/* Absorb P for records of `kind` in the current batch. */
+static void absorb_p(struct ach_fp *f, const struct cl_record *r, int kind)
+{
+	char p[P_LEN + 32];
+
+	write_p(p, r, kind);
 	if (!EVP_DigestInit_ex2(f->p_ctx[kind], f->md, NULL) ||
 	    !EVP_DigestUpdate(f->p_ctx[kind], p, P_LEN))
 		crypto_failed();
@@ -152,38 +160,41 @@ static char *put(char *o, const char *s)
 
 void ach_key_batch(struct cl_ach *p)
 {
-	struct ach_batch *b = &p->b;
-	char *o = put(b->key_head, b->company_id);
-
-	if (p->opts.ach_key == CL_ACH_KEY_BATCH)
-		o = put(o, b->number);
-	b->key_head_len = (size_t)(o - b->key_head);
 	for (int k = 0; k < 3; k++)
 		p->afp->p_ok[k] = false;
 }
 
-void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat)
+static int kind_index(const char *kind)
 {
-	const struct ach_entry *e = &p->e;
-	const struct ach_batch *b = &p->b;
-	int kind = e->n99 ? 1 : e->n98 ? 2 : 0;
-	char *o = r->natural_key;
-	struct ach_fp *f = p->afp;
-	unsigned int mdlen = 32;
+	return strcmp(kind, "ach.return") == 0 ? 1 : strcmp(kind, "ach.noc") == 0 ? 2 : 0;
+}
 
-	/* every part has a fixed maximum width: the key always fits */
+/* The natural key of `r` from its own fields (every part has a fixed
+ * maximum width: the key always fits). */
+static void write_key(struct cl_record *r, int kind, enum cl_ach_key rule)
+{
+	char *o = r->natural_key;
+
 	r->key_rule = CL_KEY_RULE_V1;
 	if (kind == 0) {
-		memcpy(o, b->key_head, b->key_head_len);
-		o += b->key_head_len;
-		if (p->opts.ach_key == CL_ACH_KEY_BATCH)
+		o = put(o, r->company_id);
+		if (rule == CL_ACH_KEY_BATCH) {
+			o = put(o, r->batch_number);
 			r->key_rule = CL_KEY_RULE_V1_ACH_BATCH;
+		}
 	} else {
 		o = put(o, r->original_trace);
 		o = put(o, r->reason_code);
 	}
 	o = put(o, r->trace_number);
 	memcpy(o, r->value_date, sizeof(r->value_date));
+}
+
+/* E of `r` into f->buf (f->len set); `iat` adds the IAT fields. */
+static void write_e(struct ach_fp *f, const struct cl_record *r, int kind,
+		    const struct ach_iat_fp *iat)
+{
+	char *o;
 
 	f->len = 0;
 	fp_int(f, r->amount_minor);
@@ -197,10 +208,10 @@ void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat)
 	f->len += 17;
 	fp_str(f, r->receiving_account);
 	if (iat) {
-		fp_str(f, e->iat_rdfi_qual);
-		fp_str(f, e->iat_rdfi_id);
-		fp_str(f, b->iat_dest_country);
-		fp_str(f, b->iat_dest_currency);
+		fp_str(f, iat->rdfi_qual);
+		fp_str(f, iat->rdfi_id);
+		fp_str(f, iat->dest_country);
+		fp_str(f, iat->dest_currency);
 	}
 	if (kind != 0) {
 		fp_str(f, r->reason_code);
@@ -209,10 +220,41 @@ void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat)
 		fp_str(f, r->corrected_data);
 		fp_str(f, r->dishonored_code);
 	}
+}
+
+void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat)
+{
+	const struct ach_entry *e = &p->e;
+	const struct ach_batch *b = &p->b;
+	int kind = e->n99 ? 1 : e->n98 ? 2 : 0;
+	struct ach_fp *f = p->afp;
+	unsigned int mdlen = 32;
+	struct ach_iat_fp x = { e->iat_rdfi_qual, e->iat_rdfi_id, b->iat_dest_country,
+				b->iat_dest_currency };
+
+	/* r->company_id, batch_number, sec_code and value_date are the
+	 * batch's (ach_entry.c), so P can be absorbed once per batch */
+	write_key(r, kind, p->opts.ach_key);
+	write_e(f, r, kind, iat ? &x : NULL);
 	if (!f->p_ok[kind])
-		absorb_p(f, b, kind);
+		absorb_p(f, r, kind);
 	if (!EVP_MD_CTX_copy_ex(f->ctx, f->p_ctx[kind]) ||
 	    !EVP_DigestUpdate(f->ctx, f->buf, f->len) ||
 	    !EVP_DigestFinal_ex(f->ctx, r->fingerprint, &mdlen))
 		crypto_failed();
+}
+
+void cl_ach_record_key_fingerprint(struct cl_fp *fp, struct cl_record *r, enum cl_ach_key rule)
+{
+	struct ach_fp e; /* only its E buffer */
+	char p[P_LEN + 32];
+	int kind = kind_index(r->kind);
+
+	write_key(r, kind, rule);
+	write_e(&e, r, kind, NULL);
+	write_p(p, r, kind);
+	cl_fp_begin(fp);
+	cl_fp_raw(fp, p, P_LEN);
+	cl_fp_raw(fp, e.buf, e.len);
+	cl_fp_end(fp, r->fingerprint);
 }

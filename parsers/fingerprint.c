@@ -72,6 +72,11 @@ void cl_fp_int(struct cl_fp *fp, const char *name, int64_t value)
 	cl_fp_str(fp, name, buf);
 }
 
+void cl_fp_raw(struct cl_fp *fp, const void *p, size_t n)
+{
+	EVP_DigestUpdate(fp->ctx, p, n);
+}
+
 void cl_fp_end(struct cl_fp *fp, unsigned char out[32])
 {
 	unsigned int len = 32;

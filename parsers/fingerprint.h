@@ -24,6 +24,8 @@ void cl_fp_begin(struct cl_fp *fp);
 void cl_fp_str(struct cl_fp *fp, const char *name, const char *value);
 void cl_fp_int(struct cl_fp *fp, const char *name, int64_t value);
 void cl_fp_end(struct cl_fp *fp, unsigned char out[32]);
+/* Bytes as they are, for encodings of their own (the NACHA fingerprint). */
+void cl_fp_raw(struct cl_fp *fp, const void *p, size_t n);
 
 /* 64 lowercase hex digits and a NUL into out[65]. */
 void cl_hex32(const unsigned char in[32], char out[65]);

@@ -27,6 +27,17 @@ enum cl_status cl_iso20022_next(struct cl_iso20022 *p, const struct cl_record **
 const struct cl_file_info *cl_iso20022_info(const struct cl_iso20022 *p);
 void cl_iso20022_free(struct cl_iso20022 *p);
 
+/* Natural key, key_rule and fingerprint of a pain.001, pacs.008 or pacs.004
+ * record from its own fields, by the code the parser uses (rule v1, never
+ * positional).  Returns false, with why[cap] saying what is missing and the
+ * key empty, when the record has no usable identifier.  Not for pacs.009
+ * (its fingerprint adds Dbtr/Cdtr FinInstnId, which are not record fields);
+ * a pain.001 that had Amt/EqvtAmt gets the fingerprint it would have had
+ * without CcyOfTrf. */
+struct cl_fp;
+bool cl_iso20022_record_key_fingerprint(struct cl_fp *fp, struct cl_record *rec, char *why,
+					size_t cap) CL_MUST_CHECK;
+
 /* Can the XSD at `path` be used for --schema (readable, a schema, no
  * import or include: only a self-contained XSD is read)?  CL_OK, or
  * CL_INVALID with err (no file or line) naming the schema and why.  Asked

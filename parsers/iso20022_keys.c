@@ -1,6 +1,7 @@
 /* iso20022_keys.c - natural keys (rule v1) and fingerprints of ISO 20022
  * records; the exact fields are listed in clearing-load-keys(7). */
 #include "iso20022_internal.h"
+#include "iso20022.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -152,4 +153,25 @@ void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl
 		cl_fp_str(fp, "orgnl_msg_id", rec->orgnl_msg_id);
 	}
 	cl_fp_end(fp, rec->fingerprint);
+}
+
+bool cl_iso20022_record_key_fingerprint(struct cl_fp *fp, struct cl_record *rec, char *why,
+					size_t cap)
+{
+	static const enum cl_iso_kind kinds[] = { CL_ISO_PAIN001, CL_ISO_PACS008, CL_ISO_PACS004 };
+	struct cl_iso_extra x;
+	bool ok;
+
+	memset(&x, 0, sizeof(x));
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(rec->kind, cl_iso_kind_name(kinds[i])) == 0)
+			x.kind = kinds[i];
+	if (x.kind == CL_ISO_NONE) {
+		snprintf(why, cap, "no key rule for kind %s from its fields alone", rec->kind);
+		rec->natural_key[0] = '\0';
+		return false;
+	}
+	ok = cl_iso_make_key(rec, &x, why, cap);
+	cl_iso_fingerprint(fp, rec, &x);
+	return ok;
 }

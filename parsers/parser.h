@@ -19,7 +19,8 @@
  *
  * The format is told from the content (clearing-load-keys(7)): a NACHA file
  * starts with "101"; an XML file with "<" (after an optional BOM and
- * whitespace).  The parser does not own the input.
+ * whitespace); a CSV export (parse --format csv) with a header row naming
+ * at least the columns scheme and kind.  The parser does not own the input.
  */
 #ifndef CL_PARSER_H
 #define CL_PARSER_H
@@ -33,6 +34,7 @@ enum cl_format {
 	CL_FORMAT_UNKNOWN = 0,
 	CL_FORMAT_ACH,
 	CL_FORMAT_ISO20022,
+	CL_FORMAT_CSV,       /* records as parse --format csv writes them */
 };
 
 enum cl_ach_key {
@@ -51,7 +53,7 @@ struct cl_parse_opts {
  * "" when the format has none. */
 struct cl_file_info {
 	enum cl_format format;
-	char format_name[16];     /* "nacha" or "iso20022" */
+	char format_name[16];     /* "nacha", "iso20022" or "csv" */
 	char message_type[32];    /* "nacha", "pain.001.001.09", ... */
 	char sender[40];          /* ACH immediate origin; ISO InitgPty id or
 	                             GrpHdr InstgAgt */

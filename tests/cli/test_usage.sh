@@ -98,7 +98,7 @@ printf 'hello\n' >"$TMP/hello.txt"
 run validate "$TMP/hello.txt"
 expect_status 3
 expect_stderr - <<OUT
-clearing-load: $TMP/hello.txt:1: error: unknown format: expected a NACHA file header ("101") or an ISO 20022 XML document ("<")
+clearing-load: $TMP/hello.txt:1: error: unknown format: expected a NACHA file header ("101"), an ISO 20022 XML document ("<") or a CSV export (a header row naming scheme and kind)
 OUT
 expect_stdout - <<OUT
 $TMP/hello.txt: invalid, 1 error

@@ -1,0 +1,293 @@
+/*
+ * csv_records.c - the CSV reader: bytes into libcsv (strict), line numbers,
+ * one event per row.
+ *
+ * libcsv does not count lines, so bytes are fed in segments that end at
+ * each CR or LF: a row's end (libcsv's row callback) then only ever comes
+ * at the last byte of a segment, and the line of every byte is known.  A
+ * line ends at LF, CR LF or a lone CR; a quoted field may span lines.
+ */
+#include "csv_records.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv_internal.h"
+#include "xmalloc.h"
+
+/* libcsv grows its field buffer without bound; this caps it (libcsv then
+ * stops with CSV_ENOMEM, reported as a field too long). */
+static void *bounded_realloc(void *ptr, size_t n)
+{
+	if (n > CL_CSV_FIELD_MAX)
+		return NULL;
+	return realloc(ptr, n);
+}
+
+/* Nothing is blank: spaces around an unquoted value are part of it. */
+static int no_space(unsigned char c)
+{
+	(void)c;
+	return 0;
+}
+
+static bool is_eol(unsigned char c)
+{
+	return c == '\r' || c == '\n';
+}
+
+bool cl_csv_detect(const unsigned char *d, size_t len)
+{
+	size_t i = 0, end;
+	bool scheme = false, kind = false;
+
+	if (len >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF)
+		i = 3;
+	end = i;
+	while (end < len && !is_eol(d[end]))
+		end++;
+	while (i < end) {
+		size_t a = i, b;
+
+		while (i < end && d[i] != ',')
+			i++;
+		b = i++;
+		if (b - a >= 2 && d[a] == '"' && d[b - 1] == '"') {
+			a++;
+			b--;
+		}
+		scheme |= b - a == 6 && memcmp(d + a, "scheme", 6) == 0;
+		kind |= b - a == 4 && memcmp(d + a, "kind", 4) == 0;
+	}
+	return scheme && kind;
+}
+
+struct cl_csv *cl_csv_new(struct cl_input *in, const struct cl_parse_opts *opts)
+{
+	struct cl_csv *p = cl_xcalloc(1, sizeof(*p));
+	const unsigned char *head;
+	size_t len;
+	struct cl_error err;
+
+	p->in = in;
+	p->name = cl_input_name(in);
+	if (opts)
+		p->opts = *opts;
+	if (p->opts.max_errors == 0)
+		p->opts.max_errors = 100;
+	p->line = 1;
+	p->fp = cl_fp_new();
+	if (csv_init(&p->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+		(void)cl_xmalloc(SIZE_MAX); /* exits: libcsv fails only without memory */
+	p->csv_ready = true;
+	csv_set_realloc_func(&p->csv, bounded_realloc);
+	csv_set_space_func(&p->csv, no_space);
+	/* a failed peek fails the first read again: nothing to do here */
+	if (cl_input_peek(in, &head, &len, &err) == CL_OK && len >= 3 && head[0] == 0xEF &&
+	    head[1] == 0xBB && head[2] == 0xBF)
+		p->bom_skip = 3;
+	snprintf(p->info.format_name, sizeof(p->info.format_name), "csv");
+	snprintf(p->info.message_type, sizeof(p->info.message_type), "csv");
+	p->info.format = CL_FORMAT_CSV;
+	return p;
+}
+
+void cl_csv_free(struct cl_csv *p)
+{
+	if (!p)
+		return;
+	if (p->csv_ready)
+		csv_free(&p->csv);
+	cl_fp_free(p->fp);
+	free(p);
+}
+
+const struct cl_file_info *cl_csv_info(const struct cl_csv *p)
+{
+	return &p->info;
+}
+
+static void queue(struct cl_csv *p, enum cl_status st, const struct cl_error *err)
+{
+	p->pending = true;
+	p->pending_st = st;
+	if (err)
+		p->pending_err = *err;
+}
+
+/* libcsv: one field of the current row. */
+static void on_field(void *s, size_t len, void *data)
+{
+	struct cl_csv *p = data;
+	struct csv_row *r = &p->row;
+	unsigned long max = p->have_header ? p->ncols : CL_CSV_MAX_COLUMNS;
+
+	if (r->nfields < max) {
+		if (r->used + len + 1 > sizeof(r->buf)) {
+			r->overflow = true;
+		} else {
+			r->off[r->nfields] = r->used;
+			r->len[r->nfields] = len;
+			if (len)
+				memcpy(r->buf + r->used, s, len);
+			r->buf[r->used + len] = '\0';
+			r->used += len + 1;
+		}
+	}
+	r->nfields++;
+}
+
+/* libcsv: the end of a row.  The header sets the columns up; a data row
+ * becomes one event, a record or an error. */
+static void on_row(int c, void *data)
+{
+	struct cl_csv *p = data;
+	struct csv_row *r = &p->row;
+	struct cl_error err;
+
+	(void)c;
+	p->row_open = false;
+	if (p->stopped) {
+		/* after a fatal header error nothing more is reported */
+	} else if (!p->have_header) {
+		if (csv_header(p, &err) != CL_OK) {
+			queue(p, CL_INVALID, &err);
+			p->stopped = true; /* rows cannot be read without their columns */
+		}
+		p->have_header = true;
+	} else if (csv_row_record(p, &err) == CL_OK) {
+		queue(p, CL_OK, NULL);
+	} else {
+		queue(p, CL_INVALID, &err);
+	}
+	r->nfields = 0;
+	r->used = 0;
+	r->overflow = false;
+}
+
+/* A libcsv failure: bad quoting (strict mode) or a field past the cap. */
+static void parse_failed(struct cl_csv *p)
+{
+	struct cl_error err;
+
+	if (csv_error(&p->csv) == CSV_EPARSE)
+		cl_error_set(&err, p->name, p->line, "csv_quote",
+			     "malformed CSV on line %lu: a quote inside an unquoted field, a "
+			     "character after a closing quote, or a quoted field that never "
+			     "ends (expected RFC 4180 quoting, \"\" for a quote inside quotes)",
+			     p->line);
+	else
+		cl_error_set(&err, p->name, p->line, "csv_field_too_long",
+			     "a field on line %lu is longer than %d bytes: no record field is "
+			     "(the longest, a name, holds %d)",
+			     p->line, CL_CSV_FIELD_MAX - 1, CL_NAME_MAX - 1);
+	queue(p, CL_INVALID, &err);
+	p->stopped = true;
+}
+
+/* Feed the next segment of buf: up to and including the next CR or LF. */
+static void feed(struct cl_csv *p)
+{
+	const unsigned char *s = p->buf + p->pos;
+	size_t n = p->len - p->pos, seg = 0, done;
+	unsigned char last;
+
+	while (seg < n && !is_eol(s[seg]))
+		seg++;
+	if (seg < n)
+		seg++; /* the CR or LF ends the segment */
+	if (!p->row_open && !is_eol(s[0])) {
+		p->row_open = true;
+		p->row.line = p->line;
+	}
+	done = csv_parse(&p->csv, s, seg, on_field, on_row, p);
+	p->pos += seg;
+	if (done < seg) {
+		parse_failed(p);
+		return;
+	}
+	last = s[seg - 1];
+	if (last == '\r' || (last == '\n' && !p->prev_cr))
+		p->line++;
+	p->prev_cr = last == '\r';
+	p->info.lines = p->line - (p->prev_cr || last == '\n' ? 1 : 0);
+}
+
+/* The end of the input: the last row (if it had no line end) and a
+ * quoted field left open. */
+static void finish(struct cl_csv *p)
+{
+	struct cl_error err;
+
+	p->finished = true;
+	if (p->stopped)
+		return;
+	if (csv_fini(&p->csv, on_field, on_row, p) != 0) {
+		parse_failed(p);
+		return;
+	}
+	if (!p->have_header && !p->pending) {
+		cl_error_set(&err, p->name, p->line, "csv_header",
+			     "no header row: expected a first line naming the columns");
+		queue(p, CL_INVALID, &err);
+	}
+}
+
+static void read_more(struct cl_csv *p)
+{
+	struct cl_error err;
+	long r = cl_input_read(p->in, p->buf, sizeof(p->buf), &err);
+
+	if (r < 0) {
+		queue(p, CL_IO, &err);
+		p->stopped = true;
+		p->finished = true;
+		return;
+	}
+	if (r == 0) {
+		p->eof = true;
+		return;
+	}
+	p->pos = 0;
+	p->len = (size_t)r;
+	while (p->bom_skip && p->pos < p->len) {
+		p->pos++;
+		p->bom_skip--;
+	}
+}
+
+enum cl_status cl_csv_next(struct cl_csv *p, const struct cl_record **rec, struct cl_error *err)
+{
+	*rec = NULL;
+	while (!p->pending) {
+		if (p->stopped || p->finished)
+			return CL_END;
+		if (p->pos < p->len)
+			feed(p);
+		else if (p->eof)
+			finish(p);
+		else
+			read_more(p);
+	}
+	p->pending = false;
+	switch (p->pending_st) {
+	case CL_OK:
+		*rec = &p->rec;
+		p->info.records++;
+		if (p->rec.direction == CL_DIR_DEBIT &&
+		    p->info.total_debit_minor <= INT64_MAX - p->rec.amount_minor)
+			p->info.total_debit_minor += p->rec.amount_minor;
+		else if (p->rec.direction == CL_DIR_CREDIT &&
+			 p->info.total_credit_minor <= INT64_MAX - p->rec.amount_minor)
+			p->info.total_credit_minor += p->rec.amount_minor;
+		return CL_OK;
+	case CL_INVALID:
+		*err = p->pending_err;
+		if (++p->errors >= p->opts.max_errors)
+			p->stopped = true;
+		return CL_INVALID;
+	default:
+		*err = p->pending_err;
+		return p->pending_st;
+	}
+}

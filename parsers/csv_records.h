@@ -1,0 +1,54 @@
+/*
+ * csv_records.h - records read back from a CSV export (`clearing-load parse
+ * --format csv --no-mask`), through libcsv in strict mode.  (Not "csv.h":
+ * with -Iparsers that name would hide libcsv's own <csv.h>.)
+ *
+ * The first row names the columns (order free, an optional UTF-8 BOM
+ * before it); every further row is one record.  Columns are matched by
+ * name: an unknown, duplicated or missing required column stops the file.
+ * Each value goes into its struct cl_record field under the same limits
+ * the other parsers keep (too long is a data error, never truncated).
+ *
+ * The natural key, key_rule and fingerprint are never taken from the
+ * file: they are recomputed from the fields by the code the NACHA and
+ * ISO 20022 parsers use (cl_ach_record_key_fingerprint,
+ * cl_iso20022_record_key_fingerprint).  When the natural_key, key_rule or
+ * fingerprint columns are present they must agree with the recomputed
+ * values.  Kinds whose fingerprint needs fields the export does not carry
+ * (IAT entries and IAT NOCs, pacs.009) and positional pain.001 keys are
+ * refused with a message saying so (clearing-load(1), CSV INPUT).
+ *
+ * A record's position is the line its row starts on, its ordinal the
+ * row's index.  Memory is constant: one 64 KiB read buffer, one row
+ * buffer of CL_CSV_MAX_COLUMNS fields of at most CL_CSV_FIELD_MAX bytes
+ * (libcsv's own field buffer is capped there too).
+ */
+#ifndef CL_CSV_RECORDS_H
+#define CL_CSV_RECORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "input.h"
+#include "parser.h"
+#include "record.h"
+
+#define CL_CSV_FIELD_MAX 1024 /* bytes of one field, NUL included */
+#define CL_CSV_MAX_COLUMNS 64 /* fields of the header row */
+
+struct cl_csv;
+
+/* The input is not owned; opts is copied (ach_key and max_errors are
+ * used; positional_keys cannot apply: see above). */
+struct cl_csv *cl_csv_new(struct cl_input *in, const struct cl_parse_opts *opts);
+/* As cl_parser_next() in parser.h. */
+enum cl_status cl_csv_next(struct cl_csv *p, const struct cl_record **rec,
+			   struct cl_error *err) CL_MUST_CHECK;
+const struct cl_file_info *cl_csv_info(const struct cl_csv *p);
+void cl_csv_free(struct cl_csv *p); /* NULL is fine */
+
+/* Whether the first line of data[0..len) (after an optional UTF-8 BOM) is
+ * a CSV header naming the columns scheme and kind. */
+bool cl_csv_detect(const unsigned char *data, size_t len);
+
+#endif
