@@ -57,6 +57,17 @@ enum cl_db_status cl_load_lock_originators(struct load *L)
 	enum cl_db_status st;
 	size_t i;
 
+	if (L->has_alt) {
+		/* one lock per tenant for the files with alternate keys: two
+		   loads of one payment in its two forms (with and without UETR)
+		   run one after the other, the second sees the first */
+		st = cl_db_exec(L->db,
+				"SELECT pg_catalog.pg_advisory_xact_lock(" LOCK_CLASS ", "
+				"pg_catalog.hashtext($1 || '|alt_key'))",
+				1, p, NULL, &L->r->err);
+		if (st != CL_DB_OK)
+			return st;
+	}
 	if (!L->ncompanies)
 		return CL_DB_OK;
 	st = cl_db_exec(L->db,
@@ -172,6 +183,29 @@ static const char near_sql[] =
 	" ORDER BY c.ordinal, r.load_id, r.ordinal"                                          \
 	" RETURNING ordinal, reason"                                                         \
 	") TO STDOUT"
+
+/* One payment under another natural key (record.h: alt_key): a record
+ * whose key is not applied, but whose alt_key is, under another key (the
+ * same pacs.008 sent before without its UETR, or after with it).  A
+ * near duplicate: a conflict the operator decides on. */
+static const char alt_sql[] =
+	"COPY ("
+	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
+	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
+	" SELECT DISTINCT ON (s.ordinal)"
+	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, s.ordinal, s.position,"
+	"   r.tenant, r.kind, coalesce(s.journal_key, s.natural_key), 'near_duplicate',"
+	"   r.natural_key, r.load_id, r.ordinal, r.position"
+	" FROM pg_temp.cl_stage s"
+	" JOIN public.clearing_record r"
+	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
+	"  AND r.kind = s.kind AND r.alt_key = s.alt_key AND r.natural_key <> s.natural_key"
+	" WHERE s.alt_key IS NOT NULL"
+	"  AND NOT EXISTS (SELECT 1 FROM public.clearing_record x"
+	"   WHERE x.tenant = r.tenant AND x.kind = s.kind AND x.natural_key = s.natural_key)"
+	" ORDER BY s.ordinal, r.load_id, r.ordinal"
+	" RETURNING ordinal, reason"
+	") TO STDOUT";
 
 static const char rule_sql_for_v1[] = RULE_SQL("v1-batch");
 static const char rule_sql_for_batch[] = RULE_SQL("v1");
@@ -328,6 +362,9 @@ enum cl_db_status cl_load_classify(struct load *L)
 		st = exact_matches(L);
 	if (st == CL_DB_OK && large)
 		st = cl_load_exec0(L, "SET LOCAL enable_hashjoin TO DEFAULT");
+	if (st == CL_DB_OK && L->has_alt &&
+	    L->r->duplicate_count + L->r->conflict_count < L->r->records)
+		st = cl_copy_out(L->db, alt_sql, on_classified, L, &L->r->err);
 	if (st == CL_DB_OK && L->r->duplicate_count + L->r->conflict_count < L->r->records)
 		st = near_duplicates(L);
 	if (st != CL_DB_OK)
