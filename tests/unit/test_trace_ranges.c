@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "banking_days.h"
 #include "trace_ranges.h"
 
 static void add(struct cl_trace_ranges *t, const char *kind, const char *company,
@@ -98,6 +99,48 @@ static void test_too_many_runs_answers_maybe(void **state)
 	cl_trace_ranges_free(&t);
 }
 
+static long day(const char *ymd)
+{
+	long d = -1;
+
+	assert_true(cl_date_days(ymd, &d));
+	return d;
+}
+
+static void test_dates(void **state)
+{
+	long d;
+
+	(void)state;
+	assert_int_equal(day("1970-01-01"), 0);
+	assert_int_equal(day("2026-03-02"), 20514);
+	assert_int_equal(day("2024-02-29") + 1, day("2024-03-01"));
+	assert_int_equal(day("2000-03-01") - day("2000-02-28"), 2);
+	assert_false(cl_date_days("2026-02-29", &d));
+	assert_false(cl_date_days("2100-02-29", &d));
+	assert_false(cl_date_days("2026-13-01", &d));
+	assert_false(cl_date_days("2026-3-02", &d));
+	assert_false(cl_date_days("", &d));
+}
+
+/* The same answers as the database's clearing_banking_days (sql/003). */
+static void test_banking_days(void **state)
+{
+	(void)state;
+	/* 2026-03-02 is a Monday */
+	assert_int_equal(cl_banking_days(day("2026-03-02"), day("2026-03-02")), 0);
+	assert_int_equal(cl_banking_days(day("2026-03-02"), day("2026-03-03")), 1);
+	assert_int_equal(cl_banking_days(day("2026-03-03"), day("2026-03-02")), 1);
+	assert_int_equal(cl_banking_days(day("2026-03-02"), day("2026-03-09")), 5);
+	assert_int_equal(cl_banking_days(day("2026-03-02"), day("2026-03-10")), 6);
+	assert_int_equal(cl_banking_days(day("2026-03-06"), day("2026-03-09")), 1); /* Fri-Mon */
+	assert_int_equal(cl_banking_days(day("2026-03-07"), day("2026-03-08")), 0); /* Sat-Sun */
+	assert_int_equal(cl_banking_days(day("2026-03-05"), day("2026-03-08")), 1); /* Thu-Sun */
+	assert_int_equal(cl_banking_days(day("1969-12-26"), day("1970-01-05")), 6);
+	/* a year has 260 or 261 weekdays */
+	assert_int_equal(cl_banking_days(day("2025-12-31"), day("2026-12-31")), 261);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +149,8 @@ int main(void)
 		cmocka_unit_test(test_nested_range_after_a_wide_one_is_suspect),
 		cmocka_unit_test(test_other_originators_and_kinds_do_not_count),
 		cmocka_unit_test(test_too_many_runs_answers_maybe),
+		cmocka_unit_test(test_dates),
+		cmocka_unit_test(test_banking_days),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
