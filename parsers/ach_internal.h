@@ -136,6 +136,10 @@ struct cl_ach {
 	bool skipping;               /* discarding the rest of an overlong line */
 	unsigned long line_no;
 	bool noted_crlf, noted_trailing_blanks, noted_blank_lines;
+	bool noted_eof_marker;       /* a DOS end-of-file byte (0x1A) after the
+	                                file control, ignored once */
+	bool after_control_reported; /* one error for whatever follows the file
+	                                control, not one per line (review 50) */
 
 	/* structure */
 	bool saw_header, header_reported, saw_file_control, finished;
