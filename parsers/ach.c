@@ -505,6 +505,7 @@ static void process_line(struct cl_ach *p, const char *s, size_t n, bool cut)
 			}
 			return;
 		}
+		p->blank_lines++;
 		ach_err(p, p->line_no, 1, "record_length",
 			"record must be 94 characters, found a blank line");
 		return;

@@ -424,11 +424,12 @@ void ach_batch_control(struct cl_ach *p, const struct ach_line *l)
 
 void ach_file_control(struct cl_ach *p, const struct ach_line *l)
 {
-	uint64_t blocks = (l->no + 9) / 10;
+	uint64_t records = l->no - p->blank_lines;
+	uint64_t blocks = (records + 9) / 10;
 
 	p->saw_file_control = true;
 	p->file_control_line = l->no;
-	p->records_before_fill = l->no;
+	p->records_before_fill = (unsigned long)records;
 	check_total(p, l, 2, 7, "file_batch_count", "file", "batch count", "file control",
 		    p->batches);
 	check_total(p, l, 8, 13, "file_block_count", "file", "block count", "file control",

@@ -146,7 +146,10 @@ struct cl_ach {
 	unsigned long file_control_line;
 	unsigned long fill_lines;
 	unsigned long tenth_fill_line; /* the first 9-fill record too many */
-	unsigned long records_before_fill; /* lines up to the file control */
+	unsigned long records_before_fill; /* records up to the file control */
+	unsigned long blank_lines;   /* blank lines before the file control (each
+	                                an error already; not records, so not
+	                                counted in the block count: review 53) */
 	struct ach_batch b;
 	struct ach_entry e;
 	bool all_adv;                /* every batch so far had service class 280 */

@@ -148,6 +148,32 @@ static void test_ach_rules_blank_line_inside_file(void **state)
 	fx_free(&f);
 }
 
+/* a blank line between records is one error: it is not a record, so it
+ * does not make the block count wrong too (review 53) */
+static void test_ach_rules_blank_line_between_records(void **state)
+{
+	struct fx f;
+	struct run r;
+	size_t at = 3 * 95; /* after line 3: lines are 94 characters and LF */
+
+	(void)state;
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
+	for (int i = 1; i <= 6; i++)
+		fx_entry(&f, "22", "23138010", 100, "A1", (unsigned long)i, NULL);
+	fx_end_batch(&f);
+	fx_finish(&f, false); /* the file control is line 10: 1 block */
+	f.buf = realloc(f.buf, f.len + 95);
+	memmove(f.buf + at + 95, f.buf + at, f.len - at);
+	memset(f.buf + at, ' ', 94);
+	f.buf[at + 94] = '\n';
+	f.len += 95;
+	run_fx(&r, &f);
+	assert_only_error(&r, "record_length", 4);
+	run_free(&r);
+	fx_free(&f);
+}
+
 /* ---- record type and order ---- */
 
 static void test_ach_rules_unknown_record_type(void **state)
@@ -963,6 +989,7 @@ int main(void)
 		cmocka_unit_test(test_ach_rules_fill_records),
 		cmocka_unit_test(test_ach_rules_record_after_file_control),
 		cmocka_unit_test(test_ach_rules_second_file_after_file_control),
+		cmocka_unit_test(test_ach_rules_blank_line_between_records),
 		cmocka_unit_test(test_ach_rules_dos_eof_marker),
 		cmocka_unit_test(test_ach_rules_truncated_file),
 		cmocka_unit_test(test_ach_rules_mutated_files_never_crash),
