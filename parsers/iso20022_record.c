@@ -206,6 +206,25 @@ static void require(struct cl_iso20022 *p, enum cl_iso_field f, const char *rel,
 
 /* ------------------------------------------------- scope end checks */
 
+/* Give two formatted decimals ("510.24", "123") the same number of
+ * fraction digits ("123.00"), so a message compares like with like
+ * (review 12).  Both buffers hold at least 48 bytes. */
+static void same_decimals(char *a, char *b, size_t cap)
+{
+	const char *da = strchr(a, '.'), *db = strchr(b, '.');
+	size_t fa = da ? strlen(da + 1) : 0, fb = db ? strlen(db + 1) : 0;
+	char *shorter = fa < fb ? a : b;
+	size_t want = fa < fb ? fb : fa, have = fa < fb ? fa : fb, n = strlen(shorter);
+
+	if (want == have || strchr(shorter, '(') || n + want - have + 2 > cap)
+		return; /* equal already, or "(overflow)" */
+	if (!have)
+		shorter[n++] = '.';
+	while (have++ < want)
+		shorter[n++] = '0';
+	shorter[n] = '\0';
+}
+
 /* NbOfTxs (Max15NumericText) and CtrlSum against what was counted. */
 static void check_totals(struct cl_iso20022 *p, enum cl_iso_field nb, enum cl_iso_field ctrl,
 			 unsigned long count, const struct cl_iso_dec *sum, bool sum_unknown,
@@ -247,6 +266,7 @@ static void check_totals(struct cl_iso20022 *p, enum cl_iso_field nb, enum cl_is
 		} else if (!cl_iso_dec_equal(&want, sum)) {
 			cl_iso_dec_format(&want, a, sizeof(a));
 			cl_iso_dec_format(sum, b, sizeof(b));
+			same_decimals(a, b, sizeof(a));
 			report(p, ctrl, p->line_of[ctrl], NULL,
 			       "ctrl_sum",
 			       "%s CtrlSum says %s, the transaction amounts add up to %s", scope,
