@@ -47,6 +47,21 @@ static const char *field_path(const struct cl_iso20022 *p, enum cl_iso_field f, 
 	return out;
 }
 
+void cl_iso_current_path(const struct cl_iso20022 *p, char *out, size_t cap)
+{
+	char below[CL_PATH_MAX];
+	size_t n;
+
+	out[0] = '\0';
+	if (p->cur_field == F_NONE || p->cur_node < 0)
+		return;
+	scope_path(p, p->cur_field, out, cap);
+	n = strlen(out);
+	cl_iso_node_path(p->paths, p->cur_node, below, sizeof(below));
+	if (below[0])
+		snprintf(out + n, cap - n, "/%s", below);
+}
+
 static unsigned long field_line(const struct cl_iso20022 *p, enum cl_iso_field f,
 				unsigned long fallback)
 {
