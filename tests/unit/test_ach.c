@@ -463,6 +463,29 @@ static void test_ach_trace_restart_rejected_by_default(void **state)
 	run_free(&r);
 	fx_free(&f);
 
+	/* a batch that goes on from the other's last trace and repeats it:
+	 * a repeated key, named, and no advice to weaken the key (review 24) */
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
+	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
+	fx_entry(&f, "22", "23138010", 200, "A2", 2, NULL);
+	fx_end_batch(&f);
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 2); /* line 6 */
+	fx_entry(&f, "22", "23138010", 300, "A3", 2, NULL);
+	fx_entry(&f, "22", "23138010", 400, "A4", 3, NULL);
+	fx_end_batch(&f);
+	fx_finish(&f, true);
+	run_fx(&r, &f);
+	assert_only_error(&r, "duplicate_key", 6);
+	e = find_err(&r, "duplicate_key");
+	assert_int_equal(e->other_line, 2);
+	assert_string_equal(e->message,
+			    "batch 2 (header at line 6) and the batch with header at line 2 both have "
+			    "an entry with trace number 121042880000002 for company \"1234567890\" and "
+			    "effective date 2026-03-02: the same key twice in one file");
+	run_free(&r);
+	fx_free(&f);
+
 	/* another effective date or company is another key space: valid */
 	fx_begin(&f, "2603011200");
 	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
