@@ -507,8 +507,8 @@ int cl_cmd_load(int argc, char **argv)
 			return cl_option_error(cmd, c, argv);
 		}
 	}
-	if (optind >= argc)
-		return cl_usage_error(cmd, "no file given");
+	if ((code = cl_check_files(cmd, optind, argc, argv)) != 0)
+		return code;
 	if (cl_opt_quiet && cl_opt_verbose)
 		return cl_usage_error(cmd, "--quiet and --verbose cannot be used together");
 	if ((c = cl_cmd_connect(cmd, conninfo, &db)) != 0)
