@@ -26,6 +26,8 @@ expect_exit 0 cl load --tenant bank-b "$TMP/a.ach"
 
 # 6, 46: the text line names the tenant and the file's SHA-256; --tenant filters
 expect_exit 0 cl loads
+grep -q " committed   5 records: 5 new, 0 duplicate, 0 conflict, 0 errors  bank-a  " "$TMP/out" ||
+	fail "loads text counts: $(cat "$TMP/out")"
 assert_eq "$(grep -c "  bank-a  sha256:$sha  $TMP/a.ach  " "$TMP/out")" 1 "loads text: tenant and sha256 of bank-a"
 assert_eq "$(grep -c "  bank-b  sha256:$sha  $TMP/a.ach  " "$TMP/out")" 1 "loads text: tenant and sha256 of bank-b"
 expect_exit 0 cl loads --tenant bank-b --format json
