@@ -251,6 +251,8 @@ static void trace_restart(struct cl_ach *p, const struct ach_range *r, int kind,
 	struct ach_batch *b = &p->b;
 	char num[32];
 
+	if (kind != 0 && p->return_dup_batch == b->line)
+		return; /* the repeated key itself was named (return_key_once) */
 	show_batch(num, sizeof(num), b);
 	if (r->min == other->max && r->min > other->min) {
 		/* this batch goes on from the other's last trace and repeats
