@@ -20,7 +20,9 @@ static const char usage[] =
 	"  -v, --verbose         say more\n"
 	"  -h, --help            display this help and exit\n"
 	"\n"
-	"Exit status: 0 success, 2 usage error, 5 database unavailable or error.\n";
+	"Exit status: 0 success, 2 usage error (also --partitions other than the\n"
+	"existing table's), 5 database unavailable or error (also a schema newer\n"
+	"than this clearing-load: nothing is changed).\n";
 
 int cl_cmd_init(int argc, char **argv)
 {
@@ -74,9 +76,19 @@ int cl_cmd_init(int argc, char **argv)
 	if (cl_schema_init(&db, partitions, &r, &err) != CL_DB_OK) {
 		cl_print_db_error(&err);
 		cl_db_close(&db);
-		return CL_EXIT_DB;
+		/* asking for another partitioning than the table has is the
+		 * operator's mistake, not a database outage (review 17) */
+		return strcmp(err.code, "partitions_mismatch") == 0 ? CL_EXIT_USAGE : CL_EXIT_DB;
 	}
 	cl_db_close(&db);
+	if (r.from_version > cl_schema_latest()) {
+		/* an older binary during a rolling upgrade: never "up to date"
+		 * (review 45); load and diff refuse this database too */
+		cl_msg("the database schema is at version %u, newer than this clearing-load's (%u): "
+		       "nothing was changed; use the clearing-load of a newer release",
+		       r.from_version, cl_schema_latest());
+		return CL_EXIT_DB;
+	}
 	if (!cl_opt_quiet) {
 		if (r.applied)
 			printf("schema at version %u (applied %u migration%s)", r.to_version, r.applied,
@@ -84,7 +96,8 @@ int cl_cmd_init(int argc, char **argv)
 		else
 			printf("schema up to date at version %u", r.to_version);
 		if (r.partitions)
-			printf(", clearing_record hash-partitioned in %d", r.partitions);
+			printf(", clearing_record hash-partitioned in %d partition%s", r.partitions,
+			       r.partitions == 1 ? "" : "s");
 		putchar('\n');
 	}
 	return cl_finish_stdout(CL_EXIT_OK);

@@ -395,12 +395,30 @@ static void summary_csv(const struct out *o, const struct cl_load_result *r)
 static void report(const struct out *o, const struct cl_load_result *r)
 {
 	if (r->outcome == CL_OUTCOME_FAILED) {
-		cl_msg("%s: %s (SQLSTATE %s): nothing from this file was applied", o->file_text,
-		       r->err.message, r->err.sqlstate[0] ? r->err.sqlstate : "none");
+		/* no "(SQLSTATE none)", and "nothing applied" said once (review 39) */
+		bool said = strstr(r->err.message, "nothing applied") ||
+			    strstr(r->err.message, "nothing from this file");
+
+		if (r->err.sqlstate[0])
+			cl_msg("%s: %s (SQLSTATE %s)%s", o->file_text, r->err.message,
+			       r->err.sqlstate, said ? "" : ": nothing from this file was applied");
+		else
+			cl_msg("%s: %s%s", o->file_text, r->err.message,
+			       said ? "" : ": nothing from this file was applied");
 	} else if (r->outcome == CL_OUTCOME_UNKNOWN) {
-		cl_msg("%s: outcome unknown: %s; the load UUID is %s: run 'clearing-load loads "
-		       "--uuid %s' when the database is back",
-		       o->file_text, r->err.message, r->load_uuid, r->load_uuid);
+		/* the reason without its own "outcome unknown" tail; and the
+		 * database may never have gone away (the old session can still
+		 * be committing): no "when the database is back" (review 15) */
+		char why[sizeof(r->err.message)];
+		size_t n;
+
+		snprintf(why, sizeof(why), "%s", r->err.message);
+		n = strlen(why);
+		if (n >= 17 && strcmp(why + n - 17, ": outcome unknown") == 0)
+			why[n - 17] = '\0';
+		cl_msg("%s: outcome unknown: %s; the load UUID is %s: 'clearing-load loads --uuid "
+		       "%s' tells what became of it (and says so while it is still in progress)",
+		       o->file_text, why, r->load_uuid, r->load_uuid);
 	} else if (r->outcome == CL_OUTCOME_HELD && o->format != CL_OUT_TEXT) {
 		cl_msg("%s: %s", o->file_text, r->reason);
 	}

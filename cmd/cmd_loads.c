@@ -17,14 +17,20 @@ static const char usage[] =
 	"List load attempts (committed, rejected, held, quarantined), newest first.\n"
 	"A load UUID that is not listed never committed: nothing of it was applied.\n"
 	"\n"
-	"  -s, --since=DATE       only loads started on or after DATE (YYYY-MM-DD,\n"
-	"                         or an ISO 8601 timestamp)\n"
+	"  -s, --since=DATE       only loads started on or after DATE: YYYY-MM-DD or\n"
+	"                         YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM] (server time zone\n"
+	"                         when none is given)\n"
+	"  -t, --tenant=NAME      only the loads of this tenant (default: all)\n"
 	"  -u, --uuid=UUID        only the load with this UUID (printed by load when\n"
 	"                         its outcome was unknown)\n"
 	"  -n, --limit=N          at most N loads (1-1000000, default 100)\n"
 	"  -d, --db=CONNINFO      connection string or URI; never a password\n"
 	"  -f, --format=FORMAT    text (default), json or csv\n"
 	"  -h, --help             display this help and exit\n"
+	"\n"
+	"Text: id, start time, outcome, counts (errors: the errors that rejected the\n"
+	"file), tenant, the first 12 hex digits of the file's SHA-256, file name and\n"
+	"load UUID; json and csv have every column.\n"
 	"\n"
 	"Exit status: 0 success, 2 usage error, 5 database unavailable or error,\n"
 	"6 --uuid given and that load is still in progress, 7 not found (--uuid\n"
@@ -47,30 +53,94 @@ static const char *get(const struct cl_kv *kv, int n, const char *name)
 static void print_load(void *ctx, const char *section, const struct cl_kv *kv, int n)
 {
 	struct loads_out *o = ctx;
+	char started[20] = "", file[1024], reason[2048];
 
 	if (o->h.format != CL_OUT_TEXT) {
 		cl_history_print(&o->h, section, kv, n);
 		return;
 	}
-	printf("%6s  %.19s  %-11s %s records: %s new, %s duplicate, %s conflict, %s invalid  %s  %s",
-	       get(kv, n, "load_id"), get(kv, n, "started_at"), get(kv, n, "outcome"),
-	       get(kv, n, "record_count"), get(kv, n, "new_count"), get(kv, n, "duplicate_count"),
-	       get(kv, n, "conflict_count"), get(kv, n, "invalid_count"), get(kv, n, "file_name"),
-	       get(kv, n, "load_uuid"));
+	/* "2026-11-30T00:22:28+00:00" as "2026-11-30 00:22:28" for people */
+	snprintf(started, sizeof(started), "%s", get(kv, n, "started_at"));
+	if (strlen(started) > 10 && started[10] == 'T')
+		started[10] = ' ';
+	cl_text_safe(get(kv, n, "file_name"), file, sizeof(file));
+	printf("%6s  %s  %-11s %s records: %s new, %s duplicate, %s conflict, %s errors  %s  "
+	       "sha256:%.12s  %s  %s",
+	       get(kv, n, "load_id"), started, get(kv, n, "outcome"), get(kv, n, "record_count"),
+	       get(kv, n, "new_count"), get(kv, n, "duplicate_count"),
+	       get(kv, n, "conflict_count"), get(kv, n, "invalid_count"), get(kv, n, "tenant"),
+	       get(kv, n, "sha256"), file, get(kv, n, "load_uuid"));
 	if (*get(kv, n, "reason"))
-		printf("  (%s)", get(kv, n, "reason"));
+		printf("  (%s)", cl_text_safe(get(kv, n, "reason"), reason, sizeof(reason)));
 	putchar('\n');
 }
 
+static bool digits(const char *s, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+static int num(const char *s, int n)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++)
+		v = v * 10 + (s[i] - '0');
+	return v;
+}
+
+/* YYYY-MM-DD, or that with THH:MM[:SS[.frac]] and an optional Z or
+ * +HH[:MM] / -HH[:MM]: checked here, so that a bad date is a usage error
+ * before connecting, not a database error (review 17). */
 static bool valid_since(const char *s)
 {
-	int i;
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, m, d;
 
-	/* YYYY-MM-DD, optionally followed by a time the server checks */
-	for (i = 0; i < 10; i++)
-		if (i == 4 || i == 7 ? s[i] != '-' : !isdigit((unsigned char)s[i]))
+	if (strlen(s) < 10 || !digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' ||
+	    !digits(s + 8, 2))
+		return false;
+	y = num(s, 4);
+	m = num(s + 5, 2);
+	d = num(s + 8, 2);
+	if (y < 1 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return false;
+	if (m == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+		return false;
+	s += 10;
+	if (!*s)
+		return true;
+	if ((*s != 'T' && *s != ' ') || !digits(s + 1, 2) || s[3] != ':' || !digits(s + 4, 2) ||
+	    num(s + 1, 2) > 23 || num(s + 4, 2) > 59)
+		return false;
+	s += 6;
+	if (*s == ':') {
+		if (!digits(s + 1, 2) || num(s + 1, 2) > 59)
 			return false;
-	return s[10] == '\0' || s[10] == 'T' || s[10] == ' ';
+		s += 3;
+		if (*s == '.') {
+			if (!digits(++s, 1))
+				return false;
+			while (isdigit((unsigned char)*s))
+				s++;
+		}
+	}
+	if (*s == 'Z')
+		return s[1] == '\0';
+	if (*s == '+' || *s == '-') {
+		if (!digits(s + 1, 2) || num(s + 1, 2) > 15)
+			return false;
+		s += 3;
+		if (*s == ':')
+			s++;
+		if (!*s)
+			return true;
+		return digits(s, 2) && num(s, 2) <= 59 && s[2] == '\0';
+	}
+	return *s == '\0';
 }
 
 int cl_cmd_loads(int argc, char **argv)
@@ -78,13 +148,14 @@ int cl_cmd_loads(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "since", required_argument, NULL, 's' },
 		{ "uuid", required_argument, NULL, 'u' },
+		{ "tenant", required_argument, NULL, 't' },
 		{ "limit", required_argument, NULL, 'n' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *conninfo = NULL, *since = NULL, *uuid = NULL;
+	const char *conninfo = NULL, *since = NULL, *uuid = NULL, *tenant = NULL;
 	unsigned long limit = 100, found;
 	struct loads_out out;
 	struct cl_db db;
@@ -94,11 +165,12 @@ int cl_cmd_loads(int argc, char **argv)
 	memset(&out, 0, sizeof(out));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:u:n:d:f:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:u:t:n:d:f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (!valid_since(optarg))
-				return cl_usage_error("loads", "invalid --since \"%s\" (expected YYYY-MM-DD)",
+				return cl_usage_error("loads", "invalid --since \"%s\" (expected a date "
+						      "YYYY-MM-DD, or YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM])",
 						      optarg);
 			since = optarg;
 			break;
@@ -106,6 +178,13 @@ int cl_cmd_loads(int argc, char **argv)
 			if (!cl_uuid_valid(optarg))
 				return cl_usage_error("loads", "invalid --uuid \"%s\" (expected a UUID)", optarg);
 			uuid = optarg;
+			break;
+		case 't':
+			if (!cl_valid_tenant(optarg))
+				return cl_usage_error("loads", "invalid --tenant \"%s\" (expected 1 to 63 "
+						      "of a-z 0-9 _ . -, starting with a letter or digit)",
+						      optarg);
+			tenant = optarg;
 			break;
 		case 'n':
 			if (!cl_parse_ulong(optarg, 1, 1000000, &limit))
@@ -149,7 +228,7 @@ int cl_cmd_loads(int argc, char **argv)
 		}
 	}
 	if (cl_schema_check(&db, &err) != CL_DB_OK ||
-	    cl_history_loads(&db, since, uuid, limit, print_load, &out, &found, &err) != CL_DB_OK) {
+	    cl_history_loads(&db, since, uuid, tenant, limit, print_load, &out, &found, &err) != CL_DB_OK) {
 		cl_print_db_error(&err);
 		cl_db_close(&db);
 		return CL_EXIT_DB;

@@ -39,6 +39,11 @@ static void emit_rows(PGresult *res, const char *section, cl_history_fn fn, void
 		emit_row(res, i, section, fn, ctx);
 }
 
+/* Timestamps in one form in every output: ISO 8601 with "T" and the
+ * offset, to the second, as diff prints matched_time (review 51). */
+#define ISO_TS(col, name) \
+	"pg_catalog.to_char(" col ", 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') AS " name
+
 static const char record_cols[] =
 	"r.tenant, r.kind, r.natural_key, r.key_rule, pg_catalog.encode(r.fingerprint, 'hex') "
 	"AS fingerprint, r.amount_minor, r.currency, r.direction, r.value_date, r.trace_number, "
@@ -52,13 +57,14 @@ static const char record_cols[] =
 static const char load_sql[] =
 	"SELECT l.load_id, l.load_uuid, l.file_name, l.sha256, l.format, l.message_type, "
 	"l.outcome, l.record_count, l.new_count, l.duplicate_count, l.conflict_count, "
-	"l.started_at, l.finished_at FROM public.clearing_load l WHERE l.load_id = $1";
+	ISO_TS("l.started_at", "started_at") ", " ISO_TS("l.finished_at", "finished_at")
+	" FROM public.clearing_load l WHERE l.load_id = $1";
 
 static const char events_sql[] =
 	"SELECT e.reason, e.load_id, l.load_uuid, l.file_name, e.position, l.outcome, "
 	"e.natural_key, "
-	"pg_catalog.array_to_string(e.fields, ',') AS fields, e.created_at "
-	"FROM public.clearing_dedupe_event e JOIN public.clearing_load l ON l.load_id = e.load_id "
+	"pg_catalog.array_to_string(e.fields, ',') AS fields, " ISO_TS("e.created_at", "created_at")
+	" FROM public.clearing_dedupe_event e JOIN public.clearing_load l ON l.load_id = e.load_id "
 	"WHERE e.matched_load_id = $1 AND e.matched_ordinal = $2 "
 	"ORDER BY e.created_at, e.load_id, e.ordinal";
 
@@ -68,15 +74,16 @@ static const char events_sql[] =
 static const char key_events_sql[] =
 	"SELECT e.reason, e.load_id, l.load_uuid, l.file_name, e.position, l.outcome, "
 	"e.kind, e.natural_key, e.matched_key, e.matched_load_id, e.matched_position, "
-	"pg_catalog.array_to_string(e.fields, ',') AS fields, e.created_at "
-	"FROM public.clearing_dedupe_event e JOIN public.clearing_load l ON l.load_id = e.load_id "
+	"pg_catalog.array_to_string(e.fields, ',') AS fields, " ISO_TS("e.created_at", "created_at")
+	" FROM public.clearing_dedupe_event e JOIN public.clearing_load l ON l.load_id = e.load_id "
 	"WHERE e.tenant = $1 AND e.natural_key = $2 ORDER BY e.created_at, e.load_id, e.ordinal";
 
 static const char quarantine_sql[] =
 	"SELECT q.load_id, l.load_uuid, l.file_name, q.position, q.amount_minor, q.currency, "
 	"q.value_date, q.receiving_account, q.debtor_account, q.creditor_account, "
-	"pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint, q.quarantined_at "
-	"FROM public.clearing_quarantine q JOIN public.clearing_load l ON l.load_id = q.load_id "
+	"pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint, "
+	ISO_TS("q.quarantined_at", "quarantined_at")
+	" FROM public.clearing_quarantine q JOIN public.clearing_load l ON l.load_id = q.load_id "
 	"WHERE q.tenant = $1 AND q.kind = $2 AND q.natural_key = $3 ORDER BY q.load_id";
 
 static enum cl_db_status run(struct cl_db *db, const char *sql, int n, const char *const *p,
@@ -96,41 +103,54 @@ static enum cl_db_status run(struct cl_db *db, const char *sql, int n, const cha
 }
 
 enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const char *value,
-				  const char *tenant, cl_history_fn fn, void *ctx,
-				  unsigned long *found, struct cl_error *err)
+				  const char *tenant, unsigned long limit, cl_history_fn fn, void *ctx,
+				  unsigned long *found, unsigned long *total, struct cl_error *err)
 {
-	char sql[2048];
-	const char *where;
-	const char *p[3] = { tenant, value, NULL };
+	char sql[3072], lim[24];
+	const char *where, *matched_by;
+	const char *p[3] = { tenant, value, lim };
 	PGresult *res;
 	enum cl_db_status st;
 	int i, n;
 
-	*found = 0;
+	*found = *total = 0;
+	/* a trace, EndToEndId or UETR also finds the returns and NOCs that
+	 * name it as the original (review 33): matched_by says which */
 	switch (by) {
 	case CL_SHOW_TRACE:
-		where = "r.trace_number = $2";
+		where = "(r.trace_number = $2 OR r.original_trace = $2)";
+		matched_by = "CASE WHEN r.trace_number = $2 THEN 'trace_number' "
+			     "ELSE 'original_trace' END";
 		break;
 	case CL_SHOW_E2E:
-		where = "r.end_to_end_id = $2";
+		where = "(r.end_to_end_id = $2 OR r.orgnl_end_to_end_id = $2)";
+		matched_by = "CASE WHEN r.end_to_end_id = $2 THEN 'end_to_end_id' "
+			     "ELSE 'orgnl_end_to_end_id' END";
 		break;
 	case CL_SHOW_UETR:
-		where = "r.uetr = pg_catalog.lower($2)";
+		where = "(r.uetr = pg_catalog.lower($2) OR r.orgnl_uetr = pg_catalog.lower($2))";
+		matched_by = "CASE WHEN r.uetr = pg_catalog.lower($2) THEN 'uetr' "
+			     "ELSE 'orgnl_uetr' END";
 		break;
 	default:
 		/* every kind listed, so the unique index is used on all three
 		 * columns (no skip scan needed) */
 		where = "r.kind = ANY (ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001', "
 			"'pacs.008', 'pacs.009', 'pacs.004']) AND r.natural_key = $2";
+		matched_by = "'natural_key'";
 		break;
 	}
+	/* one more than asked for: tells whether there are more */
+	snprintf(lim, sizeof(lim), "%lu", limit + 1);
 	snprintf(sql, sizeof(sql),
-		 "SELECT %s FROM public.clearing_record r WHERE r.tenant = $1 AND %s "
-		 "ORDER BY r.kind, r.natural_key LIMIT 100",
-		 record_cols, where);
-	if ((st = cl_db_exec(db, sql, 2, p, &res, err)) != CL_DB_OK)
+		 "SELECT %s AS matched_by, %s FROM public.clearing_record r WHERE r.tenant = $1 AND %s "
+		 "ORDER BY r.kind, r.natural_key LIMIT $3::bigint",
+		 matched_by, record_cols, where);
+	if ((st = cl_db_exec(db, sql, 3, p, &res, err)) != CL_DB_OK)
 		return st;
 	n = PQntuples(res);
+	if ((unsigned long)n > limit)
+		n = (int)limit;
 	for (i = 0; i < n && st == CL_DB_OK; i++) {
 		const char *rp[3];
 		int c_load = PQfnumber(res, "load_id"), c_ord = PQfnumber(res, "ordinal");
@@ -149,8 +169,22 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 		if (st == CL_DB_OK)
 			st = run(db, quarantine_sql, 3, rp, "quarantine", fn, ctx, NULL, err);
 	}
+	*found = *total = (unsigned long)n;
+	if (st == CL_DB_OK && (unsigned long)PQntuples(res) > limit) {
+		/* more than shown: say how many there are */
+		PGresult *cres;
+
+		snprintf(sql, sizeof(sql),
+			 "SELECT pg_catalog.count(*) FROM public.clearing_record r WHERE r.tenant = $1 "
+			 "AND %s",
+			 where);
+		st = cl_db_exec(db, sql, 2, p, &cres, err);
+		if (st == CL_DB_OK) {
+			*total = strtoul(PQgetvalue(cres, 0, 0), NULL, 10);
+			PQclear(cres);
+		}
+	}
 	PQclear(res);
-	*found = (unsigned long)n;
 	if (st == CL_DB_OK && n == 0 && by == CL_SHOW_KEY)
 		st = run(db, key_events_sql, 2, p, "event", fn, ctx, NULL, err);
 	return st;
@@ -187,11 +221,11 @@ void cl_history_release_uuid(struct cl_db *db, const char *uuid)
 }
 
 enum cl_db_status cl_history_loads(struct cl_db *db, const char *since, const char *uuid,
-				   unsigned long limit, cl_history_fn fn, void *ctx,
+				   const char *tenant, unsigned long limit, cl_history_fn fn, void *ctx,
 				   unsigned long *found, struct cl_error *err)
 {
 	char lim[24];
-	const char *p[3] = { since, uuid, lim };
+	const char *p[4] = { since, uuid, lim, tenant };
 	int rows = 0;
 	enum cl_db_status st;
 
@@ -200,11 +234,13 @@ enum cl_db_status cl_history_loads(struct cl_db *db, const char *since, const ch
 		 "SELECT load_id, load_uuid, tenant, file_name, file_size, sha256, format, "
 		 "message_type, sender, receiver, file_created, file_id, record_count, new_count, "
 		 "duplicate_count, conflict_count, invalid_count, outcome, reason, retries, "
-		 "started_at, finished_at FROM public.clearing_load "
-		 "WHERE ($1::timestamptz IS NULL OR started_at >= $1::timestamptz) "
-		 "AND ($2::uuid IS NULL OR load_uuid = $2::uuid) "
-		 "ORDER BY load_id DESC LIMIT $3::bigint",
-		 3, p, "load", fn, ctx, &rows, err);
+		 ISO_TS("started_at", "started_at") ", " ISO_TS("finished_at", "finished_at")
+		 " FROM public.clearing_load l "
+		 "WHERE ($1::timestamptz IS NULL OR l.started_at >= $1::timestamptz) "
+		 "AND ($2::uuid IS NULL OR l.load_uuid = $2::uuid) "
+		 "AND ($4::text IS NULL OR l.tenant = $4::text) "
+		 "ORDER BY l.load_id DESC LIMIT $3::bigint",
+		 4, p, "load", fn, ctx, &rows, err);
 	*found = (unsigned long)rows;
 	return st;
 }

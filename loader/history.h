@@ -29,17 +29,19 @@ typedef void (*cl_history_fn)(void *ctx, const char *section, const struct cl_kv
 enum cl_show_by { CL_SHOW_KEY, CL_SHOW_TRACE, CL_SHOW_E2E, CL_SHOW_UETR };
 
 /* Every record of `tenant` matching `value` (a natural key, an ACH trace
- * number, an EndToEndId or a UETR), each followed by the load that applied
- * it, every dedupe event that hit it and any quarantined versions of it.
- * With no record, the dedupe events and quarantined versions of that key
- * are still reported (a held conflict is never applied).  *found = the
- * records found. */
+ * number, an EndToEndId or a UETR; the last three also match returns and
+ * NOCs naming it as the original: the "matched_by" column says which), at
+ * most `limit` of them, each followed by the load that applied it, every
+ * dedupe event that hit it and any quarantined versions of it.  With no
+ * record, the dedupe events and quarantined versions of that key are still
+ * reported (a held conflict is never applied).  *found = the records
+ * reported, *total = the records that match (more than *found when the
+ * limit cut the list). */
 enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const char *value,
-				  const char *tenant, cl_history_fn fn, void *ctx,
-				  unsigned long *found, struct cl_error *err) CL_MUST_CHECK;
+				  const char *tenant, unsigned long limit, cl_history_fn fn, void *ctx,
+				  unsigned long *found, unsigned long *total,
+				  struct cl_error *err) CL_MUST_CHECK;
 
-/* Loads, newest first: since `since` (a date or timestamp, NULL = all),
- * only `uuid` when not NULL, at most `limit`.  *found = rows reported. */
 /* Is the transaction of load `uuid` still running?  Every load holds a
  * transaction-level advisory lock on its UUID from BEGIN to its end; this
  * takes the same lock at session level (*running = false, held until
@@ -50,8 +52,11 @@ enum cl_db_status cl_history_lock_uuid(struct cl_db *db, const char *uuid, bool 
 				       struct cl_error *err);
 void cl_history_release_uuid(struct cl_db *db, const char *uuid);
 
+/* Loads, newest first: since `since` (a date or timestamp, NULL = all),
+ * only `uuid` and only `tenant` when not NULL, at most `limit`.  Times are
+ * ISO 8601 ("2026-11-30T00:22:10+00:00").  *found = rows reported. */
 enum cl_db_status cl_history_loads(struct cl_db *db, const char *since, const char *uuid,
-				   unsigned long limit, cl_history_fn fn, void *ctx,
-				   unsigned long *found, struct cl_error *err) CL_MUST_CHECK;
+				   const char *tenant, unsigned long limit, cl_history_fn fn,
+				   void *ctx, unsigned long *found, struct cl_error *err) CL_MUST_CHECK;
 
 #endif

@@ -16,6 +16,7 @@
 #include "db.h"
 #include "load.h"
 #include "parser.h"
+#include "trace_ranges.h"
 #include "xmalloc.h"
 
 /* ---- a growable bitmap indexed by record ordinal ---- */
@@ -78,10 +79,19 @@ struct load {
 	   near-duplicate locks; a growable array, sorted before use */
 	char (*companies)[11];
 	size_t ncompanies, companies_cap;
+	/* per-originator trace runs: may the file hold a re-dated copy of
+	   one of its own entries? */
+	struct cl_trace_ranges traces;
+	bool has_alt;              /* some record has an alt_key (record.h) */
 };
 
 
-enum which { NEW_ROWS, CONFLICT_ROWS, NEAR_ROWS };
+enum which {
+	NEW_ROWS,      /* records without a journal row */
+	CONFLICT_ROWS, /* conflicting records */
+	NEAR_ROWS,     /* ACH entries without a journal row, near fields only */
+	ACH_ROWS,      /* every ACH entry, near fields only */
+};
 
 /* load.c */
 enum cl_db_status cl_load_exec0(struct load *L, const char *sql) CL_MUST_CHECK;

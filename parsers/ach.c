@@ -445,6 +445,43 @@ static bool blank(const char *s, size_t n, bool cut)
 	return true;
 }
 
+/* A line after the file control that is neither blank nor 9-fill.  A lone
+ * DOS end-of-file byte (0x1A, Ctrl-Z: PC and mainframe transfer software
+ * appends it) is ignored with a note, like blank lines (review 53).
+ * Anything else is one error, whatever follows: a second file
+ * concatenated to the first would otherwise give an error per line
+ * (review 50). */
+static void after_file_control(struct cl_ach *p, const char *s, size_t n, bool cut)
+{
+	char shown[16];
+
+	if (n >= 1 && s[0] == 0x1A && blank(s + 1, n - 1, cut) && !p->noted_eof_marker) {
+		p->noted_eof_marker = true;
+		ach_note(p, p->line_no, "eof_marker",
+			 "DOS end-of-file marker (0x1A) after the file control ignored");
+		return;
+	}
+	if (p->after_control_reported)
+		return;
+	p->after_control_reported = true;
+	if (s[0] == '1')
+		ach_err(p, p->line_no, 1, "after_file_control",
+			"a second file starts here (a file header after the file control at line "
+			"%lu): one NACHA file per input; nothing after the file control is read",
+			p->file_control_line);
+	else if (s[0] >= '5' && s[0] <= '9')
+		ach_err(p, p->line_no, 1, "after_file_control",
+			"only 9-fill records may follow the file control (line %lu), found %s %s; "
+			"nothing after the file control is read",
+			p->file_control_line, s[0] == '6' || s[0] == '7' ? "an" : "a",
+			type_name(s[0]));
+	else
+		ach_err(p, p->line_no, 1, "after_file_control",
+			"only 9-fill records may follow the file control (line %lu), found a line "
+			"starting with \"%s\"; nothing after the file control is read",
+			p->file_control_line, ach_show(shown, sizeof(shown), s, n < 4 ? n : 4));
+}
+
 static void process_line(struct cl_ach *p, const char *s, size_t n, bool cut)
 {
 	struct ach_line l;
@@ -468,8 +505,13 @@ static void process_line(struct cl_ach *p, const char *s, size_t n, bool cut)
 			}
 			return;
 		}
+		p->blank_lines++;
 		ach_err(p, p->line_no, 1, "record_length",
 			"record must be 94 characters, found a blank line");
+		return;
+	}
+	if (p->saw_file_control && !(n >= 2 && s[0] == '9' && s[1] == '9')) {
+		after_file_control(p, s, n, cut);
 		return;
 	}
 	prepare(p, &l, s, n, cut);
@@ -488,12 +530,6 @@ static void process_line(struct cl_ach *p, const char *s, size_t n, bool cut)
 		}
 		ach_err(p, l.no, 1, "fill_record",
 			"line starts with \"99\" but is not a 9-fill record (94 '9' characters)");
-		return;
-	}
-	if (p->saw_file_control) {
-		ach_err(p, l.no, 1, "after_file_control",
-			"only 9-fill records may follow the file control (line %lu), found a %s",
-			p->file_control_line, type_name(l.c[0]));
 		return;
 	}
 	switch (l.c[0]) {

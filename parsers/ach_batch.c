@@ -252,7 +252,20 @@ static void trace_restart(struct cl_ach *p, const struct ach_range *r, int kind,
 	char num[32];
 
 	show_batch(num, sizeof(num), b);
-	if (kind == 0)
+	if (r->min == other->max && r->min > other->min) {
+		/* this batch goes on from the other's last trace and repeats
+		 * it (range ends are real traces): a repeated key, not a
+		 * restarted sequence, so no word of a weaker key (review 24) */
+		uint64_t t = r->min;
+
+		ach_err(p, b->line, 80, kind == 0 ? "duplicate_key" : "trace_restart",
+			"batch %s (header at line %lu) and the batch with header at line %lu both "
+			"have %s with trace number %015" PRIu64 " for company \"%s\" and effective "
+			"date %s: the same key twice in one file",
+			num, b->line, other->line,
+			kind == 0 ? "an entry" : kind == 1 ? "a return" : "a notification of change",
+			t, b->company_id, b->value_date[0] ? b->value_date : "(none)");
+	} else if (kind == 0)
 		ach_err(p, b->line, 80, "trace_restart",
 			"batch %s (header at line %lu) reuses trace numbers %015" PRIu64
 			"-%015" PRIu64 " of the batch with header at line %lu for company \"%s\" "
@@ -424,11 +437,12 @@ void ach_batch_control(struct cl_ach *p, const struct ach_line *l)
 
 void ach_file_control(struct cl_ach *p, const struct ach_line *l)
 {
-	uint64_t blocks = (l->no + 9) / 10;
+	uint64_t records = l->no - p->blank_lines;
+	uint64_t blocks = (records + 9) / 10;
 
 	p->saw_file_control = true;
 	p->file_control_line = l->no;
-	p->records_before_fill = l->no;
+	p->records_before_fill = (unsigned long)records;
 	check_total(p, l, 2, 7, "file_batch_count", "file", "batch count", "file control",
 		    p->batches);
 	check_total(p, l, 8, 13, "file_block_count", "file", "block count", "file control",

@@ -133,13 +133,20 @@ struct cl_ach {
 	bool skipping;               /* discarding the rest of an overlong line */
 	unsigned long line_no;
 	bool noted_crlf, noted_trailing_blanks, noted_blank_lines;
+	bool noted_eof_marker;       /* a DOS end-of-file byte (0x1A) after the
+	                                file control, ignored once */
+	bool after_control_reported; /* one error for whatever follows the file
+	                                control, not one per line (review 50) */
 
 	/* structure */
 	bool saw_header, header_reported, saw_file_control, finished;
 	unsigned long file_control_line;
 	unsigned long fill_lines;
 	unsigned long tenth_fill_line; /* the first 9-fill record too many */
-	unsigned long records_before_fill; /* lines up to the file control */
+	unsigned long records_before_fill; /* records up to the file control */
+	unsigned long blank_lines;   /* blank lines before the file control (each
+	                                an error already; not records, so not
+	                                counted in the block count: review 53) */
 	struct ach_batch b;
 	struct ach_entry e;
 	bool all_adv;                /* every batch so far had service class 280 */

@@ -151,6 +151,31 @@ static void schema_style(char *m)
 	memcpy(m, out, o + 1);
 }
 
+/* libxml2's words for bad bytes ("input is not proper UTF-8, indicate
+ * encoding ! Bytes: 0xC3 0x28 ...", "char 0x0 out of allowed range") in
+ * ours, with the element path when the bytes were inside a field's text
+ * (review 19). */
+static void encoding_words(const struct cl_iso20022 *p, struct cl_error *e)
+{
+	char bytes[64];
+	const char *b = strstr(e->message, "Bytes: ");
+
+	if (p->ctxt)
+		cl_iso_current_path(p, e->path, sizeof(e->path));
+	if (strncmp(e->message, "input is not proper UTF-8", 25) == 0 && b) {
+		snprintf(bytes, sizeof(bytes), "%s", b + 7);
+		snprintf(e->message, sizeof(e->message),
+			 "invalid UTF-8 (bytes %s): expected UTF-8 text", bytes);
+	} else if (strncmp(e->message, "char 0x", 7) == 0 && strstr(e->message, "out of allowed range")) {
+		snprintf(bytes, sizeof(bytes), "%.*s", (int)strcspn(e->message + 5, " "),
+			 e->message + 5);
+		snprintf(e->message, sizeof(e->message),
+			 "character %s is not allowed in XML: expected text without control "
+			 "characters",
+			 bytes);
+	}
+}
+
 /* libxml2's structured error handler: libxml2 never prints. */
 static void xml_error(void *ctx, xmlErrorPtr xe)
 {
@@ -207,6 +232,18 @@ static void xml_error(void *ctx, xmlErrorPtr xe)
 		e->message[0] = (char)(e->message[0] - 'A' + 'a');
 	if (strcmp(code, "xml_schema") == 0)
 		schema_style(e->message);
+	if (strcmp(code, "xml_encoding") == 0)
+		encoding_words(p, e);
+	if (strncmp(e->message, "startTag: ", 10) == 0) {
+		/* libxml2's function name: what the reader needs is "not XML" */
+		char why[CL_MSGTEXT_MAX];
+
+		snprintf(why, sizeof(why), "%s", e->message + 10);
+		snprintf(e->message, sizeof(e->message),
+			 "not well-formed XML: %.400s (expected an element start tag such as "
+			 "<Document>)",
+			 why);
+	}
 }
 
 /* ------------------------------------------------------------ helpers */

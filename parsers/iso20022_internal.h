@@ -342,6 +342,10 @@ struct cl_iso20022 {
 	bool stopped;
 };
 
+/* The element path of the field being read ("/Document/.../Cdtr/Nm"), or
+ * "" outside a field: where a libxml2 error inside a text node was. */
+void cl_iso_current_path(const struct cl_iso20022 *p, char *out, size_t cap);
+
 /* Queue an error (path may be NULL). */
 void cl_iso_add_error(struct cl_iso20022 *p, unsigned long line, const char *path,
 		      const char *code, const char *fmt, ...) CL_PRINTF(5, 6);

@@ -63,11 +63,32 @@ static bool pain001_key(struct cl_record *rec, const struct cl_iso_extra *x, cha
 	return false;
 }
 
+/* The payment's identity under the lower tier (record.h: alt_key).  A UETR
+ * is optional before pacs.008.001.08 and gateways drop it, so the same
+ * payment can arrive keyed by UETR once and by TxId (pacs.004: RtrId) once;
+ * the loader treats a record whose alt_key is already applied under another
+ * natural key as a near duplicate (clearing-load-keys(7)).  Too long to fit
+ * is left empty: the natural key check then still runs. */
+static void alt_key(struct cl_record *rec, const struct cl_iso_extra *x, const char *instg)
+{
+	const char *tier = x->kind == CL_ISO_PACS004 ? "rtrid" : "txid";
+	const char *id = x->kind == CL_ISO_PACS004 ? rec->rtr_id : rec->tx_id;
+	int n;
+
+	rec->alt_key[0] = '\0';
+	if (cl_iso_id_unusable(id))
+		return;
+	n = snprintf(rec->alt_key, sizeof(rec->alt_key), "%s|%s|%s", tier, instg, id);
+	if (n < 0 || (size_t)n >= sizeof(rec->alt_key))
+		rec->alt_key[0] = '\0';
+}
+
 bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *why, size_t cap)
 {
 	bool ok = false;
 
 	rec->natural_key[0] = '\0';
+	rec->alt_key[0] = '\0';
 	rec->key_rule = CL_KEY_RULE_V1;
 	why[0] = '\0';
 	switch (x->kind) {
@@ -86,6 +107,7 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 				 "group header, or AppHdr Fr)");
 			break;
 		}
+		alt_key(rec, x, instg);
 		if (rec->uetr[0] && rec->instructed_agent[0]) {
 			ok = put(rec, "uetr", rec->uetr, instg, instd);
 		} else if (x->kind == CL_ISO_PACS004) {
@@ -113,6 +135,7 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 	}
 	if (!ok) {
 		rec->natural_key[0] = '\0';
+		rec->alt_key[0] = '\0';
 		if (!why[0])
 			snprintf(why, cap, "natural key longer than %d bytes", CL_KEY_MAX - 1);
 	}

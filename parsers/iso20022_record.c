@@ -47,6 +47,21 @@ static const char *field_path(const struct cl_iso20022 *p, enum cl_iso_field f, 
 	return out;
 }
 
+void cl_iso_current_path(const struct cl_iso20022 *p, char *out, size_t cap)
+{
+	char below[CL_PATH_MAX];
+	size_t n;
+
+	out[0] = '\0';
+	if (p->cur_field == F_NONE || p->cur_node < 0)
+		return;
+	scope_path(p, p->cur_field, out, cap);
+	n = strlen(out);
+	cl_iso_node_path(p->paths, p->cur_node, below, sizeof(below));
+	if (below[0])
+		snprintf(out + n, cap - n, "/%s", below);
+}
+
 static unsigned long field_line(const struct cl_iso20022 *p, enum cl_iso_field f,
 				unsigned long fallback)
 {
@@ -206,6 +221,25 @@ static void require(struct cl_iso20022 *p, enum cl_iso_field f, const char *rel,
 
 /* ------------------------------------------------- scope end checks */
 
+/* Give two formatted decimals ("510.24", "123") the same number of
+ * fraction digits ("123.00"), so a message compares like with like
+ * (review 12).  Both buffers hold at least 48 bytes. */
+static void same_decimals(char *a, char *b, size_t cap)
+{
+	const char *da = strchr(a, '.'), *db = strchr(b, '.');
+	size_t fa = da ? strlen(da + 1) : 0, fb = db ? strlen(db + 1) : 0;
+	char *shorter = fa < fb ? a : b;
+	size_t want = fa < fb ? fb : fa, have = fa < fb ? fa : fb, n = strlen(shorter);
+
+	if (want == have || strchr(shorter, '(') || n + want - have + 2 > cap)
+		return; /* equal already, or "(overflow)" */
+	if (!have)
+		shorter[n++] = '.';
+	while (have++ < want)
+		shorter[n++] = '0';
+	shorter[n] = '\0';
+}
+
 /* NbOfTxs (Max15NumericText) and CtrlSum against what was counted. */
 static void check_totals(struct cl_iso20022 *p, enum cl_iso_field nb, enum cl_iso_field ctrl,
 			 unsigned long count, const struct cl_iso_dec *sum, bool sum_unknown,
@@ -247,6 +281,7 @@ static void check_totals(struct cl_iso20022 *p, enum cl_iso_field nb, enum cl_is
 		} else if (!cl_iso_dec_equal(&want, sum)) {
 			cl_iso_dec_format(&want, a, sizeof(a));
 			cl_iso_dec_format(sum, b, sizeof(b));
+			same_decimals(a, b, sizeof(a));
 			report(p, ctrl, p->line_of[ctrl], NULL,
 			       "ctrl_sum",
 			       "%s CtrlSum says %s, the transaction amounts add up to %s", scope,

@@ -64,6 +64,12 @@ struct cl_record {
 	const char *key_rule;    /* CL_KEY_RULE_*; static string */
 	char natural_key[CL_KEY_MAX]; /* per clearing-load-keys(7); never
 	                                 includes the tenant (the loader adds it) */
+	char alt_key[CL_KEY_MAX];     /* pacs: the payment's identity under the
+	                                 lower key tier whatever tier keyed it
+	                                 ("txid|InstgAgt|TxId", pacs.004
+	                                 "rtrid|InstgAgt|RtrId"), "" if none: the
+	                                 same payment sent with and without UETR
+	                                 has two natural keys but one alt_key */
 	unsigned char fingerprint[32]; /* SHA-256 of the canonical economic
 	                                  fields (see fingerprint.h) */
 	unsigned long position;  /* line of the record's first line (ACH: the

@@ -217,15 +217,15 @@ check many-names        many-names.xml            0   3 xml_too_many_names \
 check truncated-xml     truncated.xml             0   3 xml_truncated \
 	"$P: truncated.xml:26: error: file ends inside the document (truncated?): expected the rest of the message, found the end of the file (couldn't find end of Start Tag RmtInf)"
 check nul-byte-xml      nul-byte.xml              0   3 xml_encoding \
-	"$P: nul-byte.xml:24: error: char 0x0 out of allowed range"
+	"$P: nul-byte.xml:24: error: /Document/CstmrCdtTrfInitn/PmtInf[1]/CdtTrfTxInf[1]/Cdtr/Nm: character 0x0 is not allowed in XML: expected text without control characters"
 check invalid-utf8-xml  invalid-utf8.xml          0   3 xml_encoding \
-	"$P: invalid-utf8.xml:24: error: input is not proper UTF-8, indicate encoding ! Bytes: 0xC3 0x28 0xFF 0x20"
+	"$P: invalid-utf8.xml:24: error: /Document/CstmrCdtTrfInitn/PmtInf[1]/CdtTrfTxInf[1]/Cdtr/Nm: invalid UTF-8 (bytes 0xC3 0x28 0xFF 0x20): expected UTF-8 text"
 check utf16-bom         utf16.xml                 0   3 xml_encoding \
 	"$P: utf16.xml:1: error: UTF-16 byte order mark: expected UTF-8 (ISO 20022 messages are UTF-8)"
 check utf16-no-bom      utf16-no-bom.xml          0   3 xml_encoding \
 	"$P: utf16-no-bom.xml:1: error: UTF-16 or UTF-32 text: expected UTF-8 (ISO 20022 messages are UTF-8)"
 check garbage-xml       binary-garbage.xml        0   3 xml_malformed \
-	"$P: binary-garbage.xml:1: error: startTag: invalid element name"
+	"$P: binary-garbage.xml:1: error: not well-formed XML: invalid element name (expected an element start tag such as <Document>)"
 
 # NACHA
 check long-line         long-line.ach             0   3 record_length \

@@ -463,6 +463,29 @@ static void test_ach_trace_restart_rejected_by_default(void **state)
 	run_free(&r);
 	fx_free(&f);
 
+	/* a batch that goes on from the other's last trace and repeats it:
+	 * a repeated key, named, and no advice to weaken the key (review 24) */
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
+	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
+	fx_entry(&f, "22", "23138010", 200, "A2", 2, NULL);
+	fx_end_batch(&f);
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 2); /* line 6 */
+	fx_entry(&f, "22", "23138010", 300, "A3", 2, NULL);
+	fx_entry(&f, "22", "23138010", 400, "A4", 3, NULL);
+	fx_end_batch(&f);
+	fx_finish(&f, true);
+	run_fx(&r, &f);
+	assert_only_error(&r, "duplicate_key", 6);
+	e = find_err(&r, "duplicate_key");
+	assert_int_equal(e->other_line, 2);
+	assert_string_equal(e->message,
+			    "batch 2 (header at line 6) and the batch with header at line 2 both have "
+			    "an entry with trace number 121042880000002 for company \"1234567890\" and "
+			    "effective date 2026-03-02: the same key twice in one file");
+	run_free(&r);
+	fx_free(&f);
+
 	/* another effective date or company is another key space: valid */
 	fx_begin(&f, "2603011200");
 	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
@@ -777,7 +800,9 @@ static void test_ach_overlong_line_same_in_any_chunking(void **state)
 	char *b;
 
 	(void)state;
-	/* a last record of 200,000 bytes without a line end */
+	/* a last record of 200,000 bytes without a line end, after the file
+	 * control: the one error for what follows it (the length of a line
+	 * cut at 64 KiB is test_hostile's long-line.ach) */
 	base(&f, "2603011200", false);
 	b = malloc(f.len + big);
 	memcpy(b, f.buf, f.len);
@@ -787,9 +812,9 @@ static void test_ach_overlong_line_same_in_any_chunking(void **state)
 		struct run r;
 
 		run_buf(&r, b, f.len + big);
-		assert_has_error(&r, "record_length", 11);
-		assert_non_null(strstr(find_err(&r, "record_length")->message,
-				       "found more than 65536"));
+		assert_only_error(&r, "after_file_control", 11);
+		assert_non_null(strstr(find_err(&r, "after_file_control")->message,
+				       "found an addenda record"));
 		run_free(&r);
 	}
 	free(b);

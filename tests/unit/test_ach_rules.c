@@ -148,6 +148,32 @@ static void test_ach_rules_blank_line_inside_file(void **state)
 	fx_free(&f);
 }
 
+/* a blank line between records is one error: it is not a record, so it
+ * does not make the block count wrong too (review 53) */
+static void test_ach_rules_blank_line_between_records(void **state)
+{
+	struct fx f;
+	struct run r;
+	size_t at = 3 * 95; /* after line 3: lines are 94 characters and LF */
+
+	(void)state;
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
+	for (int i = 1; i <= 6; i++)
+		fx_entry(&f, "22", "23138010", 100, "A1", (unsigned long)i, NULL);
+	fx_end_batch(&f);
+	fx_finish(&f, false); /* the file control is line 10: 1 block */
+	f.buf = realloc(f.buf, f.len + 95);
+	memmove(f.buf + at + 95, f.buf + at, f.len - at);
+	memset(f.buf + at, ' ', 94);
+	f.buf[at + 94] = '\n';
+	f.len += 95;
+	run_fx(&r, &f);
+	assert_only_error(&r, "record_length", 4);
+	run_free(&r);
+	fx_free(&f);
+}
+
 /* ---- record type and order ---- */
 
 static void test_ach_rules_unknown_record_type(void **state)
@@ -615,6 +641,81 @@ static void test_ach_rules_record_after_file_control(void **state)
 	run_fx(&r, &f);
 	assert_only_error(&r, "after_file_control", 6);
 	run_free(&r);
+	/* whatever follows: still one error, not one per line (review 50) */
+	fx_line(&f, "6221231380101234567890       0000000100A1             NAME                  0121042880000002");
+	fx_line(&f, "short");
+	run_fx(&r, &f);
+	assert_only_error(&r, "after_file_control", 6);
+	assert_string_equal(find_err(&r, "after_file_control")->message,
+			    "only 9-fill records may follow the file control (line 5), found a batch "
+			    "control record; nothing after the file control is read");
+	run_free(&r);
+	fx_free(&f);
+}
+
+/* two files concatenated: one error that says so (review 50) */
+static void test_ach_rules_second_file_after_file_control(void **state)
+{
+	struct fx a, b;
+	struct run r;
+
+	(void)state;
+	fx_begin(&a, "2603011200");
+	fx_batch(&a, "1234567890", "PPD", "200", "260302", 1);
+	fx_entry(&a, "22", "23138010", 100, "A1", 1, NULL);
+	fx_end_batch(&a);
+	fx_finish(&a, false);
+	fx_begin(&b, "2603011300");
+	fx_batch(&b, "1234567890", "PPD", "200", "260302", 1);
+	fx_entry(&b, "22", "23138010", 100, "A2", 2, NULL);
+	fx_end_batch(&b);
+	fx_finish(&b, false);
+	a.buf = realloc(a.buf, a.len + b.len);
+	memcpy(a.buf + a.len, b.buf, b.len);
+	a.len += b.len;
+	run_fx(&r, &a);
+	assert_only_error(&r, "after_file_control", 6);
+	assert_string_equal(find_err(&r, "after_file_control")->message,
+			    "a second file starts here (a file header after the file control at line "
+			    "5): one NACHA file per input; nothing after the file control is read");
+	run_free(&r);
+	fx_free(&a);
+	fx_free(&b);
+}
+
+/* a DOS end-of-file byte after the file control: a note, not three errors
+ * (review 53); once, and only as the end */
+static void test_ach_rules_dos_eof_marker(void **state)
+{
+	struct fx f;
+	struct run r;
+	size_t len;
+
+	(void)state;
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
+	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
+	fx_end_batch(&f);
+	fx_finish(&f, false);
+	len = f.len;
+	/* the byte alone, with no line end, as DOS tools write it */
+	f.buf[f.len++] = 0x1a;
+	run_fx(&r, &f);
+	assert_int_equal(r.errors, 0);
+	assert_non_null(find_note(&r, "eof_marker"));
+	run_free(&r);
+	/* padded with blanks on a line of its own */
+	f.len = len;
+	fx_line(&f, "\x1a");
+	run_fx(&r, &f);
+	assert_int_equal(r.errors, 0);
+	assert_non_null(find_note(&r, "eof_marker"));
+	run_free(&r);
+	/* anything after it is the one error after the file control */
+	fx_line(&f, "\x1a");
+	run_fx(&r, &f);
+	assert_only_error(&r, "after_file_control", 7);
+	run_free(&r);
 	fx_free(&f);
 }
 
@@ -887,6 +988,9 @@ int main(void)
 		cmocka_unit_test(test_ach_rules_file_control),
 		cmocka_unit_test(test_ach_rules_fill_records),
 		cmocka_unit_test(test_ach_rules_record_after_file_control),
+		cmocka_unit_test(test_ach_rules_second_file_after_file_control),
+		cmocka_unit_test(test_ach_rules_blank_line_between_records),
+		cmocka_unit_test(test_ach_rules_dos_eof_marker),
 		cmocka_unit_test(test_ach_rules_truncated_file),
 		cmocka_unit_test(test_ach_rules_mutated_files_never_crash),
 		cmocka_unit_test(test_ach_rules_originator_status),

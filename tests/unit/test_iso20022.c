@@ -563,7 +563,7 @@ static void test_iso20022_group_counts_and_sums(void **state)
 	assert_int_equal(run.nerr, 1);
 	assert_string_equal(run.err[0].code, "ctrl_sum");
 	assert_string_equal(run.err[0].message,
-			    "group header CtrlSum says 20.01, the transaction amounts add up to 20");
+			    "group header CtrlSum says 20.01, the transaction amounts add up to 20.00");
 
 	iso_run(pain09("x1", "20", TX09("E1", "12.34", "EUR") TX09("E2", "7.66", "EUR")), &run);
 	assert_string_equal(run.err[0].code, "nb_of_txs");
@@ -601,7 +601,7 @@ static void test_iso20022_pmtinf_counts_and_sums(void **state)
 			    "PmtInf 2 NbOfTxs says 2 transactions, the message has 1");
 	assert_string_equal(run.err[1].code, "ctrl_sum");
 	assert_string_equal(run.err[1].message,
-			    "PmtInf 2 CtrlSum says 1.5, the transaction amounts add up to 2");
+			    "PmtInf 2 CtrlSum says 1.5, the transaction amounts add up to 2.0");
 	assert_string_equal(run.rec[1].pmt_inf_id, "B");
 }
 

@@ -1,0 +1,68 @@
+/* banking_days.c - dates to day numbers, Mondays to Fridays between them. */
+#include "banking_days.h"
+
+#include <string.h>
+
+static bool digits(const char *s, int n, int *out)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/* Days from 1970-01-01 to y-m-d: the count of days in the years and months
+ * before it, with March as the first month so the leap day comes last. */
+static long days_from_civil(long y, int m, int d)
+{
+	long era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+bool cl_date_days(const char *ymd, long *days)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, m, d;
+
+	if (strlen(ymd) != 10 || ymd[4] != '-' || ymd[7] != '-' || !digits(ymd, 4, &y) ||
+	    !digits(ymd + 5, 2, &m) || !digits(ymd + 8, 2, &d) || m < 1 || m > 12 || d < 1 ||
+	    d > mdays[m - 1])
+		return false;
+	if (m == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+		return false;
+	*days = days_from_civil(y, m, d);
+	return true;
+}
+
+/* 1970-01-01 was a Thursday: day n is a Saturday or Sunday when
+ * (n + 3) mod 7 is 5 or 6 (Monday = 0). */
+static long weekdays_upto(long n) /* Mondays to Fridays in [day 0, day n) */
+{
+	long weeks, rest, r;
+
+	/* shift so the count starts on a Monday: day -3 was a Monday */
+	n += 3;
+	weeks = n >= 0 ? n / 7 : -((-n + 6) / 7);
+	rest = n - weeks * 7;
+	r = weeks * 5 + (rest > 5 ? 5 : rest);
+	return r;
+}
+
+long cl_banking_days(long a, long b)
+{
+	long lo = a < b ? a : b, hi = a < b ? b : a;
+
+	/* Mondays to Fridays d with lo < d <= hi */
+	return weekdays_upto(hi + 1) - weekdays_upto(lo + 1);
+}

@@ -1,0 +1,19 @@
+/*
+ * banking_days.h - calendar arithmetic for the ACH near-duplicate window,
+ * the same rule as the database function clearing_banking_days (sql/003):
+ * the banking days from a to b are the Mondays to Fridays d with
+ * min(a, b) < d <= max(a, b).  Holidays are not known (clearing-load-keys(7)).
+ */
+#ifndef CL_BANKING_DAYS_H
+#define CL_BANKING_DAYS_H
+
+#include <stdbool.h>
+
+/* "YYYY-MM-DD" (proleptic Gregorian) to days since 1970-01-01; false when
+ * the text is not such a date. */
+bool cl_date_days(const char *ymd, long *days);
+
+/* Banking days between two day numbers (order does not matter). */
+long cl_banking_days(long a, long b);
+
+#endif

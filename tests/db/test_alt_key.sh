@@ -1,0 +1,66 @@
+#!/bin/sh
+# One pacs.008 payment with and without its UETR (acceptance review finding
+# 10): keyed by UETR once and by instructing agent + TxId once, it has two
+# natural keys but one alternate key (clearing-load-keys(7)).  Whichever form
+# comes second is a near duplicate (held, exit 4, nothing applied); both
+# forms in one file reject it (exit 3); two loaders racing with the two forms
+# apply one.
+. "$(dirname "$0")/lib.sh"
+: "${CL_TOOLS:?}"
+db_new
+cl init >/dev/null
+
+# the same three payments: .02 has no UETR, .08 has one
+"$CL_TOOLS/gen_iso" --type pacs.008 --tx 3 --msg-version 02 >"$TMP/v02.xml"
+"$CL_TOOLS/gen_iso" --type pacs.008 --tx 3 --msg-version 08 >"$TMP/v08.xml"
+grep -q '<UETR>' "$TMP/v02.xml" && fail "fixture: v02 has a UETR"
+grep -q '<UETR>' "$TMP/v08.xml" || fail "fixture: v08 has no UETR"
+
+cl_load "$TMP/v02.xml" >"$TMP/o" || fail "v02: $(cat "$TMP/o")"
+grep -q '"new":3,' "$TMP/o" || fail "v02 new: $(cat "$TMP/o")"
+expect_exit 4 cl diff --format json "$TMP/v08.xml"
+assert_eq "$(grep -c '"action":"conflict"' "$TMP/out")" 3 "diff: three conflicts"
+grep -q '"matched_key":"txid|DEUTDEFF|TX-1-1"' "$TMP/out" || fail "diff names the matched key: $(head -n 1 "$TMP/out")"
+expect_exit 4 cl load --format json "$TMP/v08.xml"
+grep -q '"outcome":"held"' "$TMP/out" || fail "v08 held: $(cat "$TMP/out")"
+assert_eq "$(q "select count(*) from clearing_record")" 3 "no payment applied twice"
+assert_eq "$(q "select count(*) from clearing_dedupe_event where reason = 'near_duplicate'
+	and natural_key like 'uetr|%' and matched_key like 'txid|%'")" 3 "journaled as near duplicates"
+
+# the other order, in another tenant: UETR first, then the copy without it
+"$CL_BIN" load --tenant t2 --format json "$TMP/v08.xml" >"$TMP/o" || fail "t2 v08: $(cat "$TMP/o")"
+expect_exit 4 cl load --tenant t2 --format json "$TMP/v02.xml"
+grep -q '"outcome":"held"' "$TMP/out" || fail "t2 v02 held: $(cat "$TMP/out")"
+assert_eq "$(q "select count(*) from clearing_record where tenant = 't2'")" 3 "t2: no payment twice"
+# quarantine applies nothing of the copies either
+expect_exit 4 cl load --tenant t2 --on-conflict=quarantine --format json "$TMP/v02.xml"
+assert_eq "$(q "select count(*) from clearing_record where tenant = 't2'")" 3 "t2: quarantine applies none"
+
+# both forms in one file: rejected, both lines named
+{
+	sed '/<\/FIToFICstmrCdtTrf>/,$d' "$TMP/v08.xml"
+	sed -n '/<CdtTrfTxInf>/,/<\/CdtTrfTxInf>/p' "$TMP/v02.xml" | sed -n '1,/<\/CdtTrfTxInf>/p'
+	sed -n '/<\/FIToFICstmrCdtTrf>/,$p' "$TMP/v08.xml"
+} >"$TMP/both.xml"
+sed -i -e "s|<NbOfTxs>3</NbOfTxs>|<NbOfTxs>4</NbOfTxs>|" -e "/<CtrlSum>/d" -e "/<TtlIntrBkSttlmAmt/d" "$TMP/both.xml"
+"$CL_BIN" validate "$TMP/both.xml" >/dev/null 2>&1 || {
+	"$CL_BIN" validate "$TMP/both.xml" >&2
+	fail "fixture both.xml is not structurally valid"
+}
+expect_exit 3 cl load --tenant t3 "$TMP/both.xml"
+grep -q 'the payment "txid|DEUTDEFF|TX-1-1" appears under 2 natural keys in this file' "$TMP/err" ||
+	fail "in-file alternate key: $(cat "$TMP/err")"
+assert_eq "$(q "select count(*) from clearing_record where tenant = 't3'")" 0 "t3: nothing applied"
+
+# two loaders at once with the two forms (new tenant each round): one applies
+for round in 1 2 3 4 5; do
+	"$CL_BIN" load --tenant "race$round" --format json "$TMP/v02.xml" >"$TMP/r1" 2>&1 &
+	p1=$!
+	"$CL_BIN" load --tenant "race$round" --format json "$TMP/v08.xml" >"$TMP/r2" 2>&1 &
+	p2=$!
+	wait $p1 || true
+	wait $p2 || true
+	assert_eq "$(q "select count(*) from clearing_record where tenant = 'race$round'")" 3 \
+		"round $round: each payment once ($(cat "$TMP/r1" "$TMP/r2"))"
+	cat "$TMP/r1" "$TMP/r2" | grep -q '"outcome":"held"' || fail "round $round: one held"
+done

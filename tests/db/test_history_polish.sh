@@ -1,0 +1,97 @@
+#!/bin/sh
+# show and loads as the acceptance review asked (findings 6, 17, 22, 33, 40,
+# 45, 46, 48, 51) and init's answers (20, 45, 17): what the operator reads
+# must be true and complete.
+. "$(dirname "$0")/lib.sh"
+: "${CL_TOOLS:?}"
+db_new
+expect_exit 0 cl init
+latest=$(ls "$CL_ROOT"/sql/[0-9]*.sql | wc -l)
+
+# 17: a date that does not exist is a usage error, before connecting (the
+# database given cannot be reached: exit 2, not 5)
+for d in 2026-13-45 2026-02-30 2025-02-29 2026-11-30T25:00 2026-11-30T10:00+99 yesterday; do
+	expect_exit 2 cl loads --db "host=127.0.0.1 port=1 connect_timeout=2" --since "$d"
+	grep -q "invalid --since \"$d\" (expected a date YYYY-MM-DD" "$TMP/err" || fail "since $d: $(cat "$TMP/err")"
+done
+for d in 2024-02-29 2026-11-30 2026-11-30T10:00 2026-11-30T10:00:05.5Z "2026-11-30 10:00:05+01:00" 2026-11-30T10:00-05; do
+	expect_exit 0 cl loads --since "$d"
+done
+
+# two tenants, the same file
+"$CL_TOOLS/gen_ach" -n 5 >"$TMP/a.ach"
+sha=$(sha256sum "$TMP/a.ach" | cut -c1-12)
+expect_exit 0 cl load --tenant bank-a "$TMP/a.ach"
+expect_exit 0 cl load --tenant bank-b "$TMP/a.ach"
+
+# 6, 46: the text line names the tenant and the file's SHA-256; --tenant filters
+expect_exit 0 cl loads
+assert_eq "$(grep -c "  bank-a  sha256:$sha  $TMP/a.ach  " "$TMP/out")" 1 "loads text: tenant and sha256 of bank-a"
+assert_eq "$(grep -c "  bank-b  sha256:$sha  $TMP/a.ach  " "$TMP/out")" 1 "loads text: tenant and sha256 of bank-b"
+expect_exit 0 cl loads --tenant bank-b --format json
+assert_eq "$(grep -c '"type":"load"' "$TMP/out")" 1 "loads --tenant lists one tenant's loads"
+grep -q '"tenant":"bank-b"' "$TMP/out" || fail "loads --tenant: $(cat "$TMP/out")"
+expect_exit 0 cl loads --tenant nobody
+[ ! -s "$TMP/out" ] || fail "loads --tenant nobody: $(cat "$TMP/out")"
+expect_exit 2 cl loads --tenant 'Bank-A'
+
+# 51: one ISO 8601 form for every time in JSON and CSV
+iso='[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9][+-][0-9][0-9]:[0-9][0-9]'
+expect_exit 0 cl loads --format json -n 1
+grep -q "\"started_at\":\"$iso\",\"finished_at\":\"$iso\"" "$TMP/out" || fail "loads json times: $(cat "$TMP/out")"
+expect_exit 0 cl show --tenant bank-a --format csv --trace 121042880000001
+grep -q "^\"load\",.*,\"$iso\",\"$iso\"\$" "$TMP/out" || fail "show csv times: $(cat "$TMP/out")"
+# the exact repeat: its duplicate events carry created_at in the same form
+expect_exit 0 cl load --tenant bank-a "$TMP/a.ach"
+expect_exit 0 cl show --tenant bank-a --format json --trace 121042880000001
+grep '"type":"event"' "$TMP/out" | grep -q "\"created_at\":\"$iso\"" || fail "show event time: $(cat "$TMP/out")"
+
+# 48: not found is 7, never 1
+expect_exit 7 cl show --tenant bank-a --trace 999999999999999
+grep -q 'no record of tenant "bank-a" matches "999999999999999"' "$TMP/err" || fail "show not found: $(cat "$TMP/err")"
+# 22: a key copied from masked output finds nothing, and show says why
+expect_exit 7 cl show '******************3142|E2E-1-1'
+grep -q 'hint: this key looks masked' "$TMP/err" || fail "masked key hint: $(cat "$TMP/err")"
+
+# 40: more records than --limit: said on stderr, with the count
+"$CL_TOOLS/gen_ach" -n 3 -e 260302 >"$TMP/d1.ach"
+"$CL_TOOLS/gen_ach" -n 3 -e 260320 >"$TMP/d2.ach"
+"$CL_TOOLS/gen_ach" -n 3 -e 260410 >"$TMP/d3.ach"
+for f in d1 d2 d3; do expect_exit 0 cl load --tenant lim "$TMP/$f.ach"; done
+expect_exit 0 cl show --tenant lim --format json --limit 2 --trace 121042880000001
+assert_eq "$(grep -c '"type":"record"' "$TMP/out")" 2 "show --limit 2"
+grep -q '3 records match; shown the first 2: use --limit to see more' "$TMP/err" || fail "show cut silently: $(cat "$TMP/err")"
+expect_exit 0 cl show --tenant lim --format json --trace 121042880000001
+assert_eq "$(grep -c '"type":"record"' "$TMP/out")" 3 "show, default limit"
+[ ! -s "$TMP/err" ] || fail "show said more when there is none: $(cat "$TMP/err")"
+expect_exit 2 cl show --limit 0 --trace 1
+
+# 33: --uetr finds the returns of the payment too, marked as such
+C="$TESTDATA/iso20022/corpus/chains/cbprplus_p.2.1.2"
+for f in "$C"/p.2.1.2_pacs.008_*.xml "$C"/p.2.1.2_pacs.004_*.xml; do
+	expect_exit 0 cl load --tenant chain "$f"
+done
+expect_exit 0 cl show --tenant chain --format json --uetr 174C245F-2682-4291-AD67-2A41E530CD27
+assert_eq "$(grep '"type":"record"' "$TMP/out" | grep -c '"matched_by":"uetr","tenant":"chain","kind":"pacs.008"')" 3 \
+	"the three hops of the payment"
+assert_eq "$(grep '"type":"record"' "$TMP/out" | grep -c '"matched_by":"orgnl_uetr","tenant":"chain","kind":"pacs.004"')" 2 \
+	"the two returns of the payment"
+
+# 45: an older binary against a newer schema never says "up to date"
+q "insert into clearing_schema_version (version, name) values ($latest + 1, 'from_a_newer_release')"
+expect_exit 5 cl init
+grep -q "the database schema is at version $((latest + 1)), newer than this clearing-load's ($latest): nothing was changed" \
+	"$TMP/err" || fail "init on a newer schema: $(cat "$TMP/err")"
+[ ! -s "$TMP/out" ] || fail "init on a newer schema printed: $(cat "$TMP/out")"
+q "delete from clearing_schema_version where version = $latest + 1"
+
+# 17: another partitioning than the table's is the operator's mistake (2)
+expect_exit 2 cl init --partitions 4
+# 20: "in 4 partitions"
+main_db=$PGDATABASE
+export PGDATABASE="${main_db}_p"
+createdb "$PGDATABASE"
+trap 'dropdb --if-exists -f "${main_db}_p" >/dev/null 2>&1; PGDATABASE=$main_db; _db_cleanup' EXIT
+expect_exit 0 cl init --partitions 4
+grep -q "clearing_record hash-partitioned in 4 partitions\$" "$TMP/out" || fail "init wording: $(cat "$TMP/out")"
+echo ok

@@ -1,0 +1,32 @@
+#!/bin/sh
+# An ACH entry and a re-dated copy of it in ONE file (acceptance review
+# finding 36): the file carries one payment twice under two keys.  load and
+# diff reject it (exit 3) naming both lines of each pair, nothing applied,
+# the attempt recorded; overlapping trace ranges that are not copies, and a
+# copy dated 6 banking days later, load normally.
+. "$(dirname "$0")/lib.sh"
+D="$CL_ROOT/testdata/near"
+db_new
+cl init >/dev/null
+
+expect_exit 3 cl diff "$D/redated-in-file.ach"
+for pair in "3 and 8" "4 and 9" "5 and 10"; do
+	grep -q "the entries on lines $pair are one payment under two effective dates (2026-03-02 and 2026-03-03" "$TMP/err" ||
+		fail "diff names lines $pair: $(cat "$TMP/err")"
+done
+expect_exit 3 cl load --format json "$D/redated-in-file.ach"
+grep -q '"outcome":"rejected"' "$TMP/out" || fail "rejected: $(cat "$TMP/out")"
+grep -q 'redated-in-file.ach:8: error: the entries on lines 3 and 8' "$TMP/err" ||
+	fail "error names file and line: $(cat "$TMP/err")"
+assert_eq "$(q "select count(*) from clearing_record")" 0 "nothing applied"
+assert_eq "$(q "select outcome || ' ' || (reason like 'line 8: the entries on lines 3 and 8 %')::text
+	from clearing_load")" "rejected true" "the attempt is recorded with its reason"
+
+# the same file with other accounts in the second batch: no copy
+cl_load "$D/overlap-other-accounts.ach" >"$TMP/o1" || fail "overlap load: $(cat "$TMP/o1")"
+grep -q '"new":6,' "$TMP/o1" || fail "overlap: $(cat "$TMP/o1")"
+# and the copy 6 banking days later is a new payment (into a fresh tenant)
+"$CL_BIN" load --tenant later --format json "$D/redated-6-banking-days.ach" >"$TMP/o2" ||
+	fail "6 banking days: $(cat "$TMP/o2")"
+grep -q '"new":6,' "$TMP/o2" || fail "6 banking days: $(cat "$TMP/o2")"
+assert_eq "$(q "select count(*) from clearing_record")" 12 "both clean files applied"
