@@ -30,13 +30,16 @@ struct walk_keys {
  * without a database (review 21).  The NACHA parser proves ACH keys unique
  * itself (entries in constant memory by trace order and per-batch trace
  * ranges, returns and NOCs with a key set) and names both lines; the
- * loader skips ACH files here too. */
-static void walk_key(struct walk_keys *k, const struct cl_record *rec)
+ * loader skips ACH files here too (NACHA files, not NACHA records: a CSV
+ * export's ACH records are checked like ISO ones). */
+static void walk_key(struct walk_keys *k, const struct cl_record *rec, enum cl_format format)
 {
 	struct cl_keyset_entry *e;
 	struct walk_dup *d;
 
-	if (strcmp(rec->scheme, "nacha") == 0 || !rec->natural_key[0])
+	/* by the file's format, not the record's scheme: ACH records read
+	 * from a CSV export are not proven unique by any parser */
+	if (format == CL_FORMAT_ACH || !rec->natural_key[0])
 		return;
 	if (!k->set)
 		k->set = cl_keyset_new();
@@ -110,7 +113,7 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 	while ((st = cl_parser_next(p, &rec, &err)) != CL_END) {
 		switch (st) {
 		case CL_OK:
-			walk_key(keys, rec);
+			walk_key(keys, rec, cl_parser_info(p)->format);
 			if (cb->on_record)
 				cb->on_record(ctx, rec);
 			break;

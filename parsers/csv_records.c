@@ -207,7 +207,10 @@ static void feed(struct cl_csv *p)
 		return;
 	}
 	last = s[seg - 1];
-	if (last == '\r' || (last == '\n' && !p->prev_cr))
+	/* an LF right after a CR (the segment is the LF alone) ends no
+	 * second line; an LF after other bytes does (fuzz: a CR inside a
+	 * quoted field, then the row's LF, was counted as CRLF) */
+	if (last == '\r' || (last == '\n' && !(seg == 1 && p->prev_cr)))
 		p->line++;
 	p->prev_cr = last == '\r';
 	p->info.lines = p->line - (p->prev_cr || last == '\n' ? 1 : 0);

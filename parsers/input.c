@@ -274,6 +274,8 @@ static long read_gzip(struct cl_input *in, unsigned char *buf, size_t cap, struc
 	in->zs.avail_out = (uInt)cap;
 	while (in->zs.avail_out == cap) {
 		int zr;
+		bool exhausted;
+		uInt before;
 
 		if (in->z_member_done) {
 			/* another gzip member may follow (concatenated .gz) */
@@ -294,18 +296,18 @@ static long read_gzip(struct cl_input *in, unsigned char *buf, size_t cap, struc
 			inflateReset(&in->zs);
 			in->z_member_done = false;
 		}
+		exhausted = false;
 		if (in->raw_pos == in->raw_len) {
 			if (raw_fill(in, 1, err) < 0)
 				return -1;
-			if (in->raw_pos == in->raw_len) {
-				cl_error_set(err, in->name, 0, "gzip_truncated",
-					     "gzip stream is truncated (input ends after %llu bytes)",
-					     (unsigned long long)in->raw_total);
-				return -1;
-			}
+			exhausted = in->raw_pos == in->raw_len;
 		}
+		/* inflate() runs even on exhausted input (avail_in 0): zlib may
+		 * hold the last bits already and owe output or a data error, so
+		 * the verdict must not depend on the read sizes (fuzz F12) */
 		in->zs.next_in = in->raw + in->raw_pos;
 		in->zs.avail_in = (uInt)(in->raw_len - in->raw_pos);
+		before = in->zs.avail_out;
 		zr = inflate(&in->zs, Z_NO_FLUSH);
 		in->raw_pos = in->raw_len - in->zs.avail_in;
 		if (zr == Z_STREAM_END) {
@@ -313,6 +315,11 @@ static long read_gzip(struct cl_input *in, unsigned char *buf, size_t cap, struc
 		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
 			cl_error_set(err, in->name, 0, "gzip_corrupt", "gzip stream is corrupt: %s",
 				     in->zs.msg ? in->zs.msg : "inflate failed");
+			return -1;
+		} else if (exhausted && in->zs.avail_out == before) {
+			cl_error_set(err, in->name, 0, "gzip_truncated",
+				     "gzip stream is truncated (input ends after %llu bytes)",
+				     (unsigned long long)in->raw_total);
 			return -1;
 		}
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ach.h"
+#include "csv_records.h"
 #include "iso20022.h"
 
 #define FUZZ_NAME "fuzz-input"
@@ -332,6 +333,7 @@ struct driver {
 	struct cl_parser *parser;
 	struct cl_ach *ach;
 	struct cl_iso20022 *iso;
+	struct cl_csv *csv;
 };
 
 static enum cl_status driver_next(struct driver *d, const struct cl_record **rec,
@@ -342,6 +344,8 @@ static enum cl_status driver_next(struct driver *d, const struct cl_record **rec
 		return cl_ach_next(d->ach, rec, err);
 	case FUZZ_ISO20022:
 		return cl_iso20022_next(d->iso, rec, err);
+	case FUZZ_CSV:
+		return cl_csv_next(d->csv, rec, err);
 	case FUZZ_PARSER:
 		break;
 	}
@@ -355,6 +359,8 @@ static const struct cl_file_info *driver_info(const struct driver *d)
 		return cl_ach_info(d->ach);
 	case FUZZ_ISO20022:
 		return cl_iso20022_info(d->iso);
+	case FUZZ_CSV:
+		return cl_csv_info(d->csv);
 	case FUZZ_PARSER:
 		break;
 	}
@@ -430,7 +436,7 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 		struct fuzz_outcome *out)
 {
 	struct cl_input *in = cl_input_from_memory(data, size, chunk, FUZZ_NAME);
-	struct driver d = { target, NULL, NULL, NULL };
+	struct driver d = { target, NULL, NULL, NULL, NULL };
 	EVP_MD_CTX *h = EVP_MD_CTX_new();
 	EVP_MD_CTX *hr = EVP_MD_CTX_new(), *he = EVP_MD_CTX_new(), *hk = EVP_MD_CTX_new();
 	unsigned max_errors = opts->max_errors ? opts->max_errors : 100;
@@ -445,6 +451,7 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 	out->opened = 1;
 	out->format = target == FUZZ_ACH ? CL_FORMAT_ACH
 		      : target == FUZZ_ISO20022 ? CL_FORMAT_ISO20022
+		      : target == FUZZ_CSV ? CL_FORMAT_CSV
 						: CL_FORMAT_UNKNOWN;
 	EVP_DigestInit_ex(h, EVP_sha256(), NULL);
 	EVP_DigestInit_ex(hr, EVP_sha256(), NULL);
@@ -456,6 +463,9 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 		break;
 	case FUZZ_ISO20022:
 		d.iso = cl_iso20022_new(in, opts);
+		break;
+	case FUZZ_CSV:
+		d.csv = cl_csv_new(in, opts);
 		break;
 	case FUZZ_PARSER:
 		memset(&err, 0xA5, sizeof(err));
@@ -576,6 +586,7 @@ done:
 	cl_parser_free(d.parser);
 	cl_ach_free(d.ach);
 	cl_iso20022_free(d.iso);
+	cl_csv_free(d.csv);
 	cl_input_free(in);
 }
 

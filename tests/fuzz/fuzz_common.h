@@ -19,6 +19,7 @@ enum fuzz_target {
 	FUZZ_ACH,      /* cl_ach_new / cl_ach_next directly, no detection */
 	FUZZ_ISO20022, /* cl_iso20022_new / _next directly */
 	FUZZ_PARSER,   /* cl_parser_open (detection) + cl_parser_next */
+	FUZZ_CSV,      /* cl_csv_new / cl_csv_next directly */
 };
 
 /* What one drive produced, to compare drives over different chunkings. */
@@ -79,7 +80,7 @@ _Noreturn void fuzz_fail(const char *file, int line, const char *cond, const cha
 /* Whether the named check is switched off by FUZZ_SKIP (a comma-separated
  * list of: ordinal, position, line, info_records, max_errors, message_bytes,
  * message_numbers, eol_mode, crlf, cosmetic, input_error_code,
- * chunking, gzip), so that a campaign can go on past a
+ * chunking, gzip, roundtrip), so that a campaign can go on past a
  * reported, still open finding.  FUZZ_TRACE=1 prints every result. */
 int fuzz_skip(const char *check);
 

@@ -9,9 +9,9 @@
 # checkout or /work/shared/corpus) when present.  The growing corpus of each
 # harness is kept under tests/out/fuzz/corpus/ between runs; crashes, hangs
 # and leaks are saved under tests/out/fuzz/crashes/<harness>/ and make the
-# script exit 1.  Total time is about 4 x SECONDS plus the build.
+# script exit 1.  Total time is about 5 x SECONDS plus the build.
 #
-# Environment: FUZZ_HARNESSES (default "ach iso20022 input parser"),
+# Environment: FUZZ_HARNESSES (default "ach iso20022 csv input parser"),
 # FUZZ_CC (default clang), FUZZ_JOBS (parallel libFuzzer workers per
 # harness, default 1), FUZZ_FLAGS (extra libFuzzer flags), FUZZ_SKIP (checks
 # to switch off; default: those of tests/fuzz/open-findings, none with
@@ -32,7 +32,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$root/tests/out/fuzz
 build=$out/build
 cc=${FUZZ_CC:-clang}
-harnesses=${FUZZ_HARNESSES:-"ach iso20022 input parser"}
+harnesses=${FUZZ_HARNESSES:-"ach iso20022 csv input parser"}
 jobs=${FUZZ_JOBS:-1}
 par=
 [ "$jobs" -gt 1 ] && par="-jobs=$jobs -workers=$jobs"
@@ -56,7 +56,7 @@ mkdir -p "$build" "$out/corpus" "$out/crashes"
 
 pkgs="libxml-2.0 zlib libcrypto"
 pkg_cflags=$(pkg-config --cflags $pkgs)
-pkg_libs=$(pkg-config --libs $pkgs)
+pkg_libs="$(pkg-config --libs $pkgs) -lcsv" # libcsv has no pkg-config file
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 $san
 	-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
@@ -89,7 +89,8 @@ seeds_for() { # harness -> seed directories that exist
 	case $1 in
 	ach) set -- "$s/ach" "$root/testdata" "${shared:+$shared/ach}" ;;
 	iso20022) set -- "$s/xml" "$root/testdata" "${shared:+$shared/iso20022}" ;;
-	*) set -- "$s/ach" "$s/xml" "$s/gz" "$root/testdata" "$shared" ;;
+	csv) set -- "$s/csv" ;;
+	*) set -- "$s/ach" "$s/xml" "$s/gz" "$s/csv" "$root/testdata" "$shared" ;;
 	esac
 	for d in "$@"; do
 		[ -n "$d" ] && [ -d "$d" ] && printf '%s\n' "$d"
@@ -99,6 +100,7 @@ dict_for() {
 	case $1 in
 	ach) echo "-dict=$root/tests/fuzz/ach.dict" ;;
 	iso20022) echo "-dict=$root/tests/fuzz/xml.dict" ;;
+	csv) echo "-dict=$root/tests/fuzz/csv.dict" ;;
 	*) echo "" ;;
 	esac
 }

@@ -744,6 +744,31 @@ static void test_csv_stops_after_max_errors(void **state)
 	assert_int_equal(res.err[2].line, 4);
 }
 
+/* Line ends inside quoted fields: LF, CR LF and a lone CR each end one
+ * line, so the next row's position and an error's line are the file's. */
+static void test_csv_line_ends_inside_quotes_count_once(void **state)
+{
+	static const char *const names[] = { "a\nb", "a\r\nb", "a\rb", "a\r\r\nb\n" };
+	static const unsigned long lines_after[] = { 1, 1, 1, 3 };
+	struct row rows[2] = { row_of(PAIN), row_of(ACH) };
+	struct result res;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *t;
+
+		set(&rows[0], "debtor_name", names[i]);
+		set(&rows[1], "direction", "up");
+		t = csv_text(NULL, 0, rows, 2, "\n");
+		for (size_t chunk = 0; chunk < 40; chunk += 13) {
+			read_csv(t, strlen(t), chunk, NULL, &res);
+			assert_int_equal(res.records, 1);
+			assert_string_equal(res.rec[0].debtor_name, names[i]);
+			assert_one_error(&res, 3 + lines_after[i], "csv_direction", NULL);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -778,6 +803,7 @@ int main(void)
 		cmocka_unit_test(test_csv_nacha_text_has_no_control_characters),
 		cmocka_unit_test(test_csv_header_only_is_valid_and_empty),
 		cmocka_unit_test(test_csv_stops_after_max_errors),
+		cmocka_unit_test(test_csv_line_ends_inside_quotes_count_once),
 	};
 
 	return cmocka_run_group_tests_name("csv", tests, NULL, NULL);

@@ -3,7 +3,8 @@
  * one a crash, hang, leak or broken invariant found by tests/fuzz/) goes
  * through cl_parser whole and in chunks of 1, 7 and 4096 bytes, and must end
  * with the outcome its MANIFEST line names (read whole), the same for every
- * chunking (for invalid XML and failed inputs: the same verdict).
+ * chunking (for invalid XML and failed inputs: the same verdict; with the
+ * flag "same-code" after the code, also the same first error code).
  *
  * MANIFEST: one line per file, "FILE STATUS CODE", where STATUS is "valid"
  * (records, no error), "invalid" (a data error; CODE is the code of the
@@ -33,7 +34,8 @@ struct expectation {
 	char file[256];
 	char status[16];   /* valid | invalid | io */
 	char code[CL_CODE_MAX];
-	char flag[16];     /* "verdict-only": an open chunking finding */
+	char flag[16];     /* "verdict-only": an open chunking finding;
+	                      "same-code": the first error's code never varies */
 };
 
 struct outcome {
@@ -204,6 +206,13 @@ static void test_fuzz_regressions_give_their_outcome_in_any_chunking(void **stat
 				     strcmp(e->flag, "verdict-only") == 0);
 
 			run_parser(buf, len, chunks[c], e->file, &other);
+			/* "same-code": a fixed finding whose code once varied with
+			 * the read size; its first error must not vary again */
+			if (strcmp(e->flag, "same-code") == 0 &&
+			    (strcmp(other.status, whole.status) != 0 ||
+			     strcmp(other.code, whole.code) != 0))
+				fail_msg("%s: read %zu bytes at a time: %s %s; whole: %s %s", e->file,
+					 chunks[c], other.status, other.code, whole.status, whole.code);
 			if (loose && strcmp(other.status, "valid") != 0)
 				continue;
 			if (strcmp(other.status, whole.status) != 0 ||

@@ -319,6 +319,60 @@ static void test_format_detect_tells_nacha_from_xml(void **state)
 	assert_int_equal(cl_format_detect((const unsigned char *)"", 0), CL_FORMAT_UNKNOWN);
 }
 
+/* Fuzz finding F12: a short corrupt gzip stream (header + 4 bytes of bad
+ * deflate data) was "truncated" or "corrupt" depending on the read sizes:
+ * after a read that filled a small buffer, zlib held the last bits and was
+ * never asked again.  Every sequence of read sizes must say "corrupt". */
+static void test_input_short_corrupt_gzip_same_verdict_for_any_read_size(void **state)
+{
+	static const unsigned char gz[] = { 0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00,
+					    0x00, 0x45, 0x8f, 0x13, 0x85, 0xc5, 0xe9 };
+	static const size_t first[] = { 1, 2, 3, 7, 8, 64, 4096 };
+	static const size_t then[] = { 1, 7, 4096 };
+
+	(void)state;
+	for (size_t a = 0; a < sizeof(first) / sizeof(first[0]); a++)
+		for (size_t b = 0; b < sizeof(then) / sizeof(then[0]); b++)
+			for (size_t chunk = 0; chunk < 3; chunk++) {
+				struct cl_input *in = cl_input_from_memory(gz, sizeof(gz), chunk, "f12.gz");
+				struct cl_error err;
+				char buf[4096];
+				long r = cl_input_read(in, buf, first[a], &err);
+
+				while (r > 0)
+					r = cl_input_read(in, buf, then[b], &err);
+				assert_int_equal(r, -1);
+				assert_string_equal(err.code, "gzip_corrupt");
+				assert_string_equal(err.message,
+						    "gzip stream is corrupt: invalid distance too far back");
+				cl_input_free(in);
+			}
+}
+
+/* A gzip stream cut short stays "truncated", whatever the read size. */
+static void test_input_truncated_gzip_is_truncated_for_any_read_size(void **state)
+{
+	static const char text[] = "a line of text that compresses\n";
+	size_t len;
+	unsigned char *gz = gzip_buf(text, sizeof(text) - 1, &len);
+
+	(void)state;
+	for (size_t cut = 10; cut < len; cut++)
+		for (size_t cap = 1; cap <= 64; cap *= 4) {
+			struct cl_input *in = cl_input_from_memory(gz, cut, 0, "cut.gz");
+			struct cl_error err;
+			char buf[64];
+			long r;
+
+			while ((r = cl_input_read(in, buf, cap, &err)) > 0)
+				;
+			assert_int_equal(r, -1);
+			assert_string_equal(err.code, "gzip_truncated");
+			cl_input_free(in);
+		}
+	free(gz);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +388,8 @@ int main(void)
 		cmocka_unit_test(test_input_checksum_of_big_input_on_a_thread),
 		cmocka_unit_test(test_input_missing_file_names_the_reason),
 		cmocka_unit_test(test_format_detect_tells_nacha_from_xml),
+		cmocka_unit_test(test_input_short_corrupt_gzip_same_verdict_for_any_read_size),
+		cmocka_unit_test(test_input_truncated_gzip_is_truncated_for_any_read_size),
 	};
 
 	return cmocka_run_group_tests_name("input", tests, NULL, NULL);

@@ -1,0 +1,44 @@
+# CSV exports as input: validate and parse read them like any file (format
+# told from the header), report a repeated natural key as load does (also
+# for ACH records, which no parser proves unique in a CSV), and refuse a
+# masked export.
+. "$(dirname "$0")/lib.sh"
+D="$TESTDATA/demo"
+cd "$TMP"
+
+"$CL_BIN" parse --no-mask --format csv "$D/original.ach" >orig.csv
+run validate orig.csv
+expect_status 0
+expect_stdout - <<'OUT'
+orig.csv: valid csv, 15 records
+OUT
+run validate --format json orig.csv
+expect_status 0
+expect_stdout_has '"format":"csv","message_type":"csv","records":15'
+
+# gzip is a transport here too; standard input works
+gzip -c orig.csv >orig.csv.gz
+run validate orig.csv.gz
+expect_status 0
+run parse --format json - <orig.csv
+[ "$(grep -c '"scheme":"nacha"' "$TMP/stdout")" = 15 ] || fail "parse - of a CSV"
+
+# one ACH row twice: the loader's message, line of the repeat and of the first
+{ cat orig.csv; sed -n 6p orig.csv; } >twice.csv
+run validate twice.csv
+expect_status 3
+expect_stderr - <<'ERR'
+clearing-load: twice.csv:17: error: natural key "1100000000|121042880000006|2026-03-02" appears 2 times in this file (first on line 6): the file cannot be deduplicated safely
+ERR
+
+# exported without --no-mask: refused, saying how to export
+"$CL_BIN" parse --format csv "$D/original-pain001.xml" >masked.csv
+run validate masked.csv
+expect_status 3
+expect_stderr_has 'masked.csv:2: error: column debtor_account on line 2 is masked ("******************3142"): export the file with parse --format csv --no-mask'
+
+# a header without kind is no CSV export
+printf 'scheme,amount_minor\nnacha,1\n' >nokind.csv
+run validate nokind.csv
+expect_status 3
+expect_stderr_has 'nokind.csv:1: error: unknown format: expected a NACHA file header ("101"), an ISO 20022 XML document ("<") or a CSV export (a header row naming scheme and kind)'
