@@ -146,8 +146,10 @@ static void plan_text(const struct out *o, const struct cl_plan_item *it)
 	char key[CL_KEY_MAX];
 	unsigned i;
 
-	printf("%-10s %s:%lu  %s  %s", it->reason && strcmp(it->reason, "near_duplicate") == 0
-						 ? "conflict*" : cl_action_name(it->action),
+	/* the line number and kind padded: the columns stay put whether a
+	 * line number has one digit or six (review 35) */
+	printf("%-10s %s:%-6lu %-10s %s", it->reason && strcmp(it->reason, "near_duplicate") == 0
+						  ? "conflict*" : cl_action_name(it->action),
 	       o->file_text, it->position, it->rec->kind, shown_key(it->rec, key, sizeof(key)));
 	if (it->action != CL_ACTION_NEW)
 		printf("  (%s of load %lld, %s:%lu, %s)", it->reason, it->matched_load_id,

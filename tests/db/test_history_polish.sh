@@ -48,6 +48,13 @@ expect_exit 0 cl load --tenant bank-a "$TMP/a.ach"
 expect_exit 0 cl show --tenant bank-a --format json --trace 121042880000001
 grep '"type":"event"' "$TMP/out" | grep -q "\"created_at\":\"$iso\"" || fail "show event time: $(cat "$TMP/out")"
 
+# 35: diff text keeps its columns whatever the width of the line number
+"$CL_TOOLS/gen_ach" -n 12 --start 500 >"$TMP/cols.ach"
+expect_exit 1 cl diff "$TMP/cols.ach"
+assert_eq "$(grep -c '^new ' "$TMP/out")" 12 "diff lines"
+assert_eq "$(grep '^new ' "$TMP/out" | awk '{ print index($0, "ach.entry") }' | sort -u | wc -l)" 1 \
+	"the kind column starts at one offset on lines 3 to 14"
+
 # 48: not found is 7, never 1
 expect_exit 7 cl show --tenant bank-a --trace 999999999999999
 grep -q 'no record of tenant "bank-a" matches "999999999999999"' "$TMP/err" || fail "show not found: $(cat "$TMP/err")"
