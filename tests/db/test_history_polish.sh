@@ -55,6 +55,16 @@ assert_eq "$(grep -c '^new ' "$TMP/out")" 12 "diff lines"
 assert_eq "$(grep '^new ' "$TMP/out" | awk '{ print index($0, "ach.entry") }' | sort -u | wc -l)" 1 \
 	"the kind column starts at one offset on lines 3 to 14"
 
+# 37: a sender's file name cannot forge a line in show or loads text
+evil="$TMP/$(printf 'evil\n\033[31mname.ach')"
+cp "$TMP/cols.ach" "$evil"
+expect_exit 0 cl load --tenant evil "$evil"
+expect_exit 0 cl show --tenant evil --trace 121042880000501
+grep -q '^  file_name .*/evil\\x0A\\x1B\[31mname.ach$' "$TMP/out" || fail "show text file name: $(cat "$TMP/out")"
+expect_exit 0 cl loads --tenant evil
+assert_eq "$(wc -l <"$TMP/out")" 1 "one load, one line"
+grep -q 'evil\\x0A\\x1B\[31mname.ach' "$TMP/out" || fail "loads text file name: $(cat "$TMP/out")"
+
 # 48: not found is 7, never 1
 expect_exit 7 cl show --tenant bank-a --trace 999999999999999
 grep -q 'no record of tenant "bank-a" matches "999999999999999"' "$TMP/err" || fail "show not found: $(cat "$TMP/err")"
