@@ -132,4 +132,11 @@ clearing-load $cmd: standard input (-) given more than once
 Try 'clearing-load $cmd --help' for more information.
 OUT
 done
+# a password in --db in any spelling is a usage error, never sent and never
+# a "database unavailable" (review 17: PASSWORD=x exited 5)
+for conninfo in "PASSWORD=x dbname=a" "host=h Password = 'y'" "postgresql://h/db?PASSWORD=x"; do
+	run loads --db "$conninfo"
+	expect_status 2
+	expect_stderr_has "clearing-load loads: --db must not contain a password"
+done
 echo ok
