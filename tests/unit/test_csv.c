@@ -535,6 +535,15 @@ static void test_csv_direction_is_credit_debit_or_empty(void **state)
 	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
 	assert_one_error(&res, 2, "csv_direction",
 			 "direction on line 2 must be credit, debit or empty, found \"Debit\"");
+	/* a NACHA record's direction is its transaction code's */
+	set(&rows[0], "direction", "credit");
+	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
+	assert_one_error(&res, 2, "csv_direction",
+			 "direction on line 2 is \"credit\": transaction code 27 is a debit");
+	set(&rows[0], "direction", "");
+	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
+	assert_one_error(&res, 2, "csv_direction",
+			 "direction on line 2 is \"\": transaction code 27 is a debit");
 }
 
 static void test_csv_kind_must_be_known_and_match_the_scheme(void **state)
