@@ -146,8 +146,10 @@ static void plan_text(const struct out *o, const struct cl_plan_item *it)
 	char key[CL_KEY_MAX];
 	unsigned i;
 
-	printf("%-10s %s:%lu  %s  %s", it->reason && strcmp(it->reason, "near_duplicate") == 0
-						 ? "conflict*" : cl_action_name(it->action),
+	/* the line number and kind padded: the columns stay put whether a
+	 * line number has one digit or six (review 35) */
+	printf("%-10s %s:%-6lu %-10s %s", it->reason && strcmp(it->reason, "near_duplicate") == 0
+						  ? "conflict*" : cl_action_name(it->action),
 	       o->file_text, it->position, it->rec->kind, shown_key(it->rec, key, sizeof(key)));
 	if (it->action != CL_ACTION_NEW)
 		printf("  (%s of load %lld, %s:%lu, %s)", it->reason, it->matched_load_id,
@@ -507,8 +509,8 @@ int cl_cmd_load(int argc, char **argv)
 			return cl_option_error(cmd, c, argv);
 		}
 	}
-	if (optind >= argc)
-		return cl_usage_error(cmd, "no file given");
+	if ((code = cl_check_files(cmd, optind, argc, argv)) != 0)
+		return code;
 	if (cl_opt_quiet && cl_opt_verbose)
 		return cl_usage_error(cmd, "--quiet and --verbose cannot be used together");
 	if ((c = cl_cmd_connect(cmd, conninfo, &db)) != 0)

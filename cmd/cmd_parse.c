@@ -82,8 +82,8 @@ int cl_cmd_parse(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (optind >= argc)
-		return cl_usage_error("parse", "no file given");
+	if ((rc = cl_check_files("parse", optind, argc, argv)) != 0)
+		return rc;
 	if (ctx.format == CL_OUT_CSV)
 		cl_csv_record_header(stdout);
 	for (int i = optind; i < argc; i++) {

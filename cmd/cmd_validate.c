@@ -124,8 +124,8 @@ int cl_cmd_validate(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (optind >= argc)
-		return cl_usage_error("validate", "no file given");
+	if ((rc = cl_check_files("validate", optind, argc, argv)) != 0)
+		return rc;
 	if (popts.schema_path) {
 		/* a schema that cannot be used is the command line's fault, not
 		 * the files' (review 28): said once, before any file is read */

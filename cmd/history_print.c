@@ -102,9 +102,12 @@ void cl_history_print(void *vctx, const char *section, const struct cl_kv *kv_in
 		printf("%s:\n", section);
 		for (i = 0; i < n; i++) {
 			const char *v = value(&kv[i], buf, sizeof(buf));
+			char safe[4 * CL_KEY_MAX];
 
+			/* file names and ids come from senders: escaped, so
+			 * they cannot forge a line or drive the terminal (review 37) */
 			if (v)
-				printf("  %-20s %s\n", kv[i].name, v);
+				printf("  %-20s %s\n", kv[i].name, cl_text_safe(v, safe, sizeof(safe)));
 		}
 		break;
 	}

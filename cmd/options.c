@@ -39,6 +39,22 @@ bool cl_valid_tenant(const char *s)
 
 enum { OPT_SCHEMA = CL_OPT_OWN };
 
+int cl_check_files(const char *cmd, int first, int argc, char **argv)
+{
+	bool stdin_seen = false;
+
+	if (first >= argc)
+		return cl_usage_error(cmd, "no file given");
+	for (int i = first; i < argc; i++) {
+		if (strcmp(argv[i], "-") != 0)
+			continue;
+		if (stdin_seen)
+			return cl_usage_error(cmd, "standard input (-) given more than once");
+		stdin_seen = true;
+	}
+	return 0;
+}
+
 int cl_option_error(const char *cmd, int c, char **argv)
 {
 	if (c == ':')

@@ -32,6 +32,11 @@ enum {
 int cl_file_option(const char *cmd, int c, const char *arg, struct cl_parse_opts *popts,
 		   enum cl_out_format *format);
 
+/* The files of a file command (argv[first..argc-1]): at least one, and
+ * standard input ("-") at most once (a second "-" would read an empty,
+ * already consumed stream: review 50).  0, or the usage error's code. */
+int cl_check_files(const char *cmd, int first, int argc, char **argv);
+
 /* The usage error for what getopt_long returned as ':' or '?'. */
 int cl_option_error(const char *cmd, int c, char **argv);
 

@@ -28,9 +28,10 @@ struct walk_keys {
 /* Two records of one file with the same natural key make it invalid: load
  * and diff reject such a file (issue 4), so validate and parse say so too,
  * without a database (review 21).  The NACHA parser proves ACH keys unique
- * itself, in constant memory (trace order, per-batch trace ranges), and
- * names both lines; the loader skips ACH files here too (NACHA files, not
- * NACHA records: a CSV export's ACH records are checked like ISO ones). */
+ * itself (entries in constant memory by trace order and per-batch trace
+ * ranges, returns and NOCs with a key set) and names both lines; the
+ * loader skips ACH files here too (NACHA files, not NACHA records: a CSV
+ * export's ACH records are checked like ISO ones). */
 static void walk_key(struct walk_keys *k, const struct cl_record *rec, enum cl_format format)
 {
 	struct cl_keyset_entry *e;

@@ -113,6 +113,7 @@ void cl_ach_free(struct cl_ach *p)
 		return;
 	ach_fp_free(p->afp);
 	ach_batch_sums_free(p);
+	cl_keyset_free(p->return_keys);
 	free(p->buf);
 	free(p);
 }

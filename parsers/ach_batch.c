@@ -209,7 +209,12 @@ static struct ach_group *group_of(struct cl_ach *p, const struct ach_batch *b, i
 	char key[17];
 	size_t i;
 
-	memcpy(key, b->company_id_raw, 10);
+	/* the originator as the key has it (trimmed on both sides, review
+	   47): "ABC1234   " and "   ABC1234" are one originator, and their
+	   batches must share a group or a key repeated across them is missed
+	   (review 2, R2-1) */
+	memset(key, 0, 10);
+	memcpy(key, b->company_id, strnlen(b->company_id, 10));
 	key[16] = (char)kind;
 	/* YYMMDD back from YYYY-MM-DD (zeros when the batch has no date) */
 	memcpy(key + 10, b->value_date + 2, 2);
@@ -251,6 +256,8 @@ static void trace_restart(struct cl_ach *p, const struct ach_range *r, int kind,
 	struct ach_batch *b = &p->b;
 	char num[32];
 
+	if (kind != 0 && p->return_dup_batch == b->line)
+		return; /* the repeated key itself was named (return_key_once) */
 	show_batch(num, sizeof(num), b);
 	if (r->min == other->max && r->min > other->min) {
 		/* this batch goes on from the other's last trace and repeats

@@ -563,6 +563,31 @@ void ach_addenda(struct cl_ach *p, const struct ach_line *l)
 		"unknown addenda type \"%02" PRIu64 "\" (expected 02, 05, 10-18, 98 or 99)", t);
 }
 
+/* Two returns (or NOCs) of one file with the same key make it invalid, as
+ * two entries do.  Entries are proven unique by trace order and per-company
+ * trace ranges; a return's key has no company id, and return files batch
+ * by company with the RDFIs' traces interleaved, so those ranges cannot
+ * prove it: the keys are remembered instead.  (Such a file was retried 8
+ * times as a race and ended with exit 5.) */
+static void return_key_once(struct cl_ach *p, const struct cl_record *r, unsigned long line)
+{
+	struct cl_keyset_entry *k;
+
+	if (!r->natural_key[0])
+		return;
+	if (!p->return_keys)
+		p->return_keys = cl_keyset_new();
+	if (!cl_keyset_add(p->return_keys, r->kind, r->natural_key, line, &k))
+		return;
+	ach_err(p, line, 1, "duplicate_key",
+		"%s key \"%.200s\" appears again in this file (first on line %lu): the file "
+		"cannot be deduplicated safely",
+		strcmp(r->kind, "ach.noc") == 0 ? "notification of change" : "return",
+		r->natural_key, (unsigned long)k->first_line);
+	ach_err_other_line(p, k->first_line);
+	p->return_dup_batch = p->b.line;
+}
+
 void ach_entry_finish(struct cl_ach *p)
 {
 	struct ach_entry *e = &p->e;
@@ -619,5 +644,7 @@ void ach_entry_finish(struct cl_ach *p)
 	}
 	r->ordinal = ++p->ordinals;
 	ach_key_and_fingerprint(p, r, b->iat);
+	if (e->n99 || e->n98)
+		return_key_once(p, r, e->line);
 	ach_emit_record(p);
 }

@@ -24,6 +24,7 @@
 
 #include "ach.h"
 #include "fingerprint.h"
+#include "keyset.h"
 
 #define ACH_RECLEN 94
 #define ACH_QUEUE 64          /* events (errors, notes, a record) per line */
@@ -161,6 +162,13 @@ struct cl_ach {
 	/* trace-restart check */
 	size_t nsums;                /* ranges kept, in all groups */
 	struct ach_group *groups;    /* open addressing, capgroups a power of 2 */
+	/* the keys of the returns and NOCs so far: their key has no company id,
+	 * so the per-company trace ranges cannot prove them unique across
+	 * batches of different companies (24 to 64 bytes per return/NOC) */
+	struct cl_keyset *return_keys;
+	unsigned long return_dup_batch; /* header line of the batch whose repeated
+	                                   return/NOC key was reported (its trace
+	                                   range overlap is then not reported) */
 	size_t ngroups, capgroups;
 	bool sums_full;
 

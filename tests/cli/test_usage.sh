@@ -119,4 +119,17 @@ if [ -w /dev/full ]; then
 	[ "$st" -ne 0 ] || fail "--help to /dev/full exited 0"
 	grep -q "could not write standard output" "$TMP/err" || fail "no write error message"
 fi
+# standard input at most once: a second "-" would read an empty stream
+# (review 50); refused before any file is read or a database is asked
+for cmd in parse validate load diff; do
+	case $cmd in
+	load | diff) run "$cmd" --db "host=127.0.0.1 port=1" - - </dev/null ;;
+	*) run "$cmd" - - </dev/null ;;
+	esac
+	expect_status 2
+	expect_stderr - <<OUT
+clearing-load $cmd: standard input (-) given more than once
+Try 'clearing-load $cmd --help' for more information.
+OUT
+done
 echo ok

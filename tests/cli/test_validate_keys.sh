@@ -49,6 +49,17 @@ expect_status 3
 expect_stderr_has "natural key \"uetr|$u1|"
 expect_stderr_has '" appears 2 times in this file (first on line '
 
+# NACHA: the same return in batches of two companies (its key has no
+# company id, so trace ranges per company cannot see it): every command
+# that reads the file says so, with both lines
+run validate "$TESTDATA/keys/return-twice-two-companies.ach"
+expect_status 3
+expect_stderr - <<OUT
+clearing-load: $TESTDATA/keys/return-twice-two-companies.ach:7: error: return key "091400600000001|R01|091000017611242|2000-01-01" appears again in this file (first on line 3): the file cannot be deduplicated safely
+OUT
+run parse --format json "$TESTDATA/keys/return-twice-two-companies.ach"
+expect_status 3
+
 # many distinct keys: no false repeat (the set grows past its first table)
 "$CL_TOOLS/gen_iso" --type pain.001 --tx 5000 >"$TMP/big.xml"
 run validate "$TMP/big.xml"

@@ -26,6 +26,8 @@ expect_exit 0 cl load --tenant bank-b "$TMP/a.ach"
 
 # 6, 46: the text line names the tenant and the file's SHA-256; --tenant filters
 expect_exit 0 cl loads
+grep -q " committed   5 records: 5 new, 0 duplicate, 0 conflict, 0 errors  bank-a  " "$TMP/out" ||
+	fail "loads text counts: $(cat "$TMP/out")"
 assert_eq "$(grep -c "  bank-a  sha256:$sha  $TMP/a.ach  " "$TMP/out")" 1 "loads text: tenant and sha256 of bank-a"
 assert_eq "$(grep -c "  bank-b  sha256:$sha  $TMP/a.ach  " "$TMP/out")" 1 "loads text: tenant and sha256 of bank-b"
 expect_exit 0 cl loads --tenant bank-b --format json
@@ -45,6 +47,23 @@ grep -q "^\"load\",.*,\"$iso\",\"$iso\"\$" "$TMP/out" || fail "show csv times: $
 expect_exit 0 cl load --tenant bank-a "$TMP/a.ach"
 expect_exit 0 cl show --tenant bank-a --format json --trace 121042880000001
 grep '"type":"event"' "$TMP/out" | grep -q "\"created_at\":\"$iso\"" || fail "show event time: $(cat "$TMP/out")"
+
+# 35: diff text keeps its columns whatever the width of the line number
+"$CL_TOOLS/gen_ach" -n 12 --start 500 >"$TMP/cols.ach"
+expect_exit 1 cl diff "$TMP/cols.ach"
+assert_eq "$(grep -c '^new ' "$TMP/out")" 12 "diff lines"
+assert_eq "$(grep '^new ' "$TMP/out" | awk '{ print index($0, "ach.entry") }' | sort -u | wc -l)" 1 \
+	"the kind column starts at one offset on lines 3 to 14"
+
+# 37: a sender's file name cannot forge a line in show or loads text
+evil="$TMP/$(printf 'evil\n\033[31mname.ach')"
+cp "$TMP/cols.ach" "$evil"
+expect_exit 0 cl load --tenant evil "$evil"
+expect_exit 0 cl show --tenant evil --trace 121042880000501
+grep -q '^  file_name .*/evil\\x0A\\x1B\[31mname.ach$' "$TMP/out" || fail "show text file name: $(cat "$TMP/out")"
+expect_exit 0 cl loads --tenant evil
+assert_eq "$(wc -l <"$TMP/out")" 1 "one load, one line"
+grep -q 'evil\\x0A\\x1B\[31mname.ach' "$TMP/out" || fail "loads text file name: $(cat "$TMP/out")"
 
 # 48: not found is 7, never 1
 expect_exit 7 cl show --tenant bank-a --trace 999999999999999

@@ -688,9 +688,32 @@ static void test_ach_return_trace_restart(void **state)
 	}
 	fx_finish(&f, true);
 	run_fx(&r, &f);
-	assert_only_error(&r, "trace_restart", 6);
-	assert_int_equal(find_err(&r, "trace_restart")->other_line, 2);
+	/* the repeated key is named, with both lines (the overlapping trace
+	 * range of the two batches is then not reported again) */
+	assert_only_error(&r, "duplicate_key", 7);
+	assert_int_equal(find_err(&r, "duplicate_key")->other_line, 3);
+	assert_string_equal(find_err(&r, "duplicate_key")->message,
+			    "return key \"099912340000099|R01|121042880000001|2026-03-02\" appears "
+			    "again in this file (first on line 3): the file cannot be deduplicated "
+			    "safely");
 	assert_string_equal(nth_record(&r, 0)->natural_key, nth_record(&r, 1)->natural_key);
+	run_free(&r);
+	fx_free(&f);
+
+	/* the same return in batches of two companies: the per-company trace
+	 * ranges cannot see it, the key set does (it was retried as a race
+	 * and ended with exit 5) */
+	fx_begin(&f, "2603011200");
+	for (int b = 1; b <= 2; b++) {
+		fx_batch(&f, b == 1 ? "1111111111" : "2222222222", "PPD", "200", "260302", b);
+		fx_entry_full(&f, "21", "23138010", 100, "A1", "ID1", "JANE ROE", 1, 1);
+		fx_raw(&f, a99(l, "R01", "099912340000099", "", "121042880000001"), 1, 0, 0, 0);
+		fx_end_batch(&f);
+	}
+	fx_finish(&f, true);
+	run_fx(&r, &f);
+	assert_only_error(&r, "duplicate_key", 7);
+	assert_int_equal(find_err(&r, "duplicate_key")->other_line, 3);
 	run_free(&r);
 	fx_free(&f);
 }

@@ -1,7 +1,9 @@
 /*
  * keyset.h - the natural keys of one file, without a database: finds a key
- * that occurs twice, as load and diff do with the staged keys (the file
- * cannot be deduplicated safely; issue 4, review 21).
+ * that occurs twice (the file cannot be deduplicated safely; issue 4).
+ * validate and parse check ISO 20022 keys with it as load and diff do with
+ * the staged keys (review 21); the NACHA parser the keys of returns and
+ * NOCs, which trace order cannot prove unique.
  *
  * Memory: one 24-byte slot per distinct key (a 128-bit SHA-256 prefix of
  * kind and key, the line of the first occurrence, a caller tag); the table
