@@ -366,6 +366,23 @@ static void test_iso20022_repeated_element_is_error(void **state)
 	assert_int_equal(run.nerr, 0);
 }
 
+/* the initiating party's name is never the sender: it can be a person, and
+ * clearing_load.sender is stored (review 2, R2-25) */
+static void test_iso20022_sender_is_never_a_name(void **state)
+{
+	static char nameonly[sizeof(doc)];
+	const char *id = "<Id><OrgId><Othr><Id>ACME-1</Id></Othr></OrgId></Id>";
+	const char *src = pain09("1", "12.34", TX09("E2E-1", "12.34", "EUR"));
+	const char *at = strstr(src, id);
+
+	(void)state;
+	assert_non_null(at);
+	snprintf(nameonly, sizeof(nameonly), "%.*s%s", (int)(at - src), src, at + strlen(id));
+	iso_run(nameonly, &run);
+	assert_int_equal(run.nerr, 0);
+	assert_string_equal(run.info.sender, "");
+}
+
 static void test_iso20022_pain001_v09_record(void **state)
 {
 	const struct cl_record *r = &run.rec[0];
@@ -1103,6 +1120,7 @@ int main(void)
 		cmocka_unit_test(test_iso20022_identifiers),
 		cmocka_unit_test(test_iso20022_namespaces),
 		cmocka_unit_test(test_iso20022_repeated_element_is_error),
+		cmocka_unit_test(test_iso20022_sender_is_never_a_name),
 		cmocka_unit_test(test_iso20022_pain001_v09_record),
 		cmocka_unit_test(test_iso20022_pain001_v03_record),
 		cmocka_unit_test(test_iso20022_pacs008_key_tiers),
