@@ -45,7 +45,8 @@ static void emit_rows(PGresult *res, const char *section, cl_history_fn fn, void
 	"pg_catalog.to_char(" col ", 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') AS " name
 
 static const char record_cols[] =
-	"r.tenant, r.kind, r.natural_key, r.key_rule, pg_catalog.encode(r.fingerprint, 'hex') "
+	"r.tenant, r.kind, r.natural_key, r.key_rule, r.alt_key, "
+	"pg_catalog.encode(r.fingerprint, 'hex') "
 	"AS fingerprint, r.amount_minor, r.currency, r.direction, r.value_date, r.trace_number, "
 	"r.sec_code, r.transaction_code, r.receiving_dfi, r.receiving_account, r.company_id, "
 	"r.batch_number, r.individual_id, r.reason_code, r.original_trace, r.original_rdfi, "
@@ -84,6 +85,7 @@ static const char key_events_sql[] =
  * R2-23).  $4, $5: the record's load_id and ordinal. */
 #define QUARANTINE_COLS \
 	"SELECT q.load_id, l.load_uuid, l.file_name, q.position, q.kind, q.natural_key, " \
+	"q.alt_key, " \
 	"q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account, " \
 	"q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint, " \
 	ISO_TS("q.quarantined_at", "quarantined_at") \
