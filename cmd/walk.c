@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fingerprint.h"
 #include "keyset.h"
 #include "row.h"
 #include "xmalloc.h"
@@ -17,13 +18,62 @@
 struct walk_dup {
 	char key[CL_KEY_MAX];
 	unsigned long first, last, count;
+	bool alt;  /* one payment under several natural keys (count: keys) */
 };
 
 struct walk_keys {
-	struct cl_keyset *set;
+	struct cl_keyset *set;     /* kind + natural key */
+	struct cl_keyset *alt;     /* kind + alternate key + fingerprint */
+	struct cl_keyset *alt_nk;  /* the same + natural key */
 	struct walk_dup dup[WALK_DUP_MAX];
 	unsigned ndup;
 };
+
+/* The group of a repeated key (entry e of one of the sets), made when the
+ * key is first seen again; NULL once 10 groups are reported. */
+static struct walk_dup *dup_group(struct walk_keys *k, struct cl_keyset_entry *e, bool alt,
+				  const char *key)
+{
+	struct walk_dup *d;
+
+	if (e->tag)
+		return &k->dup[e->tag - 1];
+	if (k->ndup == WALK_DUP_MAX)
+		return NULL;
+	d = &k->dup[k->ndup++];
+	e->tag = k->ndup;
+	d->first = e->first_line;
+	d->count = 1;
+	d->alt = alt;
+	snprintf(d->key, sizeof(d->key), "%s", key);
+	return d;
+}
+
+/* One payment under two natural keys in one file (a pacs.008 with and
+ * without its UETR): the records share an alternate key and a fingerprint
+ * (record.h alt_key).  load and diff reject such a file (duplicate_alt_key);
+ * validate and parse say so too (review 2, R2-5). */
+static void walk_alt_key(struct walk_keys *k, const struct cl_record *rec)
+{
+	char fp[65], pair[CL_KEY_MAX + 80], triple[2 * CL_KEY_MAX + 80];
+	struct cl_keyset_entry *e, *t;
+	bool new_key, seen;
+	struct walk_dup *d;
+
+	cl_hex32(rec->fingerprint, fp);
+	snprintf(pair, sizeof(pair), "%s|%s", rec->alt_key, fp);
+	snprintf(triple, sizeof(triple), "%s|%s", pair, rec->natural_key);
+	if (!k->alt) {
+		k->alt = cl_keyset_new();
+		k->alt_nk = cl_keyset_new();
+	}
+	new_key = !cl_keyset_add(k->alt_nk, rec->kind, triple, rec->position, &t);
+	seen = cl_keyset_add(k->alt, rec->kind, pair, rec->position, &e);
+	if (!seen || !new_key || !(d = dup_group(k, e, true, rec->alt_key)))
+		return;
+	d->count++;
+	d->last = rec->position;
+}
 
 /* Two records of one file with the same natural key make it invalid: load
  * and diff reject such a file (issue 4), so validate and parse say so too,
@@ -36,27 +86,24 @@ static void walk_key(struct walk_keys *k, const struct cl_record *rec, enum cl_f
 {
 	struct cl_keyset_entry *e;
 	struct walk_dup *d;
+	char masked[CL_KEY_MAX];
 
 	/* by the file's format, not the record's scheme: ACH records read
 	 * from a CSV export are not proven unique by any parser */
-	if (format == CL_FORMAT_ACH || !rec->natural_key[0])
+	if (format == CL_FORMAT_ACH)
+		return;
+	if (rec->alt_key[0])
+		walk_alt_key(k, rec);
+	if (!rec->natural_key[0])
 		return;
 	if (!k->set)
 		k->set = cl_keyset_new();
 	if (!cl_keyset_add(k->set, rec->kind, rec->natural_key, rec->position, &e))
 		return;
-	if (e->tag) {
-		d = &k->dup[e->tag - 1];
-	} else {
-		if (k->ndup == WALK_DUP_MAX)
-			return;
-		d = &k->dup[k->ndup++];
-		e->tag = k->ndup;
-		d->first = e->first_line;
-		d->count = 1;
-		if (cl_opt_no_mask || !cl_row_mask_key(rec, rec->natural_key, d->key, sizeof(d->key)))
-			snprintf(d->key, sizeof(d->key), "%s", rec->natural_key);
-	}
+	if (cl_opt_no_mask || !cl_row_mask_key(rec, rec->natural_key, masked, sizeof(masked)))
+		snprintf(masked, sizeof(masked), "%s", rec->natural_key);
+	if (!(d = dup_group(k, e, false, masked)))
+		return;
 	d->count++;
 	d->last = rec->position;
 }
@@ -77,10 +124,17 @@ static void walk_key_errors(struct walk_keys *k, const char *file, const struct 
 		struct cl_error e;
 		const struct walk_dup *d = &k->dup[i];
 
-		cl_error_set(&e, file, d->last, "duplicate_key",
-			     "natural key \"%.200s\" appears %lu times in this file (first on line "
-			     "%lu): the file cannot be deduplicated safely",
-			     d->key, d->count, d->first);
+		if (d->alt)
+			cl_error_set(&e, file, d->last, "duplicate_alt_key",
+				     "one payment (alternate key \"%.200s\", same content) appears "
+				     "under %lu natural keys in this file (first on line %lu): the file "
+				     "cannot be deduplicated safely",
+				     d->key, d->count, d->first);
+		else
+			cl_error_set(&e, file, d->last, "duplicate_key",
+				     "natural key \"%.200s\" appears %lu times in this file (first on "
+				     "line %lu): the file cannot be deduplicated safely",
+				     d->key, d->count, d->first);
 		e.other_line = d->first;
 		res->errors++;
 		cb->on_error(ctx, &e);
@@ -146,8 +200,11 @@ done:
 	}
 	memcpy(res->sha256, cl_input_sha256_hex(in), sizeof(res->sha256));
 	res->bytes = cl_input_raw_bytes(in);
-	if (keys)
+	if (keys) {
 		cl_keyset_free(keys->set);
+		cl_keyset_free(keys->alt);
+		cl_keyset_free(keys->alt_nk);
+	}
 	free(keys);
 	cl_parser_free(p);
 	cl_input_free(in);

@@ -60,6 +60,23 @@ OUT
 run parse --format json "$TESTDATA/keys/return-twice-two-companies.ach"
 expect_status 3
 
+# one pacs.008 payment with and without its UETR in one file: two natural
+# keys, one alternate key and fingerprint; the loader's message (review 2, R2-5)
+"$CL_TOOLS/gen_iso" --type pacs.008 --tx 3 --msg-version 02 >"$TMP/v02.xml"
+"$CL_TOOLS/gen_iso" --type pacs.008 --tx 3 --msg-version 08 >"$TMP/v08.xml"
+{
+	sed '/<\/FIToFICstmrCdtTrf>/,$d' "$TMP/v08.xml"
+	sed -n '/<CdtTrfTxInf>/,/<\/CdtTrfTxInf>/p' "$TMP/v02.xml" | sed -n '1,/<\/CdtTrfTxInf>/p'
+	sed -n '/<\/FIToFICstmrCdtTrf>/,$p' "$TMP/v08.xml"
+} | sed -e 's|<NbOfTxs>3</NbOfTxs>|<NbOfTxs>4</NbOfTxs>|' -e '/<CtrlSum>/d' -e '/<TtlIntrBkSttlmAmt/d' >"$TMP/both.xml"
+run validate "$TMP/v08.xml" "$TMP/v02.xml"
+expect_status 0
+run validate "$TMP/both.xml"
+expect_status 3
+expect_stderr - <<OUT
+clearing-load: $TMP/both.xml:49: error: one payment (alternate key "e2e|DEUTDEFF|E2E-1-1", same content) appears under 2 natural keys in this file (first on line 13): the file cannot be deduplicated safely
+OUT
+
 # many distinct keys: no false repeat (the set grows past its first table)
 "$CL_TOOLS/gen_iso" --type pain.001 --tx 5000 >"$TMP/big.xml"
 run validate "$TMP/big.xml"
