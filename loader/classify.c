@@ -185,9 +185,10 @@ static const char near_sql[] =
 	") TO STDOUT"
 
 /* One payment under another natural key (record.h: alt_key): a record
- * whose key is not applied, but whose alt_key is, under another key (the
- * same pacs.008 sent before without its UETR, or after with it).  A
- * near duplicate: a conflict the operator decides on. */
+ * whose key is not applied, but whose alt_key and fingerprint are, under
+ * another key (the same pacs.008 sent before without its UETR, or after
+ * with it).  A near duplicate: a conflict the operator decides on.  Another
+ * fingerprint is another payment that happens to reuse an id: new. */
 static const char alt_sql[] =
 	"COPY ("
 	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
@@ -200,6 +201,7 @@ static const char alt_sql[] =
 	" JOIN public.clearing_record r"
 	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
 	"  AND r.kind = s.kind AND r.alt_key = s.alt_key AND r.natural_key <> s.natural_key"
+	"  AND r.fingerprint = s.fingerprint"
 	" WHERE s.alt_key IS NOT NULL"
 	"  AND NOT EXISTS (SELECT 1 FROM public.clearing_record x"
 	"   WHERE x.tenant = r.tenant AND x.kind = s.kind AND x.natural_key = s.natural_key)"

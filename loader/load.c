@@ -290,7 +290,7 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 	int i, n;
 
 	/* and one payment under two natural keys (alt_key, record.h: sent
-	   with and without its UETR) */
+	   with and without its UETR; same content) */
 	st = cl_db_exec(L->db,
 			"SELECT min(position), max(position), count(*),"
 			" min(coalesce(journal_key, natural_key)), false"
@@ -298,7 +298,7 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 			" UNION ALL"
 			" SELECT min(position), max(position), count(DISTINCT natural_key), min(alt_key),"
 			" true FROM pg_temp.cl_stage WHERE alt_key IS NOT NULL"
-			" GROUP BY kind, alt_key HAVING count(DISTINCT natural_key) > 1"
+			" GROUP BY kind, alt_key, fingerprint HAVING count(DISTINCT natural_key) > 1"
 			" ORDER BY 1 LIMIT 10",
 			0, NULL, &res, &L->r->err);
 	if (st != CL_DB_OK)
@@ -311,8 +311,8 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 
 		if (strcmp(PQgetvalue(res, i, 4), "t") == 0)
 			cl_error_set(&e, L->path, last, "duplicate_alt_key",
-				     "the payment \"%.200s\" appears under %s natural keys in this "
-				     "file (first on line %lu; one with UETR, one without?): the file "
+				     "one payment (alternate key \"%.200s\", same content) appears "
+				     "under %s natural keys in this file (first on line %lu): the file "
 				     "cannot be deduplicated safely",
 				     PQgetvalue(res, i, 3), PQgetvalue(res, i, 2), first);
 		else

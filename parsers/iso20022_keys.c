@@ -63,22 +63,36 @@ static bool pain001_key(struct cl_record *rec, const struct cl_iso_extra *x, cha
 	return false;
 }
 
-/* The payment's identity under the lower tier (record.h: alt_key).  A UETR
- * is optional before pacs.008.001.08 and gateways drop it, so the same
- * payment can arrive keyed by UETR once and by TxId (pacs.004: RtrId) once;
- * the loader treats a record whose alt_key is already applied under another
- * natural key as a near duplicate (clearing-load-keys(7)).  Too long to fit
- * is left empty: the natural key check then still runs. */
-static void alt_key(struct cl_record *rec, const struct cl_iso_extra *x, const char *instg)
+/* The payment's identity under the lowest key tier it can be sent with
+ * (record.h: alt_key).  A UETR is optional before pacs.008.001.08 and
+ * gateways drop it, a TxId is optional in .08 and a return's RtrId often
+ * missing, so one payment can arrive under two or three natural keys; the
+ * tier every form of it has is:
+ *   pacs.008, pacs.009: e2e|InstgAgt|EndToEndId, else txid|InstgAgt|TxId;
+ *   pacs.004: ouetr|OrgnlUETR|InstgAgt|InstdAgt, else rtrid|InstgAgt|RtrId.
+ * The loader holds a record whose alt_key and fingerprint are applied under
+ * another natural key (a copy of the same payment), never one whose content
+ * differs (another payment that reuses an id).  Too long to fit is left
+ * empty. */
+static void alt_key(struct cl_record *rec, const struct cl_iso_extra *x, const char *instg,
+		    const char *instd)
 {
-	const char *tier = x->kind == CL_ISO_PACS004 ? "rtrid" : "txid";
-	const char *id = x->kind == CL_ISO_PACS004 ? rec->rtr_id : rec->tx_id;
-	int n;
+	int n = 0;
 
 	rec->alt_key[0] = '\0';
-	if (cl_iso_id_unusable(id))
-		return;
-	n = snprintf(rec->alt_key, sizeof(rec->alt_key), "%s|%s|%s", tier, instg, id);
+	if (x->kind == CL_ISO_PACS004) {
+		if (rec->orgnl_uetr[0] && rec->instructed_agent[0])
+			n = snprintf(rec->alt_key, sizeof(rec->alt_key), "ouetr|%s|%s|%s",
+				     rec->orgnl_uetr, instg, instd);
+		else if (!cl_iso_id_unusable(rec->rtr_id))
+			n = snprintf(rec->alt_key, sizeof(rec->alt_key), "rtrid|%s|%s", instg,
+				     rec->rtr_id);
+	} else if (!cl_iso_id_unusable(rec->end_to_end_id)) {
+		n = snprintf(rec->alt_key, sizeof(rec->alt_key), "e2e|%s|%s", instg,
+			     rec->end_to_end_id);
+	} else if (!cl_iso_id_unusable(rec->tx_id)) {
+		n = snprintf(rec->alt_key, sizeof(rec->alt_key), "txid|%s|%s", instg, rec->tx_id);
+	}
 	if (n < 0 || (size_t)n >= sizeof(rec->alt_key))
 		rec->alt_key[0] = '\0';
 }
@@ -107,7 +121,7 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 				 "group header, or AppHdr Fr)");
 			break;
 		}
-		alt_key(rec, x, instg);
+		alt_key(rec, x, instg, instd);
 		if (rec->uetr[0] && rec->instructed_agent[0]) {
 			ok = put(rec, "uetr", rec->uetr, instg, instd);
 		} else if (x->kind == CL_ISO_PACS004) {

@@ -65,11 +65,12 @@ struct cl_record {
 	char natural_key[CL_KEY_MAX]; /* per clearing-load-keys(7); never
 	                                 includes the tenant (the loader adds it) */
 	char alt_key[CL_KEY_MAX];     /* pacs: the payment's identity under the
-	                                 lower key tier whatever tier keyed it
-	                                 ("txid|InstgAgt|TxId", pacs.004
-	                                 "rtrid|InstgAgt|RtrId"), "" if none: the
-	                                 same payment sent with and without UETR
-	                                 has two natural keys but one alt_key */
+	                                 lowest key tier all its forms have
+	                                 ("e2e|InstgAgt|EndToEndId", else
+	                                 "txid|..."; pacs.004 "ouetr|...", else
+	                                 "rtrid|..."), "" if none: the same
+	                                 payment sent with and without UETR
+	                                 has two natural keys, one alt_key */
 	unsigned char fingerprint[32]; /* SHA-256 of the canonical economic
 	                                  fields (see fingerprint.h) */
 	unsigned long position;  /* line of the record's first line (ACH: the

@@ -48,7 +48,7 @@ sed -i -e "s|<NbOfTxs>3</NbOfTxs>|<NbOfTxs>4</NbOfTxs>|" -e "/<CtrlSum>/d" -e "/
 	fail "fixture both.xml is not structurally valid"
 }
 expect_exit 3 cl load --tenant t3 "$TMP/both.xml"
-grep -q 'the payment "txid|DEUTDEFF|TX-1-1" appears under 2 natural keys in this file' "$TMP/err" ||
+grep -q 'one payment (alternate key "e2e|DEUTDEFF|E2E-1-1", same content) appears under 2 natural keys in this file' "$TMP/err" ||
 	fail "in-file alternate key: $(cat "$TMP/err")"
 assert_eq "$(q "select count(*) from clearing_record where tenant = 't3'")" 0 "t3: nothing applied"
 
@@ -64,3 +64,37 @@ for round in 1 2 3 4 5; do
 		"round $round: each payment once ($(cat "$TMP/r1" "$TMP/r2"))"
 	cat "$TMP/r1" "$TMP/r2" | grep -q '"outcome":"held"' || fail "round $round: one held"
 done
+
+# without TxId (optional in .08) the alternate key is the EndToEndId tier:
+# the copy without UETR, keyed e2e|..., is still held (review 2, R2-2)
+sed 's|<TxId>[^<]*</TxId>||' "$TMP/v08.xml" >"$TMP/notx.xml"
+sed 's|<UETR>[^<]*</UETR>||' "$TMP/notx.xml" >"$TMP/notx_nouetr.xml"
+"$CL_BIN" load --tenant notx --format json "$TMP/notx.xml" >"$TMP/o" || fail "notx: $(cat "$TMP/o")"
+expect_exit 4 cl load --tenant notx --format json "$TMP/notx_nouetr.xml"
+assert_eq "$(q "select count(*) from clearing_record where tenant = 'notx'")" 3 "notx: no payment twice"
+
+# different payments that reuse a TxId (other UETR, other amounts): new, not
+# held (R2-3); the same content under a fresh UETR is held
+"$CL_TOOLS/gen_iso" --type pacs.008 --tx 3 --seed 2 --msg-id MSG-DAY2 |
+	sed 's|<TxId>TX-2-|<TxId>TX-1-|' >"$TMP/day2.xml"
+"$CL_BIN" load --tenant reuse --format json "$TMP/v08.xml" >/dev/null || fail "reuse v08"
+cl_load --tenant reuse "$TMP/day2.xml" >"$TMP/o" || fail "reused TxIds: $(cat "$TMP/o")"
+grep -q '"new":3,' "$TMP/o" || fail "reused TxIds are new payments: $(cat "$TMP/o")"
+sed 's|<UETR>\(.\{8\}\)|<UETR>ffffffff|' "$TMP/v08.xml" >"$TMP/fresh_uetr.xml"
+expect_exit 4 cl load --tenant reuse --format json "$TMP/fresh_uetr.xml"
+assert_eq "$(q "select count(*) from clearing_record where tenant = 'reuse'")" 6 "reuse: 3 + 3"
+
+# schema 6 on a database that has pacs records: the migration gives them the
+# alternate keys the parser gives (drop the column, re-run migration 6)
+for f in "$CL_ROOT"/testdata/iso20022/corpus/pacs.0*/*.xml; do
+	"$CL_BIN" load --tenant corpus "$f" >/dev/null 2>&1 || true
+done
+q "select kind, natural_key, alt_key from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_parser"
+[ "$(grep -c '|' "$TMP/alt_parser")" -ge 5 ] || fail "corpus: too few pacs records: $(cat "$TMP/alt_parser")"
+grep -q '|e2e|\||ouetr|' "$TMP/alt_parser" || fail "corpus: no alternate keys: $(cat "$TMP/alt_parser")"
+q "drop index clearing_record_alt_key; alter table clearing_record drop column alt_key;
+   alter table clearing_quarantine drop column alt_key;
+   delete from clearing_schema_version where version = 6" >/dev/null
+cl init >/dev/null || fail "re-init"
+q "select kind, natural_key, alt_key from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_sql"
+cmp -s "$TMP/alt_parser" "$TMP/alt_sql" || fail "migration 006 backfill differs: $(diff "$TMP/alt_parser" "$TMP/alt_sql")"
