@@ -235,7 +235,7 @@ static void plan_csv(const struct out *o, const struct cl_plan_item *it)
 				      cl_action_name(it->action), m ? it->reason : NULL,
 				      m ? mload : NULL, m ? it->matched_file : NULL,
 				      m ? mpos : NULL, m ? it->matched_time : NULL,
-				      changes, NULL };
+				      m ? it->matched_key : NULL, changes, NULL };
 
 		cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
 	}
@@ -534,7 +534,8 @@ int cl_cmd_load(int argc, char **argv)
 		static const char *const head[] = { "file", "position", "kind", "natural_key",
 						    "action", "reason", "matched_load_id",
 						    "matched_file", "matched_position",
-						    "matched_time", "changes", "message" };
+						    "matched_time", "matched_key", "changes",
+						    "message" };
 
 		cl_csv_row(stdout, head, sizeof(head) / sizeof(head[0]));
 	} else if (o.format == CL_OUT_CSV) {

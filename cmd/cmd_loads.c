@@ -22,7 +22,7 @@ static const char usage[] =
 	"                         when none is given)\n"
 	"  -t, --tenant=NAME      only the loads of this tenant (default: all)\n"
 	"  -u, --uuid=UUID        only the load with this UUID (printed by load when\n"
-	"                         its outcome was unknown)\n"
+	"                         its outcome was unknown); not with --since, --tenant\n"
 	"  -n, --limit=N          at most N loads (1-1000000, default 100)\n"
 	"  -d, --db=CONNINFO      connection string or URI; never a password\n"
 	"  -f, --format=FORMAT    text (default), json or csv\n"
@@ -209,6 +209,13 @@ int cl_cmd_loads(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cl_usage_error("loads", "unexpected argument \"%s\"", argv[optind]);
+	if (uuid && (since || tenant))
+		/* --uuid's "did not commit" is a verdict an operator acts on: a
+		 * filter must never turn "committed elsewhere" into it (review 2,
+		 * R2-20) */
+		return cl_usage_error("loads", "--uuid cannot be combined with --%s: a load UUID is "
+					       "unique across tenants and times",
+				      since ? "since" : "tenant");
 	if ((code = cl_cmd_connect("loads", conninfo, &db)) != 0)
 		return code;
 	if (uuid) {

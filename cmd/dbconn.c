@@ -3,7 +3,12 @@
 
 #include "cli.h"
 
+#include <ctype.h>
 #include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
 
 void cl_print_db_error(const struct cl_error *err)
 {
@@ -13,11 +18,30 @@ void cl_print_db_error(const struct cl_error *err)
 		cl_msg("%s", err->message);
 }
 
+/* "PASSWORD=x" is no libpq keyword (libpq would refuse it as an invalid
+ * option: a database error, exit 5), but it is a password on the command
+ * line all the same: a usage error (review 17).  The conninfo lowercased
+ * only for this question. */
+static bool has_password_any_case(const char *conninfo)
+{
+	char *low;
+	bool has;
+
+	if (!conninfo)
+		return false;
+	low = cl_xstrdup(conninfo);
+	for (char *c = low; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	has = strcmp(low, conninfo) != 0 && cl_db_conninfo_has_password(low);
+	free(low);
+	return has;
+}
+
 int cl_cmd_connect(const char *cmd, const char *conninfo, struct cl_db *db)
 {
 	struct cl_error err;
 
-	if (cl_db_conninfo_has_password(conninfo))
+	if (cl_db_conninfo_has_password(conninfo) || has_password_any_case(conninfo))
 		return cl_usage_error(cmd, "--db must not contain a password: use ~/.pgpass, "
 					   "PGPASSFILE or a service file (PGSERVICE)");
 	if (cl_db_connect(db, conninfo, &err) != CL_DB_OK) {

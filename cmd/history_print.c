@@ -106,7 +106,8 @@ void cl_history_print(void *vctx, const char *section, const struct cl_kv *kv_in
 
 			/* file names and ids come from senders: escaped, so
 			 * they cannot forge a line or drive the terminal (review 37) */
-			if (v)
+			/* "" too: JSON writes it as null (an empty fields list) */
+			if (v && *v)
 				printf("  %-20s %s\n", kv[i].name, cl_text_safe(v, safe, sizeof(safe)));
 		}
 		break;

@@ -78,13 +78,29 @@ static const char key_events_sql[] =
 	" FROM public.clearing_dedupe_event e JOIN public.clearing_load l ON l.load_id = e.load_id "
 	"WHERE e.tenant = $1 AND e.natural_key = $2 ORDER BY e.created_at, e.load_id, e.ordinal";
 
-static const char quarantine_sql[] =
-	"SELECT q.load_id, l.load_uuid, l.file_name, q.position, q.amount_minor, q.currency, "
-	"q.value_date, q.receiving_account, q.debtor_account, q.creditor_account, "
-	"pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint, "
-	ISO_TS("q.quarantined_at", "quarantined_at")
+/* The versions of a record parked in quarantine: those under its own key
+ * (a conflict) and those whose journal row names it as the record they
+ * copy (a near duplicate, parked under its own, other key: review 2,
+ * R2-23).  $4, $5: the record's load_id and ordinal. */
+#define QUARANTINE_COLS \
+	"SELECT q.load_id, l.load_uuid, l.file_name, q.position, q.kind, q.natural_key, " \
+	"q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account, " \
+	"q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint, " \
+	ISO_TS("q.quarantined_at", "quarantined_at") \
 	" FROM public.clearing_quarantine q JOIN public.clearing_load l ON l.load_id = q.load_id "
-	"WHERE q.tenant = $1 AND q.kind = $2 AND q.natural_key = $3 ORDER BY q.load_id";
+
+static const char quarantine_sql[] =
+	QUARANTINE_COLS
+	"WHERE (q.tenant = $1 AND q.kind = $2 AND q.natural_key = $3) "
+	"OR (q.load_id, q.ordinal) IN (SELECT e.load_id, e.ordinal "
+	"FROM public.clearing_dedupe_event e "
+	"WHERE e.matched_load_id = $4 AND e.matched_ordinal = $5) "
+	"ORDER BY q.load_id, q.ordinal";
+
+/* A key that was never applied but is parked: show KEY still shows it. */
+static const char key_quarantine_sql[] =
+	QUARANTINE_COLS
+	"WHERE q.tenant = $1 AND q.natural_key = $2 ORDER BY q.load_id, q.ordinal";
 
 static enum cl_db_status run(struct cl_db *db, const char *sql, int n, const char *const *p,
 			     const char *section, cl_history_fn fn, void *ctx, int *rows,
@@ -163,11 +179,14 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 		rp[1] = PQgetvalue(res, i, c_ord);
 		if (st == CL_DB_OK)
 			st = run(db, events_sql, 2, rp, "event", fn, ctx, NULL, err);
-		rp[0] = tenant;
-		rp[1] = PQgetvalue(res, i, c_kind);
-		rp[2] = PQgetvalue(res, i, c_key);
-		if (st == CL_DB_OK)
-			st = run(db, quarantine_sql, 3, rp, "quarantine", fn, ctx, NULL, err);
+		{
+			const char *qp[5] = { tenant, PQgetvalue(res, i, c_kind),
+					      PQgetvalue(res, i, c_key), PQgetvalue(res, i, c_load),
+					      PQgetvalue(res, i, c_ord) };
+
+			if (st == CL_DB_OK)
+				st = run(db, quarantine_sql, 5, qp, "quarantine", fn, ctx, NULL, err);
+		}
 	}
 	*found = *total = (unsigned long)n;
 	if (st == CL_DB_OK && (unsigned long)PQntuples(res) > limit) {
@@ -187,6 +206,8 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 	PQclear(res);
 	if (st == CL_DB_OK && n == 0 && by == CL_SHOW_KEY)
 		st = run(db, key_events_sql, 2, p, "event", fn, ctx, NULL, err);
+	if (st == CL_DB_OK && n == 0 && by == CL_SHOW_KEY)
+		st = run(db, key_quarantine_sql, 2, p, "quarantine", fn, ctx, NULL, err);
 	return st;
 }
 

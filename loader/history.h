@@ -32,9 +32,10 @@ enum cl_show_by { CL_SHOW_KEY, CL_SHOW_TRACE, CL_SHOW_E2E, CL_SHOW_UETR };
  * number, an EndToEndId or a UETR; the last three also match returns and
  * NOCs naming it as the original: the "matched_by" column says which), at
  * most `limit` of them, each followed by the load that applied it, every
- * dedupe event that hit it and any quarantined versions of it.  With no
- * record, the dedupe events and quarantined versions of that key are still
- * reported (a held conflict is never applied).  *found = the records
+ * dedupe event that hit it and any quarantined versions of it (conflicts
+ * under its key, near duplicates under their own).  With no record, the
+ * dedupe events and quarantined versions of that key are still reported
+ * (a held conflict is never applied).  *found = the records
  * reported, *total = the records that match (more than *found when the
  * limit cut the list). */
 enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const char *value,

@@ -28,6 +28,11 @@ enum cl_status cl_ach_next(struct cl_ach *p, const struct cl_record **rec,
 const struct cl_file_info *cl_ach_info(const struct cl_ach *p);
 void cl_ach_free(struct cl_ach *p);
 
+/* The direction a transaction code (01-99) gives: 2,3,4 credit, 7,8,9
+ * debit (1 and 6: returns and NOCs of a credit or a debit); ADV 81-88 odd
+ * credit, even debit. */
+enum cl_direction cl_ach_tcode_direction(int tcode);
+
 /* Natural key, key_rule and fingerprint of an ACH record from its own
  * fields (kind, company_id, batch_number, trace_number, value_date,
  * sec_code, amount_minor, transaction_code, receiving_dfi,

@@ -277,8 +277,9 @@ static void trace_restart(struct cl_ach *p, const struct ach_range *r, int kind,
 			"batch %s (header at line %lu) reuses trace numbers %015" PRIu64
 			"-%015" PRIu64 " of the batch with header at line %lu for company \"%s\" "
 			"and effective date %s: the v1 key (company id, trace number, effective "
-			"date) cannot tell their entries apart; --ach-key=batch adds the batch "
-			"number (weaker: a re-batched correction could then be applied twice)",
+			"date) cannot tell their entries apart; if this originator restarts its "
+			"traces per batch, --ach-key=batch adds the batch number, but if this is "
+			"the same batch sent twice, that weaker key applies every entry twice",
 			num, b->line, r->min, r->max, other->line, b->company_id,
 			b->value_date[0] ? b->value_date : "(none)");
 	else

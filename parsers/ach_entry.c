@@ -24,7 +24,7 @@ static bool tcode_known(int t)
 
 /* 2,3,4 credit (1 = return/NOC of a credit); 7,8,9 debit (6 = return/NOC
  * of a debit); ADV: odd credit, even debit. */
-static enum cl_direction tcode_direction(int t)
+enum cl_direction cl_ach_tcode_direction(int t)
 {
 	if (t >= 81 && t <= 88)
 		return t % 2 ? CL_DIR_CREDIT : CL_DIR_DEBIT;
@@ -50,7 +50,7 @@ static void check_tcode(struct cl_ach *p, const struct ach_line *l, int t)
 			"transaction code %02d (columns 2-3) is not a NACHA transaction code", t);
 		return;
 	}
-	d = tcode_direction(t);
+	d = cl_ach_tcode_direction(t);
 	if (b->sec_id == SEC_ADV && !adv)
 		why = "ADV entries use codes 81-88";
 	else if (b->sec_id != SEC_ADV && adv)
@@ -128,7 +128,7 @@ void ach_entry_detail(struct cl_ach *p, const struct ach_line *l)
 	if (ach_field_num(p, l, 2, 3, "transaction code", &v)) {
 		e->tcode = (int)v;
 		check_tcode(p, l, e->tcode);
-		r->direction = tcode_direction(e->tcode);
+		r->direction = cl_ach_tcode_direction(e->tcode);
 	}
 	ach_field_raw(r->receiving_dfi, l, 4, 12);
 	if (ach_field_num(p, l, 4, 11, "receiving DFI identification", &rdfi) &&

@@ -543,6 +543,16 @@ enum cl_status csv_row_record(struct cl_csv *p, struct cl_error *err)
 	if (strcmp(rec->scheme, "nacha") == 0 && strcmp(rec->currency, "USD") != 0)
 		ROW_ERR("csv_field_format", "currency on line %lu must be USD for a %s record, found \"%s\"",
 			line, rec->kind, rec->currency);
+	if (strcmp(rec->scheme, "nacha") == 0) {
+		int t = (rec->transaction_code[0] - '0') * 10 + (rec->transaction_code[1] - '0');
+		enum cl_direction d = cl_ach_tcode_direction(t);
+
+		if (rec->direction != d)
+			ROW_ERR("csv_direction",
+				"direction on line %lu is \"%s\": transaction code %s is a %s", line,
+				cl_direction_name(rec->direction) ? cl_direction_name(rec->direction) : "",
+				rec->transaction_code, cl_direction_name(d));
+	}
 	if ((st = rebuildable(p, rec, &g, err)) != CL_OK)
 		return st;
 	rec->position = line;

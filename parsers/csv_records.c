@@ -165,22 +165,35 @@ static void on_row(int c, void *data)
 	r->overflow = false;
 }
 
-/* A libcsv failure: bad quoting (strict mode) or a field past the cap. */
-static void parse_failed(struct cl_csv *p)
+/* A libcsv failure: bad quoting (strict mode) or a field past the cap;
+ * `at_end`: csv_fini found a quoted field still open. */
+static void parse_failed(struct cl_csv *p, bool at_end)
 {
 	struct cl_error err;
+	unsigned long line = at_end ? p->row.line : p->line;
 
-	if (csv_error(&p->csv) == CSV_EPARSE)
-		cl_error_set(&err, p->name, p->line, "csv_quote",
-			     "malformed CSV on line %lu: a quote inside an unquoted field, a "
-			     "character after a closing quote, or a quoted field that never "
-			     "ends (expected RFC 4180 quoting, \"\" for a quote inside quotes)",
-			     p->line);
+	if (at_end)
+		cl_error_set(&err, p->name, line, "csv_quote",
+			     "malformed CSV: a quoted field in the row that starts on line %lu "
+			     "never ends (the file ends inside the quotes)",
+			     line);
+	else if (csv_error(&p->csv) == CSV_EPARSE && p->row.line != line)
+		cl_error_set(&err, p->name, line, "csv_quote",
+			     "malformed CSV on line %lu (in the row that starts on line %lu): a "
+			     "quote inside an unquoted field or a character after a closing "
+			     "quote (expected RFC 4180 quoting, \"\" for a quote inside quotes)",
+			     line, p->row.line);
+	else if (csv_error(&p->csv) == CSV_EPARSE)
+		cl_error_set(&err, p->name, line, "csv_quote",
+			     "malformed CSV on line %lu: a quote inside an unquoted field or a "
+			     "character after a closing quote (expected RFC 4180 quoting, \"\" "
+			     "for a quote inside quotes)",
+			     line);
 	else
-		cl_error_set(&err, p->name, p->line, "csv_field_too_long",
+		cl_error_set(&err, p->name, line, "csv_field_too_long",
 			     "a field on line %lu is longer than %d bytes: no record field is "
 			     "(the longest, a name, holds %d)",
-			     p->line, CL_CSV_FIELD_MAX - 1, CL_NAME_MAX - 1);
+			     line, CL_CSV_FIELD_MAX - 1, CL_NAME_MAX - 1);
 	queue(p, CL_INVALID, &err);
 	p->stopped = true;
 }
@@ -203,7 +216,7 @@ static void feed(struct cl_csv *p)
 	done = csv_parse(&p->csv, s, seg, on_field, on_row, p);
 	p->pos += seg;
 	if (done < seg) {
-		parse_failed(p);
+		parse_failed(p, false);
 		return;
 	}
 	last = s[seg - 1];
@@ -226,7 +239,7 @@ static void finish(struct cl_csv *p)
 	if (p->stopped)
 		return;
 	if (csv_fini(&p->csv, on_field, on_row, p) != 0) {
-		parse_failed(p);
+		parse_failed(p, true);
 		return;
 	}
 	if (!p->have_header && !p->pending) {

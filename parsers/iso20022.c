@@ -412,15 +412,49 @@ static void event_end(struct cl_iso20022 *p, int ev)
 	}
 }
 
+/* Elements the schemas allow more than once where they are kept: the
+ * first is taken (first Ustrd, first reason, first other id). */
+static bool repeatable(int f)
+{
+	return f == F_USTRD || f == F_RSN_CD || f == F_RSN_PRTRY || f == F_INITG_ID;
+}
+
+/* The same element twice where the message allows it once (two amounts,
+ * two EndToEndIds, two UETRs in one transaction): which one holds cannot
+ * be told, and another system may take the other (review 2, R2-12). */
+static void repeated_element(struct cl_iso20022 *p, int f)
+{
+	char path[CL_PATH_MAX];
+	const char *name;
+	struct cl_error *e;
+
+	cl_iso_current_path(p, path, sizeof(path));
+	name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	e = error_slot(p);
+	cl_error_set(e, p->name, p->cur_line, "repeated_element",
+		     "<%s> appears again (first on line %lu): the message allows one here, and "
+		     "which one is meant cannot be told",
+		     name, p->line_of[f]);
+	snprintf(e->path, sizeof(e->path), "%s", path);
+	e->other_line = p->line_of[f];
+}
+
 static void field_end(struct cl_iso20022 *p)
 {
 	int f = p->cur_field;
 	char *s = p->text;
 	size_t n = p->text_len;
 
+	if (p->seen[f]) {
+		/* the same path again in one scope: a repeated element; another
+		 * path to the same field (a return's RtrChain and OrgnlTxRef,
+		 * Dt and DtTm) is a choice of sources, the first wins */
+		if (p->node_of[f] == p->cur_node && !repeatable(f))
+			repeated_element(p, f);
+		p->cur_field = F_NONE;
+		return;
+	}
 	p->cur_field = F_NONE;
-	if (p->seen[f])
-		return; /* the first occurrence wins (first Ustrd, ...) */
 	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' ||
 			 s[n - 1] == '\n'))
 		n--;

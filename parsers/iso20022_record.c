@@ -323,8 +323,9 @@ void cl_iso_grphdr_end(struct cl_iso20022 *p)
 	info_copy(p->info.file_id, sizeof(p->info.file_id), p->val[F_MSG_ID]);
 	info_copy(p->info.created, sizeof(p->info.created), p->val[F_CRE_DT_TM]);
 	if (p->kind == CL_ISO_PAIN001)
-		info_copy(p->info.sender, sizeof(p->info.sender),
-			  p->val[F_INITG_ID][0] ? p->val[F_INITG_ID] : p->val[F_INITG_NM]);
+		/* the initiating party's id only, never its name: it can be a
+		 * private person, and names are stored nowhere (review 2, R2-25) */
+		info_copy(p->info.sender, sizeof(p->info.sender), p->val[F_INITG_ID]);
 	else
 		copy_info_agent(p->info.sender, sizeof(p->info.sender), p->val[F_GRP_INSTG_BIC],
 				p->val[F_GRP_INSTG_MMB]);

@@ -132,4 +132,18 @@ clearing-load $cmd: standard input (-) given more than once
 Try 'clearing-load $cmd --help' for more information.
 OUT
 done
+# a password in --db in any spelling is a usage error, never sent and never
+# a "database unavailable" (review 17: PASSWORD=x exited 5)
+for conninfo in "PASSWORD=x dbname=a" "host=h Password = 'y'" "postgresql://h/db?PASSWORD=x"; do
+	run loads --db "$conninfo"
+	expect_status 2
+	expect_stderr_has "clearing-load loads: --db must not contain a password"
+done
+# loads --uuid with a filter: refused, so a filter cannot turn "committed in
+# another tenant" into "did not commit" (review 2, R2-20); before connecting
+for f in "--tenant bank2" "--since 2030-01-01"; do
+	run loads --db "host=127.0.0.1 port=1" --uuid 065ef28c-0000-4000-8000-000000000001 $f
+	expect_status 2
+	expect_stderr_has "clearing-load loads: --uuid cannot be combined with ${f%% *}"
+done
 echo ok

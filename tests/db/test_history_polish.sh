@@ -65,6 +65,29 @@ expect_exit 0 cl loads --tenant evil
 assert_eq "$(wc -l <"$TMP/out")" 1 "one load, one line"
 grep -q 'evil\\x0A\\x1B\[31mname.ach' "$TMP/out" || fail "loads text file name: $(cat "$TMP/out")"
 
+# R2-22: diff CSV names the key a near duplicate copies; show text has no
+# line for an empty column (JSON writes it as null)
+"$CL_TOOLS/gen_ach" -n 2 --start 700 -e 260302 >"$TMP/mon.ach"
+"$CL_TOOLS/gen_ach" -n 2 --start 700 -e 260303 >"$TMP/tue.ach"
+expect_exit 0 cl load --tenant nd "$TMP/mon.ach"
+expect_exit 4 cl diff --tenant nd --format csv "$TMP/tue.ach"
+head -n 1 "$TMP/out" | grep -q '"matched_time","matched_key","changes","message"$' || fail "diff csv header: $(head -n 1 "$TMP/out")"
+grep -q ',"1100000000|121042880000701|2026-03-02","value_date: 2026-03-02 -> 2026-03-03",' "$TMP/out" ||
+	fail "diff csv matched_key: $(cat "$TMP/out")"
+expect_exit 4 cl load --tenant nd "$TMP/tue.ach"
+expect_exit 0 cl show --tenant nd --trace 121042880000701
+if grep -q '^  [a-z_]* *$' "$TMP/out"; then fail "show text prints an empty column: $(grep '^  [a-z_]* *$' "$TMP/out")"; fi
+
+# R2-23: a near duplicate parked in quarantine (under its own key) is shown
+# with the record it copies, and under its own key
+expect_exit 0 cl load --tenant ndq "$TMP/mon.ach"
+expect_exit 4 cl load --tenant ndq --on-conflict=quarantine "$TMP/tue.ach"
+expect_exit 0 cl show --tenant ndq --format json --trace 121042880000701
+grep '"type":"quarantine"' "$TMP/out" | grep -q '"natural_key":"1100000000|121042880000701|2026-03-03"' ||
+	fail "show: the parked near duplicate is missing: $(cat "$TMP/out")"
+expect_exit 7 cl show --tenant ndq --format json '1100000000|121042880000701|2026-03-03'
+grep -q '"type":"quarantine"' "$TMP/out" || fail "show KEY of a parked key: $(cat "$TMP/out")"
+
 # 48: not found is 7, never 1
 expect_exit 7 cl show --tenant bank-a --trace 999999999999999
 grep -q 'no record of tenant "bank-a" matches "999999999999999"' "$TMP/err" || fail "show not found: $(cat "$TMP/err")"

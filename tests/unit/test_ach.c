@@ -450,6 +450,9 @@ static void test_ach_trace_restart_rejected_by_default(void **state)
 	assert_int_equal(e->other_line, 2);
 	assert_non_null(strstr(e->message, "cannot tell their entries apart"));
 	assert_non_null(strstr(e->message, "--ach-key=batch"));
+	/* the weaker key is no remedy for a batch sent twice (review 2, R2-11) */
+	assert_non_null(strstr(e->message, "if this is the same batch sent twice, that weaker key "
+					   "applies every entry twice"));
 	run_free(&r);
 
 	/* the weaker key accepts the file and names the batch in the key */

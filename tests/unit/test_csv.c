@@ -535,6 +535,15 @@ static void test_csv_direction_is_credit_debit_or_empty(void **state)
 	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
 	assert_one_error(&res, 2, "csv_direction",
 			 "direction on line 2 must be credit, debit or empty, found \"Debit\"");
+	/* a NACHA record's direction is its transaction code's */
+	set(&rows[0], "direction", "credit");
+	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
+	assert_one_error(&res, 2, "csv_direction",
+			 "direction on line 2 is \"credit\": transaction code 27 is a debit");
+	set(&rows[0], "direction", "");
+	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
+	assert_one_error(&res, 2, "csv_direction",
+			 "direction on line 2 is \"\": transaction code 27 is a debit");
 }
 
 static void test_csv_kind_must_be_known_and_match_the_scheme(void **state)
@@ -678,17 +687,28 @@ static void test_csv_bad_quoting_names_its_line(void **state)
 	struct result res;
 
 	(void)state;
-	/* a character after a closing quote, on line 3 */
+	/* a character after a closing quote, on line 4 */
 	snprintf(t, sizeof(t), "%s\"nacha\"x,\"ach.entry\"\n", base);
 	read_text(t, &res);
 	assert_int_equal(res.records, 2);
-	assert_one_error(&res, 4, "csv_quote", NULL);
-	/* a quoted field that never ends */
-	snprintf(t, sizeof(t), "%s\"nacha,ach.entry\n", base);
+	assert_one_error(&res, 4, "csv_quote",
+			 "malformed CSV on line 4: a quote inside an unquoted field or a "
+			 "character after a closing quote (expected RFC 4180 quoting, \"\" for "
+			 "a quote inside quotes)");
+	/* the same on the second line of a row */
+	snprintf(t, sizeof(t), "%s\"na\ncha\",a\"b\n", base);
+	read_text(t, &res);
+	assert_one_error(&res, 5, "csv_quote",
+			 "malformed CSV on line 5 (in the row that starts on line 4): a quote "
+			 "inside an unquoted field or a character after a closing quote "
+			 "(expected RFC 4180 quoting, \"\" for a quote inside quotes)");
+	/* a quoted field that never ends: named by the line of its row */
+	snprintf(t, sizeof(t), "%s\"nacha,ach.entry\n\n\n", base);
 	read_text(t, &res);
 	assert_int_equal(res.records, 2);
-	assert_int_equal(res.errors, 1);
-	assert_string_equal(res.err[0].code, "csv_quote");
+	assert_one_error(&res, 4, "csv_quote",
+			 "malformed CSV: a quoted field in the row that starts on line 4 never "
+			 "ends (the file ends inside the quotes)");
 }
 
 static void test_csv_value_must_be_utf8(void **state)

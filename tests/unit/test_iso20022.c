@@ -339,6 +339,50 @@ static void test_iso20022_namespaces(void **state)
 
 /* ------------------------------------------------------------ messages */
 
+/* An element the message allows once, twice: which amount holds cannot be
+ * told (review 2, R2-12); Ustrd may repeat (TX09 has two) */
+static void test_iso20022_repeated_element_is_error(void **state)
+{
+	(void)state;
+	iso_run(pain09("1", "12.34",
+		       "<CdtTrfTxInf>\n<PmtId><InstrId>I1</InstrId><EndToEndId>E1</EndToEndId></PmtId>\n"
+		       "<Amt><InstdAmt Ccy=\"EUR\">12.34</InstdAmt>\n"
+		       "<InstdAmt Ccy=\"EUR\">99.00</InstdAmt></Amt>\n"
+		       "<CdtrAgt><FinInstnId><BICFI>BNPAFRPPXXX</BICFI></FinInstnId></CdtrAgt>"
+		       "<Cdtr><Nm>Bob</Nm></Cdtr>\n"
+		       "<CdtrAcct><Id><IBAN>FR1420041010050500013M02606</IBAN></Id></CdtrAcct>\n"
+		       "</CdtTrfTxInf>\n"),
+		&run);
+	assert_int_equal(run.nerr, 1);
+	assert_string_equal(run.err[0].code, "repeated_element");
+	assert_int_equal(run.err[0].line, 13);
+	assert_int_equal(run.err[0].other_line, 12);
+	assert_string_equal(run.err[0].path,
+			    "/Document/CstmrCdtTrfInitn/PmtInf[1]/CdtTrfTxInf[1]/Amt/InstdAmt");
+	assert_string_equal(run.err[0].message,
+			    "<InstdAmt> appears again (first on line 12): the message allows one here, "
+			    "and which one is meant cannot be told");
+	iso_run(pain09("1", "12.34", TX09("E2E-1", "12.34", "EUR")), &run);
+	assert_int_equal(run.nerr, 0);
+}
+
+/* the initiating party's name is never the sender: it can be a person, and
+ * clearing_load.sender is stored (review 2, R2-25) */
+static void test_iso20022_sender_is_never_a_name(void **state)
+{
+	static char nameonly[sizeof(doc)];
+	const char *id = "<Id><OrgId><Othr><Id>ACME-1</Id></Othr></OrgId></Id>";
+	const char *src = pain09("1", "12.34", TX09("E2E-1", "12.34", "EUR"));
+	const char *at = strstr(src, id);
+
+	(void)state;
+	assert_non_null(at);
+	snprintf(nameonly, sizeof(nameonly), "%.*s%s", (int)(at - src), src, at + strlen(id));
+	iso_run(nameonly, &run);
+	assert_int_equal(run.nerr, 0);
+	assert_string_equal(run.info.sender, "");
+}
+
 static void test_iso20022_pain001_v09_record(void **state)
 {
 	const struct cl_record *r = &run.rec[0];
@@ -1075,6 +1119,8 @@ int main(void)
 		cmocka_unit_test(test_iso20022_control_sum_decimal),
 		cmocka_unit_test(test_iso20022_identifiers),
 		cmocka_unit_test(test_iso20022_namespaces),
+		cmocka_unit_test(test_iso20022_repeated_element_is_error),
+		cmocka_unit_test(test_iso20022_sender_is_never_a_name),
 		cmocka_unit_test(test_iso20022_pain001_v09_record),
 		cmocka_unit_test(test_iso20022_pain001_v03_record),
 		cmocka_unit_test(test_iso20022_pacs008_key_tiers),
