@@ -254,6 +254,8 @@ static int on_classified(void *ctx, char **f, int nf)
 	if (ord == 0)
 		return 0;
 	bit_set(&L->matched, ord);
+	if (strcmp(f[1], "near_duplicate") == 0)
+		L->near_count++;
 	if (strcmp(f[1], "duplicate") != 0) {
 		L->r->conflict_count++;
 		bit_set(&L->conflicts, ord);
@@ -375,6 +377,7 @@ enum cl_db_status cl_load_classify(struct load *L)
 	const char *p[1] = { records };
 
 	L->r->duplicate_count = L->r->conflict_count = 0;
+	L->near_count = 0;
 	bit_clear_all(&L->matched);
 	bit_clear_all(&L->conflicts);
 	snprintf(records, sizeof(records), "%lu", L->r->records);

@@ -784,6 +784,25 @@ static enum cl_db_status apply_new(struct load *L)
 	return journal_raced(L, L->r->new_count - copied);
 }
 
+/* The reason of a held or quarantined load, for `loads` at 3 a.m.: the
+ * conflicts (same key, other content) and the near duplicates (the same
+ * payment under another key) named apart (review 2, R2-24). */
+static void conflict_reason(struct load *L, const char *what)
+{
+	struct cl_load_result *r = L->r;
+	unsigned long near = L->near_count, same = r->conflict_count - L->near_count;
+	char a[96] = "", b[112] = "";
+
+	if (same)
+		snprintf(a, sizeof(a), "%lu conflicting record%s (same key, different content)",
+			 same, same == 1 ? "" : "s");
+	if (near)
+		snprintf(b, sizeof(b), "%lu near duplicate%s (the same payment under another key)",
+			 near, near == 1 ? "" : "s");
+	snprintf(r->reason, sizeof(r->reason), "%s%s%s: %s", a, same && near ? " and " : "", b,
+		 what);
+}
+
 /* ---- one attempt at the whole file ---- */
 
 static enum cl_db_status attempt(struct load *L, bool rewind)
@@ -826,10 +845,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	}
 	if (r->conflict_count && L->o->on_conflict == CL_ON_CONFLICT_HOLD) {
 		/* nothing is applied; the attempt and its conflicts are kept */
-		snprintf(r->reason, sizeof(r->reason),
-			 "%lu conflicting record%s (same key, different content): file held, "
-			 "nothing applied",
-			 r->conflict_count, r->conflict_count == 1 ? "" : "s");
+		conflict_reason(L, "file held, nothing applied");
 		st = cl_load_exec0(L, "DELETE FROM public.clearing_dedupe_event WHERE load_id = "
 			      "pg_catalog.current_setting('clearing_load.load_id')::bigint "
 			      "AND reason = 'duplicate'");
@@ -842,9 +858,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 			return st;
 		CL_FAILPOINT("after_insert", L->db->conn);
 		if (r->conflict_count) {
-			snprintf(r->reason, sizeof(r->reason),
-				 "%lu conflicting record%s quarantined",
-				 r->conflict_count, r->conflict_count == 1 ? "" : "s");
+			conflict_reason(L, "quarantined");
 			r->outcome = CL_OUTCOME_QUARANTINED;
 			outcome = "quarantined";
 		} else {

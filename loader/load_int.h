@@ -84,6 +84,7 @@ struct load {
 	struct cl_trace_ranges traces;
 	bool has_alt;              /* some record has an alt_key (record.h) */
 	unsigned long nreturns;    /* ach.return and ach.noc records */
+	unsigned long near_count;  /* conflicts that are near duplicates */
 };
 
 

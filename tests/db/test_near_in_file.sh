@@ -50,3 +50,6 @@ expect_exit 4 cl load --tenant acct --format json "$D/account-right-redated.ach"
 grep -q '"outcome":"held"' "$TMP/out" || fail "re-dated, account justified: $(cat "$TMP/out")"
 assert_eq "$(q "select count(*) from clearing_record where tenant in ('twin', 'ret', 'acct')")" 2 \
 	"one return and one entry applied, nothing twice"
+# the hold names near duplicates as such, not as "same key, different content" (R2-24)
+assert_eq "$(q "select reason from clearing_load where tenant = 'ret' and outcome = 'held'")" \
+	"1 near duplicate (the same payment under another key): file held, nothing applied" "held reason"
