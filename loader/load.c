@@ -937,6 +937,22 @@ void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts 
 			     res->err.message, res->retries);
 			continue;
 		}
+		if (st == CL_DB_ERROR && strncmp(res->err.sqlstate, "22", 2) == 0 && db->conn &&
+		    PQstatus(db->conn) == CONNECTION_OK) {
+			/* a data exception: the server refused a value of this
+			   file that the parser let through (a CSV date that does
+			   not exist, say): the file is invalid, not the database
+			   (review 2, R2-9); nothing was applied */
+			struct cl_error refused = res->err;
+
+			refused.file = cl_input_name(L.in);
+			hooks->on_error(hooks->ctx, &refused);
+			res->invalid_count = 1;
+			snprintf(res->reason, sizeof(res->reason),
+				 "the database refused a value of this file: %.400s", refused.message);
+			record_rejected(&L);
+			break;
+		}
 		if (st == CL_DB_LOST && L.in_commit) {
 			/* lost around COMMIT and unreachable: the third outcome */
 			fail(&L, CL_OUTCOME_UNKNOWN);
