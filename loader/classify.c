@@ -143,13 +143,44 @@ static const char near_sql[] =
 	" JOIN public.clearing_record r"
 	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
 	"  AND r.kind = 'ach.entry' AND r.company_id = c.company_id"
-	"  AND r.trace_number = c.trace_number AND r.receiving_account = c.receiving_account"
+	"  AND r.trace_number = c.trace_number"
+	/* accounts compared without blanks: tools left- or right-justify
+	   the 17-character field (review 2, R2-14) */
+	"  AND btrim(r.receiving_account) = btrim(c.receiving_account)"
 	"  AND r.receiving_dfi = c.receiving_dfi AND r.amount_minor = c.amount_minor"
-	" WHERE r.value_date <> c.value_date"
+	/* another key: another date, or (--ach-key=batch) the same date in
+	   another batch: the same payment re-batched (R2-11) */
+	" WHERE c.kind = 'ach.entry' AND r.natural_key <> c.natural_key"
 	/* only the records dated near the file's entries are hashed (the
 	   table may hold years of them) */
 	"   AND r.value_date BETWEEN (SELECT min(value_date) - 9 FROM pg_temp.cl_unmatched)"
 	"                        AND (SELECT max(value_date) + 9 FROM pg_temp.cl_unmatched)"
+	"   AND r.value_date BETWEEN c.value_date - 9 AND c.value_date + 9"
+	"   AND public.clearing_banking_days(r.value_date, c.value_date) <= 5"
+	" ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal"
+	" RETURNING ordinal, reason"
+	") TO STDOUT";
+
+/* ACH returns and NOCs the same way (review 2, R2-27): one whose original
+ * trace, return or change code, original RDFI and amount are applied under
+ * another key (another date, or a re-generated file with new return
+ * traces) within 5 banking days is the same return again.  An entry is
+ * returned once per code; a return moves money back. */
+static const char near_return_sql[] =
+	"COPY ("
+	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
+	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
+	" SELECT DISTINCT ON (c.ordinal)"
+	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, c.ordinal, c.position,"
+	"   r.tenant, r.kind, coalesce(c.journal_key, c.natural_key), 'near_duplicate',"
+	"   r.natural_key, r.load_id, r.ordinal, r.position"
+	" FROM pg_temp.cl_unmatched c"
+	" JOIN public.clearing_record r"
+	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
+	"  AND r.kind = c.kind AND r.original_trace = c.original_trace"
+	"  AND r.reason_code = c.reason_code AND r.amount_minor = c.amount_minor"
+	" WHERE c.kind IN ('ach.return', 'ach.noc') AND r.natural_key <> c.natural_key"
+	"   AND r.original_rdfi IS NOT DISTINCT FROM c.original_rdfi"
 	"   AND r.value_date BETWEEN c.value_date - 9 AND c.value_date + 9"
 	"   AND public.clearing_banking_days(r.value_date, c.value_date) <= 5"
 	" ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal"
@@ -177,7 +208,7 @@ static const char near_sql[] =
 	"  AND r.kind = 'ach.entry' AND r.key_rule = '" OTHER "'"                            \
 	"  AND r.company_id = c.company_id AND r.trace_number = c.trace_number"              \
 	"  AND r.value_date = c.value_date"                                                  \
-	" WHERE NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e"                    \
+	" WHERE c.kind = 'ach.entry' AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e"                    \
 	"   WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint"    \
 	"   AND e.ordinal = c.ordinal)"                                                      \
 	" ORDER BY c.ordinal, r.load_id, r.ordinal"                                          \
@@ -223,6 +254,8 @@ static int on_classified(void *ctx, char **f, int nf)
 	if (ord == 0)
 		return 0;
 	bit_set(&L->matched, ord);
+	if (strcmp(f[1], "near_duplicate") == 0)
+		L->near_count++;
 	if (strcmp(f[1], "duplicate") != 0) {
 		L->r->conflict_count++;
 		bit_set(&L->conflicts, ord);
@@ -230,18 +263,19 @@ static int on_classified(void *ctx, char **f, int nf)
 	return 0;
 }
 
-/* Is a near-duplicate search worth it: ACH entries staged, and the tenant
- * has applied ACH entries? */
+/* Is a near-duplicate search worth it: ACH records staged, and the tenant
+ * has applied ACH records? */
 static enum cl_db_status near_wanted(struct load *L, bool *yes)
 {
 	PGresult *res;
 	enum cl_db_status st;
 
 	st = cl_db_exec(L->db,
-			"SELECT EXISTS (SELECT 1 FROM pg_temp.cl_stage WHERE kind = 'ach.entry')"
+			"SELECT EXISTS (SELECT 1 FROM pg_temp.cl_stage"
+			"  WHERE kind IN ('ach.entry', 'ach.return', 'ach.noc'))"
 			" AND EXISTS (SELECT 1 FROM public.clearing_record"
 			"  WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')"
-			"  AND kind = 'ach.entry')",
+			"  AND kind IN ('ach.entry', 'ach.return', 'ach.noc'))",
 			0, NULL, &res, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
@@ -258,20 +292,12 @@ static enum cl_db_status near_duplicates(struct load *L)
 
 	if ((st = near_wanted(L, &yes)) != CL_DB_OK || !yes)
 		return st;
-	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_unmatched (ordinal bigint NOT NULL,"
-		      " position bigint NOT NULL, natural_key text COLLATE \"C\" NOT NULL,"
-		      " journal_key text, company_id text, trace_number text,"
-		      " receiving_account text, receiving_dfi text, amount_minor bigint,"
-		      " value_date date) ON COMMIT DROP");
-	if (st == CL_DB_OK)
-		st = cl_load_copy_rows(L, NEAR_ROWS,
-			       "COPY pg_temp.cl_unmatched (ordinal, position, natural_key, journal_key,"
-			       " company_id, trace_number, receiving_account, receiving_dfi,"
-			       " amount_minor, value_date) FROM STDIN",
-			       &copied);
+	st = cl_load_stage_near(L, NEAR_ROWS, "cl_unmatched", &copied);
 	if (st == CL_DB_OK && copied) {
 		if ((st = cl_load_exec0(L, "ANALYZE pg_temp.cl_unmatched")) == CL_DB_OK)
 			st = cl_copy_out(L->db, near_sql, on_classified, L, &L->r->err);
+		if (st == CL_DB_OK)
+			st = cl_copy_out(L->db, near_return_sql, on_classified, L, &L->r->err);
 		if (st == CL_DB_OK)
 			st = cl_copy_out(L->db,
 					 L->o->parse.ach_key == CL_ACH_KEY_BATCH ? rule_sql_for_batch
@@ -351,6 +377,7 @@ enum cl_db_status cl_load_classify(struct load *L)
 	const char *p[1] = { records };
 
 	L->r->duplicate_count = L->r->conflict_count = 0;
+	L->near_count = 0;
 	bit_clear_all(&L->matched);
 	bit_clear_all(&L->conflicts);
 	snprintf(records, sizeof(records), "%lu", L->r->records);

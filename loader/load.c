@@ -243,7 +243,9 @@ static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigne
 	cl_copy_row_end(c);
 }
 
-/* An ACH entry without an exact match, for the near-duplicate search. */
+/* An ACH record's near-duplicate fields (entries: originator, trace,
+ * account, RDFI; returns and NOCs: original trace, code, original RDFI;
+ * both: amount and date). */
 static void near_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal)
 {
 	char b[64];
@@ -251,7 +253,8 @@ static void near_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned
 
 	n = snprintf(b, sizeof(b), "%lu\t%lu\t", ordinal, rec->position);
 	cl_copy_raw(c, b, (size_t)n);
-	cl_copy_text(c, rec->natural_key, true, false);
+	cl_copy_text(c, rec->kind, true, false);
+	cl_copy_text(c, rec->natural_key, false, false);
 	copy_journal_key(c, rec);
 	cl_copy_text(c, rec->company_id, false, true);
 	cl_copy_text(c, rec->trace_number, false, true);
@@ -260,7 +263,34 @@ static void near_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned
 	n = snprintf(b, sizeof(b), "\t%" PRId64, rec->amount_minor);
 	cl_copy_raw(c, b, (size_t)n);
 	cl_copy_text(c, rec->value_date, false, true);
+	cl_copy_text(c, rec->original_trace, false, true);
+	cl_copy_text(c, rec->reason_code, false, true);
+	cl_copy_text(c, rec->original_rdfi, false, true);
 	cl_copy_row_end(c);
+}
+
+enum cl_db_status cl_load_stage_near(struct load *L, enum which which, const char *table,
+				     unsigned long *copied)
+{
+	char sql[768];
+	enum cl_db_status st;
+
+	/* `table` is one of our constant names, never a value */
+	snprintf(sql, sizeof(sql),
+		 "CREATE TEMPORARY TABLE %s (ordinal bigint NOT NULL, position bigint NOT NULL,"
+		 " kind text NOT NULL, natural_key text COLLATE \"C\" NOT NULL, journal_key text,"
+		 " company_id text, trace_number text, receiving_account text, receiving_dfi text,"
+		 " amount_minor bigint, value_date date, original_trace text, reason_code text,"
+		 " original_rdfi text) ON COMMIT DROP",
+		 table);
+	if ((st = cl_load_exec0(L, sql)) != CL_DB_OK)
+		return st;
+	snprintf(sql, sizeof(sql),
+		 "COPY pg_temp.%s (ordinal, position, kind, natural_key, journal_key, company_id,"
+		 " trace_number, receiving_account, receiving_dfi, amount_minor, value_date,"
+		 " original_trace, reason_code, original_rdfi) FROM STDIN",
+		 table);
+	return cl_load_copy_rows(L, which, sql, copied);
 }
 
 /* A data error the database found in the file (two of its records are one
@@ -326,12 +356,39 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 	return CL_DB_OK;
 }
 
-/* An ACH entry and a re-dated copy of it in the same file (review 36):
- * two keys, so the unique index lets both through, and near duplicates are
- * otherwise looked for among applied records only.  The file carries one
- * payment twice: it is rejected like a file with one key twice, both lines
- * named.  Runs only when the trace runs overlap (trace_ranges.h): the
- * file's ACH entries are read again and paired in the database. */
+/* One ACH payment twice in the same file under two keys (review 36, and
+ * review 2: R2-11, R2-27): an entry and a re-dated copy of it, the same
+ * entry in two batches (under --ach-key=batch the keys differ), a return
+ * or NOC re-dated.  The unique index lets both through, and near
+ * duplicates are otherwise looked for among applied records only.  The
+ * file is rejected like a file with one key twice, both lines named.  Runs
+ * only when one originator's trace runs overlap (trace_ranges.h) or the
+ * file has two returns or NOCs: the file's ACH records are read again and
+ * paired in the database, entries and returns by their own fields (two
+ * equi-joins: an OR would hash on the amount alone). */
+static const char in_file_near_sql[] =
+	"SELECT least(a.position, b.position), greatest(a.position, b.position),"
+	"  a.value_date, b.value_date, a.kind"
+	" FROM pg_temp.cl_ach a JOIN pg_temp.cl_ach b"
+	"  ON b.kind = a.kind AND b.company_id = a.company_id"
+	"  AND b.trace_number = a.trace_number"
+	"  AND btrim(b.receiving_account) = btrim(a.receiving_account)"
+	"  AND b.receiving_dfi = a.receiving_dfi AND b.amount_minor = a.amount_minor"
+	" WHERE a.kind = 'ach.entry' AND b.ordinal > a.ordinal AND b.natural_key <> a.natural_key"
+	"  AND abs(b.value_date - a.value_date) <= 9"
+	"  AND public.clearing_banking_days(a.value_date, b.value_date) <= 5"
+	" UNION ALL"
+	" SELECT least(a.position, b.position), greatest(a.position, b.position),"
+	"  a.value_date, b.value_date, a.kind"
+	" FROM pg_temp.cl_ach a JOIN pg_temp.cl_ach b"
+	"  ON b.kind = a.kind AND b.original_trace = a.original_trace"
+	"  AND b.reason_code = a.reason_code AND b.amount_minor = a.amount_minor"
+	"  AND b.original_rdfi IS NOT DISTINCT FROM a.original_rdfi"
+	" WHERE a.kind <> 'ach.entry' AND b.ordinal > a.ordinal AND b.natural_key <> a.natural_key"
+	"  AND abs(b.value_date - a.value_date) <= 9"
+	"  AND public.clearing_banking_days(a.value_date, b.value_date) <= 5"
+	" ORDER BY 1, 2 LIMIT 10";
+
 static enum cl_db_status in_file_near_duplicates(struct load *L)
 {
 	PGresult *res;
@@ -339,45 +396,32 @@ static enum cl_db_status in_file_near_duplicates(struct load *L)
 	unsigned long copied;
 	int i, n;
 
-	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_ach (ordinal bigint NOT NULL,"
-		      " position bigint NOT NULL, natural_key text COLLATE \"C\" NOT NULL,"
-		      " journal_key text, company_id text, trace_number text,"
-		      " receiving_account text, receiving_dfi text, amount_minor bigint,"
-		      " value_date date) ON COMMIT DROP");
-	if (st == CL_DB_OK)
-		st = cl_load_copy_rows(L, ACH_ROWS,
-				       "COPY pg_temp.cl_ach (ordinal, position, natural_key, journal_key,"
-				       " company_id, trace_number, receiving_account, receiving_dfi,"
-				       " amount_minor, value_date) FROM STDIN",
-				       &copied);
-	if (st != CL_DB_OK)
+	if ((st = cl_load_stage_near(L, ACH_ROWS, "cl_ach", &copied)) != CL_DB_OK)
 		return st;
-	st = cl_db_exec(L->db,
-			"SELECT a.position, b.position, a.value_date, b.value_date"
-			" FROM pg_temp.cl_ach a JOIN pg_temp.cl_ach b"
-			"  ON b.company_id = a.company_id AND b.trace_number = a.trace_number"
-			"  AND b.receiving_account = a.receiving_account"
-			"  AND b.receiving_dfi = a.receiving_dfi AND b.amount_minor = a.amount_minor"
-			"  AND b.value_date > a.value_date"
-			" WHERE b.value_date - a.value_date <= 9"
-			"  AND public.clearing_banking_days(a.value_date, b.value_date) <= 5"
-			" ORDER BY least(a.position, b.position), greatest(a.position, b.position)"
-			" LIMIT 10",
-			0, NULL, &res, &L->r->err);
+	st = cl_db_exec(L->db, in_file_near_sql, 0, NULL, &res, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
 	n = PQntuples(res);
 	for (i = 0; i < n; i++) {
 		struct cl_error e;
-		unsigned long pa = strtoul(PQgetvalue(res, i, 0), NULL, 10);
-		unsigned long pb = strtoul(PQgetvalue(res, i, 1), NULL, 10);
-		unsigned long first = pa < pb ? pa : pb, last = pa < pb ? pb : pa;
+		unsigned long first = strtoul(PQgetvalue(res, i, 0), NULL, 10);
+		unsigned long last = strtoul(PQgetvalue(res, i, 1), NULL, 10);
+		const char *da = PQgetvalue(res, i, 2), *db = PQgetvalue(res, i, 3);
+		bool entry = strcmp(PQgetvalue(res, i, 4), "ach.entry") == 0;
+		const char *same = entry ? "same originator, trace number, receiving account, RDFI "
+					   "and amount"
+					 : "same original trace, code, original RDFI and amount";
+		char when[64];
 
+		if (strcmp(da, db) == 0)
+			snprintf(when, sizeof(when), "twice (both effective %s", da);
+		else
+			snprintf(when, sizeof(when), "under two effective dates (%s and %s", da, db);
 		cl_error_set(&e, L->path, last, "near_duplicate_in_file",
-			     "the entries on lines %lu and %lu are one payment under two effective "
-			     "dates (%s and %s: same originator, trace number, receiving account, "
-			     "RDFI and amount): the file cannot be deduplicated safely",
-			     first, last, PQgetvalue(res, i, 2), PQgetvalue(res, i, 3));
+			     "the %s on lines %lu and %lu are one %s %s: %s): the file cannot be "
+			     "deduplicated safely",
+			     entry ? "entries" : "returns or NOCs", first, last,
+			     entry ? "payment" : "return", when, same);
 		in_file_error(L, &e, first);
 	}
 	PQclear(res);
@@ -411,6 +455,7 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 	r->records = r->invalid_count = 0;
 	L->ncompanies = 0;
 	L->has_alt = false;
+	L->nreturns = 0;
 	cl_trace_ranges_reset(&L->traces);
 	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_stage ("
 		      " ordinal bigint NOT NULL, position bigint NOT NULL, kind text NOT NULL,"
@@ -440,6 +485,8 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 				stage_row(c, rec, r->records);
 			if (rec->alt_key[0])
 				L->has_alt = true;
+			if (rec->kind[0] == 'a' && strcmp(rec->kind, "ach.entry") != 0)
+				L->nreturns++; /* ach.return, ach.noc */
 			if (rec->kind[4] == 'e' && strcmp(rec->kind, "ach.entry") == 0) {
 				cl_load_note_company(L, rec->company_id);
 				cl_trace_ranges_add(&L->traces, rec);
@@ -496,7 +543,8 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 		st = cl_load_exec0(L, "ANALYZE pg_temp.cl_stage");
 	if (st == CL_DB_OK && L->info.format != CL_FORMAT_ACH)
 		st = in_file_duplicates(L);
-	if (st == CL_DB_OK && !r->invalid_count && cl_trace_ranges_maybe_near(&L->traces))
+	if (st == CL_DB_OK && !r->invalid_count &&
+	    (cl_trace_ranges_maybe_near(&L->traces) || L->nreturns > 1))
 		st = in_file_near_duplicates(L);
 	return st;
 }
@@ -551,10 +599,10 @@ enum cl_db_status cl_load_copy_rows(struct load *L, enum which which, const char
 			take = bit_test(&L->conflicts, seen);
 			break;
 		case ACH_ROWS:
-			take = strcmp(rec->kind, "ach.entry") == 0;
+			take = strncmp(rec->kind, "ach.", 4) == 0;
 			break;
 		default:
-			take = !bit_test(&L->matched, seen) && strcmp(rec->kind, "ach.entry") == 0;
+			take = !bit_test(&L->matched, seen) && strncmp(rec->kind, "ach.", 4) == 0;
 			break;
 		}
 		if (!take)
@@ -736,6 +784,25 @@ static enum cl_db_status apply_new(struct load *L)
 	return journal_raced(L, L->r->new_count - copied);
 }
 
+/* The reason of a held or quarantined load, for `loads` at 3 a.m.: the
+ * conflicts (same key, other content) and the near duplicates (the same
+ * payment under another key) named apart (review 2, R2-24). */
+static void conflict_reason(struct load *L, const char *what)
+{
+	struct cl_load_result *r = L->r;
+	unsigned long near = L->near_count, same = r->conflict_count - L->near_count;
+	char a[96] = "", b[112] = "";
+
+	if (same)
+		snprintf(a, sizeof(a), "%lu conflicting record%s (same key, different content)",
+			 same, same == 1 ? "" : "s");
+	if (near)
+		snprintf(b, sizeof(b), "%lu near duplicate%s (the same payment under another key)",
+			 near, near == 1 ? "" : "s");
+	snprintf(r->reason, sizeof(r->reason), "%s%s%s: %s", a, same && near ? " and " : "", b,
+		 what);
+}
+
 /* ---- one attempt at the whole file ---- */
 
 static enum cl_db_status attempt(struct load *L, bool rewind)
@@ -778,10 +845,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	}
 	if (r->conflict_count && L->o->on_conflict == CL_ON_CONFLICT_HOLD) {
 		/* nothing is applied; the attempt and its conflicts are kept */
-		snprintf(r->reason, sizeof(r->reason),
-			 "%lu conflicting record%s (same key, different content): file held, "
-			 "nothing applied",
-			 r->conflict_count, r->conflict_count == 1 ? "" : "s");
+		conflict_reason(L, "file held, nothing applied");
 		st = cl_load_exec0(L, "DELETE FROM public.clearing_dedupe_event WHERE load_id = "
 			      "pg_catalog.current_setting('clearing_load.load_id')::bigint "
 			      "AND reason = 'duplicate'");
@@ -794,9 +858,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 			return st;
 		CL_FAILPOINT("after_insert", L->db->conn);
 		if (r->conflict_count) {
-			snprintf(r->reason, sizeof(r->reason),
-				 "%lu conflicting record%s quarantined",
-				 r->conflict_count, r->conflict_count == 1 ? "" : "s");
+			conflict_reason(L, "quarantined");
 			r->outcome = CL_OUTCOME_QUARANTINED;
 			outcome = "quarantined";
 		} else {
@@ -874,6 +936,22 @@ void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts 
 			note(&L, "%s: nothing was committed, retrying the whole file (retry %u)",
 			     res->err.message, res->retries);
 			continue;
+		}
+		if (st == CL_DB_ERROR && strncmp(res->err.sqlstate, "22", 2) == 0 && db->conn &&
+		    PQstatus(db->conn) == CONNECTION_OK) {
+			/* a data exception: the server refused a value of this
+			   file that the parser let through (a CSV date that does
+			   not exist, say): the file is invalid, not the database
+			   (review 2, R2-9); nothing was applied */
+			struct cl_error refused = res->err;
+
+			refused.file = cl_input_name(L.in);
+			hooks->on_error(hooks->ctx, &refused);
+			res->invalid_count = 1;
+			snprintf(res->reason, sizeof(res->reason),
+				 "the database refused a value of this file: %.400s", refused.message);
+			record_rejected(&L);
+			break;
 		}
 		if (st == CL_DB_LOST && L.in_commit) {
 			/* lost around COMMIT and unreachable: the third outcome */

@@ -83,14 +83,16 @@ struct load {
 	   one of its own entries? */
 	struct cl_trace_ranges traces;
 	bool has_alt;              /* some record has an alt_key (record.h) */
+	unsigned long nreturns;    /* ach.return and ach.noc records */
+	unsigned long near_count;  /* conflicts that are near duplicates */
 };
 
 
 enum which {
 	NEW_ROWS,      /* records without a journal row */
 	CONFLICT_ROWS, /* conflicting records */
-	NEAR_ROWS,     /* ACH entries without a journal row, near fields only */
-	ACH_ROWS,      /* every ACH entry, near fields only */
+	NEAR_ROWS,     /* ACH records without a journal row, near fields only */
+	ACH_ROWS,      /* every ACH record, near fields only */
 };
 
 /* load.c */
@@ -100,6 +102,11 @@ enum cl_status cl_load_open_parser(struct load *L, bool rewind, struct cl_parser
 /* COPY the records selected by `which` from a re-read of the file. */
 enum cl_db_status cl_load_copy_rows(struct load *L, enum which which, const char *copy_sql,
 				    unsigned long *copied) CL_MUST_CHECK;
+
+/* The near-duplicate fields of the ACH records `which` selects (NEAR_ROWS
+ * or ACH_ROWS) into a new temporary table `table` (a constant name). */
+enum cl_db_status cl_load_stage_near(struct load *L, enum which which, const char *table,
+				     unsigned long *copied) CL_MUST_CHECK;
 
 /* classify.c */
 void cl_load_note_company(struct load *L, const char *company);

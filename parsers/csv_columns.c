@@ -340,6 +340,12 @@ struct given {                 /* the checked columns, as found */
 		return CL_INVALID; \
 	} while (0)
 
+/* "an ach.entry", "a pain.001" */
+static const char *article(const char *kind)
+{
+	return kind[0] == 'a' ? "an" : "a";
+}
+
 /* scheme and kind first: every other check depends on them */
 static enum cl_status identity(struct cl_csv *p, struct cl_record *rec, struct cl_error *err)
 {
@@ -365,8 +371,9 @@ static enum cl_status identity(struct cl_csv *p, struct cl_record *rec, struct c
 			"pain.001, pacs.008, pacs.009 or pacs.004",
 			line, csv_show(s1, sizeof(s1), kind, 40));
 	if (strcmp(scheme, rec->scheme) != 0)
-		ROW_ERR("csv_scheme", "scheme on line %lu is \"%s\": a %s record is scheme %s",
-			line, csv_show(s2, sizeof(s2), scheme, 40), rec->kind, rec->scheme);
+		ROW_ERR("csv_scheme", "scheme on line %lu is \"%s\": %s %s record is scheme %s",
+			line, csv_show(s2, sizeof(s2), scheme, 40), article(rec->kind), rec->kind,
+			rec->scheme);
 	return CL_OK;
 }
 
@@ -380,8 +387,8 @@ static enum cl_status field(struct cl_csv *p, const struct column *c, const char
 
 	if (n && c->scope != ALL && (c->scope == ACH) != ach)
 		ROW_ERR("csv_field_scope",
-			"column %s on line %lu must be empty for a %s record, found \"%s\"",
-			c->name, line, rec->kind, csv_show(s1, sizeof(s1), v, 40));
+			"column %s on line %lu must be empty for %s %s record, found \"%s\"",
+			c->name, line, article(rec->kind), rec->kind, csv_show(s1, sizeof(s1), v, 40));
 	switch (c->type) {
 	case COL_TEXT:
 		if (ach && has_control(v, n))
@@ -541,8 +548,8 @@ enum cl_status csv_row_record(struct cl_csv *p, struct cl_error *err)
 				err)) != CL_OK)
 			return st;
 	if (strcmp(rec->scheme, "nacha") == 0 && strcmp(rec->currency, "USD") != 0)
-		ROW_ERR("csv_field_format", "currency on line %lu must be USD for a %s record, found \"%s\"",
-			line, rec->kind, rec->currency);
+		ROW_ERR("csv_field_format", "currency on line %lu must be USD for %s %s record, found \"%s\"",
+			line, article(rec->kind), rec->kind, rec->currency);
 	if (strcmp(rec->scheme, "nacha") == 0) {
 		int t = (rec->transaction_code[0] - '0') * 10 + (rec->transaction_code[1] - '0');
 		enum cl_direction d = cl_ach_tcode_direction(t);

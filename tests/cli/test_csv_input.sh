@@ -42,3 +42,18 @@ printf 'scheme,amount_minor\nnacha,1\n' >nokind.csv
 run validate nokind.csv
 expect_status 3
 expect_stderr_has 'nokind.csv:1: error: unknown format: expected a NACHA file header ("101"), an ISO 20022 XML document ("<") or a CSV export (a header row naming scheme and kind)'
+
+# hostile sizes stop at the first overlong field, with its line, whatever
+# follows (libcsv's field buffer is capped at 1023 bytes)
+{ head -n 1 orig.csv; printf '"'; head -c 5000000 /dev/zero | tr '\0' a; printf '"\n'; } >field.csv
+run validate field.csv
+expect_status 3
+expect_stderr - <<'ERR'
+clearing-load: field.csv:2: error: a field on line 2 is longer than 1023 bytes: no record field is (the longest, a name, holds 563)
+ERR
+{ head -n 1 orig.csv; head -c 3000000 /dev/zero | tr '\0' ,; printf '\n'; sed -n 2p orig.csv; } >wide.csv
+run validate wide.csv
+expect_status 3
+expect_stderr - <<'ERR'
+clearing-load: wide.csv:2: error: line 2 has 3000001 fields: the header has 51
+ERR

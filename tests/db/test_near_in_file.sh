@@ -30,3 +30,26 @@ grep -q '"new":6,' "$TMP/o1" || fail "overlap: $(cat "$TMP/o1")"
 	fail "6 banking days: $(cat "$TMP/o2")"
 grep -q '"new":6,' "$TMP/o2" || fail "6 banking days: $(cat "$TMP/o2")"
 assert_eq "$(q "select count(*) from clearing_record")" 12 "both clean files applied"
+
+# one batch twice, same date, under --ach-key=batch: two keys, one payment
+# (review 2, R2-11)
+expect_exit 3 cl load --tenant twin --ach-key=batch "$D/batch-twice.ach"
+grep -q 'batch-twice.ach:7: error: the entries on lines 3 and 7 are one payment twice (both effective 2026-03-02: same originator' "$TMP/err" ||
+	fail "batch twice: $(cat "$TMP/err")"
+# the same return under two dates in one file (R2-27)
+expect_exit 3 cl load --tenant ret "$D/return-twice-in-file.ach"
+grep -q 'the returns or NOCs on lines 3 and 7 are one return under two effective dates (2026-03-02 and 2026-03-03: same original trace, code, original RDFI and amount)' "$TMP/err" ||
+	fail "return twice in file: $(cat "$TMP/err")"
+# across files: a re-dated return, and a re-dated entry whose account is
+# justified the other way (R2-14), are near duplicates: held
+"$CL_BIN" load --tenant ret "$D/return.ach" >/dev/null || fail "return"
+expect_exit 4 cl load --tenant ret --format json "$D/return-redated.ach"
+grep -q '"outcome":"held"' "$TMP/out" || fail "re-dated return: $(cat "$TMP/out")"
+"$CL_BIN" load --tenant acct "$D/account-left.ach" >/dev/null || fail "account-left"
+expect_exit 4 cl load --tenant acct --format json "$D/account-right-redated.ach"
+grep -q '"outcome":"held"' "$TMP/out" || fail "re-dated, account justified: $(cat "$TMP/out")"
+assert_eq "$(q "select count(*) from clearing_record where tenant in ('twin', 'ret', 'acct')")" 2 \
+	"one return and one entry applied, nothing twice"
+# the hold names near duplicates as such, not as "same key, different content" (R2-24)
+assert_eq "$(q "select reason from clearing_load where tenant = 'ret' and outcome = 'held'")" \
+	"1 near duplicate (the same payment under another key): file held, nothing applied" "held reason"

@@ -561,7 +561,7 @@ static void test_csv_kind_must_be_known_and_match_the_scheme(void **state)
 	set(&rows[0], "scheme", "iso20022");
 	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
 	assert_one_error(&res, 2, "csv_scheme",
-			 "scheme on line 2 is \"iso20022\": a ach.entry record is scheme nacha");
+			 "scheme on line 2 is \"iso20022\": an ach.entry record is scheme nacha");
 }
 
 static void test_csv_field_of_the_other_scheme_must_be_empty(void **state)
@@ -573,7 +573,7 @@ static void test_csv_field_of_the_other_scheme_must_be_empty(void **state)
 	set(&rows[0], "end_to_end_id", "E2E-1");
 	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
 	assert_one_error(&res, 2, "csv_field_scope",
-			 "column end_to_end_id on line 2 must be empty for a ach.entry record, "
+			 "column end_to_end_id on line 2 must be empty for an ach.entry record, "
 			 "found \"E2E-1\"");
 }
 
@@ -588,6 +588,11 @@ static void test_csv_field_shapes_are_checked(void **state)
 	assert_one_error(&res, 2, "csv_field_format",
 			 "column trace_number on line 2 must be 15 digits, found "
 			 "\"12104288000001\"");
+	rows[0] = row_of(ACH);
+	set(&rows[0], "currency", "EUR");
+	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
+	assert_one_error(&res, 2, "csv_field_format",
+			 "currency on line 2 must be USD for an ach.entry record, found \"EUR\"");
 	rows[0] = row_of(PAIN);
 	set(&rows[0], "uetr", "646D9B60-9AF6-4053-B27F-A97DF9DCBFFB");
 	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
