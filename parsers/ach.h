@@ -32,6 +32,14 @@ void cl_ach_free(struct cl_ach *p);
  * debit (1 and 6: returns and NOCs of a credit or a debit); ADV 81-88 odd
  * credit, even debit. */
 enum cl_direction cl_ach_tcode_direction(int tcode);
+/* Is tcode (0-99) a transaction code the parser accepts? */
+bool cl_ach_tcode_known(int tcode);
+/* Is sec (a NUL-terminated string) one of the SEC codes the parser reads? */
+bool cl_ach_sec_known(const char *sec);
+/* Why the parser refuses known code tcode in a batch of SEC code sec (a
+ * known one), as far as the service class does not decide: NULL when it
+ * accepts it, else the reason (static text). */
+const char *cl_ach_tcode_sec_problem(int tcode, const char *sec);
 
 /* Natural key, key_rule and fingerprint of an ACH record from its own
  * fields (kind, company_id, batch_number, trace_number, value_date,

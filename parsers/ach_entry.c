@@ -11,7 +11,7 @@
 
 /* ---- transaction codes ---- */
 
-static bool tcode_known(int t)
+bool cl_ach_tcode_known(int t)
 {
 	int kind = t % 10;
 
@@ -38,39 +38,57 @@ static bool tcode_zero_amount(int t)
 	return t < 80 && (k == 3 || k == 4 || k == 8 || k == 9); /* prenote, zero-dollar */
 }
 
+/* Why code t cannot be in a batch of SEC code sec_id and service class
+ * `service_class` (3 digits, NULL when not known); NULL when it can. */
+static const char *tcode_batch_problem(int t, int sec_id, const char *service_class)
+{
+	bool adv = t >= 81 && t <= 88;
+	enum cl_direction d = cl_ach_tcode_direction(t);
+
+	if (sec_id == SEC_ADV && !adv)
+		return "ADV entries use codes 81-88";
+	if (sec_id != SEC_ADV && adv)
+		return "codes 81-88 are for ADV batches only";
+	if (service_class && !memcmp(service_class, "220", 3) && d == CL_DIR_DEBIT)
+		return "a debit in a credits-only batch (service class 220)";
+	if (service_class && !memcmp(service_class, "225", 3) && d == CL_DIR_CREDIT)
+		return "a credit in a debits-only batch (service class 225)";
+	if (sec_id == SEC_COR && t % 10 != 1 && t % 10 != 6)
+		return "COR (notification of change) entries use return/NOC codes 21, 26, 31, 36, "
+		       "41, 46, 51 or 56";
+	if ((sec_id == SEC_ARC || sec_id == SEC_BOC || sec_id == SEC_POP || sec_id == SEC_RCK ||
+	     sec_id == SEC_XCK) &&
+	    d != CL_DIR_DEBIT)
+		return "this SEC code carries debits only";
+	if (sec_id == SEC_CIE && d != CL_DIR_CREDIT)
+		return "CIE carries credits only";
+	return NULL;
+}
+
 static void check_tcode(struct cl_ach *p, const struct ach_line *l, int t)
 {
 	const struct ach_batch *b = &p->b;
-	bool adv = t >= 81 && t <= 88;
-	enum cl_direction d;
-	const char *why = NULL;
+	const char *why;
 
-	if (!tcode_known(t)) {
+	if (!cl_ach_tcode_known(t)) {
 		ach_err(p, l->no, 2, "transaction_code",
 			"transaction code %02d (columns 2-3) is not a NACHA transaction code", t);
 		return;
 	}
-	d = cl_ach_tcode_direction(t);
-	if (b->sec_id == SEC_ADV && !adv)
-		why = "ADV entries use codes 81-88";
-	else if (b->sec_id != SEC_ADV && adv)
-		why = "codes 81-88 are for ADV batches only";
-	else if (!memcmp(b->service_class, "220", 3) && d == CL_DIR_DEBIT)
-		why = "a debit in a credits-only batch (service class 220)";
-	else if (!memcmp(b->service_class, "225", 3) && d == CL_DIR_CREDIT)
-		why = "a credit in a debits-only batch (service class 225)";
-	else if (b->sec_id == SEC_COR && t % 10 != 1 && t % 10 != 6)
-		why = "COR (notification of change) entries use return/NOC codes 21, 26, 31, 36, "
-		      "41, 46, 51 or 56";
-	else if ((b->sec_id == SEC_ARC || b->sec_id == SEC_BOC || b->sec_id == SEC_POP ||
-		  b->sec_id == SEC_RCK || b->sec_id == SEC_XCK) &&
-		 d != CL_DIR_DEBIT)
-		why = "this SEC code carries debits only";
-	else if (b->sec_id == SEC_CIE && d != CL_DIR_CREDIT)
-		why = "CIE carries credits only";
+	why = tcode_batch_problem(t, b->sec_id, b->service_class);
 	if (why)
 		ach_err(p, l->no, 2, "transaction_code",
 			"transaction code %02d is not valid in a %s batch: %s", t, b->sec, why);
+}
+
+bool cl_ach_sec_known(const char *sec)
+{
+	return strlen(sec) == 3 && ach_sec_lookup(sec) != SEC_UNKNOWN;
+}
+
+const char *cl_ach_tcode_sec_problem(int tcode, const char *sec)
+{
+	return tcode_batch_problem(tcode, ach_sec_lookup(sec), NULL);
 }
 
 /* ---- entry detail ---- */

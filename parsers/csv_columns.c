@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ach.h"
+#include "banking_days.h"
 #include "iso20022.h"
 
 /* Value shapes checked before a value is used (what the NACHA and ISO
@@ -18,8 +19,20 @@ enum shape {
 	ANY = 0,
 	DIGITS,   /* exactly `width` digits (empty allowed unless `needed`) */
 	UPPER,    /* exactly `width` letters A-Z */
-	DATE,     /* YYYY-MM-DD */
-	UUID,     /* lowercase 8-4-4-4-12 */
+};
+
+/* What a value must further be: the checks the record's own parser runs on
+ * the same field (its functions, not copies), so that a row reaches the
+ * record model only in a form that parser could have given. */
+enum check {
+	CHK_NONE = 0,
+	CHK_DATE,   /* a calendar date YYYY-MM-DD (cl_date_days) */
+	CHK_UUID4,  /* a version 4 UUID, stored lowercase (cl_iso_uuid4) */
+	CHK_IBAN,   /* ISO account: not an IBAN with blanks or lowercase letters */
+	CHK_BIC,    /* ISO agent: not a BIC in lowercase letters */
+	CHK_SEC,    /* a SEC code the NACHA parser reads */
+	CHK_TCODE,  /* a NACHA transaction code */
+	CHK_CCY,    /* ISO: an ISO 4217 currency with a minor unit */
 };
 
 enum scope { ALL, ACH, ISO };
@@ -30,22 +43,24 @@ struct column {
 	enum scope scope;   /* whose records may carry a value */
 	bool required;      /* the header must name it */
 	bool account;       /* masked by exports without --no-mask */
+	bool secret;        /* an account or a name: never quoted in a message */
 	size_t offset, cap; /* COL_TEXT: the field of struct cl_record */
 	enum shape shape;
 	int width;
 	bool needed;        /* a value is required for records of `scope` */
+	enum check check;
 };
 
-#define X(n, t, sc, req) { #n, t, sc, req, false, 0, 0, ANY, 0, false }
-#define T(n, sc, req) \
-	{ #n, COL_TEXT, sc, req, false, offsetof(struct cl_record, n), \
-	  sizeof(((struct cl_record *)0)->n), ANY, 0, false }
-#define S(n, sc, sh, w, need) \
-	{ #n, COL_TEXT, sc, true, false, offsetof(struct cl_record, n), \
-	  sizeof(((struct cl_record *)0)->n), sh, w, need }
-#define A(n, sc) \
-	{ #n, COL_TEXT, sc, true, true, offsetof(struct cl_record, n), \
-	  sizeof(((struct cl_record *)0)->n), ANY, 0, false }
+#define X(n, t, sc, req) { #n, t, sc, req, false, false, 0, 0, ANY, 0, false, CHK_NONE }
+#define F(n) offsetof(struct cl_record, n), sizeof(((struct cl_record *)0)->n)
+#define T(n, sc, req) { #n, COL_TEXT, sc, req, false, false, F(n), ANY, 0, false, CHK_NONE }
+/* a text checked by `chk` */
+#define C(n, sc, req, chk) { #n, COL_TEXT, sc, req, false, false, F(n), ANY, 0, false, chk }
+/* a name: never quoted */
+#define N(n, sc, req) { #n, COL_TEXT, sc, req, false, true, F(n), ANY, 0, false, CHK_NONE }
+#define S(n, sc, sh, w, need, chk) \
+	{ #n, COL_TEXT, sc, true, false, false, F(n), sh, w, need, chk }
+#define A(n, sc, chk) { #n, COL_TEXT, sc, true, true, true, F(n), ANY, 0, false, chk }
 
 /* Required: what a key or fingerprint of some kind reads (so a missing
  * column can never change one silently), plus scheme, kind, amount and
@@ -61,22 +76,22 @@ static const struct column columns[] = {
 	X(fingerprint, COL_FINGERPRINT, ALL, false),
 	X(amount_minor, COL_AMOUNT, ALL, true),
 	X(direction, COL_DIRECTION, ALL, true),
-	S(currency, ALL, UPPER, 3, true),
-	S(value_date, ALL, DATE, 10, false),
-	S(trace_number, ACH, DIGITS, 15, true),
-	S(sec_code, ACH, UPPER, 3, true),
-	S(transaction_code, ACH, DIGITS, 2, true),
-	S(receiving_dfi, ACH, DIGITS, 9, true),
-	A(receiving_account, ACH),
+	S(currency, ALL, UPPER, 3, true, CHK_CCY),
+	C(value_date, ALL, true, CHK_DATE),
+	S(trace_number, ACH, DIGITS, 15, true, CHK_NONE),
+	S(sec_code, ACH, UPPER, 3, true, CHK_SEC),
+	S(transaction_code, ACH, DIGITS, 2, true, CHK_TCODE),
+	S(receiving_dfi, ACH, DIGITS, 9, true, CHK_NONE),
+	A(receiving_account, ACH, CHK_NONE),
 	T(individual_id, ACH, false),
-	T(individual_name, ACH, false),
+	N(individual_name, ACH, false),
 	T(company_id, ACH, true),
-	T(company_name, ACH, true),
+	N(company_name, ACH, true),
 	T(company_entry_description, ACH, false),
-	T(batch_number, ACH, true),
+	S(batch_number, ACH, DIGITS, 7, true, CHK_NONE),
 	T(addenda_text, ACH, false),
 	T(reason_code, ALL, true),
-	S(original_trace, ACH, DIGITS, 15, false),
+	S(original_trace, ACH, DIGITS, 15, false, CHK_NONE),
 	T(original_rdfi, ACH, true),
 	T(corrected_data, ACH, true),
 	T(dishonored_code, ACH, true),
@@ -86,21 +101,21 @@ static const struct column columns[] = {
 	T(instr_id, ISO, false),
 	T(end_to_end_id, ISO, true),
 	T(tx_id, ISO, true),
-	S(uetr, ISO, UUID, 36, false),
+	C(uetr, ISO, true, CHK_UUID4),
 	T(rtr_id, ISO, true),
-	S(orgnl_uetr, ISO, UUID, 36, false),
+	C(orgnl_uetr, ISO, true, CHK_UUID4),
 	T(orgnl_end_to_end_id, ISO, true),
 	T(orgnl_tx_id, ISO, true),
 	T(orgnl_msg_id, ISO, true),
 	T(initiating_party_id, ISO, true),
-	T(debtor_name, ISO, false),
-	A(debtor_account, ISO),
-	T(debtor_agent, ISO, true),
-	T(creditor_name, ISO, false),
-	A(creditor_account, ISO),
-	T(creditor_agent, ISO, true),
-	T(instructing_agent, ISO, true),
-	T(instructed_agent, ISO, true),
+	N(debtor_name, ISO, false),
+	A(debtor_account, ISO, CHK_IBAN),
+	C(debtor_agent, ISO, true, CHK_BIC),
+	N(creditor_name, ISO, false),
+	A(creditor_account, ISO, CHK_IBAN),
+	C(creditor_agent, ISO, true, CHK_BIC),
+	C(instructing_agent, ISO, true, CHK_BIC),
+	C(instructed_agent, ISO, true, CHK_BIC),
 	T(remittance_text, ISO, false),
 	X(addenda_count, COL_ADDENDA_COUNT, ACH, false),
 };
@@ -238,18 +253,8 @@ static bool utf8_ok(const unsigned char *s, size_t n)
 	return true;
 }
 
-static bool has_control(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return true;
-	return false;
-}
-
 static bool shape_ok(const struct column *c, const char *v, size_t n)
 {
-	static const char uuid[] = "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
-
 	if (n == 0)
 		return !c->needed;
 	switch (c->shape) {
@@ -264,26 +269,6 @@ static bool shape_ok(const struct column *c, const char *v, size_t n)
 					       : (v[i] < 'A' || v[i] > 'Z'))
 				return false;
 		return true;
-	case DATE: {
-		int m, d;
-
-		if (n != 10 || v[4] != '-' || v[7] != '-')
-			return false;
-		for (size_t i = 0; i < n; i++)
-			if (i != 4 && i != 7 && (v[i] < '0' || v[i] > '9'))
-				return false;
-		m = (v[5] - '0') * 10 + (v[6] - '0');
-		d = (v[8] - '0') * 10 + (v[9] - '0');
-		return m >= 1 && m <= 12 && d >= 1 && d <= 31;
-	}
-	case UUID:
-		if (n != 36)
-			return false;
-		for (size_t i = 0; i < n; i++)
-			if (uuid[i] == '-' ? v[i] != '-'
-					   : !((v[i] >= '0' && v[i] <= '9') || (v[i] >= 'a' && v[i] <= 'f')))
-				return false;
-		return true;
 	}
 	return false;
 }
@@ -296,12 +281,6 @@ static const char *shape_text(const struct column *c, char *buf, size_t cap)
 		break;
 	case UPPER:
 		snprintf(buf, cap, "%d uppercase letters", c->width);
-		break;
-	case DATE:
-		snprintf(buf, cap, "a date YYYY-MM-DD");
-		break;
-	case UUID:
-		snprintf(buf, cap, "a lowercase UUID");
 		break;
 	case ANY:
 		snprintf(buf, cap, "a value");
@@ -377,39 +356,167 @@ static enum cl_status identity(struct cl_csv *p, struct cl_record *rec, struct c
 	return CL_OK;
 }
 
+/* The blanks the record's parser drops from the same field: an ISO value
+ * loses the blanks around it (as every XML text does), a NACHA value its
+ * trailing spaces and the company id its leading ones too (review 47). */
+static void trim(const struct column *c, bool ach, const char **v, size_t *n)
+{
+	if (!ach) {
+		cl_iso_trim(v, n);
+		return;
+	}
+	while (*n > 0 && (*v)[*n - 1] == ' ')
+		(*n)--;
+	if (c->offset == offsetof(struct cl_record, company_id))
+		while (*n > 0 && **v == ' ') {
+			(*v)++;
+			(*n)--;
+		}
+}
+
+/* Letters a-z made A-Z and blanks dropped, into out[cap]; false when it
+ * does not fit or nothing changed (the value was already so written). */
+static bool squeezed_upper(const char *v, char *out, size_t cap)
+{
+	size_t o = 0;
+	bool changed = false;
+
+	for (; *v; v++) {
+		if (*v == ' ') {
+			changed = true;
+			continue;
+		}
+		if (o + 1 >= cap)
+			return false;
+		changed |= *v >= 'a' && *v <= 'z';
+		out[o++] = (char)(*v >= 'a' && *v <= 'z' ? *v - 'a' + 'A' : *v);
+	}
+	out[o] = '\0';
+	return changed;
+}
+
+/* The value, now in the record at dst, against the parser's own check. */
+static enum cl_status value_check(struct cl_csv *p, const struct column *c, char *dst,
+				  bool ach, struct cl_error *err)
+{
+	unsigned long line = p->row.line;
+	char s1[96], up[CL_CSV_FIELD_MAX];
+	long days;
+
+	if (!dst[0])
+		return CL_OK;
+	switch (c->check) {
+	case CHK_NONE:
+		break;
+	case CHK_DATE:
+		if (!cl_date_days(dst, &days))
+			ROW_ERR("csv_field_format",
+				"column %s on line %lu must be a calendar date YYYY-MM-DD, found "
+				"\"%s\"",
+				c->name, line, csv_show(s1, sizeof(s1), dst, 40));
+		break;
+	case CHK_UUID4: {
+		char lower[37];
+
+		if (strlen(dst) != 36 || !cl_iso_uuid4(dst, lower))
+			ROW_ERR("csv_field_format",
+				"column %s on line %lu must be a version 4 UUID "
+				"(xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx), found \"%s\"",
+				c->name, line, csv_show(s1, sizeof(s1), dst, 40));
+		memcpy(dst, lower, sizeof(lower)); /* the parser keeps it lowercase */
+		break;
+	}
+	case CHK_IBAN:
+		/* an Othr/Id may be any text; an IBAN is never written with
+		 * blanks or lowercase letters: the XML parser refuses it */
+		if (squeezed_upper(dst, up, sizeof(up)) && cl_iso_iban_shape(up) &&
+		    cl_iso_iban_check(up))
+			ROW_ERR("csv_field_format",
+				"column %s on line %lu is an IBAN written with blanks or lowercase "
+				"letters: the XML parser refuses such an IBAN (write it in capitals "
+				"without blanks, as the XML file has it)",
+				c->name, line);
+		break;
+	case CHK_BIC:
+		if (squeezed_upper(dst, up, sizeof(up)) && !strchr(dst, ' ') &&
+		    cl_iso_bic_shape(up))
+			ROW_ERR("csv_field_format",
+				"column %s on line %lu is a BIC in lowercase letters (\"%s\"): the "
+				"XML parser refuses it as not a BIC (write it in capitals)",
+				c->name, line, csv_show(s1, sizeof(s1), dst, 40));
+		break;
+	case CHK_SEC:
+		if (!cl_ach_sec_known(dst))
+			ROW_ERR("csv_field_format",
+				"column sec_code on line %lu is \"%s\": not a SEC code the NACHA "
+				"parser reads",
+				line, csv_show(s1, sizeof(s1), dst, 40));
+		break;
+	case CHK_TCODE:
+		if (!cl_ach_tcode_known((dst[0] - '0') * 10 + (dst[1] - '0')))
+			ROW_ERR("csv_field_format",
+				"column transaction_code on line %lu is \"%s\": not a NACHA "
+				"transaction code",
+				line, dst);
+		break;
+	case CHK_CCY:
+		if (!ach && cl_iso_ccy_exponent(dst) < 0)
+			ROW_ERR("csv_field_format",
+				"column currency on line %lu is \"%s\": not an ISO 4217 currency "
+				"with a minor unit",
+				line, dst);
+		break;
+	}
+	return CL_OK;
+}
+
 static enum cl_status field(struct cl_csv *p, const struct column *c, const char *v, size_t n,
 			    struct cl_record *rec, struct given *g, struct cl_error *err)
 {
 	unsigned long line = p->row.line;
 	bool ach = strcmp(rec->scheme, "nacha") == 0;
+	bool mine = c->scope == ALL || (c->scope == ACH) == ach;
 	char s1[96], s2[64];
 	uint64_t u;
 
-	if (n && c->scope != ALL && (c->scope == ACH) != ach)
+	if (c->type == COL_TEXT && mine && c->shape == ANY)
+		trim(c, ach, &v, &n);
+	if (n && !mine) {
+		if (c->secret)
+			ROW_ERR("csv_field_scope",
+				"column %s on line %lu must be empty for %s %s record", c->name,
+				line, article(rec->kind), rec->kind);
 		ROW_ERR("csv_field_scope",
 			"column %s on line %lu must be empty for %s %s record, found \"%s\"",
 			c->name, line, article(rec->kind), rec->kind, csv_show(s1, sizeof(s1), v, 40));
+	}
 	switch (c->type) {
-	case COL_TEXT:
-		if (ach && has_control(v, n))
+	case COL_TEXT: {
+		const char *bad = ach ? v : NULL;
+
+		while (bad && bad < v + n && (unsigned char)*bad >= 0x20 && *bad != 0x7f)
+			bad++;
+		/* the byte is named, never the value: it may be an account or a name */
+		if (bad && bad < v + n)
 			ROW_ERR("csv_bad_byte",
-				"column %s on line %lu has a control character: \"%s\" (NACHA "
-				"fields are printable)",
-				c->name, line, csv_show(s1, sizeof(s1), v, 40));
+				"column %s on line %lu has a control character (byte %zu is 0x%02x): "
+				"NACHA fields are printable",
+				c->name, line, (size_t)(bad - v) + 1, (unsigned)(unsigned char)*bad);
 		if (c->account && memchr(v, '*', n))
 			ROW_ERR("csv_masked",
-				"column %s on line %lu is masked (\"%s\"): export the file with "
+				"column %s on line %lu is masked: export the file with "
 				"parse --format csv --no-mask",
-				c->name, line, csv_show(s1, sizeof(s1), v, 40));
+				c->name, line);
 		if (cl_copy_span((char *)rec + c->offset, c->cap, v, n) != 0)
 			ROW_ERR("csv_field_length",
 				"column %s on line %lu is %zu bytes long: its limit is %zu", c->name,
 				line, n, c->cap - 1);
-		if (!shape_ok(c, v, n) && (c->scope == ALL || (c->scope == ACH) == ach))
+		if (!shape_ok(c, v, n) && mine)
 			ROW_ERR("csv_field_format",
 				"column %s on line %lu must be %s, found \"%s\"", c->name, line,
 				shape_text(c, s2, sizeof(s2)), csv_show(s1, sizeof(s1), v, 40));
-		return CL_OK;
+		return mine ? value_check(p, c, (char *)rec + c->offset, ach, err) : CL_OK;
+	}
 	case COL_AMOUNT:
 		if (!parse_uint(v, n, INT64_MAX, &u))
 			ROW_ERR("csv_amount",
@@ -490,6 +597,49 @@ static enum cl_status rebuildable(struct cl_csv *p, const struct cl_record *rec,
 	return CL_OK;
 }
 
+/* Part i (from 0) of a key whose parts are separated by '|': *n bytes at
+ * the returned pointer; NULL when the key has fewer parts. */
+static const char *key_part(const char *key, unsigned i, size_t *n)
+{
+	for (; i > 0; i--) {
+		key = strchr(key, '|');
+		if (!key)
+			return NULL;
+		key++;
+	}
+	*n = strcspn(key, "|");
+	return key;
+}
+
+/* Is this key part one of the record's account numbers? */
+static bool is_account(const struct cl_record *rec, const char *s, size_t n)
+{
+	const char *const acct[] = { rec->receiving_account, rec->debtor_account,
+				     rec->creditor_account };
+
+	for (size_t i = 0; i < sizeof(acct) / sizeof(acct[0]); i++)
+		if (acct[i][0] && strlen(acct[i]) == n && memcmp(acct[i], s, n) == 0)
+			return true;
+	return false;
+}
+
+/* A key part for a message: an account masked as everywhere else, since
+ * messages reach logs and clearing_load.reason (review 2, R2-15). */
+static const char *show_part(char *buf, size_t cap, const char *s, size_t n, bool account)
+{
+	char part[CL_KEY_MAX];
+
+	if (!s)
+		return "(none)";
+	if (n >= sizeof(part))
+		n = sizeof(part) - 1;
+	if (account)
+		return cl_iso_mask_account(s, n, buf, cap);
+	memcpy(part, s, n);
+	part[n] = '\0';
+	return csv_show(buf, cap, part, 60);
+}
+
 static enum cl_status check_given(struct cl_csv *p, const struct cl_record *rec,
 				  const struct given *g, struct cl_error *err)
 {
@@ -501,19 +651,77 @@ static enum cl_status check_given(struct cl_csv *p, const struct cl_record *rec,
 			"key_rule on line %lu is \"%s\", the fields give \"%s\"%s", line,
 			csv_show(s1, sizeof(s1), g->rule, 20), rec->key_rule,
 			strcmp(rec->scheme, "nacha") == 0 ? " (see --ach-key)" : "");
-	if (g->key && strcmp(g->key, rec->natural_key) != 0)
-		ROW_ERR("csv_key_mismatch", "natural_key on line %lu is \"%s\", the fields give \"%s\"",
-			line, csv_show(s1, sizeof(s1), g->key, 100),
-			csv_show(s2, sizeof(s2), rec->natural_key, 100));
+	if (g->key && strcmp(g->key, rec->natural_key) != 0) {
+		/* the first part that differs, never the whole keys: a key can
+		 * hold an account number */
+		const char *a, *b;
+		size_t na = 0, nb = 0;
+		unsigned i = 0;
+		bool acct;
+
+		for (;; i++) {
+			a = key_part(g->key, i, &na);
+			b = key_part(rec->natural_key, i, &nb);
+			if (!a || !b || na != nb || memcmp(a, b, na) != 0)
+				break;
+		}
+		acct = (a && is_account(rec, a, na)) || (b && is_account(rec, b, nb));
+		ROW_ERR("csv_key_mismatch",
+			"natural_key on line %lu is not the key its fields give: part %u is \"%s\" "
+			"in the natural_key column, \"%s\" from the fields",
+			line, i + 1, show_part(s1, sizeof(s1), a, na, acct),
+			show_part(s2, sizeof(s2), b, nb, acct));
+	}
 	cl_hex32(rec->fingerprint, hex);
 	if (g->fingerprint && strcmp(g->fingerprint, hex) != 0)
 		ROW_ERR("csv_fingerprint_mismatch",
-			"fingerprint on line %lu is \"%s\", the fields give \"%s\"%s", line,
-			csv_show(s1, sizeof(s1), g->fingerprint, 64), hex,
+			"fingerprint on line %lu is \"%s\", the fields give \"%s\": a field that "
+			"enters the fingerprint was changed after export%s",
+			line, csv_show(s1, sizeof(s1), g->fingerprint, 64), hex,
 			strcmp(rec->kind, "pain.001") == 0
-				? " (a pain.001 amount given as EqvtAmt adds its CcyOfTrf, which "
-				  "the export does not carry: load the XML file)"
+				? " (or the XML file gave the amount as EqvtAmt, whose CcyOfTrf "
+				  "the export does not carry: then load the XML file)"
 				: "");
+	return CL_OK;
+}
+
+/* What the NACHA parser refuses of a record that columns can still give:
+ * a direction other than the transaction code's, a code the SEC code does
+ * not allow, a forward entry without effective entry date. */
+static enum cl_status nacha_rules(struct cl_csv *p, const struct cl_record *rec,
+				  const struct given *g, struct cl_error *err)
+{
+	unsigned long line = p->row.line;
+	int t = (rec->transaction_code[0] - '0') * 10 + (rec->transaction_code[1] - '0');
+	enum cl_direction d = cl_ach_tcode_direction(t);
+	const char *why = cl_ach_tcode_sec_problem(t, rec->sec_code);
+
+	if (rec->direction != d)
+		ROW_ERR("csv_direction", "direction on line %lu is \"%s\": transaction code %s is a %s",
+			line,
+			cl_direction_name(rec->direction) ? cl_direction_name(rec->direction) : "",
+			rec->transaction_code, cl_direction_name(d));
+	if (why)
+		ROW_ERR("csv_transaction_code",
+			"transaction code %s on line %lu is not valid in a %s batch: %s",
+			rec->transaction_code, line, rec->sec_code, why);
+	if (rec->value_date[0])
+		return CL_OK;
+	/* the date is part of the key: empty, the same entry would get a new
+	 * one.  ENR batches carry none; returns and NOCs may have none, and
+	 * only the exported key tells that from a date removed (R2-6). */
+	if (strcmp(rec->kind, "ach.entry") == 0 && strcmp(rec->sec_code, "ENR") != 0)
+		ROW_ERR("csv_value_date",
+			"value_date on line %lu is empty: an ach.entry needs its effective entry "
+			"date, which is part of its natural key (the NACHA parser refuses a "
+			"forward entry without one)",
+			line);
+	if (strcmp(rec->kind, "ach.entry") != 0 && !g->key)
+		ROW_ERR("csv_value_date",
+			"value_date on line %lu is empty and the file has no natural_key column: "
+			"only the exported key tells %s %s without effective entry date from one "
+			"whose date was removed (keep the natural_key column)",
+			line, article(rec->kind), rec->kind);
 	return CL_OK;
 }
 
@@ -550,19 +758,25 @@ enum cl_status csv_row_record(struct cl_csv *p, struct cl_error *err)
 	if (strcmp(rec->scheme, "nacha") == 0 && strcmp(rec->currency, "USD") != 0)
 		ROW_ERR("csv_field_format", "currency on line %lu must be USD for %s %s record, found \"%s\"",
 			line, article(rec->kind), rec->kind, rec->currency);
-	if (strcmp(rec->scheme, "nacha") == 0) {
-		int t = (rec->transaction_code[0] - '0') * 10 + (rec->transaction_code[1] - '0');
-		enum cl_direction d = cl_ach_tcode_direction(t);
-
-		if (rec->direction != d)
-			ROW_ERR("csv_direction",
-				"direction on line %lu is \"%s\": transaction code %s is a %s", line,
-				cl_direction_name(rec->direction) ? cl_direction_name(rec->direction) : "",
-				rec->transaction_code, cl_direction_name(d));
-	}
+	if (strcmp(rec->scheme, "nacha") == 0 && (st = nacha_rules(p, rec, &g, err)) != CL_OK)
+		return st;
+	if (strcmp(rec->scheme, "iso20022") == 0 && rec->direction != CL_DIR_CREDIT)
+		ROW_ERR("csv_direction",
+			"direction on line %lu is \"%s\": the XML parser gives every %s record "
+			"the direction credit",
+			line, cl_direction_name(rec->direction) ? cl_direction_name(rec->direction) : "",
+			rec->kind);
 	if ((st = rebuildable(p, rec, &g, err)) != CL_OK)
 		return st;
 	rec->position = line;
+	if (strcmp(rec->kind, "pain.001") == 0 && cl_iso_id_unusable(rec->end_to_end_id) &&
+	    (rec->debtor_account[0] || rec->initiating_party_id[0]))
+		ROW_ERR("no_key",
+			"record on line %lu has no natural key: EndToEndId is %s, and positional "
+			"keys (MsgId, PmtInfId and position) cannot be rebuilt from a CSV export: "
+			"load the XML file%s",
+			line, rec->end_to_end_id[0] ? "NOTPROVIDED" : "empty",
+			p->opts.positional_keys ? " with --positional-keys" : "");
 	if (strcmp(rec->scheme, "nacha") == 0) {
 		cl_ach_record_key_fingerprint(p->fp, rec, p->opts.ach_key);
 	} else if (!cl_iso20022_record_key_fingerprint(p->fp, rec, why, sizeof(why))) {

@@ -442,7 +442,7 @@ static void repeated_element(struct cl_iso20022 *p, int f)
 static void field_end(struct cl_iso20022 *p)
 {
 	int f = p->cur_field;
-	char *s = p->text;
+	const char *s = p->text;
 	size_t n = p->text_len;
 
 	if (p->seen[f]) {
@@ -455,13 +455,7 @@ static void field_end(struct cl_iso20022 *p)
 		return;
 	}
 	p->cur_field = F_NONE;
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' ||
-			 s[n - 1] == '\n'))
-		n--;
-	while (n > 0 && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')) {
-		s++;
-		n--;
-	}
+	cl_iso_trim(&s, &n);
 	p->seen[f] = true;
 	p->line_of[f] = p->cur_line;
 	p->node_of[f] = (int16_t)p->cur_node;

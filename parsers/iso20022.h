@@ -38,6 +38,27 @@ struct cl_fp;
 bool cl_iso20022_record_key_fingerprint(struct cl_fp *fp, struct cl_record *rec, char *why,
 					size_t cap) CL_MUST_CHECK;
 
+/* ---- checks the parser runs on values, shared with the CSV reader (a
+ * CSV row reaches the record model only as the XML parser could give it) */
+
+bool cl_iso_iban_shape(const char *s);   /* [A-Z]{2}[0-9]{2}[A-Z0-9]{11,30} */
+bool cl_iso_iban_check(const char *s);   /* mod 97 == 1; shape assumed */
+bool cl_iso_bic_shape(const char *s);    /* [A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})? */
+/* UUID of version 4 (either case); writes the lowercase form to out[37]. */
+bool cl_iso_uuid4(const char *s, char out[37]);
+/* "NOTPROVIDED" in any case, ignoring surrounding blanks, or empty. */
+bool cl_iso_id_unusable(const char *s);
+/* An account number as messages quote it: of its first n bytes, all but
+ * the last four become '*' (cut to cap - 1).  Messages reach logs and
+ * clearing_load.reason, where account numbers never go. */
+const char *cl_iso_mask_account(const char *acct, size_t n, char *buf, size_t cap);
+/* The blanks (space, tab, CR, LF) around an element's text dropped:
+ * *s and *n are moved past them, as the parser reads every value. */
+void cl_iso_trim(const char **s, size_t *n);
+/* Minor-unit exponent of an ISO 4217 code: 0..4; -1 when the code is not
+ * an ISO 4217 currency; -2 when it has no minor unit (XAU, XDR, ...). */
+int cl_iso_ccy_exponent(const char *ccy);
+
 /* Can the XSD at `path` be used for --schema (readable, a schema, no
  * import or include: only a self-contained XSD is read)?  CL_OK, or
  * CL_INVALID with err (no file or line) naming the schema and why.  Asked

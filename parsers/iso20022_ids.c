@@ -14,6 +14,32 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+void cl_iso_trim(const char **s, size_t *n)
+{
+	while (*n > 0 && is_blank((*s)[*n - 1]))
+		(*n)--;
+	while (*n > 0 && is_blank(**s)) {
+		(*s)++;
+		(*n)--;
+	}
+}
+
+/* The parser does not know --no-mask, so it always masks (review 23). */
+const char *cl_iso_mask_account(const char *acct, size_t n, char *buf, size_t cap)
+{
+	if (n >= cap)
+		n = cap - 1;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = i + 4 < n ? '*' : acct[i];
+	buf[n] = '\0';
+	return buf;
+}
+
 bool cl_iso_iban_shape(const char *s)
 {
 	size_t n = strlen(s);

@@ -27,6 +27,7 @@
 
 #include "fingerprint.h"
 #include "input.h"
+#include "iso20022.h"
 #include "parser.h"
 #include "record.h"
 
@@ -69,10 +70,6 @@ const char *cl_iso_ns_supported(void);
 
 /* ---- iso20022_money.c ---- */
 
-/* Minor-unit exponent of an ISO 4217 code: 0..4; -1 when the code is not
- * an ISO 4217 currency; -2 when it has no minor unit (XAU, XDR, ...). */
-int cl_iso_ccy_exponent(const char *ccy);
-
 enum cl_iso_amount_result {
 	CL_ISO_AMT_OK = 0,
 	CL_ISO_AMT_SYNTAX,   /* not [0-9]+(.[0-9]+)? */
@@ -102,19 +99,14 @@ void cl_iso_dec_format(const struct cl_iso_dec *d, char *out, size_t cap);
 
 /* ---- iso20022_ids.c ---- */
 
-bool cl_iso_iban_shape(const char *s);   /* [A-Z]{2}[0-9]{2}[A-Z0-9]{11,30} */
-bool cl_iso_iban_check(const char *s);   /* mod 97 == 1; shape assumed */
-bool cl_iso_bic_shape(const char *s);    /* [A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})? */
-/* UUID of version 4 (either case); writes the lowercase form to out[37]. */
-bool cl_iso_uuid4(const char *s, char out[37]);
+/* IBAN, BIC and UUID checks, the text trim and the currency exponent
+ * are in iso20022.h (the CSV reader runs them too). */
 /* xs:date "YYYY-MM-DD" with an optional zone; a real calendar date. */
 bool cl_iso_date(const char *s);
 /* xs:dateTime "YYYY-MM-DDThh:mm:ss[.f+][Z|(+|-)hh:mm]". */
 bool cl_iso_datetime(const char *s);
 /* Currency code shape: three uppercase ASCII letters. */
 bool cl_iso_ccy_shape(const char *s);
-/* "NOTPROVIDED" in any case, ignoring surrounding blanks, or empty. */
-bool cl_iso_id_unusable(const char *s);
 
 /* ---- iso20022_guard.c ---- */
 

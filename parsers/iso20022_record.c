@@ -123,22 +123,6 @@ static void take_agent(struct cl_iso20022 *p, enum cl_iso_field bic, enum cl_iso
 	}
 }
 
-/* An account number as error messages quote it: all but the last four
- * characters masked.  Messages reach logs and clearing_load.reason, where
- * account numbers never go (issue 5); the parser does not know --no-mask,
- * so it always masks (review 23). */
-static const char *masked(const char *acct, char *buf, size_t cap)
-{
-	size_t n = strlen(acct);
-
-	if (n >= cap)
-		n = cap - 1;
-	for (size_t i = 0; i < n; i++)
-		buf[i] = i + 4 < n ? '*' : acct[i];
-	buf[n] = '\0';
-	return buf;
-}
-
 /* An account: the IBAN when given (shape and check digits), else Othr/Id. */
 static void take_account(struct cl_iso20022 *p, enum cl_iso_field iban, enum cl_iso_field othr,
 			 char *dst, const char *what)
@@ -153,12 +137,12 @@ static void take_account(struct cl_iso20022 *p, enum cl_iso_field iban, enum cl_
 			       "iban_invalid",
 			       "%s IBAN \"%s\" is malformed: expected 2 letters, 2 check "
 			       "digits and 11 to 30 letters or digits",
-			       what, masked(dst, mbuf, sizeof(mbuf)));
+			       what, cl_iso_mask_account(dst, strlen(dst), mbuf, sizeof(mbuf)));
 		else if (!cl_iso_iban_check(dst))
 			report(p, iban, p->line_of[iban], NULL,
 			       "iban_check",
 			       "%s IBAN \"%s\" fails the check digits (ISO 13616 mod 97)", what,
-			       masked(dst, mbuf, sizeof(mbuf)));
+			       cl_iso_mask_account(dst, strlen(dst), mbuf, sizeof(mbuf)));
 	} else if (p->seen[othr]) {
 		take(p, othr, dst, CL_ACCOUNT_MAX, what);
 	}

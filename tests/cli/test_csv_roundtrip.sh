@@ -38,7 +38,7 @@ for f in $files; do
 		grep -q 'error: COR record on line [0-9]* has no company_name, as an IAT notification of change' "$TMP/err" ||
 			{ cat "$TMP/err"; fail "$f: IATCOR refused with another message"; }
 	elif grep -q '<\([a-z0-9]*:\)\{0,1\}EqvtAmt' "$f"; then
-		grep -q 'error: fingerprint on line [0-9]* is "[0-9a-f]*", the fields give "[0-9a-f]*" (a pain.001 amount given as EqvtAmt' "$TMP/err" ||
+		grep -q 'error: fingerprint on line [0-9]* is "[0-9a-f]*", the fields give "[0-9a-f]*": a field that enters the fingerprint was changed after export (or the XML file gave the amount as EqvtAmt' "$TMP/err" ||
 			{ cat "$TMP/err"; fail "$f: EqvtAmt pain.001 refused with another message"; }
 	else
 		cat "$TMP/err"

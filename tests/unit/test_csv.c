@@ -594,11 +594,25 @@ static void test_csv_field_shapes_are_checked(void **state)
 	assert_one_error(&res, 2, "csv_field_format",
 			 "currency on line 2 must be USD for an ach.entry record, found \"EUR\"");
 	rows[0] = row_of(PAIN);
-	set(&rows[0], "uetr", "646D9B60-9AF6-4053-B27F-A97DF9DCBFFB");
+	set(&rows[0], "uetr", "646d9b60-9af6-3053-b27f-a97df9dcbffb");
 	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
 	assert_one_error(&res, 2, "csv_field_format",
-			 "column uetr on line 2 must be a lowercase UUID, found "
-			 "\"646D9B60-9AF6-4053-B27F-A97DF9DCBFFB\"");
+			 "column uetr on line 2 must be a version 4 UUID "
+			 "(xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx), found "
+			 "\"646d9b60-9af6-3053-b27f-a97df9dcbffb\"");
+}
+
+/* The XML parser reads a UETR in capitals as lowercase: so does a row. */
+static void test_csv_uetr_in_capitals_reads_lowercase(void **state)
+{
+	struct row rows[1] = { row_of(PAIN) };
+	struct result res;
+
+	(void)state;
+	set(&rows[0], "uetr", "646D9B60-9AF6-4053-B27F-A97DF9DCBFFB");
+	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
+	assert_int_equal(res.errors, 0);
+	assert_string_equal(res.rec[0].uetr, "646d9b60-9af6-4053-b27f-a97df9dcbffb");
 }
 
 static void test_csv_natural_key_must_match_the_fields(void **state)
@@ -611,8 +625,9 @@ static void test_csv_natural_key_must_match_the_fields(void **state)
 	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
 	assert_int_equal(res.records, 0);
 	assert_one_error(&res, 2, "csv_key_mismatch",
-			 "natural_key on line 2 is \"1100000000|121042880000001|2026-03-02\", the "
-			 "fields give \"1100000000|121042880000009|2026-03-02\"");
+			 "natural_key on line 2 is not the key its fields give: part 2 is "
+			 "\"121042880000001\" in the natural_key column, \"121042880000009\" from "
+			 "the fields");
 }
 
 static void test_csv_fingerprint_must_match_the_fields(void **state)
@@ -641,7 +656,7 @@ static void test_csv_masked_account_asks_for_no_mask(void **state)
 	set(&rows[0], "debtor_account", "******************3142");
 	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
 	assert_one_error(&res, 2, "csv_masked",
-			 "column debtor_account on line 2 is masked (\"******************3142\"): "
+			 "column debtor_account on line 2 is masked: "
 			 "export the file with parse --format csv --no-mask");
 }
 
@@ -736,8 +751,8 @@ static void test_csv_nacha_text_has_no_control_characters(void **state)
 	set(&rows[0], "individual_name", "RECEIVER\t0");
 	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
 	assert_one_error(&res, 2, "csv_bad_byte",
-			 "column individual_name on line 2 has a control character: "
-			 "\"RECEIVER\\x090\" (NACHA fields are printable)");
+			 "column individual_name on line 2 has a control character (byte 9 is "
+			 "0x09): NACHA fields are printable");
 }
 
 static void test_csv_header_only_is_valid_and_empty(void **state)
@@ -774,6 +789,8 @@ static void test_csv_stops_after_max_errors(void **state)
 static void test_csv_line_ends_inside_quotes_count_once(void **state)
 {
 	static const char *const names[] = { "a\nb", "a\r\nb", "a\rb", "a\r\r\nb\n" };
+	/* as the XML parser keeps them: the blanks around dropped */
+	static const char *const kept[] = { "a\nb", "a\r\nb", "a\rb", "a\r\r\nb" };
 	static const unsigned long lines_after[] = { 1, 1, 1, 3 };
 	struct row rows[2] = { row_of(PAIN), row_of(ACH) };
 	struct result res;
@@ -788,7 +805,7 @@ static void test_csv_line_ends_inside_quotes_count_once(void **state)
 		for (size_t chunk = 0; chunk < 40; chunk += 13) {
 			read_csv(t, strlen(t), chunk, NULL, &res);
 			assert_int_equal(res.records, 1);
-			assert_string_equal(res.rec[0].debtor_name, names[i]);
+			assert_string_equal(res.rec[0].debtor_name, kept[i]);
 			assert_one_error(&res, 3 + lines_after[i], "csv_direction", NULL);
 		}
 	}
@@ -818,6 +835,7 @@ int main(void)
 		cmocka_unit_test(test_csv_kind_must_be_known_and_match_the_scheme),
 		cmocka_unit_test(test_csv_field_of_the_other_scheme_must_be_empty),
 		cmocka_unit_test(test_csv_field_shapes_are_checked),
+		cmocka_unit_test(test_csv_uetr_in_capitals_reads_lowercase),
 		cmocka_unit_test(test_csv_natural_key_must_match_the_fields),
 		cmocka_unit_test(test_csv_fingerprint_must_match_the_fields),
 		cmocka_unit_test(test_csv_masked_account_asks_for_no_mask),
