@@ -811,6 +811,272 @@ static void test_csv_line_ends_inside_quotes_count_once(void **state)
 	}
 }
 
+/* ---- rows only in a form the record's parser could give (review 2) ---- */
+
+/* Rows without the key columns: nothing vouches for the fields but the
+ * checks of the parser of their format. */
+static void read_unkeyed(struct row *rows, int nrows, const struct cl_parse_opts *o,
+			 struct result *res)
+{
+	int order[NC], n = without(order, "natural_key", "key_rule", "fingerprint");
+	const char *t = csv_text(order, n, rows, nrows, "\n");
+
+	read_csv(t, strlen(t), 0, o, res);
+	assert_int_equal(res->open, CL_OK);
+}
+
+/* R2-6: an entry without its date had the key "company|trace|" and was
+ * applied a second time. */
+static void test_csv_ach_entry_needs_its_value_date(void **state)
+{
+	struct row rows[1] = { row_of(ACH) };
+	struct result res;
+
+	(void)state;
+	set(&rows[0], "value_date", "");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_int_equal(res.records, 0);
+	assert_one_error(&res, 2, "csv_value_date",
+			 "value_date on line 2 is empty: an ach.entry needs its effective entry "
+			 "date, which is part of its natural key (the NACHA parser refuses a "
+			 "forward entry without one)");
+}
+
+/* R2-6: a return may have no date; only the exported key tells that from a
+ * date removed. */
+static void test_csv_return_without_date_needs_the_key_column(void **state)
+{
+	struct row rows[1] = { row_of(RET) };
+	struct result res;
+
+	(void)state;
+	set(&rows[0], "value_date", "");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_value_date",
+			 "value_date on line 2 is empty and the file has no natural_key column: "
+			 "only the exported key tells an ach.return without effective entry date "
+			 "from one whose date was removed (keep the natural_key column)");
+	/* with the column, the key it exported (with the date) disagrees */
+	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
+	assert_one_error(&res, 2, "csv_key_mismatch",
+			 "natural_key on line 2 is not the key its fields give: part 4 is "
+			 "\"2012-10-15\" in the natural_key column, \"\" from the fields");
+}
+
+/* R2-9: a shape check passed 2026-02-31, and the server refused it. */
+static void test_csv_value_date_must_be_a_calendar_date(void **state)
+{
+	static const char *const bad[] = { "2026-02-31", "2025-02-29", "2026-13-01", "2026-3-02" };
+	struct row rows[1] = { row_of(ACH) };
+	struct result res;
+	char want[200];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		set(&rows[0], "value_date", bad[i]);
+		read_unkeyed(rows, 1, NULL, &res);
+		snprintf(want, sizeof(want),
+			 "column value_date on line 2 must be a calendar date YYYY-MM-DD, found "
+			 "\"%s\"",
+			 bad[i]);
+		assert_one_error(&res, 2, "csv_field_format", want);
+	}
+	set(&rows[0], "value_date", "2028-02-29");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_int_equal(res.errors, 0);
+}
+
+/* R2-7: blanks the parsers drop are dropped, so the key is the file's. */
+static void test_csv_key_fields_are_trimmed_as_the_parsers_trim(void **state)
+{
+	struct row rows[2] = { row_of(ACH), row_of(PAIN) };
+	struct result res;
+
+	(void)state;
+	set(&rows[0], "company_id", "  1100000000  ");
+	set(&rows[1], "end_to_end_id", " E2E-1-1\t");
+	set(&rows[1], "debtor_account", " DE83999441097718893142 ");
+	read_unkeyed(rows, 2, NULL, &res);
+	assert_int_equal(res.errors, 0);
+	assert_int_equal(res.records, 2);
+	assert_same_record(&res.rec[0], ACH);
+	assert_same_record(&res.rec[1], PAIN);
+}
+
+/* R2-7: the XML parser refuses such an IBAN; read as an Othr/Id it made a
+ * second key for the same payment. */
+static void test_csv_iban_with_blanks_or_lowercase_is_refused(void **state)
+{
+	static const char *const bad[] = { "de83999441097718893142", "DE83 9994 4109 7718 8931 42",
+					   "De83999441097718893142" };
+	struct row rows[1] = { row_of(PAIN) };
+	struct result res;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		set(&rows[0], "debtor_account", bad[i]);
+		read_unkeyed(rows, 1, NULL, &res);
+		assert_one_error(&res, 2, "csv_field_format",
+				 "column debtor_account on line 2 is an IBAN written with blanks or "
+				 "lowercase letters: the XML parser refuses such an IBAN (write it in "
+				 "capitals without blanks, as the XML file has it)");
+	}
+	/* an Othr/Id that is no IBAN stays what it is */
+	set(&rows[0], "debtor_account", "acct 0042-x");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_int_equal(res.errors, 0);
+	assert_string_equal(res.rec[0].natural_key, "acct 0042-x|E2E-1-1");
+}
+
+/* R2-7: the XML parser refuses a BIC in lowercase ("is not a BIC"). */
+static void test_csv_bic_in_lowercase_is_refused(void **state)
+{
+	struct row rows[1] = { row_of(PAIN) };
+	struct result res;
+
+	(void)state;
+	set(&rows[0], "debtor_agent", "deutdeffxxx");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_format",
+			 "column debtor_agent on line 2 is a BIC in lowercase letters "
+			 "(\"deutdeffxxx\"): the XML parser refuses it as not a BIC (write it in "
+			 "capitals)");
+}
+
+/* R2-7: batch number "1" (a spreadsheet's "0000001") made a v1-batch key
+ * no NACHA file gives. */
+static void test_csv_batch_number_is_seven_digits(void **state)
+{
+	struct row rows[1] = { row_of(ACH) };
+	struct cl_parse_opts opts = { .ach_key = CL_ACH_KEY_BATCH };
+	struct result res;
+
+	(void)state;
+	set(&rows[0], "batch_number", "1");
+	read_unkeyed(rows, 1, &opts, &res);
+	assert_one_error(&res, 2, "csv_field_format",
+			 "column batch_number on line 2 must be 7 digits, found \"1\"");
+}
+
+/* R2-7: an ISO currency is an ISO 4217 code with a minor unit. */
+static void test_csv_iso_currency_is_iso_4217(void **state)
+{
+	struct row rows[1] = { row_of(PAIN) };
+	struct result res;
+
+	(void)state;
+	set(&rows[0], "currency", "XAU");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_format",
+			 "column currency on line 2 is \"XAU\": not an ISO 4217 currency with a "
+			 "minor unit");
+}
+
+/* R2-8: codes the NACHA parser refuses; ISO direction from the kind. */
+static void test_csv_codes_and_direction_are_the_parsers(void **state)
+{
+	struct row rows[1] = { row_of(ACH) };
+	struct result res;
+
+	(void)state;
+	set(&rows[0], "transaction_code", "99");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_format",
+			 "column transaction_code on line 2 is \"99\": not a NACHA transaction "
+			 "code");
+	rows[0] = row_of(ACH);
+	set(&rows[0], "sec_code", "ZZZ");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_format",
+			 "column sec_code on line 2 is \"ZZZ\": not a SEC code the NACHA parser "
+			 "reads");
+	rows[0] = row_of(ACH);
+	set(&rows[0], "sec_code", "CIE");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_transaction_code",
+			 "transaction code 27 on line 2 is not valid in a CIE batch: CIE carries "
+			 "credits only");
+	rows[0] = row_of(ACH);
+	set(&rows[0], "direction", "credit");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_direction",
+			 "direction on line 2 is \"credit\": transaction code 27 is a debit");
+	rows[0] = row_of(PAIN);
+	set(&rows[0], "direction", "debit");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_direction",
+			 "direction on line 2 is \"debit\": the XML parser gives every pain.001 "
+			 "record the direction credit");
+}
+
+/* R2-15: account numbers and names never in a message (they reach logs
+ * and clearing_load.reason). */
+static void test_csv_messages_never_quote_accounts_or_names(void **state)
+{
+	struct row rows[1] = { row_of(PAIN) };
+	struct result res;
+
+	(void)state;
+	/* another (valid) IBAN: the key's account part differs, masked */
+	set(&rows[0], "debtor_account", "DE39476869791961693931");
+	set(&rows[0], "fingerprint", "");
+	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
+	assert_one_error(&res, 2, "csv_key_mismatch",
+			 "natural_key on line 2 is not the key its fields give: part 1 is "
+			 "\"******************3142\" in the natural_key column, "
+			 "\"******************3931\" from the fields");
+	rows[0] = row_of(PAIN);
+	set(&rows[0], "individual_name", "Jane Private Person");
+	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
+	assert_one_error(&res, 2, "csv_field_scope",
+			 "column individual_name on line 2 must be empty for a pain.001 record");
+	rows[0] = row_of(ACH);
+	set(&rows[0], "receiving_account", "6394761\t44923");
+	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
+	assert_one_error(&res, 2, "csv_bad_byte",
+			 "column receiving_account on line 2 has a control character (byte 8 is "
+			 "0x09): NACHA fields are printable");
+}
+
+/* R2-16: an edited amount was blamed on EqvtAmt. */
+static void test_csv_fingerprint_mismatch_says_a_field_changed(void **state)
+{
+	struct row rows[1] = { row_of(PAIN) };
+	struct result res;
+
+	(void)state;
+	set(&rows[0], "amount_minor", "1");
+	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
+	assert_int_equal(res.errors, 1);
+	assert_string_equal(res.err[0].code, "csv_fingerprint_mismatch");
+	assert_non_null(strstr(res.err[0].message,
+			       "\": a field that enters the fingerprint was changed after export "
+			       "(or the XML file gave the amount as EqvtAmt, whose CcyOfTrf the "
+			       "export does not carry: then load the XML file)"));
+}
+
+/* R2-19: --positional-keys cannot help a CSV row: the position in the XML
+ * file is not in the export. */
+static void test_csv_positional_keys_cannot_be_rebuilt(void **state)
+{
+	struct row rows[1] = { row_of(PAIN) };
+	struct cl_parse_opts opts = { .positional_keys = true };
+	struct result res;
+
+	(void)state;
+	set(&rows[0], "end_to_end_id", "NOTPROVIDED");
+	read_unkeyed(rows, 1, &opts, &res);
+	assert_one_error(&res, 2, "no_key",
+			 "record on line 2 has no natural key: EndToEndId is NOTPROVIDED, and "
+			 "positional keys (MsgId, PmtInfId and position) cannot be rebuilt from a "
+			 "CSV export: load the XML file with --positional-keys");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "no_key",
+			 "record on line 2 has no natural key: EndToEndId is NOTPROVIDED, and "
+			 "positional keys (MsgId, PmtInfId and position) cannot be rebuilt from a "
+			 "CSV export: load the XML file");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -847,6 +1113,18 @@ int main(void)
 		cmocka_unit_test(test_csv_header_only_is_valid_and_empty),
 		cmocka_unit_test(test_csv_stops_after_max_errors),
 		cmocka_unit_test(test_csv_line_ends_inside_quotes_count_once),
+		cmocka_unit_test(test_csv_ach_entry_needs_its_value_date),
+		cmocka_unit_test(test_csv_return_without_date_needs_the_key_column),
+		cmocka_unit_test(test_csv_value_date_must_be_a_calendar_date),
+		cmocka_unit_test(test_csv_key_fields_are_trimmed_as_the_parsers_trim),
+		cmocka_unit_test(test_csv_iban_with_blanks_or_lowercase_is_refused),
+		cmocka_unit_test(test_csv_bic_in_lowercase_is_refused),
+		cmocka_unit_test(test_csv_batch_number_is_seven_digits),
+		cmocka_unit_test(test_csv_iso_currency_is_iso_4217),
+		cmocka_unit_test(test_csv_codes_and_direction_are_the_parsers),
+		cmocka_unit_test(test_csv_messages_never_quote_accounts_or_names),
+		cmocka_unit_test(test_csv_fingerprint_mismatch_says_a_field_changed),
+		cmocka_unit_test(test_csv_positional_keys_cannot_be_rebuilt),
 	};
 
 	return cmocka_run_group_tests_name("csv", tests, NULL, NULL);
