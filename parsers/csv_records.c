@@ -189,6 +189,14 @@ static void parse_failed(struct cl_csv *p, bool at_end)
 			     "character after a closing quote (expected RFC 4180 quoting, \"\" "
 			     "for a quote inside quotes)",
 			     line);
+	else if (p->row.line != line)
+		/* named where its row starts: a quote opened there and never
+		 * closed is the likely cause, not the line the cap was hit on */
+		cl_error_set(&err, p->name, p->row.line, "csv_field_too_long",
+			     "a field of the row that starts on line %lu is longer than %d bytes "
+			     "when line %lu is read (a quote that never closes?): no record "
+			     "field is (the longest, a name, holds %d)",
+			     p->row.line, CL_CSV_FIELD_MAX - 1, line, CL_NAME_MAX - 1);
 	else
 		cl_error_set(&err, p->name, line, "csv_field_too_long",
 			     "a field on line %lu is longer than %d bytes: no record field is "

@@ -13,6 +13,22 @@
 #   long-line.ach          "101" and then 1 GiB of 'A' without a line end
 #   gzip-bomb.gz           10 GiB of zeros as 100 gzip members (~10 MB)
 #   gzip-bomb.ach.gz       a NACHA file header, then the same 10 GiB of zeros
+#   csv-huge-field.csv     an export header, then a row whose first field is
+#                          100 MiB
+#   csv-huge-header.csv    "scheme,kind," and a 100 MiB column name
+#   csv-wide-header.csv    a header of 3,000,000 columns
+#   csv-many-fields.csv    an export header, then a row of 3,000,000 fields
+#   csv-garbage.csv        an export header, then 4 KiB of random bytes
+#                          (binary-garbage.bin)
+#   csv-nul-byte.csv       an export header and a pain.001 row with a NUL byte
+#                          in creditor_name
+#   csv-invalid-utf8.csv   the same with bytes C3 28 FF in creditor_name
+#   csv-quote-bomb.csv     an export header, then a quote that never closes
+#                          over 1,000,000 lines
+#   csv-quote-run.csv      an export header, then 100 MiB of '"' (doubled
+#                          quotes: one field of 50 MiB of quotes, if read)
+# (the CSV files are small enough to commit but are made here, from the
+# export's own header, so that they follow it)
 set -eu
 LC_ALL=C
 export LC_ALL
@@ -121,3 +137,54 @@ done >"$out/gzip-bomb.gz"
 	cat "$out/gzip-bomb.gz"
 } >"$out/gzip-bomb.ach.gz"
 rm -f "$out/.zeros.gz"
+
+# CSV exports (parse --format csv --no-mask of control-valid.xml, with the
+# marker as the creditor's name)
+csv_header='"file","position","scheme","kind","natural_key","key_rule","fingerprint","amount_minor","direction","currency","value_date","trace_number","sec_code","transaction_code","receiving_dfi","receiving_account","individual_id","individual_name","company_id","company_name","company_entry_description","batch_number","addenda_text","reason_code","original_trace","original_rdfi","corrected_data","dishonored_code","message_type","msg_id","pmt_inf_id","instr_id","end_to_end_id","tx_id","uetr","rtr_id","orgnl_uetr","orgnl_end_to_end_id","orgnl_tx_id","orgnl_msg_id","initiating_party_id","debtor_name","debtor_account","debtor_agent","creditor_name","creditor_account","creditor_agent","instructing_agent","instructed_agent","remittance_text","addenda_count"'
+csv_row() { # CREDITOR-NAME-BYTES (printf format)
+	printf '"control-valid.xml","20","iso20022","pain.001","DE89370400440532013000|HOSTILE-E2E-1","v1","","12345","credit","EUR","2026-11-30","","","","","","","","","","","","","","","","","","pain.001.001.09","HOSTILE-MSG-1","HOSTILE-PMT-1","","HOSTILE-E2E-1","","","","","","","","","Debtor Name","DE89370400440532013000","COBADEFFXXX","'
+	printf "$1"
+	printf '","GB29NWBK60161331926819","NWBKGB2LXXX","","","Invoice 42",""\n'
+}
+{
+	printf '%s\n"%s ' "$csv_header" "$mark"
+	head -c 104857600 /dev/zero | tr '\0' 'A'
+	printf '"\n'
+} >"$out/csv-huge-field.csv"
+{
+	printf 'scheme,kind,%s' "$mark"
+	head -c 104857600 /dev/zero | tr '\0' 'A'
+	printf '\n'
+} >"$out/csv-huge-header.csv"
+{
+	printf 'scheme,kind'
+	head -c 3000000 /dev/zero | tr '\0' ','
+	printf '\n%s\n' "$mark"
+} >"$out/csv-wide-header.csv"
+{
+	printf '%s\n%s' "$csv_header" "$mark"
+	head -c 3000000 /dev/zero | tr '\0' ','
+	printf '\n'
+} >"$out/csv-many-fields.csv"
+{
+	printf '%s\n' "$csv_header"
+	cat "$(dirname "$0")/binary-garbage.bin"
+	printf '%s\n' "$mark"
+} >"$out/csv-garbage.csv"
+{
+	printf '%s\n' "$csv_header"
+	csv_row "$mark\\000"
+} >"$out/csv-nul-byte.csv"
+{
+	printf '%s\n' "$csv_header"
+	csv_row "$mark \\303\\050\\377"
+} >"$out/csv-invalid-utf8.csv"
+{
+	printf '%s\n"%s\n' "$csv_header" "$mark"
+	awk 'BEGIN { for (i = 0; i < 1000000; i++) print "a,b,c" }'
+} >"$out/csv-quote-bomb.csv"
+{
+	printf '%s\n"%s' "$csv_header" "$mark"
+	head -c 104857600 /dev/zero | tr '\0' '"'
+	printf '\n'
+} >"$out/csv-quote-run.csv"

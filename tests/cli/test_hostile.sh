@@ -2,8 +2,11 @@
 # tests/cli/test_hostile.sh - hostile inputs (issue 5, "Fuzzing and hostile
 # input"): XXE, entity bombs, external DTDs, deep nesting, a 100 MiB text
 # node, a 1 GiB line, binary garbage, gzip bombs, truncated and corrupt gzip,
-# NUL bytes, invalid UTF-8, UTF-16, a schemaLocation URL, and an XSD given
-# to validate --schema that imports a URL and includes /etc/passwd.
+# NUL bytes, invalid UTF-8, UTF-16, a schemaLocation URL, an XSD given
+# to validate --schema that imports a URL and includes /etc/passwd, and CSV
+# exports with a 100 MiB field or column name, millions of columns or
+# fields, garbage after the header, a NUL byte, invalid UTF-8 and quote
+# bombs.
 #
 # Each file goes through `validate`, `validate --format json` and `parse`:
 #   - the exit status (3: invalid, nothing applied; 0 for the two controls
@@ -98,6 +101,15 @@ describe() {
 	gzip-truncated) echo 'gzipped ACH file cut in half' ;;
 	gzip-corrupt) echo 'gzipped ACH file with 30 bytes flipped' ;;
 	gzip-trailing) echo 'gzipped ACH file followed by plain bytes' ;;
+	csv-huge-field) echo 'CSV: export header, then a row whose first field is 100 MiB (generated)' ;;
+	csv-huge-header) echo 'CSV: "scheme,kind," and a 100 MiB column name (generated)' ;;
+	csv-wide-header) echo 'CSV: a header of 3,000,000 columns (generated)' ;;
+	csv-many-fields) echo 'CSV: export header, then a row of 3,000,000 fields (generated)' ;;
+	csv-garbage) echo 'CSV: export header, then 4 KiB of random bytes (generated)' ;;
+	csv-nul-byte) echo 'CSV: export header and a pain.001 row with a NUL byte in creditor_name (generated)' ;;
+	csv-invalid-utf8) echo 'CSV: the same with bytes C3 28 FF in creditor_name (generated)' ;;
+	csv-quote-bomb) echo 'CSV: a quote that never closes, then 1,000,000 lines (generated)' ;;
+	csv-quote-run) echo 'CSV: a quote, then 100 MiB of quotes (generated)' ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -242,6 +254,27 @@ check truncated-ach     truncated.ach             0   3 record_length \
 	"$P: truncated.ach:4: error: batch control record must be 94 characters, found 40 (columns 41-94 are missing and are not blank padding)"
 check garbage-ach       binary-garbage.ach        0   3 bad_byte \
 	"$P: binary-garbage.ach:1: error: unexpected control character 0x05 at column 4 (expected printable ASCII)"
+
+# CSV exports: the field cap (1023 bytes) and the column cap stop a file
+# at the first overlong field or header, named where its row starts
+check csv-huge-field    csv-huge-field.csv        0   3 csv_field_too_long \
+	"$P: csv-huge-field.csv:2: error: a field on line 2 is longer than 1023 bytes: no record field is (the longest, a name, holds 563)"
+check csv-huge-header   csv-huge-header.csv       0   3 csv_field_too_long \
+	"$P: csv-huge-header.csv:1: error: a field on line 1 is longer than 1023 bytes: no record field is (the longest, a name, holds 563)"
+check csv-wide-header   csv-wide-header.csv       0   3 csv_header \
+	"$P: csv-wide-header.csv:1: error: header row has 3000002 columns: expected at most 51 (the columns of parse --format csv)"
+check csv-many-fields   csv-many-fields.csv       0   3 csv_field_count \
+	"$P: csv-many-fields.csv:2: error: line 2 has 3000001 fields: the header has 51"
+check csv-garbage       csv-garbage.csv           0   3 csv_field_count \
+	"$P: csv-garbage.csv:2: error: line 2 has 1 fields: the header has 51"
+check csv-nul-byte      csv-nul-byte.csv          0   3 csv_bad_byte \
+	"$P: csv-nul-byte.csv:2: error: column creditor_name on line 2 contains a NUL byte"
+check csv-invalid-utf8  csv-invalid-utf8.csv      0   3 csv_utf8 \
+	"$P: csv-invalid-utf8.csv:2: error: column creditor_name on line 2 is not valid UTF-8"
+check csv-quote-bomb    csv-quote-bomb.csv        0   3 csv_field_too_long \
+	"$P: csv-quote-bomb.csv:2: error: a field of the row that starts on line 2 is longer than 1023 bytes when line 170 is read (a quote that never closes?): no record field is (the longest, a name, holds 563)"
+check csv-quote-run     csv-quote-run.csv         0   3 csv_field_too_long \
+	"$P: csv-quote-run.csv:2: error: a field on line 2 is longer than 1023 bytes: no record field is (the longest, a name, holds 563)"
 
 # Neither format; gzip as a transport.
 check garbage           binary-garbage.bin        0   3 unknown_format \

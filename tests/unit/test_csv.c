@@ -501,6 +501,27 @@ static void test_csv_field_beyond_the_row_buffer_stops(void **state)
 			 "longest, a name, holds 563)");
 }
 
+/* A quote that never closes swallows the lines after it: the error names
+ * the row it opened in, not the line where the cap was reached (R2-22). */
+static void test_csv_unclosed_quote_is_named_where_its_row_starts(void **state)
+{
+	static char buf[1 << 16];
+	struct row rows[1] = { row_of(ACH) };
+	struct result res;
+	size_t n;
+
+	(void)state;
+	n = (size_t)snprintf(buf, sizeof(buf), "%s\"open\n", csv_text(NULL, 0, rows, 1, "\n"));
+	for (int i = 0; i < 400; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "a,b,c\n");
+	read_text(buf, &res);
+	assert_int_equal(res.records, 1);
+	assert_one_error(&res, 3, "csv_field_too_long",
+			 "a field of the row that starts on line 3 is longer than 1023 bytes when "
+			 "line 173 is read (a quote that never closes?): no record field is (the "
+			 "longest, a name, holds 563)");
+}
+
 static void test_csv_amount_must_be_minor_units(void **state)
 {
 	static const char *const bad[] = { "12a", "-5", "1.50", "", " 7",
@@ -1113,6 +1134,7 @@ int main(void)
 		cmocka_unit_test(test_csv_header_only_is_valid_and_empty),
 		cmocka_unit_test(test_csv_stops_after_max_errors),
 		cmocka_unit_test(test_csv_line_ends_inside_quotes_count_once),
+		cmocka_unit_test(test_csv_unclosed_quote_is_named_where_its_row_starts),
 		cmocka_unit_test(test_csv_ach_entry_needs_its_value_date),
 		cmocka_unit_test(test_csv_return_without_date_needs_the_key_column),
 		cmocka_unit_test(test_csv_value_date_must_be_a_calendar_date),
