@@ -5,7 +5,11 @@
 # duplicate, applies nothing and journals each one; the corrected file's
 # export applies only the new records; an export with one row twice is
 # refused whole (in-file duplicate key, as for ISO files); a masked export
-# is refused.
+# is refused; an export edited into a form its parser could not have given
+# (an entry's date emptied, an IBAN in lowercase or with blanks, a company
+# id with leading blanks) is refused, not applied under a second key
+# (review 2, R2-6, R2-7), and no account number reaches clearing_load.reason
+# (R2-15).
 . "$(dirname "$0")/lib.sh"
 db_new
 cl init >/dev/null
@@ -63,6 +67,53 @@ assert_eq "$(q "select count(*) from clearing_record")" "$before" "twice.csv app
 # an export with masked accounts cannot be loaded
 "$CL_BIN" parse --format csv "$D/corrected-pain001.xml" >"$TMP/masked.csv"
 expect_exit 3 cl load "$TMP/masked.csv"
-grep -q 'error: column debtor_account on line 2 is masked (".*"): export the file with parse --format csv --no-mask' "$TMP/err" ||
+grep -q 'error: column debtor_account on line 2 is masked: export the file with parse --format csv --no-mask' "$TMP/err" ||
 	fail "masked export not refused: $(cat "$TMP/err")"
 assert_eq "$(q "select count(*) from clearing_record")" "$before" "masked.csv applied records"
+
+# edit CSV IN: on data row ROW (1 = first), column COL becomes VAL; the
+# columns named in DROP (comma-separated) go.  The export quotes every
+# field and the demo files have no quote or comma inside one.
+csv_edit() { # IN ROW COL VAL DROP
+	awk -v row="$2" -v col="$3" -v val="$4" -v drop=",$5," 'BEGIN { FS = "\",\"" }
+	{
+		sub(/^"/, ""); sub(/"$/, "")
+		n = split($0, f, "\",\"")
+		if (NR == 1) for (i = 1; i <= n; i++) name[i] = f[i]
+		out = ""
+		for (i = 1; i <= n; i++) {
+			if (index(drop, "," name[i] ",")) continue
+			v = (NR == row + 1 && name[i] == col) ? val : f[i]
+			out = out (out == "" ? "" : ",") "\"" v "\""
+		}
+		print out
+	}' "$1"
+}
+
+# (original.ach and original-pain001.xml are loaded above)
+"$CL_BIN" parse --no-mask --format csv "$D/original.ach" >"$TMP/a.csv"
+"$CL_BIN" parse --no-mask --format csv "$D/original-pain001.xml" >"$TMP/p.csv"
+before=$(q "select count(*) from clearing_record")
+K=natural_key,key_rule,fingerprint
+csv_edit "$TMP/a.csv" 1 value_date "" "$K" >"$TMP/nodate.csv"
+csv_edit "$TMP/a.csv" 1 company_id "   1100000000" "$K" >"$TMP/blanks.csv"
+csv_edit "$TMP/p.csv" 1 debtor_account de83999441097718893142 "$K" >"$TMP/lciban.csv"
+csv_edit "$TMP/p.csv" 1 debtor_account "DE83 9994 4109 7718 8931 42" "$K" >"$TMP/spiban.csv"
+for f in nodate lciban spiban; do
+	expect_exit 3 cl load "$TMP/$f.csv"
+	assert_eq "$(q "select count(*) from clearing_record")" "$before" "$f.csv applied records"
+done
+# blanks the NACHA parser drops: the same key, so duplicates, not new
+cl_load "$TMP/blanks.csv" >"$TMP/out" || fail "blanks.csv: load exited $?"
+assert_eq "$(field new)" 0 "blanks.csv: nothing new"
+assert_eq "$(q "select count(*) from clearing_record")" "$before" "blanks.csv applied records"
+# a key mismatch is recorded without the debtor's IBAN
+csv_edit "$TMP/p.csv" 1 end_to_end_id E2E-9-9 "" >"$TMP/km.csv"
+expect_exit 3 cl load "$TMP/km.csv"
+grep -q 'error: natural_key on line 2 is not the key its fields give: part 2 is "E2E-1-1" in the natural_key column, "E2E-9-9" from the fields' "$TMP/err" ||
+	fail "key mismatch not named: $(cat "$TMP/err")"
+assert_eq "$(q "select count(*) from clearing_load where reason like '%DE83999441097718893142%'
+	or reason like '%639476144923%'")" 0 "account numbers in clearing_load.reason"
+assert_eq "$(q "select count(*) from clearing_load where reason like '%is not the key its fields give%'")" 1 \
+	"key mismatch recorded"
+
