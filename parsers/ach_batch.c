@@ -200,11 +200,10 @@ static uint64_t group_hash(const char key[17])
 	return h;
 }
 
-/* The group of a batch's records of `kind` (0 entries, 1 returns, 2 NOCs):
- * company id, effective date and kind.  (A return's key has no company id,
- * but return files batch by company and their RDFIs' traces interleave
- * across batches: grouping returns by date alone would reject them.)  The
- * pointer is valid until the next call. */
+/* The group of a batch's records of `kind` (only 0, entries, is checked
+ * by ranges now: the keys of returns and NOCs, which have no company id,
+ * are compared exactly by return_key_once in ach_entry.c): company id,
+ * effective date and kind.  The pointer is valid until the next call. */
 static struct ach_group *group_of(struct cl_ach *p, const struct ach_batch *b, int kind)
 {
 	char key[17];
