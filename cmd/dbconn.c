@@ -44,6 +44,15 @@ int cl_cmd_connect(const char *cmd, const char *conninfo, struct cl_db *db)
 	if (cl_db_conninfo_has_password(conninfo) || has_password_any_case(conninfo))
 		return cl_usage_error(cmd, "--db must not contain a password: use ~/.pgpass, "
 					   "PGPASSFILE or a service file (PGSERVICE)");
+	{
+		char why[256];
+
+		/* a --db libpq cannot read is a usage error, not an unreachable
+		   database (exit 2, not 5) */
+		if (!cl_db_conninfo_parses(conninfo, why, sizeof(why)))
+			return cl_usage_error(cmd, "--db is not a connection string libpq can read: %s",
+					      why);
+	}
 	if (cl_db_connect(db, conninfo, &err) != CL_DB_OK) {
 		cl_print_db_error(&err);
 		return CL_EXIT_DB;

@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "banking_days.h"
 #include "cli.h"
 #include "fingerprint.h"
 #include "keyset.h"
 #include "row.h"
+#include "trace_ranges.h"
 #include "xmalloc.h"
 
 /* The keys reported as repeated, like the loader's check of the staged keys
@@ -141,6 +143,118 @@ static void walk_key_errors(struct walk_keys *k, const char *file, const struct 
 	}
 }
 
+/* ---- ACH near duplicates inside the file (review 2, R2-5) ---- */
+
+/* The near-duplicate identity of an ACH record (the loader's rule,
+ * loader/load.c in_file_near_sql): entries by originator, trace, account
+ * without blanks, RDFI and amount; returns and NOCs by original trace, code,
+ * original RDFI and amount.  false for other records. */
+static bool near_identity(const struct cl_record *rec, char *out, size_t cap)
+{
+	const char *a = rec->receiving_account;
+	size_t n;
+
+	if (strcmp(rec->kind, "ach.entry") == 0) {
+		while (*a == ' ')
+			a++;
+		n = strlen(a);
+		while (n && a[n - 1] == ' ')
+			n--;
+		snprintf(out, cap, "E|%s|%s|%.*s|%s|%lld", rec->company_id, rec->trace_number,
+			 (int)n, a, rec->receiving_dfi, (long long)rec->amount_minor);
+		return true;
+	}
+	if (strncmp(rec->kind, "ach.", 4) == 0) {
+		snprintf(out, cap, "R|%s|%s|%s|%lld", rec->original_trace, rec->reason_code,
+			 rec->original_rdfi, (long long)rec->amount_minor);
+		return true;
+	}
+	return false;
+}
+
+/* A second pass over a valid NACHA file (or CSV export) whose trace runs
+ * overlap or that has two returns (the loader's pre-check, trace_ranges.h):
+ * every ACH record's near identity in a key set, its date in the tag; a
+ * record within 5 banking days of the previous one with its identity is
+ * the same payment twice (keys are unique: the parser proved it).  Each
+ * copy is compared with the previous copy only (the loader compares all
+ * pairs).  Standard input cannot be read twice: a note says the check was
+ * left to load and diff.  Memory: the key set, only for such files. */
+static void walk_near(const char *path, const struct cl_parse_opts *opts,
+		      const struct cl_walk_cb *cb, void *ctx, struct cl_walk_result *res)
+{
+	struct cl_input *in = NULL;
+	struct cl_parser *p = NULL;
+	struct cl_keyset *set = NULL;
+	const struct cl_record *rec;
+	struct cl_error err;
+	enum cl_status st;
+	unsigned reported = 0;
+
+	if (strcmp(path, "-") == 0) {
+		if (cb->on_note) {
+			cl_error_set(&err, "(stdin)", 0, "note",
+				     "trace numbers repeat across batches: the check for a payment "
+				     "repeated under two dates is left to load and diff (standard "
+				     "input cannot be read twice)");
+			cb->on_note(ctx, &err);
+		}
+		return;
+	}
+	if (cl_input_open_path(path, &in, &err) != CL_OK || cl_parser_open(in, opts, &p, &err) != CL_OK) {
+		res->errors++;
+		cb->on_error(ctx, &err);
+		cl_input_free(in);
+		return;
+	}
+	set = cl_keyset_new();
+	while ((st = cl_parser_next(p, &rec, &err)) != CL_END && reported < WALK_DUP_MAX) {
+		char id[CL_KEY_MAX + 64], da[11], when[64];
+		struct cl_keyset_entry *e;
+		long day, prev;
+		bool entry;
+
+		if (st != CL_OK)
+			continue;
+		if (!near_identity(rec, id, sizeof(id)) || !cl_date_days(rec->value_date, &day))
+			continue;
+		if (!cl_keyset_add(set, rec->kind, id, rec->position, &e)) {
+			e->tag = (uint32_t)(day + 1);
+			continue;
+		}
+		prev = (long)e->tag - 1;
+		if (cl_banking_days(prev, day) <= 5) {
+			struct cl_error x;
+
+			entry = strcmp(rec->kind, "ach.entry") == 0;
+			cl_days_date(prev, da);
+			if (prev == day)
+				snprintf(when, sizeof(when), "twice (both effective %s", da);
+			else
+				snprintf(when, sizeof(when), "under two effective dates (%s and %s", da,
+					 rec->value_date);
+			cl_error_set(&x, cl_input_name(in), rec->position, "near_duplicate_in_file",
+				     "the %s on lines %lu and %lu are one %s %s: %s): the file cannot "
+				     "be deduplicated safely",
+				     entry ? "entries" : "returns or NOCs",
+				     (unsigned long)e->first_line, rec->position,
+				     entry ? "payment" : "return", when,
+				     entry ? "same originator, trace number, receiving account, RDFI "
+					     "and amount"
+					   : "same original trace, code, original RDFI and amount");
+			x.other_line = e->first_line;
+			res->errors++;
+			reported++;
+			cb->on_error(ctx, &x);
+		}
+		e->tag = (uint32_t)(day + 1);
+		e->first_line = (uint32_t)rec->position;
+	}
+	cl_keyset_free(set);
+	cl_parser_free(p);
+	cl_input_free(in);
+}
+
 bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 		  const struct cl_walk_cb *cb, void *ctx, struct cl_walk_result *res)
 {
@@ -150,6 +264,8 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 	const struct cl_record *rec;
 	enum cl_status st;
 	struct walk_keys *keys = NULL;
+	struct cl_trace_ranges traces = { 0 };
+	unsigned long nreturns = 0;
 
 	memset(res, 0, sizeof(*res));
 	if (cl_input_open_path(path, &in, &err) != CL_OK) {
@@ -168,6 +284,11 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 		switch (st) {
 		case CL_OK:
 			walk_key(keys, rec, cl_parser_info(p)->format);
+			if (rec->kind[0] == 'a') {
+				cl_trace_ranges_add(&traces, rec);
+				if (strcmp(rec->kind, "ach.entry") != 0)
+					nreturns++;
+			}
 			if (cb->on_record)
 				cb->on_record(ctx, rec);
 			break;
@@ -189,6 +310,9 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 	res->info = *cl_parser_info(p);
 	if (st != CL_IO)
 		walk_key_errors(keys, cl_input_name(in), cb, ctx, res);
+	if (st != CL_IO && res->errors == 0 &&
+	    (cl_trace_ranges_maybe_near(&traces) || nreturns > 1))
+		walk_near(path, opts, cb, ctx, res);
 done:
 	if (res->errors == 0 || st != CL_IO) {
 		/* read to the end so the checksum covers the whole file */
@@ -206,6 +330,7 @@ done:
 		cl_keyset_free(keys->alt_nk);
 	}
 	free(keys);
+	cl_trace_ranges_free(&traces);
 	cl_parser_free(p);
 	cl_input_free(in);
 	return res->errors == 0;

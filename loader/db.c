@@ -24,6 +24,35 @@ bool cl_db_conninfo_has_password(const char *conninfo)
 	return has;
 }
 
+bool cl_db_conninfo_parses(const char *conninfo, char *why, size_t cap)
+{
+	PQconninfoOption *opts;
+	char *msg = NULL;
+
+	why[0] = '\0';
+	if (!conninfo || !*conninfo)
+		return true;
+	opts = PQconninfoParse(conninfo, &msg);
+	if (opts) {
+		PQconninfoFree(opts);
+		return true;
+	}
+	snprintf(why, cap, "%.*s", (int)strcspn(msg ? msg : "out of memory", "\n"),
+		 msg ? msg : "out of memory");
+	PQfreemem(msg);
+	{
+		/* libpq quotes a bad URI whole, password and all: cut it off */
+		char *at = strstr(why, conninfo);
+
+		if (at) {
+			while (at > why && (at[-1] == '"' || at[-1] == ' ' || at[-1] == ':'))
+				at--;
+			*at = '\0';
+		}
+	}
+	return false;
+}
+
 /* libpq messages end with a newline and may span lines: keep the first. */
 static void set_libpq_message(struct cl_error *err, const char *code, const char *what,
 			      const char *msg)

@@ -39,6 +39,10 @@ struct cl_db {
  * in ~/.pgpass, PGPASSFILE or a service file, never on a command line. */
 bool cl_db_conninfo_has_password(const char *conninfo);
 
+/* Does libpq parse `conninfo` (keyword=value pairs or a URI)?  When not,
+ * its reason (first line) in why[cap]; NULL or "" parses. */
+bool cl_db_conninfo_parses(const char *conninfo, char *why, size_t cap);
+
 /* Connect with `conninfo` (a conninfo string or URI; NULL or "" uses the
  * libpq environment and service file), fallback_application_name
  * "clearing-load", and an empty search_path.  CL_DB_LOST with err filled

@@ -541,7 +541,10 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 		st = cl_load_exec0(L, "SET LOCAL default_statistics_target = 10");
 	if (st == CL_DB_OK)
 		st = cl_load_exec0(L, "ANALYZE pg_temp.cl_stage");
-	if (st == CL_DB_OK && L->info.format != CL_FORMAT_ACH)
+	/* NACHA files: the parser proves keys unique in constant memory, so
+	   the staged keys are grouped only on a retry, where a key twice in
+	   the file would otherwise pass for a concurrent load (23505) */
+	if (st == CL_DB_OK && (L->info.format != CL_FORMAT_ACH || r->retries > 0))
 		st = in_file_duplicates(L);
 	if (st == CL_DB_OK && !r->invalid_count &&
 	    (cl_trace_ranges_maybe_near(&L->traces) || L->nreturns > 1))
@@ -584,10 +587,15 @@ enum cl_db_status cl_load_copy_rows(struct load *L, enum which which, const char
 		if (ps == CL_NOTE)
 			continue;
 		if (ps != CL_OK) {
+			/* pass 1 read it without an error: it changed (review 39:
+			   the parser's message alone did not say so) */
 			cl_copy_in_abort(c, "the file changed while it was loaded");
 			cl_parser_free(p);
 			free(c);
-			r->err = e;
+			cl_error_set(&r->err, cl_input_name(L->in), e.line, "file_changed",
+				     "the file changed while it was loaded (line %lu now reads: %.300s): "
+				     "nothing applied",
+				     e.line, e.message);
 			return CL_DB_ERROR;
 		}
 		seen++;
@@ -936,6 +944,14 @@ void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts 
 			note(&L, "%s: nothing was committed, retrying the whole file (retry %u)",
 			     res->err.message, res->retries);
 			continue;
+		}
+		if (st == CL_DB_ERROR && strcmp(res->err.code, "file_changed") == 0) {
+			/* nothing applied; the attempt is recorded (review 39) */
+			hooks->on_error(hooks->ctx, &res->err);
+			res->invalid_count = 1;
+			snprintf(res->reason, sizeof(res->reason), "%.511s", res->err.message);
+			record_rejected(&L);
+			break;
 		}
 		if (st == CL_DB_ERROR && strncmp(res->err.sqlstate, "22", 2) == 0 && db->conn &&
 		    PQstatus(db->conn) == CONNECTION_OK) {

@@ -14,7 +14,7 @@ const char cl_row_columns[] =
 	"message_type, msg_id, pmt_inf_id, instr_id, end_to_end_id, tx_id, uetr, rtr_id, "
 	"orgnl_uetr, orgnl_end_to_end_id, orgnl_tx_id, initiating_party_id, debtor_account, "
 	"debtor_agent, creditor_account, creditor_agent, instructing_agent, instructed_agent, "
-	"alt_key, load_id, ordinal, position";
+	"alt_key, corrected_data, dishonored_code, orgnl_msg_id, load_id, ordinal, position";
 
 static void num(struct cl_copy_in *c, unsigned long long v)
 {
@@ -72,6 +72,9 @@ void cl_row_copy(struct cl_copy_in *c, const struct cl_record *r, unsigned long 
 	cl_copy_text(c, r->instructing_agent, false, true);
 	cl_copy_text(c, r->instructed_agent, false, true);
 	cl_copy_text(c, r->alt_key, false, true);
+	cl_copy_text(c, r->corrected_data, false, true);
+	cl_copy_text(c, r->dishonored_code, false, true);
+	cl_copy_text(c, r->orgnl_msg_id, false, true);
 	cl_copy_text(c, load_id, false, false);
 	num(c, ordinal);
 	num(c, r->position);
@@ -89,6 +92,8 @@ const struct cl_row_field cl_row_compared[] = {
 	{ "debtor_agent", false },     { "creditor_account", true },
 	{ "creditor_agent", false },   { "instructing_agent", false },
 	{ "instructed_agent", false }, { "initiating_party_id", false },
+	{ "corrected_data", false },   { "dishonored_code", false },
+	{ "orgnl_msg_id", false },
 };
 const unsigned cl_row_compared_count = sizeof(cl_row_compared) / sizeof(cl_row_compared[0]);
 
@@ -119,6 +124,9 @@ const char *cl_row_value(const struct cl_record *r, unsigned i, char buf[32])
 	case 17: return r->instructing_agent;
 	case 18: return r->instructed_agent;
 	case 19: return r->initiating_party_id;
+	case 20: return r->corrected_data;
+	case 21: return r->dishonored_code;
+	case 22: return r->orgnl_msg_id;
 	default: return "";
 	}
 }

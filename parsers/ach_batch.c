@@ -104,6 +104,7 @@ void ach_batch_header(struct cl_ach *p, const struct ach_line *l)
 	bool iat;
 
 	memset(b, 0, sizeof(*b));
+	ach_bits_reset(&p->bits); /* a batch without control left its traces */
 	b->open = true;
 	b->line = l->no;
 	p->batches++;
@@ -199,11 +200,10 @@ static uint64_t group_hash(const char key[17])
 	return h;
 }
 
-/* The group of a batch's records of `kind` (0 entries, 1 returns, 2 NOCs):
- * company id, effective date and kind.  (A return's key has no company id,
- * but return files batch by company and their RDFIs' traces interleave
- * across batches: grouping returns by date alone would reject them.)  The
- * pointer is valid until the next call. */
+/* The group of a batch's records of `kind` (only 0, entries, is checked
+ * by ranges now: the keys of returns and NOCs, which have no company id,
+ * are compared exactly by return_key_once in ach_entry.c): company id,
+ * effective date and kind.  The pointer is valid until the next call. */
 static struct ach_group *group_of(struct cl_ach *p, const struct ach_batch *b, int kind)
 {
 	char key[17];
@@ -250,57 +250,143 @@ static struct ach_group *group_of(struct cl_ach *p, const struct ach_batch *b, i
 	return &p->groups[i];
 }
 
-static void trace_restart(struct cl_ach *p, const struct ach_range *r, int kind,
+/* Trace `t` is in this batch and in `other` (same originator, date and
+ * kind): the same v1 key twice. */
+static void duplicate_trace(struct cl_ach *p, const struct ach_batch_sum *other, uint64_t t)
+{
+	struct ach_batch *b = &p->b;
+	char num[32];
+
+	show_batch(num, sizeof(num), b);
+	ach_err(p, b->line, 80, "duplicate_key",
+		"batch %s (header at line %lu) and the batch with header at line %lu both have an "
+		"entry with trace number %015" PRIu64 " for company \"%s\" and effective date %s: "
+		"the same key twice in one file",
+		num, b->line, other->line, t, b->company_id,
+		b->value_date[0] ? b->value_date : "(none)");
+	ach_err_other_line(p, other->line);
+}
+
+/* This batch's entry traces overlap those of `other` and were not (or
+ * could not be) told apart trace by trace. */
+static void trace_restart(struct cl_ach *p, const struct ach_range *r,
 			  const struct ach_batch_sum *other)
 {
 	struct ach_batch *b = &p->b;
 	char num[32];
 
-	if (kind != 0 && p->return_dup_batch == b->line)
-		return; /* the repeated key itself was named (return_key_once) */
-	show_batch(num, sizeof(num), b);
 	if (r->min == other->max && r->min > other->min) {
 		/* this batch goes on from the other's last trace and repeats
 		 * it (range ends are real traces): a repeated key, not a
 		 * restarted sequence, so no word of a weaker key (review 24) */
-		uint64_t t = r->min;
-
-		ach_err(p, b->line, 80, kind == 0 ? "duplicate_key" : "trace_restart",
-			"batch %s (header at line %lu) and the batch with header at line %lu both "
-			"have %s with trace number %015" PRIu64 " for company \"%s\" and effective "
-			"date %s: the same key twice in one file",
-			num, b->line, other->line,
-			kind == 0 ? "an entry" : kind == 1 ? "a return" : "a notification of change",
-			t, b->company_id, b->value_date[0] ? b->value_date : "(none)");
-	} else if (kind == 0)
-		ach_err(p, b->line, 80, "trace_restart",
-			"batch %s (header at line %lu) reuses trace numbers %015" PRIu64
-			"-%015" PRIu64 " of the batch with header at line %lu for company \"%s\" "
-			"and effective date %s: the v1 key (company id, trace number, effective "
-			"date) cannot tell their entries apart; if this originator restarts its "
-			"traces per batch, --ach-key=batch adds the batch number, but if this is "
-			"the same batch sent twice, that weaker key applies every entry twice",
-			num, b->line, r->min, r->max, other->line, b->company_id,
-			b->value_date[0] ? b->value_date : "(none)");
-	else
-		ach_err(p, b->line, 80, "trace_restart",
-			"batch %s (header at line %lu) reuses %s trace numbers %015" PRIu64
-			"-%015" PRIu64 " of the batch with header at line %lu for company \"%s\" "
-			"and effective date %s: the v1 key (original trace, code, trace number, "
-			"effective date) cannot tell them apart",
-			num, b->line, kind == 1 ? "return" : "notification of change", r->min,
-			r->max, other->line, b->company_id,
-			b->value_date[0] ? b->value_date : "(none)");
+		duplicate_trace(p, other, r->min);
+		return;
+	}
+	show_batch(num, sizeof(num), b);
+	ach_err(p, b->line, 80, "trace_restart",
+		"batch %s (header at line %lu) reuses trace numbers %015" PRIu64 "-%015" PRIu64
+		" of the batch with header at line %lu for company \"%s\" and effective date %s: "
+		"the v1 key (company id, trace number, effective date) cannot tell their entries "
+		"apart; if this originator restarts its traces per batch, --ach-key=batch adds "
+		"the batch number, but if this is the same batch sent twice, that weaker key "
+		"applies every entry twice",
+		num, b->line, r->min, r->max, other->line, b->company_id,
+		b->value_date[0] ? b->value_date : "(none)");
 	ach_err_other_line(p, other->line);
 }
 
-/* Remember one trace range of this batch; report an overlap with an
- * earlier batch of the same group. */
-static void range_summary(struct cl_ach *p, const struct ach_range *r, int kind)
+/* Trace `t` is in both batches: a restarted sequence (this batch starts
+ * at or below the other's first trace) or one repeated key. */
+static void repeated_trace(struct cl_ach *p, const struct ach_range *r,
+			   const struct ach_batch_sum *other, uint64_t t)
+{
+	if (r->min <= other->min)
+		trace_restart(p, r, other);
+	else
+		duplicate_trace(p, other, t);
+}
+
+/* ---- exact comparison of overlapping batches ---- */
+
+/* Traces may span at most this many bits more than 16 per entry: a batch
+ * whose traces are sparser keeps no bits, and an overlap with it is
+ * rejected as before (it cannot be proven free of a repeated trace).  The
+ * bits kept for all batches of a file are capped at ACH_BITS_TOTAL, and
+ * the trace comparisons at ACH_COMPARE_MAX, so no input makes either
+ * large; past them, overlaps are rejected as before. */
+#define ACH_BITS_SPAN 4096u
+#define ACH_BITS_TOTAL ((size_t)16 << 20)
+#define ACH_COMPARE_MAX ((uint64_t)100 << 20)
+
+void ach_bits_reset(struct ach_bits *b)
+{
+	free(b->w);
+	memset(b, 0, sizeof(*b));
+}
+
+void ach_bits_add(struct ach_bits *b, uint64_t trace)
+{
+	uint64_t off;
+	size_t word;
+
+	if (b->dropped)
+		return;
+	if (b->count == 0)
+		b->base = trace;
+	off = trace - b->base; /* traces ascend in a batch (trace_in_order) */
+	if (trace < b->base || off > (uint64_t)b->count * 16 + ACH_BITS_SPAN) {
+		free(b->w);
+		b->w = NULL;
+		b->nw = 0;
+		b->dropped = true;
+		return;
+	}
+	word = (size_t)(off / 64);
+	if (word >= b->nw) {
+		size_t nw = b->nw ? b->nw : 1;
+
+		while (nw <= word)
+			nw *= 2;
+		b->w = cl_xrealloc(b->w, nw * sizeof(*b->w));
+		memset(b->w + b->nw, 0, (nw - b->nw) * sizeof(*b->w));
+		b->nw = nw;
+	}
+	b->w[word] |= (uint64_t)1 << (off % 64);
+	b->count++;
+}
+
+static bool bit_at(const uint64_t *w, uint64_t base, uint64_t t)
+{
+	uint64_t off = t - base;
+
+	return (w[off / 64] >> (off % 64)) & 1;
+}
+
+/* The first trace in [lo, hi] both batches have, or 0 (trace numbers are
+ * 15 digits after a nonzero routing prefix, never 0). */
+static uint64_t shared_trace(const uint64_t *a, uint64_t abase, const uint64_t *b, uint64_t bbase,
+			     uint64_t lo, uint64_t hi)
+{
+	for (uint64_t t = lo; t <= hi; t++)
+		if (bit_at(a, abase, t) && bit_at(b, bbase, t))
+			return t;
+	return 0;
+}
+
+/* Groups whose ranges overlap are scanned whole: past this many ranges an
+ * overlap with a batch is rejected as before, not compared. */
+#define ACH_OVERLAP_SCAN 1024
+
+/* Remember the entry trace range of this batch; report a trace it shares
+ * with an earlier batch of the same group (the same v1 key twice), or an
+ * overlap that cannot be compared exactly. */
+static void range_summary(struct cl_ach *p, const struct ach_range *r)
 {
 	struct ach_batch *b = &p->b;
 	struct ach_group *g;
-	size_t lo, hi;
+	size_t lo, hi, i;
+	bool overlap = false;
+	uint64_t *bits = p->bits.dropped ? NULL : p->bits.w;
 
 	if (p->nsums >= ACH_MAX_BATCHES) {
 		p->sums_full = true;
@@ -310,7 +396,7 @@ static void range_summary(struct cl_ach *p, const struct ach_range *r, int kind)
 			ACH_MAX_BATCHES);
 		return;
 	}
-	g = group_of(p, b, kind);
+	g = group_of(p, b, 0);
 	/* the first range with min >= r->min: usually the end (traces ascend) */
 	lo = 0;
 	hi = g->n;
@@ -326,13 +412,41 @@ static void range_summary(struct cl_ach *p, const struct ach_range *r, int kind)
 				hi = mid;
 		}
 	}
-	if (lo > 0 && g->v[lo - 1].max >= r->min) {
-		trace_restart(p, r, kind, &g->v[lo - 1]);
+	/* the ranges that overlap [r->min, r->max]: next to lo while the
+	 * group's ranges are disjoint, anywhere once they are not */
+	if (g->overlapping && g->n > ACH_OVERLAP_SCAN) {
+		if (lo > 0)
+			trace_restart(p, r, &g->v[lo - 1]);
+		else
+			trace_restart(p, r, &g->v[0]);
 		return;
 	}
-	if (lo < g->n && g->v[lo].min <= r->max) {
-		trace_restart(p, r, kind, &g->v[lo]);
-		return;
+	for (i = g->overlapping ? 0 : lo > 0 ? lo - 1 : 0; i < g->n && g->v[i].min <= r->max; i++) {
+		const struct ach_batch_sum *o = &g->v[i];
+		uint64_t t;
+
+		if (o->max < r->min)
+			continue;
+		{
+			uint64_t from = r->min > o->min ? r->min : o->min;
+			uint64_t to = r->max < o->max ? r->max : o->max;
+
+			if (!p->compare_started) {
+				p->compare_started = true;
+				p->compare_budget = ACH_COMPARE_MAX;
+			}
+			if (!bits || !o->bits || to - from + 1 > p->compare_budget) {
+				trace_restart(p, r, o); /* cannot be compared: as before */
+				return;
+			}
+			p->compare_budget -= to - from + 1;
+			t = shared_trace(bits, p->bits.base, o->bits, o->min, from, to);
+		}
+		if (t) {
+			repeated_trace(p, r, o, t);
+			return;
+		}
+		overlap = true;
 	}
 	if (g->n == g->cap) {
 		g->cap = g->cap ? g->cap * 2 : 4;
@@ -342,7 +456,17 @@ static void range_summary(struct cl_ach *p, const struct ach_range *r, int kind)
 	g->v[lo].min = r->min;
 	g->v[lo].max = r->max;
 	g->v[lo].line = b->line;
+	if (bits && p->bits_bytes + p->bits.nw * sizeof(*bits) > ACH_BITS_TOTAL)
+		bits = NULL; /* past the cap: this batch cannot be compared later */
+	g->v[lo].bits = bits;
+	if (bits) {
+		p->bits_bytes += p->bits.nw * sizeof(*bits);
+		p->bits.w = NULL; /* owned by the summary now */
+		p->bits.nw = 0;
+	}
 	g->n++;
+	if (overlap)
+		g->overlapping = true;
 	p->nsums++;
 }
 
@@ -351,21 +475,22 @@ static void batch_summary(struct cl_ach *p)
 	/* an unreadable effective date was reported; its keys mean nothing */
 	if (!p->b.value_date[0] && !p->b.date_blank)
 		return;
-	for (int kind = 0; kind < 3; kind++) {
-		const struct ach_range *r = &p->b.range[kind];
-
-		/* the weaker key has the batch number in it: entries of two
-		 * batches never collide (batch numbers are checked unique) */
-		if (!r->have || p->sums_full || (kind == 0 && p->opts.ach_key == CL_ACH_KEY_BATCH))
-			continue;
-		range_summary(p, r, kind);
-	}
+	/* entries only: the keys of returns and NOCs are compared exactly
+	 * (return_key_once); the weaker entry key has the batch number in it,
+	 * so entries of two batches never collide (batch numbers are checked
+	 * unique) */
+	if (p->b.range[0].have && !p->sums_full && p->opts.ach_key != CL_ACH_KEY_BATCH)
+		range_summary(p, &p->b.range[0]);
 }
 
 void ach_batch_sums_free(struct cl_ach *p)
 {
-	for (size_t i = 0; i < p->capgroups; i++)
+	for (size_t i = 0; i < p->capgroups; i++) {
+		for (size_t j = 0; j < p->groups[i].n; j++)
+			free(p->groups[i].v[j].bits);
 		free(p->groups[i].v);
+	}
+	ach_bits_reset(&p->bits);
 	free(p->groups);
 	p->groups = NULL;
 	p->capgroups = p->ngroups = 0;

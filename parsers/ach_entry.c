@@ -603,7 +603,6 @@ static void return_key_once(struct cl_ach *p, const struct cl_record *r, unsigne
 		strcmp(r->kind, "ach.noc") == 0 ? "notification of change" : "return",
 		r->natural_key, (unsigned long)k->first_line);
 	ach_err_other_line(p, k->first_line);
-	p->return_dup_batch = p->b.line;
 }
 
 void ach_entry_finish(struct cl_ach *p)
@@ -659,6 +658,8 @@ void ach_entry_finish(struct cl_ach *p)
 			g->min = e->trace;
 		g->max = e->trace;
 		g->have = true;
+		if (!e->n99 && !e->n98)
+			ach_bits_add(&p->bits, e->trace);
 	}
 	r->ordinal = ++p->ordinals;
 	ach_key_and_fingerprint(p, r, b->iat);

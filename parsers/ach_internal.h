@@ -98,16 +98,32 @@ struct ach_entry {
 };
 
 /* One batch's trace range of one kind, for the trace-restart check. */
+/* The trace numbers of one batch's entries as bits from the first one
+ * (traces ascend within a batch): about one bit per trace number spanned,
+ * so two batches whose ranges overlap can be compared exactly (review 2,
+ * R2-26: interleaved batches were rejected).  Given up (NULL) when the
+ * traces are too sparse for it: see ACH_BITS_SPAN. */
+struct ach_bits {
+	uint64_t *w;                 /* NULL: none (given up, or no entry) */
+	size_t nw;                   /* words allocated */
+	uint64_t base;               /* trace number of bit 0 */
+	unsigned long count;         /* traces set */
+	bool dropped;                /* too sparse: no exact comparison */
+};
+
 struct ach_batch_sum {
 	uint64_t min, max;
 	unsigned long line;          /* batch header line */
+	uint64_t *bits;              /* its traces from min (owned), or NULL */
 };
 
-/* The ranges of one company id, effective date and record kind: disjoint,
- * sorted by min. */
+/* The ranges of one company id, effective date and record kind, sorted by
+ * min; disjoint until two batches whose ranges overlap proved to share no
+ * trace. */
 struct ach_group {
 	char key[17];                /* company id (10) + YYMMDD (6) + kind */
 	bool used;
+	bool overlapping;            /* some ranges overlap (no trace shared) */
 	struct ach_batch_sum *v;
 	size_t n, cap;
 };
@@ -166,9 +182,10 @@ struct cl_ach {
 	 * so the per-company trace ranges cannot prove them unique across
 	 * batches of different companies (24 to 64 bytes per return/NOC) */
 	struct cl_keyset *return_keys;
-	unsigned long return_dup_batch; /* header line of the batch whose repeated
-	                                   return/NOC key was reported (its trace
-	                                   range overlap is then not reported) */
+	struct ach_bits bits;        /* the current batch's entry traces */
+	size_t bits_bytes;           /* kept in summaries (capped: ACH_BITS_TOTAL) */
+	uint64_t compare_budget;     /* trace comparisons left (ACH_COMPARE_MAX) */
+	bool compare_started;        /* compare_budget is set */
 	size_t ngroups, capgroups;
 	bool sums_full;
 
@@ -293,6 +310,9 @@ void ach_batch_header(struct cl_ach *p, const struct ach_line *l);
 void ach_batch_control(struct cl_ach *p, const struct ach_line *l);
 void ach_file_control(struct cl_ach *p, const struct ach_line *l);
 void ach_batch_sums_free(struct cl_ach *p);
+/* Note an entry's trace (ascending within the batch) / forget them all. */
+void ach_bits_add(struct ach_bits *b, uint64_t trace);
+void ach_bits_reset(struct ach_bits *b);
 
 /* ach_entry.c */
 void ach_entry_detail(struct cl_ach *p, const struct ach_line *l);

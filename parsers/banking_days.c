@@ -1,6 +1,7 @@
 /* banking_days.c - dates to day numbers, Mondays to Fridays between them. */
 #include "banking_days.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static bool digits(const char *s, int n, int *out)
@@ -28,6 +29,28 @@ static long days_from_civil(long y, int m, int d)
 	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
 	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
 	return era * 146097 + doe - 719468;
+}
+
+void cl_days_date(long days, char out[11])
+{
+	long z = days + 719468, era, doe, yoe, y, doy, mp, d, m;
+
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	y = yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d = doy - (153 * mp + 2) / 5 + 1;
+	m = mp < 10 ? mp + 3 : mp - 9;
+	y += m <= 2;
+	{
+		char buf[64]; /* room for any long; dates of years 0-9999 fill 10 */
+
+		snprintf(buf, sizeof(buf), "%04ld-%02ld-%02ld", y, m, d);
+		memcpy(out, buf, 10);
+		out[10] = '\0';
+	}
 }
 
 bool cl_date_days(const char *ymd, long *days)

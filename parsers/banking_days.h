@@ -13,6 +13,9 @@
  * the text is not such a date. */
 bool cl_date_days(const char *ymd, long *days);
 
+/* Day number back to "YYYY-MM-DD" in out[11]. */
+void cl_days_date(long days, char out[11]);
+
 /* Banking days between two day numbers (order does not matter). */
 long cl_banking_days(long a, long b);
 

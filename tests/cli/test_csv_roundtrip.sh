@@ -15,10 +15,17 @@ strip() { sed 's/"file":"[^"]*",//; s/"position":[0-9]*,//'; }
 files=$( (ls demo/*.ach demo/*.xml
 	awk '$1 == "valid" { print "ach/corpus/" $3 }' ach/corpus/EXPECT
 	awk '$2 == "valid" { print "iso20022/" $1 }' iso20022/MANIFEST) | sort -u)
-same=0 refused=0 n=0
+same=0 refused=0 n=0 twice=0
 for f in $files; do
 	n=$((n + 1))
-	"$CL_BIN" parse --no-mask --format csv "$f" >"$TMP/$n.csv" || fail "parse --format csv $f"
+	if ! "$CL_BIN" parse --no-mask --format csv "$f" >"$TMP/$n.csv" 2>"$TMP/perr"; then
+		# a valid file that carries one payment twice under two keys
+		# (near_duplicate_in_file; SOURCES.md names it): nothing to compare
+		grep -q 'are one \(payment\|return\)' "$TMP/perr" ||
+			{ cat "$TMP/perr"; fail "parse --format csv $f"; }
+		twice=$((twice + 1))
+		continue
+	fi
 	"$CL_BIN" parse --no-mask --format json "$f" | strip >"$TMP/want"
 	set +e
 	"$CL_BIN" parse --no-mask --format json "$TMP/$n.csv" >"$TMP/got.raw" 2>"$TMP/err"
@@ -50,3 +57,4 @@ echo "csv round trip: $same files identical, $refused refused as documented, of 
 # the corpus is large: a test that compared nothing would pass vacuously
 [ "$same" -ge 150 ] || fail "only $same files compared"
 [ "$refused" -le 16 ] || fail "$refused files refused"
+[ "$twice" -le 1 ] || fail "$twice files hold one payment twice (cie-returns.txt is the one known)"

@@ -139,6 +139,14 @@ for conninfo in "PASSWORD=x dbname=a" "host=h Password = 'y'" "postgresql://h/db
 	expect_status 2
 	expect_stderr_has "clearing-load loads: --db must not contain a password"
 done
+# a --db libpq cannot read is a usage error, not "database unavailable"
+# (exit 5), and a bad URI is never echoed (it may hold a password)
+for conninfo in "host=h port" "postgresql://u:secret@[bad"; do
+	run load --db "$conninfo" "$TESTDATA/demo/original.ach"
+	expect_status 2
+	expect_stderr_has "clearing-load load: --db is not a connection string libpq can read: "
+	if grep -q secret "$TMP/stderr"; then fail "the URI was echoed: $(cat "$TMP/stderr")"; fi
+done
 # loads --uuid with a filter: refused, so a filter cannot turn "committed in
 # another tenant" into "did not commit" (review 2, R2-20); before connecting
 for f in "--tenant bank2" "--since 2030-01-01"; do

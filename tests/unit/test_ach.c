@@ -427,6 +427,79 @@ static void test_ach_iat_entry(void **state)
 	fx_free(&f);
 }
 
+/* Two batches of one originator and date whose trace ranges interleave
+ * but share no trace: six keys, a valid file (review 2, R2-26: rejected as
+ * "reusing trace numbers"); one shared trace among interleaved ones is the
+ * same key twice, named */
+static void test_ach_interleaved_batches_compared_trace_by_trace(void **state)
+{
+	struct fx f;
+	struct run r;
+	const struct ev *e;
+
+	(void)state;
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
+	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
+	fx_entry(&f, "22", "23138010", 300, "A3", 3, NULL);
+	fx_entry(&f, "22", "23138010", 500, "A5", 5, NULL);
+	fx_end_batch(&f);
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 2); /* line 7 */
+	fx_entry(&f, "27", "23138010", 200, "A2", 2, NULL);
+	fx_entry(&f, "27", "23138010", 400, "A4", 4, NULL);
+	fx_entry(&f, "27", "23138010", 600, "A6", 6, NULL);
+	fx_end_batch(&f);
+	fx_finish(&f, true);
+	run_fx(&r, &f);
+	assert_int_equal(r.errors, 0);
+	assert_int_equal(r.records, 6);
+	run_free(&r);
+	fx_free(&f);
+
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
+	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
+	fx_entry(&f, "22", "23138010", 300, "A3", 3, NULL);
+	fx_entry(&f, "22", "23138010", 500, "A5", 5, NULL);
+	fx_end_batch(&f);
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 2); /* line 7 */
+	fx_entry(&f, "27", "23138010", 200, "A2", 2, NULL);
+	fx_entry(&f, "27", "23138010", 300, "A3", 3, NULL);
+	fx_entry(&f, "27", "23138010", 600, "A6", 6, NULL);
+	fx_end_batch(&f);
+	fx_finish(&f, true);
+	run_fx(&r, &f);
+	assert_only_error(&r, "duplicate_key", 7);
+	e = find_err(&r, "duplicate_key");
+	assert_int_equal(e->other_line, 2);
+	assert_non_null(strstr(e->message, "both have an entry with trace number 121042880000003"));
+	run_free(&r);
+	fx_free(&f);
+}
+
+/* Traces too sparse to compare bit by bit: an overlap is rejected as
+ * before, never let through unproven */
+static void test_ach_sparse_overlap_still_rejected(void **state)
+{
+	struct fx f;
+	struct run r;
+
+	(void)state;
+	fx_begin(&f, "2603011200");
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
+	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
+	fx_entry(&f, "22", "23138010", 300, "A3", 900000, NULL);
+	fx_end_batch(&f);
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 2); /* line 6 */
+	fx_entry(&f, "27", "23138010", 200, "A2", 2, NULL);
+	fx_end_batch(&f);
+	fx_finish(&f, true);
+	run_fx(&r, &f);
+	assert_only_error(&r, "trace_restart", 6);
+	run_free(&r);
+	fx_free(&f);
+}
+
 static void test_ach_trace_restart_rejected_by_default(void **state)
 {
 	struct fx f;
@@ -910,6 +983,8 @@ int main(void)
 		cmocka_unit_test(test_ach_return_and_noc_records),
 		cmocka_unit_test(test_ach_dishonored_and_contested_returns),
 		cmocka_unit_test(test_ach_iat_entry),
+		cmocka_unit_test(test_ach_interleaved_batches_compared_trace_by_trace),
+		cmocka_unit_test(test_ach_sparse_overlap_still_rejected),
 		cmocka_unit_test(test_ach_trace_restart_rejected_by_default),
 		cmocka_unit_test(test_ach_batch_key_needs_ascending_batch_numbers),
 		cmocka_unit_test(test_ach_max_errors_stops),

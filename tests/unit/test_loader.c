@@ -92,7 +92,9 @@ static void test_migrations_are_embedded_in_order(void **state)
 	assert_true(cl_migrations_count >= 3);
 	for (i = 0; i < cl_migrations_count; i++) {
 		assert_int_equal(cl_migrations[i].version, i + 1);
-		assert_non_null(strstr(cl_migrations[i].sql, "CREATE"));
+		/* every migration changes the schema */
+		assert_true(strstr(cl_migrations[i].sql, "CREATE") != NULL ||
+			    strstr(cl_migrations[i].sql, "ALTER TABLE") != NULL);
 	}
 	assert_int_equal(cl_schema_latest(), cl_migrations_count);
 	/* the unique key never contains a time column (DESIGN.md principle 8) */

@@ -121,6 +121,14 @@ static void test_dates(void **state)
 	assert_false(cl_date_days("2026-13-01", &d));
 	assert_false(cl_date_days("2026-3-02", &d));
 	assert_false(cl_date_days("", &d));
+	for (d = -1000; d < 100000; d += 37) {
+		char out[11];
+		long back = -1;
+
+		cl_days_date(d, out);
+		assert_true(cl_date_days(out, &back));
+		assert_int_equal(back, d);
+	}
 }
 
 /* The same answers as the database's clearing_banking_days (sql/003). */

@@ -1,0 +1,43 @@
+# validate and parse find what load and diff reject without a database: an
+# ACH payment twice in one file under two keys (a re-dated copy, a batch
+# sent twice under --ach-key=batch, a re-dated return), with the loader's
+# message and exit 3 (acceptance review 2, R2-5).  Files whose trace runs do
+# not overlap pay nothing for the check.
+. "$(dirname "$0")/lib.sh"
+D="$TESTDATA/near"
+
+run validate "$D/redated-in-file.ach"
+expect_status 3
+expect_stderr_has 'redated-in-file.ach:8: error: the entries on lines 3 and 8 are one payment under two effective dates (2026-03-02 and 2026-03-03: same originator, trace number, receiving account, RDFI and amount): the file cannot be deduplicated safely'
+expect_stderr_has 'redated-in-file.ach:10: error: the entries on lines 5 and 10 are one payment'
+run parse "$D/redated-in-file.ach"
+expect_status 3
+expect_stderr_has 'the entries on lines 4 and 9 are one payment under two effective dates'
+
+run validate --ach-key=batch "$D/batch-twice.ach"
+expect_status 3
+expect_stderr_has 'batch-twice.ach:7: error: the entries on lines 3 and 7 are one payment twice (both effective 2026-03-02: same originator'
+
+run validate "$D/return-twice-in-file.ach"
+expect_status 3
+expect_stderr_has 'return-twice-in-file.ach:7: error: the returns or NOCs on lines 3 and 7 are one return under two effective dates (2026-03-02 and 2026-03-03'
+
+# not copies: overlapping traces with other accounts, a copy 6 banking days on
+for f in overlap-other-accounts redated-6-banking-days return; do
+	run validate "$D/$f.ach"
+	expect_status 0
+done
+
+# the CSV export of the re-dated file: the same finding
+run parse --format csv --no-mask "$D/redated-in-file.ach"
+expect_status 3
+cp "$TMP/stdout" "$TMP/redated.csv"
+grep -q '^"' "$TMP/redated.csv" || fail "no CSV written"
+run validate "$TMP/redated.csv"
+expect_status 3
+expect_stderr_has 'are one payment under two effective dates (2026-03-02 and 2026-03-03'
+
+# standard input cannot be read twice: a note under -v, the check is left to load
+run validate -v - <"$D/redated-in-file.ach"
+expect_status 0
+expect_stderr_has 'left to load and diff'

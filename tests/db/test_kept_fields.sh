@@ -1,0 +1,21 @@
+#!/bin/sh
+# A NOC's corrected data, a return's dishonored/contested code and a
+# pacs.004's OrgnlMsgId are columns (migration 007, review 2: R2-17): they
+# are stored, and a conflict on one of them names it.
+. "$(dirname "$0")/lib.sh"
+db_new
+cl init >/dev/null
+F="$CL_ROOT/testdata/ach/corpus/RiverFinancial-nacha/test/fixtures/achfiles/cor.ach"
+
+cl_load "$F" >"$TMP/o" || fail "NOC: $(cat "$TMP/o")"
+assert_eq "$(q "select corrected_data from clearing_record where kind = 'ach.noc'")" \
+	"1918171614" "the corrected data is stored"
+# the same NOC with other corrected data (addenda 98 columns 36-64: in no
+# control total): a conflict that names the field
+sed '4s/^\(.\{35\}\)1918171614/\19999999999/' "$F" >"$TMP/other.ach"
+cmp -s "$F" "$TMP/other.ach" && fail "fixture not changed"
+expect_exit 4 cl diff --format json "$TMP/other.ach"
+grep -q '"fields":"corrected_data","old_corrected_data":"1918171614","new_corrected_data":"9999999999"' "$TMP/out" || fail "diff names corrected_data: $(cat "$TMP/out")"
+expect_exit 4 cl load "$TMP/other.ach"
+assert_eq "$(q "select array_to_string(fields, ',') from clearing_dedupe_event where reason = 'conflict'")" \
+	"corrected_data" "the journal names the field"
