@@ -40,6 +40,13 @@ bool cl_ach_sec_known(const char *sec);
  * known one), as far as the service class does not decide: NULL when it
  * accepts it, else the reason (static text). */
 const char *cl_ach_tcode_sec_problem(int tcode, const char *sec);
+/* Return reason codes (R01-R53, R61, R62, R67-R77, R80-R85), change codes
+ * (C01-C14, C61-C69), and the codes of a second return addenda (dishonored
+ * R61, R62, R67-R70; contested R71-R77) the parser accepts; c holds at
+ * least 3 characters. */
+bool cl_ach_return_code_known(const char *c);
+bool cl_ach_change_code_known(const char *c);
+bool cl_ach_second_return_code(const char *c);
 
 /* Natural key, key_rule and fingerprint of an ACH record from its own
  * fields (kind, company_id, batch_number, trace_number, value_date,

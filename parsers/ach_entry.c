@@ -334,7 +334,7 @@ static bool contested(const char *code)
 	return code[0] == 'R' && code[1] == '7' && code[2] >= '1' && code[2] <= '7';
 }
 
-static bool known_return_code(const char *c)
+bool cl_ach_return_code_known(const char *c)
 {
 	int n;
 
@@ -345,6 +345,11 @@ static bool known_return_code(const char *c)
 	       (n >= 80 && n <= 85);
 }
 
+bool cl_ach_second_return_code(const char *c)
+{
+	return dishonored(c) || contested(c);
+}
+
 static void addenda_99(struct cl_ach *p, const struct ach_line *l)
 {
 	struct cl_record *r = p->cur;
@@ -353,7 +358,7 @@ static void addenda_99(struct cl_ach *p, const struct ach_line *l)
 	uint64_t v;
 
 	ach_field_raw(code, l, 4, 6);
-	if (!known_return_code(code))
+	if (!cl_ach_return_code_known(code))
 		ach_err(p, l->no, 4, "reason_code",
 			"return reason code (columns 4-6) must be R01-R53, R61, R62, R67-R77 or "
 			"R80-R85, found \"%s\"",
@@ -384,7 +389,7 @@ static void addenda_99(struct cl_ach *p, const struct ach_line *l)
 	 * entry's own */
 }
 
-static bool known_change_code(const char *c)
+bool cl_ach_change_code_known(const char *c)
 {
 	int n;
 
@@ -407,7 +412,7 @@ static void addenda_98(struct cl_ach *p, const struct ach_line *l)
 		return;
 	}
 	ach_field_raw(code, l, 4, 6);
-	if (!known_change_code(code))
+	if (!cl_ach_change_code_known(code))
 		ach_err(p, l->no, 4, "change_code",
 			"change code (columns 4-6) must be C01-C14 or C61-C69, found \"%s\"",
 			ach_show(shown, sizeof(shown), code, 3));

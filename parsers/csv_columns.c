@@ -92,7 +92,7 @@ static const struct column columns[] = {
 	T(addenda_text, ACH, false),
 	T(reason_code, ALL, true),
 	S(original_trace, ACH, DIGITS, 15, false, CHK_NONE),
-	T(original_rdfi, ACH, true),
+	S(original_rdfi, ACH, DIGITS, 8, false, CHK_NONE),
 	T(corrected_data, ACH, true),
 	T(dishonored_code, ACH, true),
 	T(message_type, ISO, false),
@@ -685,6 +685,71 @@ static enum cl_status check_given(struct cl_csv *p, const struct cl_record *rec,
 	return CL_OK;
 }
 
+/* The addenda fields as the NACHA parser gives them: a return has a known
+ * reason code (and maybe a dishonored or contested one), a NOC a change
+ * code and corrected data, both the original trace and RDFI; an entry none
+ * of these (its addenda 05 text is addenda_text). */
+static enum cl_status nacha_addenda(struct cl_csv *p, const struct cl_record *rec,
+				    struct cl_error *err)
+{
+	unsigned long line = p->row.line;
+	bool ret = strcmp(rec->kind, "ach.return") == 0, noc = strcmp(rec->kind, "ach.noc") == 0;
+	const char *code = rec->reason_code;
+	char s1[96];
+
+	if (!ret && !noc) {
+		static const size_t off[] = { offsetof(struct cl_record, reason_code),
+					      offsetof(struct cl_record, original_trace),
+					      offsetof(struct cl_record, original_rdfi),
+					      offsetof(struct cl_record, corrected_data),
+					      offsetof(struct cl_record, dishonored_code) };
+		static const char *const name[] = { "reason_code", "original_trace",
+						     "original_rdfi", "corrected_data",
+						     "dishonored_code" };
+
+		for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++)
+			if (((const char *)rec + off[i])[0])
+				ROW_ERR("csv_field_scope",
+					"column %s on line %lu must be empty for an ach.entry "
+					"record (returns and NOCs carry it)",
+					name[i], line);
+		if (strcmp(rec->sec_code, "COR") == 0)
+			ROW_ERR("csv_kind",
+				"kind on line %lu is ach.entry with SEC code COR: a COR entry is a "
+				"notification of change (ach.noc)",
+				line);
+		return CL_OK;
+	}
+	if (strlen(code) != 3 ||
+	    !(ret ? cl_ach_return_code_known(code) : cl_ach_change_code_known(code)))
+		ROW_ERR("csv_field_format",
+			"column reason_code on line %lu must be %s, found \"%s\"", line,
+			ret ? "a return reason code R01-R53, R61, R62, R67-R77 or R80-R85"
+			    : "a change code C01-C14 or C61-C69",
+			csv_show(s1, sizeof(s1), code, 40));
+	if (!rec->original_trace[0] || !rec->original_rdfi[0])
+		ROW_ERR("csv_field_format",
+			"column %s on line %lu is empty: %s %s names the original entry's trace "
+			"number and RDFI",
+			rec->original_trace[0] ? "original_rdfi" : "original_trace", line,
+			article(rec->kind), rec->kind);
+	if (rec->dishonored_code[0] &&
+	    (!ret || strlen(rec->dishonored_code) != 3 ||
+	     !cl_ach_second_return_code(rec->dishonored_code)))
+		ROW_ERR("csv_field_format",
+			"column dishonored_code on line %lu must be %s, found \"%s\"", line,
+			ret ? "empty or a dishonored (R61, R62, R67-R70) or contested (R71-R77) "
+			      "return code"
+			    : "empty for an ach.noc record",
+			csv_show(s1, sizeof(s1), rec->dishonored_code, 40));
+	if (ret && rec->corrected_data[0])
+		ROW_ERR("csv_field_scope",
+			"column corrected_data on line %lu must be empty for an ach.return record "
+			"(NOCs carry it)",
+			line);
+	return CL_OK;
+}
+
 /* What the NACHA parser refuses of a record that columns can still give:
  * a direction other than the transaction code's, a code the SEC code does
  * not allow, a forward entry without effective entry date. */
@@ -695,6 +760,7 @@ static enum cl_status nacha_rules(struct cl_csv *p, const struct cl_record *rec,
 	int t = (rec->transaction_code[0] - '0') * 10 + (rec->transaction_code[1] - '0');
 	enum cl_direction d = cl_ach_tcode_direction(t);
 	const char *why = cl_ach_tcode_sec_problem(t, rec->sec_code);
+	enum cl_status st;
 
 	if (rec->direction != d)
 		ROW_ERR("csv_direction", "direction on line %lu is \"%s\": transaction code %s is a %s",
@@ -705,6 +771,8 @@ static enum cl_status nacha_rules(struct cl_csv *p, const struct cl_record *rec,
 		ROW_ERR("csv_transaction_code",
 			"transaction code %s on line %lu is not valid in a %s batch: %s",
 			rec->transaction_code, line, rec->sec_code, why);
+	if ((st = nacha_addenda(p, rec, err)) != CL_OK)
+		return st;
 	if (rec->value_date[0])
 		return CL_OK;
 	/* the date is part of the key: empty, the same entry would get a new

@@ -1030,6 +1030,50 @@ static void test_csv_codes_and_direction_are_the_parsers(void **state)
 			 "record the direction credit");
 }
 
+/* R2-7, R2-8: the return fields make a return's key; "r07" made a second
+ * one for the same return. */
+static void test_csv_return_fields_are_the_parsers(void **state)
+{
+	struct row rows[1] = { row_of(RET) };
+	struct result res;
+
+	(void)state;
+	set(&rows[0], "reason_code", "r07");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_format",
+			 "column reason_code on line 2 must be a return reason code R01-R53, R61, "
+			 "R62, R67-R77 or R80-R85, found \"r07\"");
+	set(&rows[0], "reason_code", "C01");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_format", NULL);
+	rows[0] = row_of(RET);
+	set(&rows[0], "original_rdfi", "1211403");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_format",
+			 "column original_rdfi on line 2 must be 8 digits, found \"1211403\"");
+	rows[0] = row_of(RET);
+	set(&rows[0], "original_trace", "");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_format",
+			 "column original_trace on line 2 is empty: an ach.return names the "
+			 "original entry's trace number and RDFI");
+	rows[0] = row_of(RET);
+	set(&rows[0], "dishonored_code", "R01");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_format",
+			 "column dishonored_code on line 2 must be empty or a dishonored (R61, "
+			 "R62, R67-R70) or contested (R71-R77) return code, found \"R01\"");
+	set(&rows[0], "dishonored_code", "R71");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_int_equal(res.errors, 0);
+	rows[0] = row_of(ACH);
+	set(&rows[0], "reason_code", "R01");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_scope",
+			 "column reason_code on line 2 must be empty for an ach.entry record "
+			 "(returns and NOCs carry it)");
+}
+
 /* R2-15: account numbers and names never in a message (they reach logs
  * and clearing_load.reason). */
 static void test_csv_messages_never_quote_accounts_or_names(void **state)
@@ -1144,6 +1188,7 @@ int main(void)
 		cmocka_unit_test(test_csv_batch_number_is_seven_digits),
 		cmocka_unit_test(test_csv_iso_currency_is_iso_4217),
 		cmocka_unit_test(test_csv_codes_and_direction_are_the_parsers),
+		cmocka_unit_test(test_csv_return_fields_are_the_parsers),
 		cmocka_unit_test(test_csv_messages_never_quote_accounts_or_names),
 		cmocka_unit_test(test_csv_fingerprint_mismatch_says_a_field_changed),
 		cmocka_unit_test(test_csv_positional_keys_cannot_be_rebuilt),
