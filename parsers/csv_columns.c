@@ -834,6 +834,13 @@ enum cl_status csv_row_record(struct cl_csv *p, struct cl_error *err)
 			"the direction credit",
 			line, cl_direction_name(rec->direction) ? cl_direction_name(rec->direction) : "",
 			rec->kind);
+	/* what the XML parser requires of every pain.001 transaction */
+	if (strcmp(rec->kind, "pain.001") == 0 && (!rec->value_date[0] || !rec->debtor_account[0]))
+		ROW_ERR("csv_field_format",
+			"column %s on line %lu is empty: a pain.001 has its %s",
+			rec->value_date[0] ? "debtor_account" : "value_date", line,
+			rec->value_date[0] ? "debtor account (DbtrAcct/Id)"
+					   : "requested execution date (ReqdExctnDt)");
 	if ((st = rebuildable(p, rec, &g, err)) != CL_OK)
 		return st;
 	rec->position = line;

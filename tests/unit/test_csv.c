@@ -993,6 +993,26 @@ static void test_csv_iso_currency_is_iso_4217(void **state)
 			 "minor unit");
 }
 
+/* The XML parser requires a pain.001's execution date and debtor account. */
+static void test_csv_pain001_has_its_date_and_debtor_account(void **state)
+{
+	struct row rows[1] = { row_of(PAIN) };
+	struct result res;
+
+	(void)state;
+	set(&rows[0], "value_date", "");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_format",
+			 "column value_date on line 2 is empty: a pain.001 has its requested "
+			 "execution date (ReqdExctnDt)");
+	rows[0] = row_of(PAIN);
+	set(&rows[0], "debtor_account", "");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_format",
+			 "column debtor_account on line 2 is empty: a pain.001 has its debtor "
+			 "account (DbtrAcct/Id)");
+}
+
 /* R2-8: codes the NACHA parser refuses; ISO direction from the kind. */
 static void test_csv_codes_and_direction_are_the_parsers(void **state)
 {
@@ -1188,6 +1208,7 @@ int main(void)
 		cmocka_unit_test(test_csv_batch_number_is_seven_digits),
 		cmocka_unit_test(test_csv_iso_currency_is_iso_4217),
 		cmocka_unit_test(test_csv_codes_and_direction_are_the_parsers),
+		cmocka_unit_test(test_csv_pain001_has_its_date_and_debtor_account),
 		cmocka_unit_test(test_csv_return_fields_are_the_parsers),
 		cmocka_unit_test(test_csv_messages_never_quote_accounts_or_names),
 		cmocka_unit_test(test_csv_fingerprint_mismatch_says_a_field_changed),
