@@ -633,10 +633,13 @@ static const char *show_part(char *buf, size_t cap, const char *s, size_t n, boo
 		return "(none)";
 	if (n >= sizeof(part))
 		n = sizeof(part) - 1;
-	if (account)
-		return cl_iso_mask_account(s, n, buf, cap);
-	memcpy(part, s, n);
-	part[n] = '\0';
+	if (account) {
+		/* the last four bytes stay: shown escaped like any other text */
+		cl_iso_mask_account(s, n, part, sizeof(part));
+	} else {
+		memcpy(part, s, n);
+		part[n] = '\0';
+	}
 	return csv_show(buf, cap, part, 60);
 }
 

@@ -1110,6 +1110,14 @@ static void test_csv_messages_never_quote_accounts_or_names(void **state)
 			 "natural_key on line 2 is not the key its fields give: part 1 is "
 			 "\"******************3142\" in the natural_key column, "
 			 "\"******************3931\" from the fields");
+	/* the four bytes left of a masked account are escaped like any text */
+	rows[0] = row_of(PAIN);
+	set(&rows[0], "natural_key", "DE8399944109771889\001" "142|E2E-1-1");
+	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
+	assert_one_error(&res, 2, "csv_key_mismatch",
+			 "natural_key on line 2 is not the key its fields give: part 1 is "
+			 "\"******************\\x01142\" in the natural_key column, "
+			 "\"******************3142\" from the fields");
 	rows[0] = row_of(PAIN);
 	set(&rows[0], "individual_name", "Jane Private Person");
 	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
