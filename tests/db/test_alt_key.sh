@@ -93,9 +93,16 @@ done
 q "select kind, natural_key, alt_key from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_parser"
 [ "$(grep -c '|' "$TMP/alt_parser")" -ge 5 ] || fail "corpus: too few pacs records: $(cat "$TMP/alt_parser")"
 grep -q '|e2e|\||ouetr|' "$TMP/alt_parser" || fail "corpus: no alternate keys: $(cat "$TMP/alt_parser")"
-q "drop index clearing_record_alt_key; alter table clearing_record drop column alt_key;
-   alter table clearing_quarantine drop column alt_key;
-   delete from clearing_schema_version where version = 6" >/dev/null
+# (back to schema 5: undo 006 and every later migration; a new migration
+# must be undone here too)
+q "drop index clearing_record_alt_key;
+   alter table clearing_record drop column alt_key, drop column corrected_data,
+     drop column dishonored_code, drop column orgnl_msg_id;
+   alter table clearing_quarantine drop column alt_key, drop column corrected_data,
+     drop column dishonored_code, drop column orgnl_msg_id;
+   delete from clearing_schema_version where version >= 6" >/dev/null
+[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | wc -l)" = 7 ] ||
+	fail "a migration was added after 007: undo it above before re-running 006"
 cl init >/dev/null || fail "re-init"
 q "select kind, natural_key, alt_key from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_sql"
 cmp -s "$TMP/alt_parser" "$TMP/alt_sql" || fail "migration 006 backfill differs: $(diff "$TMP/alt_parser" "$TMP/alt_sql")"

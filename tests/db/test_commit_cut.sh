@@ -139,7 +139,7 @@ if [ -n "${CL_BIN_FP:-}" ]; then
 		while [ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" != T ]; do
 			i=$((i + 1))
 			[ "$i" -lt 6000 ] || fail "$fp:stop: the loader never stopped"
-			kill -0 "$pid" 2>/dev/null || fail "$fp:stop: the loader exited before its failpoint"
+			kill -0 "$pid" 2>/dev/null || fail "$fp:stop: the loader exited before its failpoint: $(cat "$TMP/t.err" "$TMP/t.json")"
 			sleep 0.01
 		done
 		killed=$(q "select count(pg_terminate_backend(pid)) from pg_stat_activity
