@@ -47,6 +47,11 @@ const char *cl_ach_tcode_sec_problem(int tcode, const char *sec);
 bool cl_ach_return_code_known(const char *c);
 bool cl_ach_change_code_known(const char *c);
 bool cl_ach_second_return_code(const char *c);
+/* Does code tcode (a prenote or zero-dollar entry) require amount 0? */
+bool cl_ach_tcode_zero_amount(int tcode);
+/* Is nine a routing number: 9 digits whose last is the ABA 3-7-1 check
+ * digit of the first 8 (as the parser checks the receiving DFI)? */
+bool cl_ach_routing_ok(const char *nine);
 
 /* Natural key, key_rule and fingerprint of an ACH record from its own
  * fields (kind, company_id, batch_number, trace_number, value_date,

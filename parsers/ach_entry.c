@@ -31,7 +31,7 @@ enum cl_direction cl_ach_tcode_direction(int t)
 	return t % 10 <= 4 ? CL_DIR_CREDIT : CL_DIR_DEBIT;
 }
 
-static bool tcode_zero_amount(int t)
+bool cl_ach_tcode_zero_amount(int t)
 {
 	int k = t % 10;
 
@@ -212,7 +212,7 @@ void ach_entry_detail(struct cl_ach *p, const struct ach_line *l)
 			break;
 		}
 	}
-	if (e->tcode >= 0 && tcode_zero_amount(e->tcode) && r->amount_minor != 0)
+	if (e->tcode >= 0 && cl_ach_tcode_zero_amount(e->tcode) && r->amount_minor != 0)
 		ach_err(p, l->no, 30, "amount",
 			"transaction code %02d (prenote or zero-dollar entry) must have amount 0, "
 			"found %" PRId64,

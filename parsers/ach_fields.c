@@ -89,6 +89,14 @@ const char *ach_show(char *buf, size_t cap, const char *s, size_t n)
 	return buf;
 }
 
+bool cl_ach_routing_ok(const char *nine)
+{
+	for (int i = 0; i < 9; i++)
+		if (!ach_digit[(unsigned char)nine[i]])
+			return false;
+	return nine[9] == '\0' && nine[8] - '0' == ach_check_digit(nine);
+}
+
 static const char sec_names[][4] = {
 	"",    "ACK", "ADV", "ARC", "ATX", "BOC", "CCD", "CIE", "COR", "CTX", "DNE", "ENR",
 	"IAT", "MTE", "POP", "POS", "PPD", "RCK", "SHR", "TEL", "TRC", "TRX", "WEB", "XCK",

@@ -764,6 +764,7 @@ static enum cl_status nacha_rules(struct cl_csv *p, const struct cl_record *rec,
 	enum cl_direction d = cl_ach_tcode_direction(t);
 	const char *why = cl_ach_tcode_sec_problem(t, rec->sec_code);
 	enum cl_status st;
+	bool adv = t >= 81 && t <= 88;
 
 	if (rec->direction != d)
 		ROW_ERR("csv_direction", "direction on line %lu is \"%s\": transaction code %s is a %s",
@@ -774,6 +775,27 @@ static enum cl_status nacha_rules(struct cl_csv *p, const struct cl_record *rec,
 		ROW_ERR("csv_transaction_code",
 			"transaction code %s on line %lu is not valid in a %s batch: %s",
 			rec->transaction_code, line, rec->sec_code, why);
+	if (cl_ach_tcode_zero_amount(t) && rec->amount_minor != 0)
+		ROW_ERR("csv_amount",
+			"amount_minor on line %lu is %" PRId64 ": transaction code %s (prenote or "
+			"zero-dollar entry) must have amount 0",
+			line, rec->amount_minor, rec->transaction_code);
+	if (rec->amount_minor > (adv ? INT64_C(999999999999) : INT64_C(9999999999)))
+		ROW_ERR("csv_amount",
+			"amount_minor on line %lu is %" PRId64 ": a NACHA amount has at most %d "
+			"digits",
+			line, rec->amount_minor, adv ? 12 : 10);
+	if (strlen(rec->receiving_account) > (adv ? 15u : 17u))
+		ROW_ERR("csv_field_length",
+			"column receiving_account on line %lu is %zu bytes long: a NACHA %s holds %u",
+			line, strlen(rec->receiving_account),
+			adv ? "ADV entry's account (columns 13-27)" : "DFI account number (columns 13-29)",
+			adv ? 15u : 17u);
+	if (!cl_ach_routing_ok(rec->receiving_dfi))
+		ROW_ERR("csv_field_format",
+			"column receiving_dfi on line %lu is \"%s\": its check digit (the 9th) is "
+			"not the ABA check digit of the first 8",
+			line, rec->receiving_dfi);
 	if ((st = nacha_addenda(p, rec, err)) != CL_OK)
 		return st;
 	if (rec->value_date[0])

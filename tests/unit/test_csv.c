@@ -540,10 +540,22 @@ static void test_csv_amount_must_be_minor_units(void **state)
 			 "9223372036854775807, found \"%s\"", bad[i]);
 		assert_one_error(&res, 2, "csv_amount", want);
 	}
+	/* the largest amount an ISO 20022 record may have; a NACHA one has at
+	 * most 10 digits (columns 30-39) */
+	rows[0] = row_of(PAIN);
 	set(&rows[0], "amount_minor", "9223372036854775807");
 	read_text(csv_text(order, n, rows, 1, "\n"), &res);
 	assert_int_equal(res.errors, 0);
 	assert_int_equal(res.rec[0].amount_minor, INT64_MAX);
+	rows[0] = row_of(ACH);
+	set(&rows[0], "amount_minor", "9999999999");
+	read_text(csv_text(order, n, rows, 1, "\n"), &res);
+	assert_int_equal(res.errors, 0);
+	set(&rows[0], "amount_minor", "10000000000");
+	read_text(csv_text(order, n, rows, 1, "\n"), &res);
+	assert_one_error(&res, 2, "csv_amount",
+			 "amount_minor on line 2 is 10000000000: a NACHA amount has at most 10 "
+			 "digits");
 }
 
 static void test_csv_direction_is_credit_debit_or_empty(void **state)
@@ -844,6 +856,33 @@ static void read_unkeyed(struct row *rows, int nrows, const struct cl_parse_opts
 
 	read_csv(t, strlen(t), 0, o, res);
 	assert_int_equal(res->open, CL_OK);
+}
+
+/* What the NACHA parser checks of an entry's own fields: the RDFI check
+ * digit, the account width, a prenote's zero amount. */
+static void test_csv_nacha_entry_fields_are_the_parsers(void **state)
+{
+	struct row rows[1] = { row_of(ACH) };
+	struct result res;
+
+	(void)state;
+	set(&rows[0], "receiving_dfi", "709835027");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_format",
+			 "column receiving_dfi on line 2 is \"709835027\": its check digit (the "
+			 "9th) is not the ABA check digit of the first 8");
+	rows[0] = row_of(ACH);
+	set(&rows[0], "receiving_account", "123456789012345678");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_length",
+			 "column receiving_account on line 2 is 18 bytes long: a NACHA DFI "
+			 "account number (columns 13-29) holds 17");
+	rows[0] = row_of(ACH);
+	set(&rows[0], "transaction_code", "28");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_amount",
+			 "amount_minor on line 2 is 90514: transaction code 28 (prenote or "
+			 "zero-dollar entry) must have amount 0");
 }
 
 /* R2-6: an entry without its date had the key "company|trace|" and was
@@ -1216,6 +1255,7 @@ int main(void)
 		cmocka_unit_test(test_csv_batch_number_is_seven_digits),
 		cmocka_unit_test(test_csv_iso_currency_is_iso_4217),
 		cmocka_unit_test(test_csv_codes_and_direction_are_the_parsers),
+		cmocka_unit_test(test_csv_nacha_entry_fields_are_the_parsers),
 		cmocka_unit_test(test_csv_pain001_has_its_date_and_debtor_account),
 		cmocka_unit_test(test_csv_return_fields_are_the_parsers),
 		cmocka_unit_test(test_csv_messages_never_quote_accounts_or_names),
