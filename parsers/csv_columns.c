@@ -56,7 +56,7 @@ struct column {
 #define T(n, sc, req) { #n, COL_TEXT, sc, req, false, false, F(n), ANY, 0, false, CHK_NONE }
 /* a text checked by `chk` */
 #define C(n, sc, req, chk) { #n, COL_TEXT, sc, req, false, false, F(n), ANY, 0, false, chk }
-/* a name: never quoted */
+/* a name, a person's id or free text that may hold one: never quoted */
 #define N(n, sc, req) { #n, COL_TEXT, sc, req, false, true, F(n), ANY, 0, false, CHK_NONE }
 #define S(n, sc, sh, w, need, chk) \
 	{ #n, COL_TEXT, sc, true, false, false, F(n), sh, w, need, chk }
@@ -83,13 +83,13 @@ static const struct column columns[] = {
 	S(transaction_code, ACH, DIGITS, 2, true, CHK_TCODE),
 	S(receiving_dfi, ACH, DIGITS, 9, true, CHK_NONE),
 	A(receiving_account, ACH, CHK_NONE),
-	T(individual_id, ACH, false),
+	N(individual_id, ACH, false),
 	N(individual_name, ACH, false),
 	T(company_id, ACH, true),
 	N(company_name, ACH, true),
 	T(company_entry_description, ACH, false),
 	S(batch_number, ACH, DIGITS, 7, true, CHK_NONE),
-	T(addenda_text, ACH, false),
+	N(addenda_text, ACH, false),
 	T(reason_code, ALL, true),
 	S(original_trace, ACH, DIGITS, 15, false, CHK_NONE),
 	S(original_rdfi, ACH, DIGITS, 8, false, CHK_NONE),
@@ -116,7 +116,7 @@ static const struct column columns[] = {
 	C(creditor_agent, ISO, true, CHK_BIC),
 	C(instructing_agent, ISO, true, CHK_BIC),
 	C(instructed_agent, ISO, true, CHK_BIC),
-	T(remittance_text, ISO, false),
+	N(remittance_text, ISO, false),
 	X(addenda_count, COL_ADDENDA_COUNT, ACH, false),
 };
 

@@ -1163,6 +1163,11 @@ static void test_csv_messages_never_quote_accounts_or_names(void **state)
 	assert_one_error(&res, 2, "csv_field_scope",
 			 "column individual_name on line 2 must be empty for a pain.001 record");
 	rows[0] = row_of(ACH);
+	set(&rows[0], "remittance_text", "Rent of Jane Private");
+	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
+	assert_one_error(&res, 2, "csv_field_scope",
+			 "column remittance_text on line 2 must be empty for an ach.entry record");
+	rows[0] = row_of(ACH);
 	set(&rows[0], "receiving_account", "6394761\t44923");
 	read_text(csv_text(NULL, 0, rows, 1, "\n"), &res);
 	assert_one_error(&res, 2, "csv_bad_byte",
