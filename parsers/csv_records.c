@@ -24,7 +24,8 @@ static void *bounded_realloc(void *ptr, size_t n)
 	return realloc(ptr, n);
 }
 
-/* Nothing is blank: spaces around an unquoted value are part of it. */
+/* libcsv keeps every space: the blanks the record's own parser drops are
+ * dropped per column later (csv_columns.c), as that parser drops them. */
 static int no_space(unsigned char c)
 {
 	(void)c;

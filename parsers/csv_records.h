@@ -7,7 +7,12 @@
  * before it); every further row is one record.  Columns are matched by
  * name: an unknown, duplicated or missing required column stops the file.
  * Each value goes into its struct cl_record field under the same limits
- * the other parsers keep (too long is a data error, never truncated).
+ * the other parsers keep (too long is a data error, never truncated), and
+ * only in a form the parser of its format could have given: that parser's
+ * trims and its own checks (IBAN, BIC, UUID, currency, SEC, transaction,
+ * return and change codes, routing check digit, calendar dates) run on it,
+ * or the row is an error naming line and column (review 2, R2-7).
+ * Messages never quote an account number, a name or free text.
  *
  * The natural key, key_rule and fingerprint are never taken from the
  * file: they are recomputed from the fields by the code the NACHA and
