@@ -29,7 +29,7 @@ enum check {
 	CHK_DATE,   /* a calendar date YYYY-MM-DD (cl_date_days) */
 	CHK_UUID4,  /* a version 4 UUID, stored lowercase (cl_iso_uuid4) */
 	CHK_IBAN,   /* ISO account: not an IBAN with blanks or lowercase letters */
-	CHK_BIC,    /* ISO agent: not a BIC in lowercase letters */
+	CHK_BIC,    /* ISO agent: not a BIC with blanks or lowercase letters */
 	CHK_SEC,    /* a SEC code the NACHA parser reads */
 	CHK_TCODE,  /* a NACHA transaction code */
 	CHK_CCY,    /* ISO: an ISO 4217 currency with a minor unit */
@@ -438,11 +438,11 @@ static enum cl_status value_check(struct cl_csv *p, const struct column *c, char
 				c->name, line);
 		break;
 	case CHK_BIC:
-		if (squeezed_upper(dst, up, sizeof(up)) && !strchr(dst, ' ') &&
-		    cl_iso_bic_shape(up))
+		if (squeezed_upper(dst, up, sizeof(up)) && cl_iso_bic_shape(up))
 			ROW_ERR("csv_field_format",
-				"column %s on line %lu is a BIC in lowercase letters (\"%s\"): the "
-				"XML parser refuses it as not a BIC (write it in capitals)",
+				"column %s on line %lu is a BIC written with blanks or lowercase "
+				"letters (\"%s\"): the XML parser refuses it as not a BIC (write it "
+				"in capitals without blanks)",
 				c->name, line, csv_show(s1, sizeof(s1), dst, 40));
 		break;
 	case CHK_SEC:

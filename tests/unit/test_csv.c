@@ -1003,9 +1003,19 @@ static void test_csv_bic_in_lowercase_is_refused(void **state)
 	set(&rows[0], "debtor_agent", "deutdeffxxx");
 	read_unkeyed(rows, 1, NULL, &res);
 	assert_one_error(&res, 2, "csv_field_format",
-			 "column debtor_agent on line 2 is a BIC in lowercase letters "
-			 "(\"deutdeffxxx\"): the XML parser refuses it as not a BIC (write it in "
-			 "capitals)");
+			 "column debtor_agent on line 2 is a BIC written with blanks or lowercase "
+			 "letters (\"deutdeffxxx\"): the XML parser refuses it as not a BIC (write "
+			 "it in capitals without blanks)");
+	set(&rows[0], "debtor_agent", "DEUT DEFF XXX");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_one_error(&res, 2, "csv_field_format",
+			 "column debtor_agent on line 2 is a BIC written with blanks or lowercase "
+			 "letters (\"DEUT DEFF XXX\"): the XML parser refuses it as not a BIC "
+			 "(write it in capitals without blanks)");
+	/* a clearing member id stays what it is */
+	set(&rows[0], "debtor_agent", "234567891");
+	read_unkeyed(rows, 1, NULL, &res);
+	assert_int_equal(res.errors, 0);
 }
 
 /* R2-7: batch number "1" (a spreadsheet's "0000001") made a v1-batch key
