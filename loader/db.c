@@ -70,7 +70,7 @@ static void ignore_notice(void *arg, const char *message)
 
 enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct cl_error *err)
 {
-	const char *keys[3], *vals[3];
+	const char *keys[4], *vals[4];
 	int n = 0;
 	PGresult *res;
 
@@ -82,6 +82,13 @@ enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct c
 	}
 	keys[n] = "fallback_application_name";
 	vals[n++] = "clearing-load";
+	/* every byte we send is UTF-8 (ISO 20022 is, NACHA is ASCII): a
+	   PGCLIENTENCODING or a database default of LATIN1 would store a
+	   non-ASCII id under other bytes, and the same file would be new
+	   again (review 3, R3-6).  A database that cannot hold a character
+	   refuses it: the file is rejected, never stored altered. */
+	keys[n] = "client_encoding";
+	vals[n++] = "UTF8";
 	keys[n] = NULL;
 	vals[n] = NULL;
 	db->conn = PQconnectdbParams(keys, vals, 1);
