@@ -155,7 +155,7 @@ static bool near_identity(const struct cl_record *rec, char *out, size_t cap)
 	size_t n;
 
 	if (strcmp(rec->kind, "ach.entry") == 0) {
-		while (*a == ' ')
+		while (*a == ' ' || *a == '0') /* blank- or zero-filled (R3-10) */
 			a++;
 		n = strlen(a);
 		while (n && a[n - 1] == ' ')
@@ -165,7 +165,15 @@ static bool near_identity(const struct cl_record *rec, char *out, size_t cap)
 		return true;
 	}
 	if (strncmp(rec->kind, "ach.", 4) == 0) {
-		snprintf(out, cap, "R|%s|%s|%s|%lld", rec->original_trace, rec->reason_code,
+		/* any two plain return codes are one return of the entry; a
+		   dishonored or contested return (R61-R77) and a NOC keep theirs
+		   (load_int.h CL_SAME_RETURN_CODE) */
+		const char *c = rec->reason_code;
+		bool plain = strcmp(rec->kind, "ach.return") == 0 &&
+			     !(c[0] == 'R' && ((c[1] == '6' && c[2] >= '1' && c[2] <= '9') ||
+					       (c[1] == '7' && c[2] >= '0' && c[2] <= '7')) && !c[3]);
+
+		snprintf(out, cap, "R|%s|%s|%s|%lld", rec->original_trace, plain ? "plain" : c,
 			 rec->original_rdfi, (long long)rec->amount_minor);
 		return true;
 	}
@@ -216,19 +224,31 @@ static void walk_near(const char *path, const struct cl_parse_opts *opts,
 
 		if (st != CL_OK)
 			continue;
-		if (!near_identity(rec, id, sizeof(id)) || !cl_date_days(rec->value_date, &day))
+		if (!near_identity(rec, id, sizeof(id)))
 			continue;
+		/* the tag: 0 unset, 1 no date (a return's may be blank: it
+		   matches every copy, R3-1), else the day number + 2 */
+		if (!cl_date_days(rec->value_date, &day))
+			day = -1;
+		else if (day < 0)
+			day = 0;
 		if (!cl_keyset_add(set, rec->kind, id, rec->position, &e)) {
-			e->tag = (uint32_t)(day + 1);
+			e->tag = (uint32_t)(day + 2);
 			continue;
 		}
-		prev = (long)e->tag - 1;
-		if (cl_banking_days(prev, day) <= 5) {
+		prev = (long)e->tag - 2;
+		if (prev < 0 || day < 0 || cl_banking_days(prev, day) <= 5) {
 			struct cl_error x;
 
 			entry = strcmp(rec->kind, "ach.entry") == 0;
-			cl_days_date(prev, da);
-			if (prev == day)
+			if (prev < 0)
+				snprintf(da, sizeof(da), "(none)");
+			else
+				cl_days_date(prev, da);
+			if (prev < 0 || day < 0)
+				snprintf(when, sizeof(when), "twice (effective %s and %s", da,
+					 day < 0 ? "(none)" : rec->value_date);
+			else if (prev == day)
 				snprintf(when, sizeof(when), "twice (both effective %s", da);
 			else
 				snprintf(when, sizeof(when), "under two effective dates (%s and %s", da,
@@ -241,13 +261,13 @@ static void walk_near(const char *path, const struct cl_parse_opts *opts,
 				     entry ? "payment" : "return", when,
 				     entry ? "same originator, trace number, receiving account, RDFI "
 					     "and amount"
-					   : "same original trace, code, original RDFI and amount");
+					   : "same original trace, original RDFI and amount");
 			x.other_line = e->first_line;
 			res->errors++;
 			reported++;
 			cb->on_error(ctx, &x);
 		}
-		e->tag = (uint32_t)(day + 1);
+		e->tag = (uint32_t)(day + 2);
 		e->first_line = (uint32_t)rec->position;
 	}
 	cl_keyset_free(set);

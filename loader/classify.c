@@ -57,6 +57,18 @@ enum cl_db_status cl_load_lock_originators(struct load *L)
 	enum cl_db_status st;
 	size_t i;
 
+	if (L->nreturns) {
+		/* returns and NOCs have no originator in their near identity:
+		   one lock per tenant for the files that carry them, so a
+		   return file and its re-dated copy loaded at once run one
+		   after the other (review 3, R3-4) */
+		st = cl_db_exec(L->db,
+				"SELECT pg_catalog.pg_advisory_xact_lock(" LOCK_CLASS ", "
+				"pg_catalog.hashtext($1 || '|returns'))",
+				1, p, NULL, &L->r->err);
+		if (st != CL_DB_OK)
+			return st;
+	}
 	if (L->has_alt) {
 		/* one lock per tenant for the files with alternate keys: two
 		   loads of one payment in its two forms (with and without UETR)
@@ -144,9 +156,10 @@ static const char near_sql[] =
 	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
 	"  AND r.kind = 'ach.entry' AND r.company_id = c.company_id"
 	"  AND r.trace_number = c.trace_number"
-	/* accounts compared without blanks: tools left- or right-justify
-	   the 17-character field (review 2, R2-14) */
-	"  AND btrim(r.receiving_account) = btrim(c.receiving_account)"
+	/* accounts compared without blanks and leading zeros: tools left-
+	   or right-justify the 17-character field, blank- or zero-filled
+	   (review 2, R2-14; review 3, R3-10) */
+	"  AND ltrim(btrim(r.receiving_account), '0') = ltrim(btrim(c.receiving_account), '0')"
 	"  AND r.receiving_dfi = c.receiving_dfi AND r.amount_minor = c.amount_minor"
 	/* another key: another date, or (--ach-key=batch) the same date in
 	   another batch: the same payment re-batched (R2-11) */
@@ -161,11 +174,14 @@ static const char near_sql[] =
 	" RETURNING ordinal, reason"
 	") TO STDOUT";
 
-/* ACH returns and NOCs the same way (review 2, R2-27): one whose original
- * trace, return or change code, original RDFI and amount are applied under
- * another key (another date, or a re-generated file with new return
- * traces) within 5 banking days is the same return again.  An entry is
- * returned once per code; a return moves money back. */
+/* ACH returns and NOCs the same way (review 2, R2-27; review 3, R3-1,
+ * R3-3): one whose original trace, original RDFI and amount are applied
+ * under another key (another date, a re-generated file with new return
+ * traces, another return code) within 5 banking days, or either without a
+ * date, is the same return again.  An entry is returned once: any two plain
+ * return codes match; a dishonored or contested return (R61-R77) matches
+ * only its own code, a NOC only its own change code.  A return moves money
+ * back. */
 static const char near_return_sql[] =
 	"COPY ("
 	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
@@ -178,11 +194,11 @@ static const char near_return_sql[] =
 	" JOIN public.clearing_record r"
 	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
 	"  AND r.kind = c.kind AND r.original_trace = c.original_trace"
-	"  AND r.reason_code = c.reason_code AND r.amount_minor = c.amount_minor"
+	"  AND r.amount_minor = c.amount_minor"
 	" WHERE c.kind IN ('ach.return', 'ach.noc') AND r.natural_key <> c.natural_key"
 	"   AND r.original_rdfi IS NOT DISTINCT FROM c.original_rdfi"
-	"   AND r.value_date BETWEEN c.value_date - 9 AND c.value_date + 9"
-	"   AND public.clearing_banking_days(r.value_date, c.value_date) <= 5"
+	"   AND " CL_SAME_RETURN_CODE("r", "c")
+	"   AND " CL_NEAR_DATES("r", "c")
 	" ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal"
 	" RETURNING ordinal, reason"
 	") TO STDOUT";

@@ -372,7 +372,7 @@ static const char in_file_near_sql[] =
 	" FROM pg_temp.cl_ach a JOIN pg_temp.cl_ach b"
 	"  ON b.kind = a.kind AND b.company_id = a.company_id"
 	"  AND b.trace_number = a.trace_number"
-	"  AND btrim(b.receiving_account) = btrim(a.receiving_account)"
+	"  AND ltrim(btrim(b.receiving_account), '0') = ltrim(btrim(a.receiving_account), '0')"
 	"  AND b.receiving_dfi = a.receiving_dfi AND b.amount_minor = a.amount_minor"
 	" WHERE a.kind = 'ach.entry' AND b.ordinal > a.ordinal AND b.natural_key <> a.natural_key"
 	"  AND abs(b.value_date - a.value_date) <= 9"
@@ -382,11 +382,10 @@ static const char in_file_near_sql[] =
 	"  a.value_date, b.value_date, a.kind"
 	" FROM pg_temp.cl_ach a JOIN pg_temp.cl_ach b"
 	"  ON b.kind = a.kind AND b.original_trace = a.original_trace"
-	"  AND b.reason_code = a.reason_code AND b.amount_minor = a.amount_minor"
+	"  AND b.amount_minor = a.amount_minor"
 	"  AND b.original_rdfi IS NOT DISTINCT FROM a.original_rdfi"
 	" WHERE a.kind <> 'ach.entry' AND b.ordinal > a.ordinal AND b.natural_key <> a.natural_key"
-	"  AND abs(b.value_date - a.value_date) <= 9"
-	"  AND public.clearing_banking_days(a.value_date, b.value_date) <= 5"
+	"  AND " CL_SAME_RETURN_CODE("a", "b") " AND " CL_NEAR_DATES("a", "b")
 	" ORDER BY 1, 2 LIMIT 10";
 
 static enum cl_db_status in_file_near_duplicates(struct load *L)
@@ -410,10 +409,13 @@ static enum cl_db_status in_file_near_duplicates(struct load *L)
 		bool entry = strcmp(PQgetvalue(res, i, 4), "ach.entry") == 0;
 		const char *same = entry ? "same originator, trace number, receiving account, RDFI "
 					   "and amount"
-					 : "same original trace, code, original RDFI and amount";
+					 : "same original trace, original RDFI and amount";
 		char when[64];
 
-		if (strcmp(da, db) == 0)
+		if (!*da || !*db)
+			snprintf(when, sizeof(when), "twice (effective %s and %s", *da ? da : "(none)",
+				 *db ? db : "(none)");
+		else if (strcmp(da, db) == 0)
 			snprintf(when, sizeof(when), "twice (both effective %s", da);
 		else
 			snprintf(when, sizeof(when), "under two effective dates (%s and %s", da, db);

@@ -55,6 +55,22 @@ static inline void bit_clear_all(struct bitmap *b)
 		memset(b->bits, 0, b->nbytes);
 }
 
+/* ---- near-duplicate rules shared by classify.c and load.c (SQL text;
+ * A and B are table aliases) ---- */
+
+/* Two returns of one entry: any two plain return codes, else the same
+ * code (dishonored and contested returns R61-R77, NOC change codes). */
+#define CL_SAME_RETURN_CODE(A, B)                                                             \
+	"(" A ".reason_code = " B ".reason_code OR (" A ".kind = 'ach.return'"                 \
+	" AND " A ".reason_code !~ '^R(6[1-9]|7[0-7])$' AND " B ".reason_code !~ '^R(6[1-9]|7[0-7])$'))"
+
+/* Within 5 banking days, or either has no date (a return's effective date
+ * may be blank: it is compared with every copy). */
+#define CL_NEAR_DATES(A, B)                                                                   \
+	"(" A ".value_date IS NULL OR " B ".value_date IS NULL OR (" A ".value_date BETWEEN "   \
+	B ".value_date - 9 AND " B ".value_date + 9 AND public.clearing_banking_days("         \
+	A ".value_date, " B ".value_date) <= 5))"
+
 /* ---- the state of one file ---- */
 
 struct load {

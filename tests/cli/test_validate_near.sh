@@ -41,3 +41,7 @@ expect_stderr_has 'are one payment under two effective dates (2026-03-02 and 202
 run validate -v - <"$D/redated-in-file.ach"
 expect_status 0
 expect_stderr_has 'left to load and diff'
+# a return with and without its date in one file (review 3, R3-1)
+run validate "$D/return-dated-and-not.ach"
+expect_status 3
+expect_stderr_has 'are one return twice (effective 2026-03-02 and (none): same original trace, original RDFI and amount)'

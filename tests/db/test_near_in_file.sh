@@ -38,7 +38,7 @@ grep -q 'batch-twice.ach:7: error: the entries on lines 3 and 7 are one payment 
 	fail "batch twice: $(cat "$TMP/err")"
 # the same return under two dates in one file (R2-27)
 expect_exit 3 cl load --tenant ret "$D/return-twice-in-file.ach"
-grep -q 'the returns or NOCs on lines 3 and 7 are one return under two effective dates (2026-03-02 and 2026-03-03: same original trace, code, original RDFI and amount)' "$TMP/err" ||
+grep -q 'the returns or NOCs on lines 3 and 7 are one return under two effective dates (2026-03-02 and 2026-03-03: same original trace, original RDFI and amount)' "$TMP/err" ||
 	fail "return twice in file: $(cat "$TMP/err")"
 # across files: a re-dated return, and a re-dated entry whose account is
 # justified the other way (R2-14), are near duplicates: held
@@ -53,3 +53,32 @@ assert_eq "$(q "select count(*) from clearing_record where tenant in ('twin', 'r
 # the hold names near duplicates as such, not as "same key, different content" (R2-24)
 assert_eq "$(q "select reason from clearing_load where tenant = 'ret' and outcome = 'held'")" \
 	"1 near duplicate (the same payment under another key): file held, nothing applied" "held reason"
+
+# review 3: a return without a date matches its dated copy (R3-1), an entry
+# returned under two codes is returned once (R3-3), a zero-filled account is
+# the same account (R3-10); in one file: rejected
+for pair in "return-dated return-no-date" "return-no-date return-dated" "return-r01 return-r03" \
+	"account-blank-filled account-zero-filled-redated"; do
+	set -- $pair
+	t=$(echo "$1" | tr -cd 'a-z0-9')
+	"$CL_BIN" load --tenant "$t" "$D/$1.ach" >/dev/null || fail "$1"
+	expect_exit 4 cl load --tenant "$t" --format json "$D/$2.ach"
+	grep -q '"outcome":"held"' "$TMP/out" || fail "$1 then $2: $(cat "$TMP/out")"
+	assert_eq "$(q "select count(*) from clearing_record where tenant = '$t'")" 1 "$1 then $2: once"
+done
+expect_exit 3 cl load --tenant both "$D/return-dated-and-not.ach"
+grep -q 'the returns or NOCs on lines 3 and 7 are one return twice (effective 2026-03-02 and (none)' "$TMP/err" ||
+	fail "dated and not, one file: $(cat "$TMP/err")"
+
+# two loaders at once with a return file and its re-dated copy: one applies
+# (returns take a per-tenant lock, R3-4)
+for round in 1 2 3; do
+	"$CL_BIN" load --tenant "rr$round" --format json "$D/returns-3000.ach" >"$TMP/r1" 2>&1 &
+	p1=$!
+	"$CL_BIN" load --tenant "rr$round" --format json "$D/returns-3000-redated.ach" >"$TMP/r2" 2>&1 &
+	p2=$!
+	wait $p1 || true
+	wait $p2 || true
+	assert_eq "$(q "select count(*) from clearing_record where tenant = 'rr$round'")" 3000 \
+		"round $round: each return once ($(cat "$TMP/r1" "$TMP/r2"))"
+done
