@@ -74,16 +74,15 @@ static bool pain001_key(struct cl_record *rec, const struct cl_iso_extra *x, cha
  * another natural key (a copy of the same payment), never one whose content
  * differs (another payment that reuses an id).  Too long to fit is left
  * empty. */
-static void alt_key(struct cl_record *rec, const struct cl_iso_extra *x, const char *instg,
-		    const char *instd)
+static void alt_key(struct cl_record *rec, const struct cl_iso_extra *x, const char *instg)
 {
 	int n = 0;
 
 	rec->alt_key[0] = '\0';
 	if (x->kind == CL_ISO_PACS004) {
-		if (rec->orgnl_uetr[0] && rec->instructed_agent[0])
-			n = snprintf(rec->alt_key, sizeof(rec->alt_key), "ouetr|%s|%s|%s",
-				     rec->orgnl_uetr, instg, instd);
+		if (rec->orgnl_uetr[0])
+			n = snprintf(rec->alt_key, sizeof(rec->alt_key), "ouetr|%s|%s",
+				     rec->orgnl_uetr, instg);
 		else if (!cl_iso_id_unusable(rec->rtr_id))
 			n = snprintf(rec->alt_key, sizeof(rec->alt_key), "rtrid|%s|%s", instg,
 				     rec->rtr_id);
@@ -112,35 +111,37 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 	case CL_ISO_PACS008:
 	case CL_ISO_PACS009:
 	case CL_ISO_PACS004: {
-		char gb[CL_AGENT_MAX], db[CL_AGENT_MAX];
+		char gb[CL_AGENT_MAX];
 		const char *instg = agent_id(rec->instructing_agent, gb, sizeof(gb));
-		const char *instd = agent_id(rec->instructed_agent, db, sizeof(db));
 
 		if (!rec->instructing_agent[0]) {
 			snprintf(why, cap, "no instructing agent (InstgAgt in the transaction or "
 				 "group header, or AppHdr Fr)");
 			break;
 		}
-		alt_key(rec, x, instg, instd);
-		if (rec->uetr[0] && rec->instructed_agent[0]) {
-			ok = put(rec, "uetr", rec->uetr, instg, instd);
+		alt_key(rec, x, instg);
+		/* the hop is the instructing agent: each leg of a payment has
+		   its own sender, and the instructed agent may come only in the
+		   AppHdr or not at all (review 3, R3-11: the same payment with
+		   and without it fell to another tier and was applied twice); it
+		   stays in the fingerprint */
+		if (rec->uetr[0]) {
+			ok = put(rec, "uetr", rec->uetr, instg, NULL);
 		} else if (x->kind == CL_ISO_PACS004) {
 			/* a return without its own UETR or RtrId (the CBPR+ minimal
 			 * pacs.004) is keyed by the UETR it returns, on this hop */
 			if (!cl_iso_id_unusable(rec->rtr_id))
 				ok = put(rec, "rtrid", instg, rec->rtr_id, NULL);
-			else if (rec->orgnl_uetr[0] && rec->instructed_agent[0])
-				ok = put(rec, "ouetr", rec->orgnl_uetr, instg, instd);
+			else if (rec->orgnl_uetr[0])
+				ok = put(rec, "ouetr", rec->orgnl_uetr, instg, NULL);
 			else
-				snprintf(why, cap, "no UETR, no RtrId and no OrgnlUETR (with "
-					 "instructed agent)");
+				snprintf(why, cap, "no UETR, no RtrId and no OrgnlUETR");
 		} else if (!cl_iso_id_unusable(rec->tx_id)) {
 			ok = put(rec, "txid", instg, rec->tx_id, NULL);
 		} else if (!cl_iso_id_unusable(rec->end_to_end_id)) {
 			ok = put(rec, "e2e", instg, rec->end_to_end_id, NULL);
 		} else {
-			snprintf(why, cap, "no UETR (with instructed agent), no TxId and no "
-				 "usable EndToEndId");
+			snprintf(why, cap, "no UETR, no TxId and no usable EndToEndId");
 		}
 		break;
 	}

@@ -8,7 +8,7 @@
 -- payment sent in two forms got two natural keys and was applied twice.
 -- alt_key holds the payment's identity under the lowest tier all its forms
 -- have ("e2e|<InstgAgt>|<EndToEndId>", else "txid|<InstgAgt>|<TxId>";
--- pacs.004 "ouetr|<OrgnlUETR>|<InstgAgt>|<InstdAgt>", else
+-- pacs.004 "ouetr|<OrgnlUETR>|<InstgAgt>", else
 -- "rtrid|<InstgAgt>|<RtrId>"; agents as BIC8 when the branch is XXX; NULL
 -- for ACH, pain.001 and records without such an id).  The loader treats a
 -- record whose alt_key and fingerprint are applied under another natural
@@ -28,9 +28,8 @@ RETURN CASE WHEN length(a) = 11 AND substr(a, 9) = 'XXX' THEN substr(a, 1, 8) EL
 CREATE FUNCTION pg_temp.cl_usable(s text) RETURNS boolean LANGUAGE sql IMMUTABLE
 RETURN coalesce(upper(btrim(s, E' \t\r\n')) NOT IN ('', 'NOTPROVIDED'), false);
 UPDATE public.clearing_record SET alt_key = CASE
-	WHEN kind = 'pacs.004' AND orgnl_uetr IS NOT NULL AND instructed_agent IS NOT NULL
-		THEN 'ouetr|' || orgnl_uetr || '|' || pg_temp.cl_agent(instructing_agent) || '|'
-		     || pg_temp.cl_agent(instructed_agent)
+	WHEN kind = 'pacs.004' AND orgnl_uetr IS NOT NULL
+		THEN 'ouetr|' || orgnl_uetr || '|' || pg_temp.cl_agent(instructing_agent)
 	WHEN kind = 'pacs.004' AND pg_temp.cl_usable(rtr_id)
 		THEN 'rtrid|' || pg_temp.cl_agent(instructing_agent) || '|' || rtr_id
 	WHEN kind <> 'pacs.004' AND pg_temp.cl_usable(end_to_end_id)

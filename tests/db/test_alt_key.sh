@@ -106,3 +106,14 @@ q "drop index clearing_record_alt_key;
 cl init >/dev/null || fail "re-init"
 q "select kind, natural_key, alt_key from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_sql"
 cmp -s "$TMP/alt_parser" "$TMP/alt_sql" || fail "migration 006 backfill differs: $(diff "$TMP/alt_parser" "$TMP/alt_sql")"
+
+# the same payments with their UETRs but no instructed agent (it came only in
+# the AppHdr, or was stripped): the UETR key has no instructed agent, so the
+# copy meets the same keys and is held, not keyed by TxId and applied again
+# (review 3, R3-11)
+"$CL_BIN" load --tenant instd --format json "$CL_ROOT/testdata/keys/pacs008-two.xml" >"$TMP/o" ||
+	fail "pacs008-two: $(cat "$TMP/o")"
+expect_exit 4 cl load --tenant instd --format json "$CL_ROOT/testdata/keys/pacs008-two-no-instd.xml"
+grep -q '"outcome":"held","records":2,"new":0,"duplicate":0,"conflict":2' "$TMP/out" ||
+	fail "no instructed agent: $(cat "$TMP/out")"
+assert_eq "$(q "select count(*) from clearing_record where tenant = 'instd'")" 2 "instd: no payment twice"

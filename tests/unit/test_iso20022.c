@@ -456,7 +456,7 @@ static void test_iso20022_pacs008_key_tiers(void **state)
 	assert_int_equal(run.nrec, 1);
 	assert_string_equal(run.rec[0].kind, "pacs.008");
 	assert_string_equal(run.rec[0].natural_key,
-			    "uetr|eb6305c9-1f7f-49de-aed0-16487c27b42d|ABNANL2A|NBOBBHBM");
+			    "uetr|eb6305c9-1f7f-49de-aed0-16487c27b42d|ABNANL2A");
 	assert_int_equal(run.rec[0].amount_minor, 12345); /* BHD: 3 decimals */
 	assert_string_equal(run.rec[0].value_date, "2026-03-04"); /* from GrpHdr */
 	assert_string_equal(run.rec[0].instructing_agent, "ABNANL2AXXX");
@@ -495,7 +495,7 @@ static void test_iso20022_pacs009_cov_ignores_underlying(void **state)
 	assert_int_equal(run.nrec, 1);
 	assert_string_equal(r->kind, "pacs.009");
 	assert_string_equal(r->natural_key,
-			    "uetr|eb6305c9-1f7f-49de-aed0-16487c27b42d|CLYDGB2S|BOFSGB2L");
+			    "uetr|eb6305c9-1f7f-49de-aed0-16487c27b42d|CLYDGB2S");
 	assert_string_equal(r->debtor_name, "CLYDGB2S");
 	assert_string_equal(r->creditor_name, "CAIXESBB");
 	assert_string_equal(r->debtor_account, "");
@@ -549,7 +549,7 @@ static void test_iso20022_pacs004_returns(void **state)
 	assert_string_equal(run.rec[0].value_date, "2026-03-06");
 	/* no RtrId: keyed by the returned UETR on this hop */
 	assert_string_equal(run.rec[1].natural_key,
-			    "ouetr|174c245f-2682-4291-ad67-2a41e530cd27|CHASUS33|CHASGB2L");
+			    "ouetr|174c245f-2682-4291-ad67-2a41e530cd27|CHASUS33");
 	assert_string_equal(run.rec[1].orgnl_msg_id, "P-2"); /* transaction-level wins */
 	assert_string_equal(run.rec[1].reason_code, "NARR");
 	assert_int_equal(run.rec[1].amount_minor, 500);
@@ -939,9 +939,9 @@ static void test_iso20022_uetr_chain_hops_distinct(void **state)
 			assert_string_not_equal(keys[i], keys[j]);
 	}
 	assert_string_equal(keys[0],
-			    "uetr|174c245f-2682-4291-ad67-2a41e530cd27|CHASGB2L|CHASUS33");
+			    "uetr|174c245f-2682-4291-ad67-2a41e530cd27|CHASGB2L");
 	assert_string_equal(keys[1],
-			    "uetr|174c245f-2682-4291-ad67-2a41e530cd27|CHASUS33|ANBTUS44");
+			    "uetr|174c245f-2682-4291-ad67-2a41e530cd27|CHASUS33");
 }
 
 static void test_iso20022_fingerprint_ignores_cosmetics(void **state)
