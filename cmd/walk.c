@@ -55,7 +55,8 @@ static struct walk_dup *dup_group(struct walk_keys *k, struct cl_keyset_entry *e
  * without its UETR): the records share an alternate key and a fingerprint
  * (record.h alt_key).  load and diff reject such a file (duplicate_alt_key);
  * validate and parse say so too (review 2, R2-5). */
-static void walk_alt_key(struct walk_keys *k, const struct cl_record *rec)
+/* Returns true when the record repeats a payment of the file by `alt`. */
+static bool walk_alt_key(struct walk_keys *k, const struct cl_record *rec, const char *alt)
 {
 	char fp[65], pair[CL_KEY_MAX + 80], triple[2 * CL_KEY_MAX + 80];
 	struct cl_keyset_entry *e, *t;
@@ -63,7 +64,7 @@ static void walk_alt_key(struct walk_keys *k, const struct cl_record *rec)
 	struct walk_dup *d;
 
 	cl_hex32(rec->fingerprint, fp);
-	snprintf(pair, sizeof(pair), "%s|%s", rec->alt_key, fp);
+	snprintf(pair, sizeof(pair), "%s|%s", alt, fp);
 	snprintf(triple, sizeof(triple), "%s|%s", pair, rec->natural_key);
 	if (!k->alt) {
 		k->alt = cl_keyset_new();
@@ -71,10 +72,13 @@ static void walk_alt_key(struct walk_keys *k, const struct cl_record *rec)
 	}
 	new_key = !cl_keyset_add(k->alt_nk, rec->kind, triple, rec->position, &t);
 	seen = cl_keyset_add(k->alt, rec->kind, pair, rec->position, &e);
-	if (!seen || !new_key || !(d = dup_group(k, e, true, rec->alt_key)))
-		return;
-	d->count++;
-	d->last = rec->position;
+	if (!seen || !new_key)
+		return false;
+	if ((d = dup_group(k, e, true, alt)) != NULL) {
+		d->count++;
+		d->last = rec->position;
+	}
+	return true;
 }
 
 /* Two records of one file with the same natural key make it invalid: load
@@ -94,8 +98,10 @@ static void walk_key(struct walk_keys *k, const struct cl_record *rec, enum cl_f
 	 * from a CSV export are not proven unique by any parser */
 	if (format == CL_FORMAT_ACH)
 		return;
-	if (rec->alt_key[0])
-		walk_alt_key(k, rec);
+	/* the second identity only when the first did not already say it
+	   (one pair, one error) */
+	if (rec->alt_key[0] && !walk_alt_key(k, rec, rec->alt_key) && rec->alt_key2[0])
+		walk_alt_key(k, rec, rec->alt_key2);
 	if (!rec->natural_key[0])
 		return;
 	if (!k->set)

@@ -240,6 +240,7 @@ static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigne
 	cl_copy_raw(c, hex, 64);
 	copy_journal_key(c, rec);
 	cl_copy_text(c, rec->alt_key, false, true);
+	cl_copy_text(c, rec->alt_key2, false, true);
 	cl_copy_row_end(c);
 }
 
@@ -326,9 +327,14 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 			" min(coalesce(journal_key, natural_key)), false"
 			" FROM pg_temp.cl_stage GROUP BY kind, natural_key HAVING count(*) > 1"
 			" UNION ALL"
-			" SELECT min(position), max(position), count(DISTINCT natural_key), min(alt_key),"
-			" true FROM pg_temp.cl_stage WHERE alt_key IS NOT NULL"
-			" GROUP BY kind, alt_key, fingerprint HAVING count(DISTINCT natural_key) > 1"
+			" SELECT * FROM (SELECT DISTINCT ON (1, 2) min(position), max(position),"
+			"  count(DISTINCT natural_key), min(a), true"
+			"  FROM (SELECT kind, alt_key a, fingerprint, natural_key, position"
+			"   FROM pg_temp.cl_stage WHERE alt_key IS NOT NULL UNION ALL"
+			"   SELECT kind, alt_key2, fingerprint, natural_key, position"
+			"   FROM pg_temp.cl_stage WHERE alt_key2 IS NOT NULL) ids"
+			"  GROUP BY kind, a, fingerprint HAVING count(DISTINCT natural_key) > 1"
+			"  ORDER BY 1, 2, 4) pairs"
 			" ORDER BY 1 LIMIT 10",
 			0, NULL, &res, &L->r->err);
 	if (st != CL_DB_OK)
@@ -462,11 +468,12 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_stage ("
 		      " ordinal bigint NOT NULL, position bigint NOT NULL, kind text NOT NULL,"
 		      " natural_key text COLLATE \"C\" NOT NULL, fingerprint bytea NOT NULL,"
-		      " journal_key text, alt_key text COLLATE \"C\") ON COMMIT DROP");
+		      " journal_key text, alt_key text COLLATE \"C\", alt_key2 text COLLATE \"C\")"
+		      " ON COMMIT DROP");
 	if (st == CL_DB_OK)
 		st = cl_copy_in_begin(c, L->db,
 				      "COPY pg_temp.cl_stage (ordinal, position, kind, natural_key, "
-				      "fingerprint, journal_key, alt_key) FROM STDIN",
+				      "fingerprint, journal_key, alt_key, alt_key2) FROM STDIN",
 				      &r->err);
 	if (st != CL_DB_OK) {
 		free(c);

@@ -69,7 +69,8 @@ static bool pain001_key(struct cl_record *rec, const struct cl_iso_extra *x, cha
  * missing, so one payment can arrive under two or three natural keys; the
  * tier every form of it has is:
  *   pacs.008, pacs.009: e2e|InstgAgt|EndToEndId, else txid|InstgAgt|TxId;
- *   pacs.004: ouetr|OrgnlUETR|InstgAgt|InstdAgt, else rtrid|InstgAgt|RtrId.
+ *   pacs.004: ouetr|OrgnlUETR|InstgAgt, else rtrid|InstgAgt|RtrId;
+ * a record with both ids keeps the second in alt_key2.
  * The loader holds a record whose alt_key and fingerprint are applied under
  * another natural key (a copy of the same payment), never one whose content
  * differs (another payment that reuses an id).  Too long to fit is left
@@ -78,22 +79,32 @@ static void alt_key(struct cl_record *rec, const struct cl_iso_extra *x, const c
 {
 	int n = 0;
 
-	rec->alt_key[0] = '\0';
-	if (x->kind == CL_ISO_PACS004) {
-		if (rec->orgnl_uetr[0])
-			n = snprintf(rec->alt_key, sizeof(rec->alt_key), "ouetr|%s|%s",
-				     rec->orgnl_uetr, instg);
-		else if (!cl_iso_id_unusable(rec->rtr_id))
-			n = snprintf(rec->alt_key, sizeof(rec->alt_key), "rtrid|%s|%s", instg,
-				     rec->rtr_id);
-	} else if (!cl_iso_id_unusable(rec->end_to_end_id)) {
+	bool p004 = x->kind == CL_ISO_PACS004;
+	/* the first identity (every form has it, normally) and the second */
+	bool has1 = p004 ? rec->orgnl_uetr[0] != '\0' : !cl_iso_id_unusable(rec->end_to_end_id);
+	bool has2 = !cl_iso_id_unusable(p004 ? rec->rtr_id : rec->tx_id);
+	const char *id2 = p004 ? rec->rtr_id : rec->tx_id;
+	int m = 0;
+
+	rec->alt_key[0] = rec->alt_key2[0] = '\0';
+	if (has1 && p004)
+		n = snprintf(rec->alt_key, sizeof(rec->alt_key), "ouetr|%s|%s", rec->orgnl_uetr,
+			     instg);
+	else if (has1)
 		n = snprintf(rec->alt_key, sizeof(rec->alt_key), "e2e|%s|%s", instg,
 			     rec->end_to_end_id);
-	} else if (!cl_iso_id_unusable(rec->tx_id)) {
-		n = snprintf(rec->alt_key, sizeof(rec->alt_key), "txid|%s|%s", instg, rec->tx_id);
-	}
+	else if (has2)
+		n = snprintf(rec->alt_key, sizeof(rec->alt_key), "%s|%s|%s",
+			     p004 ? "rtrid" : "txid", instg, id2);
+	/* both ids: the second too, so a form without the first (EndToEndId
+	   NOTPROVIDED, review 3: R3-5) still meets this one */
+	if (has1 && has2)
+		m = snprintf(rec->alt_key2, sizeof(rec->alt_key2), "%s|%s|%s",
+			     p004 ? "rtrid" : "txid", instg, id2);
 	if (n < 0 || (size_t)n >= sizeof(rec->alt_key))
 		rec->alt_key[0] = '\0';
+	if (m < 0 || (size_t)m >= sizeof(rec->alt_key2) || !rec->alt_key[0])
+		rec->alt_key2[0] = '\0';
 }
 
 bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *why, size_t cap)
@@ -101,7 +112,7 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 	bool ok = false;
 
 	rec->natural_key[0] = '\0';
-	rec->alt_key[0] = '\0';
+	rec->alt_key[0] = rec->alt_key2[0] = '\0';
 	rec->key_rule = CL_KEY_RULE_V1;
 	why[0] = '\0';
 	switch (x->kind) {
@@ -150,7 +161,7 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 	}
 	if (!ok) {
 		rec->natural_key[0] = '\0';
-		rec->alt_key[0] = '\0';
+		rec->alt_key[0] = rec->alt_key2[0] = '\0';
 		if (!why[0])
 			snprintf(why, cap, "natural key longer than %d bytes", CL_KEY_MAX - 1);
 	}

@@ -71,6 +71,11 @@ struct cl_record {
 	                                 "rtrid|..."), "" if none: the same
 	                                 payment sent with and without UETR
 	                                 has two natural keys, one alt_key */
+	char alt_key2[CL_KEY_MAX];    /* the other identity when a record has
+	                                 both (pacs: "txid|..." beside an e2e
+	                                 alt_key; pacs.004 "rtrid|..." beside
+	                                 an ouetr one), else "": a form that
+	                                 lacks the EndToEndId meets it here */
 	unsigned char fingerprint[32]; /* SHA-256 of the canonical economic
 	                                  fields (see fingerprint.h) */
 	unsigned long position;  /* line of the record's first line (ACH: the

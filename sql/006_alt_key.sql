@@ -23,9 +23,9 @@ ALTER TABLE public.clearing_quarantine ADD COLUMN alt_key text COLLATE "C";
 -- The records applied before this migration get theirs, computed as the
 -- parser does (parsers/iso20022_keys.c alt_key(); "NOTPROVIDED" and blank
 -- ids are unusable).
-CREATE FUNCTION pg_temp.cl_agent(a text) RETURNS text LANGUAGE sql IMMUTABLE
+CREATE OR REPLACE FUNCTION pg_temp.cl_agent(a text) RETURNS text LANGUAGE sql IMMUTABLE
 RETURN CASE WHEN length(a) = 11 AND substr(a, 9) = 'XXX' THEN substr(a, 1, 8) ELSE a END;
-CREATE FUNCTION pg_temp.cl_usable(s text) RETURNS boolean LANGUAGE sql IMMUTABLE
+CREATE OR REPLACE FUNCTION pg_temp.cl_usable(s text) RETURNS boolean LANGUAGE sql IMMUTABLE
 RETURN coalesce(upper(btrim(s, E' \t\r\n')) NOT IN ('', 'NOTPROVIDED'), false);
 UPDATE public.clearing_record SET alt_key = CASE
 	WHEN kind = 'pacs.004' AND orgnl_uetr IS NOT NULL

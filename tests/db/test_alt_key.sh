@@ -90,21 +90,21 @@ assert_eq "$(q "select count(*) from clearing_record where tenant = 'reuse'")" 6
 for f in "$CL_ROOT"/testdata/iso20022/corpus/pacs.0*/*.xml; do
 	"$CL_BIN" load --tenant corpus "$f" >/dev/null 2>&1 || true
 done
-q "select kind, natural_key, alt_key from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_parser"
+q "select kind, natural_key, alt_key, alt_key2 from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_parser"
 [ "$(grep -c '|' "$TMP/alt_parser")" -ge 5 ] || fail "corpus: too few pacs records: $(cat "$TMP/alt_parser")"
 grep -q '|e2e|\||ouetr|' "$TMP/alt_parser" || fail "corpus: no alternate keys: $(cat "$TMP/alt_parser")"
 # (back to schema 5: undo 006 and every later migration; a new migration
 # must be undone here too)
-q "drop index clearing_record_alt_key;
+q "drop index clearing_record_alt_key; drop index clearing_record_alt_key2;
    alter table clearing_record drop column alt_key, drop column corrected_data,
-     drop column dishonored_code, drop column orgnl_msg_id;
+     drop column dishonored_code, drop column orgnl_msg_id, drop column alt_key2;
    alter table clearing_quarantine drop column alt_key, drop column corrected_data,
-     drop column dishonored_code, drop column orgnl_msg_id;
+     drop column dishonored_code, drop column orgnl_msg_id, drop column alt_key2;
    delete from clearing_schema_version where version >= 6" >/dev/null
-[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | wc -l)" = 7 ] ||
-	fail "a migration was added after 007: undo it above before re-running 006"
+[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | wc -l)" = 8 ] ||
+	fail "a migration was added after 008: undo it above before re-running 006"
 cl init >/dev/null || fail "re-init"
-q "select kind, natural_key, alt_key from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_sql"
+q "select kind, natural_key, alt_key, alt_key2 from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_sql"
 cmp -s "$TMP/alt_parser" "$TMP/alt_sql" || fail "migration 006 backfill differs: $(diff "$TMP/alt_parser" "$TMP/alt_sql")"
 
 # the same payments with their UETRs but no instructed agent (it came only in
@@ -117,3 +117,14 @@ expect_exit 4 cl load --tenant instd --format json "$CL_ROOT/testdata/keys/pacs0
 grep -q '"outcome":"held","records":2,"new":0,"duplicate":0,"conflict":2' "$TMP/out" ||
 	fail "no instructed agent: $(cat "$TMP/out")"
 assert_eq "$(q "select count(*) from clearing_record where tenant = 'instd'")" 2 "instd: no payment twice"
+
+# one form with its EndToEndId, the other with NOTPROVIDED and no UETR: the
+# TxId is the identity they share (alt_key2; review 3, R3-5)
+sed 's|<EndToEndId>[^<]*</EndToEndId>|<EndToEndId>NOTPROVIDED</EndToEndId>|; s|<UETR>[^<]*</UETR>||' \
+	"$TMP/v08.xml" >"$TMP/np_nouetr.xml"
+"$CL_BIN" load --tenant np --format json "$TMP/v08.xml" >"$TMP/o" || fail "np v08: $(cat "$TMP/o")"
+expect_exit 4 cl load --tenant np --format json "$TMP/np_nouetr.xml"
+grep -q '"outcome":"held"' "$TMP/out" || fail "E2E NOTPROVIDED copy: $(cat "$TMP/out")"
+"$CL_BIN" load --tenant np2 --format json "$TMP/np_nouetr.xml" >"$TMP/o" || fail "np2: $(cat "$TMP/o")"
+expect_exit 4 cl load --tenant np2 --format json "$TMP/v08.xml"
+assert_eq "$(q "select count(*) from clearing_record where tenant in ('np', 'np2')")" 6 "np: no payment twice"
