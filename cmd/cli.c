@@ -365,7 +365,7 @@ static const struct field text_fields[] = {
 	F(reason_code, ALL),
 	F(original_trace, ACH),
 	F(original_rdfi, ACH),
-	F(corrected_data, ACH),
+	A(corrected_data, ACH), /* C01, C03: an account number (review 3, R3-7) */
 	F(dishonored_code, ACH),
 	F(message_type, ISO),
 	F(msg_id, ISO),

@@ -93,7 +93,7 @@ const struct cl_row_field cl_row_compared[] = {
 	{ "debtor_agent", false },     { "creditor_account", true },
 	{ "creditor_agent", false },   { "instructing_agent", false },
 	{ "instructed_agent", false }, { "initiating_party_id", false },
-	{ "corrected_data", false },   { "dishonored_code", false },
+	{ "corrected_data", true },    { "dishonored_code", false },
 	{ "orgnl_msg_id", false },
 };
 const unsigned cl_row_compared_count = sizeof(cl_row_compared) / sizeof(cl_row_compared[0]);

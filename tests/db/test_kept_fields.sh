@@ -15,7 +15,13 @@ assert_eq "$(q "select corrected_data from clearing_record where kind = 'ach.noc
 sed '4s/^\(.\{35\}\)1918171614/\19999999999/' "$F" >"$TMP/other.ach"
 cmp -s "$F" "$TMP/other.ach" && fail "fixture not changed"
 expect_exit 4 cl diff --format json "$TMP/other.ach"
-grep -q '"fields":"corrected_data","old_corrected_data":"1918171614","new_corrected_data":"9999999999"' "$TMP/out" || fail "diff names corrected_data: $(cat "$TMP/out")"
+# (masked like an account: a C01's corrected data is the right account
+# number; review 3, R3-7)
+grep -q '"fields":"corrected_data","old_corrected_data":"\*\*\*\*\*\*1614","new_corrected_data":"\*\*\*\*\*\*9999"' "$TMP/out" ||
+	fail "diff names corrected_data, masked: $(cat "$TMP/out")"
+expect_exit 4 cl diff --no-mask --format json "$TMP/other.ach"
+grep -q '"old_corrected_data":"1918171614","new_corrected_data":"9999999999"' "$TMP/out" ||
+	fail "diff --no-mask: $(cat "$TMP/out")"
 expect_exit 4 cl load "$TMP/other.ach"
 assert_eq "$(q "select array_to_string(fields, ',') from clearing_dedupe_event where reason = 'conflict'")" \
 	"corrected_data" "the journal names the field"
