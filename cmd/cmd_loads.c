@@ -64,10 +64,10 @@ static void print_load(void *ctx, const char *section, const struct cl_kv *kv, i
 	if (strlen(started) > 10 && started[10] == 'T')
 		started[10] = ' ';
 	cl_text_safe(get(kv, n, "file_name"), file, sizeof(file));
-	printf("%6s  %s  %-11s %s records: %s new, %s duplicate, %s conflict, %s error%s  %s  "
+	printf("%6s  %s  %-11s %s record%s: %s new, %s duplicate, %s conflict, %s error%s  %s  "
 	       "sha256:%.12s  %s  %s",
 	       get(kv, n, "load_id"), started, get(kv, n, "outcome"), get(kv, n, "record_count"),
-	       get(kv, n, "new_count"), get(kv, n, "duplicate_count"),
+	       strcmp(get(kv, n, "record_count"), "1") == 0 ? "" : "s", get(kv, n, "new_count"), get(kv, n, "duplicate_count"),
 	       get(kv, n, "conflict_count"), get(kv, n, "invalid_count"),
 	       strcmp(get(kv, n, "invalid_count"), "1") == 0 ? "" : "s", get(kv, n, "tenant"),
 	       get(kv, n, "sha256"), file, get(kv, n, "load_uuid"));
