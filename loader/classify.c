@@ -137,6 +137,20 @@ static const char duplicate_rows_sql[] =
 	" WHERE load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint"
 	"  AND reason = 'duplicate') TO STDOUT";
 
+/* The journal rows of near duplicates: staged record C (of table T) meets
+ * applied record r of this tenant; the join conditions follow. */
+#define NEAR_INSERT(T, C)                                                                     \
+	"COPY ("                                                                             \
+	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"  \
+	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)" \
+	" SELECT DISTINCT ON (" C ".ordinal)"                                                \
+	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, " C ".ordinal, "     \
+	C ".position, r.tenant, r.kind, coalesce(" C ".journal_key, " C ".natural_key),"      \
+	"   'near_duplicate', r.natural_key, r.load_id, r.ordinal, r.position"               \
+	" FROM pg_temp." T " " C                                                              \
+	" JOIN public.clearing_record r"                                                     \
+	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
+
 /* ACH near duplicates among the entries without an exact match (sent by
  * the client, re-reading the file, with their near-duplicate fields): a
  * hash join on the
@@ -144,16 +158,7 @@ static const char duplicate_rows_sql[] =
  * clearing_record.  Skipped when there is nothing to look for (an exact
  * re-upload, or a tenant without ACH entries yet). */
 static const char near_sql[] =
-	"COPY ("
-	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
-	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
-	" SELECT DISTINCT ON (c.ordinal)"
-	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, c.ordinal, c.position,"
-	"   r.tenant, r.kind, coalesce(c.journal_key, c.natural_key), 'near_duplicate',"
-	"   r.natural_key, r.load_id, r.ordinal, r.position"
-	" FROM pg_temp.cl_unmatched c"
-	" JOIN public.clearing_record r"
-	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
+	NEAR_INSERT("cl_unmatched", "c")
 	"  AND r.kind = 'ach.entry' AND r.company_id = c.company_id"
 	"  AND r.trace_number = c.trace_number"
 	/* accounts compared without blanks and leading zeros: tools left-
@@ -183,16 +188,7 @@ static const char near_sql[] =
  * only its own code, a NOC only its own change code.  A return moves money
  * back. */
 static const char near_return_sql[] =
-	"COPY ("
-	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
-	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
-	" SELECT DISTINCT ON (c.ordinal)"
-	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, c.ordinal, c.position,"
-	"   r.tenant, r.kind, coalesce(c.journal_key, c.natural_key), 'near_duplicate',"
-	"   r.natural_key, r.load_id, r.ordinal, r.position"
-	" FROM pg_temp.cl_unmatched c"
-	" JOIN public.clearing_record r"
-	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
+	NEAR_INSERT("cl_unmatched", "c")
 	"  AND r.kind = c.kind AND r.original_trace = c.original_trace"
 	"  AND r.amount_minor = c.amount_minor"
 	" WHERE c.kind IN ('ach.return', 'ach.noc') AND r.natural_key <> c.natural_key"
@@ -211,16 +207,7 @@ static const char near_return_sql[] =
  * --ach-key=batch was ever used); a v1-batch load, the rare weaker mode,
  * scans the tenant's v1 entries. */
 #define RULE_SQL(OTHER)                                                                      \
-	"COPY ("                                                                             \
-	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"  \
-	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)" \
-	" SELECT DISTINCT ON (c.ordinal)"                                                    \
-	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, c.ordinal, c.position," \
-	"   r.tenant, r.kind, coalesce(c.journal_key, c.natural_key), 'near_duplicate',"      \
-	"   r.natural_key, r.load_id, r.ordinal, r.position"                                 \
-	" FROM pg_temp.cl_unmatched c"                                                       \
-	" JOIN public.clearing_record r"                                                     \
-	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"                \
+	NEAR_INSERT("cl_unmatched", "c")                                                     \
 	"  AND r.kind = 'ach.entry' AND r.key_rule = '" OTHER "'"                            \
 	"  AND r.company_id = c.company_id AND r.trace_number = c.trace_number"              \
 	"  AND r.value_date = c.value_date"                                                  \
@@ -237,16 +224,7 @@ static const char near_return_sql[] =
  * with it).  A near duplicate: a conflict the operator decides on.  Another
  * fingerprint is another payment that happens to reuse an id: new. */
 static const char alt_sql[] =
-	"COPY ("
-	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
-	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
-	" SELECT DISTINCT ON (s.ordinal)"
-	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, s.ordinal, s.position,"
-	"   r.tenant, r.kind, coalesce(s.journal_key, s.natural_key), 'near_duplicate',"
-	"   r.natural_key, r.load_id, r.ordinal, r.position"
-	" FROM pg_temp.cl_stage s"
-	" JOIN public.clearing_record r"
-	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
+	NEAR_INSERT("cl_stage", "s")
 	"  AND r.kind = s.kind AND r.natural_key <> s.natural_key"
 	"  AND (r.alt_key IN (s.alt_key, s.alt_key2) OR r.alt_key2 IN (s.alt_key, s.alt_key2))"
 	"  AND r.fingerprint = s.fingerprint"
