@@ -23,10 +23,20 @@ struct walk_dup {
 	bool alt;  /* one payment under several natural keys (count: keys) */
 };
 
+/* The key sets hold at most this many identities (natural keys,
+ * alternate keys), about 2 MB: validate stays within its memory budget
+ * (16 MB) and speed (SHA-256 per identity) on big files; past it, the
+ * check stops with a note, and load and diff, which check every record in
+ * the database, stay the authority. */
+#define WALK_KEYS_MAX 32768
+
 struct walk_keys {
 	struct cl_keyset *set;     /* kind + natural key */
 	struct cl_keyset *alt;     /* kind + alternate key + fingerprint */
 	struct cl_keyset *alt_nk;  /* the same + natural key */
+	unsigned long ids;         /* identities added */
+	unsigned long checked;     /* records checked before the cap */
+	bool capped;
 	struct walk_dup dup[WALK_DUP_MAX];
 	unsigned ndup;
 };
@@ -96,8 +106,18 @@ static void walk_key(struct walk_keys *k, const struct cl_record *rec, enum cl_f
 
 	/* by the file's format, not the record's scheme: ACH records read
 	 * from a CSV export are not proven unique by any parser */
-	if (format == CL_FORMAT_ACH)
+	if (format == CL_FORMAT_ACH || k->capped)
 		return;
+	k->ids += 1 + (rec->alt_key[0] ? 2 : 0) + (rec->alt_key2[0] ? 2 : 0);
+	if (k->ids > WALK_KEYS_MAX) {
+		k->capped = true;
+		cl_keyset_free(k->set);
+		cl_keyset_free(k->alt);
+		cl_keyset_free(k->alt_nk);
+		k->set = k->alt = k->alt_nk = NULL;
+		return;
+	}
+	k->checked++;
 	/* the second identity only when the first did not already say it
 	   (one pair, one error) */
 	if (rec->alt_key[0] && !walk_alt_key(k, rec, rec->alt_key) && rec->alt_key2[0])
@@ -336,6 +356,14 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 	res->info = *cl_parser_info(p);
 	if (st != CL_IO)
 		walk_key_errors(keys, cl_input_name(in), cb, ctx, res);
+	if (st != CL_IO && keys->capped && cb->on_note) {
+		cl_error_set(&err, cl_input_name(in), 0, "note",
+			     "keys repeated in this file were looked for in its first %lu records "
+			     "only (validate keeps at most %d keys in memory); load and diff check "
+			     "every record",
+			     keys->checked, WALK_KEYS_MAX);
+		cb->on_note(ctx, &err);
+	}
 	if (st != CL_IO && res->errors == 0 &&
 	    (cl_trace_ranges_maybe_near(&traces) || nreturns > 1))
 		walk_near(path, opts, cb, ctx, res);

@@ -81,4 +81,14 @@ OUT
 "$CL_TOOLS/gen_iso" --type pain.001 --tx 5000 >"$TMP/big.xml"
 run validate "$TMP/big.xml"
 expect_status 0
+# past 32,768 keys validate stops looking (its memory budget) and says so
+# under -v; a repeat among the first keys is still found
+"$CL_TOOLS/gen_iso" --type pain.001 --tx 33000 >"$TMP/many.xml"
+run validate -v "$TMP/many.xml"
+expect_status 0
+expect_stderr_has "keys repeated in this file were looked for in its first 32768 records only"
+sed '0,/<EndToEndId>E2E-1-2</s//<EndToEndId>E2E-1-1</' "$TMP/many.xml" >"$TMP/many_dup.xml"
+run validate "$TMP/many_dup.xml"
+expect_status 3
+expect_stderr_has 'appears 2 times in this file'
 echo ok
