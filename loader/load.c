@@ -669,17 +669,36 @@ static enum cl_db_status explain_conflicts(struct load *L)
 	/* column names from a constant list, no values: safe to build */
 	n = (size_t)snprintf(sql, sizeof(sql),
 			     "UPDATE public.clearing_dedupe_event e SET fields = ARRAY(SELECT f FROM (VALUES ");
-	for (i = 0; i < cl_row_compared_count; i++)
+	for (i = 0; i < cl_row_compared_count && n < sizeof(sql); i++) {
+		const char *f = cl_row_compared[i].name;
+
+		if (!cl_row_compared[i].since)
+			n += (size_t)snprintf(sql + n, sizeof(sql) - n,
+					      "%s('%s', c.%s IS DISTINCT FROM r.%s)", i ? ", " : "", f,
+					      f, f);
+		else /* an empty value of a record applied before the column
+			existed is not known: not named as a difference (review
+			3, R3-8) */
+			n += (size_t)snprintf(sql + n, sizeof(sql) - n,
+					      "%s('%s', c.%s IS DISTINCT FROM r.%s AND (r.%s IS NOT NULL"
+					      " OR r.load_id > (SELECT coalesce(max(l.load_id), 0)"
+					      " FROM public.clearing_load l WHERE l.started_at <"
+					      " (SELECT v.applied_at FROM public.clearing_schema_version v"
+					      " WHERE v.version = %u))))",
+					      i ? ", " : "", f, f, f, f, cl_row_compared[i].since);
+	}
+	if (n < sizeof(sql))
 		n += (size_t)snprintf(sql + n, sizeof(sql) - n,
-				      "%s('%s', c.%s IS DISTINCT FROM r.%s)", i ? ", " : "",
-				      cl_row_compared[i].name, cl_row_compared[i].name,
-				      cl_row_compared[i].name);
-	snprintf(sql + n, sizeof(sql) - n,
 		 ") AS d(f, differs) WHERE differs) "
 		 "FROM pg_temp.cl_conflict c, public.clearing_record r "
 		 "WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal "
 		 "AND r.tenant = e.tenant AND r.kind = c.kind "
 		 "AND r.natural_key = coalesce(e.matched_key, c.natural_key)");
+	if (n >= sizeof(sql)) {
+		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",
+			     "statement too long for its buffer: nothing applied");
+		return CL_DB_ERROR;
+	}
 	if ((st = cl_load_exec0(L, sql)) != CL_DB_OK)
 		return st;
 	if (L->o->on_conflict == CL_ON_CONFLICT_QUARANTINE) {

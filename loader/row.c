@@ -83,18 +83,18 @@ void cl_row_copy(struct cl_copy_in *c, const struct cl_record *r, unsigned long 
 }
 
 const struct cl_row_field cl_row_compared[] = {
-	{ "amount_minor", false },     { "currency", false },
-	{ "direction", false },        { "value_date", false },
-	{ "transaction_code", false }, { "sec_code", false },
-	{ "receiving_dfi", false },    { "receiving_account", true },
-	{ "individual_id", false },    { "reason_code", false },
-	{ "original_trace", false },   { "original_rdfi", false },
-	{ "message_type", false },     { "debtor_account", true },
-	{ "debtor_agent", false },     { "creditor_account", true },
-	{ "creditor_agent", false },   { "instructing_agent", false },
-	{ "instructed_agent", false }, { "initiating_party_id", false },
-	{ "corrected_data", true },    { "dishonored_code", false },
-	{ "orgnl_msg_id", false },
+	{ "amount_minor", false, 0 },     { "currency", false, 0 },
+	{ "direction", false, 0 },        { "value_date", false, 0 },
+	{ "transaction_code", false, 0 }, { "sec_code", false, 0 },
+	{ "receiving_dfi", false, 0 },    { "receiving_account", true, 0 },
+	{ "individual_id", false, 0 },    { "reason_code", false, 0 },
+	{ "original_trace", false, 0 },   { "original_rdfi", false, 0 },
+	{ "message_type", false, 0 },     { "debtor_account", true, 0 },
+	{ "debtor_agent", false, 0 },     { "creditor_account", true, 0 },
+	{ "creditor_agent", false, 0 },   { "instructing_agent", false, 0 },
+	{ "instructed_agent", false, 0 }, { "initiating_party_id", false, 0 },
+	{ "corrected_data", true, 7 }, { "dishonored_code", false, 7 },
+	{ "orgnl_msg_id", false, 7 },
 };
 const unsigned cl_row_compared_count = sizeof(cl_row_compared) / sizeof(cl_row_compared[0]);
 

@@ -29,6 +29,9 @@ void cl_row_copy(struct cl_copy_in *c, const struct cl_record *rec, unsigned lon
 struct cl_row_field {
 	const char *name;  /* clearing_record column */
 	bool account;      /* an account number (masked in output) */
+	unsigned since;    /* the schema version that added the column (0: from
+	                      the start): records applied before have it empty,
+	                      and "empty" there means "not known" */
 };
 extern const struct cl_row_field cl_row_compared[];
 extern const unsigned cl_row_compared_count;

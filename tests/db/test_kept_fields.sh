@@ -25,3 +25,14 @@ grep -q '"old_corrected_data":"1918171614","new_corrected_data":"9999999999"' "$
 expect_exit 4 cl load "$TMP/other.ach"
 assert_eq "$(q "select array_to_string(fields, ',') from clearing_dedupe_event where reason = 'conflict'")" \
 	"corrected_data" "the journal names the field"
+
+# a record applied before schema 7 has the new columns empty: "not known",
+# not named as a difference (review 3, R3-8).  Simulated: the value removed
+# and migration 7 dated after the record's load.
+q "update clearing_record set corrected_data = null where kind = 'ach.noc';
+   update clearing_schema_version set applied_at = now() where version = 7" >/dev/null
+expect_exit 4 cl diff --format json "$TMP/other.ach"
+if grep -q 'corrected_data' "$TMP/out"; then
+	fail "an unknown old value is named as a difference: $(cat "$TMP/out")"
+fi
+grep -q '"action":"conflict"' "$TMP/out" || fail "still a conflict: $(cat "$TMP/out")"
