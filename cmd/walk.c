@@ -211,7 +211,7 @@ static bool near_identity(const struct cl_record *rec, char *out, size_t cap)
  * every ACH record's near identity in a key set, its date in the tag; a
  * record within 5 banking days of the previous one with its identity is
  * the same payment twice (keys are unique: the parser proved it).  Each
- * copy is compared with the previous copy only (the loader compares all
+ * copy is compared with the previous and the first copy (the loader compares all
  * pairs).  Standard input cannot be read twice: a note says the check was
  * left to load and diff.  Memory: the key set, only for such files. */
 static void walk_near(const char *path, const struct cl_parse_opts *opts,
@@ -219,7 +219,7 @@ static void walk_near(const char *path, const struct cl_parse_opts *opts,
 {
 	struct cl_input *in = NULL;
 	struct cl_parser *p = NULL;
-	struct cl_keyset *set = NULL;
+	struct cl_keyset *set = NULL, *firsts = NULL;
 	const struct cl_record *rec;
 	struct cl_error err;
 	enum cl_status st;
@@ -241,10 +241,11 @@ static void walk_near(const char *path, const struct cl_parse_opts *opts,
 		cl_input_free(in);
 		return;
 	}
-	set = cl_keyset_new();
+	set = cl_keyset_new();    /* the previous copy of each payment */
+	firsts = cl_keyset_new(); /* its first copy (review 3, R3-2) */
 	while ((st = cl_parser_next(p, &rec, &err)) != CL_END && reported < WALK_DUP_MAX) {
 		char id[CL_KEY_MAX + 64], da[11], when[64];
-		struct cl_keyset_entry *e;
+		struct cl_keyset_entry *e, *f;
 		long day, prev;
 		bool entry;
 
@@ -260,9 +261,21 @@ static void walk_near(const char *path, const struct cl_parse_opts *opts,
 			day = 0;
 		if (!cl_keyset_add(set, rec->kind, id, rec->position, &e)) {
 			e->tag = (uint32_t)(day + 2);
+			if (!cl_keyset_add(firsts, rec->kind, id, rec->position, &f))
+				f->tag = (uint32_t)(day + 2);
 			continue;
 		}
 		prev = (long)e->tag - 2;
+		if (!(prev < 0 || day < 0 || cl_banking_days(prev, day) <= 5) &&
+		    cl_keyset_add(firsts, rec->kind, id, rec->position, &f)) {
+			/* not near the previous copy: maybe near the first */
+			long first = (long)f->tag - 2;
+
+			if (first < 0 || cl_banking_days(first, day) <= 5) {
+				prev = first;
+				e->first_line = f->first_line;
+			}
+		}
 		if (prev < 0 || day < 0 || cl_banking_days(prev, day) <= 5) {
 			struct cl_error x;
 
@@ -297,6 +310,7 @@ static void walk_near(const char *path, const struct cl_parse_opts *opts,
 		e->first_line = (uint32_t)rec->position;
 	}
 	cl_keyset_free(set);
+	cl_keyset_free(firsts);
 	cl_parser_free(p);
 	cl_input_free(in);
 }

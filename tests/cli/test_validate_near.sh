@@ -45,3 +45,7 @@ expect_stderr_has 'left to load and diff'
 run validate "$D/return-dated-and-not.ach"
 expect_status 3
 expect_stderr_has 'are one return twice (effective 2026-03-02 and (none): same original trace, original RDFI and amount)'
+# three copies, the near pair not adjacent (review 3, R3-2)
+run validate "$D/three-copies.ach"
+expect_status 3
+expect_stderr_has 'three-copies.ach:9: error: the entries on lines 3 and 9 are one payment under two effective dates (2026-03-02 and 2026-03-03'
