@@ -73,7 +73,7 @@ static bool walk_alt_key(struct walk_keys *k, const struct cl_record *rec, const
 	bool new_key, seen;
 	struct walk_dup *d;
 
-	cl_hex32(rec->fingerprint, fp);
+	cl_hex32(rec->has_alt_fp ? rec->alt_fp : rec->fingerprint, fp);
 	snprintf(pair, sizeof(pair), "%s|%s", alt, fp);
 	snprintf(triple, sizeof(triple), "%s|%s", pair, rec->natural_key);
 	if (!k->alt) {

@@ -227,7 +227,9 @@ static const char alt_sql[] =
 	NEAR_INSERT("cl_stage", "s")
 	"  AND r.kind = s.kind AND r.natural_key <> s.natural_key"
 	"  AND (r.alt_key IN (s.alt_key, s.alt_key2) OR r.alt_key2 IN (s.alt_key, s.alt_key2))"
-	"  AND r.fingerprint = s.fingerprint"
+	/* the same content; the instructed agent aside when both have an
+	   alt_fp (one form of a payment may lack it: review 4, R4-2) */
+	"  AND (r.fingerprint = s.fingerprint OR r.alt_fp = s.alt_fp)"
 	" WHERE s.alt_key IS NOT NULL"
 	"  AND NOT EXISTS (SELECT 1 FROM public.clearing_record x"
 	"   WHERE x.tenant = r.tenant AND x.kind = s.kind AND x.natural_key = s.natural_key)"

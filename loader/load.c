@@ -241,6 +241,13 @@ static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigne
 	copy_journal_key(c, rec);
 	cl_copy_text(c, rec->alt_key, false, true);
 	cl_copy_text(c, rec->alt_key2, false, true);
+	if (rec->has_alt_fp) {
+		cl_hex32(rec->alt_fp, hex);
+		cl_copy_raw(c, "\t\\\\x", 4);
+		cl_copy_raw(c, hex, 64);
+	} else {
+		cl_copy_raw(c, "\t\\N", 3);
+	}
 	cl_copy_row_end(c);
 }
 
@@ -329,10 +336,10 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 			" UNION ALL"
 			" SELECT * FROM (SELECT DISTINCT ON (1, 2) min(position), max(position),"
 			"  count(DISTINCT natural_key), min(a), true"
-			"  FROM (SELECT kind, alt_key a, fingerprint, natural_key, position"
-			"   FROM pg_temp.cl_stage WHERE alt_key IS NOT NULL UNION ALL"
-			"   SELECT kind, alt_key2, fingerprint, natural_key, position"
-			"   FROM pg_temp.cl_stage WHERE alt_key2 IS NOT NULL) ids"
+			"  FROM (SELECT kind, alt_key a, coalesce(alt_fp, fingerprint) fingerprint,"
+			"   natural_key, position FROM pg_temp.cl_stage WHERE alt_key IS NOT NULL"
+			"   UNION ALL SELECT kind, alt_key2, coalesce(alt_fp, fingerprint), natural_key,"
+			"   position FROM pg_temp.cl_stage WHERE alt_key2 IS NOT NULL) ids"
 			"  GROUP BY kind, a, fingerprint HAVING count(DISTINCT natural_key) > 1"
 			"  ORDER BY 1, 2, 4) pairs"
 			" ORDER BY 1 LIMIT 10",
@@ -468,12 +475,12 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_stage ("
 		      " ordinal bigint NOT NULL, position bigint NOT NULL, kind text NOT NULL,"
 		      " natural_key text COLLATE \"C\" NOT NULL, fingerprint bytea NOT NULL,"
-		      " journal_key text, alt_key text COLLATE \"C\", alt_key2 text COLLATE \"C\")"
-		      " ON COMMIT DROP");
+		      " journal_key text, alt_key text COLLATE \"C\", alt_key2 text COLLATE \"C\","
+		      " alt_fp bytea) ON COMMIT DROP");
 	if (st == CL_DB_OK)
 		st = cl_copy_in_begin(c, L->db,
 				      "COPY pg_temp.cl_stage (ordinal, position, kind, natural_key, "
-				      "fingerprint, journal_key, alt_key, alt_key2) FROM STDIN",
+				      "fingerprint, journal_key, alt_key, alt_key2, alt_fp) FROM STDIN",
 				      &r->err);
 	if (st != CL_DB_OK) {
 		free(c);

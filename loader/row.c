@@ -14,7 +14,8 @@ const char cl_row_columns[] =
 	"message_type, msg_id, pmt_inf_id, instr_id, end_to_end_id, tx_id, uetr, rtr_id, "
 	"orgnl_uetr, orgnl_end_to_end_id, orgnl_tx_id, initiating_party_id, debtor_account, "
 	"debtor_agent, creditor_account, creditor_agent, instructing_agent, instructed_agent, "
-	"alt_key, corrected_data, dishonored_code, orgnl_msg_id, alt_key2, load_id, ordinal, position";
+	"alt_key, corrected_data, dishonored_code, orgnl_msg_id, alt_key2, alt_fp, load_id, "
+	"ordinal, position";
 
 static void num(struct cl_copy_in *c, unsigned long long v)
 {
@@ -76,6 +77,13 @@ void cl_row_copy(struct cl_copy_in *c, const struct cl_record *r, unsigned long 
 	cl_copy_text(c, r->dishonored_code, false, true);
 	cl_copy_text(c, r->orgnl_msg_id, false, true);
 	cl_copy_text(c, r->alt_key2, false, true);
+	if (r->has_alt_fp) {
+		cl_hex32(r->alt_fp, hex);
+		cl_copy_raw(c, "\t\\\\x", 4);
+		cl_copy_raw(c, hex, 64);
+	} else {
+		cl_copy_raw(c, "\t\\N", 3);
+	}
 	cl_copy_text(c, load_id, false, false);
 	num(c, ordinal);
 	num(c, r->position);

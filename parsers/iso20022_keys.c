@@ -168,7 +168,8 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 	return ok;
 }
 
-void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl_iso_extra *x)
+static void fingerprint(struct cl_fp *fp, const struct cl_record *rec,
+			const struct cl_iso_extra *x, bool instd, unsigned char out[32])
 {
 	char buf[CL_AGENT_MAX];
 
@@ -188,7 +189,9 @@ void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl
 		cl_fp_str(fp, "equivalent_amount_ccy_of_trf", x->ccy_of_trf);
 	if (x->kind != CL_ISO_PAIN001) {
 		cl_fp_str(fp, "instructing_agent", agent_id(rec->instructing_agent, buf, sizeof(buf)));
-		cl_fp_str(fp, "instructed_agent", agent_id(rec->instructed_agent, buf, sizeof(buf)));
+		if (instd)
+			cl_fp_str(fp, "instructed_agent",
+				  agent_id(rec->instructed_agent, buf, sizeof(buf)));
 	}
 	if (x->kind == CL_ISO_PACS009) {
 		cl_fp_str(fp, "debtor_fi", agent_id(x->debtor_fi, buf, sizeof(buf)));
@@ -201,7 +204,17 @@ void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl
 		cl_fp_str(fp, "orgnl_tx_id", rec->orgnl_tx_id);
 		cl_fp_str(fp, "orgnl_msg_id", rec->orgnl_msg_id);
 	}
-	cl_fp_end(fp, rec->fingerprint);
+	cl_fp_end(fp, out);
+}
+
+void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl_iso_extra *x)
+{
+	fingerprint(fp, rec, x, true, rec->fingerprint);
+	/* a pacs record with an alternate key: the same without the
+	   instructed agent, so a form that lacks it still meets this one */
+	rec->has_alt_fp = x->kind != CL_ISO_PAIN001 && rec->alt_key[0];
+	if (rec->has_alt_fp)
+		fingerprint(fp, rec, x, false, rec->alt_fp);
 }
 
 bool cl_iso20022_record_key_fingerprint(struct cl_fp *fp, struct cl_record *rec, char *why,

@@ -78,6 +78,11 @@ struct cl_record {
 	                                 lacks the EndToEndId meets it here */
 	unsigned char fingerprint[32]; /* SHA-256 of the canonical economic
 	                                  fields (see fingerprint.h) */
+	unsigned char alt_fp[32];  /* pacs: the fingerprint without the
+	                              instructed agent, which one form of a
+	                              payment may lack (compared with alt_key,
+	                              review 4: R4-2); valid when has_alt_fp */
+	int has_alt_fp;
 	unsigned long position;  /* line of the record's first line (ACH: the
 	                            6 record; XML: the transaction element) */
 	unsigned long ordinal;   /* 1-based index of the record in the file */

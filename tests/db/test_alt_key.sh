@@ -97,12 +97,14 @@ grep -q '|e2e|\||ouetr|' "$TMP/alt_parser" || fail "corpus: no alternate keys: $
 # must be undone here too)
 q "drop index clearing_record_alt_key; drop index clearing_record_alt_key2;
    alter table clearing_record drop column alt_key, drop column corrected_data,
-     drop column dishonored_code, drop column orgnl_msg_id, drop column alt_key2;
+     drop column dishonored_code, drop column orgnl_msg_id, drop column alt_key2,
+     drop column alt_fp;
    alter table clearing_quarantine drop column alt_key, drop column corrected_data,
-     drop column dishonored_code, drop column orgnl_msg_id, drop column alt_key2;
+     drop column dishonored_code, drop column orgnl_msg_id, drop column alt_key2,
+     drop column alt_fp;
    delete from clearing_schema_version where version >= 6" >/dev/null
-[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | wc -l)" = 8 ] ||
-	fail "a migration was added after 008: undo it above before re-running 006"
+[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | wc -l)" = 9 ] ||
+	fail "a migration was added after 009: undo it above before re-running 006"
 cl init >/dev/null || fail "re-init"
 q "select kind, natural_key, alt_key, alt_key2 from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_sql"
 cmp -s "$TMP/alt_parser" "$TMP/alt_sql" || fail "migration 006 backfill differs: $(diff "$TMP/alt_parser" "$TMP/alt_sql")"
@@ -128,3 +130,26 @@ grep -q '"outcome":"held"' "$TMP/out" || fail "E2E NOTPROVIDED copy: $(cat "$TMP
 "$CL_BIN" load --tenant np2 --format json "$TMP/np_nouetr.xml" >"$TMP/o" || fail "np2: $(cat "$TMP/o")"
 expect_exit 4 cl load --tenant np2 --format json "$TMP/v08.xml"
 assert_eq "$(q "select count(*) from clearing_record where tenant in ('np', 'np2')")" 6 "np: no payment twice"
+
+# a copy with neither its UETR nor its instructed agent: the alternate key
+# matches and the fingerprint without the instructed agent too: held
+# (review 4, R4-2, R4-3)
+sed -e 's|<UETR>[^<]*</UETR>||' -e 's|<InstdAgt>.*</InstdAgt>||' "$CL_ROOT/testdata/keys/pacs008-two.xml" >"$TMP/bare.xml"
+grep -q '<InstdAgt>' "$TMP/bare.xml" && fail "fixture: InstdAgt left"
+"$CL_BIN" load --tenant bare --format json "$CL_ROOT/testdata/keys/pacs008-two.xml" >"$TMP/o" || fail "bare 1"
+expect_exit 4 cl load --tenant bare --format json "$TMP/bare.xml"
+grep -q '"outcome":"held"' "$TMP/out" || fail "bare copy: $(cat "$TMP/out")"
+"$CL_BIN" load --tenant bare2 --format json "$TMP/bare.xml" >"$TMP/o" || fail "bare2 1"
+expect_exit 4 cl load --tenant bare2 --format json "$CL_ROOT/testdata/keys/pacs008-two.xml"
+assert_eq "$(q "select count(*) from clearing_record where tenant in ('bare', 'bare2')")" 4 "bare: no payment twice"
+
+# keys stored in the earlier UETR form (uetr|U|InstgAgt|InstdAgt) are
+# rewritten by migration 9, so an exact re-upload stays a duplicate (R4-1)
+"$CL_BIN" load --tenant old --format json "$CL_ROOT/testdata/keys/pacs008-two.xml" >"$TMP/o" || fail "old 1"
+q "update clearing_record set natural_key = natural_key || '|COBADEFF', alt_fp = null
+   where tenant = 'old' and natural_key like 'uetr|%';
+   delete from clearing_schema_version where version = 9" >/dev/null
+assert_eq "$(q "select count(*) from clearing_record where tenant = 'old' and natural_key like '%|COBADEFF'")" 2 "old form made"
+cl init >/dev/null || fail "init 9"
+cl_load --tenant old "$CL_ROOT/testdata/keys/pacs008-two.xml" >"$TMP/o" || fail "old re-upload: $(cat "$TMP/o")"
+grep -q '"new":0,"duplicate":2,' "$TMP/o" || fail "after migration 9 the re-upload is a duplicate: $(cat "$TMP/o")"
