@@ -99,3 +99,15 @@ cl_load() {
 	fi
 	return "$_rc"
 }
+
+# load_at_once TENANT FILE1 FILE2: two loaders started together on the two
+# files under TENANT; their JSON reports in $TMP/r1 and $TMP/r2 (exit
+# statuses are not checked: the caller asserts what the database holds).
+load_at_once() {
+	"$CL_BIN" load --tenant "$1" --format json "$2" >"$TMP/r1" 2>&1 &
+	_p1=$!
+	"$CL_BIN" load --tenant "$1" --format json "$3" >"$TMP/r2" 2>&1 &
+	_p2=$!
+	wait $_p1 || true
+	wait $_p2 || true
+}

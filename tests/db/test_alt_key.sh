@@ -55,12 +55,7 @@ assert_eq "$(q "select count(*) from clearing_record where tenant = 't3'")" 0 "t
 
 # two loaders at once with the two forms (new tenant each round): one applies
 for round in 1 2 3 4 5; do
-	"$CL_BIN" load --tenant "race$round" --format json "$TMP/v02.xml" >"$TMP/r1" 2>&1 &
-	p1=$!
-	"$CL_BIN" load --tenant "race$round" --format json "$TMP/v08.xml" >"$TMP/r2" 2>&1 &
-	p2=$!
-	wait $p1 || true
-	wait $p2 || true
+	load_at_once "race$round" "$TMP/v02.xml" "$TMP/v08.xml"
 	assert_eq "$(q "select count(*) from clearing_record where tenant = 'race$round'")" 3 \
 		"round $round: each payment once ($(cat "$TMP/r1" "$TMP/r2"))"
 	cat "$TMP/r1" "$TMP/r2" | grep -q '"outcome":"held"' || fail "round $round: one held"

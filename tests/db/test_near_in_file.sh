@@ -73,12 +73,7 @@ grep -q 'the returns or NOCs on lines 3 and 7 are one return twice (effective 20
 # two loaders at once with a return file and its re-dated copy: one applies
 # (returns take a per-tenant lock, R3-4)
 for round in 1 2 3; do
-	"$CL_BIN" load --tenant "rr$round" --format json "$D/returns-3000.ach" >"$TMP/r1" 2>&1 &
-	p1=$!
-	"$CL_BIN" load --tenant "rr$round" --format json "$D/returns-3000-redated.ach" >"$TMP/r2" 2>&1 &
-	p2=$!
-	wait $p1 || true
-	wait $p2 || true
+	load_at_once "rr$round" "$D/returns-3000.ach" "$D/returns-3000-redated.ach"
 	assert_eq "$(q "select count(*) from clearing_record where tenant = 'rr$round'")" 3000 \
 		"round $round: each return once ($(cat "$TMP/r1" "$TMP/r2"))"
 done
