@@ -16,7 +16,7 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 	-Wwrite-strings -Wformat=2 -Wvla -Wimplicit-fallthrough -Werror
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread $(WARN) \
-	-Iparsers -Iloader -Icmd $(PKG_CFLAGS) $(CFLAGS)
+	-Iparsers -Irules -Iloader -Icmd $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS ?=
 
 # SANITIZE=1 (or SANITIZE=address,undefined): a separate build tree.
@@ -41,7 +41,7 @@ ifneq ($(FAILPOINTS),)
   BIN := $(B)/clearing-load
 endif
 
-LIB_SRCS := $(sort $(wildcard parsers/*.c loader/*.c) $(filter-out cmd/main.c,$(wildcard cmd/*.c)))
+LIB_SRCS := $(sort $(wildcard parsers/*.c rules/*.c loader/*.c) $(filter-out cmd/main.c,$(wildcard cmd/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 # sql/NNN_*.sql embedded into the binary (loader/schema.h: cl_migrations[])
 SQL_FILES := $(sort $(wildcard sql/[0-9]*.sql))
