@@ -68,7 +68,18 @@ Q := $(if $(V),,@)
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(B)/gen -MMD -MP -c -o $@ $<
+
+# The SQL column lists of parsers/record_fields.def, written at build time.
+$(B)/gen/gen_record_sql: sql/gen_record_sql.c parsers/record.c parsers/record.h \
+		parsers/record_fields.def
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ sql/gen_record_sql.c parsers/record.c $(LDFLAGS)
+
+$(B)/gen/record_sql.h: $(B)/gen/gen_record_sql
+	$(Q)$< >$@.tmp && mv $@.tmp $@
+
+$(LIB_OBJS) $(MAIN_OBJ): | $(B)/gen/record_sql.h
 
 $(B)/gen/schema_sql.c: $(SQL_FILES) sql/embed.sh
 	@mkdir -p $(dir $@)
@@ -87,11 +98,11 @@ $(BIN): $(MAIN_OBJ) $(LIB_OBJS)
 
 $(B)/tests/%: tests/unit/%.c $(B)/libcl.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -MMD -MP -o $@ $< $(B)/libcl.a $(PKG_LIBS) -lcmocka $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -I$(B)/gen -Wno-missing-prototypes -MMD -MP -o $@ $< $(B)/libcl.a $(PKG_LIBS) -lcmocka $(LDFLAGS)
 
 $(B)/tools/%: tests/tools/%.c $(B)/libcl.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(B)/libcl.a $(PKG_LIBS) $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -I$(B)/gen -MMD -MP -o $@ $< $(B)/libcl.a $(PKG_LIBS) $(LDFLAGS)
 
 check: deps
 	$(MAKE) check-unit check-cli check-db

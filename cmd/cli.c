@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fingerprint.h"
-#include "row.h"
+#include "mask.h"
 
 bool cl_opt_quiet;
 int cl_opt_verbose;
@@ -121,21 +121,6 @@ bool cl_parse_out_format(const char *s, enum cl_out_format *out)
 	else
 		return false;
 	return true;
-}
-
-void cl_mask_account(const char *acct, char *out, size_t cap)
-{
-	size_t n = strlen(acct);
-
-	if (cap == 0)
-		return;
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(out, acct, n);
-	out[n] = '\0';
-	if (!cl_opt_no_mask)
-		for (size_t i = 0; i + 4 < n; i++)
-			out[i] = '*';
 }
 
 /* ---- JSON -------------------------------------------------------------- */
@@ -332,131 +317,67 @@ void cl_json_end(struct cl_json *j)
 
 /* ---- the record model as named values ---------------------------------- */
 
-/* Which records a field belongs to: printed for every record, or only for
- * records of one scheme (so an ACH record has no ISO keys and back). */
-enum field_scope { ALL, ACH, ISO };
-
-struct field {
-	const char *name;
-	size_t name_len;
-	enum field_scope scope;
-	bool account; /* masked unless --no-mask */
-	size_t offset; /* of a char array in struct cl_record */
-};
-
-#define F(name, scope) { #name, sizeof(#name) - 1, scope, false, offsetof(struct cl_record, name) }
-#define A(name, scope) { #name, sizeof(#name) - 1, scope, true, offsetof(struct cl_record, name) }
-
-static const struct field text_fields[] = {
-	F(currency, ALL),
-	F(value_date, ALL),
-	F(trace_number, ACH),
-	F(sec_code, ACH),
-	F(transaction_code, ACH),
-	F(receiving_dfi, ACH),
-	A(receiving_account, ACH),
-	F(individual_id, ACH),
-	F(individual_name, ACH),
-	F(company_id, ACH),
-	F(company_name, ACH),
-	F(company_entry_description, ACH),
-	F(batch_number, ACH),
-	F(addenda_text, ACH),
-	F(reason_code, ALL),
-	F(original_trace, ACH),
-	F(original_rdfi, ACH),
-	A(corrected_data, ACH), /* C01, C03: an account number (review 3, R3-7) */
-	F(dishonored_code, ACH),
-	F(message_type, ISO),
-	F(msg_id, ISO),
-	F(pmt_inf_id, ISO),
-	F(instr_id, ISO),
-	F(end_to_end_id, ISO),
-	F(tx_id, ISO),
-	F(uetr, ISO),
-	F(rtr_id, ISO),
-	F(orgnl_uetr, ISO),
-	F(orgnl_end_to_end_id, ISO),
-	F(orgnl_tx_id, ISO),
-	F(orgnl_msg_id, ISO),
-	F(initiating_party_id, ISO),
-	F(debtor_name, ISO),
-	A(debtor_account, ISO),
-	F(debtor_agent, ISO),
-	F(creditor_name, ISO),
-	A(creditor_account, ISO),
-	F(creditor_agent, ISO),
-	F(instructing_agent, ISO),
-	F(instructed_agent, ISO),
-	F(remittance_text, ISO),
-};
-
-#define NFIELDS (sizeof(text_fields) / sizeof(text_fields[0]))
-
-static bool is_ach(const struct cl_record *rec)
+const char *cl_out_account(const char *acct, char *buf, size_t cap)
 {
-	return rec->scheme && strcmp(rec->scheme, "nacha") == 0;
+	if (cl_opt_no_mask || !*acct)
+		return acct;
+	cl_mask_account(acct, buf, cap);
+	return buf;
 }
 
-static bool in_scope(const struct field *f, bool ach)
+const char *cl_out_key(const struct cl_record *rec, const char *key, char *buf, size_t cap)
 {
-	return f->scope == ALL || (f->scope == ACH) == ach;
+	/* NACHA keys never hold an account (clearing-load-keys(7)): no
+	   search per ACH record */
+	if (cl_opt_no_mask || (rec->scheme && rec->scheme[0] == 'n') ||
+	    !cl_mask_record_key(rec, key, buf, cap))
+		return key;
+	return buf;
 }
 
-static const char *field_value(const struct field *f, const struct cl_record *rec, char *buf,
-			       size_t cap)
+/* An output field's value as text: accounts masked, the key with its
+ * accounts masked; "" for none.  bufs: CL_KEY_MAX bytes. */
+static const char *out_value(const struct cl_field *f, const struct cl_record *rec, char *buf)
 {
-	const char *v = (const char *)rec + f->offset;
-
-	if (f->account && !cl_opt_no_mask && *v) {
-		cl_mask_account(v, buf, cap);
-		return buf;
-	}
-	return v;
-}
-
-/* The natural key as printed: a pain.001 key contains the debtor account,
- * masked like the account fields unless --no-mask. */
-static const char *display_key(const struct cl_record *rec, char *buf, size_t cap)
-{
-	/* only ISO keys hold an account (pain.001: debtor account + EndToEndId);
-	 * NACHA keys never do (clearing-load-keys(7)): no search per ACH record */
-	if (is_ach(rec))
-		return rec->natural_key;
-	if (!cl_opt_no_mask && cl_row_mask_key(rec, rec->natural_key, buf, cap))
-		return buf;
-	return rec->natural_key;
+	if (f == &cl_fields[CL_F_natural_key])
+		return cl_out_key(rec, rec->natural_key, buf, CL_KEY_MAX);
+	if (f->flags & CL_FF_ACCOUNT)
+		return cl_out_account(cl_field_str(f, rec), buf, CL_KEY_MAX);
+	return cl_field_text(f, rec, buf);
 }
 
 void cl_json_record_fields(struct cl_json *j, const struct cl_record *rec)
 {
-	char fp[65], buf[CL_ACCOUNT_MAX], key[CL_KEY_MAX];
-	bool ach = is_ach(rec);
+	char buf[CL_KEY_MAX];
 
-	cl_hex32(rec->fingerprint, fp);
-	cl_json_str(j, "scheme", rec->scheme);
-	cl_json_str(j, "kind", rec->kind);
-	cl_json_uint(j, "position", rec->position);
-	cl_json_str(j, "natural_key", display_key(rec, key, sizeof(key)));
-	cl_json_str(j, "key_rule", rec->key_rule);
-	cl_json_str(j, "fingerprint", fp);
-	cl_json_int(j, "amount_minor", (long long)rec->amount_minor);
-	cl_json_str(j, "direction", cl_direction_name(rec->direction));
-	for (size_t i = 0; i < NFIELDS; i++) {
-		const struct field *f = &text_fields[i];
-		const char *v;
+	for (size_t i = 0; i < CL_NFIELDS; i++) {
+		const struct cl_field *f = &cl_fields[i];
+		const char *p = (const char *)rec + f->offset;
 
-		if (!in_scope(f, ach))
+		if (!(f->flags & CL_FF_OUT) || !cl_field_in_scope(f, rec))
 			continue;
-		json_key_n(j, f->name, f->name_len);
-		v = field_value(f, rec, buf, sizeof(buf));
-		if (*v)
-			json_string(j, v);
-		else
-			json_put(j, "null", 4);
+		switch ((enum cl_field_type)f->type) {
+		case CL_FT_AMOUNT:
+			cl_json_int(j, f->name, (long long)*(const int64_t *)(const void *)p);
+			break;
+		case CL_FT_LINE:
+			cl_json_uint(j, f->name, *(const unsigned long *)(const void *)p);
+			break;
+		case CL_FT_COUNT:
+			cl_json_uint(j, f->name, *(const unsigned *)(const void *)p);
+			break;
+		default: {
+			const char *v = out_value(f, rec, buf);
+
+			json_key_n(j, f->name, f->name_len);
+			if (*v)
+				json_string(j, v);
+			else
+				json_put(j, "null", 4);
+			break;
+		}
+		}
 	}
-	if (ach)
-		cl_json_uint(j, "addenda_count", rec->addenda_count);
 }
 
 /* ---- CSV --------------------------------------------------------------- */
@@ -473,47 +394,31 @@ void cl_csv_row(FILE *f, const char *const *fields, size_t n)
 	putc_unlocked('\n', f);
 }
 
-#define CSV_FIXED 9
-
 void cl_csv_record_header(FILE *f)
 {
-	const char *names[CSV_FIXED + NFIELDS + 1] = {
-		"file", "position", "scheme", "kind", "natural_key", "key_rule", "fingerprint",
-		"amount_minor", "direction",
-	};
+	const char *names[CL_NFIELDS + 1] = { "file" };
+	size_t n = 1;
 
-	for (size_t i = 0; i < NFIELDS; i++)
-		names[CSV_FIXED + i] = text_fields[i].name;
-	names[CSV_FIXED + NFIELDS] = "addenda_count";
-	cl_csv_row(f, names, CSV_FIXED + NFIELDS + 1);
+	for (size_t i = 0; i < CL_NFIELDS; i++)
+		if (cl_fields[i].flags & CL_FF_OUT)
+			names[n++] = cl_fields[i].name;
+	cl_csv_row(f, names, n);
 }
 
 void cl_csv_record(FILE *f, const char *file, const struct cl_record *rec)
 {
-	char pos[24], amount[24], fp[65], addenda[16], key[CL_KEY_MAX];
-	char bufs[NFIELDS][CL_ACCOUNT_MAX];
-	const char *vals[CSV_FIXED + NFIELDS + 1];
-	bool ach = is_ach(rec);
+	char bufs[CL_NFIELDS][CL_KEY_MAX];
+	const char *vals[CL_NFIELDS + 1] = { file };
+	size_t n = 1;
 
-	snprintf(pos, sizeof(pos), "%lu", rec->position);
-	snprintf(amount, sizeof(amount), "%lld", (long long)rec->amount_minor);
-	snprintf(addenda, sizeof(addenda), "%u", rec->addenda_count);
-	cl_hex32(rec->fingerprint, fp);
-	vals[0] = file;
-	vals[1] = pos;
-	vals[2] = rec->scheme;
-	vals[3] = rec->kind;
-	vals[4] = display_key(rec, key, sizeof(key));
-	vals[5] = rec->key_rule;
-	vals[6] = fp;
-	vals[7] = amount;
-	vals[8] = cl_direction_name(rec->direction);
-	for (size_t i = 0; i < NFIELDS; i++)
-		vals[CSV_FIXED + i] = in_scope(&text_fields[i], ach)
-					      ? field_value(&text_fields[i], rec, bufs[i], sizeof(bufs[i]))
-					      : NULL;
-	vals[CSV_FIXED + NFIELDS] = ach ? addenda : NULL;
-	cl_csv_row(f, vals, CSV_FIXED + NFIELDS + 1);
+	for (size_t i = 0; i < CL_NFIELDS; i++) {
+		const struct cl_field *fd = &cl_fields[i];
+
+		if (!(fd->flags & CL_FF_OUT))
+			continue;
+		vals[n++] = cl_field_in_scope(fd, rec) ? out_value(fd, rec, bufs[i]) : NULL;
+	}
+	cl_csv_row(f, vals, n);
 }
 
 static int finish_stdout(int code, bool report_only)

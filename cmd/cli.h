@@ -60,9 +60,13 @@ int cl_usage_error(const char *cmd, const char *fmt, ...) CL_PRINTF(2, 3);
 /* Parse --format's argument; returns false for an unknown name. */
 bool cl_parse_out_format(const char *s, enum cl_out_format *out);
 
-/* Account masking: all but the last 4 characters become '*' unless
- * --no-mask; "" stays "".  out must hold strlen(acct) + 1. */
-void cl_mask_account(const char *acct, char *out, size_t cap);
+/* An account number as output shows it: masked (rules/mask.h) unless
+ * --no-mask.  Returns acct itself or buf. */
+const char *cl_out_account(const char *acct, char *buf, size_t cap);
+/* A natural key (or a key of the journal) of `rec` as output shows it: the
+ * record's account numbers in it masked unless --no-mask.  Returns key
+ * itself or buf. */
+const char *cl_out_key(const struct cl_record *rec, const char *key, char *buf, size_t cap);
 
 /* A JSON object writer on a stream, one object per line.  Strings are
  * escaped per RFC 8259 (invalid UTF-8 becomes U+FFFD); "" and NULL are

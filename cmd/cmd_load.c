@@ -8,7 +8,6 @@
 #include "dbconn.h"
 #include "load.h"
 #include "options.h"
-#include "row.h"
 #include "schema.h"
 
 static const char load_usage[] =
@@ -126,9 +125,7 @@ static void progress_done(struct out *o)
 
 static void masked(const struct cl_field_diff *d, const char *v, char *buf, size_t cap)
 {
-	if (d->account)
-		cl_mask_account(v, buf, cap);
-	else
+	if (!d->account || cl_out_account(v, buf, cap) != buf)
 		snprintf(buf, cap, "%s", v);
 }
 
@@ -136,9 +133,7 @@ static void masked(const struct cl_field_diff *d, const char *v, char *buf, size
  * key holds the debtor account) unless --no-mask. */
 static const char *shown_key(const struct cl_record *rec, char *buf, size_t cap)
 {
-	if (cl_opt_no_mask || !cl_row_mask_key(rec, rec->natural_key, buf, cap))
-		return rec->natural_key;
-	return buf;
+	return cl_out_key(rec, rec->natural_key, buf, cap);
 }
 
 static void plan_text(const struct out *o, const struct cl_plan_item *it)

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "options.h"
-#include "row.h"
 #include "walk.h"
 
 struct parse_ctx {
@@ -35,10 +34,8 @@ static void print_record(void *vctx, const struct cl_record *rec)
 		break;
 	case CL_OUT_TEXT:
 		dir = cl_direction_name(rec->direction);
-		if (cl_opt_no_mask || !cl_row_mask_key(rec, rec->natural_key, key, sizeof(key)))
-			snprintf(key, sizeof(key), "%s", rec->natural_key);
 		printf("%s:%lu %s %s %" PRId64 " %s %s %s\n", ctx->file_safe, rec->position, rec->kind,
-		       key, rec->amount_minor, rec->currency[0] ? rec->currency : "-",
+		       cl_out_key(rec, rec->natural_key, key, sizeof(key)), rec->amount_minor, rec->currency[0] ? rec->currency : "-",
 		       dir ? dir : "-", rec->value_date[0] ? rec->value_date : "-");
 		break;
 	}

@@ -4,16 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "row.h"
+#include "mask.h"
 
 static const char *value(const struct cl_kv *kv, char *buf, size_t cap)
 {
 	if (!kv->value)
 		return NULL;
-	if (kv->account) {
-		cl_mask_account(kv->value, buf, cap);
-		return buf;
-	}
+	if (kv->account)
+		return cl_out_account(kv->value, buf, cap);
 	return kv->value;
 }
 
@@ -91,8 +89,8 @@ void cl_history_print(void *vctx, const char *section, const struct cl_kv *kv_in
 
 			for (i = 0; i < n; i++)
 				if (kv[i].account && kv[i].value) {
-					cl_mask_account(kv[i].value, masked[i], sizeof(masked[i]));
-					row[i + 1] = masked[i];
+					row[i + 1] = cl_out_account(kv[i].value, masked[i],
+								    sizeof(masked[i]));
 				}
 			cl_csv_row(stdout, row, (size_t)n + 1);
 		}

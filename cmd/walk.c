@@ -8,7 +8,6 @@
 #include "cli.h"
 #include "fingerprint.h"
 #include "keyset.h"
-#include "row.h"
 #include "trace_ranges.h"
 #include "xmalloc.h"
 
@@ -128,9 +127,7 @@ static void walk_key(struct walk_keys *k, const struct cl_record *rec, enum cl_f
 		k->set = cl_keyset_new();
 	if (!cl_keyset_add(k->set, rec->kind, rec->natural_key, rec->position, &e))
 		return;
-	if (cl_opt_no_mask || !cl_row_mask_key(rec, rec->natural_key, masked, sizeof(masked)))
-		snprintf(masked, sizeof(masked), "%s", rec->natural_key);
-	if (!(d = dup_group(k, e, false, masked)))
+	if (!(d = dup_group(k, e, false, cl_out_key(rec, rec->natural_key, masked, sizeof(masked)))))
 		return;
 	d->count++;
 	d->last = rec->position;

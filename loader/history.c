@@ -6,10 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record.h"
+#include "record_sql.h"
+
 /* OIDs of int2, int4, int8, numeric (pg_type.h is server-side) */
 static bool numeric_type(Oid t)
 {
 	return t == 20 || t == 21 || t == 23 || t == 1700;
+}
+
+/* An account column: one of the record's, by the field table. */
+static bool is_account(const char *name, size_t n)
+{
+	const struct cl_field *f = cl_field_by_name(name, n);
+
+	return f && (f->flags & CL_FF_ACCOUNT);
 }
 
 static void emit_row(PGresult *res, int i, const char *section, cl_history_fn fn, void *ctx)
@@ -25,7 +36,7 @@ static void emit_row(PGresult *res, int i, const char *section, cl_history_fn fn
 
 		kv[c].name = name;
 		kv[c].value = PQgetisnull(res, i, c) ? NULL : PQgetvalue(res, i, c);
-		kv[c].account = n > 8 && strcmp(name + n - 8, "_account") == 0;
+		kv[c].account = is_account(name, n);
 		kv[c].number = numeric_type(PQftype(res, c));
 	}
 	fn(ctx, section, kv, cols);
@@ -44,16 +55,8 @@ static void emit_rows(PGresult *res, const char *section, cl_history_fn fn, void
 #define ISO_TS(col, name) \
 	"pg_catalog.to_char(" col ", 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') AS " name
 
-static const char record_cols[] =
-	"r.tenant, r.kind, r.natural_key, r.key_rule, r.alt_key, "
-	"pg_catalog.encode(r.fingerprint, 'hex') "
-	"AS fingerprint, r.amount_minor, r.currency, r.direction, r.value_date, r.trace_number, "
-	"r.sec_code, r.transaction_code, r.receiving_dfi, r.receiving_account, r.company_id, "
-	"r.batch_number, r.individual_id, r.reason_code, r.original_trace, r.original_rdfi, "
-	"r.message_type, r.msg_id, r.pmt_inf_id, r.instr_id, r.end_to_end_id, r.tx_id, r.uetr, "
-	"r.rtr_id, r.orgnl_uetr, r.orgnl_end_to_end_id, r.orgnl_tx_id, r.initiating_party_id, "
-	"r.debtor_account, r.debtor_agent, r.creditor_account, r.creditor_agent, "
-	"r.instructing_agent, r.instructed_agent, r.load_id, r.ordinal, r.position";
+/* every stored field of the record (record_fields.def) */
+static const char record_cols[] = CL_SQL_SHOW_COLUMNS;
 
 static const char load_sql[] =
 	"SELECT l.load_id, l.load_uuid, l.file_name, l.sha256, l.format, l.message_type, "

@@ -13,7 +13,7 @@
 
 #include "db.h"
 
-#define CL_HISTORY_MAX_COLS 48
+#define CL_HISTORY_MAX_COLS 64
 
 struct cl_kv {
 	const char *name;   /* column name */

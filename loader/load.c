@@ -12,6 +12,7 @@
 
 #include "failpoint.h"
 #include "fingerprint.h"
+#include "mask.h"
 #include "row.h"
 #include "xmalloc.h"
 
@@ -220,7 +221,7 @@ static void copy_journal_key(struct cl_copy_in *c, const struct cl_record *rec)
 {
 	char masked[CL_KEY_MAX];
 
-	if (cl_row_mask_key(rec, rec->natural_key, masked, sizeof(masked)))
+	if (cl_mask_record_key(rec, rec->natural_key, masked, sizeof(masked)))
 		cl_copy_text(c, masked, false, false);
 	else
 		cl_copy_raw(c, "\t\\N", 3);
@@ -657,11 +658,27 @@ enum cl_db_status cl_load_copy_rows(struct load *L, enum which which, const char
 
 /* The differing fields of each conflict, named in its journal row, and
  * (quarantine) the conflicting records parked with their full content. */
+static const char explain_sql[] =
+	"UPDATE public.clearing_dedupe_event e SET fields = ARRAY(SELECT f FROM (VALUES "
+	CL_SQL_COMPARED_DIFFS
+	") AS d(f, differs) WHERE differs) "
+	"FROM pg_temp.cl_conflict c, public.clearing_record r "
+	"WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal "
+	"AND r.tenant = e.tenant AND r.kind = c.kind "
+	"AND r.natural_key = coalesce(e.matched_key, c.natural_key)";
+
+/* A version already parked (same key, same fingerprint) is not parked
+ * again: a re-run must not put one payment twice in the queue someone
+ * works through; its journal row says what happened. */
+static const char quarantine_sql[] =
+	"INSERT INTO public.clearing_quarantine (" CL_SQL_RECORD_COLUMNS ") SELECT "
+	CL_SQL_RECORD_COLUMNS " FROM pg_temp.cl_conflict c "
+	"WHERE NOT EXISTS (SELECT 1 FROM public.clearing_quarantine q "
+	"WHERE q.tenant = c.tenant AND q.kind = c.kind "
+	"AND q.natural_key = c.natural_key AND q.fingerprint = c.fingerprint)";
+
 static enum cl_db_status explain_conflicts(struct load *L)
 {
-	char sql[8192], copy_sql[4096];
-	size_t n;
-	unsigned i;
 	unsigned long copied;
 	enum cl_db_status st;
 
@@ -669,58 +686,15 @@ static enum cl_db_status explain_conflicts(struct load *L)
 		      "(LIKE public.clearing_record) ON COMMIT DROP");
 	if (st != CL_DB_OK)
 		return st;
-	snprintf(copy_sql, sizeof(copy_sql), "COPY pg_temp.cl_conflict (%s) FROM STDIN",
-		 cl_row_columns);
-	if ((st = cl_load_copy_rows(L, CONFLICT_ROWS, copy_sql, &copied)) != CL_DB_OK)
+	st = cl_load_copy_rows(L, CONFLICT_ROWS,
+			       "COPY pg_temp.cl_conflict (" CL_SQL_RECORD_COLUMNS ") FROM STDIN",
+			       &copied);
+	if (st != CL_DB_OK)
 		return st;
-	/* column names from a constant list, no values: safe to build */
-	n = (size_t)snprintf(sql, sizeof(sql),
-			     "UPDATE public.clearing_dedupe_event e SET fields = ARRAY(SELECT f FROM (VALUES ");
-	for (i = 0; i < cl_row_compared_count && n < sizeof(sql); i++) {
-		const char *f = cl_row_compared[i].name;
-
-		if (!cl_row_compared[i].since)
-			n += (size_t)snprintf(sql + n, sizeof(sql) - n,
-					      "%s('%s', c.%s IS DISTINCT FROM r.%s)", i ? ", " : "", f,
-					      f, f);
-		else /* an empty value of a record applied before the column
-			existed is not known: not named as a difference (review
-			3, R3-8) */
-			n += (size_t)snprintf(sql + n, sizeof(sql) - n,
-					      "%s('%s', c.%s IS DISTINCT FROM r.%s AND (r.%s IS NOT NULL"
-					      " OR r.load_id > (SELECT coalesce(max(l.load_id), 0)"
-					      " FROM public.clearing_load l WHERE l.started_at <"
-					      " (SELECT v.applied_at FROM public.clearing_schema_version v"
-					      " WHERE v.version = %u))))",
-					      i ? ", " : "", f, f, f, f, cl_row_compared[i].since);
-	}
-	if (n < sizeof(sql))
-		n += (size_t)snprintf(sql + n, sizeof(sql) - n,
-		 ") AS d(f, differs) WHERE differs) "
-		 "FROM pg_temp.cl_conflict c, public.clearing_record r "
-		 "WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal "
-		 "AND r.tenant = e.tenant AND r.kind = c.kind "
-		 "AND r.natural_key = coalesce(e.matched_key, c.natural_key)");
-	if (n >= sizeof(sql)) {
-		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",
-			     "statement too long for its buffer: nothing applied");
-		return CL_DB_ERROR;
-	}
-	if ((st = cl_load_exec0(L, sql)) != CL_DB_OK)
+	if ((st = cl_load_exec0(L, explain_sql)) != CL_DB_OK)
 		return st;
-	if (L->o->on_conflict == CL_ON_CONFLICT_QUARANTINE) {
-		/* a version already parked (same key, same fingerprint) is not
-		   parked again: a re-run must not put one payment twice in the
-		   queue someone works through (review 2); its journal row says
-		   what happened */
-		snprintf(sql, sizeof(sql),
-			 "INSERT INTO public.clearing_quarantine (%s) SELECT %s FROM pg_temp.cl_conflict c "
-			 "WHERE NOT EXISTS (SELECT 1 FROM public.clearing_quarantine q "
-			 "WHERE q.tenant = c.tenant AND q.kind = c.kind "
-			 "AND q.natural_key = c.natural_key AND q.fingerprint = c.fingerprint)",
-			 cl_row_columns, cl_row_columns);
-		st = cl_load_exec0(L, sql);
-	}
+	if (L->o->on_conflict == CL_ON_CONFLICT_QUARANTINE)
+		st = cl_load_exec0(L, quarantine_sql);
 	return st;
 }
 
@@ -781,7 +755,6 @@ static enum cl_db_status journal_raced(struct load *L, unsigned long skipped)
 /* Pass 2: the new records into clearing_record. */
 static enum cl_db_status apply_new(struct load *L)
 {
-	char sql[8192]; /* the column list appears twice: 1 KiB truncated it */
 	unsigned long copied;
 	enum cl_db_status st;
 	PGresult *res;
@@ -789,9 +762,10 @@ static enum cl_db_status apply_new(struct load *L)
 	if (L->r->new_count == 0)
 		return CL_DB_OK;
 	if (!L->ordered_path) {
-		snprintf(sql, sizeof(sql), "COPY public.clearing_record (%s) FROM STDIN",
-			 cl_row_columns);
-		st = cl_load_copy_rows(L, NEW_ROWS, sql, &copied);
+		st = cl_load_copy_rows(L, NEW_ROWS,
+				       "COPY public.clearing_record (" CL_SQL_RECORD_COLUMNS
+				       ") FROM STDIN",
+				       &copied);
 		if (st == CL_DB_OK && copied != L->r->new_count) {
 			cl_error_set(&L->r->err, cl_input_name(L->in), 0, "file_changed",
 				     "pass 2 found %lu new records, classification %lu: nothing applied",
@@ -804,21 +778,17 @@ static enum cl_db_status apply_new(struct load *L)
 		      "(LIKE public.clearing_record) ON COMMIT DROP");
 	if (st != CL_DB_OK)
 		return st;
-	snprintf(sql, sizeof(sql), "COPY pg_temp.cl_new (%s) FROM STDIN", cl_row_columns);
-	if ((st = cl_load_copy_rows(L, NEW_ROWS, sql, &copied)) != CL_DB_OK)
+	st = cl_load_copy_rows(L, NEW_ROWS,
+			       "COPY pg_temp.cl_new (" CL_SQL_RECORD_COLUMNS ") FROM STDIN", &copied);
+	if (st != CL_DB_OK)
 		return st;
-	snprintf(sql, sizeof(sql),
-		 "WITH ins AS (INSERT INTO public.clearing_record (%s) "
-		 "SELECT %s FROM pg_temp.cl_new ORDER BY kind, natural_key "
-		 "ON CONFLICT (tenant, kind, natural_key) DO NOTHING RETURNING 1) "
-		 "SELECT count(*) FROM ins",
-		 cl_row_columns, cl_row_columns);
-	if (strlen(sql) + 1 >= sizeof(sql)) {
-		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",
-			     "statement too long for its buffer: nothing applied");
-		return CL_DB_ERROR;
-	}
-	if ((st = cl_db_exec(L->db, sql, 0, NULL, &res, &L->r->err)) != CL_DB_OK)
+	st = cl_db_exec(L->db,
+			"WITH ins AS (INSERT INTO public.clearing_record (" CL_SQL_RECORD_COLUMNS ") "
+			"SELECT " CL_SQL_RECORD_COLUMNS " FROM pg_temp.cl_new ORDER BY kind, natural_key "
+			"ON CONFLICT (tenant, kind, natural_key) DO NOTHING RETURNING 1) "
+			"SELECT count(*) FROM ins",
+			0, NULL, &res, &L->r->err);
+	if (st != CL_DB_OK)
 		return st;
 	copied = strtoul(PQgetvalue(res, 0, 0), NULL, 10);
 	PQclear(res);

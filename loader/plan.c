@@ -80,36 +80,57 @@ static int on_detail(void *ctx, char **f, int nf)
 	it.matched_time = f[D_MTIME];
 	it.matched_key = f[D_MKEY];
 	if (f[D_FIELDS] && it.action == CL_ACTION_CONFLICT) {
-		for (i = 0; i < cl_row_compared_count && (int)(D_OLD0 + i) < nf &&
-			    it.nfields < CL_DIFF_FIELDS_MAX; i++) {
-			struct cl_field_diff *d;
-			char buf[32];
-			/* fields is "{a,b}": look for the name between delimiters */
-			const char *hit = strstr(f[D_FIELDS], cl_row_compared[i].name);
-			size_t len = strlen(cl_row_compared[i].name);
+		/* the compared fields, in table order: column D_OLD0 + k is the
+		   k-th of them (CL_SQL_COMPARED_R) */
+		int k = 0;
 
-			if (!hit || (hit[len] != ',' && hit[len] != '}') ||
+		for (i = 0; i < CL_NFIELDS && D_OLD0 + k < nf && it.nfields < CL_DIFF_FIELDS_MAX;
+		     i++) {
+			const struct cl_field *fd = &cl_fields[i];
+			struct cl_field_diff *d;
+			char buf[65];
+			const char *hit;
+			int col;
+
+			if (!(fd->flags & CL_FF_COMPARED))
+				continue;
+			col = D_OLD0 + k++;
+			/* fields is "{a,b}": look for the name between delimiters */
+			hit = strstr(f[D_FIELDS], fd->name);
+			if (!hit || (hit[fd->name_len] != ',' && hit[fd->name_len] != '}') ||
 			    (hit[-1] != ',' && hit[-1] != '{'))
 				continue;
 			d = &it.fields[it.nfields++];
-			d->field = cl_row_compared[i].name;
-			d->account = cl_row_compared[i].account;
-			snprintf(d->old_value, sizeof(d->old_value), "%s",
-				 f[D_OLD0 + i] ? f[D_OLD0 + i] : "");
+			d->field = fd->name;
+			d->account = (fd->flags & CL_FF_ACCOUNT) != 0;
+			snprintf(d->old_value, sizeof(d->old_value), "%s", f[col] ? f[col] : "");
 			snprintf(d->new_value, sizeof(d->new_value), "%s",
-				 cl_row_value(rec, i, buf));
+				 cl_field_text(fd, rec, buf));
 		}
 	}
 	plan_emit(P, rec, &it);
 	return 0;
 }
 
+/* Every journal row of this load with the record it matched: what was
+ * stored of the compared fields, for the conflicts. */
+static const char plan_sql[] =
+	"COPY (SELECT e.ordinal, e.reason, e.matched_load_id, l.file_name, "
+	"e.matched_position, "
+	"pg_catalog.to_char(l.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM'), "
+	"e.matched_key, e.fields, " CL_SQL_COMPARED_R
+	" FROM public.clearing_dedupe_event e"
+	" JOIN public.clearing_load l ON l.load_id = e.matched_load_id"
+	" JOIN pg_temp.cl_stage s ON s.ordinal = e.ordinal"
+	" LEFT JOIN public.clearing_record r ON e.reason <> 'duplicate'"
+	"  AND r.tenant = e.tenant AND r.kind = s.kind"
+	"  AND r.natural_key = coalesce(e.matched_key, s.natural_key)"
+	" WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint"
+	" ORDER BY e.ordinal) TO STDOUT";
+
 enum cl_db_status cl_load_plan(struct load *L)
 {
 	struct plan P;
-	char sql[4096];
-	size_t n;
-	unsigned i;
 	enum cl_db_status st;
 	const struct cl_record *rec;
 
@@ -119,23 +140,7 @@ enum cl_db_status cl_load_plan(struct load *L)
 		L->r->err = P.err;
 		return CL_DB_ERROR;
 	}
-	n = (size_t)snprintf(sql, sizeof(sql),
-			     "COPY (SELECT e.ordinal, e.reason, e.matched_load_id, l.file_name, "
-			     "e.matched_position, "
-			     "pg_catalog.to_char(l.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM'), "
-			     "e.matched_key, e.fields");
-	for (i = 0; i < cl_row_compared_count; i++)
-		n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", r.%s", cl_row_compared[i].name);
-	snprintf(sql + n, sizeof(sql) - n,
-		 " FROM public.clearing_dedupe_event e"
-		 " JOIN public.clearing_load l ON l.load_id = e.matched_load_id"
-		 " JOIN pg_temp.cl_stage s ON s.ordinal = e.ordinal"
-		 " LEFT JOIN public.clearing_record r ON e.reason <> 'duplicate'"
-		 "  AND r.tenant = e.tenant AND r.kind = s.kind"
-		 "  AND r.natural_key = coalesce(e.matched_key, s.natural_key)"
-		 " WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint"
-		 " ORDER BY e.ordinal) TO STDOUT");
-	st = cl_copy_out(L->db, sql, on_detail, &P, &L->r->err);
+	st = cl_copy_out(L->db, plan_sql, on_detail, &P, &L->r->err);
 	if (st == CL_DB_OK && !P.failed)
 		plan_advance(&P, 0, &rec); /* the rest are new */
 	cl_parser_free(P.p);
@@ -145,4 +150,3 @@ enum cl_db_status cl_load_plan(struct load *L)
 	}
 	return st;
 }
-

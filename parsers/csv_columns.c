@@ -35,92 +35,53 @@ enum check {
 	CHK_CCY,    /* ISO: an ISO 4217 currency with a minor unit */
 };
 
-enum scope { ALL, ACH, ISO };
-
+/* A CSV column: the record field it is (record_fields.def: its scope,
+ * flags, place in struct cl_record), NULL for the leading "file" column,
+ * and how the reader takes it. */
 struct column {
 	const char *name;
 	enum csv_col_type type;
-	enum scope scope;   /* whose records may carry a value */
-	bool required;      /* the header must name it */
-	bool account;       /* masked by exports without --no-mask */
-	bool secret;        /* an account or a name: never quoted in a message */
-	size_t offset, cap; /* COL_TEXT: the field of struct cl_record */
+	const struct cl_field *f;
 	enum shape shape;
 	int width;
-	bool needed;        /* a value is required for records of `scope` */
 	enum check check;
 };
 
-#define X(n, t, sc, req) { #n, t, sc, req, false, false, 0, 0, ANY, 0, false, CHK_NONE }
-#define F(n) offsetof(struct cl_record, n), sizeof(((struct cl_record *)0)->n)
-#define T(n, sc, req) { #n, COL_TEXT, sc, req, false, false, F(n), ANY, 0, false, CHK_NONE }
-/* a text checked by `chk` */
-#define C(n, sc, req, chk) { #n, COL_TEXT, sc, req, false, false, F(n), ANY, 0, false, chk }
-/* a name, a person's id or free text that may hold one: never quoted */
-#define N(n, sc, req) { #n, COL_TEXT, sc, req, false, true, F(n), ANY, 0, false, CHK_NONE }
-#define S(n, sc, sh, w, need, chk) \
-	{ #n, COL_TEXT, sc, true, false, false, F(n), sh, w, need, chk }
-#define A(n, sc, chk) { #n, COL_TEXT, sc, true, true, true, F(n), ANY, 0, false, chk }
-
-/* Required: what a key or fingerprint of some kind reads (so a missing
- * column can never change one silently), plus scheme, kind, amount and
- * direction; company_name tells an IAT NOC.  Optional: cosmetic fields and
- * the columns that are checked or ignored. */
+/* The columns parse --format csv writes: "file", then every OUT field of
+ * record_fields.def in its order (the others are skipped: COL_NONE).  A
+ * required column is one a key or fingerprint of some kind reads (so a
+ * missing column can never change one silently), plus scheme, kind,
+ * amount and direction; company_name tells an IAT NOC. */
 static const struct column columns[] = {
-	X(file, COL_IGNORED, ALL, false),
-	X(position, COL_IGNORED, ALL, false),
-	X(scheme, COL_SCHEME, ALL, true),
-	X(kind, COL_KIND, ALL, true),
-	X(natural_key, COL_NATURAL_KEY, ALL, false),
-	X(key_rule, COL_KEY_RULE, ALL, false),
-	X(fingerprint, COL_FINGERPRINT, ALL, false),
-	X(amount_minor, COL_AMOUNT, ALL, true),
-	X(direction, COL_DIRECTION, ALL, true),
-	S(currency, ALL, UPPER, 3, true, CHK_CCY),
-	C(value_date, ALL, true, CHK_DATE),
-	S(trace_number, ACH, DIGITS, 15, true, CHK_NONE),
-	S(sec_code, ACH, UPPER, 3, true, CHK_SEC),
-	S(transaction_code, ACH, DIGITS, 2, true, CHK_TCODE),
-	S(receiving_dfi, ACH, DIGITS, 9, true, CHK_NONE),
-	A(receiving_account, ACH, CHK_NONE),
-	N(individual_id, ACH, false),
-	N(individual_name, ACH, false),
-	T(company_id, ACH, true),
-	N(company_name, ACH, true),
-	T(company_entry_description, ACH, false),
-	S(batch_number, ACH, DIGITS, 7, true, CHK_NONE),
-	N(addenda_text, ACH, false),
-	T(reason_code, ALL, true),
-	S(original_trace, ACH, DIGITS, 15, false, CHK_NONE),
-	S(original_rdfi, ACH, DIGITS, 8, false, CHK_NONE),
-	T(corrected_data, ACH, true),
-	T(dishonored_code, ACH, true),
-	T(message_type, ISO, false),
-	T(msg_id, ISO, false),
-	T(pmt_inf_id, ISO, false),
-	T(instr_id, ISO, false),
-	T(end_to_end_id, ISO, true),
-	T(tx_id, ISO, true),
-	C(uetr, ISO, true, CHK_UUID4),
-	T(rtr_id, ISO, true),
-	C(orgnl_uetr, ISO, true, CHK_UUID4),
-	T(orgnl_end_to_end_id, ISO, true),
-	T(orgnl_tx_id, ISO, true),
-	T(orgnl_msg_id, ISO, true),
-	T(initiating_party_id, ISO, true),
-	N(debtor_name, ISO, false),
-	A(debtor_account, ISO, CHK_IBAN),
-	C(debtor_agent, ISO, true, CHK_BIC),
-	N(creditor_name, ISO, false),
-	A(creditor_account, ISO, CHK_IBAN),
-	C(creditor_agent, ISO, true, CHK_BIC),
-	C(instructing_agent, ISO, true, CHK_BIC),
-	C(instructed_agent, ISO, true, CHK_BIC),
-	N(remittance_text, ISO, false),
-	X(addenda_count, COL_ADDENDA_COUNT, ACH, false),
+	{ "file", COL_IGNORED, NULL, ANY, 0, CHK_NONE },
+#define CL_FIELD(n, type, cap, scope, store, flags, since, csv, shape, width, check)          \
+	{ #n, COL_##csv, &cl_fields[CL_F_##n], shape, width, CHK_##check },
+#include "record_fields.def"
+#undef CL_FIELD
 };
 
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
+
+/* The columns parse --format csv writes. */
+static size_t csv_columns_written(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < NCOLUMNS; i++)
+		n += columns[i].type != COL_NONE;
+	return n;
+}
+
+static bool col_flag(const struct column *c, unsigned flag)
+{
+	return c->f && (c->f->flags & flag);
+}
+
+/* whose records may carry a value */
+static bool col_mine(const struct column *c, const struct cl_record *rec)
+{
+	return !c->f || cl_field_in_scope(c->f, rec);
+}
 
 _Static_assert(NCOLUMNS <= sizeof(((struct cl_csv *)0)->present),
 	       "present[] must hold every column");
@@ -164,7 +125,8 @@ const char *csv_show(char *buf, size_t cap, const char *s, size_t max)
 static int column_index(const char *name, size_t len)
 {
 	for (size_t i = 0; i < NCOLUMNS; i++)
-		if (strlen(columns[i].name) == len && memcmp(columns[i].name, name, len) == 0)
+		if (columns[i].type != COL_NONE && strlen(columns[i].name) == len &&
+		    memcmp(columns[i].name, name, len) == 0)
 			return (int)i;
 	return -1;
 }
@@ -178,7 +140,7 @@ enum cl_status csv_header(struct cl_csv *p, struct cl_error *err)
 		cl_error_set(err, p->name, r->line, "csv_header",
 			     "header row has %lu columns: expected at most %zu (the columns of "
 			     "parse --format csv)",
-			     r->nfields, NCOLUMNS);
+			     r->nfields, csv_columns_written());
 		return CL_INVALID;
 	}
 	memset(p->present, 0, sizeof(p->present));
@@ -208,7 +170,7 @@ enum cl_status csv_header(struct cl_csv *p, struct cl_error *err)
 		p->col[i] = c;
 	}
 	for (size_t c = 0; c < NCOLUMNS; c++)
-		if (columns[c].required && !p->present[c]) {
+		if (col_flag(&columns[c], CL_FF_REQUIRED) && !p->present[c]) {
 			cl_error_set(err, p->name, r->line, "csv_column_missing",
 				     "the header has no column \"%s\": it is required (it enters "
 				     "a natural key or fingerprint, or names the record)",
@@ -256,7 +218,7 @@ static bool utf8_ok(const unsigned char *s, size_t n)
 static bool shape_ok(const struct column *c, const char *v, size_t n)
 {
 	if (n == 0)
-		return !c->needed;
+		return !col_flag(c, CL_FF_NEEDED);
 	switch (c->shape) {
 	case ANY:
 		return true;
@@ -367,7 +329,7 @@ static void trim(const struct column *c, bool ach, const char **v, size_t *n)
 	}
 	while (*n > 0 && (*v)[*n - 1] == ' ')
 		(*n)--;
-	if (c->offset == offsetof(struct cl_record, company_id))
+	if (c->f == &cl_fields[CL_F_company_id])
 		while (*n > 0 && **v == ' ') {
 			(*v)++;
 			(*n)--;
@@ -475,14 +437,14 @@ static enum cl_status field(struct cl_csv *p, const struct column *c, const char
 {
 	unsigned long line = p->row.line;
 	bool ach = strcmp(rec->scheme, "nacha") == 0;
-	bool mine = c->scope == ALL || (c->scope == ACH) == ach;
+	bool mine = col_mine(c, rec);
 	char s1[96], s2[64];
 	uint64_t u;
 
 	if (c->type == COL_TEXT && mine && c->shape == ANY)
 		trim(c, ach, &v, &n);
 	if (n && !mine) {
-		if (c->secret)
+		if (col_flag(c, CL_FF_ACCOUNT | CL_FF_PERSONAL))
 			ROW_ERR("csv_field_scope",
 				"column %s on line %lu must be empty for %s %s record", c->name,
 				line, article(rec->kind), rec->kind);
@@ -502,20 +464,20 @@ static enum cl_status field(struct cl_csv *p, const struct column *c, const char
 				"column %s on line %lu has a control character (byte %zu is 0x%02x): "
 				"NACHA fields are printable",
 				c->name, line, (size_t)(bad - v) + 1, (unsigned)(unsigned char)*bad);
-		if (c->account && memchr(v, '*', n))
+		if (col_flag(c, CL_FF_ACCOUNT) && memchr(v, '*', n))
 			ROW_ERR("csv_masked",
 				"column %s on line %lu is masked: export the file with "
 				"parse --format csv --no-mask",
 				c->name, line);
-		if (cl_copy_span((char *)rec + c->offset, c->cap, v, n) != 0)
+		if (cl_copy_span((char *)rec + c->f->offset, c->f->size, v, n) != 0)
 			ROW_ERR("csv_field_length",
 				"column %s on line %lu is %zu bytes long: its limit is %zu", c->name,
-				line, n, c->cap - 1);
+				line, n, c->f->size - 1);
 		if (!shape_ok(c, v, n) && mine)
 			ROW_ERR("csv_field_format",
 				"column %s on line %lu must be %s, found \"%s\"", c->name, line,
 				shape_text(c, s2, sizeof(s2)), csv_show(s1, sizeof(s1), v, 40));
-		return mine ? value_check(p, c, (char *)rec + c->offset, ach, err) : CL_OK;
+		return mine ? value_check(p, c, (char *)rec + c->f->offset, ach, err) : CL_OK;
 	}
 	case COL_AMOUNT:
 		if (!parse_uint(v, n, INT64_MAX, &u))
@@ -557,6 +519,7 @@ static enum cl_status field(struct cl_csv *p, const struct column *c, const char
 		g->fingerprint = v;
 		return CL_OK;
 	case COL_IGNORED:
+	case COL_NONE:
 	case COL_SCHEME:
 	case COL_KIND:
 		break;

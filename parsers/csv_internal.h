@@ -26,6 +26,7 @@ enum csv_col_type {
 	COL_AMOUNT,
 	COL_DIRECTION,
 	COL_ADDENDA_COUNT,
+	COL_NONE,        /* a field that is not a CSV column */
 };
 
 /* A row: field i is at buf + off[i], len[i] bytes, NUL-terminated. */

@@ -1,7 +1,9 @@
 /* record.c - helpers for the shared record and error types. */
 #include "record.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,4 +53,90 @@ const char *cl_direction_name(enum cl_direction d)
 		break;
 	}
 	return NULL;
+}
+
+/* ---- the field table ---- */
+
+/* The def's flag words, as values, for this table only. */
+#define STORED CL_FF_STORED
+#define UNSTORED 0
+#define OUT CL_FF_OUT
+#define COMPARED CL_FF_COMPARED
+#define ACCOUNT CL_FF_ACCOUNT
+#define PERSONAL CL_FF_PERSONAL
+#define NOTNULL CL_FF_NOTNULL
+#define REQUIRED CL_FF_REQUIRED
+#define NEEDED CL_FF_NEEDED
+
+/* where a HASHOPT field's has_<name> is */
+#define HAS_OFFSET_HASHOPT(n) offsetof(struct cl_record, has_##n)
+#define HAS_OFFSET_STATIC(n) 0
+#define HAS_OFFSET_TEXT(n) 0
+#define HAS_OFFSET_HASH(n) 0
+#define HAS_OFFSET_AMOUNT(n) 0
+#define HAS_OFFSET_DIR(n) 0
+#define HAS_OFFSET_LINE(n) 0
+#define HAS_OFFSET_COUNT(n) 0
+
+const struct cl_field cl_fields[CL_NFIELDS] = {
+#define CL_FIELD(n, type, cap, scope, store, flags, since, csv, shape, width, check)          \
+	{ #n, sizeof(#n) - 1, CL_FT_##type, CL_SCOPE_##scope, since, (store) | (flags),         \
+	  offsetof(struct cl_record, n), sizeof(((struct cl_record *)0)->n),                   \
+	  HAS_OFFSET_##type(n) },
+#include "record_fields.def"
+#undef CL_FIELD
+};
+
+#undef STORED
+#undef UNSTORED
+#undef OUT
+#undef COMPARED
+#undef ACCOUNT
+#undef PERSONAL
+#undef NOTNULL
+#undef REQUIRED
+#undef NEEDED
+
+const struct cl_field *cl_field_by_name(const char *name, size_t n)
+{
+	for (size_t i = 0; i < CL_NFIELDS; i++)
+		if (cl_fields[i].name_len == n && memcmp(cl_fields[i].name, name, n) == 0)
+			return &cl_fields[i];
+	return NULL;
+}
+
+const char *cl_field_text(const struct cl_field *f, const struct cl_record *rec, char buf[65])
+{
+	const char *p = (const char *)rec + f->offset;
+	const char *d;
+
+	switch ((enum cl_field_type)f->type) {
+	case CL_FT_STATIC:
+	case CL_FT_TEXT:
+		return cl_field_str(f, rec);
+	case CL_FT_HASHOPT:
+		if (!cl_field_has(f, rec))
+			return "";
+		/* fall through */
+	case CL_FT_HASH:
+		for (int i = 0; i < 32; i++) {
+			buf[2 * i] = "0123456789abcdef"[(unsigned char)p[i] >> 4];
+			buf[2 * i + 1] = "0123456789abcdef"[(unsigned char)p[i] & 15];
+		}
+		buf[64] = '\0';
+		return buf;
+	case CL_FT_AMOUNT:
+		snprintf(buf, 65, "%" PRId64, *(const int64_t *)(const void *)p);
+		return buf;
+	case CL_FT_DIR:
+		d = cl_direction_name(*(const enum cl_direction *)(const void *)p);
+		return d ? d : "";
+	case CL_FT_LINE:
+		snprintf(buf, 65, "%lu", *(const unsigned long *)(const void *)p);
+		return buf;
+	case CL_FT_COUNT:
+		snprintf(buf, 65, "%u", *(const unsigned *)(const void *)p);
+		return buf;
+	}
+	return "";
 }

@@ -55,95 +55,102 @@ enum cl_direction {
 #define CL_ADDENDA_MAX 96   /* one addenda's payment information (80) */
 #define CL_MSGTEXT_MAX 512  /* error message text */
 
+/* The record: one member per line of record_fields.def (in its order),
+ * plus the record's ordinal.  The def says what each member holds. */
+#define CL_MEMBER_STATIC(n, cap) const char *n;
+#define CL_MEMBER_TEXT(n, cap) char n[cap];
+#define CL_MEMBER_HASH(n, cap) unsigned char n[32];
+#define CL_MEMBER_HASHOPT(n, cap) unsigned char n[32]; int has_##n;
+#define CL_MEMBER_AMOUNT(n, cap) int64_t n;
+#define CL_MEMBER_DIR(n, cap) enum cl_direction n;
+#define CL_MEMBER_LINE(n, cap) unsigned long n;
+#define CL_MEMBER_COUNT(n, cap) unsigned n;
+
 struct cl_record {
-	/* identity */
-	const char *scheme;      /* "nacha" or "iso20022"; static string */
-	const char *kind;        /* "ach.entry", "ach.return", "ach.noc",
-	                            "pain.001", "pacs.008", "pacs.009",
-	                            "pacs.004"; static string */
-	const char *key_rule;    /* CL_KEY_RULE_*; static string */
-	char natural_key[CL_KEY_MAX]; /* per clearing-load-keys(7); never
-	                                 includes the tenant (the loader adds it) */
-	char alt_key[CL_KEY_MAX];     /* pacs: the payment's identity under the
-	                                 lowest key tier all its forms have
-	                                 ("e2e|InstgAgt|EndToEndId", else
-	                                 "txid|..."; pacs.004 "ouetr|...", else
-	                                 "rtrid|..."), "" if none: the same
-	                                 payment sent with and without UETR
-	                                 has two natural keys, one alt_key */
-	char alt_key2[CL_KEY_MAX];    /* the other identity when a record has
-	                                 both (pacs: "txid|..." beside an e2e
-	                                 alt_key; pacs.004 "rtrid|..." beside
-	                                 an ouetr one), else "": a form that
-	                                 lacks the EndToEndId meets it here */
-	unsigned char fingerprint[32]; /* SHA-256 of the canonical economic
-	                                  fields (see fingerprint.h) */
-	unsigned char alt_fp[32];  /* pacs: the fingerprint without the
-	                              instructed agent, which one form of a
-	                              payment may lack (compared with alt_key,
-	                              review 4: R4-2); valid when has_alt_fp */
-	int has_alt_fp;
-	unsigned long position;  /* line of the record's first line (ACH: the
-	                            6 record; XML: the transaction element) */
+#define CL_FIELD(name, type, cap, ...) CL_MEMBER_##type(name, cap)
+#include "record_fields.def"
+#undef CL_FIELD
 	unsigned long ordinal;   /* 1-based index of the record in the file */
-
-	/* economics */
-	int64_t amount_minor;    /* minor units of `currency`; never float */
-	char currency[4];        /* ISO 4217 alpha code; "USD" for NACHA */
-	enum cl_direction direction;
-	char value_date[11];     /* YYYY-MM-DD or "" (ACH: effective entry date;
-	                            ISO: settlement / requested execution date) */
-
-	/* NACHA references */
-	char trace_number[16];      /* 6 record 80-94 (the return's own trace
-	                               for returns and NOCs) */
-	char sec_code[4];           /* batch header 51-53 */
-	char transaction_code[3];   /* 6 record 2-3 */
-	char receiving_dfi[10];     /* 6 record 4-12 (routing with check digit) */
-	char receiving_account[CL_ACCOUNT_MAX]; /* 6 record 13-29 (IAT: 40-74);
-	                                           trailing blanks trimmed */
-	char individual_id[23];     /* 6 record individual identification */
-	char individual_name[CL_NAME_MAX]; /* receiver / individual name */
-	char company_id[11];        /* batch header 41-50 (IAT: originator id) */
-	char company_name[17];      /* batch header 5-20 */
-	char company_entry_description[11]; /* batch header 54-63 */
-	char batch_number[8];       /* batch header 88-94 */
-	char addenda_text[CL_ADDENDA_MAX]; /* first addenda 05/02 text */
-	unsigned addenda_count;     /* addenda records that belong to the entry */
-	char reason_code[CL_ID_MAX]; /* return R.. / NOC C.. / ISO return reason
-	                               (Cd, 4, or Prtry, Max35Text) */
-	char original_trace[16];    /* addenda 98/99 7-21 */
-	char original_rdfi[9];      /* addenda 98/99 28-35 */
-	char corrected_data[30];    /* addenda 98 36-64 */
-	char dishonored_code[4];    /* the code of the last dishonored (R61,
-	                               R62, R67-R70) or contested (R71-R77) 99
-	                               addenda that follows a plain return 99:
-	                               the latest stage of the return's life */
-
-	/* ISO 20022 references */
-	char message_type[32];      /* namespace suffix, e.g. "pain.001.001.09" */
-	char msg_id[CL_ID_MAX];
-	char pmt_inf_id[CL_ID_MAX];
-	char instr_id[CL_ID_MAX];
-	char end_to_end_id[CL_ID_MAX];
-	char tx_id[CL_ID_MAX];
-	char uetr[37];              /* lowercase */
-	char rtr_id[CL_ID_MAX];
-	char orgnl_uetr[37];
-	char orgnl_end_to_end_id[CL_ID_MAX];
-	char orgnl_tx_id[CL_ID_MAX];
-	char orgnl_msg_id[CL_ID_MAX];
-	char initiating_party_id[CL_ID_MAX];
-	char debtor_name[CL_NAME_MAX];
-	char debtor_account[CL_ACCOUNT_MAX];
-	char debtor_agent[CL_AGENT_MAX];
-	char creditor_name[CL_NAME_MAX];
-	char creditor_account[CL_ACCOUNT_MAX];
-	char creditor_agent[CL_AGENT_MAX];
-	char instructing_agent[CL_AGENT_MAX];
-	char instructed_agent[CL_AGENT_MAX];
-	char remittance_text[CL_NAME_MAX]; /* first Ustrd */
 };
+
+/* ---- the field table (record_fields.def) as data ---- */
+
+enum cl_field_id {
+#define CL_FIELD(name, ...) CL_F_##name,
+#include "record_fields.def"
+#undef CL_FIELD
+	CL_NFIELDS
+};
+
+enum cl_field_type {
+	CL_FT_STATIC, CL_FT_TEXT, CL_FT_HASH, CL_FT_HASHOPT, CL_FT_AMOUNT, CL_FT_DIR,
+	CL_FT_LINE, CL_FT_COUNT,
+};
+
+enum cl_field_scope { CL_SCOPE_ALL, CL_SCOPE_ACH, CL_SCOPE_ISO };
+
+/* The flags of record_fields.def (see there). */
+enum {
+	CL_FF_STORED = 1 << 0,
+	CL_FF_OUT = 1 << 1,
+	CL_FF_COMPARED = 1 << 2,
+	CL_FF_ACCOUNT = 1 << 3,
+	CL_FF_PERSONAL = 1 << 4,
+	CL_FF_NOTNULL = 1 << 5,
+	CL_FF_REQUIRED = 1 << 6,
+	CL_FF_NEEDED = 1 << 7,
+};
+
+struct cl_field {
+	const char *name;         /* member, column, JSON key, CSV column */
+	unsigned char name_len;
+	unsigned char type;       /* enum cl_field_type */
+	unsigned char scope;      /* enum cl_field_scope */
+	unsigned char since;      /* schema version that added the column */
+	unsigned flags;           /* CL_FF_* */
+	size_t offset;            /* in struct cl_record */
+	size_t size;              /* of the member */
+	size_t has_offset;        /* HASHOPT: of its int has_<name> */
+};
+
+/* Indexed by enum cl_field_id, in the def's order. */
+extern const struct cl_field cl_fields[CL_NFIELDS];
+
+/* The field named `name` (n bytes), or NULL. */
+const struct cl_field *cl_field_by_name(const char *name, size_t n);
+
+/* Does `rec` carry field f (its scope: every record, NACHA or ISO)? */
+static inline int cl_field_in_scope(const struct cl_field *f, const struct cl_record *rec)
+{
+	return f->scope == CL_SCOPE_ALL ||
+	       (f->scope == CL_SCOPE_ACH) == (rec->scheme && rec->scheme[0] == 'n');
+}
+
+/* Is field f set?  false only for an unset HASHOPT. */
+static inline int cl_field_has(const struct cl_field *f, const struct cl_record *rec)
+{
+	return f->type != CL_FT_HASHOPT ||
+	       *(const int *)(const void *)((const char *)rec + f->has_offset);
+}
+
+/* A text field's value (TEXT: the array; STATIC: the string or ""). */
+static inline const char *cl_field_str(const struct cl_field *f, const struct cl_record *rec)
+{
+	const char *p = (const char *)rec + f->offset;
+
+	if (f->type == CL_FT_STATIC) {
+		const char *s = *(const char *const *)(const void *)p;
+
+		return s ? s : "";
+	}
+	return p;
+}
+
+/* Field f of `rec` as text, as PostgreSQL prints the stored column: TEXT
+ * and STATIC as they are, numbers in decimal, a direction by name, a hash
+ * in 64 lowercase hex digits ("" for an unset HASHOPT).  "" means none.
+ * buf[65] is used for what is not already text. */
+const char *cl_field_text(const struct cl_field *f, const struct cl_record *rec, char buf[65]);
 
 /* Machine-readable error codes are short snake_case words ("record_length",
  * "entry_hash", "xml_malformed"), stable across releases. */

@@ -12,6 +12,7 @@
 
 #include "db.h"
 #include "load.h"
+#include "mask.h"
 #include "row.h"
 #include "schema.h"
 #include "uuid.h"
@@ -58,15 +59,15 @@ static void test_mask_key_hides_the_records_accounts(void **state)
 	(void)state;
 	cl_record_clear(&rec);
 	strcpy(rec.debtor_account, "DE83999441097718893142");
-	assert_true(cl_row_mask_key(&rec, "DE83999441097718893142|E2E-1-1", out, sizeof(out)));
+	assert_true(cl_mask_record_key(&rec, "DE83999441097718893142|E2E-1-1", out, sizeof(out)));
 	assert_string_equal(out, "******************3142|E2E-1-1");
 	/* a key without the account is left alone */
-	assert_false(cl_row_mask_key(&rec, "1100000000|121042880000001|2026-03-02", out,
+	assert_false(cl_mask_record_key(&rec, "1100000000|121042880000001|2026-03-02", out,
 				     sizeof(out)));
 	assert_string_equal(out, "1100000000|121042880000001|2026-03-02");
 	/* short values are not masked (they would match by chance) */
 	strcpy(rec.receiving_account, "1234");
-	assert_false(cl_row_mask_key(&rec, "x|1234|y", out, sizeof(out)));
+	assert_false(cl_mask_record_key(&rec, "x|1234|y", out, sizeof(out)));
 }
 
 static void test_uuid_v4_form(void **state)
