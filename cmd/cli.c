@@ -336,9 +336,12 @@ const char *cl_out_key(const struct cl_record *rec, const char *key, char *buf, 
 }
 
 /* An output field's value as text: accounts masked, the key with its
- * accounts masked; "" for none.  bufs: CL_KEY_MAX bytes. */
+ * accounts masked; "" for none.  buf: CL_KEY_MAX bytes. */
 static const char *out_value(const struct cl_field *f, const struct cl_record *rec, char *buf)
 {
+	if (f->type == CL_FT_TEXT && !(f->flags & CL_FF_ACCOUNT) &&
+	    f != &cl_fields[CL_F_natural_key])
+		return (const char *)rec + f->offset; /* the common case, first */
 	if (f == &cl_fields[CL_F_natural_key])
 		return cl_out_key(rec, rec->natural_key, buf, CL_KEY_MAX);
 	if (f->flags & CL_FF_ACCOUNT)
@@ -346,36 +349,65 @@ static const char *out_value(const struct cl_field *f, const struct cl_record *r
 	return cl_field_text(f, rec, buf);
 }
 
+/* The OUT fields a NACHA record and an ISO record carry, in table order
+ * (parse writes millions of records: no scope test per field). */
+static const struct cl_field *out_fields[2][CL_NFIELDS];
+static size_t n_out_fields[2];
+
+static const struct cl_field *const *record_out_fields(const struct cl_record *rec, size_t *n)
+{
+	int ach = rec->scheme && rec->scheme[0] == 'n';
+
+	if (!n_out_fields[0]) {
+		static const struct cl_record nacha = { .scheme = "nacha" }, iso = { .scheme = "iso20022" };
+
+		for (size_t i = 0; i < CL_NFIELDS; i++) {
+			const struct cl_field *f = &cl_fields[i];
+
+			if (!(f->flags & CL_FF_OUT))
+				continue;
+			if (cl_field_in_scope(f, &iso))
+				out_fields[0][n_out_fields[0]++] = f;
+			if (cl_field_in_scope(f, &nacha))
+				out_fields[1][n_out_fields[1]++] = f;
+		}
+	}
+	*n = n_out_fields[ach];
+	return out_fields[ach];
+}
+
 void cl_json_record_fields(struct cl_json *j, const struct cl_record *rec)
 {
 	char buf[CL_KEY_MAX];
+	size_t n;
+	const struct cl_field *const *fields = record_out_fields(rec, &n);
 
-	for (size_t i = 0; i < CL_NFIELDS; i++) {
-		const struct cl_field *f = &cl_fields[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct cl_field *f = fields[i];
 		const char *p = (const char *)rec + f->offset;
+		const char *v;
 
-		if (!(f->flags & CL_FF_OUT) || !cl_field_in_scope(f, rec))
-			continue;
+		json_key_n(j, f->name, f->name_len);
 		switch ((enum cl_field_type)f->type) {
-		case CL_FT_AMOUNT:
-			cl_json_int(j, f->name, (long long)*(const int64_t *)(const void *)p);
-			break;
-		case CL_FT_LINE:
-			cl_json_uint(j, f->name, *(const unsigned long *)(const void *)p);
-			break;
-		case CL_FT_COUNT:
-			cl_json_uint(j, f->name, *(const unsigned *)(const void *)p);
-			break;
-		default: {
-			const char *v = out_value(f, rec, buf);
+		case CL_FT_AMOUNT: {
+			int64_t a = *(const int64_t *)(const void *)p;
 
-			json_key_n(j, f->name, f->name_len);
+			json_digits(j, a < 0 ? 0ULL - (unsigned long long)a : (unsigned long long)a,
+				    a < 0);
+			continue;
+		}
+		case CL_FT_LINE:
+			json_digits(j, *(const unsigned long *)(const void *)p, false);
+			continue;
+		case CL_FT_COUNT:
+			json_digits(j, *(const unsigned *)(const void *)p, false);
+			continue;
+		default:
+			v = out_value(f, rec, buf);
 			if (*v)
 				json_string(j, v);
 			else
 				json_put(j, "null", 4);
-			break;
-		}
 		}
 	}
 }
