@@ -1,10 +1,10 @@
 /* keyset.c - an open-addressing hash set of natural keys (keyset.h). */
 #include "keyset.h"
 
-#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fingerprint.h"
 #include "xmalloc.h"
 
 #define KEYSET_MIN 1024 /* slots; a power of two */
@@ -13,9 +13,7 @@ struct cl_keyset {
 	struct cl_keyset_entry *slot; /* cap entries */
 	size_t cap;                   /* a power of two */
 	size_t used;                  /* occupied slots */
-	EVP_MD_CTX *ctx;
-	EVP_MD *md;                   /* fetched once (an implicit fetch per
-	                                 key takes locks) */
+	struct cl_fp *fp;             /* the SHA-256 of each key */
 };
 
 struct cl_keyset *cl_keyset_new(void)
@@ -25,10 +23,7 @@ struct cl_keyset *cl_keyset_new(void)
 	s->cap = KEYSET_MIN;
 	s->used = 0;
 	s->slot = cl_xcalloc(s->cap, sizeof(*s->slot));
-	s->ctx = EVP_MD_CTX_new();
-	s->md = EVP_MD_fetch(NULL, "SHA256", NULL);
-	if (!s->ctx || !s->md)
-		(void)cl_xmalloc(SIZE_MAX); /* exits: out of memory */
+	s->fp = cl_fp_new();
 	return s;
 }
 
@@ -36,21 +31,19 @@ void cl_keyset_free(struct cl_keyset *s)
 {
 	if (!s)
 		return;
-	EVP_MD_CTX_free(s->ctx);
-	EVP_MD_free(s->md);
+	cl_fp_free(s->fp);
 	free(s->slot);
 	free(s);
 }
 
 static void key_hash(struct cl_keyset *s, const char *kind, const char *key, uint64_t h[2])
 {
-	unsigned char d[EVP_MAX_MD_SIZE];
-	unsigned n = 0;
+	unsigned char d[32];
 
-	EVP_DigestInit_ex(s->ctx, s->md, NULL);
-	EVP_DigestUpdate(s->ctx, kind, strlen(kind) + 1); /* with its NUL: a separator */
-	EVP_DigestUpdate(s->ctx, key, strlen(key));
-	EVP_DigestFinal_ex(s->ctx, d, &n);
+	cl_fp_begin(s->fp);
+	cl_fp_raw(s->fp, kind, strlen(kind) + 1); /* with its NUL: a separator */
+	cl_fp_raw(s->fp, key, strlen(key));
+	cl_fp_end(s->fp, d);
 	memcpy(&h[0], d, 8);
 	memcpy(&h[1], d + 8, 8);
 	if (!h[0] && !h[1])
