@@ -94,7 +94,7 @@ struct cl_ach *cl_ach_new(struct cl_input *in, const struct cl_parse_opts *opts)
 		p->opts = *opts;
 	if (p->opts.max_errors == 0)
 		p->opts.max_errors = 100;
-	p->afp = ach_fp_new();
+	p->afp = cl_ach_fp_new();
 	p->cap = 2 * (size_t)CL_INPUT_BUFSIZE;
 	p->buf = cl_xmalloc(p->cap);
 	p->cur = &p->recs[0];
@@ -111,7 +111,7 @@ void cl_ach_free(struct cl_ach *p)
 {
 	if (!p)
 		return;
-	ach_fp_free(p->afp);
+	cl_ach_fp_free(p->afp);
 	ach_batch_sums_free(p);
 	cl_keyset_free(p->return_keys);
 	free(p->buf);

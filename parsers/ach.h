@@ -53,16 +53,5 @@ bool cl_ach_tcode_zero_amount(int tcode);
  * digit of the first 8 (as the parser checks the receiving DFI)? */
 bool cl_ach_routing_ok(const char *nine);
 
-/* Natural key, key_rule and fingerprint of an ACH record from its own
- * fields (kind, company_id, batch_number, trace_number, value_date,
- * sec_code, amount_minor, transaction_code, receiving_dfi,
- * receiving_account; returns and NOCs also reason_code, original_trace,
- * original_rdfi, corrected_data, dishonored_code), by the very encoding
- * the parser uses: a record rebuilt from a CSV export gets the bytes its
- * NACHA file gave.  transaction_code must be 2 and receiving_dfi 9
- * characters.  Not for IAT records: their fingerprint adds addenda 14 and
- * batch header fields that are not record fields. */
-struct cl_fp;
-void cl_ach_record_key_fingerprint(struct cl_fp *fp, struct cl_record *r, enum cl_ach_key rule);
 
 #endif

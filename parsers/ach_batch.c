@@ -173,7 +173,7 @@ void ach_batch_header(struct cl_ach *p, const struct ach_line *l)
 	ach_field_raw(b->number, l, 88, 94);
 	b->number_ok = ach_field_num(p, l, 88, 94, "batch number", &b->number_val);
 
-	ach_key_batch(p);
+	cl_ach_fp_batch(p->afp);
 	if (p->opts.ach_key == CL_ACH_KEY_BATCH && b->number_ok) {
 		if (p->prev_batch_number_ok && b->number_val <= p->prev_batch_number) {
 			ach_err(p, l->no, 88, "batch_number_order",

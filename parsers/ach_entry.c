@@ -667,7 +667,13 @@ void ach_entry_finish(struct cl_ach *p)
 			ach_bits_add(&p->bits, e->trace);
 	}
 	r->ordinal = ++p->ordinals;
-	ach_key_and_fingerprint(p, r, b->iat);
+	{
+		/* r's batch fields are the batch's: its prefix is cached */
+		const struct cl_ach_iat iat = { e->iat_rdfi_qual, e->iat_rdfi_id,
+						b->iat_dest_country, b->iat_dest_currency };
+
+		cl_ach_identity(p->afp, r, p->opts.ach_key, b->iat ? &iat : NULL);
+	}
 	if (e->n99 || e->n98)
 		return_key_once(p, r, e->line);
 	ach_emit_record(p);

@@ -6,7 +6,6 @@
  *   ach_batch.c    file header, batch header, batch and file controls,
  *                  the cross-batch trace-restart check
  *   ach_entry.c    entry detail and addenda layouts per SEC code
- *   ach_key.c      natural key and fingerprint of a finished record
  *
  * Columns in comments are NACHA's: 1-based and inclusive.  A record being
  * parsed always has 94 readable columns (`struct ach_line`: the input
@@ -138,7 +137,7 @@ struct cl_ach {
 	const char *name;
 	struct cl_parse_opts opts;
 	struct cl_file_info info;
-	struct ach_fp *afp;
+	struct cl_ach_fp *afp;
 
 	/* reader */
 	unsigned char *buf;          /* CL_INPUT_BUFSIZE * 2 */
@@ -320,17 +319,5 @@ void ach_addenda(struct cl_ach *p, const struct ach_line *l);
 /* Finish the open entry (if any): addenda checks, key, fingerprint, and
  * queue the record. */
 void ach_entry_finish(struct cl_ach *p);
-
-/* ach_key.c */
-struct ach_fp;
-/* The IAT fields an IAT record's fingerprint adds (addenda 14, batch header). */
-struct ach_iat_fp {
-	const char *rdfi_qual, *rdfi_id, *dest_country, *dest_currency;
-};
-struct ach_fp *ach_fp_new(void);
-void ach_fp_free(struct ach_fp *f);
-void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat);
-/* After a batch header: forget the fingerprint prefix of the last batch. */
-void ach_key_batch(struct cl_ach *p);
 
 #endif

@@ -841,7 +841,9 @@ enum cl_status csv_row_record(struct cl_csv *p, struct cl_error *err)
 			line, rec->end_to_end_id[0] ? "NOTPROVIDED" : "empty",
 			p->opts.positional_keys ? " with --positional-keys" : "");
 	if (strcmp(rec->scheme, "nacha") == 0) {
-		cl_ach_record_key_fingerprint(p->fp, rec, p->opts.ach_key);
+		/* each row has batch fields of its own */
+		cl_ach_fp_batch(p->afp);
+		cl_ach_identity(p->afp, rec, p->opts.ach_key, NULL);
 	} else if (!cl_iso20022_record_key_fingerprint(p->fp, rec, why, sizeof(why))) {
 		ROW_ERR("no_key", "record on line %lu has no natural key: %s", line, why);
 	}

@@ -46,7 +46,8 @@ struct cl_csv {
 	struct cl_file_info info;
 	struct csv_parser csv;
 	bool csv_ready;          /* csv_init done: csv_free owed */
-	struct cl_fp *fp;
+	struct cl_fp *fp;         /* ISO fingerprints */
+	struct cl_ach_fp *afp;    /* NACHA keys and fingerprints */
 
 	/* reader */
 	unsigned char buf[CL_INPUT_BUFSIZE];

@@ -78,6 +78,7 @@ struct cl_csv *cl_csv_new(struct cl_input *in, const struct cl_parse_opts *opts)
 		p->opts.max_errors = 100;
 	p->line = 1;
 	p->fp = cl_fp_new();
+	p->afp = cl_ach_fp_new();
 	if (csv_init(&p->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
 		(void)cl_xmalloc(SIZE_MAX); /* exits: libcsv fails only without memory */
 	p->csv_ready = true;
@@ -100,6 +101,7 @@ void cl_csv_free(struct cl_csv *p)
 	if (p->csv_ready)
 		csv_free(&p->csv);
 	cl_fp_free(p->fp);
+	cl_ach_fp_free(p->afp);
 	free(p);
 }
 

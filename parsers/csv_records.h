@@ -16,7 +16,7 @@
  *
  * The natural key, key_rule and fingerprint are never taken from the
  * file: they are recomputed from the fields by the code the NACHA and
- * ISO 20022 parsers use (cl_ach_record_key_fingerprint,
+ * ISO 20022 parsers use (cl_ach_identity,
  * cl_iso20022_record_key_fingerprint).  When the natural_key, key_rule or
  * fingerprint columns are present they must agree with the recomputed
  * values.  Kinds whose fingerprint needs fields the export does not carry

@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 
+#include "ach_identity.h"
 #include "input.h"
 #include "record.h"
 
@@ -35,11 +36,6 @@ enum cl_format {
 	CL_FORMAT_ACH,
 	CL_FORMAT_ISO20022,
 	CL_FORMAT_CSV,       /* records as parse --format csv writes them */
-};
-
-enum cl_ach_key {
-	CL_ACH_KEY_STRICT = 0, /* company id + trace + effective date (v1) */
-	CL_ACH_KEY_BATCH,      /* + batch number (v1-batch, weaker) */
 };
 
 struct cl_parse_opts {

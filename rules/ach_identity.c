@@ -1,6 +1,6 @@
 /*
- * ach_key.c - natural key and fingerprint of a finished ACH record
- * (clearing-load-keys(7)).
+ * ach_identity.c - natural key and fingerprint of an ACH record, from its
+ * fields (clearing-load-keys(7)).
  *
  *   ach.entry   v1        <company id>|<trace>|<effective date>
  *               v1-batch  <company id>|<batch number>|<trace>|<effective date>
@@ -29,9 +29,11 @@
  * issue 2 wants 500 MB/s.  Fixed-length P and length-prefixed fields keep
  * the encoding unambiguous.
  */
-#include "ach_internal.h"
+#include "ach_identity.h"
 
 #include <openssl/evp.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +41,7 @@
 
 #define P_LEN 64
 
-struct ach_fp {
+struct cl_ach_fp {
 	EVP_MD *md;
 	EVP_MD_CTX *ctx;
 	EVP_MD_CTX *p_ctx[3];   /* P of this batch absorbed, per kind */
@@ -53,9 +55,9 @@ static void crypto_failed(void)
 	(void)cl_xmalloc(SIZE_MAX); /* exits: libcrypto fails only without memory */
 }
 
-struct ach_fp *ach_fp_new(void)
+struct cl_ach_fp *cl_ach_fp_new(void)
 {
-	struct ach_fp *f = cl_xcalloc(1, sizeof(*f));
+	struct cl_ach_fp *f = cl_xcalloc(1, sizeof(*f));
 
 	f->md = EVP_MD_fetch(NULL, "SHA256", NULL);
 	f->ctx = EVP_MD_CTX_new();
@@ -67,7 +69,7 @@ struct ach_fp *ach_fp_new(void)
 	return f;
 }
 
-void ach_fp_free(struct ach_fp *f)
+void cl_ach_fp_free(struct cl_ach_fp *f)
 {
 	if (!f)
 		return;
@@ -97,12 +99,12 @@ static char *enc(char *o, const char *v, size_t vlen)
 	return o;
 }
 
-static void fp_str(struct ach_fp *f, const char *v)
+static void fp_str(struct cl_ach_fp *f, const char *v)
 {
 	f->len = (size_t)(enc(f->buf + f->len, v, strlen(v)) - f->buf);
 }
 
-static void fp_int(struct ach_fp *f, int64_t v)
+static void fp_int(struct cl_ach_fp *f, int64_t v)
 {
 	char d[24];
 	int n = 0;
@@ -138,7 +140,7 @@ static void write_p(char *p, const struct cl_record *r, int kind)
 }
 
 /* Absorb P for records of `kind` in the current batch. */
-static void absorb_p(struct ach_fp *f, const struct cl_record *r, int kind)
+static void absorb_p(struct cl_ach_fp *f, const struct cl_record *r, int kind)
 {
 	char p[P_LEN + 32];
 
@@ -158,10 +160,10 @@ static char *put(char *o, const char *s)
 	return o + n + 1;
 }
 
-void ach_key_batch(struct cl_ach *p)
+void cl_ach_fp_batch(struct cl_ach_fp *f)
 {
 	for (int k = 0; k < 3; k++)
-		p->afp->p_ok[k] = false;
+		f->p_ok[k] = false;
 }
 
 static int kind_index(const char *kind)
@@ -191,8 +193,8 @@ static void write_key(struct cl_record *r, int kind, enum cl_ach_key rule)
 }
 
 /* E of `r` into f->buf (f->len set); `iat` adds the IAT fields. */
-static void write_e(struct ach_fp *f, const struct cl_record *r, int kind,
-		    const struct ach_iat_fp *iat)
+static void write_e(struct cl_ach_fp *f, const struct cl_record *r, int kind,
+		    const struct cl_ach_iat *iat)
 {
 	char *o;
 
@@ -222,39 +224,20 @@ static void write_e(struct ach_fp *f, const struct cl_record *r, int kind,
 	}
 }
 
-void ach_key_and_fingerprint(struct cl_ach *p, struct cl_record *r, bool iat)
+void cl_ach_identity(struct cl_ach_fp *f, struct cl_record *r, enum cl_ach_key rule,
+		     const struct cl_ach_iat *iat)
 {
-	const struct ach_entry *e = &p->e;
-	const struct ach_batch *b = &p->b;
-	int kind = e->n99 ? 1 : e->n98 ? 2 : 0;
-	struct ach_fp *f = p->afp;
+	int kind = kind_index(r->kind);
 	unsigned int mdlen = 32;
-	struct ach_iat_fp x = { e->iat_rdfi_qual, e->iat_rdfi_id, b->iat_dest_country,
-				b->iat_dest_currency };
 
-	/* r->company_id, batch_number, sec_code and value_date are the
-	 * batch's (ach_entry.c), so P can be absorbed once per batch */
-	write_key(r, kind, p->opts.ach_key);
-	write_e(f, r, kind, iat ? &x : NULL);
+	write_key(r, kind, rule);
+	write_e(f, r, kind, iat);
+	/* company_id, sec_code and value_date are the batch's, so P is
+	   absorbed once per batch (cl_ach_fp_batch forgets it) */
 	if (!f->p_ok[kind])
 		absorb_p(f, r, kind);
 	if (!EVP_MD_CTX_copy_ex(f->ctx, f->p_ctx[kind]) ||
 	    !EVP_DigestUpdate(f->ctx, f->buf, f->len) ||
 	    !EVP_DigestFinal_ex(f->ctx, r->fingerprint, &mdlen))
 		crypto_failed();
-}
-
-void cl_ach_record_key_fingerprint(struct cl_fp *fp, struct cl_record *r, enum cl_ach_key rule)
-{
-	struct ach_fp e; /* only its E buffer */
-	char p[P_LEN + 32];
-	int kind = kind_index(r->kind);
-
-	write_key(r, kind, rule);
-	write_e(&e, r, kind, NULL);
-	write_p(p, r, kind);
-	cl_fp_begin(fp);
-	cl_fp_raw(fp, p, P_LEN);
-	cl_fp_raw(fp, e.buf, e.len);
-	cl_fp_end(fp, r->fingerprint);
 }
