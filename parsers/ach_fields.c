@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "banking_days.h"
+
 #define D1(c) [c] = 1
 const unsigned char ach_digit[256] = {
 	D1('0'), D1('1'), D1('2'), D1('3'), D1('4'), D1('5'), D1('6'), D1('7'), D1('8'), D1('9'),
@@ -32,7 +34,6 @@ bool ach_field_blank(const struct ach_line *l, int a, int b)
 
 bool ach_date(const char *s, char out[11])
 {
-	static const unsigned char mdays[13] = {0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 	uint64_t v;
 	unsigned yy, mm, dd, year;
 
@@ -44,9 +45,7 @@ bool ach_date(const char *s, char out[11])
 	dd = (unsigned)(v % 100);
 	/* NACHA dates have two-digit years: 70-99 are 1970-1999, 00-69 2000-2069 */
 	year = yy >= 70 ? 1900 + yy : 2000 + yy;
-	if (mm < 1 || mm > 12 || dd < 1 || dd > mdays[mm])
-		return false;
-	if (mm == 2 && dd == 29 && !(year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)))
+	if (!cl_date_valid(year, mm, dd))
 		return false;
 	out[0] = (char)('0' + year / 1000);
 	out[1] = (char)('0' + year / 100 % 10);

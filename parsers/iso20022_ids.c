@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "banking_days.h"
+
 static bool is_upper(char c)
 {
 	return c >= 'A' && c <= 'Z';
@@ -146,19 +148,11 @@ static bool zone(const char *s)
 
 static bool date_part(const char *s)
 {
-	static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-	int y = num(s, 4), m, d, max;
+	int y = num(s, 4);
 
 	if (y < 1 || s[4] != '-' || s[7] != '-')
 		return false;
-	m = num(s + 5, 2);
-	d = num(s + 8, 2);
-	if (m < 1 || m > 12 || d < 1)
-		return false;
-	max = mdays[m - 1];
-	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
-		max = 29;
-	return d <= max;
+	return cl_date_valid(y, num(s + 5, 2), num(s + 8, 2));
 }
 
 bool cl_iso_date(const char *s)

@@ -53,16 +53,21 @@ void cl_days_date(long days, char out[11])
 	}
 }
 
-bool cl_date_days(const char *ymd, long *days)
+bool cl_date_valid(long y, long m, long d)
 {
 	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+	if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return false;
+	return m != 2 || d != 29 || (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0));
+}
+
+bool cl_date_days(const char *ymd, long *days)
+{
 	int y, m, d;
 
 	if (strlen(ymd) != 10 || ymd[4] != '-' || ymd[7] != '-' || !digits(ymd, 4, &y) ||
-	    !digits(ymd + 5, 2, &m) || !digits(ymd + 8, 2, &d) || m < 1 || m > 12 || d < 1 ||
-	    d > mdays[m - 1])
-		return false;
-	if (m == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+	    !digits(ymd + 5, 2, &m) || !digits(ymd + 8, 2, &d) || !cl_date_valid(y, m, d))
 		return false;
 	*days = days_from_civil(y, m, d);
 	return true;
