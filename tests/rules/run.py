@@ -5,7 +5,11 @@
                                  text (-v) and --format json: the whole result
   run.py load FILE.test...       each case through `clearing-load load` into
                                  the database PGDATABASE names (schema made by
-                                 the caller), one tenant per case
+                                 the caller), one tenant per case: exit 3, the
+                                 error lines of validate (the first one first),
+                                 outcome rejected and no row for an invalid
+                                 case; committed with its records for a valid
+                                 one
   run.py show FILE.test [NAME]   print the actual validate result of the cases
                                  (a draft of their expected lines: read it
                                  before pasting)
@@ -414,16 +418,19 @@ def check_load(case, name, cwd, tenant):
             problems.append("load exited %d, expected 0: %s" % (rc, err.strip()))
         if rows != want:
             problems.append("%d rows applied, expected %d" % (rows, want))
-        if want and outcome != "committed":
+        if outcome != "committed":
             problems.append("outcome %r, expected committed" % outcome)
     else:
-        first = next((l for l in err.split("\n") if ": error: " in l), None)
-        want = next((l for l in expected_stderr(case) if ": error: " in l), None)
+        got = [l for l in err.split("\n") if ": error: " in l]
+        want = [l for l in expected_stderr(case) if ": error: " in l]
         if rc != 3:
             problems.append("load exited %d, expected 3: %s" % (rc, err.strip()))
-        if first != want:
+        if got[:1] != want[:1]:
             problems.append("first error line:\n    %s\n  expected (validate's):\n    %s" % (
-                first, want))
+                got[:1], want[:1]))
+        elif got != want:
+            problems.append("error lines:\n%s\n  expected (validate's):\n%s" % (
+                "\n".join("    " + l for l in got), "\n".join("    " + l for l in want)))
         if rows != 0:
             problems.append("%d rows applied from an invalid file" % rows)
         if outcome != "rejected":
@@ -442,14 +449,14 @@ def main(argv):
         files, only = files[:1], files[1]
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for path in files:
+        for k, path in enumerate(files, 1):
             fixtures, cases = parse_file(path)
             stem = os.path.splitext(os.path.basename(path))[0]
             name = "t." + stem
             for i, case in enumerate(cases, 1):
                 if only and only != case.name:
                     continue
-                cwd = os.path.join(tmp, "%s-%d" % (stem, i))
+                cwd = os.path.join(tmp, "%d-%s-%d" % (k, stem, i))
                 os.mkdir(cwd)
                 with open(os.path.join(cwd, name), "wb") as f:
                     f.write(build(case, fixtures))
@@ -462,7 +469,7 @@ def main(argv):
                 if mode == "validate":
                     problems = check_validate(case, name, cwd)
                 else:
-                    problems = check_load(case, name, cwd, "rules_%s_%d" % (stem, i))
+                    problems = check_load(case, name, cwd, "rules_%d_%s_%d" % (k, stem, i))
                 if problems:
                     failed += 1
                     print("FAIL %s (%s): %s" % (case.name, case.where, "\n  ".join(problems)))
