@@ -144,7 +144,9 @@ class Build:
     def span(self, no):
         start = 0
         for _ in range(no - 1):
-            start = self.buf.index(b"\n", start) + 1
+            start = self.buf.find(b"\n", start) + 1
+            if start == 0:
+                sys.exit("the input has no line %d" % no)
         end = self.buf.find(b"\n", start)
         if end < 0:
             end = len(self.buf)
@@ -373,7 +375,10 @@ def validate(case, name, cwd):
                     k + 1, jloc, o["message"], loc, msg))
             if o.get("column"):
                 loc += ":%d" % o["column"]
-            lines.append("%s: %s: %s" % (loc, o["code"], msg))
+            code = o["code"]
+            if o.get("other_line"):
+                code += " (line %d)" % o["other_line"]
+            lines.append("%s: %s: %s" % (loc, code, msg))
         else:
             lines.append("%s: ?: %s" % (loc, msg))
         k += 1
