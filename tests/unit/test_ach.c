@@ -427,84 +427,13 @@ static void test_ach_iat_entry(void **state)
 	fx_free(&f);
 }
 
-/* Two batches of one originator and date whose trace ranges interleave
- * but share no trace: six keys, a valid file (review 2, R2-26: rejected as
- * "reusing trace numbers"); one shared trace among interleaved ones is the
- * same key twice, named */
-static void test_ach_interleaved_batches_compared_trace_by_trace(void **state)
+/* Under the batch key a second batch that starts its traces again is
+ * valid (the verdicts: tests/rules/ach.test), and the batch number is in
+ * the key. */
+static void test_ach_batch_key_names_the_batch(void **state)
 {
 	struct fx f;
 	struct run r;
-	const struct ev *e;
-
-	(void)state;
-	fx_begin(&f, "2603011200");
-	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
-	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
-	fx_entry(&f, "22", "23138010", 300, "A3", 3, NULL);
-	fx_entry(&f, "22", "23138010", 500, "A5", 5, NULL);
-	fx_end_batch(&f);
-	fx_batch(&f, "1234567890", "PPD", "200", "260302", 2); /* line 7 */
-	fx_entry(&f, "27", "23138010", 200, "A2", 2, NULL);
-	fx_entry(&f, "27", "23138010", 400, "A4", 4, NULL);
-	fx_entry(&f, "27", "23138010", 600, "A6", 6, NULL);
-	fx_end_batch(&f);
-	fx_finish(&f, true);
-	run_fx(&r, &f);
-	assert_int_equal(r.errors, 0);
-	assert_int_equal(r.records, 6);
-	run_free(&r);
-	fx_free(&f);
-
-	fx_begin(&f, "2603011200");
-	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
-	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
-	fx_entry(&f, "22", "23138010", 300, "A3", 3, NULL);
-	fx_entry(&f, "22", "23138010", 500, "A5", 5, NULL);
-	fx_end_batch(&f);
-	fx_batch(&f, "1234567890", "PPD", "200", "260302", 2); /* line 7 */
-	fx_entry(&f, "27", "23138010", 200, "A2", 2, NULL);
-	fx_entry(&f, "27", "23138010", 300, "A3", 3, NULL);
-	fx_entry(&f, "27", "23138010", 600, "A6", 6, NULL);
-	fx_end_batch(&f);
-	fx_finish(&f, true);
-	run_fx(&r, &f);
-	assert_only_error(&r, "duplicate_key", 7);
-	e = find_err(&r, "duplicate_key");
-	assert_int_equal(e->other_line, 2);
-	assert_non_null(strstr(e->message, "both have an entry with trace number 121042880000003"));
-	run_free(&r);
-	fx_free(&f);
-}
-
-/* Traces too sparse to compare bit by bit: an overlap is rejected as
- * before, never let through unproven */
-static void test_ach_sparse_overlap_still_rejected(void **state)
-{
-	struct fx f;
-	struct run r;
-
-	(void)state;
-	fx_begin(&f, "2603011200");
-	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
-	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
-	fx_entry(&f, "22", "23138010", 300, "A3", 900000, NULL);
-	fx_end_batch(&f);
-	fx_batch(&f, "1234567890", "PPD", "200", "260302", 2); /* line 6 */
-	fx_entry(&f, "27", "23138010", 200, "A2", 2, NULL);
-	fx_end_batch(&f);
-	fx_finish(&f, true);
-	run_fx(&r, &f);
-	assert_only_error(&r, "trace_restart", 6);
-	run_free(&r);
-	fx_free(&f);
-}
-
-static void test_ach_trace_restart_rejected_by_default(void **state)
-{
-	struct fx f;
-	struct run r;
-	const struct ev *e;
 	struct cl_parse_opts batch = {.ach_key = CL_ACH_KEY_BATCH};
 
 	(void)state;
@@ -513,22 +442,10 @@ static void test_ach_trace_restart_rejected_by_default(void **state)
 	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
 	fx_entry(&f, "22", "23138010", 200, "A2", 2, NULL);
 	fx_end_batch(&f);
-	fx_batch(&f, "1234567890", "PPD", "200", "260302", 2); /* line 6 */
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 2);
 	fx_entry(&f, "22", "23138010", 300, "A3", 1, NULL);
 	fx_end_batch(&f);
 	fx_finish(&f, true);
-	run_fx(&r, &f);
-	assert_only_error(&r, "trace_restart", 6);
-	e = find_err(&r, "trace_restart");
-	assert_int_equal(e->other_line, 2);
-	assert_non_null(strstr(e->message, "cannot tell their entries apart"));
-	assert_non_null(strstr(e->message, "--ach-key=batch"));
-	/* the weaker key is no remedy for a batch sent twice (review 2, R2-11) */
-	assert_non_null(strstr(e->message, "if this is the same batch sent twice, that weaker key "
-					   "applies every entry twice"));
-	run_free(&r);
-
-	/* the weaker key accepts the file and names the batch in the key */
 	run_opts(&r, f.buf, f.len, 0, &batch);
 	assert_int_equal(r.errors, 0);
 	assert_string_equal(nth_record(&r, 2)->key_rule, "v1-batch");
@@ -536,89 +453,6 @@ static void test_ach_trace_restart_rejected_by_default(void **state)
 			    "1234567890|0000002|121042880000001|2026-03-02");
 	assert_string_equal(nth_record(&r, 0)->natural_key,
 			    "1234567890|0000001|121042880000001|2026-03-02");
-	run_free(&r);
-	fx_free(&f);
-
-	/* a batch that goes on from the other's last trace and repeats it:
-	 * a repeated key, named, and no advice to weaken the key (review 24) */
-	fx_begin(&f, "2603011200");
-	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
-	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
-	fx_entry(&f, "22", "23138010", 200, "A2", 2, NULL);
-	fx_end_batch(&f);
-	fx_batch(&f, "1234567890", "PPD", "200", "260302", 2); /* line 6 */
-	fx_entry(&f, "22", "23138010", 300, "A3", 2, NULL);
-	fx_entry(&f, "22", "23138010", 400, "A4", 3, NULL);
-	fx_end_batch(&f);
-	fx_finish(&f, true);
-	run_fx(&r, &f);
-	assert_only_error(&r, "duplicate_key", 6);
-	e = find_err(&r, "duplicate_key");
-	assert_int_equal(e->other_line, 2);
-	assert_string_equal(e->message,
-			    "batch 2 (header at line 6) and the batch with header at line 2 both have "
-			    "an entry with trace number 121042880000002 for company \"1234567890\" and "
-			    "effective date 2026-03-02: the same key twice in one file");
-	run_free(&r);
-	fx_free(&f);
-
-	/* another effective date or company is another key space: valid */
-	fx_begin(&f, "2603011200");
-	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
-	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
-	fx_end_batch(&f);
-	fx_batch(&f, "1234567890", "PPD", "200", "260303", 2);
-	fx_entry(&f, "22", "23138010", 300, "A3", 1, NULL);
-	fx_end_batch(&f);
-	fx_batch(&f, "1111111111", "PPD", "200", "260302", 3);
-	fx_entry(&f, "22", "23138010", 300, "A3", 1, NULL);
-	fx_end_batch(&f);
-	fx_finish(&f, true);
-	run_fx(&r, &f);
-	assert_int_equal(r.errors, 0);
-	run_free(&r);
-	fx_free(&f);
-}
-
-static void test_ach_batch_key_needs_ascending_batch_numbers(void **state)
-{
-	struct fx f;
-	struct run r;
-	struct cl_parse_opts batch = {.ach_key = CL_ACH_KEY_BATCH};
-
-	(void)state;
-	fx_begin(&f, "2603011200");
-	fx_batch(&f, "1234567890", "PPD", "200", "260302", 5);
-	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
-	fx_end_batch(&f);
-	fx_batch(&f, "1234567890", "PPD", "200", "260302", 5); /* line 5 */
-	fx_entry(&f, "22", "23138010", 300, "A3", 1, NULL);
-	fx_end_batch(&f);
-	fx_finish(&f, true);
-	run_opts(&r, f.buf, f.len, 0, &batch);
-	assert_only_error(&r, "batch_number_order", 5);
-	assert_int_equal(find_err(&r, "batch_number_order")->other_line, 2);
-	run_free(&r);
-	fx_free(&f);
-}
-
-static void test_ach_max_errors_stops(void **state)
-{
-	struct fx f;
-	struct run r;
-	struct cl_parse_opts o = {.max_errors = 2};
-
-	(void)state;
-	base(&f, "2603011200", false);
-	fx_patch(&f, 3, 30, "X");
-	fx_patch(&f, 4, 30, "X");
-	fx_patch(&f, 8, 30, "X");
-	run_opts(&r, f.buf, f.len, 0, &o);
-	assert_int_equal(r.errors, 2);
-	run_free(&r);
-	/* the default (100) reports all of them, not only the first */
-	run_fx(&r, &f);
-	assert_true(r.errors >= 3);
 	run_free(&r);
 	fx_free(&f);
 }
@@ -668,7 +502,6 @@ static void test_ach_fixed_block_file(void **state)
 	free(flat);
 	fx_free(&f);
 }
-
 
 static void test_ach_sec_layouts(void **state)
 {
@@ -794,29 +627,20 @@ static void test_ach_return_trace_restart(void **state)
 	fx_free(&f);
 }
 
-static void test_ach_forward_entry_needs_effective_date(void **state)
+static void test_ach_return_without_effective_date_has_a_key(void **state)
 {
 	struct fx f;
 	struct run r;
 	char l[95];
 
 	(void)state;
-	/* a return batch may carry 000000; a forward entry may not */
+	/* a return batch may carry 000000 (a forward entry may not:
+	 * tests/rules/ach.test) */
 	return_file(&f, a99(l, "R01", "099912340000099", "", "121042880000011"));
 	fx_patch(&f, 2, 70, "000000");
 	run_fx(&r, &f);
 	assert_int_equal(r.errors, 0);
 	assert_string_equal(nth_record(&r, 0)->natural_key, "099912340000099|R01|121042880000011|");
-	run_free(&r);
-	fx_free(&f);
-
-	fx_begin(&f, "2603011200");
-	fx_batch(&f, "1234567890", "PPD", "200", "000000", 1);
-	fx_entry(&f, "22", "23138010", 100, "A1", 1, NULL);
-	fx_end_batch(&f);
-	fx_finish(&f, true);
-	run_fx(&r, &f);
-	assert_only_error(&r, "effective_date", 3);
 	run_free(&r);
 	fx_free(&f);
 }
@@ -983,17 +807,13 @@ int main(void)
 		cmocka_unit_test(test_ach_return_and_noc_records),
 		cmocka_unit_test(test_ach_dishonored_and_contested_returns),
 		cmocka_unit_test(test_ach_iat_entry),
-		cmocka_unit_test(test_ach_interleaved_batches_compared_trace_by_trace),
-		cmocka_unit_test(test_ach_sparse_overlap_still_rejected),
-		cmocka_unit_test(test_ach_trace_restart_rejected_by_default),
-		cmocka_unit_test(test_ach_batch_key_needs_ascending_batch_numbers),
-		cmocka_unit_test(test_ach_max_errors_stops),
+		cmocka_unit_test(test_ach_batch_key_names_the_batch),
 		cmocka_unit_test(test_ach_crlf_and_missing_fill_are_notes),
 		cmocka_unit_test(test_ach_fixed_block_file),
 		cmocka_unit_test(test_ach_sec_layouts),
 		cmocka_unit_test(test_ach_adv_file),
 		cmocka_unit_test(test_ach_return_trace_restart),
-		cmocka_unit_test(test_ach_forward_entry_needs_effective_date),
+		cmocka_unit_test(test_ach_return_without_effective_date_has_a_key),
 		cmocka_unit_test(test_ach_byte_order_mark_is_note),
 		cmocka_unit_test(test_ach_cr_only_line_ends),
 		cmocka_unit_test(test_ach_read_error_ends_the_file),
