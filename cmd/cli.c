@@ -110,19 +110,6 @@ int cl_usage_error(const char *cmd, const char *fmt, ...)
 	return CL_EXIT_USAGE;
 }
 
-bool cl_parse_out_format(const char *s, enum cl_out_format *out)
-{
-	if (strcmp(s, "text") == 0)
-		*out = CL_OUT_TEXT;
-	else if (strcmp(s, "json") == 0)
-		*out = CL_OUT_JSON;
-	else if (strcmp(s, "csv") == 0)
-		*out = CL_OUT_CSV;
-	else
-		return false;
-	return true;
-}
-
 /* ---- JSON -------------------------------------------------------------- */
 
 /* Make room for n more bytes (n <= CL_JSON_BUF). */

@@ -37,8 +37,8 @@ extern bool cl_opt_quiet;   /* -q: no progress, no summaries; errors stay */
 extern int cl_opt_verbose;  /* -v: notes (CRLF, missing 9-fill, retries) */
 extern bool cl_opt_no_mask; /* --no-mask: print account numbers in full */
 
-/* Subcommands: each parses its own options (getopt_long) from argv[0] =
- * the subcommand name, and returns an exit code. */
+/* Subcommands: each parses argv (argv[0] = the subcommand name) by its
+ * option table (options.h) and returns an exit code. */
 int cl_cmd_parse(int argc, char **argv);
 int cl_cmd_validate(int argc, char **argv);
 int cl_cmd_init(int argc, char **argv);
@@ -57,8 +57,6 @@ void cl_msg(const char *fmt, ...) CL_PRINTF(1, 2);
  * --help' for more information."; returns CL_EXIT_USAGE. */
 int cl_usage_error(const char *cmd, const char *fmt, ...) CL_PRINTF(2, 3);
 
-/* Parse --format's argument; returns false for an unknown name. */
-bool cl_parse_out_format(const char *s, enum cl_out_format *out);
 
 /* An account number as output shows it: masked (rules/mask.h) unless
  * --no-mask.  Returns acct itself or buf. */

@@ -1,7 +1,6 @@
 /* cmd_load.c - `clearing-load load` and `clearing-load diff`. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -9,55 +8,6 @@
 #include "load.h"
 #include "options.h"
 #include "schema.h"
-
-static const char load_usage[] =
-	"Usage: clearing-load load [OPTION]... FILE...\n"
-	"Apply the new records of each FILE (\"-\" = standard input; gzip is read as\n"
-	"such), one transaction per file, deduplicated per record against the\n"
-	"unique index on (tenant, kind, natural_key).\n"
-	"\n"
-	"  -d, --db=CONNINFO          connection string or URI (default: libpq\n"
-	"                             environment, PGSERVICE); never a password\n"
-	"  -t, --tenant=NAME          scope of the keys (default: default; a-z 0-9 _ . -)\n"
-	"      --on-conflict=MODE     hold (default: apply nothing from a file with\n"
-	"                             conflicts) or quarantine (park the conflicting\n"
-	"                             records, apply the rest)\n"
-	"  -f, --format=FORMAT        text (default), json or csv\n"
-	"      --ach-key=RULE         strict (default) or batch (NACHA key rule)\n"
-	"      --positional-keys      pain.001 without EndToEndId: MsgId + PmtInfId +\n"
-	"                             ordinal (weaker, see clearing-load-keys(7))\n"
-	"      --max-errors=N         stop reporting a file's errors after N (1-1000000)\n"
-	"      --no-mask              print account numbers in full\n"
-	"  -q, --quiet                print nothing but errors\n"
-	"  -v, --verbose              notes: CRLF, missing 9-fill, retries\n"
-	"  -h, --help                 display this help and exit\n"
-	"\n"
-	"Exit status (the highest that applies over all files): 0 applied, 2 usage\n"
-	"error, 3 invalid file (nothing applied), 4 conflicts held or quarantined,\n"
-	"5 database unavailable or error (nothing applied), 6 outcome unknown (the\n"
-	"load UUID is printed: see 'clearing-load loads --uuid').\n";
-
-static const char diff_usage[] =
-	"Usage: clearing-load diff [OPTION]... FILE...\n"
-	"Show what loading each FILE would do, record by record: new, duplicate,\n"
-	"conflict or invalid.  The same pipeline as load, rolled back: the\n"
-	"database is never changed.\n"
-	"\n"
-	"  -d, --db=CONNINFO          connection string or URI; never a password\n"
-	"  -t, --tenant=NAME          scope of the keys (default: default; a-z 0-9 _ . -)\n"
-	"      --on-conflict=MODE     hold (default) or quarantine\n"
-	"  -f, --format=FORMAT        text (default), json or csv\n"
-	"      --ach-key=RULE         strict (default) or batch\n"
-	"      --positional-keys      pain.001 positional keys (weaker)\n"
-	"      --max-errors=N         stop reporting a file's errors after N\n"
-	"      --no-mask              print account numbers in full\n"
-	"  -q, --quiet                print only the summary lines and errors\n"
-	"  -v, --verbose              notes: CRLF, missing 9-fill, retries\n"
-	"  -h, --help                 display this help and exit\n"
-	"\n"
-	"Exit status (the highest that applies): 0 nothing would be applied, 1 new\n"
-	"records would be applied, 2 usage error, 3 invalid file, 4 conflicts,\n"
-	"5 database unavailable or error.\n";
 
 struct out {
 	const char *cmd;
@@ -96,13 +46,6 @@ static void on_error(void *ctx, const struct cl_error *err)
 		snprintf(line, sizeof(line), "%lu", err->line);
 		cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
 	}
-}
-
-static void on_note(void *ctx, const struct cl_error *err)
-{
-	(void)ctx;
-	if (cl_opt_verbose)
-		cl_print_note(err);
 }
 
 static void on_progress(void *ctx, int pass, unsigned long records, uint64_t bytes)
@@ -434,95 +377,71 @@ static void report(const struct out *o, const struct cl_load_result *r)
 	fflush(stdout);
 }
 
-enum { OPT_ON_CONFLICT = CL_OPT_OWN };
+static const struct cl_choice on_conflict_choices[] = {
+	{ "hold", CL_ON_CONFLICT_HOLD }, { "quarantine", CL_ON_CONFLICT_QUARANTINE }, { NULL, 0 },
+};
 
-int cl_cmd_load(int argc, char **argv)
+/* the options of load and diff */
+static const struct cl_option load_options[] = {
+	CL_OPT_DB(),
+	CL_OPT_TENANT(),
+	CL_OPT_CHOICE(0, "on-conflict", "MODE", on_conflict, on_conflict_choices,
+		      "hold (default: apply nothing from a file with conflicts) or quarantine "
+		      "(park the conflicting records, apply the rest)"),
+	CL_OPT_INCLUDE(cl_file_options),
+	CL_OPT_QUIET("load: print nothing but errors and held files; diff: only the summary "
+		     "lines and errors"),
+	CL_OPT_VERBOSE(),
+	CL_OPT_END(),
+};
+
+/* load and diff: the same table, their own texts */
+#define LOAD_COMMAND(name, about, notes) \
+	{ CL_OPT_USAGE(name, CL_FILE_OPERANDS, "[OPTION]... FILE..."), CL_OPT_TEXT(about), \
+	  CL_OPT_INCLUDE(load_options), CL_OPT_TEXT(notes), CL_OPT_END() }
+
+static const struct cl_option load_command[] = LOAD_COMMAND(
+	"load",
+	"Apply the new records of each FILE (\"-\" = standard input; gzip is read as such), one "
+	"transaction per file, deduplicated per record against the unique index on (tenant, "
+	"kind, natural_key).",
+	"Exit status (the highest that applies over all files): 0 applied, 2 usage error, "
+	"3 invalid file (nothing applied), 4 conflicts held or quarantined, 5 database "
+	"unavailable or error (nothing applied), 6 outcome unknown (the load UUID is printed: "
+	"see 'clearing-load loads --uuid').");
+
+static const struct cl_option diff_command[] = LOAD_COMMAND(
+	"diff",
+	"Show what loading each FILE would do, record by record: new, duplicate, conflict or "
+	"invalid.  The same pipeline as load, rolled back: the database is never changed.",
+	"Exit status (the highest that applies): 0 nothing would be applied, 1 new records "
+	"would be applied, 2 usage error, 3 invalid file, 4 conflicts, 5 database unavailable "
+	"or error.");
+
+static int load(const struct cl_args *args, struct cl_db *db)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "tenant", required_argument, NULL, 't' },
-		{ "on-conflict", required_argument, NULL, OPT_ON_CONFLICT },
-		{ "format", required_argument, NULL, 'f' },
-		{ "no-mask", no_argument, NULL, CL_OPT_NO_MASK },
-		{ "ach-key", required_argument, NULL, CL_OPT_ACH_KEY },
-		{ "positional-keys", no_argument, NULL, CL_OPT_POSITIONAL },
-		{ "max-errors", required_argument, NULL, CL_OPT_MAX_ERRORS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *cmd = argv[0];
-	bool diff = strcmp(cmd, "diff") == 0;
-	const char *conninfo = NULL;
+	bool diff = strcmp(args->cmd, "diff") == 0;
 	struct cl_load_opts opts;
 	struct cl_load_hooks hooks;
+	struct cl_error err;
 	struct out o;
-	struct cl_db db;
-	int c, code = CL_EXIT_OK;
+	int code = CL_EXIT_OK;
 
 	memset(&opts, 0, sizeof(opts));
 	memset(&o, 0, sizeof(o));
-	opts.tenant = "default";
+	cl_args_parse_opts(args, &opts.parse);
+	opts.tenant = args->tenant ? args->tenant : "default";
+	opts.on_conflict = (enum cl_on_conflict)args->on_conflict;
 	opts.dry_run = diff;
-	o.cmd = cmd;
+	o.cmd = args->cmd;
 	o.diff = diff;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:t:f:qvh", longopts, NULL)) != -1) {
-		int rc = cl_file_option(cmd, c, optarg, &opts.parse, &o.format);
-
-		if (rc >= 0) {
-			if (rc)
-				return rc;
-			continue;
-		}
-		switch (c) {
-		case 'd':
-			conninfo = optarg;
-			break;
-		case 't':
-			if (!cl_valid_tenant(optarg))
-				return cl_usage_error(cmd, "invalid --tenant \"%s\" (expected 1 to 63 "
-						      "of a-z 0-9 _ . -, starting with a letter or digit)",
-						      optarg);
-			opts.tenant = optarg;
-			break;
-		case OPT_ON_CONFLICT:
-			if (strcmp(optarg, "hold") == 0)
-				opts.on_conflict = CL_ON_CONFLICT_HOLD;
-			else if (strcmp(optarg, "quarantine") == 0)
-				opts.on_conflict = CL_ON_CONFLICT_QUARANTINE;
-			else
-				return cl_usage_error(cmd, "invalid --on-conflict \"%s\" (expected hold or "
-							   "quarantine)", optarg);
-			break;
-		case 'h':
-			fputs(diff ? diff_usage : load_usage, stdout);
-			return cl_finish_stdout(CL_EXIT_OK);
-		default:
-			return cl_option_error(cmd, c, argv);
-		}
-	}
-	if ((code = cl_check_files(cmd, optind, argc, argv)) != 0)
-		return code;
-	if (cl_opt_quiet && cl_opt_verbose)
-		return cl_usage_error(cmd, "--quiet and --verbose cannot be used together");
-	if ((c = cl_cmd_connect(cmd, conninfo, &db)) != 0)
-		return c;
-	{
-		struct cl_error err;
-
-		if (cl_schema_check(&db, &err) != CL_DB_OK) {
-			cl_print_db_error(&err);
-			cl_db_close(&db);
-			return CL_EXIT_DB;
-		}
-	}
+	o.format = (enum cl_out_format)args->format;
+	if (cl_schema_check(db, &err) != CL_DB_OK)
+		return cl_db_failed(&err);
 	o.progress = !cl_opt_quiet && isatty(STDERR_FILENO);
 	hooks.ctx = &o;
 	hooks.on_error = on_error;
-	hooks.on_note = on_note;
+	hooks.on_note = cl_note_if_verbose;
 	hooks.on_progress = on_progress;
 	hooks.on_plan = diff ? on_plan : NULL;
 	if (diff && o.format == CL_OUT_CSV) {
@@ -541,20 +460,27 @@ int cl_cmd_load(int argc, char **argv)
 
 		cl_csv_row(stdout, head, sizeof(head) / sizeof(head[0]));
 	}
-	for (; optind < argc; optind++) {
+	for (int i = 0; i < args->noperands; i++) {
 		struct cl_load_result r;
 		int fc;
 
-		o.file = strcmp(argv[optind], "-") == 0 ? "(stdin)" : argv[optind];
+		o.file = cl_file_name(args->operands[i]);
 		cl_text_safe(o.file, o.file_text, sizeof(o.file_text));
-		cl_load_file(&db, argv[optind], &opts, &hooks, &r);
+		cl_load_file(db, args->operands[i], &opts, &hooks, &r);
 		progress_done(&o);
 		report(&o, &r);
 		fc = exit_code(&o, &r);
 		if (fc > code)
 			code = fc;
 	}
-	cl_db_close(&db);
 	/* load: the exit status says what was applied, even if the report was lost */
 	return o.diff ? cl_finish_stdout(code) : cl_finish_stdout_report(code);
+}
+
+int cl_cmd_load(int argc, char **argv)
+{
+	struct cl_args args = { 0 };
+
+	return cl_run_db_command(strcmp(argv[0], "diff") == 0 ? diff_command : load_command, &args,
+				 argc, argv, load);
 }

@@ -4,7 +4,6 @@
 #include "cli.h"
 
 #include <ctype.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +15,12 @@ void cl_print_db_error(const struct cl_error *err)
 		cl_msg("%s (SQLSTATE %s)", err->message, err->sqlstate);
 	else
 		cl_msg("%s", err->message);
+}
+
+int cl_db_failed(const struct cl_error *err)
+{
+	cl_print_db_error(err);
+	return CL_EXIT_DB;
 }
 
 /* "PASSWORD=x" is no libpq keyword (libpq would refuse it as an invalid
@@ -35,6 +40,21 @@ static bool has_password_any_case(const char *conninfo)
 	has = strcmp(low, conninfo) != 0 && cl_db_conninfo_has_password(low);
 	free(low);
 	return has;
+}
+
+int cl_run_db_command(const struct cl_option *cmd, struct cl_args *args, int argc, char **argv,
+		      cl_db_body *body)
+{
+	struct cl_db db;
+	int code = cl_parse_options(cmd, argc, argv, args);
+
+	if (code >= 0)
+		return code;
+	if ((code = cl_cmd_connect(args->cmd, args->db, &db)) != 0)
+		return code;
+	code = body(args, &db);
+	cl_db_close(&db);
+	return code;
 }
 
 int cl_cmd_connect(const char *cmd, const char *conninfo, struct cl_db *db)

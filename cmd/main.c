@@ -9,32 +9,15 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "options.h"
 #include "pqversion.h"
 
 #define CL_VERSION "0.1.0"
 
-static const char main_usage[] =
-	"Usage: clearing-load COMMAND [OPTION]... [FILE]...\n"
-	"Load NACHA ACH and ISO 20022 clearing files into PostgreSQL, applying each\n"
-	"record exactly once (deduplicated per record against a unique index).\n"
-	"\n"
-	"Commands:\n"
-	"  init       create or upgrade the database schema\n"
-	"  load       apply new records, one transaction per file\n"
-	"  diff       dry run: what load would do, per record\n"
-	"  parse      print records as text, JSON lines or CSV (no database)\n"
-	"  validate   check structure and control totals (no database)\n"
-	"  show       a record, its source and every dedupe hit on it\n"
-	"  loads      load history\n"
-	"\n"
-	"  -h, --help      display this help and exit\n"
-	"  -V, --version   output version information and exit\n"
-	"\n"
-	"Run 'clearing-load COMMAND --help' for the options of a command.\n"
-	"Exit status: 0 success, 1 changes pending (diff), 2 usage error, 3 invalid\n"
-	"input, 4 conflicts held, 5 database unavailable or rolled back, 6 outcome\n"
-	"unknown, 7 not found (show, loads --uuid).  See clearing-load(1) and\n"
-	"clearing-load-keys(7).\n";
+static const struct cl_option main_options[] = {
+	CL_OPT_BOOL('V', "version", version, "output version information and exit"),
+	CL_OPT_END(),
+};
 
 static int print_version(void)
 {
@@ -51,16 +34,45 @@ static int print_version(void)
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
+	const char *summary; /* its line in --help */
 };
+
+static const struct command commands[] = {
+	{ "init", cl_cmd_init, "create or upgrade the database schema" },
+	{ "load", cl_cmd_load, "apply new records, one transaction per file" },
+	{ "diff", cl_cmd_load, "dry run: what load would do, per record" },
+	{ "parse", cl_cmd_parse, "print records as text, JSON lines or CSV (no database)" },
+	{ "validate", cl_cmd_validate, "check structure and control totals (no database)" },
+	{ "show", cl_cmd_show, "a record, its source and every dedupe hit on it" },
+	{ "loads", cl_cmd_loads, "load history" },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static int print_help(void)
+{
+	fputs("Usage: clearing-load COMMAND [OPTION]... [FILE]...\n"
+	      "Load NACHA ACH and ISO 20022 clearing files into PostgreSQL, applying each\n"
+	      "record exactly once (deduplicated per record against a unique index).\n"
+	      "\n"
+	      "Commands:\n",
+	      stdout);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		printf("  %-10s %s\n", commands[i].name, commands[i].summary);
+	putchar('\n');
+	cl_print_help(main_options);
+	fputs("\n"
+	      "Run 'clearing-load COMMAND --help' for the options of a command.\n"
+	      "Exit status: 0 success, 1 changes pending (diff), 2 usage error, 3 invalid\n"
+	      "input, 4 conflicts held, 5 database unavailable or rolled back, 6 outcome\n"
+	      "unknown, 7 not found (show, loads --uuid).  See clearing-load(1) and\n"
+	      "clearing-load-keys(7).\n",
+	      stdout);
+	return cl_finish_stdout(CL_EXIT_OK);
+}
 
 int main(int argc, char **argv)
 {
-	static const struct command commands[] = {
-		{ "init", cl_cmd_init },     { "load", cl_cmd_load },
-		{ "diff", cl_cmd_load },     { "parse", cl_cmd_parse },
-		{ "validate", cl_cmd_validate }, { "show", cl_cmd_show },
-		{ "loads", cl_cmd_loads },
-	};
+	const struct cl_option *opt;
 	const char *cmd;
 
 	/* a closed pipe (| head) is a write error we report, not a signal */
@@ -68,13 +80,12 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return cl_usage_error(NULL, "no command given");
 	cmd = argv[1];
-	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-		fputs(main_usage, stdout);
-		return cl_finish_stdout(CL_EXIT_OK);
-	}
-	if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0)
+	opt = cl_option_named(main_options, cmd);
+	if (strcmp(cmd, "help") == 0 || (opt && opt->type == CL_OPTION_HELP))
+		return print_help();
+	if (opt) /* the only other line */
 		return print_version();
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (strcmp(cmd, commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
 	if (cmd[0] == '-')

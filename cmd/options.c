@@ -1,10 +1,38 @@
-/* options.c - option parsing shared by parse and validate. */
+/* options.c - command lines parsed and explained from option tables. */
 #include "options.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The most lines a command's table has, includes expanded. */
+#define MAX_LINES 32
+/* --help: where the help of an option starts, and the last column used. */
+#define HELP_COLUMN 26
+#define HELP_WIDTH 79
+
+const struct cl_choice cl_format_choices[] = {
+	{ "text", CL_OUT_TEXT }, { "json", CL_OUT_JSON }, { "csv", CL_OUT_CSV }, { NULL, 0 },
+};
+
+static const struct cl_choice ach_key_choices[] = {
+	{ "strict", CL_ACH_KEY_STRICT }, { "batch", CL_ACH_KEY_BATCH }, { NULL, 0 },
+};
+
+const struct cl_option cl_file_options[] = {
+	CL_OPT_FORMAT(),
+	CL_OPT_CHOICE(0, "ach-key", "RULE", ach_key, ach_key_choices,
+		      "strict (default) or batch (the NACHA key rule; batch is weaker, see "
+		      "clearing-load-keys(7))"),
+	CL_OPT_BOOL(0, "positional-keys", positional_keys,
+		    "key pain.001 records without EndToEndId by MsgId + PmtInfId + ordinal "
+		    "(weaker, see clearing-load-keys(7))"),
+	CL_OPT_ULONG(0, "max-errors", "N", max_errors, 1, 1000000,
+		     "stop reading a file after N errors (1-1000000, default 100)"),
+	CL_OPT_NO_MASK(),
+	CL_OPT_END(),
+};
 
 bool cl_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
 {
@@ -37,25 +65,291 @@ bool cl_valid_tenant(const char *s)
 	return true;
 }
 
-enum { OPT_SCHEMA = CL_OPT_OWN };
-
-int cl_check_files(const char *cmd, int first, int argc, char **argv)
+const char *cl_file_name(const char *arg)
 {
-	bool stdin_seen = false;
+	return strcmp(arg, "-") == 0 ? "(stdin)" : arg;
+}
 
-	if (first >= argc)
-		return cl_usage_error(cmd, "no file given");
-	for (int i = first; i < argc; i++) {
-		if (strcmp(argv[i], "-") != 0)
-			continue;
-		if (stdin_seen)
-			return cl_usage_error(cmd, "standard input (-) given more than once");
-		stdin_seen = true;
+void cl_note_if_verbose(void *ctx, const struct cl_error *err)
+{
+	(void)ctx;
+	if (cl_opt_verbose)
+		cl_print_note(err);
+}
+
+static int check_operands(const struct cl_args *args, enum cl_operands operands)
+{
+	switch (operands) {
+	case CL_NO_OPERANDS:
+		if (args->noperands)
+			return cl_usage_error(args->cmd, "unexpected argument \"%s\"",
+					      args->operands[0]);
+		break;
+	case CL_FILE_OPERANDS:
+		if (!args->noperands)
+			return cl_usage_error(args->cmd, "no file given");
+		/* a second "-" would read an empty, already consumed stream */
+		for (int i = 0, stdin_seen = 0; i < args->noperands; i++)
+			if (strcmp(args->operands[i], "-") == 0 && stdin_seen++)
+				return cl_usage_error(args->cmd,
+						      "standard input (-) given more than once");
+		break;
+	case CL_ANY_OPERANDS:
+		break;
 	}
 	return 0;
 }
 
-int cl_option_error(const char *cmd, int c, char **argv)
+void cl_args_parse_opts(const struct cl_args *args, struct cl_parse_opts *popts)
+{
+	memset(popts, 0, sizeof(*popts));
+	popts->ach_key = (enum cl_ach_key)args->ach_key;
+	popts->positional_keys = args->positional_keys;
+	popts->max_errors = (unsigned)args->max_errors;
+	popts->schema_path = args->schema;
+}
+
+/* ---- the lines of a table ---- */
+
+/* Every command's -h, --help. */
+static const struct cl_option help_line = {
+	.type = CL_OPTION_HELP, .short_name = 'h', .long_name = "help",
+	.help = "display this help and exit",
+};
+
+/* A table with its includes expanded, in order, and --help after its last
+ * option. */
+struct lines {
+	const struct cl_option *at[MAX_LINES];
+	int n;
+};
+
+static void add(struct lines *l, const struct cl_option *o)
+{
+	if (l->n == MAX_LINES)
+		abort(); /* a table longer than MAX_LINES: raise it */
+	l->at[l->n++] = o;
+}
+
+static void add_table(struct lines *l, const struct cl_option *table)
+{
+	for (const struct cl_option *o = table; o->type != CL_OPTION_END; o++)
+		if (o->type == CL_OPTION_INCLUDE)
+			add_table(l, o->include);
+		else
+			add(l, o);
+}
+
+static bool is_text(const struct cl_option *o)
+{
+	return o->type == CL_OPTION_USAGE || o->type == CL_OPTION_TEXT;
+}
+
+/* An option getopt_long is told of (not a usage line, text, operand or
+ * check). */
+static bool is_option(const struct cl_option *o)
+{
+	return !is_text(o) && o->type != CL_OPTION_OPERAND && o->type != CL_OPTION_CHECK;
+}
+
+/* A line of the options block of --help: an option or an operand. */
+static bool is_listed(const struct cl_option *o)
+{
+	return is_option(o) || o->type == CL_OPTION_OPERAND;
+}
+
+static void expand(struct lines *l, const struct cl_option *table)
+{
+	int at;
+
+	l->n = 0;
+	add_table(l, table);
+	for (at = l->n; at > 0 && !is_listed(l->at[at - 1]); at--)
+		; /* --help goes after the last option, before the closing text */
+	add(l, &help_line);
+	memmove(&l->at[at + 1], &l->at[at], (size_t)(l->n - 1 - at) * sizeof(l->at[0]));
+	l->at[at] = &help_line;
+}
+
+const struct cl_option *cl_option_named(const struct cl_option *table, const char *arg)
+{
+	struct lines l;
+
+	expand(&l, table);
+	for (int i = 0; i < l.n; i++) {
+		const struct cl_option *o = l.at[i];
+
+		if (!is_option(o))
+			continue;
+		if (arg[0] == '-' && o->short_name && arg[1] == o->short_name && !arg[2])
+			return o;
+		if (strncmp(arg, "--", 2) == 0 && strcmp(arg + 2, o->long_name) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+/* ---- --help ---- */
+
+/* The length of the next unit of `text` to keep on one line: a word, or
+ * a number and the word after it ("5 database", not "5" at a line end). */
+static size_t unit(const char *text)
+{
+	size_t w = strcspn(text, " ");
+
+	if (w && strspn(text, "0123456789") == w && text[w] == ' ' && text[w + 1])
+		w += 1 + strcspn(text + w + 1, " ");
+	return w;
+}
+
+/* Print `text` from column `col` on, unit by unit with the spaces between
+ * them, breaking lines before HELP_WIDTH and starting each further line at
+ * `indent`. */
+static void wrap(const char *text, int col, int indent)
+{
+	size_t gap = 0;
+
+	while (*text) {
+		size_t w = unit(text);
+
+		if (gap && col + (int)(gap + w) > HELP_WIDTH) {
+			printf("\n%*s", indent, "");
+			col = indent;
+		} else if (gap) {
+			printf("%*s", (int)gap, "");
+			col += (int)gap;
+		}
+		fwrite(text, 1, w, stdout);
+		col += (int)w;
+		text += w;
+		gap = strspn(text, " ");
+		text += gap;
+	}
+	putchar('\n');
+}
+
+/* "  -d, --db=CONNINFO    connection string ..." */
+static void print_option(const struct cl_option *o)
+{
+	int n;
+
+	if (o->type == CL_OPTION_OPERAND)
+		n = printf("  %s", o->argh);
+	else if (o->short_name)
+		n = printf("  -%c, --%s%s%s", o->short_name, o->long_name, o->argh ? "=" : "",
+			   o->argh ? o->argh : "");
+	else
+		n = printf("      --%s%s%s", o->long_name, o->argh ? "=" : "",
+			   o->argh ? o->argh : "");
+	if (n > HELP_COLUMN - 2)
+		printf("\n%*s", HELP_COLUMN, "");
+	else
+		printf("%*s", HELP_COLUMN - n, "");
+	wrap(o->help, HELP_COLUMN, HELP_COLUMN);
+}
+
+/* The usage line, then blocks: a paragraph of text, or a run of options;
+ * a blank line between two blocks. */
+static void print_lines(const struct lines *l)
+{
+	const struct cl_option *prev = NULL;
+
+	for (int i = 0; i < l->n; i++) {
+		const struct cl_option *o = l->at[i];
+
+		if (o->type == CL_OPTION_CHECK)
+			continue;
+		if (prev && prev->type != CL_OPTION_USAGE && (is_text(o) || is_text(prev)))
+			putchar('\n');
+		if (o->type == CL_OPTION_USAGE)
+			printf("Usage: clearing-load %s %s\n", o->long_name, o->argh);
+		else if (o->type == CL_OPTION_TEXT)
+			wrap(o->help, 0, 0);
+		else
+			print_option(o);
+		prev = o;
+	}
+}
+
+void cl_print_help(const struct cl_option *table)
+{
+	struct lines l;
+
+	expand(&l, table);
+	print_lines(&l);
+}
+
+/* ---- parsing ---- */
+
+/* "text, json or csv" */
+static void choice_names(const struct cl_choice *c, char *buf, size_t cap)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; c[i].name && n < cap; i++) {
+		const char *sep = i == 0 ? "" : c[i + 1].name ? ", " : " or ";
+
+		n += (size_t)snprintf(buf + n, cap - n, "%s%s", sep, c[i].name);
+	}
+}
+
+/* Apply one option with its argument: -1 to go on, or the exit code. */
+static int apply(const struct cl_option *cmd, const struct cl_option *o, const char *arg,
+		 struct cl_args *args)
+{
+	char *field = (char *)args + o->offset;
+	char expected[128];
+
+	switch (o->type) {
+	case CL_OPTION_HELP:
+		cl_print_help(cmd);
+		return cl_finish_stdout(CL_EXIT_OK);
+	case CL_OPTION_BOOL:
+		*(bool *)field = true;
+		return -1;
+	case CL_OPTION_COUNT:
+		(*(int *)field)++;
+		return -1;
+	case CL_OPTION_STRING:
+		if (o->valid && !o->valid(arg))
+			break;
+		*(const char **)field = arg;
+		return -1;
+	case CL_OPTION_ULONG:
+		if (!cl_parse_ulong(arg, o->min, o->max, (unsigned long *)field))
+			break;
+		return -1;
+	case CL_OPTION_CHOICE:
+		for (const struct cl_choice *c = o->choices; c->name; c++)
+			if (strcmp(arg, c->name) == 0) {
+				*(int *)field = c->value;
+				return -1;
+			}
+		break;
+	case CL_OPTION_CALLBACK:
+		o->callback(args, o, arg);
+		return -1;
+	case CL_OPTION_END:
+	case CL_OPTION_USAGE:
+	case CL_OPTION_TEXT:
+	case CL_OPTION_INCLUDE:
+	case CL_OPTION_OPERAND:
+	case CL_OPTION_CHECK:
+		abort(); /* never handed to getopt_long */
+	}
+	if (o->type == CL_OPTION_ULONG)
+		snprintf(expected, sizeof(expected), "%lu to %lu", o->min, o->max);
+	else if (o->type == CL_OPTION_CHOICE)
+		choice_names(o->choices, expected, sizeof(expected));
+	else
+		snprintf(expected, sizeof(expected), "%s", o->expected);
+	return cl_usage_error(cmd->long_name, "invalid --%s \"%s\" (expected %s)", o->long_name,
+			      arg, expected);
+}
+
+/* The usage error for what getopt_long returned as ':' or '?'. */
+static int option_error(const char *cmd, int c, char **argv)
 {
 	if (c == ':')
 		return cl_usage_error(cmd, "option '%s' requires an argument", argv[optind - 1]);
@@ -64,90 +358,68 @@ int cl_option_error(const char *cmd, int c, char **argv)
 	return cl_usage_error(cmd, "unrecognized option '%s'", argv[optind - 1]);
 }
 
-int cl_file_option(const char *cmd, int c, const char *arg, struct cl_parse_opts *popts,
-		   enum cl_out_format *format)
+/* getopt_long returns an option's short name, or for one without, 256 +
+ * its index in the expanded table. */
+static const struct cl_option *line_of(const struct lines *l, int c)
 {
-	unsigned long n;
-
-	switch (c) {
-	case 'f':
-		if (!cl_parse_out_format(arg, format))
-			return cl_usage_error(cmd, "invalid --format \"%s\" (expected text, json or csv)",
-					      arg);
-		return 0;
-	case CL_OPT_NO_MASK:
-		cl_opt_no_mask = true;
-		return 0;
-	case CL_OPT_ACH_KEY:
-		if (strcmp(arg, "strict") == 0)
-			popts->ach_key = CL_ACH_KEY_STRICT;
-		else if (strcmp(arg, "batch") == 0)
-			popts->ach_key = CL_ACH_KEY_BATCH;
-		else
-			return cl_usage_error(cmd, "invalid --ach-key \"%s\" (expected strict or batch)",
-					      arg);
-		return 0;
-	case CL_OPT_POSITIONAL:
-		popts->positional_keys = true;
-		return 0;
-	case CL_OPT_MAX_ERRORS:
-		if (!cl_parse_ulong(arg, 1, 1000000, &n))
-			return cl_usage_error(cmd, "invalid --max-errors \"%s\" (expected 1 to 1000000)",
-					      arg);
-		popts->max_errors = (unsigned)n;
-		return 0;
-	case 'q':
-		cl_opt_quiet = true;
-		return 0;
-	case 'v':
-		cl_opt_verbose++;
-		return 0;
-	}
-	return -1;
+	if (c >= 256)
+		return c - 256 < l->n ? l->at[c - 256] : NULL;
+	for (int i = 0; i < l->n; i++)
+		if (l->at[i]->short_name == c && is_option(l->at[i]))
+			return l->at[i];
+	return NULL;
 }
 
-int cl_parse_file_options(const char *cmd, const char *usage, int argc, char **argv,
-			  struct cl_parse_opts *popts, enum cl_out_format *format)
+int cl_parse_options(const struct cl_option *cmd, int argc, char **argv, struct cl_args *args)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "no-mask", no_argument, NULL, CL_OPT_NO_MASK },
-		{ "ach-key", required_argument, NULL, CL_OPT_ACH_KEY },
-		{ "positional-keys", no_argument, NULL, CL_OPT_POSITIONAL },
-		{ "max-errors", required_argument, NULL, CL_OPT_MAX_ERRORS },
-		{ "schema", required_argument, NULL, OPT_SCHEMA },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool is_validate = strcmp(cmd, "validate") == 0;
-	int c;
+	const char *name = cmd->long_name; /* the USAGE line's */
+	struct lines l;
+	struct option longopts[MAX_LINES + 1];
+	char shortopts[1 + 2 * MAX_LINES + 1];
+	int nlong = 0, nshort = 0, c;
+
+	expand(&l, cmd);
+	shortopts[nshort++] = ':'; /* a missing argument returns ':', not '?' */
+	for (int i = 0; i < l.n; i++) {
+		const struct cl_option *o = l.at[i];
+
+		if (!is_option(o))
+			continue;
+		longopts[nlong++] = (struct option){ o->long_name,
+						     o->argh ? required_argument : no_argument, NULL,
+						     o->short_name ? o->short_name : 256 + i };
+		if (o->short_name) {
+			shortopts[nshort++] = (char)o->short_name;
+			if (o->argh)
+				shortopts[nshort++] = ':';
+		}
+	}
+	longopts[nlong] = (struct option){ NULL, 0, NULL, 0 };
+	shortopts[nshort] = '\0';
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:qvh", longopts, NULL)) != -1) {
-		int rc = cl_file_option(cmd, c, optarg, popts, format);
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct cl_option *o = c == ':' || c == '?' ? NULL : line_of(&l, c);
+		int code;
 
-		if (rc >= 0) {
-			if (rc)
-				return rc;
-			continue;
-		}
-		switch (c) {
-		case OPT_SCHEMA:
-			if (!is_validate)
-				return cl_usage_error(cmd, "unrecognized option '--schema'");
-			popts->schema_path = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return cl_finish_stdout(CL_EXIT_OK);
-		default:
-			return cl_option_error(cmd, c, argv);
-		}
+		if (!o)
+			return option_error(name, c, argv);
+		if ((code = apply(cmd, o, optarg, args)) >= 0)
+			return code;
 	}
-	if (cl_opt_quiet && cl_opt_verbose)
-		return cl_usage_error(cmd, "--quiet and --verbose cannot be used together");
+	args->cmd = name;
+	args->operands = argv + optind;
+	args->noperands = argc - optind;
+	if ((c = check_operands(args, (enum cl_operands)cmd->value)) != 0)
+		return c;
+	if (args->quiet && args->verbose)
+		return cl_usage_error(name, "--quiet and --verbose cannot be used together");
+	for (int i = 0; i < l.n; i++)
+		if (l.at[i]->type == CL_OPTION_CHECK && (c = l.at[i]->check(args)) != 0)
+			return c;
+	cl_opt_quiet = args->quiet;
+	cl_opt_verbose = args->verbose;
+	cl_opt_no_mask = args->no_mask;
 	return -1;
 }

@@ -14,20 +14,50 @@ for page in "$MAN1" "$MAN7"; do
 	fi
 done
 
-# Long options named in --help (main and every command).
+# Every --help, as the option tables print it: the program's and each
+# command's.  Everything below is derived from this one output.
 {
 	"$CL_BIN" --help
 	for cmd in init load diff parse validate show loads; do "$CL_BIN" "$cmd" --help; done
-} | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >"$TMP/help.opts"
-# Long options documented in the man page (roff writes \-\-name).
+} >"$TMP/help" || fail "--help failed"
+
+# Long options named anywhere in --help and anywhere in clearing-load(1)
+# (roff writes \-\-name).
+grep -o -- '--[a-z][a-z0-9-]*' "$TMP/help" | sort -u >"$TMP/help.opts"
 sed 's/\\-/-/g' "$MAN1" | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >"$TMP/man.opts"
 if ! diff -u "$TMP/help.opts" "$TMP/man.opts" >"$TMP/opts.diff"; then
 	cat "$TMP/opts.diff"
 	fail "options differ between --help (-) and clearing-load(1) (+)"
 fi
 
-# Every exit code in --help is in EXIT STATUS and the other way round.
-"$CL_BIN" --help | tr '\n' ' ' | grep -o '[0-7] [a-z][a-z ]*' | cut -c1 | sort -u >"$TMP/help.codes"
+# Each option line as "-s --long=ARG": its short name, long name and whether
+# it takes an argument; from the option lines of --help ...
+awk '/^  -[A-Za-z], --/ { s = substr($1, 1, 2) " "; l = $2 }
+     /^      --/ { s = ""; l = $1 }
+     /^  -[A-Za-z], --|^      --/ { sub(/=.*/, "=ARG", l); print s l }' "$TMP/help" |
+	sort -u >"$TMP/help.lines"
+# ... and from the tagged paragraphs (.TP) of OPTIONS in clearing-load(1):
+# ".BI \-d " conninfo" "\fR, \fP\-\-db=" conninfo", ".B \-\-no\-mask"
+sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$MAN1" | grep -A1 '^\.TP' | grep -v '^\.TP\|^--$' |
+	sed 's/\\-/-/g' |
+	awk '{ s = ""; l = ""
+	       if (match($0, /(^|[ "])-[A-Za-z]([ "]|$)/)) {
+		       s = substr($0, RSTART, RLENGTH); gsub(/[ "]/, "", s); s = s " "
+	       }
+	       if (match($0, /--[a-z][a-z0-9-]*=?/)) {
+		       l = substr($0, RSTART, RLENGTH); sub(/=$/, "=ARG", l)
+	       }
+	       if (l != "") print s l }' | sort -u >"$TMP/man.lines"
+[ -s "$TMP/help.lines" ] || fail "no option line found in --help"
+if ! diff -u "$TMP/help.lines" "$TMP/man.lines" >"$TMP/lines.diff"; then
+	cat "$TMP/lines.diff"
+	fail "option lines (short name, argument) differ between --help (-) and OPTIONS (+)"
+fi
+
+# Every exit code in the "Exit status" paragraphs of --help is in EXIT STATUS
+# and the other way round.
+sed -n '/^Exit status/,/^$/p' "$TMP/help" | tr '\n' ' ' | grep -o '[ :(][0-7] [-a-z]' | cut -c2 |
+	sort -u >"$TMP/help.codes"
 sed -n '/^\.SH "EXIT STATUS"/,/^\.SH/p' "$MAN1" | grep -A1 '^\.TP' | grep -o '^\.B [0-9]\|^[0-9]$' |
 	grep -o '[0-9]' | sort -u >"$TMP/man.codes"
 diff -u "$TMP/help.codes" "$TMP/man.codes" || fail "exit codes differ between --help and EXIT STATUS"

@@ -45,6 +45,42 @@ run parse
 expect_status 2
 expect_stderr_has "clearing-load parse: no file given"
 
+# --help is printed from the option tables: no line wider than 79 columns
+for cmd in "" init load diff parse validate show loads; do
+	"$CL_BIN" $cmd --help >"$TMP/help"
+	if awk 'length($0) > 79 { bad = 1 } END { exit !bad }' "$TMP/help"; then
+		fail "clearing-load $cmd --help has a line wider than 79 columns"
+	fi
+done
+
+# a value an option's table line refuses: one line naming what it expects
+while IFS='|' read -r args message; do
+	# shellcheck disable=SC2086
+	run $args
+	expect_status 2
+	cmd=${args%% *}
+	expect_stderr - <<OUT
+clearing-load $cmd: $message
+Try 'clearing-load $cmd --help' for more information.
+OUT
+done <<'CASES'
+init -p 0|invalid --partitions "0" (expected 1 to 1024)
+init --partitions=1025|invalid --partitions "1025" (expected 1 to 1024)
+load --on-conflict=park x|invalid --on-conflict "park" (expected hold or quarantine)
+diff -f yaml x|invalid --format "yaml" (expected text, json or csv)
+show -n 0 KEY|invalid --limit "0" (expected 1 to 1000000)
+loads --limit=x|invalid --limit "x" (expected 1 to 1000000)
+loads --since 2026-13-01|invalid --since "2026-13-01" (expected a date YYYY-MM-DD, or YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM])
+loads -u x|invalid --uuid "x" (expected a UUID)
+loads -t Bank2|invalid --tenant "Bank2" (expected 1 to 63 of a-z 0-9 _ . -, starting with a letter or digit)
+loads -x|invalid option -- 'x'
+loads --since|option '--since' requires an argument
+init -p|option '-p' requires an argument
+init extra|unexpected argument "extra"
+show --trace 1 KEY|give only one of --trace, --e2e, --uetr or a KEY
+show|give one of --trace, --e2e, --uetr or a KEY
+CASES
+
 run validate --format yaml x
 expect_status 2
 expect_stderr_has 'invalid --format "yaml" (expected text, json or csv)'
