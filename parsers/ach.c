@@ -1,6 +1,7 @@
 /*
  * ach.c - NACHA parser handle: the line reader, record-type order and the
- * queue of events (errors, notes, records) that cl_ach_next() hands out.
+ * queue of events (errors, notes, records) that its next() hands out, and
+ * its entry in the table of formats (format.h).
  *
  * The input is read in 64 KiB chunks into a buffer of twice that; lines
  * are processed in place and only a partial line is moved to the front
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "ach_internal.h"
+#include "format.h"
 #include "xmalloc.h"
 
 #define LINE_LIMIT CL_INPUT_BUFSIZE /* longer lines are cut and reported */
@@ -84,16 +86,23 @@ void ach_emit_record(struct cl_ach *p)
 	(void)push(p, CL_OK);
 }
 
-struct cl_ach *cl_ach_new(struct cl_input *in, const struct cl_parse_opts *opts)
+static enum cl_detect ach_detect(const unsigned char *p, size_t len)
+{
+	size_t i = cl_utf8_bom(p, len);
+
+	/* NACHA records start with their type digit: a file header "1", or a
+	 * batch header "5" of a headless fragment (which the parser then
+	 * rejects with a message about the missing file header) */
+	return i < len && p[i] >= '1' && p[i] <= '9' ? CL_DETECT_YES : CL_DETECT_NO;
+}
+
+static void *ach_open(struct cl_input *in, const struct cl_parse_opts *opts)
 {
 	struct cl_ach *p = cl_xcalloc(1, sizeof(*p));
 
 	p->in = in;
 	p->name = cl_input_name(in);
-	if (opts)
-		p->opts = *opts;
-	if (p->opts.max_errors == 0)
-		p->opts.max_errors = 100;
+	p->opts = *opts;
 	p->afp = ach_fp_new();
 	p->cap = 2 * (size_t)CL_INPUT_BUFSIZE;
 	p->buf = cl_xmalloc(p->cap);
@@ -101,14 +110,14 @@ struct cl_ach *cl_ach_new(struct cl_input *in, const struct cl_parse_opts *opts)
 	p->out = &p->recs[1];
 	p->all_adv = true;
 	p->eol = '\n';
-	snprintf(p->info.format_name, sizeof(p->info.format_name), "nacha");
 	snprintf(p->info.message_type, sizeof(p->info.message_type), "nacha");
-	p->info.format = CL_FORMAT_ACH;
 	return p;
 }
 
-void cl_ach_free(struct cl_ach *p)
+static void ach_free(void *h)
 {
+	struct cl_ach *p = h;
+
 	if (!p)
 		return;
 	ach_fp_free(p->afp);
@@ -118,9 +127,9 @@ void cl_ach_free(struct cl_ach *p)
 	free(p);
 }
 
-const struct cl_file_info *cl_ach_info(const struct cl_ach *p)
+static struct cl_file_info *ach_info(void *h)
 {
-	return &p->info;
+	return &((struct cl_ach *)h)->info;
 }
 
 /* ---- reader ---- */
@@ -133,12 +142,7 @@ static bool fill(struct cl_ach *p)
 	size_t room;
 	long r;
 
-	if (p->pos > 0) {
-		memmove(p->buf, p->buf + p->pos, p->len - p->pos);
-		p->len -= p->pos;
-		p->pos = 0;
-	}
-	room = p->cap - p->len;
+	room = cl_input_compact(p->buf, &p->pos, &p->len, p->cap);
 	if (room > CL_INPUT_BUFSIZE)
 		room = CL_INPUT_BUFSIZE;
 	r = cl_input_read(p->in, p->buf + p->len, room, &err);
@@ -173,7 +177,7 @@ static bool detect_mode(struct cl_ach *p)
 			return false;
 	p->mode_known = true;
 	b = p->buf + p->pos;
-	if (p->len - p->pos >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) {
+	if (cl_utf8_bom(b, p->len - p->pos)) {
 		p->pos += 3;
 		b += 3;
 		ach_note(p, 1, "bom", "UTF-8 byte order mark before the file header ignored");
@@ -639,37 +643,24 @@ static void finish_file(struct cl_ach *p)
 			 p->records_before_fill, p->fill_lines);
 }
 
-enum cl_status cl_ach_next(struct cl_ach *p, const struct cl_record **rec, struct cl_error *err)
+static enum cl_status ach_next(void *h, const struct cl_record **rec, struct cl_error *err)
 {
+	struct cl_ach *p = h;
+
 	*rec = NULL;
 	for (;;) {
 		if (p->qlen > 0) {
 			struct ach_event *ev = &p->q[p->qhead];
-			enum cl_status st = ev->st;
 
 			p->qhead = (p->qhead + 1) % ACH_QUEUE;
 			p->qlen--;
-			if (st == CL_OK) {
+			if (ev->st == CL_OK)
 				*rec = p->out;
-				p->info.records++;
-				p->out->ordinal = p->info.records; /* fuzz F2 */
-				if (p->out->direction == CL_DIR_DEBIT)
-					p->info.total_debit_minor += p->out->amount_minor;
-				else if (p->out->direction == CL_DIR_CREDIT)
-					p->info.total_credit_minor += p->out->amount_minor;
-				return CL_OK;
-			}
-			*err = ev->err;
-			if (st == CL_IO) {
-				p->stopped = true;
-				p->qlen = 0;
-			} else if (st == CL_INVALID && ++p->errors >= p->opts.max_errors) {
-				p->stopped = true;
-				p->qlen = 0;
-			}
-			return st;
+			else
+				*err = ev->err;
+			return ev->st;
 		}
-		if (p->stopped || p->finished)
+		if (p->finished)
 			return CL_END;
 		if (!p->mode_known && !detect_mode(p))
 			continue;
@@ -688,3 +679,15 @@ enum cl_status cl_ach_next(struct cl_ach *p, const struct cl_record **rec, struc
 		}
 	}
 }
+
+const struct cl_format_ops cl_format_nacha = {
+	.format = CL_FORMAT_ACH,
+	.name = "nacha",
+	.expected = "a NACHA file header (\"101\")",
+	.sign = NULL,
+	.detect = ach_detect,
+	.open = ach_open,
+	.next = ach_next,
+	.info = ach_info,
+	.free = ach_free,
+};

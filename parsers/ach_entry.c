@@ -97,7 +97,7 @@ static void reset_record(struct cl_ach *p, struct cl_record *r)
 {
 	const struct ach_batch *b = &p->b;
 
-	/* the NACHA fields only (ISO fields stay zero from cl_ach_new()), and
+	/* the NACHA fields only (ISO fields stay zero from ach_open()), and
 	 * each string by its first byte: clearing the whole record cost more
 	 * than parsing the entry */
 	r->natural_key[0] = '\0';

@@ -196,8 +196,6 @@ struct cl_ach {
 	/* events waiting for next() */
 	struct ach_event q[ACH_QUEUE];
 	unsigned qhead, qlen;
-	unsigned errors;             /* CL_INVALID handed out */
-	bool stopped;
 };
 
 enum ach_sec {
