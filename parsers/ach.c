@@ -86,7 +86,7 @@ void ach_emit_record(struct cl_ach *p)
 	(void)push(p, CL_OK);
 }
 
-static enum cl_detect ach_detect(const unsigned char *p, size_t len)
+enum cl_detect cl_ach_detect(const unsigned char *p, size_t len)
 {
 	size_t i = cl_utf8_bom(p, len);
 
@@ -96,7 +96,8 @@ static enum cl_detect ach_detect(const unsigned char *p, size_t len)
 	return i < len && p[i] >= '1' && p[i] <= '9' ? CL_DETECT_YES : CL_DETECT_NO;
 }
 
-static void *ach_open(struct cl_input *in, const struct cl_parse_opts *opts)
+void *cl_ach_open(struct cl_input *in, const struct cl_parse_opts *opts,
+		  struct cl_file_info **info)
 {
 	struct cl_ach *p = cl_xcalloc(1, sizeof(*p));
 
@@ -111,25 +112,19 @@ static void *ach_open(struct cl_input *in, const struct cl_parse_opts *opts)
 	p->all_adv = true;
 	p->eol = '\n';
 	snprintf(p->info.message_type, sizeof(p->info.message_type), "nacha");
+	*info = &p->info;
 	return p;
 }
 
-static void ach_free(void *h)
+void cl_ach_free(void *h)
 {
 	struct cl_ach *p = h;
 
-	if (!p)
-		return;
 	ach_fp_free(p->afp);
 	ach_batch_sums_free(p);
 	cl_keyset_free(p->return_keys);
 	free(p->buf);
 	free(p);
-}
-
-static struct cl_file_info *ach_info(void *h)
-{
-	return &((struct cl_ach *)h)->info;
 }
 
 /* ---- reader ---- */
@@ -643,7 +638,7 @@ static void finish_file(struct cl_ach *p)
 			 p->records_before_fill, p->fill_lines);
 }
 
-static enum cl_status ach_next(void *h, const struct cl_record **rec, struct cl_error *err)
+enum cl_status cl_ach_next(void *h, const struct cl_record **rec, struct cl_error *err)
 {
 	struct cl_ach *p = h;
 
@@ -679,15 +674,3 @@ static enum cl_status ach_next(void *h, const struct cl_record **rec, struct cl_
 		}
 	}
 }
-
-const struct cl_format_ops cl_format_nacha = {
-	.format = CL_FORMAT_ACH,
-	.name = "nacha",
-	.expected = "a NACHA file header (\"101\")",
-	.sign = NULL,
-	.detect = ach_detect,
-	.open = ach_open,
-	.next = ach_next,
-	.info = ach_info,
-	.free = ach_free,
-};

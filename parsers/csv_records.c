@@ -40,7 +40,7 @@ static bool is_eol(unsigned char c)
 
 /* The first line (after an optional UTF-8 byte order mark) is a header
  * naming the columns scheme and kind. */
-static enum cl_detect header_detect(const unsigned char *d, size_t len)
+enum cl_detect cl_csv_detect(const unsigned char *d, size_t len)
 {
 	size_t i = cl_utf8_bom(d, len), end;
 	bool scheme = false, kind = false;
@@ -64,7 +64,8 @@ static enum cl_detect header_detect(const unsigned char *d, size_t len)
 	return scheme && kind ? CL_DETECT_YES : CL_DETECT_NO;
 }
 
-static void *reader_open(struct cl_input *in, const struct cl_parse_opts *opts)
+void *cl_csv_open(struct cl_input *in, const struct cl_parse_opts *opts,
+		  struct cl_file_info **info)
 {
 	struct cl_csv *p = cl_xcalloc(1, sizeof(*p));
 	const unsigned char *head;
@@ -85,24 +86,18 @@ static void *reader_open(struct cl_input *in, const struct cl_parse_opts *opts)
 	if (cl_input_peek(in, &head, &len, &err) == CL_OK)
 		p->bom_skip = cl_utf8_bom(head, len);
 	snprintf(p->info.message_type, sizeof(p->info.message_type), "csv");
+	*info = &p->info;
 	return p;
 }
 
-static void reader_free(void *h)
+void cl_csv_free(void *h)
 {
 	struct cl_csv *p = h;
 
-	if (!p)
-		return;
 	if (p->csv_ready)
 		csv_free(&p->csv);
 	cl_fp_free(p->fp);
 	free(p);
-}
-
-static struct cl_file_info *reader_info(void *h)
-{
-	return &((struct cl_csv *)h)->info;
 }
 
 static void queue(struct cl_csv *p, enum cl_status st, const struct cl_error *err)
@@ -278,7 +273,7 @@ static void read_more(struct cl_csv *p)
 	}
 }
 
-static enum cl_status reader_next(void *h, const struct cl_record **rec, struct cl_error *err)
+enum cl_status cl_csv_next(void *h, const struct cl_record **rec, struct cl_error *err)
 {
 	struct cl_csv *p = h;
 
@@ -300,15 +295,3 @@ static enum cl_status reader_next(void *h, const struct cl_record **rec, struct 
 		*err = p->pending_err;
 	return p->pending_st;
 }
-
-const struct cl_format_ops cl_format_csv = {
-	.format = CL_FORMAT_CSV,
-	.name = "csv",
-	.expected = "a CSV export",
-	.sign = "a header row naming scheme and kind",
-	.detect = header_detect,
-	.open = reader_open,
-	.next = reader_next,
-	.info = reader_info,
-	.free = reader_free,
-};

@@ -1,8 +1,9 @@
 /*
  * format.h - what a file format gives parser.c: one entry of its table of
- * formats.  Every format fills one struct cl_format_ops and parser.c calls
- * only through it, so no caller names a format and a new one (camt.053,
- * BAI2, ...) is its parser, its entry and a CL_FORMAT_ value in parser.h.
+ * formats, a struct cl_format_ops.  parser.c calls a format only through
+ * its entry, so no caller names a format, and a new one (camt.053, BAI2,
+ * ...) is its parser with the four functions CL_FORMAT_FUNCTIONS declares,
+ * one row in the table in parser.c and a CL_FORMAT_ value in parser.h.
  *
  * Only parser.c and the formats include this; everyone else reads files
  * through parser.h.
@@ -35,22 +36,32 @@ struct cl_format_ops {
 	 * may be 0). */
 	enum cl_detect (*detect)(const unsigned char *head, size_t len);
 	/* Start reading `in` (not owned).  opts is complete (max_errors set)
-	 * and may be copied.  Never fails: problems come from next(). */
-	void *(*open)(struct cl_input *in, const struct cl_parse_opts *opts);
+	 * and may be copied.  *info is set to the file information the handle
+	 * keeps and fills (format, format_name, records and totals are
+	 * parser.c's), valid until free().  Never fails: problems come from
+	 * next(). */
+	void *(*open)(struct cl_input *in, const struct cl_parse_opts *opts,
+		      struct cl_file_info **info);
 	/* As cl_parser_next(), but parser.c counts the records and their
-	 * totals in info() and stops after CL_IO and after max_errors
+	 * totals in the info and stops after CL_IO and after max_errors
 	 * CL_INVALID, so a format need not. */
 	enum cl_status (*next)(void *h, const struct cl_record **rec, struct cl_error *err);
-	/* The file information the handle keeps (format, format_name, records
-	 * and totals are parser.c's); valid until free(). */
-	struct cl_file_info *(*info)(void *h);
-	void (*free)(void *h); /* NULL is fine */
+	void (*free)(void *h); /* a handle open() gave */
 };
 
-/* The entries, each defined next to its parser. */
-extern const struct cl_format_ops cl_format_nacha;    /* ach.c */
-extern const struct cl_format_ops cl_format_iso20022; /* iso20022.c */
-extern const struct cl_format_ops cl_format_csv;      /* csv_records.c */
+/* The operations of one format, PREFIX_detect, _open, _next and _free,
+ * as struct cl_format_ops describes them. */
+#define CL_FORMAT_FUNCTIONS(PREFIX)                                                         \
+	enum cl_detect PREFIX##_detect(const unsigned char *head, size_t len);             \
+	void *PREFIX##_open(struct cl_input *in, const struct cl_parse_opts *opts,         \
+			    struct cl_file_info **info);                                   \
+	enum cl_status PREFIX##_next(void *h, const struct cl_record **rec,                \
+				     struct cl_error *err) CL_MUST_CHECK;                  \
+	void PREFIX##_free(void *h)
+
+CL_FORMAT_FUNCTIONS(cl_ach);      /* ach.c */
+CL_FORMAT_FUNCTIONS(cl_iso20022); /* iso20022.c */
+CL_FORMAT_FUNCTIONS(cl_csv);      /* csv_records.c */
 
 /* Length of a UTF-8 byte order mark at the start of p[0..len): 3 or 0. */
 static inline size_t cl_utf8_bom(const unsigned char *p, size_t len)

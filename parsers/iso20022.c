@@ -1076,7 +1076,7 @@ static void clean_text(char *s, size_t cap)
 
 /* An XML document starts with "<" after an optional UTF-8 byte order mark
  * and blanks. */
-static enum cl_detect iso_detect(const unsigned char *p, size_t len)
+enum cl_detect cl_iso20022_detect(const unsigned char *p, size_t len)
 {
 	size_t i = cl_utf8_bom(p, len);
 
@@ -1090,7 +1090,8 @@ static enum cl_detect iso_detect(const unsigned char *p, size_t len)
 	return CL_DETECT_NO;
 }
 
-static void *iso_open(struct cl_input *in, const struct cl_parse_opts *opts)
+void *cl_iso20022_open(struct cl_input *in, const struct cl_parse_opts *opts,
+		       struct cl_file_info **info)
 {
 	struct cl_iso20022 *p = cl_xcalloc(1, sizeof(*p));
 
@@ -1104,10 +1105,11 @@ static void *iso_open(struct cl_input *in, const struct cl_parse_opts *opts)
 	p->doc_depth = p->hdr_depth = -1;
 	p->vdepth = -1;
 	p->cur_field = F_NONE;
+	*info = &p->info;
 	return p;
 }
 
-static enum cl_status iso_next(void *h, const struct cl_record **rec, struct cl_error *err)
+enum cl_status cl_iso20022_next(void *h, const struct cl_record **rec, struct cl_error *err)
 {
 	struct cl_iso20022 *p = h;
 
@@ -1138,17 +1140,10 @@ static enum cl_status iso_next(void *h, const struct cl_record **rec, struct cl_
 	return CL_END;
 }
 
-static struct cl_file_info *iso_info(void *h)
-{
-	return &((struct cl_iso20022 *)h)->info;
-}
-
-static void iso_free(void *h)
+void cl_iso20022_free(void *h)
 {
 	struct cl_iso20022 *p = h;
 
-	if (!p)
-		return;
 	if (p->ctxt) {
 		if (p->ctxt->myDoc)
 			xmlFreeDoc(p->ctxt->myDoc);
@@ -1165,15 +1160,3 @@ static void iso_free(void *h)
 	cl_fp_free(p->fp);
 	free(p);
 }
-
-const struct cl_format_ops cl_format_iso20022 = {
-	.format = CL_FORMAT_ISO20022,
-	.name = "iso20022",
-	.expected = "an ISO 20022 XML document",
-	.sign = "\"<\"",
-	.detect = iso_detect,
-	.open = iso_open,
-	.next = iso_next,
-	.info = iso_info,
-	.free = iso_free,
-};

@@ -10,11 +10,15 @@
 #include "format.h"
 #include "xmalloc.h"
 
-/* In detection order. */
-static const struct cl_format_ops *const formats[] = {
-	&cl_format_nacha,
-	&cl_format_iso20022,
-	&cl_format_csv,
+/* Every format, in detection order.  `expected` and `sign` make the
+ * empty-file and unknown-format messages. */
+static const struct cl_format_ops formats[] = {
+	{CL_FORMAT_ACH, "nacha", "a NACHA file header (\"101\")", NULL,
+	 cl_ach_detect, cl_ach_open, cl_ach_next, cl_ach_free},
+	{CL_FORMAT_ISO20022, "iso20022", "an ISO 20022 XML document", "\"<\"",
+	 cl_iso20022_detect, cl_iso20022_open, cl_iso20022_next, cl_iso20022_free},
+	{CL_FORMAT_CSV, "csv", "a CSV export", "a header row naming scheme and kind",
+	 cl_csv_detect, cl_csv_open, cl_csv_next, cl_csv_free},
 };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
@@ -33,12 +37,12 @@ static const struct cl_format_ops *detect(const unsigned char *p, size_t len)
 	const struct cl_format_ops *fallback = NULL;
 
 	for (size_t i = 0; i < NFORMATS; i++) {
-		enum cl_detect d = formats[i]->detect(p, len);
+		enum cl_detect d = formats[i].detect(p, len);
 
 		if (d == CL_DETECT_YES)
-			return formats[i];
+			return &formats[i];
 		if (d == CL_DETECT_FALLBACK && !fallback)
-			fallback = formats[i];
+			fallback = &formats[i];
 	}
 	return fallback;
 }
@@ -58,7 +62,7 @@ static const char *expected_list(char *buf, size_t cap, bool signs)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < NFORMATS && n < cap; i++) {
-		const struct cl_format_ops *f = formats[i];
+		const struct cl_format_ops *f = &formats[i];
 		const char *sep = i == 0 ? "" : i + 1 == NFORMATS ? " or " : ", ";
 		int k;
 
@@ -80,7 +84,7 @@ struct cl_parser *cl_parser_new(enum cl_format f, struct cl_input *in,
 	struct cl_parser *p;
 	size_t i = 0;
 
-	while (i < NFORMATS && formats[i]->format != f)
+	while (i < NFORMATS && formats[i].format != f)
 		i++;
 	if (i == NFORMATS)
 		abort(); /* no such format: a programming error */
@@ -89,10 +93,9 @@ struct cl_parser *cl_parser_new(enum cl_format f, struct cl_input *in,
 	if (o.max_errors == 0)
 		o.max_errors = 100;
 	p = cl_xcalloc(1, sizeof(*p));
-	p->ops = formats[i];
+	p->ops = &formats[i];
 	p->max_errors = o.max_errors;
-	p->h = p->ops->open(in, &o);
-	p->info = p->ops->info(p->h);
+	p->h = p->ops->open(in, &o, &p->info);
 	p->info->format = f;
 	snprintf(p->info->format_name, sizeof(p->info->format_name), "%s", p->ops->name);
 	return p;
