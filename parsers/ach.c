@@ -482,8 +482,41 @@ static void after_file_control(struct cl_ach *p, const char *s, size_t n, bool c
 			p->file_control_line, ach_show(shown, sizeof(shown), s, n < 4 ? n : 4));
 }
 
+/* Where the records after the file header belong, and who reads them. */
+static const struct record_type {
+	char type;
+	enum {
+		OUTSIDE_BATCH, /* ends the entry before it and closes a batch
+		                  left open (no batch control) */
+		IN_BATCH,      /* ends the entry before it; needs an open batch */
+		AFTER_ENTRY,   /* belongs to the entry before it: needs one */
+	} place;
+	const char *what; /* OUTSIDE_BATCH: its name for the batch left open;
+	                     else the error when it is out of place */
+	void (*read)(struct cl_ach *p, const struct ach_line *l);
+} record_types[] = {
+	{'5', OUTSIDE_BATCH, "batch header", ach_batch_header},
+	{'6', IN_BATCH,
+	 "entry detail (record type 6) outside a batch (expected a batch header first)",
+	 ach_entry_detail},
+	{'7', AFTER_ENTRY, "addenda (record type 7) without an entry detail record before it",
+	 ach_addenda},
+	{'8', IN_BATCH, "batch control (record type 8) without a batch header before it",
+	 ach_batch_control},
+	{'9', OUTSIDE_BATCH, "file control", ach_file_control},
+};
+
+static const struct record_type *record_type(char c)
+{
+	for (size_t i = 0; i < sizeof(record_types) / sizeof(record_types[0]); i++)
+		if (record_types[i].type == c)
+			return &record_types[i];
+	return NULL;
+}
+
 static void process_line(struct cl_ach *p, const char *s, size_t n, bool cut)
 {
+	const struct record_type *rt;
 	struct ach_line l;
 	char shown[16];
 
@@ -532,8 +565,7 @@ static void process_line(struct cl_ach *p, const char *s, size_t n, bool cut)
 			"line starts with \"99\" but is not a 9-fill record (94 '9' characters)");
 		return;
 	}
-	switch (l.c[0]) {
-	case '1':
+	if (l.c[0] == '1') {
 		if (p->saw_header || l.no != 1) {
 			ach_err(p, l.no, 1, "record_order",
 				"file header (record type 1) must be the first record and appear "
@@ -543,57 +575,24 @@ static void process_line(struct cl_ach *p, const char *s, size_t n, bool cut)
 		}
 		ach_file_header(p, &l);
 		return;
-	case '5':
-		no_header_yet(p, &l);
-		ach_entry_finish(p);
-		if (p->b.open)
-			close_batch_unfinished(p, &l, "batch header");
-		ach_batch_header(p, &l);
-		return;
-	case '6':
-		no_header_yet(p, &l);
-		ach_entry_finish(p);
-		if (!p->b.open) {
-			ach_err(p, l.no, 1, "record_order",
-				"entry detail (record type 6) outside a batch (expected a batch "
-				"header first)");
-			return;
-		}
-		ach_entry_detail(p, &l);
-		return;
-	case '7':
-		no_header_yet(p, &l);
-		if (!p->e.open) {
-			ach_err(p, l.no, 1, "record_order",
-				"addenda (record type 7) without an entry detail record before it");
-			return;
-		}
-		ach_addenda(p, &l);
-		return;
-	case '8':
-		no_header_yet(p, &l);
-		ach_entry_finish(p);
-		if (!p->b.open) {
-			ach_err(p, l.no, 1, "record_order",
-				"batch control (record type 8) without a batch header before it");
-			return;
-		}
-		ach_batch_control(p, &l);
-		return;
-	case '9':
-		no_header_yet(p, &l);
-		ach_entry_finish(p);
-		if (p->b.open)
-			close_batch_unfinished(p, &l, "file control");
-		ach_file_control(p, &l);
-		return;
-	default:
-		no_header_yet(p, &l);
+	}
+	no_header_yet(p, &l);
+	rt = record_type(l.c[0]);
+	if (!rt) {
 		ach_err(p, l.no, 1, "record_type",
 			"unknown record type \"%s\" (expected 1, 5, 6, 7, 8 or 9)",
 			ach_show(shown, sizeof(shown), l.c, 1));
 		return;
 	}
+	if (rt->place != AFTER_ENTRY)
+		ach_entry_finish(p);
+	if (rt->place == OUTSIDE_BATCH && p->b.open)
+		close_batch_unfinished(p, &l, rt->what);
+	if ((rt->place == IN_BATCH && !p->b.open) || (rt->place == AFTER_ENTRY && !p->e.open)) {
+		ach_err(p, l.no, 1, "record_order", "%s", rt->what);
+		return;
+	}
+	rt->read(p, &l);
 }
 
 static void finish_file(struct cl_ach *p)
