@@ -40,6 +40,8 @@ static void vqueue(struct cl_ach *p, enum cl_status st, unsigned long line, unsi
 {
 	struct ach_event *ev = push(p, st);
 
+	if (st == CL_INVALID)
+		p->last_err = ev ? &ev->err : NULL;
 	if (!ev)
 		return;
 	cl_error_set(&ev->err, p->name, line, code, "%s", "");
@@ -68,13 +70,19 @@ void ach_note(struct cl_ach *p, unsigned long line, const char *code, const char
 
 void ach_err_other_line(struct cl_ach *p, unsigned long other)
 {
-	struct ach_event *ev;
+	if (p->last_err)
+		p->last_err->other_line = other;
+}
 
-	if (p->qlen == 0)
+void ach_err_detail(struct cl_ach *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!p->last_err)
 		return;
-	ev = &p->q[(p->qhead + p->qlen - 1) % ACH_QUEUE];
-	if (ev->st == CL_INVALID)
-		ev->err.other_line = other;
+	va_start(ap, fmt);
+	vsnprintf(p->last_err->detail, sizeof(p->last_err->detail), fmt, ap);
+	va_end(ap);
 }
 
 void ach_emit_record(struct cl_ach *p)
@@ -648,6 +656,8 @@ enum cl_status cl_ach_next(void *h, const struct cl_record **rec, struct cl_erro
 
 			p->qhead = (p->qhead + 1) % ACH_QUEUE;
 			p->qlen--;
+			if (&ev->err == p->last_err)
+				p->last_err = NULL;
 			if (ev->st == CL_OK)
 				*rec = p->out;
 			else

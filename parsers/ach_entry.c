@@ -639,6 +639,8 @@ static void return_key_once(struct cl_ach *p, const struct cl_record *r, unsigne
 		strcmp(r->kind, "ach.noc") == 0 ? "notification of change" : "return",
 		r->natural_key, (unsigned long)k->first_line);
 	ach_err_other_line(p, k->first_line);
+	if (p->last_err)
+		cl_keyset_duplicate_hint(p->last_err, false);
 }
 
 void ach_entry_finish(struct cl_ach *p)

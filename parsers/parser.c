@@ -117,12 +117,18 @@ enum cl_status cl_parser_open(struct cl_input *in, const struct cl_parse_opts *o
 		*out = cl_parser_new(ops->format, in, opts);
 		return CL_OK;
 	}
-	if (len == 0)
+	if (len == 0) {
 		cl_error_set(err, cl_input_name(in), 0, "empty_file", "file is empty: expected %s",
 			     expected_list(list, sizeof(list), false));
-	else
+		cl_error_hint(err, "an empty file is often a transfer that failed or had not "
+				   "finished: fetch the file again");
+	} else {
 		cl_error_set(err, cl_input_name(in), 1, "unknown_format",
 			     "unknown format: expected %s", expected_list(list, sizeof(list), true));
+		cl_error_hint(err, "check that this is the clearing file itself: a file "
+				   "compressed other than with gzip (zip, bzip2, xz) must be "
+				   "unpacked first");
+	}
 	return CL_INVALID;
 }
 

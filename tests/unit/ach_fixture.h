@@ -272,6 +272,7 @@ struct ev {
 	char code[CL_CODE_MAX];
 	unsigned long line, column, other_line;
 	char message[CL_MSGTEXT_MAX];
+	char detail[CL_MSGTEXT_MAX], hint[CL_HINT_MAX];
 	struct cl_record rec; /* for CL_OK */
 };
 
@@ -318,6 +319,8 @@ static inline void run_opts(struct run *out, const void *buf, size_t len, size_t
 			assert_null(rec);
 			snprintf(e->code, sizeof(e->code), "%s", err.code);
 			snprintf(e->message, sizeof(e->message), "%s", err.message);
+			snprintf(e->detail, sizeof(e->detail), "%s", err.detail);
+			snprintf(e->hint, sizeof(e->hint), "%s", err.hint);
 			e->line = err.line;
 			e->column = err.column;
 			e->other_line = err.other_line;
