@@ -11,7 +11,9 @@
 #include "xmalloc.h"
 
 /* Every format, in detection order.  `expected` and `sign` make the
- * empty-file and unknown-format messages. */
+ * empty-file and unknown-format messages.  Another XML format (camt.053,
+ * say) comes before iso20022 and tells itself by the namespace in the
+ * first bytes. */
 static const struct cl_format_ops formats[] = {
 	{CL_FORMAT_ACH, "nacha", "a NACHA file header (\"101\")", NULL,
 	 cl_ach_detect, cl_ach_open, cl_ach_next, cl_ach_free},
