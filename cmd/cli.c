@@ -59,21 +59,35 @@ static void put_safe(const char *s, FILE *f)
 	}
 }
 
-static void print_diag(const struct cl_error *err, const char *level)
+/* "clearing-load: FILE:LINE: LABEL: [PATH: ]TEXT" */
+static void print_diag_line(const struct cl_error *err, const char *label, const char *path,
+			    const char *text)
 {
-	const char *file = err->file ? err->file : "(input)";
-
 	fputs("clearing-load: ", stderr);
-	put_safe(file, stderr);
+	put_safe(err->file ? err->file : "(input)", stderr);
 	if (err->line)
 		fprintf(stderr, ":%lu", err->line);
-	fprintf(stderr, ": %s: ", level);
-	if (err->path[0]) {
-		put_safe(err->path, stderr);
+	fprintf(stderr, ": %s: ", label);
+	if (path && path[0]) {
+		put_safe(path, stderr);
 		fputs(": ", stderr);
 	}
-	put_safe(err->message, stderr);
+	put_safe(text, stderr);
 	fputc('\n', stderr);
+}
+
+/* The message, then its detail and hint when it has them, each a line of
+ * its own under the same FILE:LINE (as GNU tools continue a diagnostic):
+ *   clearing-load: in.ach:27: error: batch 1 entry hash mismatch (...)
+ *   clearing-load: in.ach:27: detail: batch control 0012345678: ...
+ *   clearing-load: in.ach:27: hint: ... */
+static void print_diag(const struct cl_error *err, const char *level)
+{
+	print_diag_line(err, level, err->path, err->message);
+	if (err->detail[0])
+		print_diag_line(err, "detail", NULL, err->detail);
+	if (err->hint[0])
+		print_diag_line(err, "hint", NULL, err->hint);
 }
 
 void cl_print_error(const struct cl_error *err)

@@ -24,6 +24,10 @@ static void report_error(void *vctx, const struct cl_error *err)
 			cl_json_str(&j, "path", err->path);
 		cl_json_str(&j, "code", err->code);
 		cl_json_str(&j, "message", err->message);
+		if (err->detail[0])
+			cl_json_str(&j, "detail", err->detail);
+		if (err->hint[0])
+			cl_json_str(&j, "hint", err->hint);
 		cl_json_end(&j);
 		break;
 	case CL_OUT_CSV: {

@@ -161,6 +161,7 @@ static void walk_key_errors(struct walk_keys *k, const char *file, const struct 
 				     "line %lu): the file cannot be deduplicated safely",
 				     d->key, d->count, d->first);
 		e.other_line = d->first;
+		cl_keyset_duplicate_hint(&e, d->alt);
 		res->errors++;
 		cb->on_error(ctx, &e);
 	}

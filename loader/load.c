@@ -12,6 +12,7 @@
 
 #include "failpoint.h"
 #include "fingerprint.h"
+#include "keyset.h"
 #include "mask.h"
 #include "row.h"
 #include "xmalloc.h"
@@ -44,6 +45,10 @@
 
 #define DEFAULT_RETRIES 8
 #define PROGRESS_EVERY 16384
+/* The hint of a file_changed error: what lets the load succeed. */
+#define HINT_FILE_CHANGED                                                                   \
+	"load a file only once whoever writes it has finished (have it moved into place "  \
+	"when complete, or load a copy), then load it again"
 
 const char *cl_outcome_name(enum cl_outcome o)
 {
@@ -364,6 +369,7 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 				     "natural key \"%.200s\" appears %s times in this file (first on "
 				     "line %lu): the file cannot be deduplicated safely",
 				     PQgetvalue(res, i, 3), PQgetvalue(res, i, 2), first);
+		cl_keyset_duplicate_hint(&e, strcmp(PQgetvalue(res, i, 4), "t") == 0);
 		in_file_error(L, &e, first);
 	}
 	PQclear(res);
@@ -613,6 +619,7 @@ enum cl_db_status cl_load_copy_rows(struct load *L, enum which which, const char
 				     "the file changed while it was loaded (line %lu now reads: %.300s): "
 				     "nothing applied",
 				     e.line, e.message);
+			cl_error_hint(&r->err, HINT_FILE_CHANGED);
 			return CL_DB_ERROR;
 		}
 		seen++;
@@ -649,6 +656,11 @@ enum cl_db_status cl_load_copy_rows(struct load *L, enum which which, const char
 		cl_error_set(&r->err, cl_input_name(L->in), 0, "file_changed",
 			     "the file changed while it was loaded (SHA-256 or record count differs "
 			     "between passes): nothing applied");
+		cl_error_detail(&r->err,
+				"first pass %lu records, SHA-256 %s; second pass %lu records, "
+				"SHA-256 %s",
+				r->records, L->pass1_sha, seen, cl_input_sha256_hex(L->in));
+		cl_error_hint(&r->err, HINT_FILE_CHANGED);
 		return CL_DB_ERROR;
 	}
 	st = cl_copy_in_end(c, NULL, &r->err);
@@ -770,6 +782,7 @@ static enum cl_db_status apply_new(struct load *L)
 			cl_error_set(&L->r->err, cl_input_name(L->in), 0, "file_changed",
 				     "pass 2 found %lu new records, classification %lu: nothing applied",
 				     copied, L->r->new_count);
+			cl_error_hint(&L->r->err, HINT_FILE_CHANGED);
 			return CL_DB_ERROR;
 		}
 		return st;

@@ -1,6 +1,7 @@
 /*
  * ach.c - NACHA parser handle: the line reader, record-type order and the
- * queue of events (errors, notes, records) that cl_ach_next() hands out.
+ * queue of events (errors, notes, records) that its next() hands out, and
+ * its entry in the table of formats (format.h).
  *
  * The input is read in 64 KiB chunks into a buffer of twice that; lines
  * are processed in place and only a partial line is moved to the front
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "ach_internal.h"
+#include "format.h"
 #include "xmalloc.h"
 
 #define LINE_LIMIT CL_INPUT_BUFSIZE /* longer lines are cut and reported */
@@ -38,6 +40,8 @@ static void vqueue(struct cl_ach *p, enum cl_status st, unsigned long line, unsi
 {
 	struct ach_event *ev = push(p, st);
 
+	if (st == CL_INVALID)
+		p->last_err = ev ? &ev->err : NULL;
 	if (!ev)
 		return;
 	cl_error_set(&ev->err, p->name, line, code, "%s", "");
@@ -66,13 +70,19 @@ void ach_note(struct cl_ach *p, unsigned long line, const char *code, const char
 
 void ach_err_other_line(struct cl_ach *p, unsigned long other)
 {
-	struct ach_event *ev;
+	if (p->last_err)
+		p->last_err->other_line = other;
+}
 
-	if (p->qlen == 0)
+void ach_err_detail(struct cl_ach *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!p->last_err)
 		return;
-	ev = &p->q[(p->qhead + p->qlen - 1) % ACH_QUEUE];
-	if (ev->st == CL_INVALID)
-		ev->err.other_line = other;
+	va_start(ap, fmt);
+	vsnprintf(p->last_err->detail, sizeof(p->last_err->detail), fmt, ap);
+	va_end(ap);
 }
 
 void ach_emit_record(struct cl_ach *p)
@@ -84,16 +94,24 @@ void ach_emit_record(struct cl_ach *p)
 	(void)push(p, CL_OK);
 }
 
-struct cl_ach *cl_ach_new(struct cl_input *in, const struct cl_parse_opts *opts)
+enum cl_detect cl_ach_detect(const unsigned char *p, size_t len)
+{
+	size_t i = cl_utf8_bom(p, len);
+
+	/* NACHA records start with their type digit: a file header "1", or a
+	 * batch header "5" of a headless fragment (which the parser then
+	 * rejects with a message about the missing file header) */
+	return i < len && p[i] >= '1' && p[i] <= '9' ? CL_DETECT_YES : CL_DETECT_NO;
+}
+
+void *cl_ach_open(struct cl_input *in, const struct cl_parse_opts *opts,
+		  struct cl_file_info **info)
 {
 	struct cl_ach *p = cl_xcalloc(1, sizeof(*p));
 
 	p->in = in;
 	p->name = cl_input_name(in);
-	if (opts)
-		p->opts = *opts;
-	if (p->opts.max_errors == 0)
-		p->opts.max_errors = 100;
+	p->opts = *opts;
 	p->afp = cl_ach_fp_new();
 	p->cap = 2 * (size_t)CL_INPUT_BUFSIZE;
 	p->buf = cl_xmalloc(p->cap);
@@ -101,26 +119,20 @@ struct cl_ach *cl_ach_new(struct cl_input *in, const struct cl_parse_opts *opts)
 	p->out = &p->recs[1];
 	p->all_adv = true;
 	p->eol = '\n';
-	snprintf(p->info.format_name, sizeof(p->info.format_name), "nacha");
 	snprintf(p->info.message_type, sizeof(p->info.message_type), "nacha");
-	p->info.format = CL_FORMAT_ACH;
+	*info = &p->info;
 	return p;
 }
 
-void cl_ach_free(struct cl_ach *p)
+void cl_ach_free(void *h)
 {
-	if (!p)
-		return;
+	struct cl_ach *p = h;
+
 	cl_ach_fp_free(p->afp);
 	ach_batch_sums_free(p);
 	cl_keyset_free(p->return_keys);
 	free(p->buf);
 	free(p);
-}
-
-const struct cl_file_info *cl_ach_info(const struct cl_ach *p)
-{
-	return &p->info;
 }
 
 /* ---- reader ---- */
@@ -133,12 +145,7 @@ static bool fill(struct cl_ach *p)
 	size_t room;
 	long r;
 
-	if (p->pos > 0) {
-		memmove(p->buf, p->buf + p->pos, p->len - p->pos);
-		p->len -= p->pos;
-		p->pos = 0;
-	}
-	room = p->cap - p->len;
+	room = cl_input_compact(p->buf, &p->pos, &p->len, p->cap);
 	if (room > CL_INPUT_BUFSIZE)
 		room = CL_INPUT_BUFSIZE;
 	r = cl_input_read(p->in, p->buf + p->len, room, &err);
@@ -173,7 +180,7 @@ static bool detect_mode(struct cl_ach *p)
 			return false;
 	p->mode_known = true;
 	b = p->buf + p->pos;
-	if (p->len - p->pos >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) {
+	if (cl_utf8_bom(b, p->len - p->pos)) {
 		p->pos += 3;
 		b += 3;
 		ach_note(p, 1, "bom", "UTF-8 byte order mark before the file header ignored");
@@ -483,8 +490,41 @@ static void after_file_control(struct cl_ach *p, const char *s, size_t n, bool c
 			p->file_control_line, ach_show(shown, sizeof(shown), s, n < 4 ? n : 4));
 }
 
+/* Where the records after the file header belong, and who reads them. */
+static const struct record_type {
+	char type;
+	enum {
+		OUTSIDE_BATCH, /* ends the entry before it and closes a batch
+		                  left open (no batch control) */
+		IN_BATCH,      /* ends the entry before it; needs an open batch */
+		AFTER_ENTRY,   /* belongs to the entry before it: needs one */
+	} place;
+	const char *what; /* OUTSIDE_BATCH: its name for the batch left open;
+	                     else the error when it is out of place */
+	void (*read)(struct cl_ach *p, const struct ach_line *l);
+} record_types[] = {
+	{'5', OUTSIDE_BATCH, "batch header", ach_batch_header},
+	{'6', IN_BATCH,
+	 "entry detail (record type 6) outside a batch (expected a batch header first)",
+	 ach_entry_detail},
+	{'7', AFTER_ENTRY, "addenda (record type 7) without an entry detail record before it",
+	 ach_addenda},
+	{'8', IN_BATCH, "batch control (record type 8) without a batch header before it",
+	 ach_batch_control},
+	{'9', OUTSIDE_BATCH, "file control", ach_file_control},
+};
+
+static const struct record_type *record_type(char c)
+{
+	for (size_t i = 0; i < sizeof(record_types) / sizeof(record_types[0]); i++)
+		if (record_types[i].type == c)
+			return &record_types[i];
+	return NULL;
+}
+
 static void process_line(struct cl_ach *p, const char *s, size_t n, bool cut)
 {
+	const struct record_type *rt;
 	struct ach_line l;
 	char shown[16];
 
@@ -533,8 +573,7 @@ static void process_line(struct cl_ach *p, const char *s, size_t n, bool cut)
 			"line starts with \"99\" but is not a 9-fill record (94 '9' characters)");
 		return;
 	}
-	switch (l.c[0]) {
-	case '1':
+	if (l.c[0] == '1') {
 		if (p->saw_header || l.no != 1) {
 			ach_err(p, l.no, 1, "record_order",
 				"file header (record type 1) must be the first record and appear "
@@ -544,57 +583,24 @@ static void process_line(struct cl_ach *p, const char *s, size_t n, bool cut)
 		}
 		ach_file_header(p, &l);
 		return;
-	case '5':
-		no_header_yet(p, &l);
-		ach_entry_finish(p);
-		if (p->b.open)
-			close_batch_unfinished(p, &l, "batch header");
-		ach_batch_header(p, &l);
-		return;
-	case '6':
-		no_header_yet(p, &l);
-		ach_entry_finish(p);
-		if (!p->b.open) {
-			ach_err(p, l.no, 1, "record_order",
-				"entry detail (record type 6) outside a batch (expected a batch "
-				"header first)");
-			return;
-		}
-		ach_entry_detail(p, &l);
-		return;
-	case '7':
-		no_header_yet(p, &l);
-		if (!p->e.open) {
-			ach_err(p, l.no, 1, "record_order",
-				"addenda (record type 7) without an entry detail record before it");
-			return;
-		}
-		ach_addenda(p, &l);
-		return;
-	case '8':
-		no_header_yet(p, &l);
-		ach_entry_finish(p);
-		if (!p->b.open) {
-			ach_err(p, l.no, 1, "record_order",
-				"batch control (record type 8) without a batch header before it");
-			return;
-		}
-		ach_batch_control(p, &l);
-		return;
-	case '9':
-		no_header_yet(p, &l);
-		ach_entry_finish(p);
-		if (p->b.open)
-			close_batch_unfinished(p, &l, "file control");
-		ach_file_control(p, &l);
-		return;
-	default:
-		no_header_yet(p, &l);
+	}
+	no_header_yet(p, &l);
+	rt = record_type(l.c[0]);
+	if (!rt) {
 		ach_err(p, l.no, 1, "record_type",
 			"unknown record type \"%s\" (expected 1, 5, 6, 7, 8 or 9)",
 			ach_show(shown, sizeof(shown), l.c, 1));
 		return;
 	}
+	if (rt->place != AFTER_ENTRY)
+		ach_entry_finish(p);
+	if (rt->place == OUTSIDE_BATCH && p->b.open)
+		close_batch_unfinished(p, &l, rt->what);
+	if ((rt->place == IN_BATCH && !p->b.open) || (rt->place == AFTER_ENTRY && !p->e.open)) {
+		ach_err(p, l.no, 1, "record_order", "%s", rt->what);
+		return;
+	}
+	rt->read(p, &l);
 }
 
 static void finish_file(struct cl_ach *p)
@@ -639,37 +645,26 @@ static void finish_file(struct cl_ach *p)
 			 p->records_before_fill, p->fill_lines);
 }
 
-enum cl_status cl_ach_next(struct cl_ach *p, const struct cl_record **rec, struct cl_error *err)
+enum cl_status cl_ach_next(void *h, const struct cl_record **rec, struct cl_error *err)
 {
+	struct cl_ach *p = h;
+
 	*rec = NULL;
 	for (;;) {
 		if (p->qlen > 0) {
 			struct ach_event *ev = &p->q[p->qhead];
-			enum cl_status st = ev->st;
 
 			p->qhead = (p->qhead + 1) % ACH_QUEUE;
 			p->qlen--;
-			if (st == CL_OK) {
+			if (&ev->err == p->last_err)
+				p->last_err = NULL;
+			if (ev->st == CL_OK)
 				*rec = p->out;
-				p->info.records++;
-				p->out->ordinal = p->info.records; /* fuzz F2 */
-				if (p->out->direction == CL_DIR_DEBIT)
-					p->info.total_debit_minor += p->out->amount_minor;
-				else if (p->out->direction == CL_DIR_CREDIT)
-					p->info.total_credit_minor += p->out->amount_minor;
-				return CL_OK;
-			}
-			*err = ev->err;
-			if (st == CL_IO) {
-				p->stopped = true;
-				p->qlen = 0;
-			} else if (st == CL_INVALID && ++p->errors >= p->opts.max_errors) {
-				p->stopped = true;
-				p->qlen = 0;
-			}
-			return st;
+			else
+				*err = ev->err;
+			return ev->st;
 		}
-		if (p->stopped || p->finished)
+		if (p->finished)
 			return CL_END;
 		if (!p->mode_known && !detect_mode(p))
 			continue;

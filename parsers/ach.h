@@ -10,6 +10,9 @@
  *
  * Memory is constant in the number of entries: it keeps one batch summary
  * per batch (for the cross-batch trace-restart check), nothing per entry.
+ *
+ * Files are read through parser.h (the format's entry is cl_format_nacha,
+ * format.h); this header holds the NACHA rules the CSV reader shares.
  */
 #ifndef CL_ACH_H
 #define CL_ACH_H
@@ -17,16 +20,6 @@
 #include "input.h"
 #include "parser.h"
 #include "record.h"
-
-struct cl_ach;
-
-/* The input is not owned; opts is copied. */
-struct cl_ach *cl_ach_new(struct cl_input *in, const struct cl_parse_opts *opts);
-/* As cl_parser_next() in parser.h. */
-enum cl_status cl_ach_next(struct cl_ach *p, const struct cl_record **rec,
-			   struct cl_error *err) CL_MUST_CHECK;
-const struct cl_file_info *cl_ach_info(const struct cl_ach *p);
-void cl_ach_free(struct cl_ach *p);
 
 /* The direction a transaction code (01-99) gives: 2,3,4 credit, 7,8,9
  * debit (1 and 6: returns and NOCs of a credit or a debit); ADV 81-88 odd

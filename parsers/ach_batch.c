@@ -496,10 +496,12 @@ void ach_batch_sums_free(struct cl_ach *p)
 	p->capgroups = p->ngroups = 0;
 }
 
-/* Compare a control field with the value computed from the entries. */
+/* Compare a control field with the value computed from the entries; the
+ * error's detail says where both numbers came from (`from`: what was
+ * counted or added up). */
 static void check_total(struct cl_ach *p, const struct ach_line *l, int a, int b,
 			const char *code, const char *scope, const char *what, const char *src,
-			uint64_t computed)
+			uint64_t computed, const char *from)
 {
 	uint64_t v;
 	char want[24];
@@ -515,12 +517,35 @@ static void check_total(struct cl_ach *p, const struct ach_line *l, int a, int b
 	ach_fmt_u64(want, computed, digits > w ? digits : w);
 	ach_err(p, l->no, (unsigned long)a, code, "%s %s mismatch (%s %.*s, computed %s)", scope,
 		what, src, b - a + 1, l->c + a - 1, want);
+	ach_err_detail(p, "%s %.*s: columns %d-%d of line %lu; computed %s: %s", src, b - a + 1,
+		       l->c + a - 1, a, b, l->no, want, from);
+}
+
+/* What the entry hash and the totals of `whose` entries add up, for
+ * check_total(); adv: amounts in columns 28-39. */
+struct sums_from {
+	char hash[160], debit[128], credit[128];
+};
+
+static void sums_from(struct sums_from *s, const char *whose, bool adv)
+{
+	const char *cols = adv ? "28-39" : "30-39";
+
+	snprintf(s->hash, sizeof(s->hash),
+		 "the last 10 digits of the sum of the receiving DFI identifications (entry "
+		 "detail columns 4-11) of %s",
+		 whose);
+	snprintf(s->debit, sizeof(s->debit), "the amounts (entry detail columns %s) of the debits among %s",
+		 cols, whose);
+	snprintf(s->credit, sizeof(s->credit),
+		 "the amounts (entry detail columns %s) of the credits among %s", cols, whose);
 }
 
 void ach_batch_control(struct cl_ach *p, const struct ach_line *l)
 {
 	struct ach_batch *b = &p->b;
-	char scope[48], num[32], shown[32];
+	char scope[48], num[32], shown[32], whose[80], count_from[96];
+	struct sums_from from;
 	bool adv = memcmp(b->service_class, "280", 3) == 0;
 
 	show_batch(num, sizeof(num), b);
@@ -530,20 +555,25 @@ void ach_batch_control(struct cl_ach *p, const struct ach_line *l)
 			"%s service class mismatch (batch control \"%s\", batch header \"%s\" at "
 			"line %lu)",
 			scope, ach_show(shown, sizeof(shown), l->c + 1, 3), b->service_class, b->line);
+	snprintf(whose, sizeof(whose), "the %lu entr%s after the batch header at line %lu",
+		 b->entry_count, b->entry_count == 1 ? "y" : "ies", b->line);
+	sums_from(&from, whose, adv);
+	snprintf(count_from, sizeof(count_from),
+		 "the entry detail and addenda records after the batch header at line %lu", b->line);
 	check_total(p, l, 5, 10, "batch_entry_count", scope, "entry/addenda count",
-		    "batch control", b->entries);
+		    "batch control", b->entries, count_from);
 	check_total(p, l, 11, 20, "batch_entry_hash", scope, "entry hash", "batch control",
-		    b->hash % HASH_MOD);
+		    b->hash % HASH_MOD, from.hash);
 	if (adv) {
 		check_total(p, l, 21, 40, "batch_total_debit", scope, "total debit",
-			    "batch control", b->debit);
+			    "batch control", b->debit, from.debit);
 		check_total(p, l, 41, 60, "batch_total_credit", scope, "total credit",
-			    "batch control", b->credit);
+			    "batch control", b->credit, from.credit);
 	} else {
 		check_total(p, l, 21, 32, "batch_total_debit", scope, "total debit",
-			    "batch control", b->debit);
+			    "batch control", b->debit, from.debit);
 		check_total(p, l, 33, 44, "batch_total_credit", scope, "total credit",
-			    "batch control", b->credit);
+			    "batch control", b->credit, from.credit);
 		char ctl[11];
 
 		/* blanks around the id are alignment, not identity (return files) */
@@ -572,27 +602,34 @@ void ach_file_control(struct cl_ach *p, const struct ach_line *l)
 {
 	uint64_t records = l->no - p->blank_lines;
 	uint64_t blocks = (records + 9) / 10;
+	char blocks_from[128];
+	struct sums_from from;
 
 	p->saw_file_control = true;
 	p->file_control_line = l->no;
 	p->records_before_fill = (unsigned long)records;
+	snprintf(blocks_from, sizeof(blocks_from),
+		 "the %llu records up to and including this file control (blank lines not "
+		 "counted), in blocks of 10",
+		 (unsigned long long)records);
+	sums_from(&from, "all entries of the file", p->all_adv && p->batches > 0);
 	check_total(p, l, 2, 7, "file_batch_count", "file", "batch count", "file control",
-		    p->batches);
+		    p->batches, "the batch header records of the file");
 	check_total(p, l, 8, 13, "file_block_count", "file", "block count", "file control",
-		    blocks);
+		    blocks, blocks_from);
 	check_total(p, l, 14, 21, "file_entry_count", "file", "entry/addenda count",
-		    "file control", p->file_entries);
+		    "file control", p->file_entries, "the entry detail and addenda records of the file");
 	check_total(p, l, 22, 31, "file_entry_hash", "file", "entry hash", "file control",
-		    p->file_hash % HASH_MOD);
+		    p->file_hash % HASH_MOD, from.hash);
 	if (p->all_adv && p->batches > 0) {
 		check_total(p, l, 32, 51, "file_total_debit", "file", "total debit",
-			    "file control", p->file_debit);
+			    "file control", p->file_debit, from.debit);
 		check_total(p, l, 52, 71, "file_total_credit", "file", "total credit",
-			    "file control", p->file_credit);
+			    "file control", p->file_credit, from.credit);
 	} else {
 		check_total(p, l, 32, 43, "file_total_debit", "file", "total debit",
-			    "file control", p->file_debit);
+			    "file control", p->file_debit, from.debit);
 		check_total(p, l, 44, 55, "file_total_credit", "file", "total credit",
-			    "file control", p->file_credit);
+			    "file control", p->file_credit, from.credit);
 	}
 }

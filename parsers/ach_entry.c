@@ -97,7 +97,7 @@ static void reset_record(struct cl_ach *p, struct cl_record *r)
 {
 	const struct ach_batch *b = &p->b;
 
-	/* the NACHA fields only (ISO fields stay zero from cl_ach_new()), and
+	/* the NACHA fields only (ISO fields stay zero from ach_open()), and
 	 * each string by its first byte: clearing the whole record cost more
 	 * than parsing the entry */
 	r->natural_key[0] = '\0';
@@ -125,11 +125,77 @@ static void reset_record(struct cl_ach *p, struct cl_record *r)
 	memcpy(r->batch_number, b->number, sizeof(r->batch_number));
 }
 
+/* Columns a..b of an entry detail record; a = 0: the layout has none. */
+struct cols {
+	unsigned char a, b;
+};
+
+/* Where an entry detail record keeps its fields, by SEC code. */
+static const struct entry_layout {
+	struct cols account, amount, addenda, id, name;
+} layout_adv = {{13, 27}, {28, 39}, {0, 0}, {40, 54}, {55, 76}},
+  /* IAT: the receiver's name and id come in addenda 10 */
+  layout_iat = {{40, 74}, {30, 39}, {13, 16}, {0, 0}, {0, 0}},
+  /* CIE, MTE: the name comes first */
+  layout_cie = {{13, 29}, {30, 39}, {0, 0}, {55, 76}, {40, 54}},
+  /* CTX, ATX, ENR, TRX: 55-58 number of addenda records */
+  layout_ctx = {{13, 29}, {30, 39}, {55, 58}, {40, 54}, {59, 74}},
+  /* POP: 40-48 check serial, 49-52 terminal city, 53-54 state */
+  layout_pop = {{13, 29}, {30, 39}, {0, 0}, {40, 48}, {55, 76}},
+  /* TRC, XCK: 40-54 check serial; 55-76 process control and item research
+   * number, no name */
+  layout_trc = {{13, 29}, {30, 39}, {0, 0}, {40, 54}, {0, 0}},
+  layout_other = {{13, 29}, {30, 39}, {0, 0}, {40, 54}, {55, 76}};
+
+static const struct entry_layout *entry_layout(int sec, bool iat)
+{
+	if (sec == SEC_ADV)
+		return &layout_adv;
+	if (iat)
+		return &layout_iat;
+	switch (sec) {
+	case SEC_CIE:
+	case SEC_MTE:
+		return &layout_cie;
+	case SEC_CTX:
+	case SEC_ATX:
+	case SEC_ENR:
+	case SEC_TRX:
+		return &layout_ctx;
+	case SEC_POP:
+		return &layout_pop;
+	case SEC_TRC:
+	case SEC_XCK:
+		return &layout_trc;
+	default:
+		return &layout_other;
+	}
+}
+
+static void trim_cols(char *dst, const struct ach_line *l, struct cols c)
+{
+	if (c.a)
+		ach_field_trim(dst, l, c.a, c.b);
+}
+
+/* The number of addenda records the entry declares: checked when the
+ * entry ends. */
+static void declared_addenda(struct cl_ach *p, const struct ach_line *l, struct cols c)
+{
+	uint64_t v;
+
+	if (ach_field_num(p, l, c.a, c.b, "number of addenda records", &v)) {
+		p->e.declared_addenda = (unsigned)v;
+		p->e.has_declared = true;
+	}
+}
+
 void ach_entry_detail(struct cl_ach *p, const struct ach_line *l)
 {
 	struct ach_batch *b = &p->b;
 	struct ach_entry *e = &p->e;
 	struct cl_record *r = p->cur;
+	const struct entry_layout *lo;
 	uint64_t v, rdfi = 0;
 	int sec = b->sec_id;
 	char shown[32];
@@ -160,58 +226,17 @@ void ach_entry_detail(struct cl_ach *p, const struct ach_line *l)
 				(int)v, want, l->c + 3);
 	}
 
-	if (sec == SEC_ADV) {
-		ach_field_trim(r->receiving_account, l, 13, 27);
-		(void)ach_field_num(p, l, 28, 39, "amount", &v);
-		r->amount_minor = (int64_t)v;
-		ach_field_trim(r->individual_id, l, 40, 54);
-		ach_field_trim(r->individual_name, l, 55, 76);
-	} else if (b->iat) {
-		if (ach_field_num(p, l, 13, 16, "number of addenda records", &v)) {
-			e->declared_addenda = (unsigned)v;
-			e->has_declared = true;
-		}
-		(void)ach_field_num(p, l, 30, 39, "amount", &v);
-		r->amount_minor = (int64_t)v;
-		ach_field_trim(r->receiving_account, l, 40, 74);
-	} else {
-		ach_field_trim(r->receiving_account, l, 13, 29);
-		(void)ach_field_num(p, l, 30, 39, "amount", &v);
-		r->amount_minor = (int64_t)v;
-		switch (sec) {
-		case SEC_CIE:
-		case SEC_MTE:
-			ach_field_trim(r->individual_name, l, 40, 54);
-			ach_field_trim(r->individual_id, l, 55, 76);
-			break;
-		case SEC_CTX:
-		case SEC_ATX:
-		case SEC_ENR:
-		case SEC_TRX:
-			ach_field_trim(r->individual_id, l, 40, 54);
-			if (ach_field_num(p, l, 55, 58, "number of addenda records", &v)) {
-				e->declared_addenda = (unsigned)v;
-				e->has_declared = true;
-			}
-			ach_field_trim(r->individual_name, l, 59, 74);
-			break;
-		case SEC_POP:
-			/* 40-48 check serial, 49-52 terminal city, 53-54 state */
-			ach_field_trim(r->individual_id, l, 40, 48);
-			ach_field_trim(r->individual_name, l, 55, 76);
-			break;
-		case SEC_TRC:
-		case SEC_XCK:
-			/* 40-54 check serial; 55-76 process control and item
-			 * research number, no name */
-			ach_field_trim(r->individual_id, l, 40, 54);
-			break;
-		default:
-			ach_field_trim(r->individual_id, l, 40, 54);
-			ach_field_trim(r->individual_name, l, 55, 76);
-			break;
-		}
-	}
+	lo = entry_layout(sec, b->iat);
+	trim_cols(r->receiving_account, l, lo->account);
+	/* numbers in column order, so are their errors */
+	if (lo->addenda.a && lo->addenda.a < lo->amount.a)
+		declared_addenda(p, l, lo->addenda);
+	(void)ach_field_num(p, l, lo->amount.a, lo->amount.b, "amount", &v);
+	r->amount_minor = (int64_t)v;
+	if (lo->addenda.a > lo->amount.a)
+		declared_addenda(p, l, lo->addenda);
+	trim_cols(r->individual_id, l, lo->id);
+	trim_cols(r->individual_name, l, lo->name);
 	if (e->tcode >= 0 && cl_ach_tcode_zero_amount(e->tcode) && r->amount_minor != 0)
 		ach_err(p, l->no, 30, "amount",
 			"transaction code %02d (prenote or zero-dollar entry) must have amount 0, "
@@ -350,6 +375,21 @@ bool cl_ach_second_return_code(const char *c)
 	return dishonored(c) || contested(c);
 }
 
+/* What a return (99) or NOC (98) addenda says of the entry it answers:
+ * its code (4-6, checked by the caller), trace (7-21) and receiving DFI
+ * (28-35). */
+static void original_entry(struct cl_ach *p, const struct ach_line *l, const char code[4])
+{
+	struct cl_record *r = p->cur;
+	uint64_t v;
+
+	memcpy(r->reason_code, code, 4);
+	ach_field_raw(r->original_trace, l, 7, 21);
+	(void)ach_field_num(p, l, 7, 21, "original entry trace number", &v);
+	ach_field_raw(r->original_rdfi, l, 28, 35);
+	(void)ach_field_num(p, l, 28, 35, "original receiving DFI identification", &v);
+}
+
 static void addenda_99(struct cl_ach *p, const struct ach_line *l)
 {
 	struct cl_record *r = p->cur;
@@ -370,11 +410,7 @@ static void addenda_99(struct cl_ach *p, const struct ach_line *l)
 		(void)ach_field_num(p, l, 59, 73, "dishonored return trace number", &v);
 	}
 	if (e->n99 == 1) {
-		memcpy(r->reason_code, code, 4);
-		ach_field_raw(r->original_trace, l, 7, 21);
-		(void)ach_field_num(p, l, 7, 21, "original entry trace number", &v);
-		ach_field_raw(r->original_rdfi, l, 28, 35);
-		(void)ach_field_num(p, l, 28, 35, "original receiving DFI identification", &v);
+		original_entry(p, l, code);
 		ach_field_trim(r->addenda_text, l, 36, 79);
 	} else if (dishonored(code) || contested(code)) {
 		memcpy(r->dishonored_code, code, 4);
@@ -403,7 +439,6 @@ static void addenda_98(struct cl_ach *p, const struct ach_line *l)
 {
 	struct cl_record *r = p->cur;
 	char code[4], shown[16];
-	uint64_t v;
 
 	if (p->e.n98 > 1) {
 		ach_err(p, l->no, 2, "addenda_count",
@@ -416,11 +451,7 @@ static void addenda_98(struct cl_ach *p, const struct ach_line *l)
 		ach_err(p, l->no, 4, "change_code",
 			"change code (columns 4-6) must be C01-C14 or C61-C69, found \"%s\"",
 			ach_show(shown, sizeof(shown), code, 3));
-	memcpy(r->reason_code, code, 4);
-	ach_field_raw(r->original_trace, l, 7, 21);
-	(void)ach_field_num(p, l, 7, 21, "original entry trace number", &v);
-	ach_field_raw(r->original_rdfi, l, 28, 35);
-	(void)ach_field_num(p, l, 28, 35, "original receiving DFI identification", &v);
+	original_entry(p, l, code);
 	ach_field_trim(r->corrected_data, l, 36, 64);
 }
 
@@ -608,6 +639,8 @@ static void return_key_once(struct cl_ach *p, const struct cl_record *r, unsigne
 		strcmp(r->kind, "ach.noc") == 0 ? "notification of change" : "return",
 		r->natural_key, (unsigned long)k->first_line);
 	ach_err_other_line(p, k->first_line);
+	if (p->last_err)
+		cl_keyset_duplicate_hint(p->last_err, false);
 }
 
 void ach_entry_finish(struct cl_ach *p)

@@ -195,8 +195,8 @@ struct cl_ach {
 	/* events waiting for next() */
 	struct ach_event q[ACH_QUEUE];
 	unsigned qhead, qlen;
-	unsigned errors;             /* CL_INVALID handed out */
-	bool stopped;
+	struct cl_error *last_err;   /* the error queued last while it waits;
+	                                NULL when it was dropped (queue full) */
 };
 
 enum ach_sec {
@@ -213,6 +213,8 @@ void ach_note(struct cl_ach *p, unsigned long line, const char *code, const char
 	CL_PRINTF(4, 5);
 /* Name a second line in the error queued last (duplicate keys). */
 void ach_err_other_line(struct cl_ach *p, unsigned long other);
+/* Where the numbers of the error queued last came from (its detail). */
+void ach_err_detail(struct cl_ach *p, const char *fmt, ...) CL_PRINTF(2, 3);
 void ach_emit_record(struct cl_ach *p);
 
 /* ach_fields.c */

@@ -73,7 +73,6 @@ struct cl_csv {
 	struct cl_error pending_err;
 	struct cl_record rec;
 	unsigned long ordinals;
-	unsigned errors;
 };
 
 /* csv_columns.c */

@@ -1,6 +1,6 @@
 /*
  * csv_records.c - the CSV reader: bytes into libcsv (strict), line numbers,
- * one event per row.
+ * one event per row; the format's entry in the table of formats (format.h).
  *
  * libcsv does not count lines, so bytes are fed in segments that end at
  * each CR or LF: a row's end (libcsv's row callback) then only ever comes
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "csv_internal.h"
+#include "format.h"
 #include "xmalloc.h"
 
 /* libcsv grows its field buffer without bound; this caps it (libcsv then
@@ -37,13 +38,13 @@ static bool is_eol(unsigned char c)
 	return c == '\r' || c == '\n';
 }
 
-bool cl_csv_detect(const unsigned char *d, size_t len)
+/* The first line (after an optional UTF-8 byte order mark) is a header
+ * naming the columns scheme and kind. */
+enum cl_detect cl_csv_detect(const unsigned char *d, size_t len)
 {
-	size_t i = 0, end;
+	size_t i = cl_utf8_bom(d, len), end;
 	bool scheme = false, kind = false;
 
-	if (len >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF)
-		i = 3;
 	end = i;
 	while (end < len && !is_eol(d[end]))
 		end++;
@@ -60,10 +61,11 @@ bool cl_csv_detect(const unsigned char *d, size_t len)
 		scheme |= b - a == 6 && memcmp(d + a, "scheme", 6) == 0;
 		kind |= b - a == 4 && memcmp(d + a, "kind", 4) == 0;
 	}
-	return scheme && kind;
+	return scheme && kind ? CL_DETECT_YES : CL_DETECT_NO;
 }
 
-struct cl_csv *cl_csv_new(struct cl_input *in, const struct cl_parse_opts *opts)
+void *cl_csv_open(struct cl_input *in, const struct cl_parse_opts *opts,
+		  struct cl_file_info **info)
 {
 	struct cl_csv *p = cl_xcalloc(1, sizeof(*p));
 	const unsigned char *head;
@@ -72,10 +74,7 @@ struct cl_csv *cl_csv_new(struct cl_input *in, const struct cl_parse_opts *opts)
 
 	p->in = in;
 	p->name = cl_input_name(in);
-	if (opts)
-		p->opts = *opts;
-	if (p->opts.max_errors == 0)
-		p->opts.max_errors = 100;
+	p->opts = *opts;
 	p->line = 1;
 	p->fp = cl_fp_new();
 	p->afp = cl_ach_fp_new();
@@ -85,29 +84,22 @@ struct cl_csv *cl_csv_new(struct cl_input *in, const struct cl_parse_opts *opts)
 	csv_set_realloc_func(&p->csv, bounded_realloc);
 	csv_set_space_func(&p->csv, no_space);
 	/* a failed peek fails the first read again: nothing to do here */
-	if (cl_input_peek(in, &head, &len, &err) == CL_OK && len >= 3 && head[0] == 0xEF &&
-	    head[1] == 0xBB && head[2] == 0xBF)
-		p->bom_skip = 3;
-	snprintf(p->info.format_name, sizeof(p->info.format_name), "csv");
+	if (cl_input_peek(in, &head, &len, &err) == CL_OK)
+		p->bom_skip = cl_utf8_bom(head, len);
 	snprintf(p->info.message_type, sizeof(p->info.message_type), "csv");
-	p->info.format = CL_FORMAT_CSV;
+	*info = &p->info;
 	return p;
 }
 
-void cl_csv_free(struct cl_csv *p)
+void cl_csv_free(void *h)
 {
-	if (!p)
-		return;
+	struct cl_csv *p = h;
+
 	if (p->csv_ready)
 		csv_free(&p->csv);
 	cl_fp_free(p->fp);
 	cl_ach_fp_free(p->afp);
 	free(p);
-}
-
-const struct cl_file_info *cl_csv_info(const struct cl_csv *p)
-{
-	return &p->info;
 }
 
 static void queue(struct cl_csv *p, enum cl_status st, const struct cl_error *err)
@@ -283,8 +275,10 @@ static void read_more(struct cl_csv *p)
 	}
 }
 
-enum cl_status cl_csv_next(struct cl_csv *p, const struct cl_record **rec, struct cl_error *err)
+enum cl_status cl_csv_next(void *h, const struct cl_record **rec, struct cl_error *err)
 {
+	struct cl_csv *p = h;
+
 	*rec = NULL;
 	while (!p->pending) {
 		if (p->stopped || p->finished)
@@ -297,24 +291,9 @@ enum cl_status cl_csv_next(struct cl_csv *p, const struct cl_record **rec, struc
 			read_more(p);
 	}
 	p->pending = false;
-	switch (p->pending_st) {
-	case CL_OK:
+	if (p->pending_st == CL_OK)
 		*rec = &p->rec;
-		p->info.records++;
-		if (p->rec.direction == CL_DIR_DEBIT &&
-		    p->info.total_debit_minor <= INT64_MAX - p->rec.amount_minor)
-			p->info.total_debit_minor += p->rec.amount_minor;
-		else if (p->rec.direction == CL_DIR_CREDIT &&
-			 p->info.total_credit_minor <= INT64_MAX - p->rec.amount_minor)
-			p->info.total_credit_minor += p->rec.amount_minor;
-		return CL_OK;
-	case CL_INVALID:
+	else
 		*err = p->pending_err;
-		if (++p->errors >= p->opts.max_errors)
-			p->stopped = true;
-		return CL_INVALID;
-	default:
-		*err = p->pending_err;
-		return p->pending_st;
-	}
+	return p->pending_st;
 }

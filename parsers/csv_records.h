@@ -27,6 +27,10 @@
  * row's index.  Memory is constant: one 64 KiB read buffer, one row
  * buffer of CL_CSV_MAX_COLUMNS fields of at most CL_CSV_FIELD_MAX bytes
  * (libcsv's own field buffer is capped there too).
+ *
+ * Files are read through parser.h (the format's entry is cl_format_csv,
+ * format.h); of the options, ach_key and max_errors apply (positional_keys
+ * cannot: see above).
  */
 #ifndef CL_CSV_RECORDS_H
 #define CL_CSV_RECORDS_H
@@ -40,20 +44,5 @@
 
 #define CL_CSV_FIELD_MAX 1024 /* bytes of one field, NUL included */
 #define CL_CSV_MAX_COLUMNS 64 /* fields of the header row */
-
-struct cl_csv;
-
-/* The input is not owned; opts is copied (ach_key and max_errors are
- * used; positional_keys cannot apply: see above). */
-struct cl_csv *cl_csv_new(struct cl_input *in, const struct cl_parse_opts *opts);
-/* As cl_parser_next() in parser.h. */
-enum cl_status cl_csv_next(struct cl_csv *p, const struct cl_record **rec,
-			   struct cl_error *err) CL_MUST_CHECK;
-const struct cl_file_info *cl_csv_info(const struct cl_csv *p);
-void cl_csv_free(struct cl_csv *p); /* NULL is fine */
-
-/* Whether the first line of data[0..len) (after an optional UTF-8 BOM) is
- * a CSV header naming the columns scheme and kind. */
-bool cl_csv_detect(const unsigned char *data, size_t len);
 
 #endif

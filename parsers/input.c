@@ -216,6 +216,16 @@ fail:
 	return CL_IO;
 }
 
+size_t cl_input_compact(unsigned char *buf, size_t *pos, size_t *len, size_t cap)
+{
+	if (*pos > 0) {
+		memmove(buf, buf + *pos, *len - *pos);
+		*len -= *pos;
+		*pos = 0;
+	}
+	return cap - *len;
+}
+
 static void finish_sha(struct cl_input *in)
 {
 	if (!in->sha_hex[0])
@@ -232,12 +242,7 @@ static int raw_fill(struct cl_input *in, size_t want, struct cl_error *err)
 		size_t room;
 		ssize_t r;
 
-		if (in->raw_pos > 0) {
-			memmove(in->raw, in->raw + in->raw_pos, in->raw_len - in->raw_pos);
-			in->raw_len -= in->raw_pos;
-			in->raw_pos = 0;
-		}
-		room = sizeof(in->raw) - in->raw_len;
+		room = cl_input_compact(in->raw, &in->raw_pos, &in->raw_len, sizeof(in->raw));
 		if (in->mem) {
 			size_t left = in->mem_len - in->mem_pos;
 

@@ -66,4 +66,9 @@ const char *cl_input_sha256_hex(const struct cl_input *in);
 
 void cl_input_free(struct cl_input *in); /* NULL is fine */
 
+/* For a reader that keeps a buffer of cap bytes: move the unread bytes
+ * buf[*pos..*len) to the front (*pos becomes 0, *len their count) and
+ * return the room after them. */
+size_t cl_input_compact(unsigned char *buf, size_t *pos, size_t *len, size_t cap);
+
 #endif

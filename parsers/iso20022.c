@@ -2,7 +2,8 @@
  * iso20022.c - the ISO 20022 parser's engine: libxml2's SAX2 push parser fed
  * from struct cl_input through the byte guard, element paths matched through
  * the trie of iso20022_paths.c, one struct cl_record per transaction
- * (iso20022_record.c), and the pull API of iso20022.h.
+ * (iso20022_record.c), and the format's entry in the table of formats
+ * (format.h).
  *
  * libxml2 builds no tree (no node is allocated per element) and sees the
  * input in fixed CL_ISO_FEED pieces, so everything it reports, and the
@@ -23,6 +24,7 @@
 #include <string.h>
 
 #include "fingerprint.h"
+#include "format.h"
 #include "iso20022_internal.h"
 #include "xmalloc.h"
 
@@ -1072,34 +1074,46 @@ static void clean_text(char *s, size_t cap)
 	memcpy(s, out, o + 1);
 }
 
-struct cl_iso20022 *cl_iso20022_new(struct cl_input *in, const struct cl_parse_opts *opts)
+/* An XML document starts with "<" after an optional UTF-8 byte order mark
+ * and blanks. */
+enum cl_detect cl_iso20022_detect(const unsigned char *p, size_t len)
+{
+	size_t i = cl_utf8_bom(p, len);
+
+	while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+		i++;
+	if (i < len && p[i] == '<')
+		return CL_DETECT_YES;
+	/* UTF-16 with a BOM: XML, which the parser refuses with a clear message */
+	if (len >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF)))
+		return CL_DETECT_FALLBACK;
+	return CL_DETECT_NO;
+}
+
+void *cl_iso20022_open(struct cl_input *in, const struct cl_parse_opts *opts,
+		       struct cl_file_info **info)
 {
 	struct cl_iso20022 *p = cl_xcalloc(1, sizeof(*p));
 
 	xmlInitParser(); /* idempotent; libxml2's global state set up once */
 	p->in = in;
 	p->name = cl_input_name(in);
-	if (opts)
-		p->opts = *opts;
-	if (p->opts.max_errors == 0)
-		p->opts.max_errors = 100;
+	p->opts = *opts;
 	p->paths = cl_iso_paths();
 	p->fp = cl_fp_new();
 	cl_iso_guard_init(&p->guard);
 	p->doc_depth = p->hdr_depth = -1;
 	p->vdepth = -1;
 	p->cur_field = F_NONE;
-	p->info.format = CL_FORMAT_ISO20022;
-	snprintf(p->info.format_name, sizeof(p->info.format_name), "iso20022");
+	*info = &p->info;
 	return p;
 }
 
-enum cl_status cl_iso20022_next(struct cl_iso20022 *p, const struct cl_record **rec,
-				struct cl_error *err)
+enum cl_status cl_iso20022_next(void *h, const struct cl_record **rec, struct cl_error *err)
 {
+	struct cl_iso20022 *p = h;
+
 	*rec = NULL;
-	if (p->stopped)
-		return CL_END;
 	if (p->e_len == 0 && p->r_len == 0 && !p->finished)
 		pump(p);
 	if (p->e_len > 0 &&
@@ -1111,40 +1125,25 @@ enum cl_status cl_iso20022_next(struct cl_iso20022 *p, const struct cl_record **
 		clean_text(err->path, sizeof(err->path));
 		p->e_head = (p->e_head + 1) % CL_ISO_ERRQ;
 		p->e_len--;
-		if (note)
-			return CL_NOTE;
-		if (++p->errors_returned >= p->opts.max_errors)
-			p->stopped = true;
-		return CL_INVALID;
+		return note ? CL_NOTE : CL_INVALID;
 	}
 	if (p->r_len > 0) {
 		*rec = &p->recs[p->r_head];
 		p->r_head = (p->r_head + 1) % CL_ISO_RECQ;
 		p->r_len--;
-		/* the file information counts what was handed out */
-		p->info.records++;
-		if (p->info.total_credit_minor <= INT64_MAX - (*rec)->amount_minor)
-			p->info.total_credit_minor += (*rec)->amount_minor;
 		return CL_OK;
 	}
 	if (p->io_failed) {
 		*err = p->io_err;
-		p->stopped = true;
 		return CL_IO;
 	}
-	p->stopped = true;
 	return CL_END;
 }
 
-const struct cl_file_info *cl_iso20022_info(const struct cl_iso20022 *p)
+void cl_iso20022_free(void *h)
 {
-	return &p->info;
-}
+	struct cl_iso20022 *p = h;
 
-void cl_iso20022_free(struct cl_iso20022 *p)
-{
-	if (!p)
-		return;
 	if (p->ctxt) {
 		if (p->ctxt->myDoc)
 			xmlFreeDoc(p->ctxt->myDoc);

@@ -9,6 +9,10 @@
  * accepted.  No network, no entity substitution, no DTD loading: any
  * DOCTYPE makes the file invalid (xml_doctype), before libxml2 sees it.
  * Records and errors are the same whatever the input's read sizes.
+ *
+ * Files are read through parser.h (the format's entry is
+ * cl_format_iso20022, format.h); this header holds the value checks the
+ * CSV reader shares.
  */
 #ifndef CL_ISO20022_H
 #define CL_ISO20022_H
@@ -16,16 +20,6 @@
 #include "input.h"
 #include "parser.h"
 #include "record.h"
-
-struct cl_iso20022;
-
-/* The input is not owned; opts is copied. */
-struct cl_iso20022 *cl_iso20022_new(struct cl_input *in, const struct cl_parse_opts *opts);
-/* As cl_parser_next() in parser.h. */
-enum cl_status cl_iso20022_next(struct cl_iso20022 *p, const struct cl_record **rec,
-				struct cl_error *err) CL_MUST_CHECK;
-const struct cl_file_info *cl_iso20022_info(const struct cl_iso20022 *p);
-void cl_iso20022_free(struct cl_iso20022 *p);
 
 /* Natural key, key_rule and fingerprint of a pain.001, pacs.008 or pacs.004
  * record from its own fields, by the code the parser uses (rule v1, never

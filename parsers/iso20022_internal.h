@@ -330,8 +330,6 @@ struct cl_iso20022 {
 	struct cl_iso_queued_error errs[CL_ISO_ERRQ];
 	int e_head, e_len;
 	unsigned long errors_dropped;
-	unsigned long errors_returned;
-	bool stopped;
 };
 
 /* The element path of the field being read ("/Document/.../Cdtr/Nm"), or

@@ -6,21 +6,32 @@
 
 #define ISO_NS_PREFIX "urn:iso:std:iso:20022:tech:xsd:"
 
+/* Each kind: its name (the record kind and the namespace family) and the
+ * message element under Document. */
+static const struct kinddef {
+	const char *name;
+	const char *root;
+} kinds[] = {
+	[CL_ISO_PAIN001] = {"pain.001", "CstmrCdtTrfInitn"},
+	[CL_ISO_PACS008] = {"pacs.008", "FIToFICstmrCdtTrf"},
+	[CL_ISO_PACS009] = {"pacs.009", "FICdtTrf"},
+	[CL_ISO_PACS004] = {"pacs.004", "PmtRtr"},
+};
+
 /* The messages we read, with the variants and versions of each.  Variant
  * 001 is ISO's own; pain.001.002.03 and pain.001.003.03 are the EPC and
  * German DK restrictions of pain.001.001.03 (same elements, fewer options). */
 static const struct msgdef {
-	const char *family;      /* "pain.001" */
+	enum cl_iso_kind kind;   /* its family: "pain.001" */
 	unsigned variant;
 	unsigned min_version, max_version;
-	enum cl_iso_kind kind;
 } msgdefs[] = {
-	{"pain.001", 1, 3, 12, CL_ISO_PAIN001},
-	{"pain.001", 2, 3, 3, CL_ISO_PAIN001},
-	{"pain.001", 3, 3, 3, CL_ISO_PAIN001},
-	{"pacs.008", 1, 2, 13, CL_ISO_PACS008},
-	{"pacs.009", 1, 2, 12, CL_ISO_PACS009},
-	{"pacs.004", 1, 2, 14, CL_ISO_PACS004},
+	{CL_ISO_PAIN001, 1, 3, 12},
+	{CL_ISO_PAIN001, 2, 3, 3},
+	{CL_ISO_PAIN001, 3, 3, 3},
+	{CL_ISO_PACS008, 1, 2, 13},
+	{CL_ISO_PACS009, 1, 2, 12},
+	{CL_ISO_PACS004, 1, 2, 14},
 };
 
 /* Namespaces outside the urn:iso scheme that carry one of the messages
@@ -43,36 +54,12 @@ const char *cl_iso_ns_supported(void)
 
 const char *cl_iso_kind_name(enum cl_iso_kind kind)
 {
-	switch (kind) {
-	case CL_ISO_PAIN001:
-		return "pain.001";
-	case CL_ISO_PACS008:
-		return "pacs.008";
-	case CL_ISO_PACS009:
-		return "pacs.009";
-	case CL_ISO_PACS004:
-		return "pacs.004";
-	case CL_ISO_NONE:
-		break;
-	}
-	return NULL;
+	return (size_t)kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[kind].name : NULL;
 }
 
 const char *cl_iso_kind_root(enum cl_iso_kind kind)
 {
-	switch (kind) {
-	case CL_ISO_PAIN001:
-		return "CstmrCdtTrfInitn";
-	case CL_ISO_PACS008:
-		return "FIToFICstmrCdtTrf";
-	case CL_ISO_PACS009:
-		return "FICdtTrf";
-	case CL_ISO_PACS004:
-		return "PmtRtr";
-	case CL_ISO_NONE:
-		break;
-	}
-	return NULL;
+	return (size_t)kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[kind].root : NULL;
 }
 
 /* Three decimal digits at s, as a number; -1 otherwise. */
@@ -117,7 +104,7 @@ enum cl_iso_ns_result cl_iso_ns_parse(const char *ns, enum cl_iso_kind *kind, ch
 	for (size_t i = 0; i < sizeof(msgdefs) / sizeof(msgdefs[0]); i++) {
 		const struct msgdef *m = &msgdefs[i];
 
-		if (strncmp(id, m->family, 8) != 0)
+		if (strncmp(id, kinds[m->kind].name, 8) != 0)
 			continue;
 		family_known = true;
 		if ((unsigned)variant == m->variant && version >= 0 &&

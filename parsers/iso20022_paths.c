@@ -73,40 +73,160 @@ static int path(int from, const char *p)
 	return n;
 }
 
+/* What a path under a scope holds. */
+enum path_kind {
+	P_FIELD,   /* a value: field f */
+	P_AMOUNT,  /* an amount with its Ccy attribute: field f */
+	P_AGENT,   /* a financial institution: FinInstnId/BIC (up to .03) or
+	              BICFI (.04 on) into f, ClrSysMmbId/MmbId into f2 */
+	P_ACCOUNT, /* an account: Id/IBAN into f, Id/Othr/Id into f2 */
+};
+
+struct path_def {
+	const char *path; /* "A/B/C" under the scope; NULL ends a list */
+	enum path_kind kind;
+	enum cl_iso_field f, f2;
+};
+
+static const struct path_def grphdr_paths[] = {
+	{"MsgId", P_FIELD, F_MSG_ID, F_NONE},
+	{"CreDtTm", P_FIELD, F_CRE_DT_TM, F_NONE},
+	{"NbOfTxs", P_FIELD, F_GRP_NB_OF_TXS, F_NONE},
+	{"CtrlSum", P_FIELD, F_GRP_CTRL_SUM, F_NONE},
+	{"IntrBkSttlmDt", P_FIELD, F_GRP_STTLM_DT, F_NONE},
+	{"InstgAgt", P_AGENT, F_GRP_INSTG_BIC, F_GRP_INSTG_MMB},
+	{"InstdAgt", P_AGENT, F_GRP_INSTD_BIC, F_GRP_INSTD_MMB},
+	{"InitgPty/Nm", P_FIELD, F_INITG_NM, F_NONE},
+	{"InitgPty/Id/OrgId/BICOrBEI", P_FIELD, F_INITG_ID, F_NONE},
+	{"InitgPty/Id/OrgId/AnyBIC", P_FIELD, F_INITG_ID, F_NONE},
+	{"InitgPty/Id/OrgId/Othr/Id", P_FIELD, F_INITG_ID, F_NONE},
+	{"InitgPty/Id/PrvtId/Othr/Id", P_FIELD, F_INITG_ID, F_NONE},
+	{NULL, P_FIELD, F_NONE, F_NONE},
+};
+
+static const struct path_def pmtinf_paths[] = {
+	{"PmtInfId", P_FIELD, F_PMT_INF_ID, F_NONE},
+	{"NbOfTxs", P_FIELD, F_PMT_NB_OF_TXS, F_NONE},
+	{"CtrlSum", P_FIELD, F_PMT_CTRL_SUM, F_NONE},
+	{"ReqdExctnDt", P_FIELD, F_REQD_EXCTN_DT, F_NONE},    /* .03 - .08 */
+	{"ReqdExctnDt/Dt", P_FIELD, F_REQD_EXCTN_DT, F_NONE}, /* .09 on */
+	{"ReqdExctnDt/DtTm", P_FIELD, F_REQD_EXCTN_DTTM, F_NONE},
+	{"Dbtr/Nm", P_FIELD, F_PMT_DBTR_NM, F_NONE},
+	{"DbtrAcct", P_ACCOUNT, F_PMT_DBTR_IBAN, F_PMT_DBTR_OTHR},
+	{"DbtrAgt", P_AGENT, F_PMT_DBTR_AGT_BIC, F_PMT_DBTR_AGT_MMB},
+	{NULL, P_FIELD, F_NONE, F_NONE},
+};
+
+static const struct path_def tx_paths[] = {
+	/* identifiers */
+	{"PmtId/InstrId", P_FIELD, F_INSTR_ID, F_NONE},
+	{"PmtId/EndToEndId", P_FIELD, F_E2E_ID, F_NONE},
+	{"PmtId/TxId", P_FIELD, F_TX_ID, F_NONE},
+	{"PmtId/UETR", P_FIELD, F_UETR, F_NONE},
+	{"UETR", P_FIELD, F_UETR, F_NONE}, /* a return's own UETR, where a version has one */
+	/* amounts: pain.001, pacs.008/009, pacs.004 */
+	{"Amt/InstdAmt", P_AMOUNT, F_AMT, F_NONE},
+	{"Amt/EqvtAmt/Amt", P_AMOUNT, F_AMT, F_NONE},
+	{"Amt/EqvtAmt/CcyOfTrf", P_FIELD, F_CCY_OF_TRF, F_NONE},
+	{"IntrBkSttlmAmt", P_AMOUNT, F_AMT, F_NONE},
+	{"RtrdIntrBkSttlmAmt", P_AMOUNT, F_AMT, F_NONE},
+	{"IntrBkSttlmDt", P_FIELD, F_TX_STTLM_DT, F_NONE},
+	{"InstgAgt", P_AGENT, F_TX_INSTG_BIC, F_TX_INSTG_MMB},
+	{"InstdAgt", P_AGENT, F_TX_INSTD_BIC, F_TX_INSTD_MMB},
+	/* parties (pacs.008 and pain.001 creditor side) */
+	{"Dbtr/Nm", P_FIELD, F_DBTR_NM, F_NONE},
+	{"DbtrAcct", P_ACCOUNT, F_DBTR_IBAN, F_DBTR_OTHR},
+	{"DbtrAgt", P_AGENT, F_DBTR_AGT_BIC, F_DBTR_AGT_MMB},
+	{"Cdtr/Nm", P_FIELD, F_CDTR_NM, F_NONE},
+	{"CdtrAcct", P_ACCOUNT, F_CDTR_IBAN, F_CDTR_OTHR},
+	{"CdtrAgt", P_AGENT, F_CDTR_AGT_BIC, F_CDTR_AGT_MMB},
+	{"RmtInf/Ustrd", P_FIELD, F_USTRD, F_NONE},
+	/* pacs.009: debtor and creditor are institutions */
+	{"Dbtr", P_AGENT, F_DBTR_FI_BIC, F_NONE},
+	{"Dbtr/FinInstnId/Nm", P_FIELD, F_DBTR_NM, F_NONE},
+	{"Cdtr", P_AGENT, F_CDTR_FI_BIC, F_NONE},
+	{"Cdtr/FinInstnId/Nm", P_FIELD, F_CDTR_NM, F_NONE},
+	/* pacs.004: the return and the original it refers to (the parties of
+	 * RtrChain and OrgnlTxRef: return_party_paths) */
+	{"RtrId", P_FIELD, F_RTR_ID, F_NONE},
+	{"OrgnlGrpInf/OrgnlMsgId", P_FIELD, F_ORGNL_MSG_ID, F_NONE},
+	{"OrgnlEndToEndId", P_FIELD, F_ORGNL_E2E_ID, F_NONE},
+	{"OrgnlTxId", P_FIELD, F_ORGNL_TX_ID, F_NONE},
+	{"OrgnlUETR", P_FIELD, F_ORGNL_UETR, F_NONE},
+	{"RtrRsnInf/Rsn/Cd", P_FIELD, F_RSN_CD, F_NONE},
+	{"RtrRsnInf/Rsn/Prtry", P_FIELD, F_RSN_PRTRY, F_NONE},
+	{"OrgnlTxRef/RmtInf/Ustrd", P_FIELD, F_USTRD, F_NONE},
+	{NULL, P_FIELD, F_NONE, F_NONE},
+};
+
+/* Under RtrChain and under OrgnlTxRef: the return chain comes before
+ * OrgnlTxRef in every version and the first value wins, so the return's
+ * own parties are preferred. */
+static const struct path_def return_party_paths[] = {
+	{"Dbtr/Nm", P_FIELD, F_DBTR_NM, F_NONE},
+	{"Dbtr/Pty/Nm", P_FIELD, F_DBTR_NM, F_NONE},
+	{"Cdtr/Nm", P_FIELD, F_CDTR_NM, F_NONE},
+	{"Cdtr/Pty/Nm", P_FIELD, F_CDTR_NM, F_NONE},
+	{"DbtrAcct", P_ACCOUNT, F_DBTR_IBAN, F_DBTR_OTHR},
+	{"CdtrAcct", P_ACCOUNT, F_CDTR_IBAN, F_CDTR_OTHR},
+	{"DbtrAgt", P_AGENT, F_DBTR_AGT_BIC, F_DBTR_AGT_MMB},
+	{"CdtrAgt", P_AGENT, F_CDTR_AGT_BIC, F_CDTR_AGT_MMB},
+	{NULL, P_FIELD, F_NONE, F_NONE},
+};
+
+/* business application header (head.001) */
+static const struct path_def apphdr_paths[] = {
+	{"Fr/FIId", P_AGENT, F_HDR_FR_BIC, F_HDR_FR_MMB},
+	{"To/FIId", P_AGENT, F_HDR_TO_BIC, F_HDR_TO_MMB},
+	{"MsgDefIdr", P_FIELD, F_HDR_MSG_DEF, F_NONE},
+	{NULL, P_FIELD, F_NONE, F_NONE},
+};
+
 static void field(int from, const char *p, enum cl_iso_field f)
 {
 	table.node[path(from, p)].field = (uint8_t)f;
 }
 
-static void amount(int from, const char *p, enum cl_iso_field f)
+static void add_paths(int from, const struct path_def *d)
 {
-	int n = path(from, p);
+	for (; d->path; d++) {
+		int n = path(from, d->path);
 
-	table.node[n].field = (uint8_t)f;
-	table.node[n].amount = 1;
+		switch (d->kind) {
+		case P_FIELD:
+		case P_AMOUNT:
+			table.node[n].field = (uint8_t)d->f;
+			if (d->kind == P_AMOUNT)
+				table.node[n].amount = 1;
+			break;
+		case P_AGENT:
+			n = path(n, "FinInstnId");
+			field(n, "BIC", d->f);
+			field(n, "BICFI", d->f);
+			field(n, "ClrSysMmbId/MmbId", d->f2);
+			break;
+		case P_ACCOUNT:
+			n = path(n, "Id");
+			field(n, "IBAN", d->f);
+			field(n, "Othr/Id", d->f2);
+			break;
+		}
+	}
 }
 
-/* BIC (up to .03), BICFI (.04 on) or a clearing system member id. */
-static void agent(int from, const char *p, enum cl_iso_field bic, enum cl_iso_field mmb)
+/* A message root under Document, with the shared group header under it. */
+static int message_root(int doc, const char *name, enum cl_iso_event ev, int grp)
 {
-	int fi = path(path(from, p), "FinInstnId");
+	int root = path(doc, name);
 
-	field(fi, "BIC", bic);
-	field(fi, "BICFI", bic);
-	field(fi, "ClrSysMmbId/MmbId", mmb);
-}
-
-static void account(int from, const char *p, enum cl_iso_field iban, enum cl_iso_field othr)
-{
-	int id = path(path(from, p), "Id");
-
-	field(id, "IBAN", iban);
-	field(id, "Othr/Id", othr);
+	table.node[root].event = (uint8_t)ev;
+	step(root, "GrpHdr", 6, grp);
+	return root;
 }
 
 static void build(void)
 {
-	int doc, hdr, grp, pmt, tx, root, n;
+	int doc, hdr, grp, pmt, tx, root;
 
 	doc = new_node();
 	hdr = new_node();
@@ -117,110 +237,23 @@ static void build(void)
 	table.node[pmt].event = EV_PMTINF;
 	table.node[tx].event = EV_TX;
 
-	root = step(doc, "CstmrCdtTrfInitn", 16, -1);
-	table.node[root].event = EV_ROOT_PAIN001;
-	step(root, "GrpHdr", 6, grp);
+	root = message_root(doc, "CstmrCdtTrfInitn", EV_ROOT_PAIN001, grp);
 	step(root, "PmtInf", 6, pmt);
 	step(pmt, "CdtTrfTxInf", 11, tx);
-
-	root = step(doc, "FIToFICstmrCdtTrf", 17, -1);
-	table.node[root].event = EV_ROOT_PACS008;
-	step(root, "GrpHdr", 6, grp);
+	root = message_root(doc, "FIToFICstmrCdtTrf", EV_ROOT_PACS008, grp);
 	step(root, "CdtTrfTxInf", 11, tx);
-
-	root = step(doc, "FICdtTrf", 8, -1);
-	table.node[root].event = EV_ROOT_PACS009;
-	step(root, "GrpHdr", 6, grp);
+	root = message_root(doc, "FICdtTrf", EV_ROOT_PACS009, grp);
 	step(root, "CdtTrfTxInf", 11, tx);
-
-	root = step(doc, "PmtRtr", 6, -1);
-	table.node[root].event = EV_ROOT_PACS004;
-	step(root, "GrpHdr", 6, grp);
+	root = message_root(doc, "PmtRtr", EV_ROOT_PACS004, grp);
 	step(root, "TxInf", 5, tx);
 	field(root, "OrgnlGrpInf/OrgnlMsgId", F_GRP_ORGNL_MSG_ID);
 
-	/* group header */
-	field(grp, "MsgId", F_MSG_ID);
-	field(grp, "CreDtTm", F_CRE_DT_TM);
-	field(grp, "NbOfTxs", F_GRP_NB_OF_TXS);
-	field(grp, "CtrlSum", F_GRP_CTRL_SUM);
-	field(grp, "IntrBkSttlmDt", F_GRP_STTLM_DT);
-	agent(grp, "InstgAgt", F_GRP_INSTG_BIC, F_GRP_INSTG_MMB);
-	agent(grp, "InstdAgt", F_GRP_INSTD_BIC, F_GRP_INSTD_MMB);
-	field(grp, "InitgPty/Nm", F_INITG_NM);
-	n = path(grp, "InitgPty/Id");
-	field(n, "OrgId/BICOrBEI", F_INITG_ID);
-	field(n, "OrgId/AnyBIC", F_INITG_ID);
-	field(n, "OrgId/Othr/Id", F_INITG_ID);
-	field(n, "PrvtId/Othr/Id", F_INITG_ID);
-
-	/* payment information */
-	field(pmt, "PmtInfId", F_PMT_INF_ID);
-	field(pmt, "NbOfTxs", F_PMT_NB_OF_TXS);
-	field(pmt, "CtrlSum", F_PMT_CTRL_SUM);
-	field(pmt, "ReqdExctnDt", F_REQD_EXCTN_DT);    /* .03 - .08 */
-	field(pmt, "ReqdExctnDt/Dt", F_REQD_EXCTN_DT); /* .09 on */
-	field(pmt, "ReqdExctnDt/DtTm", F_REQD_EXCTN_DTTM);
-	field(pmt, "Dbtr/Nm", F_PMT_DBTR_NM);
-	account(pmt, "DbtrAcct", F_PMT_DBTR_IBAN, F_PMT_DBTR_OTHR);
-	agent(pmt, "DbtrAgt", F_PMT_DBTR_AGT_BIC, F_PMT_DBTR_AGT_MMB);
-
-	/* transaction: identifiers */
-	field(tx, "PmtId/InstrId", F_INSTR_ID);
-	field(tx, "PmtId/EndToEndId", F_E2E_ID);
-	field(tx, "PmtId/TxId", F_TX_ID);
-	field(tx, "PmtId/UETR", F_UETR);
-	field(tx, "UETR", F_UETR); /* a return's own UETR, where a version has one */
-	/* amounts: pain.001, pacs.008/009, pacs.004 */
-	amount(tx, "Amt/InstdAmt", F_AMT);
-	amount(tx, "Amt/EqvtAmt/Amt", F_AMT);
-	field(tx, "Amt/EqvtAmt/CcyOfTrf", F_CCY_OF_TRF);
-	amount(tx, "IntrBkSttlmAmt", F_AMT);
-	amount(tx, "RtrdIntrBkSttlmAmt", F_AMT);
-	field(tx, "IntrBkSttlmDt", F_TX_STTLM_DT);
-	agent(tx, "InstgAgt", F_TX_INSTG_BIC, F_TX_INSTG_MMB);
-	agent(tx, "InstdAgt", F_TX_INSTD_BIC, F_TX_INSTD_MMB);
-	/* parties (pacs.008 and pain.001 creditor side) */
-	field(tx, "Dbtr/Nm", F_DBTR_NM);
-	account(tx, "DbtrAcct", F_DBTR_IBAN, F_DBTR_OTHR);
-	agent(tx, "DbtrAgt", F_DBTR_AGT_BIC, F_DBTR_AGT_MMB);
-	field(tx, "Cdtr/Nm", F_CDTR_NM);
-	account(tx, "CdtrAcct", F_CDTR_IBAN, F_CDTR_OTHR);
-	agent(tx, "CdtrAgt", F_CDTR_AGT_BIC, F_CDTR_AGT_MMB);
-	field(tx, "RmtInf/Ustrd", F_USTRD);
-	/* pacs.009: debtor and creditor are institutions */
-	agent(tx, "Dbtr", F_DBTR_FI_BIC, F_NONE);
-	field(tx, "Dbtr/FinInstnId/Nm", F_DBTR_NM);
-	agent(tx, "Cdtr", F_CDTR_FI_BIC, F_NONE);
-	field(tx, "Cdtr/FinInstnId/Nm", F_CDTR_NM);
-	/* pacs.004: the return and the original it refers to; the return
-	 * chain comes before OrgnlTxRef in every version and the first value
-	 * wins, so the return's own parties are preferred */
-	field(tx, "RtrId", F_RTR_ID);
-	field(tx, "OrgnlGrpInf/OrgnlMsgId", F_ORGNL_MSG_ID);
-	field(tx, "OrgnlEndToEndId", F_ORGNL_E2E_ID);
-	field(tx, "OrgnlTxId", F_ORGNL_TX_ID);
-	field(tx, "OrgnlUETR", F_ORGNL_UETR);
-	field(tx, "RtrRsnInf/Rsn/Cd", F_RSN_CD);
-	field(tx, "RtrRsnInf/Rsn/Prtry", F_RSN_PRTRY);
-	for (int i = 0; i < 2; i++) {
-		n = path(tx, i == 0 ? "RtrChain" : "OrgnlTxRef");
-		field(n, "Dbtr/Nm", F_DBTR_NM);
-		field(n, "Dbtr/Pty/Nm", F_DBTR_NM);
-		field(n, "Cdtr/Nm", F_CDTR_NM);
-		field(n, "Cdtr/Pty/Nm", F_CDTR_NM);
-		account(n, "DbtrAcct", F_DBTR_IBAN, F_DBTR_OTHR);
-		account(n, "CdtrAcct", F_CDTR_IBAN, F_CDTR_OTHR);
-		agent(n, "DbtrAgt", F_DBTR_AGT_BIC, F_DBTR_AGT_MMB);
-		agent(n, "CdtrAgt", F_CDTR_AGT_BIC, F_CDTR_AGT_MMB);
-		if (i == 1)
-			field(n, "RmtInf/Ustrd", F_USTRD);
-	}
-
-	/* business application header (head.001) */
-	agent(hdr, "Fr/FIId", F_HDR_FR_BIC, F_HDR_FR_MMB);
-	agent(hdr, "To/FIId", F_HDR_TO_BIC, F_HDR_TO_MMB);
-	field(hdr, "MsgDefIdr", F_HDR_MSG_DEF);
+	add_paths(grp, grphdr_paths);
+	add_paths(pmt, pmtinf_paths);
+	add_paths(tx, tx_paths);
+	add_paths(path(tx, "RtrChain"), return_party_paths);
+	add_paths(path(tx, "OrgnlTxRef"), return_party_paths);
+	add_paths(hdr, apphdr_paths);
 }
 
 /* The first five nodes (Document, AppHdr, GrpHdr, PmtInf, transaction)

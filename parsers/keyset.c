@@ -103,6 +103,19 @@ bool cl_keyset_add(struct cl_keyset *s, const char *kind, const char *key, unsig
 	return false;
 }
 
+void cl_keyset_duplicate_hint(struct cl_error *err, bool alt)
+{
+	if (alt)
+		cl_error_hint(err, "the file holds one payment more than once (with and without "
+				   "its UETR, or under other references): keep one copy and load "
+				   "the file again");
+	else
+		cl_error_hint(err, "if the later record is a copy of the first, remove it and "
+				   "load the file again; if they are two payments, the sender must "
+				   "give them different references (clearing-load-keys(7) names "
+				   "the key fields)");
+}
+
 unsigned long cl_keyset_count(const struct cl_keyset *s)
 {
 	return (unsigned long)s->used;

@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "record.h"
+
 struct cl_keyset; /* opaque */
 
 struct cl_keyset_entry {
@@ -41,5 +43,10 @@ bool cl_keyset_add(struct cl_keyset *s, const char *kind, const char *key, unsig
 
 /* Distinct keys held. */
 unsigned long cl_keyset_count(const struct cl_keyset *s);
+
+/* Give an error about one payment key twice in a file (duplicate_key, or
+ * duplicate_alt_key when `alt`) its hint: what the operator can do.  One
+ * text for every place that finds such a key (parsers, validate, load). */
+void cl_keyset_duplicate_hint(struct cl_error *err, bool alt);
 
 #endif

@@ -1,105 +1,187 @@
-/* parser.c - format detection and dispatch to the format parsers. */
+/* parser.c - the table of formats: detection, and the pull API of parser.h
+ * over the format's own operations (format.h). */
 #include "parser.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ach.h"
-#include "csv_records.h"
-#include "iso20022.h"
+#include "format.h"
 #include "xmalloc.h"
 
-struct cl_parser {
-	enum cl_format format;
-	struct cl_ach *ach;
-	struct cl_iso20022 *iso;
-	struct cl_csv *csv;
+/* Every format, in detection order.  `expected` and `sign` make the
+ * empty-file and unknown-format messages.  Another XML format (camt.053,
+ * say) comes before iso20022 and tells itself by the namespace in the
+ * first bytes. */
+static const struct cl_format_ops formats[] = {
+	{CL_FORMAT_ACH, "nacha", "a NACHA file header (\"101\")", NULL,
+	 cl_ach_detect, cl_ach_open, cl_ach_next, cl_ach_free},
+	{CL_FORMAT_ISO20022, "iso20022", "an ISO 20022 XML document", "\"<\"",
+	 cl_iso20022_detect, cl_iso20022_open, cl_iso20022_next, cl_iso20022_free},
+	{CL_FORMAT_CSV, "csv", "a CSV export", "a header row naming scheme and kind",
+	 cl_csv_detect, cl_csv_open, cl_csv_next, cl_csv_free},
 };
+
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+struct cl_parser {
+	const struct cl_format_ops *ops;
+	void *h;                    /* the format's own handle */
+	struct cl_file_info *info;  /* kept by the format, counted here */
+	unsigned max_errors;
+	unsigned errors;            /* CL_INVALID handed out */
+	bool done;                  /* CL_END from now on */
+};
+
+static const struct cl_format_ops *detect(const unsigned char *p, size_t len)
+{
+	const struct cl_format_ops *fallback = NULL;
+
+	for (size_t i = 0; i < NFORMATS; i++) {
+		enum cl_detect d = formats[i].detect(p, len);
+
+		if (d == CL_DETECT_YES)
+			return &formats[i];
+		if (d == CL_DETECT_FALLBACK && !fallback)
+			fallback = &formats[i];
+	}
+	return fallback;
+}
 
 enum cl_format cl_format_detect(const unsigned char *p, size_t len)
 {
+	const struct cl_format_ops *ops = detect(p, len);
+
+	return ops ? ops->format : CL_FORMAT_UNKNOWN;
+}
+
+/* "A, B or C" from the formats' `expected`, each with its sign when
+ * `signs`, into buf[cap]. */
+static const char *expected_list(char *buf, size_t cap, bool signs)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NFORMATS && n < cap; i++) {
+		const struct cl_format_ops *f = &formats[i];
+		const char *sep = i == 0 ? "" : i + 1 == NFORMATS ? " or " : ", ";
+		int k;
+
+		if (signs && f->sign)
+			k = snprintf(buf + n, cap - n, "%s%s (%s)", sep, f->expected, f->sign);
+		else
+			k = snprintf(buf + n, cap - n, "%s%s", sep, f->expected);
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+	return buf;
+}
+
+struct cl_parser *cl_parser_new(enum cl_format f, struct cl_input *in,
+				const struct cl_parse_opts *opts)
+{
+	struct cl_parse_opts o = {0};
+	struct cl_parser *p;
 	size_t i = 0;
 
-	if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
-		i = 3;
-	/* NACHA records start with their type digit: a file header "1", or a
-	 * batch header "5" of a headless fragment (which the ACH parser then
-	 * rejects with a message about the missing file header) */
-	if (i < len && p[i] >= '1' && p[i] <= '9')
-		return CL_FORMAT_ACH;
-	while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+	while (i < NFORMATS && formats[i].format != f)
 		i++;
-	if (i < len && p[i] == '<')
-		return CL_FORMAT_ISO20022;
-	if (cl_csv_detect(p, len))
-		return CL_FORMAT_CSV;
-	/* UTF-16 with a BOM: XML, which the ISO parser refuses with a clear message */
-	if (len >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF)))
-		return CL_FORMAT_ISO20022;
-	return CL_FORMAT_UNKNOWN;
+	if (i == NFORMATS)
+		abort(); /* no such format: a programming error */
+	if (opts)
+		o = *opts;
+	if (o.max_errors == 0)
+		o.max_errors = 100;
+	p = cl_xcalloc(1, sizeof(*p));
+	p->ops = &formats[i];
+	p->max_errors = o.max_errors;
+	p->h = p->ops->open(in, &o, &p->info);
+	p->info->format = f;
+	snprintf(p->info->format_name, sizeof(p->info->format_name), "%s", p->ops->name);
+	return p;
 }
 
 enum cl_status cl_parser_open(struct cl_input *in, const struct cl_parse_opts *opts,
 			      struct cl_parser **out, struct cl_error *err)
 {
+	const struct cl_format_ops *ops;
 	const unsigned char *head;
+	char list[CL_MSGTEXT_MAX];
 	size_t len;
-	struct cl_parser *p;
-	enum cl_format f;
 
 	*out = NULL;
 	if (cl_input_peek(in, &head, &len, err) != CL_OK)
 		return CL_IO;
-	f = cl_format_detect(head, len);
-	if (f == CL_FORMAT_UNKNOWN) {
-		if (len == 0)
-			cl_error_set(err, cl_input_name(in), 0, "empty_file",
-				     "file is empty: expected a NACHA file header (\"101\"), an "
-				     "ISO 20022 XML document or a CSV export");
-		else
-			cl_error_set(err, cl_input_name(in), 1, "unknown_format",
-				     "unknown format: expected a NACHA file header (\"101\"), an "
-				     "ISO 20022 XML document (\"<\") or a CSV export (a header "
-				     "row naming scheme and kind)");
-		return CL_INVALID;
+	ops = detect(head, len);
+	if (ops) {
+		*out = cl_parser_new(ops->format, in, opts);
+		return CL_OK;
 	}
-	p = cl_xcalloc(1, sizeof(*p));
-	p->format = f;
-	if (f == CL_FORMAT_ACH)
-		p->ach = cl_ach_new(in, opts);
-	else if (f == CL_FORMAT_CSV)
-		p->csv = cl_csv_new(in, opts);
-	else
-		p->iso = cl_iso20022_new(in, opts);
-	*out = p;
-	return CL_OK;
+	if (len == 0) {
+		cl_error_set(err, cl_input_name(in), 0, "empty_file", "file is empty: expected %s",
+			     expected_list(list, sizeof(list), false));
+		cl_error_hint(err, "an empty file is often a transfer that failed or had not "
+				   "finished: fetch the file again");
+	} else {
+		cl_error_set(err, cl_input_name(in), 1, "unknown_format",
+			     "unknown format: expected %s", expected_list(list, sizeof(list), true));
+		cl_error_hint(err, "check that this is the clearing file itself: a file "
+				   "compressed other than with gzip (zip, bzip2, xz) must be "
+				   "unpacked first");
+	}
+	return CL_INVALID;
+}
+
+/* The file's sums count what was handed out; a total that would overflow
+ * stays where it was. */
+static void count(struct cl_file_info *info, const struct cl_record *r)
+{
+	int64_t *total = r->direction == CL_DIR_DEBIT    ? &info->total_debit_minor
+			 : r->direction == CL_DIR_CREDIT ? &info->total_credit_minor
+							 : NULL;
+
+	info->records++;
+	if (total && *total <= INT64_MAX - r->amount_minor)
+		*total += r->amount_minor;
 }
 
 enum cl_status cl_parser_next(struct cl_parser *p, const struct cl_record **rec,
 			      struct cl_error *err)
 {
-	if (p->ach)
-		return cl_ach_next(p->ach, rec, err);
-	if (p->csv)
-		return cl_csv_next(p->csv, rec, err);
-	return cl_iso20022_next(p->iso, rec, err);
+	enum cl_status st;
+
+	*rec = NULL;
+	if (p->done)
+		return CL_END;
+	st = p->ops->next(p->h, rec, err);
+	switch (st) {
+	case CL_OK:
+		count(p->info, *rec);
+		break;
+	case CL_INVALID:
+		p->done = ++p->errors >= p->max_errors;
+		break;
+	case CL_END:
+	case CL_IO:
+		p->done = true;
+		break;
+	case CL_NOTE:
+		break;
+	}
+	return st;
 }
 
 const struct cl_file_info *cl_parser_info(const struct cl_parser *p)
 {
-	if (p->ach)
-		return cl_ach_info(p->ach);
-	if (p->csv)
-		return cl_csv_info(p->csv);
-	return cl_iso20022_info(p->iso);
+	return p->info;
 }
 
 void cl_parser_free(struct cl_parser *p)
 {
 	if (!p)
 		return;
-	cl_ach_free(p->ach);
-	cl_iso20022_free(p->iso);
-	cl_csv_free(p->csv);
+	p->ops->free(p->h);
 	free(p);
 }

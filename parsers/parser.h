@@ -20,7 +20,9 @@
  * The format is told from the content (clearing-load-keys(7)): a NACHA file
  * starts with "101"; an XML file with "<" (after an optional BOM and
  * whitespace); a CSV export (parse --format csv) with a header row naming
- * at least the columns scheme and kind.  The parser does not own the input.
+ * at least the columns scheme and kind.  Each format is one entry of the
+ * table in parser.c (format.h); the first to recognise the bytes reads them.
+ * The parser does not own the input.
  */
 #ifndef CL_PARSER_H
 #define CL_PARSER_H
@@ -68,6 +70,12 @@ struct cl_parser;
  * "unknown_format") when the content is neither; CL_IO on a read error. */
 enum cl_status cl_parser_open(struct cl_input *in, const struct cl_parse_opts *opts,
 			      struct cl_parser **out, struct cl_error *err) CL_MUST_CHECK;
+
+/* Start a parser of format f (not CL_FORMAT_UNKNOWN) without looking at
+ * the content, as cl_parser_open() does once it has told the format: for
+ * tests and harnesses that drive one format.  opts may be NULL. */
+struct cl_parser *cl_parser_new(enum cl_format f, struct cl_input *in,
+				const struct cl_parse_opts *opts);
 
 enum cl_status cl_parser_next(struct cl_parser *p, const struct cl_record **rec,
 			      struct cl_error *err) CL_MUST_CHECK;

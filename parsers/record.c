@@ -21,6 +21,24 @@ void cl_error_set(struct cl_error *err, const char *file, unsigned long line,
 	va_end(ap);
 }
 
+void cl_error_detail(struct cl_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->detail, sizeof(err->detail), fmt, ap);
+	va_end(ap);
+}
+
+void cl_error_hint(struct cl_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->hint, sizeof(err->hint), fmt, ap);
+	va_end(ap);
+}
+
 void cl_record_clear(struct cl_record *rec)
 {
 	memset(rec, 0, sizeof(*rec));

@@ -53,7 +53,8 @@ enum cl_direction {
 #define CL_ACCOUNT_MAX 36   /* IBAN (34) / Othr/Id (Max34Text) / ACH 17, IAT 35 */
 #define CL_AGENT_MAX 36     /* BIC (11) or clearing member id (Max35Text) */
 #define CL_ADDENDA_MAX 96   /* one addenda's payment information (80) */
-#define CL_MSGTEXT_MAX 512  /* error message text */
+#define CL_MSGTEXT_MAX 512  /* error message text (and its detail) */
+#define CL_HINT_MAX 256     /* what an error's hint says to do */
 
 /* The record: one member per line of record_fields.def (in its order),
  * plus the record's ordinal.  The def says what each member holds. */
@@ -168,12 +169,23 @@ struct cl_error {
 	unsigned long other_line; /* a second line the error names (duplicate
 	                             keys), 0 if none */
 	char sqlstate[6];         /* loader errors only */
+	/* As PostgreSQL's message parts: each "" unless the code that found
+	 * the problem had more to say. */
+	char detail[CL_MSGTEXT_MAX]; /* where each number in the message came
+	                                from (a record, its columns, what was
+	                                added up) */
+	char hint[CL_HINT_MAX];   /* what the operator can do about it */
 };
 
-/* Fill `err` (all fields reset first).  Never fails; overlong text is cut
- * at the buffer (messages are ours, not data). */
+/* Fill `err` (all fields reset first: detail and hint are "").  Never
+ * fails; overlong text is cut at the buffer (messages are ours, not data). */
 void cl_error_set(struct cl_error *err, const char *file, unsigned long line,
 		  const char *code, const char *fmt, ...) CL_PRINTF(5, 6);
+
+/* Set the detail or the hint of an error already set (same style as the
+ * message: lowercase, no period).  Cut at the buffer. */
+void cl_error_detail(struct cl_error *err, const char *fmt, ...) CL_PRINTF(2, 3);
+void cl_error_hint(struct cl_error *err, const char *fmt, ...) CL_PRINTF(2, 3);
 
 /* Reset a record to all-empty (every string "", numbers 0). */
 void cl_record_clear(struct cl_record *rec);

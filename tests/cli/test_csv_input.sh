@@ -29,6 +29,7 @@ run validate twice.csv
 expect_status 3
 expect_stderr - <<'ERR'
 clearing-load: twice.csv:17: error: natural key "1100000000|121042880000006|2026-03-02" appears 2 times in this file (first on line 6): the file cannot be deduplicated safely
+clearing-load: twice.csv:17: hint: if the later record is a copy of the first, remove it and load the file again; if they are two payments, the sender must give them different references (clearing-load-keys(7) names the key fields)
 ERR
 
 # exported without --no-mask: refused, saying how to export

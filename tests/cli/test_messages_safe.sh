@@ -23,5 +23,8 @@ name="$TMP/$(printf 'x\nclearing-load: forged')"
 printf 'junk\n' >"$name"
 run validate "$name"
 expect_status 3
-[ "$(wc -l <"$TMP/stderr")" -eq 1 ] || fail "a file name split the diagnostic: $(cat "$TMP/stderr")"
+# Two lines, the error and its hint, each naming the file escaped.
+[ "$(wc -l <"$TMP/stderr")" -eq 2 ] || fail "a file name split the diagnostic: $(cat "$TMP/stderr")"
+[ "$(grep -c -F 'x\x0Aclearing-load: forged:1: ' "$TMP/stderr")" -eq 2 ] ||
+	fail "a diagnostic line does not name the file escaped: $(cat "$TMP/stderr")"
 echo ok

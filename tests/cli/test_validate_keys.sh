@@ -16,6 +16,7 @@ $TMP/dupe2e.xml: invalid, 1 error
 OUT
 expect_stderr - <<OUT
 clearing-load: $TMP/dupe2e.xml:28: error: natural key "******************3142|E2E-1-1" appears 2 times in this file (first on line 20): the file cannot be deduplicated safely
+clearing-load: $TMP/dupe2e.xml:28: hint: if the later record is a copy of the first, remove it and load the file again; if they are two payments, the sender must give them different references (clearing-load-keys(7) names the key fields)
 OUT
 run validate --no-mask --format json "$TMP/dupe2e.xml"
 expect_status 3
@@ -35,7 +36,9 @@ run validate --quiet "$TMP/dup3.xml"
 expect_status 3
 expect_stderr - <<OUT
 clearing-load: $TMP/dup3.xml:36: error: natural key "******************3142|E2E-1-1" appears 3 times in this file (first on line 20): the file cannot be deduplicated safely
+clearing-load: $TMP/dup3.xml:36: hint: if the later record is a copy of the first, remove it and load the file again; if they are two payments, the sender must give them different references (clearing-load-keys(7) names the key fields)
 clearing-load: $TMP/dup3.xml:52: error: natural key "******************3142|E2E-1-5" appears 2 times in this file (first on line 44): the file cannot be deduplicated safely
+clearing-load: $TMP/dup3.xml:52: hint: if the later record is a copy of the first, remove it and load the file again; if they are two payments, the sender must give them different references (clearing-load-keys(7) names the key fields)
 OUT
 
 # pacs.008: the same UETR and agents twice
@@ -56,6 +59,7 @@ run validate "$TESTDATA/keys/return-twice-two-companies.ach"
 expect_status 3
 expect_stderr - <<OUT
 clearing-load: $TESTDATA/keys/return-twice-two-companies.ach:7: error: return key "091400600000001|R01|091000017611242|2000-01-01" appears again in this file (first on line 3): the file cannot be deduplicated safely
+clearing-load: $TESTDATA/keys/return-twice-two-companies.ach:7: hint: if the later record is a copy of the first, remove it and load the file again; if they are two payments, the sender must give them different references (clearing-load-keys(7) names the key fields)
 OUT
 run parse --format json "$TESTDATA/keys/return-twice-two-companies.ach"
 expect_status 3
@@ -75,6 +79,7 @@ run validate "$TMP/both.xml"
 expect_status 3
 expect_stderr - <<OUT
 clearing-load: $TMP/both.xml:49: error: one payment (alternate key "e2e|DEUTDEFF|E2E-1-1", same content) appears under 2 natural keys in this file (first on line 13): the file cannot be deduplicated safely
+clearing-load: $TMP/both.xml:49: hint: the file holds one payment more than once (with and without its UETR, or under other references): keep one copy and load the file again
 OUT
 
 # many distinct keys: no false repeat (the set grows past its first table)

@@ -38,6 +38,11 @@ assert_eq "$(q "select outcome || ' ' || (reason like 'the file changed while it
 grep -q "^clearing-load: $TMP/f.ach: error: the file changed while it was loaded (SHA-256 or record count differs" "$TMP/err" ||
 	fail "no clear message: $(cat "$TMP/err")"
 if grep -q 'SQLSTATE none' "$TMP/err"; then fail "SQLSTATE none: $(cat "$TMP/err")"; fi
+# where the numbers came from, and what to do
+grep -q "^clearing-load: $TMP/f.ach: detail: first pass 20000 records, SHA-256 [0-9a-f]\{64\}; second pass 20000 records, SHA-256 [0-9a-f]\{64\}\$" "$TMP/err" ||
+	fail "no detail: $(cat "$TMP/err")"
+grep -q "^clearing-load: $TMP/f.ach: hint: load a file only once whoever writes it has finished" "$TMP/err" ||
+	fail "no hint: $(cat "$TMP/err")"
 assert_eq "$(grep -o 'nothing applied\|nothing from this file was applied' "$TMP/err" | wc -l)" 1 \
 	"'nothing applied' said once"
 
@@ -48,6 +53,8 @@ change_under_loader "$TMP/g.ach" 30 '9999999999'
 assert_eq "$rc" 3 "a file broken during the load: exit status"
 grep -q "g.ach:[0-9]*: error: the file changed while it was loaded (line [0-9]* now reads: " "$TMP/err" ||
 	fail "changed and broken: $(cat "$TMP/err")"
+grep -q "g.ach:[0-9]*: hint: load a file only once whoever writes it has finished" "$TMP/err" ||
+	fail "changed and broken, no hint: $(cat "$TMP/err")"
 assert_eq "$(q "select count(*) from clearing_record")" 0 "nothing applied (2)"
 assert_eq "$(q "select count(*) from clearing_load where outcome = 'rejected'")" 2 "both attempts recorded"
 echo ok

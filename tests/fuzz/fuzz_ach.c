@@ -1,5 +1,5 @@
 /*
- * fuzz_ach.c - libFuzzer entry point for the NACHA parser (cl_ach_*), fed
+ * fuzz_ach.c - libFuzzer entry point for the NACHA parser (CL_FORMAT_ACH), fed
  * directly (no format detection), read whole and in chunks; and the same
  * file with CRLF line ends, which must give the same records (keys,
  * fingerprints, amounts, positions) and the same errors (line and code):

@@ -16,10 +16,10 @@
 
 /* Which entry point a drive goes through. */
 enum fuzz_target {
-	FUZZ_ACH,      /* cl_ach_new / cl_ach_next directly, no detection */
-	FUZZ_ISO20022, /* cl_iso20022_new / _next directly */
+	FUZZ_ACH,      /* cl_parser_new(CL_FORMAT_ACH): no detection */
+	FUZZ_ISO20022, /* cl_parser_new(CL_FORMAT_ISO20022) */
 	FUZZ_PARSER,   /* cl_parser_open (detection) + cl_parser_next */
-	FUZZ_CSV,      /* cl_csv_new / cl_csv_next directly */
+	FUZZ_CSV,      /* cl_parser_new(CL_FORMAT_CSV) */
 };
 
 /* What one drive produced, to compare drives over different chunkings. */

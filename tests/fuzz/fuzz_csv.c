@@ -1,5 +1,5 @@
 /*
- * fuzz_csv.c - libFuzzer entry point for the CSV reader (cl_csv_*), fed
+ * fuzz_csv.c - libFuzzer entry point for the CSV reader (CL_FORMAT_CSV), fed
  * directly (no format detection), read whole and in chunks.
  *
  * And a fixed-point oracle: every record read from an input without
@@ -129,13 +129,13 @@ static long read_all(const uint8_t *data, size_t size, const struct cl_parse_opt
 		     struct cl_record *recs)
 {
 	struct cl_input *in = cl_input_from_memory(data, size, 0, "fuzz-input");
-	struct cl_csv *p = cl_csv_new(in, opts);
+	struct cl_parser *p = cl_parser_new(CL_FORMAT_CSV, in, opts);
 	const struct cl_record *rec;
 	struct cl_error err;
 	enum cl_status st;
 	long n = 0;
 
-	while ((st = cl_csv_next(p, &rec, &err)) != CL_END) {
+	while ((st = cl_parser_next(p, &rec, &err)) != CL_END) {
 		if (st == CL_INVALID || st == CL_IO) {
 			n = -1;
 			break;
@@ -143,7 +143,7 @@ static long read_all(const uint8_t *data, size_t size, const struct cl_parse_opt
 		if (st == CL_OK && n < MAX_RECS)
 			recs[n++] = *rec;
 	}
-	cl_csv_free(p);
+	cl_parser_free(p);
 	cl_input_free(in);
 	return n;
 }

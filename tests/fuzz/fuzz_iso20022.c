@@ -1,6 +1,6 @@
 /*
  * fuzz_iso20022.c - libFuzzer entry point for the ISO 20022 parser
- * (cl_iso20022_*, libxml2 xmlTextReader), fed directly, whole and in chunks.
+ * (CL_FORMAT_ISO20022, libxml2 SAX2), fed directly, whole and in chunks.
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -320,7 +320,8 @@ def expected_stderr(case):
     for e in case.expected:
         loc, code, msg = split_line(e)
         loc = re.sub(r"^(.*?:\d+):\d+$", r"\1", loc)  # the text output has no column
-        out.append("clearing-load: %s: %s: %s" % (loc, "note" if code == "note" else "error", msg))
+        level = code if code in ("note", "detail", "hint") else "error"
+        out.append("clearing-load: %s: %s: %s" % (loc, level, msg))
     return out
 
 
@@ -359,13 +360,19 @@ def validate(case, name, cwd):
             records = o.get("records")
     lines, k = [], 0
     for l in errs:
-        m = re.match(r"clearing-load: (.*?): (error|note): (.*)$", l, re.S)
+        m = re.match(r"clearing-load: (.*?): (error|note|detail|hint): (.*)$", l, re.S)
         if not m:
             lines.append("?: ?: " + l)
             continue
         loc, kind, msg = m.groups()
         if kind == "note":
             lines.append("%s: note: %s" % (loc, msg))
+            continue
+        if kind in ("detail", "hint"):
+            # the parts of the error before it, in JSON too
+            if not k or jerrors[k - 1].get(kind) != msg:
+                problems.append("the %s of error %d is not the JSON one: %s" % (kind, k, msg))
+            lines.append("%s: %s: %s" % (loc, kind, msg))
             continue
         if k < len(jerrors):
             o = jerrors[k]

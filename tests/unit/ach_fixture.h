@@ -272,6 +272,7 @@ struct ev {
 	char code[CL_CODE_MAX];
 	unsigned long line, column, other_line;
 	char message[CL_MSGTEXT_MAX];
+	char detail[CL_MSGTEXT_MAX], hint[CL_HINT_MAX];
 	struct cl_record rec; /* for CL_OK */
 };
 
@@ -292,14 +293,14 @@ static inline void run_opts(struct run *out, const void *buf, size_t len, size_t
 		     const struct cl_parse_opts *opts)
 {
 	struct cl_input *in = cl_input_from_memory(buf, len, chunk, "t.ach");
-	struct cl_ach *p = cl_ach_new(in, opts);
+	struct cl_parser *p = cl_parser_new(CL_FORMAT_ACH, in, opts);
 	const struct cl_record *rec;
 	struct cl_error err;
 	enum cl_status st;
 	unsigned guard = 0;
 
 	memset(out, 0, sizeof(*out));
-	while ((st = cl_ach_next(p, &rec, &err)) != CL_END) {
+	while ((st = cl_parser_next(p, &rec, &err)) != CL_END) {
 		struct ev *e;
 
 		assert_true(++guard < 100000);
@@ -318,6 +319,8 @@ static inline void run_opts(struct run *out, const void *buf, size_t len, size_t
 			assert_null(rec);
 			snprintf(e->code, sizeof(e->code), "%s", err.code);
 			snprintf(e->message, sizeof(e->message), "%s", err.message);
+			snprintf(e->detail, sizeof(e->detail), "%s", err.detail);
+			snprintf(e->hint, sizeof(e->hint), "%s", err.hint);
 			e->line = err.line;
 			e->column = err.column;
 			e->other_line = err.other_line;
@@ -327,8 +330,8 @@ static inline void run_opts(struct run *out, const void *buf, size_t len, size_t
 				out->errors++;
 		}
 	}
-	out->info = *cl_ach_info(p);
-	cl_ach_free(p);
+	out->info = *cl_parser_info(p);
+	cl_parser_free(p);
 	cl_input_free(in);
 }
 

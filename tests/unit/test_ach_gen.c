@@ -161,14 +161,14 @@ static void test_ach_gen_too_many_batches(void **state)
 	size_t len;
 	char *buf = gen("--entries 200001 --batch-size 1", &len);
 	struct cl_input *in = cl_input_from_memory(buf, len, 0, "many.ach");
-	struct cl_ach *p = cl_ach_new(in, NULL);
+	struct cl_parser *p = cl_parser_new(CL_FORMAT_ACH, in, NULL);
 	const struct cl_record *rec;
 	struct cl_error err, first;
 	enum cl_status st;
 	unsigned errors = 0, records = 0;
 
 	(void)state;
-	while ((st = cl_ach_next(p, &rec, &err)) != CL_END) {
+	while ((st = cl_parser_next(p, &rec, &err)) != CL_END) {
 		if (st == CL_INVALID && errors++ == 0)
 			first = err;
 		records += st == CL_OK;
@@ -179,7 +179,7 @@ static void test_ach_gen_too_many_batches(void **state)
 	/* batch 200001: after the file header, 200000 batches of 3 lines and an
 	 * addenda on every 10th entry */
 	assert_int_equal(first.line, 1 + 3 * 200000 + 200000 / 10 + 1);
-	cl_ach_free(p);
+	cl_parser_free(p);
 	cl_input_free(in);
 	free(buf);
 }

@@ -109,6 +109,52 @@ static void test_ach_rules_nul_byte_is_handed_out_as_text(void **state)
 	fx_free(&f);
 }
 
+/* A control total that does not add up says, in its detail, where both
+ * numbers came from; other errors have no detail.  Each case patches the
+ * base file at line, col with text. */
+static void test_ach_rules_control_total_details(void **state)
+{
+	static const struct {
+		int line, col;
+		const char *text, *code, *detail;
+	} cases[] = {
+		{6, 11, "0099999999", "batch_entry_hash",
+		 "batch control 0099999999: columns 11-20 of line 6; computed 0032238011: the "
+		 "last 10 digits of the sum of the receiving DFI identifications (entry detail "
+		 "columns 4-11) of the 2 entries after the batch header at line 2"},
+		{6, 21, "000000000501", "batch_total_debit",
+		 "batch control 000000000501: columns 21-32 of line 6; computed 000000000500: "
+		 "the amounts (entry detail columns 30-39) of the debits among the 2 entries "
+		 "after the batch header at line 2"},
+		{6, 5, "000009", "batch_entry_count",
+		 "batch control 000009: columns 5-10 of line 6; computed 000003: the entry "
+		 "detail and addenda records after the batch header at line 2"},
+		{10, 8, "000002", "file_block_count",
+		 "file control 000002: columns 8-13 of line 10; computed 000001: the 10 records "
+		 "up to and including this file control (blank lines not counted), in blocks "
+		 "of 10"},
+		{10, 2, "000003", "file_batch_count",
+		 "file control 000003: columns 2-7 of line 10; computed 000002: the batch header "
+		 "records of the file"},
+		{6, 2, "220", "batch_service_class", ""},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fx f;
+		struct run r;
+
+		base(&f);
+		fx_patch(&f, (unsigned long)cases[i].line, cases[i].col, cases[i].text);
+		run_fx(&r, &f);
+		assert_non_null(find_err(&r, cases[i].code));
+		assert_string_equal(find_err(&r, cases[i].code)->detail, cases[i].detail);
+		assert_string_equal(find_err(&r, cases[i].code)->hint, "");
+		run_free(&r);
+		fx_free(&f);
+	}
+}
+
 /* ---- robustness: every byte of a file changed ---- */
 
 static void test_ach_rules_mutated_files_never_crash(void **state)
@@ -146,6 +192,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ach_rules_note_codes),
 		cmocka_unit_test(test_ach_rules_nul_byte_is_handed_out_as_text),
+		cmocka_unit_test(test_ach_rules_control_total_details),
 		cmocka_unit_test(test_ach_rules_mutated_files_never_crash),
 	};
 

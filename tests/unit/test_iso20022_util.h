@@ -30,14 +30,14 @@ static inline void iso_run_opts(const void *buf, size_t len, size_t chunk, const
 			 struct iso_run *r)
 {
 	struct cl_input *in = cl_input_from_memory(buf, len, chunk, "t.xml");
-	struct cl_iso20022 *p = cl_iso20022_new(in, o);
+	struct cl_parser *p = cl_parser_new(CL_FORMAT_ISO20022, in, o);
 	const struct cl_record *rec;
 	struct cl_error err;
 	enum cl_status st;
 	int guard = 0;
 
 	memset(r, 0, sizeof(*r));
-	while ((st = cl_iso20022_next(p, &rec, &err)) != CL_END && guard++ < 100000) {
+	while ((st = cl_parser_next(p, &rec, &err)) != CL_END && guard++ < 100000) {
 		if (st == CL_OK) {
 			if (r->nrec < RUN_MAX)
 				r->rec[r->nrec] = *rec;
@@ -54,8 +54,8 @@ static inline void iso_run_opts(const void *buf, size_t len, size_t chunk, const
 			r->io = 1;
 		}
 	}
-	r->info = *cl_iso20022_info(p);
-	cl_iso20022_free(p);
+	r->info = *cl_parser_info(p);
+	cl_parser_free(p);
 	cl_input_free(in);
 }
 

@@ -1,0 +1,72 @@
+/*
+ * format.h - what a file format gives parser.c: one entry of its table of
+ * formats, a struct cl_format_ops.  parser.c calls a format only through
+ * its entry, so no caller names a format, and a new one (camt.053, BAI2,
+ * ...) is its parser with the four functions CL_FORMAT_FUNCTIONS declares,
+ * one row in the table in parser.c and a CL_FORMAT_ value in parser.h.
+ *
+ * Only parser.c and the formats include this; everyone else reads files
+ * through parser.h.
+ */
+#ifndef CL_FORMAT_H
+#define CL_FORMAT_H
+
+#include <stddef.h>
+
+#include "input.h"
+#include "parser.h"
+#include "record.h"
+
+/* How sure a format is that the first bytes are its own. */
+enum cl_detect {
+	CL_DETECT_NO = 0,
+	CL_DETECT_FALLBACK, /* its own only when no format says YES (UTF-16
+	                       XML: the ISO parser refuses it with a message) */
+	CL_DETECT_YES,      /* the first format in the table to say YES wins */
+};
+
+struct cl_format_ops {
+	enum cl_format format;
+	const char *name;       /* cl_file_info.format_name: "nacha" */
+	const char *expected;   /* what a file of it is, for the empty- and
+	                           unknown-format messages: "a CSV export" */
+	const char *sign;       /* what tells it, added to `expected` in the
+	                           unknown-format message, or NULL */
+	/* From the first bytes of the file (cl_input_peek: up to 4 KiB; len
+	 * may be 0). */
+	enum cl_detect (*detect)(const unsigned char *head, size_t len);
+	/* Start reading `in` (not owned).  opts is complete (max_errors set)
+	 * and may be copied.  *info is set to the file information the handle
+	 * keeps and fills (format, format_name, records and totals are
+	 * parser.c's), valid until free().  Never fails: problems come from
+	 * next(). */
+	void *(*open)(struct cl_input *in, const struct cl_parse_opts *opts,
+		      struct cl_file_info **info);
+	/* As cl_parser_next(), but parser.c counts the records and their
+	 * totals in the info and stops after CL_IO and after max_errors
+	 * CL_INVALID, so a format need not. */
+	enum cl_status (*next)(void *h, const struct cl_record **rec, struct cl_error *err);
+	void (*free)(void *h); /* a handle open() gave */
+};
+
+/* The operations of one format, PREFIX_detect, _open, _next and _free,
+ * as struct cl_format_ops describes them. */
+#define CL_FORMAT_FUNCTIONS(PREFIX)                                                         \
+	enum cl_detect PREFIX##_detect(const unsigned char *head, size_t len);             \
+	void *PREFIX##_open(struct cl_input *in, const struct cl_parse_opts *opts,         \
+			    struct cl_file_info **info);                                   \
+	enum cl_status PREFIX##_next(void *h, const struct cl_record **rec,                \
+				     struct cl_error *err) CL_MUST_CHECK;                  \
+	void PREFIX##_free(void *h)
+
+CL_FORMAT_FUNCTIONS(cl_ach);      /* ach.c */
+CL_FORMAT_FUNCTIONS(cl_iso20022); /* iso20022.c */
+CL_FORMAT_FUNCTIONS(cl_csv);      /* csv_records.c */
+
+/* Length of a UTF-8 byte order mark at the start of p[0..len): 3 or 0. */
+static inline size_t cl_utf8_bom(const unsigned char *p, size_t len)
+{
+	return len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0;
+}
+
+#endif
