@@ -12,6 +12,7 @@
 #include "ach.h"
 #include "banking_days.h"
 #include "iso20022.h"
+#include "iso_identity.h"
 
 /* Value shapes checked before a value is used (what the NACHA and ISO
  * parsers guarantee of the same field). */

@@ -40,8 +40,6 @@ bool cl_iso_iban_check(const char *s);   /* mod 97 == 1; shape assumed */
 bool cl_iso_bic_shape(const char *s);    /* [A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})? */
 /* UUID of version 4 (either case); writes the lowercase form to out[37]. */
 bool cl_iso_uuid4(const char *s, char out[37]);
-/* "NOTPROVIDED" in any case, ignoring surrounding blanks, or empty. */
-bool cl_iso_id_unusable(const char *s);
 /* An account number as messages quote it: of its first n bytes, all but
  * the last four become '*' (cut to cap - 1).  Messages reach logs and
  * clearing_load.reason, where account numbers never go. */

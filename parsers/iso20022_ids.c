@@ -188,25 +188,3 @@ bool cl_iso_ccy_shape(const char *s)
 	return is_upper(s[0]) && is_upper(s[1]) && is_upper(s[2]) && s[3] == '\0';
 }
 
-bool cl_iso_id_unusable(const char *s)
-{
-	static const char np[] = "NOTPROVIDED";
-	size_t i = 0;
-
-	while (s[0] == ' ' || s[0] == '\t' || s[0] == '\r' || s[0] == '\n')
-		s++;
-	if (*s == '\0')
-		return true;
-	for (; np[i]; i++) {
-		char c = s[i];
-
-		if (c >= 'a' && c <= 'z')
-			c = (char)(c - 'a' + 'A');
-		if (c != np[i])
-			return false;
-	}
-	for (s += i; *s; s++)
-		if (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
-			return false;
-	return true;
-}

@@ -28,6 +28,7 @@
 #include "fingerprint.h"
 #include "input.h"
 #include "iso20022.h"
+#include "iso_identity.h"
 #include "parser.h"
 #include "record.h"
 
@@ -40,14 +41,6 @@
 #define CL_ISO_MAX_ATTRS 256         /* attributes (and xmlns) in one tag */
 
 /* ---- iso20022_ns.c ---- */
-
-enum cl_iso_kind {
-	CL_ISO_NONE = 0,
-	CL_ISO_PAIN001,
-	CL_ISO_PACS008,
-	CL_ISO_PACS009,
-	CL_ISO_PACS004,
-};
 
 enum cl_iso_ns_result {
 	CL_ISO_NS_OK = 0,
@@ -205,25 +198,6 @@ const struct cl_iso_paths *cl_iso_paths(void);
 /* "PmtId/EndToEndId": the element path of `node` below its scope element
  * (GrpHdr, PmtInf, the transaction or AppHdr) into out[cap]. */
 void cl_iso_node_path(const struct cl_iso_paths *t, int node, char *out, size_t cap);
-
-/* ---- iso20022_keys.c ---- */
-
-/* What a record's key and fingerprint need beyond struct cl_record. */
-struct cl_iso_extra {
-	enum cl_iso_kind kind;
-	char debtor_fi[CL_AGENT_MAX];   /* pacs.009 Dbtr/FinInstnId */
-	char creditor_fi[CL_AGENT_MAX]; /* pacs.009 Cdtr/FinInstnId */
-	char ccy_of_trf[4];             /* pain.001 Amt/EqvtAmt/CcyOfTrf, or "" */
-	bool positional_keys;
-};
-
-/* Fill rec->natural_key and rec->key_rule; returns false (key empty) when
- * the record has no usable identifier, with why[cap] saying what was
- * missing. */
-bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *why,
-		     size_t cap);
-/* rec->fingerprint over the kind's economic fields. */
-void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl_iso_extra *x);
 
 /* ---- the parser state (iso20022.c, iso20022_record.c) ---- */
 

@@ -1,0 +1,240 @@
+/* iso_identity.c - natural keys (rule v1), alternate keys and
+ * fingerprints of ISO 20022 records (iso_identity.h). */
+#include "iso_identity.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool cl_iso_id_unusable(const char *s)
+{
+	static const char np[] = "NOTPROVIDED";
+	size_t i = 0;
+
+	while (s[0] == ' ' || s[0] == '\t' || s[0] == '\r' || s[0] == '\n')
+		s++;
+	if (*s == '\0')
+		return true;
+	for (; np[i]; i++) {
+		char c = s[i];
+
+		if (c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+		if (c != np[i])
+			return false;
+	}
+	for (s += i; *s; s++)
+		if (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
+			return false;
+	return true;
+}
+
+/* An agent as it goes into keys and fingerprints: a BIC of 11 characters
+ * whose branch code is "XXX" (the primary office) is the same institution
+ * as its 8-character form, and systems differ in which they send; keys and
+ * fingerprints use the 8-character form.  Other ids are used as they are. */
+static const char *agent_id(const char *a, char *buf, size_t cap)
+{
+	if (strlen(a) == 11 && strcmp(a + 8, "XXX") == 0 && cap > 8) {
+		memcpy(buf, a, 8);
+		buf[8] = '\0';
+		return buf;
+	}
+	return a;
+}
+
+/* "<tier>|<a>|<b>[|<c>]" into rec->natural_key; false when it does not fit. */
+static bool put(struct cl_record *rec, const char *tier, const char *a, const char *b,
+		const char *c)
+{
+	int n;
+
+	if (c)
+		n = snprintf(rec->natural_key, sizeof(rec->natural_key), "%s|%s|%s|%s", tier, a,
+			     b, c);
+	else
+		n = snprintf(rec->natural_key, sizeof(rec->natural_key), "%s|%s|%s", tier, a, b);
+	rec->key_rule = CL_KEY_RULE_V1;
+	return n > 0 && (size_t)n < sizeof(rec->natural_key);
+}
+
+static bool pain001_key(struct cl_record *rec, const struct cl_iso_extra *x, char *why,
+			size_t cap)
+{
+	const char *party = rec->debtor_account[0] ? rec->debtor_account
+						   : rec->initiating_party_id;
+	int n;
+
+	if (!cl_iso_id_unusable(rec->end_to_end_id) && party[0]) {
+		n = snprintf(rec->natural_key, sizeof(rec->natural_key), "%s|%s", party,
+			     rec->end_to_end_id);
+		rec->key_rule = CL_KEY_RULE_V1;
+		return n > 0 && (size_t)n < sizeof(rec->natural_key);
+	}
+	if (x->positional_keys) {
+		n = snprintf(rec->natural_key, sizeof(rec->natural_key), "pos|%s|%s|%lu",
+			     rec->msg_id, rec->pmt_inf_id, rec->ordinal);
+		rec->key_rule = CL_KEY_RULE_V1_POSITIONAL;
+		return n > 0 && (size_t)n < sizeof(rec->natural_key);
+	}
+	if (!party[0])
+		snprintf(why, cap, "no debtor account and no initiating party id");
+	else
+		snprintf(why, cap, "EndToEndId is %s (use --positional-keys to key such "
+			 "records by MsgId, PmtInfId and position)",
+			 rec->end_to_end_id[0] ? "NOTPROVIDED" : "empty");
+	return false;
+}
+
+/* The payment's identity under the lowest key tier it can be sent with
+ * (record.h: alt_key).  A UETR is optional before pacs.008.001.08 and
+ * gateways drop it, a TxId is optional in .08 and a return's RtrId often
+ * missing, so one payment can arrive under two or three natural keys; the
+ * tier every form of it has is:
+ *   pacs.008, pacs.009: e2e|InstgAgt|EndToEndId, else txid|InstgAgt|TxId;
+ *   pacs.004: ouetr|OrgnlUETR|InstgAgt, else rtrid|InstgAgt|RtrId;
+ * a record with both ids keeps the second in alt_key2.
+ * The loader holds a record whose alt_key and fingerprint are applied under
+ * another natural key (a copy of the same payment), never one whose content
+ * differs (another payment that reuses an id).  Too long to fit is left
+ * empty. */
+static void alt_key(struct cl_record *rec, const struct cl_iso_extra *x, const char *instg)
+{
+	int n = 0;
+
+	bool p004 = x->kind == CL_ISO_PACS004;
+	/* the first identity (every form has it, normally) and the second */
+	bool has1 = p004 ? rec->orgnl_uetr[0] != '\0' : !cl_iso_id_unusable(rec->end_to_end_id);
+	bool has2 = !cl_iso_id_unusable(p004 ? rec->rtr_id : rec->tx_id);
+	const char *id2 = p004 ? rec->rtr_id : rec->tx_id;
+	int m = 0;
+
+	rec->alt_key[0] = rec->alt_key2[0] = '\0';
+	if (has1 && p004)
+		n = snprintf(rec->alt_key, sizeof(rec->alt_key), "ouetr|%s|%s", rec->orgnl_uetr,
+			     instg);
+	else if (has1)
+		n = snprintf(rec->alt_key, sizeof(rec->alt_key), "e2e|%s|%s", instg,
+			     rec->end_to_end_id);
+	else if (has2)
+		n = snprintf(rec->alt_key, sizeof(rec->alt_key), "%s|%s|%s",
+			     p004 ? "rtrid" : "txid", instg, id2);
+	/* both ids: the second too, so a form without the first (EndToEndId
+	   NOTPROVIDED, review 3: R3-5) still meets this one */
+	if (has1 && has2)
+		m = snprintf(rec->alt_key2, sizeof(rec->alt_key2), "%s|%s|%s",
+			     p004 ? "rtrid" : "txid", instg, id2);
+	if (n < 0 || (size_t)n >= sizeof(rec->alt_key))
+		rec->alt_key[0] = '\0';
+	if (m < 0 || (size_t)m >= sizeof(rec->alt_key2) || !rec->alt_key[0])
+		rec->alt_key2[0] = '\0';
+}
+
+bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *why, size_t cap)
+{
+	bool ok = false;
+
+	rec->natural_key[0] = '\0';
+	rec->alt_key[0] = rec->alt_key2[0] = '\0';
+	rec->key_rule = CL_KEY_RULE_V1;
+	why[0] = '\0';
+	switch (x->kind) {
+	case CL_ISO_PAIN001:
+		ok = pain001_key(rec, x, why, cap);
+		break;
+	case CL_ISO_PACS008:
+	case CL_ISO_PACS009:
+	case CL_ISO_PACS004: {
+		char gb[CL_AGENT_MAX];
+		const char *instg = agent_id(rec->instructing_agent, gb, sizeof(gb));
+
+		if (!rec->instructing_agent[0]) {
+			snprintf(why, cap, "no instructing agent (InstgAgt in the transaction or "
+				 "group header, or AppHdr Fr)");
+			break;
+		}
+		alt_key(rec, x, instg);
+		/* the hop is the instructing agent: each leg of a payment has
+		   its own sender, and the instructed agent may come only in the
+		   AppHdr or not at all (review 3, R3-11: the same payment with
+		   and without it fell to another tier and was applied twice); it
+		   stays in the fingerprint */
+		if (rec->uetr[0]) {
+			ok = put(rec, "uetr", rec->uetr, instg, NULL);
+		} else if (x->kind == CL_ISO_PACS004) {
+			/* a return without its own UETR or RtrId (the CBPR+ minimal
+			 * pacs.004) is keyed by the UETR it returns, on this hop */
+			if (!cl_iso_id_unusable(rec->rtr_id))
+				ok = put(rec, "rtrid", instg, rec->rtr_id, NULL);
+			else if (rec->orgnl_uetr[0])
+				ok = put(rec, "ouetr", rec->orgnl_uetr, instg, NULL);
+			else
+				snprintf(why, cap, "no UETR, no RtrId and no OrgnlUETR");
+		} else if (!cl_iso_id_unusable(rec->tx_id)) {
+			ok = put(rec, "txid", instg, rec->tx_id, NULL);
+		} else if (!cl_iso_id_unusable(rec->end_to_end_id)) {
+			ok = put(rec, "e2e", instg, rec->end_to_end_id, NULL);
+		} else {
+			snprintf(why, cap, "no UETR, no TxId and no usable EndToEndId");
+		}
+		break;
+	}
+	case CL_ISO_NONE:
+		break;
+	}
+	if (!ok) {
+		rec->natural_key[0] = '\0';
+		rec->alt_key[0] = rec->alt_key2[0] = '\0';
+		if (!why[0])
+			snprintf(why, cap, "natural key longer than %d bytes", CL_KEY_MAX - 1);
+	}
+	return ok;
+}
+
+static void fingerprint(struct cl_fp *fp, const struct cl_record *rec,
+			const struct cl_iso_extra *x, bool instd, unsigned char out[32])
+{
+	char buf[CL_AGENT_MAX];
+
+	cl_fp_begin(fp);
+	/* the message family, never its version: the same payment re-sent as
+	 * pain.001.001.03 and .09 is the same payment */
+	cl_fp_str(fp, "kind", rec->kind);
+	cl_fp_str(fp, "direction", cl_direction_name(rec->direction));
+	cl_fp_int(fp, "amount_minor", rec->amount_minor);
+	cl_fp_str(fp, "currency", rec->currency);
+	cl_fp_str(fp, "value_date", rec->value_date);
+	cl_fp_str(fp, "debtor_account", rec->debtor_account);
+	cl_fp_str(fp, "debtor_agent", agent_id(rec->debtor_agent, buf, sizeof(buf)));
+	cl_fp_str(fp, "creditor_account", rec->creditor_account);
+	cl_fp_str(fp, "creditor_agent", agent_id(rec->creditor_agent, buf, sizeof(buf)));
+	if (x->ccy_of_trf[0]) /* only for EqvtAmt: InstdAmt fingerprints stay as they were */
+		cl_fp_str(fp, "equivalent_amount_ccy_of_trf", x->ccy_of_trf);
+	if (x->kind != CL_ISO_PAIN001) {
+		cl_fp_str(fp, "instructing_agent", agent_id(rec->instructing_agent, buf, sizeof(buf)));
+		if (instd)
+			cl_fp_str(fp, "instructed_agent",
+				  agent_id(rec->instructed_agent, buf, sizeof(buf)));
+	}
+	if (x->kind == CL_ISO_PACS009) {
+		cl_fp_str(fp, "debtor_fi", agent_id(x->debtor_fi, buf, sizeof(buf)));
+		cl_fp_str(fp, "creditor_fi", agent_id(x->creditor_fi, buf, sizeof(buf)));
+	}
+	if (x->kind == CL_ISO_PACS004) {
+		cl_fp_str(fp, "reason_code", rec->reason_code);
+		cl_fp_str(fp, "orgnl_uetr", rec->orgnl_uetr);
+		cl_fp_str(fp, "orgnl_end_to_end_id", rec->orgnl_end_to_end_id);
+		cl_fp_str(fp, "orgnl_tx_id", rec->orgnl_tx_id);
+		cl_fp_str(fp, "orgnl_msg_id", rec->orgnl_msg_id);
+	}
+	cl_fp_end(fp, out);
+}
+
+void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl_iso_extra *x)
+{
+	fingerprint(fp, rec, x, true, rec->fingerprint);
+	/* a pacs record with an alternate key: the same without the
+	   instructed agent, so a form that lacks it still meets this one */
+	rec->has_alt_fp = x->kind != CL_ISO_PAIN001 && rec->alt_key[0];
+	if (rec->has_alt_fp)
+		fingerprint(fp, rec, x, false, rec->alt_fp);
+}
