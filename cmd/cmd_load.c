@@ -89,7 +89,7 @@ static void plan_text(const struct out *o, const struct cl_plan_item *it)
 	unsigned i;
 
 	/* the line number and kind padded: the columns stay put whether a
-	 * line number has one digit or six (review 35) */
+	 * line number has one digit or six */
 	printf("%-10s %s:%-6lu %-10s %s", it->reason && strcmp(it->reason, "near_duplicate") == 0
 						  ? "conflict*" : cl_action_name(it->action),
 	       o->file_text, it->position, it->rec->kind, shown_key(it->rec, key, sizeof(key)));
@@ -241,7 +241,7 @@ static void summary_text(const struct out *o, const struct cl_load_result *r)
 		return;
 	}
 	if (cl_opt_quiet && r->outcome != CL_OUTCOME_HELD && !o->diff)
-		return; /* load -q: errors only; diff -q: the summary lines (review 16) */
+		return; /* load -q: errors only; diff -q: the summary lines */
 	printf("%s: %s, %lu record%s: %lu new, %lu duplicate, %lu conflict", o->file_text,
 	       r->message_type[0] ? r->message_type : r->format, r->records,
 	       r->records == 1 ? "" : "s", r->new_count, r->duplicate_count, r->conflict_count);
@@ -269,7 +269,7 @@ static void summary_text(const struct out *o, const struct cl_load_result *r)
 
 /* "new" in machine output counts records applied: 0 when nothing of the
  * file was (rejected, held, failed, unknown), so a consumer that sums it
- * never counts a payment that was not applied (review 14).  diff reports
+ * never counts a payment that was not applied.  diff reports
  * what would be new. */
 static unsigned long applied_new(const struct cl_load_result *r)
 {
@@ -339,7 +339,7 @@ static void summary_csv(const struct out *o, const struct cl_load_result *r)
 static void report(const struct out *o, const struct cl_load_result *r)
 {
 	if (r->outcome == CL_OUTCOME_FAILED) {
-		/* no "(SQLSTATE none)", and "nothing applied" said once (review 39) */
+		/* no "(SQLSTATE none)", and "nothing applied" said once */
 		bool said = strstr(r->err.message, "nothing applied") ||
 			    strstr(r->err.message, "nothing from this file");
 
@@ -352,7 +352,7 @@ static void report(const struct out *o, const struct cl_load_result *r)
 	} else if (r->outcome == CL_OUTCOME_UNKNOWN) {
 		/* the reason without its own "outcome unknown" tail; and the
 		 * database may never have gone away (the old session can still
-		 * be committing): no "when the database is back" (review 15) */
+		 * be committing): no "when the database is back" */
 		char why[sizeof(r->err.message)];
 		size_t n;
 

@@ -25,7 +25,7 @@ int cl_db_failed(const struct cl_error *err)
 
 /* "PASSWORD=x" is no libpq keyword (libpq would refuse it as an invalid
  * option: a database error, exit 5), but it is a password on the command
- * line all the same: a usage error (review 17).  The conninfo lowercased
+ * line all the same: a usage error.  The conninfo lowercased
  * only for this question. */
 static bool has_password_any_case(const char *conninfo)
 {

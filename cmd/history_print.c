@@ -103,7 +103,7 @@ void cl_history_print(void *vctx, const char *section, const struct cl_kv *kv_in
 			char safe[4 * CL_KEY_MAX];
 
 			/* file names and ids come from senders: escaped, so
-			 * they cannot forge a line or drive the terminal (review 37) */
+			 * they cannot forge a line or drive the terminal */
 			/* "" too: JSON writes it as null (an empty fields list) */
 			if (v && *v)
 				printf("  %-20s %s\n", kv[i].name, cl_text_safe(v, safe, sizeof(safe)));

@@ -455,10 +455,9 @@ static bool blank(const char *s, size_t n, bool cut)
 
 /* A line after the file control that is neither blank nor 9-fill.  A lone
  * DOS end-of-file byte (0x1A, Ctrl-Z: PC and mainframe transfer software
- * appends it) is ignored with a note, like blank lines (review 53).
+ * appends it) is ignored with a note, like blank lines.
  * Anything else is one error, whatever follows: a second file
- * concatenated to the first would otherwise give an error per line
- * (review 50). */
+ * concatenated to the first would otherwise give an error per line. */
 static void after_file_control(struct cl_ach *p, const char *s, size_t n, bool cut)
 {
 	char shown[16];

@@ -153,7 +153,7 @@ void ach_batch_header(struct cl_ach *p, const struct ach_line *l)
 		ach_field_trim(b->company_name, l, 5, 20);
 	}
 	ach_field_raw(b->company_id_raw, l, 41, 50);
-	trim_both(b->company_id, l, 41, 50); /* both sides: justification varies by tool (review 47) */
+	trim_both(b->company_id, l, 41, 50); /* both sides: justification varies by tool */
 	trim_both(b->company_id_trim, l, 41, 50);
 	ach_field_trim(b->entry_desc, l, 54, 63);
 	/* returns, NOCs and ENR batches often carry no effective date: blank
@@ -209,10 +209,9 @@ static struct ach_group *group_of(struct cl_ach *p, const struct ach_batch *b, i
 	char key[17];
 	size_t i;
 
-	/* the originator as the key has it (trimmed on both sides, review
-	   47): "ABC1234   " and "   ABC1234" are one originator, and their
-	   batches must share a group or a key repeated across them is missed
-	   (review 2, R2-1) */
+	/* the originator as the key has it (trimmed on both sides):
+	   "ABC1234   " and "   ABC1234" are one originator, and their
+	   batches must share a group or a key repeated across them is missed */
 	memset(key, 0, 10);
 	memcpy(key, b->company_id, strnlen(b->company_id, 10));
 	key[16] = (char)kind;
@@ -278,7 +277,7 @@ static void trace_restart(struct cl_ach *p, const struct ach_range *r,
 	if (r->min == other->max && r->min > other->min) {
 		/* this batch goes on from the other's last trace and repeats
 		 * it (range ends are real traces): a repeated key, not a
-		 * restarted sequence, so no word of a weaker key (review 24) */
+		 * restarted sequence, so no word of a weaker key */
 		duplicate_trace(p, other, r->min);
 		return;
 	}

@@ -99,8 +99,8 @@ struct ach_entry {
 /* One batch's trace range of one kind, for the trace-restart check. */
 /* The trace numbers of one batch's entries as bits from the first one
  * (traces ascend within a batch): about one bit per trace number spanned,
- * so two batches whose ranges overlap can be compared exactly (review 2,
- * R2-26: interleaved batches were rejected).  Given up (NULL) when the
+ * so two batches whose ranges overlap can be compared exactly
+ * (interleaved batches are not rejected).  Given up (NULL) when the
  * traces are too sparse for it: see ACH_BITS_SPAN. */
 struct ach_bits {
 	uint64_t *w;                 /* NULL: none (given up, or no entry) */
@@ -152,7 +152,7 @@ struct cl_ach {
 	bool noted_eof_marker;       /* a DOS end-of-file byte (0x1A) after the
 	                                file control, ignored once */
 	bool after_control_reported; /* one error for whatever follows the file
-	                                control, not one per line (review 50) */
+	                                control, not one per line */
 
 	/* structure */
 	bool saw_header, header_reported, saw_file_control, finished;
@@ -162,7 +162,7 @@ struct cl_ach {
 	unsigned long records_before_fill; /* records up to the file control */
 	unsigned long blank_lines;   /* blank lines before the file control (each
 	                                an error already; not records, so not
-	                                counted in the block count: review 53) */
+	                                counted in the block count) */
 	struct ach_batch b;
 	struct ach_entry e;
 	bool all_adv;                /* every batch so far had service class 280 */

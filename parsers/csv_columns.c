@@ -321,7 +321,7 @@ static enum cl_status identity(struct cl_csv *p, struct cl_record *rec, struct c
 
 /* The blanks the record's parser drops from the same field: an ISO value
  * loses the blanks around it (as every XML text does), a NACHA value its
- * trailing spaces and the company id its leading ones too (review 47). */
+ * trailing spaces and the company id its leading ones too. */
 static void trim(const struct column *c, bool ach, const char **v, size_t *n)
 {
 	if (!ach) {
@@ -588,7 +588,7 @@ static bool is_account(const struct cl_record *rec, const char *s, size_t n)
 }
 
 /* A key part for a message: an account masked as everywhere else, since
- * messages reach logs and clearing_load.reason (review 2, R2-15). */
+ * messages reach logs and clearing_load.reason. */
 static const char *show_part(char *buf, size_t cap, const char *s, size_t n, bool account)
 {
 	char part[CL_KEY_MAX];
@@ -766,7 +766,7 @@ static enum cl_status nacha_rules(struct cl_csv *p, const struct cl_record *rec,
 		return CL_OK;
 	/* the date is part of the key: empty, the same entry would get a new
 	 * one.  ENR batches carry none; returns and NOCs may have none, and
-	 * only the exported key tells that from a date removed (R2-6). */
+	 * only the exported key tells that from a date removed. */
 	if (strcmp(rec->kind, "ach.entry") == 0 && strcmp(rec->sec_code, "ENR") != 0)
 		ROW_ERR("csv_value_date",
 			"value_date on line %lu is empty: an ach.entry needs its effective entry "

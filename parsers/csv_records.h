@@ -11,7 +11,7 @@
  * only in a form the parser of its format could have given: that parser's
  * trims and its own checks (IBAN, BIC, UUID, currency, SEC, transaction,
  * return and change codes, routing check digit, calendar dates) run on it,
- * or the row is an error naming line and column (review 2, R2-7).
+ * or the row is an error naming line and column.
  * Messages never quote an account number, a name or free text.
  *
  * The natural key, key_rule and fingerprint are never taken from the

@@ -155,8 +155,7 @@ static void schema_style(char *m)
 
 /* libxml2's words for bad bytes ("input is not proper UTF-8, indicate
  * encoding ! Bytes: 0xC3 0x28 ...", "char 0x0 out of allowed range") in
- * ours, with the element path when the bytes were inside a field's text
- * (review 19). */
+ * ours, with the element path when the bytes were inside a field's text. */
 static void encoding_words(const struct cl_iso20022 *p, struct cl_error *e)
 {
 	char bytes[64];
@@ -423,7 +422,7 @@ static bool repeatable(int f)
 
 /* The same element twice where the message allows it once (two amounts,
  * two EndToEndIds, two UETRs in one transaction): which one holds cannot
- * be told, and another system may take the other (review 2, R2-12). */
+ * be told, and another system may take the other. */
 static void repeated_element(struct cl_iso20022 *p, int f)
 {
 	char path[CL_PATH_MAX];
@@ -830,7 +829,7 @@ enum cl_status cl_iso20022_schema_check(const char *path, struct cl_error *err)
 
 /* --schema: validate the Document element while parsing.  The validator's
  * SAX handlers are not put in front of ours (that would validate from the
- * root, an AppHdr envelope included: review 27); ours hand it the events
+ * root, an AppHdr envelope included); ours hand it the events
  * of the Document subtree only (forward_*). */
 static bool load_schema(struct cl_iso20022 *p)
 {

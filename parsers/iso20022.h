@@ -55,7 +55,7 @@ int cl_iso_ccy_exponent(const char *ccy);
  * import or include: only a self-contained XSD is read)?  CL_OK, or
  * CL_INVALID with err (no file or line) naming the schema and why.  Asked
  * once before any input is read, so that a bad schema is not reported as
- * an invalid input (review 28). */
+ * an invalid input. */
 enum cl_status cl_iso20022_schema_check(const char *path, struct cl_error *err) CL_MUST_CHECK;
 
 #endif

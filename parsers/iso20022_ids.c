@@ -31,7 +31,7 @@ void cl_iso_trim(const char **s, size_t *n)
 	}
 }
 
-/* The parser does not know --no-mask, so it always masks (review 23). */
+/* The parser does not know --no-mask, so it always masks. */
 const char *cl_iso_mask_account(const char *acct, size_t n, char *buf, size_t cap)
 {
 	if (n >= cap)

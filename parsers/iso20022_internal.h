@@ -233,7 +233,7 @@ struct cl_iso20022 {
 	xmlSchemaSAXPlugPtr plug;
 	/* the validator's handlers and context, for the Document subtree; the
 	 * plug keeps their addresses and writes them back when unplugged, so
-	 * they live as long as the parser (review 29) */
+	 * they live as long as the parser */
 	xmlSAXHandlerPtr vsax;
 	void *vuser;
 	int vdepth;                 /* depth of the Document being validated,

@@ -163,7 +163,7 @@ static void take_date(struct cl_iso20022 *p, enum cl_iso_field f, char *dst, con
 }
 
 /* ReqdExctnDt/DtTm (pain.001.001.09 on): an ISODateTime whose date part,
- * as written in the given offset, is the value date (review 42). */
+ * as written in the given offset, is the value date. */
 static void take_datetime_date(struct cl_iso20022 *p, enum cl_iso_field f, char *dst,
 			       const char *what)
 {
@@ -206,8 +206,7 @@ static void require(struct cl_iso20022 *p, enum cl_iso_field f, const char *rel,
 /* ------------------------------------------------- scope end checks */
 
 /* Give two formatted decimals ("510.24", "123") the same number of
- * fraction digits ("123.00"), so a message compares like with like
- * (review 12).  Both buffers hold at least 48 bytes. */
+ * fraction digits ("123.00"), so a message compares like with like.  Both buffers hold at least 48 bytes. */
 static void same_decimals(char *a, char *b, size_t cap)
 {
 	const char *da = strchr(a, '.'), *db = strchr(b, '.');
@@ -308,7 +307,7 @@ void cl_iso_grphdr_end(struct cl_iso20022 *p)
 	info_copy(p->info.created, sizeof(p->info.created), p->val[F_CRE_DT_TM]);
 	if (p->kind == CL_ISO_PAIN001)
 		/* the initiating party's id only, never its name: it can be a
-		 * private person, and names are stored nowhere (review 2, R2-25) */
+		 * private person, and names are stored nowhere */
 		info_copy(p->info.sender, sizeof(p->info.sender), p->val[F_INITG_ID]);
 	else
 		copy_info_agent(p->info.sender, sizeof(p->info.sender), p->val[F_GRP_INSTG_BIC],
@@ -487,7 +486,7 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 	take_account(p, F_CDTR_IBAN, F_CDTR_OTHR, rec->creditor_account, "creditor account");
 	take_agent(p, F_CDTR_AGT_BIC, F_CDTR_AGT_MMB, rec->creditor_agent, "creditor agent");
 	/* "the equivalent of AMOUNT in CcyOfTrf" is another instruction than
-	 * "AMOUNT": the currency of transfer goes into the fingerprint (review 52) */
+	 * "AMOUNT": the currency of transfer goes into the fingerprint */
 	if (p->seen[F_CCY_OF_TRF])
 		take(p, F_CCY_OF_TRF, x->ccy_of_trf, sizeof(x->ccy_of_trf), "currency of transfer");
 	if (p->kind == CL_ISO_PACS009) {

@@ -1,8 +1,8 @@
 /*
  * keyset.h - the natural keys of one file, without a database: finds a key
- * that occurs twice (the file cannot be deduplicated safely; issue 4).
+ * that occurs twice (the file cannot be deduplicated safely).
  * validate and parse check ISO 20022 keys with it as load and diff do with
- * the staged keys (review 21); the NACHA parser the keys of returns and
+ * the staged keys; the NACHA parser the keys of returns and
  * NOCs, which trace order cannot prove unique.
  *
  * Memory: one 24-byte slot per distinct key (a 128-bit SHA-256 prefix of

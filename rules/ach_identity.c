@@ -26,7 +26,7 @@
  * its block is hashed once per batch and copied; E of a plain entry is at
  * most 52 bytes, one more block.  Field names are left out (with them an
  * entry took four blocks): SHA-256 was over half of the parse time, and
- * issue 2 wants 500 MB/s.  Fixed-length P and length-prefixed fields keep
+ * validate is to read 500 MB/s.  Fixed-length P and length-prefixed fields keep
  * the encoding unambiguous.
  */
 #include "ach_identity.h"

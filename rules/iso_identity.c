@@ -119,7 +119,7 @@ static void alt_key(struct cl_record *rec, const struct cl_iso_extra *x, const c
 		n = snprintf(rec->alt_key, sizeof(rec->alt_key), "%s|%s|%s",
 			     p004 ? "rtrid" : "txid", instg, id2);
 	/* both ids: the second too, so a form without the first (EndToEndId
-	   NOTPROVIDED, review 3: R3-5) still meets this one */
+	   NOTPROVIDED) still meets this one */
 	if (has1 && has2)
 		m = snprintf(rec->alt_key2, sizeof(rec->alt_key2), "%s|%s|%s",
 			     p004 ? "rtrid" : "txid", instg, id2);
@@ -155,8 +155,8 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 		alt_key(rec, x, instg);
 		/* the hop is the instructing agent: each leg of a payment has
 		   its own sender, and the instructed agent may come only in the
-		   AppHdr or not at all (review 3, R3-11: the same payment with
-		   and without it fell to another tier and was applied twice); it
+		   AppHdr or not at all (with it in the key, the same payment
+		   with and without it fell to another tier, applied twice); it
 		   stays in the fingerprint */
 		if (rec->uetr[0]) {
 			ok = put(rec, "uetr", rec->uetr, instg, NULL);

@@ -1,4 +1,4 @@
--- 007: three fields the fingerprint holds become columns (review 2, R2-17):
+-- 007: three fields the fingerprint holds become columns:
 -- a NOC's corrected data (addenda 98 36-64), the dishonored or contested
 -- return code of a return (the latest 99 addenda of its life) and a
 -- pacs.004's OrgnlMsgId.  clearing-load-keys(7) says they are kept with the

@@ -1,5 +1,5 @@
 -- 008: a pacs record's second identity (clearing-load-keys(7), "Alternate
--- key"; review 3, R3-5).  alt_key (006) is the EndToEndId tier when the
+-- key").  alt_key (006) is the EndToEndId tier when the
 -- EndToEndId is usable, else the TxId tier; a payment sent once with its
 -- EndToEndId and once with "NOTPROVIDED" had two alternate keys.  A record
 -- that has both ids keeps the TxId tier in alt_key2 ("txid|<InstgAgt>|<TxId>";

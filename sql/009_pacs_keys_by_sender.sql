@@ -1,5 +1,5 @@
 -- 009: pacs keys by sender, and the fingerprint an alternate key is matched
--- with (clearing-load-keys(7); review 3: R3-11, review 4: R4-1, R4-2).
+-- with (clearing-load-keys(7)).
 --
 -- The UETR tier of a pacs key became uetr|<UETR>|<InstgAgt> and pacs.004's
 -- third tier ouetr|<OrgnlUETR>|<InstgAgt>: the instructed agent may come
