@@ -105,7 +105,7 @@ enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct c
 	}
 	/* server NOTICEs ("already exists, skipping") are not for our users */
 	PQsetNoticeProcessor(db->conn, ignore_notice, NULL);
-	/* a secure search path and this session's settings */
+	/* a secure search path and this session's settings (sql/loader/db.sql) */
 	res = PQexec(db->conn, CL_SQL_DB_SESSION_SETUP);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
 		enum cl_db_status st = cl_db_fail(db, res, "could not set search_path", err);

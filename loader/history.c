@@ -1,4 +1,4 @@
-/* history.c - show and loads queries. */
+/* history.c - show and loads (their statements: sql/loader/history.sql). */
 #include "history.h"
 
 #include <libpq-fe.h>
