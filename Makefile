@@ -148,8 +148,8 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clearing-load $(DESTDIR)$(MANDIR)/man1/clearing-load.1 \
 		$(DESTDIR)$(MANDIR)/man7/clearing-load-keys.7
 
-lint:
-	clang-tidy --quiet $(LIB_SRCS) cmd/main.c -- $(ALL_CFLAGS)
+lint: $(B)/gen/record_sql.h $(B)/gen/loader_sql.h
+	clang-tidy --quiet $(LIB_SRCS) cmd/main.c -- $(ALL_CFLAGS) -I$(B)/gen
 
 format-check:
 	clang-format --dry-run --Werror $(LIB_SRCS) cmd/main.c
