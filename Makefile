@@ -79,7 +79,13 @@ $(B)/gen/gen_record_sql: sql/gen_record_sql.c parsers/record.c parsers/record.h 
 $(B)/gen/record_sql.h: $(B)/gen/gen_record_sql
 	$(Q)$< >$@.tmp && mv $@.tmp $@
 
-$(LIB_OBJS) $(MAIN_OBJ): | $(B)/gen/record_sql.h
+# The loader's statements, sql/loader/*.sql, as C string macros with the
+# column lists expanded (sql/gen_record_sql.c says how a file is written).
+LOADER_SQL := $(sort $(wildcard sql/loader/*.sql))
+$(B)/gen/loader_sql.h: $(B)/gen/gen_record_sql $(LOADER_SQL)
+	$(Q)$< $(LOADER_SQL) >$@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+
+$(LIB_OBJS) $(MAIN_OBJ): | $(B)/gen/record_sql.h $(B)/gen/loader_sql.h
 
 $(B)/gen/schema_sql.c: $(SQL_FILES) sql/embed.sh
 	@mkdir -p $(dir $@)
@@ -142,8 +148,8 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clearing-load $(DESTDIR)$(MANDIR)/man1/clearing-load.1 \
 		$(DESTDIR)$(MANDIR)/man7/clearing-load-keys.7
 
-lint:
-	clang-tidy --quiet $(LIB_SRCS) cmd/main.c -- $(ALL_CFLAGS)
+lint: $(B)/gen/record_sql.h $(B)/gen/loader_sql.h
+	clang-tidy --quiet $(LIB_SRCS) cmd/main.c -- $(ALL_CFLAGS) -I$(B)/gen
 
 format-check:
 	clang-format --dry-run --Werror $(LIB_SRCS) cmd/main.c

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "failpoint.h"
+#include "loader_sql.h"
 #include "row.h"
 
 /* ---- near duplicates and concurrency: originator locks ---- */
@@ -24,7 +25,6 @@
  * MAX_COMPANY_LOCKS originators (the server's lock table is small), one
  * exclusive tenant-wide lock is taken instead.
  */
-#define LOCK_CLASS "1129072716" /* "CLoL": any constant, never changed */
 #define MAX_COMPANY_LOCKS 32
 
 void cl_load_note_company(struct load *L, const char *company)
@@ -62,10 +62,7 @@ enum cl_db_status cl_load_lock_originators(struct load *L)
 		   one lock per tenant for the files that carry them, so a
 		   return file and its re-dated copy loaded at once run one
 		   after the other (review 3, R3-4) */
-		st = cl_db_exec(L->db,
-				"SELECT pg_catalog.pg_advisory_xact_lock(" LOCK_CLASS ", "
-				"pg_catalog.hashtext($1 || '|returns'))",
-				1, p, NULL, &L->r->err);
+		st = cl_db_exec(L->db, CL_SQL_CLASSIFY_LOCK_RETURNS, 1, p, NULL, &L->r->err);
 		if (st != CL_DB_OK)
 			return st;
 	}
@@ -73,30 +70,22 @@ enum cl_db_status cl_load_lock_originators(struct load *L)
 		/* one lock per tenant for the files with alternate keys: two
 		   loads of one payment in its two forms (with and without UETR)
 		   run one after the other, the second sees the first */
-		st = cl_db_exec(L->db,
-				"SELECT pg_catalog.pg_advisory_xact_lock(" LOCK_CLASS ", "
-				"pg_catalog.hashtext($1 || '|alt_key'))",
-				1, p, NULL, &L->r->err);
+		st = cl_db_exec(L->db, CL_SQL_CLASSIFY_LOCK_ALT_KEY, 1, p, NULL, &L->r->err);
 		if (st != CL_DB_OK)
 			return st;
 	}
 	if (!L->ncompanies)
 		return CL_DB_OK;
 	st = cl_db_exec(L->db,
-			wide ? "SELECT pg_catalog.pg_advisory_xact_lock(" LOCK_CLASS ", "
-			       "pg_catalog.hashtext($1))"
-			     : "SELECT pg_catalog.pg_advisory_xact_lock_shared(" LOCK_CLASS ", "
-			       "pg_catalog.hashtext($1))",
+			wide ? CL_SQL_CLASSIFY_LOCK_TENANT
+			     : CL_SQL_CLASSIFY_LOCK_TENANT_SHARED,
 			1, p, NULL, &L->r->err);
 	if (st != CL_DB_OK || wide)
 		return st;
 	qsort(L->companies, L->ncompanies, sizeof(L->companies[0]), cmp_company);
 	for (i = 0; i < L->ncompanies && st == CL_DB_OK; i++) {
 		p[1] = L->companies[i];
-		st = cl_db_exec(L->db,
-				"SELECT pg_catalog.pg_advisory_xact_lock(" LOCK_CLASS ", "
-				"pg_catalog.hashtext($1 || '|' || $2))",
-				2, p, NULL, &L->r->err);
+		st = cl_db_exec(L->db, CL_SQL_CLASSIFY_LOCK_ORIGINATOR, 2, p, NULL, &L->r->err);
 	}
 	return st;
 }
@@ -110,32 +99,16 @@ enum cl_db_status cl_load_lock_originators(struct load *L)
  * statement's RETURNING rows are gathered in a tuplestore before the first
  * is sent (0.9 s for a million matches here); the few rows the client
  * needs are read back instead (match_rows_sql). */
-static const char classify_sql[] =
-	"INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"
-	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
-	" SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, s.ordinal,"
-	"   s.position, r.tenant, s.kind, coalesce(s.journal_key, s.natural_key),"
-	"   CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END,"
-	"   NULL, r.load_id, r.ordinal, r.position"
-	" FROM pg_temp.cl_stage s"
-	" JOIN public.clearing_record r"
-	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
-	"  AND r.kind = s.kind AND r.natural_key = s.natural_key";
+static const char classify_sql[] = CL_SQL_CLASSIFY_EXACT;
 
 /* The conflicts of this load, through the partial index of migration 005
  * (it holds only the journal rows that are not plain duplicates). */
-static const char conflict_rows_sql[] =
-	"COPY (SELECT ordinal, reason FROM public.clearing_dedupe_event"
-	" WHERE load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint"
-	"  AND reason <> 'duplicate') TO STDOUT";
+static const char conflict_rows_sql[] = CL_SQL_CLASSIFY_CONFLICT_ROWS;
 
 /* The duplicates of this load, needed only when some records are new
  * (pass 2 must skip the others): this load's journal rows are the block
  * ranges the BRIN index on load_id points at. */
-static const char duplicate_rows_sql[] =
-	"COPY (SELECT ordinal, reason FROM public.clearing_dedupe_event"
-	" WHERE load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint"
-	"  AND reason = 'duplicate') TO STDOUT";
+static const char duplicate_rows_sql[] = CL_SQL_CLASSIFY_DUPLICATE_ROWS;
 
 /* The journal rows of near duplicates: staged record C (of table T) meets
  * applied record r of this tenant; the join conditions follow. */
@@ -291,7 +264,7 @@ static enum cl_db_status near_duplicates(struct load *L)
 		return st;
 	st = cl_load_stage_near(L, NEAR_ROWS, "cl_unmatched", &copied);
 	if (st == CL_DB_OK && copied) {
-		if ((st = cl_load_exec0(L, "ANALYZE pg_temp.cl_unmatched")) == CL_DB_OK)
+		if ((st = cl_load_exec0(L, CL_SQL_CLASSIFY_ANALYZE_UNMATCHED)) == CL_DB_OK)
 			st = cl_copy_out(L->db, near_sql, on_classified, L, &L->r->err);
 		if (st == CL_DB_OK)
 			st = cl_copy_out(L->db, near_return_sql, on_classified, L, &L->r->err);
@@ -321,14 +294,7 @@ static enum cl_db_status large_table(struct load *L, bool *large)
 	PGresult *res;
 	enum cl_db_status st;
 
-	st = cl_db_exec(L->db,
-			"SELECT coalesce(sum(c.reltuples) FILTER (WHERE c.reltuples > 0), 0) >"
-			" 8 * pg_catalog.current_setting('clearing_load.records')::float8"
-			" FROM pg_catalog.pg_class c"
-			" WHERE c.oid = 'public.clearing_record'::pg_catalog.regclass"
-			"  OR c.oid IN (SELECT inhrelid FROM pg_catalog.pg_inherits"
-			"   WHERE inhparent = 'public.clearing_record'::pg_catalog.regclass)",
-			0, NULL, &res, &L->r->err);
+	st = cl_db_exec(L->db, CL_SQL_CLASSIFY_LARGE_TABLE, 0, NULL, &res, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
 	*large = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
@@ -378,16 +344,15 @@ enum cl_db_status cl_load_classify(struct load *L)
 	bit_clear_all(&L->matched);
 	bit_clear_all(&L->conflicts);
 	snprintf(records, sizeof(records), "%lu", L->r->records);
-	st = cl_db_exec(L->db, "SELECT pg_catalog.set_config('clearing_load.records', $1, true)",
-			1, p, NULL, &L->r->err);
+	st = cl_db_exec(L->db, CL_SQL_CLASSIFY_SET_RECORDS, 1, p, NULL, &L->r->err);
 	if (st == CL_DB_OK)
 		st = large_table(L, &large);
 	if (st == CL_DB_OK && large)
-		st = cl_load_exec0(L, "SET LOCAL enable_hashjoin = off");
+		st = cl_load_exec0(L, CL_SQL_CLASSIFY_HASHJOIN_OFF);
 	if (st == CL_DB_OK)
 		st = exact_matches(L);
 	if (st == CL_DB_OK && large)
-		st = cl_load_exec0(L, "SET LOCAL enable_hashjoin TO DEFAULT");
+		st = cl_load_exec0(L, CL_SQL_CLASSIFY_HASHJOIN_DEFAULT);
 	if (st == CL_DB_OK && L->has_alt &&
 	    L->r->duplicate_count + L->r->conflict_count < L->r->records)
 		st = cl_copy_out(L->db, alt_sql, on_classified, L, &L->r->err);

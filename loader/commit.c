@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "failpoint.h"
+#include "loader_sql.h"
 
 #define RECONNECT_ATTEMPTS 5
 
@@ -35,7 +36,7 @@ enum cl_db_status cl_load_commit(struct load *L)
 	snprintf(pid, sizeof(pid), "%d", PQbackendPID(L->db->conn));
 	CL_FAILPOINT("before_commit", L->db->conn);
 	L->in_commit = true;
-	st = cl_load_exec0(L, "COMMIT");
+	st = cl_load_exec0(L, CL_SQL_DB_COMMIT);
 	if (st != CL_DB_LOST)
 		return st;
 	/* The COMMIT may or may not have happened.  Reconnect (bounded) */
@@ -54,9 +55,8 @@ enum cl_db_status cl_load_commit(struct load *L)
 	 * decided one way or the other, and the lookup below is the truth. */
 	p[0] = pid;
 	for (i = 0; i < 50 && !gone; i++) {
-		if (cl_db_exec(L->db,
-			       "SELECT 1 FROM pg_catalog.pg_stat_activity WHERE pid = $1::integer",
-			       1, p, &res, &L->r->err) != CL_DB_OK)
+		if (cl_db_exec(L->db, CL_SQL_COMMIT_BACKEND_ALIVE, 1, p, &res, &L->r->err) !=
+		    CL_DB_OK)
 			return CL_DB_LOST;
 		gone = PQntuples(res) == 0;
 		PQclear(res);
@@ -70,8 +70,7 @@ enum cl_db_status cl_load_commit(struct load *L)
 		return CL_DB_LOST;
 	}
 	p[0] = L->r->load_uuid;
-	if (cl_db_exec(L->db, "SELECT load_id FROM public.clearing_load WHERE load_uuid = $1", 1, p,
-		       &res, &L->r->err) != CL_DB_OK)
+	if (cl_db_exec(L->db, CL_SQL_COMMIT_FIND_LOAD, 1, p, &res, &L->r->err) != CL_DB_OK)
 		return CL_DB_LOST;
 	if (PQntuples(res) == 1) {
 		snprintf(L->load_id, sizeof(L->load_id), "%s", PQgetvalue(res, 0, 0));

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader_sql.h"
 
 bool cl_db_conninfo_has_password(const char *conninfo)
 {
@@ -104,18 +105,8 @@ enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct c
 	}
 	/* server NOTICEs ("already exists, skipping") are not for our users */
 	PQsetNoticeProcessor(db->conn, ignore_notice, NULL);
-	/* A secure search path (like PostgreSQL's own client programs): every
-	 * statement names its schema, so no object in another schema can
-	 * capture a call.  For this session only: no JIT (its compile time
-	 * costs more than it saves on our statements), enough work_mem for the
-	 * classification join of a million keys to hash in memory, and
-	 * temp_buffers for the stage table (settable only before the session
-	 * first touches a temporary table). */
-	res = PQexec(db->conn, "SELECT pg_catalog.set_config('search_path', '', false), "
-			       "pg_catalog.set_config('jit', 'off', false), "
-			       "pg_catalog.set_config('work_mem', '64MB', false), "
-			       "pg_catalog.set_config('temp_buffers', '128MB', false), "
-			       "pg_catalog.set_config('datestyle', 'ISO, YMD', false)");
+	/* a secure search path and this session's settings (sql/loader/db.sql) */
+	res = PQexec(db->conn, CL_SQL_DB_SESSION_SETUP);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
 		enum cl_db_status st = cl_db_fail(db, res, "could not set search_path", err);
 

@@ -13,6 +13,7 @@
 #include "failpoint.h"
 #include "fingerprint.h"
 #include "keyset.h"
+#include "loader_sql.h"
 #include "mask.h"
 #include "row.h"
 #include "xmalloc.h"
@@ -110,7 +111,7 @@ static void rollback(struct load *L)
 
 	if (L->db->conn && PQstatus(L->db->conn) == CONNECTION_OK &&
 	    PQtransactionStatus(L->db->conn) != PQTRANS_IDLE)
-		if (cl_db_exec(L->db, "ROLLBACK", 0, NULL, NULL, &ignored) != CL_DB_OK)
+		if (cl_db_exec(L->db, CL_SQL_DB_ROLLBACK, 0, NULL, NULL, &ignored) != CL_DB_OK)
 			cl_db_close(L->db); /* unusable: the next file reconnects */
 }
 
@@ -141,10 +142,7 @@ static enum cl_db_status insert_load_row(struct load *L)
 	PGresult *res;
 	enum cl_db_status st;
 
-	st = cl_db_exec(L->db,
-			"INSERT INTO public.clearing_load (load_uuid, tenant, file_name, outcome, "
-			"started_at) VALUES ($1, $2, $3, 'committed', now()) RETURNING load_id",
-			3, p, &res, &L->r->err);
+	st = cl_db_exec(L->db, CL_SQL_LOAD_INSERT_ROW, 3, p, &res, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
 	snprintf(L->load_id, sizeof(L->load_id), "%s", PQgetvalue(res, 0, 0));
@@ -152,10 +150,7 @@ static enum cl_db_status insert_load_row(struct load *L)
 	p[0] = L->o->tenant;
 	p[1] = L->load_id;
 	/* COPY takes no parameters: the classification queries read these */
-	return cl_db_exec(L->db,
-			  "SELECT pg_catalog.set_config('clearing_load.tenant', $1, true), "
-			  "pg_catalog.set_config('clearing_load.load_id', $2, true)",
-			  2, p, NULL, &L->r->err);
+	return cl_db_exec(L->db, CL_SQL_LOAD_SET_CONTEXT, 2, p, NULL, &L->r->err);
 }
 
 static enum cl_db_status update_load_row(struct load *L, const char *outcome)
@@ -188,14 +183,7 @@ static enum cl_db_status update_load_row(struct load *L, const char *outcome)
 	p[14] = outcome;
 	p[15] = r->reason[0] ? r->reason : NULL;
 	p[16] = retries;
-	return cl_db_exec(L->db,
-			  "UPDATE public.clearing_load SET file_size = $2, sha256 = $3, format = $4, "
-			  "message_type = $5, sender = $6, receiver = $7, file_created = $8, "
-			  "file_id = $9, record_count = $10, new_count = $11, duplicate_count = $12, "
-			  "conflict_count = $13, invalid_count = $14, outcome = $15, reason = $16, "
-			  "retries = $17, finished_at = pg_catalog.clock_timestamp() "
-			  "WHERE load_id = $1",
-			  17, p, NULL, &r->err);
+	return cl_db_exec(L->db, CL_SQL_LOAD_UPDATE_ROW, 17, p, NULL, &r->err);
 }
 
 /* A rejected file: its own small transaction records the attempt. */
@@ -209,8 +197,10 @@ static void record_rejected(struct load *L)
 	rollback(L);
 	if (L->o->dry_run)
 		return;
-	if ((st = cl_load_exec0(L, "BEGIN")) == CL_DB_OK && (st = insert_load_row(L)) == CL_DB_OK &&
-	    (st = update_load_row(L, "rejected")) == CL_DB_OK && (st = cl_load_exec0(L, "COMMIT")) == CL_DB_OK) {
+	if ((st = cl_load_exec0(L, CL_SQL_DB_BEGIN)) == CL_DB_OK &&
+	    (st = insert_load_row(L)) == CL_DB_OK &&
+	    (st = update_load_row(L, "rejected")) == CL_DB_OK &&
+	    (st = cl_load_exec0(L, CL_SQL_DB_COMMIT)) == CL_DB_OK) {
 		r->load_id = strtoll(L->load_id, NULL, 10);
 		return;
 	}
@@ -335,21 +325,7 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 
 	/* and one payment under two natural keys (alt_key, record.h: sent
 	   with and without its UETR; same content) */
-	st = cl_db_exec(L->db,
-			"SELECT min(position), max(position), count(*),"
-			" min(coalesce(journal_key, natural_key)), false"
-			" FROM pg_temp.cl_stage GROUP BY kind, natural_key HAVING count(*) > 1"
-			" UNION ALL"
-			" SELECT * FROM (SELECT DISTINCT ON (1, 2) min(position), max(position),"
-			"  count(DISTINCT natural_key), min(a), true"
-			"  FROM (SELECT kind, alt_key a, coalesce(alt_fp, fingerprint) fingerprint,"
-			"   natural_key, position FROM pg_temp.cl_stage WHERE alt_key IS NOT NULL"
-			"   UNION ALL SELECT kind, alt_key2, coalesce(alt_fp, fingerprint), natural_key,"
-			"   position FROM pg_temp.cl_stage WHERE alt_key2 IS NOT NULL) ids"
-			"  GROUP BY kind, a, fingerprint HAVING count(DISTINCT natural_key) > 1"
-			"  ORDER BY 1, 2, 4) pairs"
-			" ORDER BY 1 LIMIT 10",
-			0, NULL, &res, &L->r->err);
+	st = cl_db_exec(L->db, CL_SQL_LOAD_IN_FILE_DUPLICATES, 0, NULL, &res, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
 	n = PQntuples(res);
@@ -457,10 +433,7 @@ static enum cl_db_status lock_uuid(struct load *L)
 {
 	const char *p[1] = { L->r->load_uuid };
 
-	return cl_db_exec(L->db,
-			  "SELECT pg_catalog.pg_advisory_xact_lock("
-			  "pg_catalog.hashtextextended(pg_catalog.lower($1), 0))",
-			  1, p, NULL, &L->r->err);
+	return cl_db_exec(L->db, CL_SQL_LOAD_LOCK_UUID, 1, p, NULL, &L->r->err);
 }
 
 static enum cl_db_status pass1(struct load *L, bool rewind)
@@ -479,16 +452,9 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 	L->has_alt = false;
 	L->nreturns = 0;
 	cl_trace_ranges_reset(&L->traces);
-	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_stage ("
-		      " ordinal bigint NOT NULL, position bigint NOT NULL, kind text NOT NULL,"
-		      " natural_key text COLLATE \"C\" NOT NULL, fingerprint bytea NOT NULL,"
-		      " journal_key text, alt_key text COLLATE \"C\", alt_key2 text COLLATE \"C\","
-		      " alt_fp bytea) ON COMMIT DROP");
+	st = cl_load_exec0(L, CL_SQL_LOAD_CREATE_STAGE);
 	if (st == CL_DB_OK)
-		st = cl_copy_in_begin(c, L->db,
-				      "COPY pg_temp.cl_stage (ordinal, position, kind, natural_key, "
-				      "fingerprint, journal_key, alt_key, alt_key2, alt_fp) FROM STDIN",
-				      &r->err);
+		st = cl_copy_in_begin(c, L->db, CL_SQL_LOAD_COPY_STAGE, &r->err);
 	if (st != CL_DB_OK) {
 		free(c);
 		return st;
@@ -561,9 +527,9 @@ static enum cl_db_status pass1(struct load *L, bool rewind)
 	   fine histograms: a 3,000-row sample (17 ms) instead of 30,000
 	   (120 ms for a million records) */
 	if (st == CL_DB_OK)
-		st = cl_load_exec0(L, "SET LOCAL default_statistics_target = 10");
+		st = cl_load_exec0(L, CL_SQL_LOAD_STAGE_STATISTICS);
 	if (st == CL_DB_OK)
-		st = cl_load_exec0(L, "ANALYZE pg_temp.cl_stage");
+		st = cl_load_exec0(L, CL_SQL_LOAD_ANALYZE_STAGE);
 	/* NACHA files: the parser proves keys unique in constant memory, so
 	   the staged keys are grouped only on a retry, where a key twice in
 	   the file would otherwise pass for a concurrent load (23505) */
@@ -670,37 +636,22 @@ enum cl_db_status cl_load_copy_rows(struct load *L, enum which which, const char
 
 /* The differing fields of each conflict, named in its journal row, and
  * (quarantine) the conflicting records parked with their full content. */
-static const char explain_sql[] =
-	"UPDATE public.clearing_dedupe_event e SET fields = ARRAY(SELECT f FROM (VALUES "
-	CL_SQL_COMPARED_DIFFS
-	") AS d(f, differs) WHERE differs) "
-	"FROM pg_temp.cl_conflict c, public.clearing_record r "
-	"WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal "
-	"AND r.tenant = e.tenant AND r.kind = c.kind "
-	"AND r.natural_key = coalesce(e.matched_key, c.natural_key)";
+static const char explain_sql[] = CL_SQL_LOAD_EXPLAIN;
 
 /* A version already parked (same key, same fingerprint) is not parked
  * again: a re-run must not put one payment twice in the queue someone
  * works through; its journal row says what happened. */
-static const char quarantine_sql[] =
-	"INSERT INTO public.clearing_quarantine (" CL_SQL_RECORD_COLUMNS ") SELECT "
-	CL_SQL_RECORD_COLUMNS " FROM pg_temp.cl_conflict c "
-	"WHERE NOT EXISTS (SELECT 1 FROM public.clearing_quarantine q "
-	"WHERE q.tenant = c.tenant AND q.kind = c.kind "
-	"AND q.natural_key = c.natural_key AND q.fingerprint = c.fingerprint)";
+static const char quarantine_sql[] = CL_SQL_LOAD_QUARANTINE;
 
 static enum cl_db_status explain_conflicts(struct load *L)
 {
 	unsigned long copied;
 	enum cl_db_status st;
 
-	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_conflict "
-		      "(LIKE public.clearing_record) ON COMMIT DROP");
+	st = cl_load_exec0(L, CL_SQL_LOAD_CREATE_CONFLICT);
 	if (st != CL_DB_OK)
 		return st;
-	st = cl_load_copy_rows(L, CONFLICT_ROWS,
-			       "COPY pg_temp.cl_conflict (" CL_SQL_RECORD_COLUMNS ") FROM STDIN",
-			       &copied);
+	st = cl_load_copy_rows(L, CONFLICT_ROWS, CL_SQL_LOAD_COPY_CONFLICT, &copied);
 	if (st != CL_DB_OK)
 		return st;
 	if ((st = cl_load_exec0(L, explain_sql)) != CL_DB_OK)
@@ -735,20 +686,7 @@ static enum cl_db_status journal_raced(struct load *L, unsigned long skipped)
 	enum cl_db_status st;
 
 	L->raced_dup = L->raced_conflict = 0;
-	st = cl_copy_out(L->db,
-			 "COPY (INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position,"
-			 "  tenant, kind, natural_key, reason, matched_key, matched_load_id,"
-			 "  matched_ordinal, matched_position)"
-			 " SELECT n.load_id, n.ordinal, n.position, n.tenant, n.kind,"
-			 "  coalesce(s.journal_key, s.natural_key),"
-			 "  CASE WHEN r.fingerprint = n.fingerprint THEN 'duplicate' ELSE 'conflict' END,"
-			 "  NULL, r.load_id, r.ordinal, r.position"
-			 " FROM pg_temp.cl_new n"
-			 " JOIN pg_temp.cl_stage s ON s.ordinal = n.ordinal"
-			 " JOIN public.clearing_record r ON r.tenant = n.tenant AND r.kind = n.kind"
-			 "  AND r.natural_key = n.natural_key AND r.load_id <> n.load_id"
-			 " RETURNING ordinal, reason) TO STDOUT",
-			 on_raced, L, &L->r->err);
+	st = cl_copy_out(L->db, CL_SQL_LOAD_JOURNAL_RACED, on_raced, L, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
 	if (L->raced_conflict || L->raced_dup != skipped) {
@@ -774,10 +712,7 @@ static enum cl_db_status apply_new(struct load *L)
 	if (L->r->new_count == 0)
 		return CL_DB_OK;
 	if (!L->ordered_path) {
-		st = cl_load_copy_rows(L, NEW_ROWS,
-				       "COPY public.clearing_record (" CL_SQL_RECORD_COLUMNS
-				       ") FROM STDIN",
-				       &copied);
+		st = cl_load_copy_rows(L, NEW_ROWS, CL_SQL_LOAD_COPY_NEW, &copied);
 		if (st == CL_DB_OK && copied != L->r->new_count) {
 			cl_error_set(&L->r->err, cl_input_name(L->in), 0, "file_changed",
 				     "pass 2 found %lu new records, classification %lu: nothing applied",
@@ -787,20 +722,13 @@ static enum cl_db_status apply_new(struct load *L)
 		}
 		return st;
 	}
-	st = cl_load_exec0(L, "CREATE TEMPORARY TABLE cl_new "
-		      "(LIKE public.clearing_record) ON COMMIT DROP");
+	st = cl_load_exec0(L, CL_SQL_LOAD_CREATE_NEW);
 	if (st != CL_DB_OK)
 		return st;
-	st = cl_load_copy_rows(L, NEW_ROWS,
-			       "COPY pg_temp.cl_new (" CL_SQL_RECORD_COLUMNS ") FROM STDIN", &copied);
+	st = cl_load_copy_rows(L, NEW_ROWS, CL_SQL_LOAD_COPY_NEW_STAGED, &copied);
 	if (st != CL_DB_OK)
 		return st;
-	st = cl_db_exec(L->db,
-			"WITH ins AS (INSERT INTO public.clearing_record (" CL_SQL_RECORD_COLUMNS ") "
-			"SELECT " CL_SQL_RECORD_COLUMNS " FROM pg_temp.cl_new ORDER BY kind, natural_key "
-			"ON CONFLICT (tenant, kind, natural_key) DO NOTHING RETURNING 1) "
-			"SELECT count(*) FROM ins",
-			0, NULL, &res, &L->r->err);
+	st = cl_db_exec(L->db, CL_SQL_LOAD_INSERT_NEW_ORDERED, 0, NULL, &res, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
 	copied = strtoul(PQgetvalue(res, 0, 0), NULL, 10);
@@ -843,8 +771,8 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	/* work_mem: the exact-key join hashes the file's keys; at the
 	   server's default (4 MB) a million keys spill to 16 batches on disk
 	   (0.3-0.5 s more).  For this transaction only. */
-	if ((st = cl_load_exec0(L, "BEGIN")) != CL_DB_OK ||
-	    (st = cl_load_exec0(L, "SET LOCAL work_mem = '128MB'")) != CL_DB_OK ||
+	if ((st = cl_load_exec0(L, CL_SQL_DB_BEGIN)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_LOAD_WORK_MEM)) != CL_DB_OK ||
 	    (st = lock_uuid(L)) != CL_DB_OK || (st = insert_load_row(L)) != CL_DB_OK)
 		return st;
 	CL_FAILPOINT("after_load_row", L->db->conn);
@@ -872,9 +800,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	if (r->conflict_count && L->o->on_conflict == CL_ON_CONFLICT_HOLD) {
 		/* nothing is applied; the attempt and its conflicts are kept */
 		conflict_reason(L, "file held, nothing applied");
-		st = cl_load_exec0(L, "DELETE FROM public.clearing_dedupe_event WHERE load_id = "
-			      "pg_catalog.current_setting('clearing_load.load_id')::bigint "
-			      "AND reason = 'duplicate'");
+		st = cl_load_exec0(L, CL_SQL_LOAD_FORGET_DUPLICATES);
 		if (st != CL_DB_OK)
 			return st;
 		r->outcome = CL_OUTCOME_HELD;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "failpoint.h"
+#include "loader_sql.h"
 #include "row.h"
 
 /* ---- diff: the plan, record by record ---- */
@@ -81,7 +82,7 @@ static int on_detail(void *ctx, char **f, int nf)
 	it.matched_key = f[D_MKEY];
 	if (f[D_FIELDS] && it.action == CL_ACTION_CONFLICT) {
 		/* the compared fields, in table order: column D_OLD0 + k is the
-		   k-th of them (CL_SQL_COMPARED_R) */
+		   k-th of them ({compared_r} of plan_detail) */
 		int k = 0;
 
 		for (i = 0; i < CL_NFIELDS && D_OLD0 + k < nf && it.nfields < CL_DIFF_FIELDS_MAX;
@@ -112,22 +113,6 @@ static int on_detail(void *ctx, char **f, int nf)
 	return 0;
 }
 
-/* Every journal row of this load with the record it matched: what was
- * stored of the compared fields, for the conflicts. */
-static const char plan_sql[] =
-	"COPY (SELECT e.ordinal, e.reason, e.matched_load_id, l.file_name, "
-	"e.matched_position, "
-	"pg_catalog.to_char(l.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM'), "
-	"e.matched_key, e.fields, " CL_SQL_COMPARED_R
-	" FROM public.clearing_dedupe_event e"
-	" JOIN public.clearing_load l ON l.load_id = e.matched_load_id"
-	" JOIN pg_temp.cl_stage s ON s.ordinal = e.ordinal"
-	" LEFT JOIN public.clearing_record r ON e.reason <> 'duplicate'"
-	"  AND r.tenant = e.tenant AND r.kind = s.kind"
-	"  AND r.natural_key = coalesce(e.matched_key, s.natural_key)"
-	" WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint"
-	" ORDER BY e.ordinal) TO STDOUT";
-
 enum cl_db_status cl_load_plan(struct load *L)
 {
 	struct plan P;
@@ -140,7 +125,7 @@ enum cl_db_status cl_load_plan(struct load *L)
 		L->r->err = P.err;
 		return CL_DB_ERROR;
 	}
-	st = cl_copy_out(L->db, plan_sql, on_detail, &P, &L->r->err);
+	st = cl_copy_out(L->db, CL_SQL_PLAN_DETAIL, on_detail, &P, &L->r->err);
 	if (st == CL_DB_OK && !P.failed)
 		plan_advance(&P, 0, &rec); /* the rest are new */
 	cl_parser_free(P.p);

@@ -7,10 +7,7 @@
 #include <string.h>
 
 #include "failpoint.h"
-
-/* The pg_advisory_xact_lock key every init takes (any constant will do,
- * as long as it never changes). */
-#define INIT_LOCK "7308604897068083200"
+#include "loader_sql.h"
 
 unsigned cl_schema_latest(void)
 {
@@ -27,7 +24,7 @@ static void rollback(struct cl_db *db)
 	struct cl_error ignored;
 
 	if (db->conn && PQtransactionStatus(db->conn) != PQTRANS_IDLE)
-		(void)exec0(db, "ROLLBACK", &ignored);
+		(void)exec0(db, CL_SQL_DB_ROLLBACK, &ignored);
 }
 
 /* In an open transaction: the current version (0 when none). */
@@ -36,8 +33,7 @@ static enum cl_db_status current_version(struct cl_db *db, unsigned *v, struct c
 	PGresult *res;
 	enum cl_db_status st;
 
-	st = cl_db_exec(db, "SELECT coalesce(max(version), 0) FROM public.clearing_schema_version",
-			0, NULL, &res, err);
+	st = cl_db_exec(db, CL_SQL_SCHEMA_CURRENT_VERSION, 0, NULL, &res, err);
 	if (st != CL_DB_OK)
 		return st;
 	*v = (unsigned)strtoul(PQgetvalue(res, 0, 0), NULL, 10);
@@ -50,10 +46,7 @@ static enum cl_db_status count_partitions(struct cl_db *db, int *n, struct cl_er
 	PGresult *res;
 	enum cl_db_status st;
 
-	st = cl_db_exec(db,
-			"SELECT count(*) FROM pg_catalog.pg_inherits "
-			"WHERE inhparent = 'public.clearing_record'::pg_catalog.regclass",
-			0, NULL, &res, err);
+	st = cl_db_exec(db, CL_SQL_SCHEMA_COUNT_PARTITIONS, 0, NULL, &res, err);
 	if (st != CL_DB_OK)
 		return st;
 	*n = (int)strtol(PQgetvalue(res, 0, 0), NULL, 10);
@@ -63,10 +56,10 @@ static enum cl_db_status count_partitions(struct cl_db *db, int *n, struct cl_er
 
 static enum cl_db_status begin_locked(struct cl_db *db, struct cl_error *err)
 {
-	enum cl_db_status st = exec0(db, "BEGIN", err);
+	enum cl_db_status st = exec0(db, CL_SQL_DB_BEGIN, err);
 
 	if (st == CL_DB_OK)
-		st = exec0(db, "SELECT pg_catalog.pg_advisory_xact_lock(" INIT_LOCK ")", err);
+		st = exec0(db, CL_SQL_SCHEMA_LOCK, err);
 	return st;
 }
 
@@ -88,8 +81,7 @@ static enum cl_db_status apply(struct cl_db *db, const struct cl_migration *m, i
 	}
 	snprintf(parts, sizeof(parts), "%d", partitions > 0 ? partitions : 0);
 	p[0] = parts;
-	st = cl_db_exec(db, "SELECT pg_catalog.set_config('clearing_load.partitions', $1, true)", 1,
-			p, NULL, err);
+	st = cl_db_exec(db, CL_SQL_SCHEMA_SET_PARTITIONS, 1, p, NULL, err);
 	if (st != CL_DB_OK)
 		goto fail;
 	/* A migration may hold several statements: the simple query protocol
@@ -106,10 +98,9 @@ static enum cl_db_status apply(struct cl_db *db, const struct cl_migration *m, i
 	snprintf(version, sizeof(version), "%u", m->version);
 	p[0] = version;
 	p[1] = m->name;
-	st = cl_db_exec(db, "INSERT INTO public.clearing_schema_version (version, name) VALUES ($1, $2)",
-			2, p, NULL, err);
+	st = cl_db_exec(db, CL_SQL_SCHEMA_RECORD_VERSION, 2, p, NULL, err);
 	if (st == CL_DB_OK)
-		st = exec0(db, "COMMIT", err);
+		st = exec0(db, CL_SQL_DB_COMMIT, err);
 	if (st != CL_DB_OK)
 		goto fail;
 	*done = true;
@@ -129,12 +120,7 @@ enum cl_db_status cl_schema_init(struct cl_db *db, int partitions, struct cl_ini
 	memset(r, 0, sizeof(*r));
 	if ((st = begin_locked(db, err)) != CL_DB_OK)
 		goto fail;
-	st = exec0(db,
-		   "CREATE TABLE IF NOT EXISTS public.clearing_schema_version ("
-		   " version integer PRIMARY KEY,"
-		   " name text NOT NULL,"
-		   " applied_at timestamptz NOT NULL DEFAULT now())",
-		   err);
+	st = exec0(db, CL_SQL_SCHEMA_CREATE_VERSION_TABLE, err);
 	if (st != CL_DB_OK || (st = current_version(db, &v, err)) != CL_DB_OK)
 		goto fail;
 	r->from_version = v;
@@ -152,7 +138,7 @@ enum cl_db_status cl_schema_init(struct cl_db *db, int partitions, struct cl_ini
 			goto fail;
 		}
 	}
-	if ((st = exec0(db, "COMMIT", err)) != CL_DB_OK)
+	if ((st = exec0(db, CL_SQL_DB_COMMIT, err)) != CL_DB_OK)
 		goto fail;
 	for (i = 0; i < cl_migrations_count; i++) {
 		if (cl_migrations[i].version <= v)
@@ -179,9 +165,7 @@ enum cl_db_status cl_schema_check(struct cl_db *db, struct cl_error *err)
 	enum cl_db_status st;
 	unsigned v;
 
-	st = cl_db_exec(db,
-			"SELECT pg_catalog.to_regclass('public.clearing_schema_version') IS NOT NULL",
-			0, NULL, &res, err);
+	st = cl_db_exec(db, CL_SQL_SCHEMA_EXISTS, 0, NULL, &res, err);
 	if (st != CL_DB_OK)
 		return st;
 	if (strcmp(PQgetvalue(res, 0, 0), "t") != 0) {

@@ -1,9 +1,10 @@
 /*
  * gen_record_sql.c - the SQL that depends on the record's fields, written
  * from record_fields.def at build time (as SQLite writes its keyword
- * tables): `gen_record_sql > record_sql.h`.  Every macro is a string
- * literal of column names, never a value, so statements are joined at
- * compile time and nothing is assembled at run time.
+ * tables).  Two uses:
+ *
+ *   gen_record_sql > record_sql.h
+ *       the column lists as C string macros:
  *
  *   CL_SQL_RECORD_COLUMNS   the columns the loader writes into
  *                           clearing_record (COPY and INSERT lists)
@@ -15,8 +16,26 @@
  *                           (not a difference) on records applied before it
  *   CL_SQL_STORED_TYPES     name:type of each stored column, for the test
  *                           that checks the table against the database
+ *
+ *   gen_record_sql sql/loader/X.sql... > loader_sql.h
+ *       the loader's statements as C string macros, CL_SQL_<NAME>, and
+ *       CL_LOADER_SQL_LIST(X) naming them all.  In a file, each statement
+ *       starts with a marker line `-- name: X_verb` (X: the file's name),
+ *       then comment lines saying what it does and what each $n it uses
+ *       is, then its text.  In the text, {record_columns}, {show_columns},
+ *       {compared_r} and {compared_diffs} stand for the lists above and
+ *       {iso_ts} for the timestamp format of every output.  Comments go on
+ *       lines of their own and are not embedded.  An unknown marker or
+ *       placeholder, a statement without its comment, an undescribed $n or
+ *       a duplicate name is an error (`FILE:LINE: error: ...`, exit 1).
+ *
+ * Every macro is a string literal of SQL text and column names, never a
+ * value, so nothing is assembled at run time.
  */
+#include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "record.h"
@@ -50,70 +69,382 @@ static const char *sql_type(const struct cl_field *f)
 	return strcmp(f->name, "value_date") == 0 ? "date" : "text";
 }
 
-/* One macro: `head`, then each selected field through `item`, then `tail`. */
-static void macro(const char *name, const char *head, int (*want)(const struct cl_field *),
-		  void (*item)(const struct cl_field *), const char *tail)
+static void plain(FILE *out, const struct cl_field *f)
 {
-	int first = 1;
-
-	printf("#define %s \"%s", name, head);
-	for (size_t i = 0; i < CL_NFIELDS; i++) {
-		if (!want(&cl_fields[i]))
-			continue;
-		printf("%s\" \\\n\t\"", first && !*head ? "" : ", ");
-		item(&cl_fields[i]);
-		first = 0;
-	}
-	printf("%s\"\n\n", tail);
+	fputs(f->name, out);
 }
 
-static void plain(const struct cl_field *f)
-{
-	fputs(f->name, stdout);
-}
-
-static void show(const struct cl_field *f)
+static void show(FILE *out, const struct cl_field *f)
 {
 	if (f->type == CL_FT_HASH || f->type == CL_FT_HASHOPT)
-		printf("pg_catalog.encode(r.%s, 'hex') AS %s", f->name, f->name);
+		fprintf(out, "pg_catalog.encode(r.%s, 'hex') AS %s", f->name, f->name);
 	else
-		printf("r.%s", f->name);
+		fprintf(out, "r.%s", f->name);
 }
 
-static void of_r(const struct cl_field *f)
+static void of_r(FILE *out, const struct cl_field *f)
 {
-	printf("r.%s", f->name);
+	fprintf(out, "r.%s", f->name);
 }
 
-static void diff(const struct cl_field *f)
+static void diff(FILE *out, const struct cl_field *f)
 {
 	const char *n = f->name;
 
 	if (!f->since) {
-		printf("('%s', c.%s IS DISTINCT FROM r.%s)", n, n, n);
+		fprintf(out, "('%s', c.%s IS DISTINCT FROM r.%s)", n, n, n);
 		return;
 	}
-	printf("('%s', c.%s IS DISTINCT FROM r.%s AND (r.%s IS NOT NULL OR r.load_id > "
-	       "(SELECT coalesce(max(l.load_id), 0) FROM public.clearing_load l WHERE "
-	       "l.started_at < (SELECT v.applied_at FROM public.clearing_schema_version v "
-	       "WHERE v.version = %u))))",
-	       n, n, n, n, f->since);
+	fprintf(out,
+		"('%s', c.%s IS DISTINCT FROM r.%s AND (r.%s IS NOT NULL OR r.load_id > "
+		"(SELECT coalesce(max(l.load_id), 0) FROM public.clearing_load l WHERE "
+		"l.started_at < (SELECT v.applied_at FROM public.clearing_schema_version v "
+		"WHERE v.version = %u))))",
+		n, n, n, n, f->since);
 }
 
-static void typed(const struct cl_field *f)
+static void typed(FILE *out, const struct cl_field *f)
 {
-	printf("%s:%s", f->name, sql_type(f));
+	fprintf(out, "%s:%s", f->name, sql_type(f));
 }
 
-int main(void)
+/* A list of the field table: `head`, each field `want` selects written by
+ * `item`, `tail`; or (want NULL) the constant `head`.  `placeholder`:
+ * its name in the statement files (NULL: not one). */
+struct list {
+	const char *macro;
+	const char *placeholder;
+	const char *head;
+	int (*want)(const struct cl_field *);
+	void (*item)(FILE *, const struct cl_field *);
+	const char *tail;
+};
+
+static const struct list lists[] = {
+	{ "CL_SQL_RECORD_COLUMNS", "record_columns", "tenant", stored, plain, ", load_id, ordinal" },
+	{ "CL_SQL_SHOW_COLUMNS", "show_columns", "r.tenant", stored, show, ", r.load_id, r.ordinal" },
+	{ "CL_SQL_COMPARED_R", "compared_r", "", compared, of_r, "" },
+	{ "CL_SQL_COMPARED_DIFFS", "compared_diffs", "", compared, diff, "" },
+	{ "CL_SQL_STORED_TYPES", NULL, "tenant:text", stored, typed,
+	  ", load_id:bigint, ordinal:bigint" },
+	/* ISO 8601 with "T" and the offset, to the second: one form of
+	   timestamp in every output (show, loads, diff's matched_time) */
+	{ NULL, "iso_ts", "'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM'", NULL, NULL, NULL },
+};
+
+#define NLISTS (sizeof(lists) / sizeof(lists[0]))
+
+/* Write list `l`; `brk` goes before each field (a line break in a macro). */
+static void list_write(FILE *out, const struct list *l, const char *brk)
+{
+	int first = 1;
+
+	fputs(l->head, out);
+	if (!l->want)
+		return;
+	for (size_t i = 0; i < CL_NFIELDS; i++) {
+		if (!l->want(&cl_fields[i]))
+			continue;
+		fprintf(out, "%s%s", first && !*l->head ? "" : ", ", brk);
+		l->item(out, &cl_fields[i]);
+		first = 0;
+	}
+	fputs(l->tail, out);
+}
+
+static int record_sql(void)
 {
 	puts("/* generated by sql/gen_record_sql.c from parsers/record_fields.def: do not edit */");
 	puts("#ifndef CL_RECORD_SQL_H\n#define CL_RECORD_SQL_H\n");
-	macro("CL_SQL_RECORD_COLUMNS", "tenant", stored, plain, ", load_id, ordinal");
-	macro("CL_SQL_SHOW_COLUMNS", "r.tenant", stored, show, ", r.load_id, r.ordinal");
-	macro("CL_SQL_COMPARED_R", "", compared, of_r, "");
-	macro("CL_SQL_COMPARED_DIFFS", "", compared, diff, "");
-	macro("CL_SQL_STORED_TYPES", "tenant:text", stored, typed, ", load_id:bigint, ordinal:bigint");
+	for (size_t i = 0; i < NLISTS; i++) {
+		if (!lists[i].macro)
+			continue;
+		printf("#define %s \"", lists[i].macro);
+		list_write(stdout, &lists[i], "\" \\\n\t\"");
+		printf("\"\n\n");
+	}
 	puts("#endif");
 	return ferror(stdout) ? 1 : 0;
+}
+
+/* ---- the statement files ---- */
+
+/* One statement being read. */
+struct stmt {
+	char *name;          /* from its marker */
+	const char *path;
+	unsigned line;       /* of its marker */
+	char *about;         /* its comment, lines joined */
+	size_t about_len;
+	FILE *about_f;
+	char *text;          /* expanded SQL, lines joined by \n */
+	size_t text_len;
+	FILE *text_f;
+	int lines;           /* SQL lines so far */
+	char used[100];      /* used[n]: $n occurs in the text */
+	int in_quote;        /* 0, '\'' or '"': open across lines */
+};
+
+static char **names;
+static size_t nnames;
+
+static void fail(const char *path, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%u: error: ", path, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static const struct list *placeholder(const char *name, size_t n)
+{
+	for (size_t i = 0; i < NLISTS; i++)
+		if (lists[i].placeholder && strlen(lists[i].placeholder) == n &&
+		    memcmp(lists[i].placeholder, name, n) == 0)
+			return &lists[i];
+	return NULL;
+}
+
+/* Append one SQL line to s: placeholders expanded, $n noted; quotes are
+ * tracked so that a brace, a dash or a dollar inside a literal or a
+ * quoted name is text. */
+static void sql_line(struct stmt *s, const char *line, unsigned lineno)
+{
+	const char *p;
+
+	if (s->lines++)
+		fputc('\n', s->text_f);
+	for (p = line; *p; p++) {
+		if (s->in_quote) {
+			if (*p == s->in_quote)
+				s->in_quote = 0;
+			fputc(*p, s->text_f);
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			s->in_quote = *p;
+		} else if (*p == '-' && p[1] == '-') {
+			fail(s->path, lineno, "a comment goes on a line of its own (%s)", s->name);
+		} else if (*p == '{') {
+			const char *end = strchr(p, '}');
+			const struct list *l;
+
+			if (!end)
+				fail(s->path, lineno, "unterminated placeholder in %s", s->name);
+			if (!(l = placeholder(p + 1, (size_t)(end - p - 1))))
+				fail(s->path, lineno, "unknown placeholder %.*s in %s", (int)(end - p + 1),
+				     p, s->name);
+			list_write(s->text_f, l, "");
+			p = end;
+			continue;
+		} else if (*p == '}') {
+			fail(s->path, lineno, "unmatched } in %s", s->name);
+		} else if (*p == '$' && isdigit((unsigned char)p[1])) {
+			long n = strtol(p + 1, NULL, 10);
+
+			if (n < 1 || n >= (long)sizeof(s->used))
+				fail(s->path, lineno, "parameter $%ld out of range in %s", n, s->name);
+			s->used[n] = 1;
+		}
+		fputc(*p, s->text_f);
+	}
+}
+
+/* Does the comment name $n (not as the start of $n0)? */
+static int describes(const char *about, int n)
+{
+	char tok[8];
+	const char *p = about;
+	size_t k;
+
+	k = (size_t)snprintf(tok, sizeof(tok), "$%d", n);
+	while ((p = strstr(p, tok)) != NULL) {
+		if (!isdigit((unsigned char)p[k]))
+			return 1;
+		p += k;
+	}
+	return 0;
+}
+
+static void c_string(const char *s, size_t n)
+{
+	fputc('"', stdout);
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '"': fputs("\\\"", stdout); break;
+		case '\\': fputs("\\\\", stdout); break;
+		case '\t': fputs("\\t", stdout); break;
+		case '\n': fputs("\\n", stdout); break;
+		case '?': fputs(i && s[i - 1] == '?' ? "\\?" : "?", stdout); break;
+		default: fputc(s[i], stdout); break;
+		}
+	}
+	fputc('"', stdout);
+}
+
+/* Check statement s and write its macro. */
+static void stmt_end(struct stmt *s)
+{
+	const char *p, *nl;
+
+	fclose(s->about_f);
+	fclose(s->text_f);
+	if (!s->about_len)
+		fail(s->path, s->line, "%s: no comment says what it does", s->name);
+	if (!s->lines)
+		fail(s->path, s->line, "%s has no SQL", s->name);
+	if (s->in_quote)
+		fail(s->path, s->line, "%s: unterminated %c", s->name, s->in_quote);
+	for (int n = 1; n < (int)sizeof(s->used); n++)
+		if (s->used[n] && !describes(s->about, n))
+			fail(s->path, s->line, "%s uses $%d: its comment must say what $%d is", s->name,
+			     n, n);
+	printf("/* %s:%u */\n#define CL_SQL_", s->path, s->line);
+	for (p = s->name; *p; p++)
+		putchar(toupper((unsigned char)*p));
+	for (p = s->text; p; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		fputs(" \\\n\t", stdout);
+		c_string(p, nl ? (size_t)(nl - p + 1) : strlen(p));
+	}
+	fputs("\n\n", stdout);
+	free(s->about);
+	free(s->text);
+	s->name = NULL;
+}
+
+/* A marker line `-- word: rest`: word and rest, or 0 for another comment. */
+static int marker(const char *comment, size_t *wlen, const char **rest)
+{
+	size_t n = 0;
+
+	while (comment[n] == '_' || (comment[n] >= 'a' && comment[n] <= 'z'))
+		n++;
+	if (!n || comment[n] != ':')
+		return 0;
+	*wlen = n;
+	for (*rest = comment + n + 1; **rest == ' ' || **rest == '\t'; (*rest)++)
+		;
+	return 1;
+}
+
+static void new_stmt(struct stmt *s, const char *path, unsigned lineno, const char *name,
+		     const char *prefix, size_t plen)
+{
+	const char *p;
+
+	if (strncmp(name, prefix, plen) != 0 || name[plen] != '_' || !name[plen + 1])
+		fail(path, lineno, "statement name '%s' must start with '%.*s_'", name, (int)plen,
+		     prefix);
+	for (p = name; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+			fail(path, lineno, "statement name '%s': lowercase letters, digits, _", name);
+	for (size_t i = 0; i < nnames; i++)
+		if (strcmp(names[i], name) == 0)
+			fail(path, lineno, "statement '%s' defined twice", name);
+	names = realloc(names, (nnames + 1) * sizeof(*names));
+	if (!names || !(names[nnames] = strdup(name))) {
+		fprintf(stderr, "gen_record_sql: out of memory\n");
+		exit(1);
+	}
+	memset(s, 0, sizeof(*s));
+	s->name = names[nnames++];
+	s->path = path;
+	s->line = lineno;
+	s->about_f = open_memstream(&s->about, &s->about_len);
+	s->text_f = open_memstream(&s->text, &s->text_len);
+	if (!s->about_f || !s->text_f) {
+		fprintf(stderr, "gen_record_sql: out of memory\n");
+		exit(1);
+	}
+}
+
+static void statements(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	const char *base = strrchr(path, '/');
+	size_t plen;
+	char line[4096];
+	unsigned lineno = 0;
+	struct stmt s;
+
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	base = base ? base + 1 : path;
+	plen = strlen(base);
+	if (plen < 5 || strcmp(base + plen - 4, ".sql") != 0)
+		fail(path, 0, "not a .sql file");
+	plen -= 4;
+	s.name = NULL;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line), wlen;
+		const char *t = line, *rest;
+
+		lineno++;
+		if (n == sizeof(line) - 1 && line[n - 1] != '\n')
+			fail(path, lineno, "line too long");
+		while (n && isspace((unsigned char)line[n - 1]))
+			line[--n] = '\0';
+		while (*t == ' ' || *t == '\t')
+			t++;
+		if (!*t && !(s.name && s.in_quote))
+			continue;
+		if (t[0] == '-' && t[1] == '-' && !(s.name && s.in_quote)) {
+			const char *c = t + 2;
+
+			while (*c == ' ')
+				c++;
+			if (marker(c, &wlen, &rest)) {
+				if (wlen != 4 || strncmp(c, "name", 4) != 0)
+					fail(path, lineno, "unknown marker '-- %.*s:'", (int)wlen, c);
+				if (s.name)
+					stmt_end(&s);
+				new_stmt(&s, path, lineno, rest, base, plen);
+			} else if (s.name && !s.lines) {
+				fprintf(s.about_f, "%s%s", s.about_len ? " " : "", c);
+				fflush(s.about_f);
+			}
+			continue;
+		}
+		if (!s.name)
+			fail(path, lineno, "SQL before the first '-- name:' marker");
+		sql_line(&s, line, lineno);
+	}
+	if (ferror(f))
+		fail(path, lineno, "could not read");
+	fclose(f);
+	if (s.name)
+		stmt_end(&s);
+}
+
+static int loader_sql(int argc, char **argv)
+{
+	puts("/* generated by sql/gen_record_sql.c from the sql/loader/ files and"
+	     " parsers/record_fields.def: do not edit */");
+	puts("#ifndef CL_LOADER_SQL_H\n#define CL_LOADER_SQL_H\n");
+	for (int i = 1; i < argc; i++)
+		statements(argv[i]);
+	/* every statement, for the test that checks them */
+	fputs("#define CL_LOADER_SQL_LIST(X)", stdout);
+	for (size_t i = 0; i < nnames; i++) {
+		printf(" \\\n\tX(\"%s\", CL_SQL_", names[i]);
+		for (const char *p = names[i]; *p; p++)
+			putchar(toupper((unsigned char)*p));
+		putchar(')');
+		free(names[i]);
+	}
+	free(names);
+	puts("\n\n#endif");
+	return ferror(stdout) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	return argc > 1 ? loader_sql(argc, argv) : record_sql();
 }

@@ -1,0 +1,29 @@
+-- db.sql - the settings of every session (loader/db.c).
+
+-- name: db_session_setup
+-- A secure search path, like PostgreSQL's own client programs: every
+-- statement names its schema, so no object in another schema can capture
+-- a call.  For this session only: no JIT (its compile time costs more than
+-- it saves on our statements), enough work_mem for the classification join
+-- of a million keys to hash in memory, temp_buffers for the stage table
+-- (settable only before the session first touches a temporary table), and
+-- ISO dates.
+SELECT pg_catalog.set_config('search_path', '', false),
+       pg_catalog.set_config('jit', 'off', false),
+       pg_catalog.set_config('work_mem', '64MB', false),
+       pg_catalog.set_config('temp_buffers', '128MB', false),
+       pg_catalog.set_config('datestyle', 'ISO, YMD', false)
+
+-- Transaction control, for every module that opens a transaction.
+
+-- name: db_begin
+-- Open a transaction.
+BEGIN
+
+-- name: db_commit
+-- Commit the open transaction.
+COMMIT
+
+-- name: db_rollback
+-- Roll the open transaction back.
+ROLLBACK

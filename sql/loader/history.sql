@@ -1,0 +1,173 @@
+-- history.sql - what `show` and `loads` read (loader/history.c).
+-- Embedded at build time by sql/gen_record_sql.c as CL_SQL_<NAME>.
+
+-- The records of one `show` lookup: one statement per kind of value.  Each
+-- selects at most $3 records (show asks for one more than it prints, to
+-- know whether there are more); matched_by says which column matched.
+
+-- name: history_show_by_key
+-- The records of tenant $1 under natural key $2, of any kind, at most $3.
+-- Every kind is listed, so the unique index is used on all three of its
+-- columns (no skip scan needed).
+SELECT 'natural_key' AS matched_by, {show_columns}
+FROM public.clearing_record r
+WHERE r.tenant = $1
+  AND r.kind = ANY (ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001',
+                          'pacs.008', 'pacs.009', 'pacs.004'])
+  AND r.natural_key = $2
+ORDER BY r.kind, r.natural_key
+LIMIT $3::bigint
+
+-- name: history_show_by_trace
+-- The records of tenant $1 with ACH trace number $2, and the returns and
+-- NOCs that name $2 as their original trace; at most $3.
+SELECT CASE WHEN r.trace_number = $2 THEN 'trace_number' ELSE 'original_trace' END
+         AS matched_by,
+       {show_columns}
+FROM public.clearing_record r
+WHERE r.tenant = $1 AND (r.trace_number = $2 OR r.original_trace = $2)
+ORDER BY r.kind, r.natural_key
+LIMIT $3::bigint
+
+-- name: history_show_by_e2e
+-- The records of tenant $1 with EndToEndId $2, and the returns that name
+-- $2 as their original EndToEndId; at most $3.
+SELECT CASE WHEN r.end_to_end_id = $2 THEN 'end_to_end_id' ELSE 'orgnl_end_to_end_id' END
+         AS matched_by,
+       {show_columns}
+FROM public.clearing_record r
+WHERE r.tenant = $1 AND (r.end_to_end_id = $2 OR r.orgnl_end_to_end_id = $2)
+ORDER BY r.kind, r.natural_key
+LIMIT $3::bigint
+
+-- name: history_show_by_uetr
+-- The records of tenant $1 with UETR $2 (in any case: UETRs are stored in
+-- lowercase), and the returns that name $2 as their original UETR; at
+-- most $3.
+SELECT CASE WHEN r.uetr = pg_catalog.lower($2) THEN 'uetr' ELSE 'orgnl_uetr' END
+         AS matched_by,
+       {show_columns}
+FROM public.clearing_record r
+WHERE r.tenant = $1 AND (r.uetr = pg_catalog.lower($2) OR r.orgnl_uetr = pg_catalog.lower($2))
+ORDER BY r.kind, r.natural_key
+LIMIT $3::bigint
+
+-- The number of records a lookup matches, asked only when there are more
+-- than shown: the same conditions as the lookup above.
+
+-- name: history_count_by_key
+-- How many records of tenant $1 have natural key $2.
+SELECT pg_catalog.count(*)
+FROM public.clearing_record r
+WHERE r.tenant = $1
+  AND r.kind = ANY (ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001',
+                          'pacs.008', 'pacs.009', 'pacs.004'])
+  AND r.natural_key = $2
+
+-- name: history_count_by_trace
+-- How many records of tenant $1 have trace number or original trace $2.
+SELECT pg_catalog.count(*)
+FROM public.clearing_record r
+WHERE r.tenant = $1 AND (r.trace_number = $2 OR r.original_trace = $2)
+
+-- name: history_count_by_e2e
+-- How many records of tenant $1 have EndToEndId or original EndToEndId $2.
+SELECT pg_catalog.count(*)
+FROM public.clearing_record r
+WHERE r.tenant = $1 AND (r.end_to_end_id = $2 OR r.orgnl_end_to_end_id = $2)
+
+-- name: history_count_by_uetr
+-- How many records of tenant $1 have UETR or original UETR $2 (any case).
+SELECT pg_catalog.count(*)
+FROM public.clearing_record r
+WHERE r.tenant = $1 AND (r.uetr = pg_catalog.lower($2) OR r.orgnl_uetr = pg_catalog.lower($2))
+
+-- name: history_load
+-- The load that applied a record: load $1.
+SELECT l.load_id, l.load_uuid, l.file_name, l.sha256, l.format, l.message_type,
+       l.outcome, l.record_count, l.new_count, l.duplicate_count, l.conflict_count,
+       pg_catalog.to_char(l.started_at, {iso_ts}) AS started_at,
+       pg_catalog.to_char(l.finished_at, {iso_ts}) AS finished_at
+FROM public.clearing_load l
+WHERE l.load_id = $1
+
+-- name: history_events
+-- The dedupe events that hit a record: the record applied by load $1 as
+-- its ordinal $2, in the order they happened.
+SELECT e.reason, e.load_id, l.load_uuid, l.file_name, e.position, l.outcome,
+       e.natural_key,
+       pg_catalog.array_to_string(e.fields, ',') AS fields,
+       pg_catalog.to_char(e.created_at, {iso_ts}) AS created_at
+FROM public.clearing_dedupe_event e
+JOIN public.clearing_load l ON l.load_id = e.load_id
+WHERE e.matched_load_id = $1 AND e.matched_ordinal = $2
+ORDER BY e.created_at, e.load_id, e.ordinal
+
+-- name: history_key_events
+-- The dedupe events of a key that has no record: tenant $1, journal key
+-- $2.  Held conflicts of a never-applied key cannot exist; this finds near
+-- duplicates, and the history of keys whose record was looked up under
+-- another kind.
+SELECT e.reason, e.load_id, l.load_uuid, l.file_name, e.position, l.outcome,
+       e.kind, e.natural_key, e.matched_key, e.matched_load_id, e.matched_position,
+       pg_catalog.array_to_string(e.fields, ',') AS fields,
+       pg_catalog.to_char(e.created_at, {iso_ts}) AS created_at
+FROM public.clearing_dedupe_event e
+JOIN public.clearing_load l ON l.load_id = e.load_id
+WHERE e.tenant = $1 AND e.natural_key = $2
+ORDER BY e.created_at, e.load_id, e.ordinal
+
+-- name: history_quarantine
+-- The versions of a record parked in quarantine: those under its own key
+-- (tenant $1, kind $2, natural key $3: a conflict) and those whose journal
+-- row names it as the record they copy (a near duplicate, parked under its
+-- own, other key); $4, $5: the record's load_id and ordinal.
+SELECT q.load_id, l.load_uuid, l.file_name, q.position, q.kind, q.natural_key,
+       q.alt_key,
+       q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
+       q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
+       pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
+FROM public.clearing_quarantine q
+JOIN public.clearing_load l ON l.load_id = q.load_id
+WHERE (q.tenant = $1 AND q.kind = $2 AND q.natural_key = $3)
+   OR (q.load_id, q.ordinal) IN (SELECT e.load_id, e.ordinal
+                                 FROM public.clearing_dedupe_event e
+                                 WHERE e.matched_load_id = $4 AND e.matched_ordinal = $5)
+ORDER BY q.load_id, q.ordinal
+
+-- name: history_key_quarantine
+-- The versions parked under a key that was never applied (tenant $1,
+-- natural key $2): show KEY still shows them.
+SELECT q.load_id, l.load_uuid, l.file_name, q.position, q.kind, q.natural_key,
+       q.alt_key,
+       q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
+       q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
+       pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
+FROM public.clearing_quarantine q
+JOIN public.clearing_load l ON l.load_id = q.load_id
+WHERE q.tenant = $1 AND q.natural_key = $2
+ORDER BY q.load_id, q.ordinal
+
+-- name: history_lock_uuid
+-- Try the session-level advisory lock on load UUID $1 (any case): false
+-- while the load's transaction, which holds it (load_lock_uuid), runs.
+SELECT pg_catalog.pg_try_advisory_lock(pg_catalog.hashtextextended(pg_catalog.lower($1), 0))
+
+-- name: history_unlock_uuid
+-- Release the lock history_lock_uuid took on load UUID $1.
+SELECT pg_catalog.pg_advisory_unlock(pg_catalog.hashtextextended(pg_catalog.lower($1), 0))
+
+-- name: history_loads
+-- Loads, newest first: started since $1 (NULL: all), load UUID $2 only and
+-- tenant $4 only when not NULL, at most $3.
+SELECT load_id, load_uuid, tenant, file_name, file_size, sha256, format,
+       message_type, sender, receiver, file_created, file_id, record_count, new_count,
+       duplicate_count, conflict_count, invalid_count, outcome, reason, retries,
+       pg_catalog.to_char(started_at, {iso_ts}) AS started_at,
+       pg_catalog.to_char(finished_at, {iso_ts}) AS finished_at
+FROM public.clearing_load l
+WHERE ($1::timestamptz IS NULL OR l.started_at >= $1::timestamptz)
+  AND ($2::uuid IS NULL OR l.load_uuid = $2::uuid)
+  AND ($4::text IS NULL OR l.tenant = $4::text)
+ORDER BY l.load_id DESC
+LIMIT $3::bigint

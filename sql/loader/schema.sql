@@ -1,0 +1,36 @@
+-- schema.sql - what `init` runs around the migrations, and the check that
+-- every other command makes first (loader/schema.c).
+
+-- name: schema_lock
+-- Serialize every init: a transaction-level advisory lock on a constant
+-- key (any constant will do, as long as it never changes).
+SELECT pg_catalog.pg_advisory_xact_lock(7308604897068083200)
+
+-- name: schema_create_version_table
+-- The table of applied migrations, created by the first init.
+CREATE TABLE IF NOT EXISTS public.clearing_schema_version (
+ version integer PRIMARY KEY,
+ name text NOT NULL,
+ applied_at timestamptz NOT NULL DEFAULT now())
+
+-- name: schema_current_version
+-- The version of the newest migration applied (0 when none).
+SELECT coalesce(max(version), 0) FROM public.clearing_schema_version
+
+-- name: schema_count_partitions
+-- The number of hash partitions of clearing_record.
+SELECT count(*) FROM pg_catalog.pg_inherits
+WHERE inhparent = 'public.clearing_record'::pg_catalog.regclass
+
+-- name: schema_set_partitions
+-- Tell the migration about to run how many hash partitions to create ($1),
+-- for this transaction only.
+SELECT pg_catalog.set_config('clearing_load.partitions', $1, true)
+
+-- name: schema_record_version
+-- Record migration $1 (its version), named $2, as applied.
+INSERT INTO public.clearing_schema_version (version, name) VALUES ($1, $2)
+
+-- name: schema_exists
+-- Has init ever run on this database?
+SELECT pg_catalog.to_regclass('public.clearing_schema_version') IS NOT NULL
