@@ -151,50 +151,19 @@ static const char duplicate_rows_sql[] =
 	" JOIN public.clearing_record r"                                                     \
 	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
 
-/* ACH near duplicates among the entries without an exact match (sent by
- * the client, re-reading the file, with their near-duplicate fields): a
- * hash join on the
- * near-duplicate fields, so no extra index slows every insert into
- * clearing_record.  Skipped when there is nothing to look for (an exact
- * re-upload, or a tenant without ACH entries yet). */
+/* ACH near duplicates among the records without an exact match (entries,
+ * returns and NOCs, staged by the client re-reading the file with their
+ * near identities): an applied record of this tenant with the same near
+ * identity (rules/near.h), another natural key and a near date is the same
+ * payment or return again.  One probe of clearing_record_near_key
+ * (migration 010) per staged record, whatever the table holds.  The
+ * closest date is named in the journal.  Skipped when there is nothing to
+ * look for (an exact re-upload, or a tenant without ACH records yet). */
 static const char near_sql[] =
 	NEAR_INSERT("cl_unmatched", "c")
-	"  AND r.kind = 'ach.entry' AND r.company_id = c.company_id"
-	"  AND r.trace_number = c.trace_number"
-	/* accounts compared without blanks and leading zeros: tools left-
-	   or right-justify the 17-character field, blank- or zero-filled
-	   (review 2, R2-14; review 3, R3-10) */
-	"  AND ltrim(btrim(r.receiving_account), '0') = ltrim(btrim(c.receiving_account), '0')"
-	"  AND r.receiving_dfi = c.receiving_dfi AND r.amount_minor = c.amount_minor"
-	/* another key: another date, or (--ach-key=batch) the same date in
-	   another batch: the same payment re-batched (R2-11) */
-	" WHERE c.kind = 'ach.entry' AND r.natural_key <> c.natural_key"
-	/* only the records dated near the file's entries are hashed (the
-	   table may hold years of them) */
-	"   AND r.value_date BETWEEN (SELECT min(value_date) - 9 FROM pg_temp.cl_unmatched)"
-	"                        AND (SELECT max(value_date) + 9 FROM pg_temp.cl_unmatched)"
-	"   AND r.value_date BETWEEN c.value_date - 9 AND c.value_date + 9"
-	"   AND public.clearing_banking_days(r.value_date, c.value_date) <= 5"
-	" ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal"
-	" RETURNING ordinal, reason"
-	") TO STDOUT";
-
-/* ACH returns and NOCs the same way (review 2, R2-27; review 3, R3-1,
- * R3-3): one whose original trace, original RDFI and amount are applied
- * under another key (another date, a re-generated file with new return
- * traces, another return code) within 5 banking days, or either without a
- * date, is the same return again.  An entry is returned once: any two plain
- * return codes match; a dishonored or contested return (R61-R77) matches
- * only its own code, a NOC only its own change code.  A return moves money
- * back. */
-static const char near_return_sql[] =
-	NEAR_INSERT("cl_unmatched", "c")
-	"  AND r.kind = c.kind AND r.original_trace = c.original_trace"
-	"  AND r.amount_minor = c.amount_minor"
-	" WHERE c.kind IN ('ach.return', 'ach.noc') AND r.natural_key <> c.natural_key"
-	"   AND r.original_rdfi IS NOT DISTINCT FROM c.original_rdfi"
-	"   AND " CL_SAME_RETURN_CODE("r", "c")
-	"   AND " CL_NEAR_DATES("r", "c")
+	"  AND r.near_key = c.near_key AND r.kind = c.kind"
+	" WHERE r.natural_key <> c.natural_key"
+	"   AND public.clearing_near_dates(r.value_date, c.value_date)"
 	" ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal"
 	" RETURNING ordinal, reason"
 	") TO STDOUT";
@@ -293,8 +262,6 @@ static enum cl_db_status near_duplicates(struct load *L)
 	if (st == CL_DB_OK && copied) {
 		if ((st = cl_load_exec0(L, "ANALYZE pg_temp.cl_unmatched")) == CL_DB_OK)
 			st = cl_copy_out(L->db, near_sql, on_classified, L, &L->r->err);
-		if (st == CL_DB_OK)
-			st = cl_copy_out(L->db, near_return_sql, on_classified, L, &L->r->err);
 		if (st == CL_DB_OK)
 			st = cl_copy_out(L->db,
 					 L->o->parse.ach_key == CL_ACH_KEY_BATCH ? rule_sql_for_batch

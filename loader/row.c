@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fingerprint.h"
+#include "near.h"
 
 const char cl_row_columns[] =
 	"tenant, kind, natural_key, key_rule, fingerprint, amount_minor, currency, direction, "
@@ -14,8 +15,8 @@ const char cl_row_columns[] =
 	"message_type, msg_id, pmt_inf_id, instr_id, end_to_end_id, tx_id, uetr, rtr_id, "
 	"orgnl_uetr, orgnl_end_to_end_id, orgnl_tx_id, initiating_party_id, debtor_account, "
 	"debtor_agent, creditor_account, creditor_agent, instructing_agent, instructed_agent, "
-	"alt_key, corrected_data, dishonored_code, orgnl_msg_id, alt_key2, alt_fp, load_id, "
-	"ordinal, position";
+	"alt_key, corrected_data, dishonored_code, orgnl_msg_id, alt_key2, alt_fp, near_key, "
+	"load_id, ordinal, position";
 
 static void num(struct cl_copy_in *c, unsigned long long v)
 {
@@ -28,7 +29,7 @@ static void num(struct cl_copy_in *c, unsigned long long v)
 void cl_row_copy(struct cl_copy_in *c, const struct cl_record *r, unsigned long ordinal,
 		 const char *tenant, const char *load_id)
 {
-	char hex[65], b[32];
+	char hex[65], b[32], near[CL_NEAR_KEY_MAX];
 	int n;
 
 	cl_copy_text(c, tenant, true, false);
@@ -84,6 +85,8 @@ void cl_row_copy(struct cl_copy_in *c, const struct cl_record *r, unsigned long 
 	} else {
 		cl_copy_raw(c, "\t\\N", 3);
 	}
+	cl_near_key(r, near, sizeof(near)); /* "" (NULL) for non-ACH kinds */
+	cl_copy_text(c, near, false, true);
 	cl_copy_text(c, load_id, false, false);
 	num(c, ordinal);
 	num(c, r->position);
