@@ -137,12 +137,17 @@ static const char duplicate_rows_sql[] =
 	" WHERE load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint"
 	"  AND reason = 'duplicate') TO STDOUT";
 
+/* The start of a statement that writes journal rows of near duplicates
+ * and sends back (ordinal, reason) of each. */
+#define NEAR_JOURNAL                                                                          \
+	"COPY ("                                                                             \
+	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"  \
+	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
+
 /* The journal rows of near duplicates: staged record C (of table T) meets
  * applied record r of this tenant; the join conditions follow. */
 #define NEAR_INSERT(T, C)                                                                     \
-	"COPY ("                                                                             \
-	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"  \
-	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)" \
+	NEAR_JOURNAL                                                                         \
 	" SELECT DISTINCT ON (" C ".ordinal)"                                                \
 	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, " C ".ordinal, "     \
 	C ".position, r.tenant, r.kind, coalesce(" C ".journal_key, " C ".natural_key),"      \
@@ -155,16 +160,25 @@ static const char duplicate_rows_sql[] =
  * returns and NOCs, staged by the client re-reading the file with their
  * near identities): an applied record of this tenant with the same near
  * identity (rules/near.h), another natural key and a near date is the same
- * payment or return again.  One probe of clearing_record_near_key
- * (migration 010) per staged record, whatever the table holds.  The
- * closest date is named in the journal.  Skipped when there is nothing to
- * look for (an exact re-upload, or a tenant without ACH records yet). */
+ * payment or return again; the closest in date is named in the journal.
+ * A lateral probe of clearing_record_near_key (migration 010) per staged
+ * record, whatever the table holds: as a plain join, the planner hashes
+ * the tenant's every record once the file is large (300,000 staged records
+ * against 900,000 rows: 8.8 s hashing, 4.7 s probing, 1.5 s when nothing
+ * matches).  Skipped when there is nothing to look for (an exact
+ * re-upload, or a tenant without ACH records yet). */
 static const char near_sql[] =
-	NEAR_INSERT("cl_unmatched", "c")
-	"  AND r.near_key = c.near_key AND r.kind = c.kind"
-	" WHERE r.natural_key <> c.natural_key"
+	NEAR_JOURNAL
+	" SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, c.ordinal,"
+	"   c.position, r.tenant, r.kind, coalesce(c.journal_key, c.natural_key),"
+	"   'near_duplicate', r.natural_key, r.load_id, r.ordinal, r.position"
+	" FROM pg_temp.cl_unmatched c"
+	" CROSS JOIN LATERAL (SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal,"
+	"   r.position FROM public.clearing_record r"
+	"  WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
+	"   AND r.near_key = c.near_key AND r.kind = c.kind AND r.natural_key <> c.natural_key"
 	"   AND public.clearing_near_dates(r.value_date, c.value_date)"
-	" ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal"
+	"  ORDER BY abs(r.value_date - c.value_date), r.load_id, r.ordinal LIMIT 1) r"
 	" RETURNING ordinal, reason"
 	") TO STDOUT";
 
