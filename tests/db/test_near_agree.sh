@@ -14,37 +14,7 @@ cl init >/dev/null
 G="$TMP/gen"
 mkdir -p "$G"
 
-# batch SRC YYMMDD: the first batch of the NACHA file SRC, effective YYMMDD
-batch() {
-	awk -v d="$2" '/^5/ { on = 1; $0 = substr($0, 1, 69) d substr($0, 76) }
-		on { print } /^8/ && on { exit }' "$1"
-}
-
-# entries START COUNT YYMMDD: gen_ach's entries START.. (one originator,
-# traces, accounts, RDFIs and amounts by index) as one batch
-entries() {
-	"$CL_TOOLS/gen_ach" -n "$2" --start "$1" --company-count 1 -e "$3" >"$G/e.ach" ||
-		fail "gen_ach"
-	batch "$G/e.ach" "$3"
-}
-
-# assemble: batches on stdin to a valid NACHA file on stdout (batch numbers
-# renumbered, file control recomputed, 9-filled)
-assemble() {
-	"$CL_TOOLS/gen_ach" -n 1 | head -n 1
-	awk '
-	/^5/ { nb++; $0 = substr($0, 1, 87) sprintf("%07d", nb) }
-	/^8/ { n += substr($0, 5, 6); h += substr($0, 11, 10); dr += substr($0, 21, 12)
-	       cr += substr($0, 33, 12); $0 = substr($0, 1, 87) sprintf("%07d", nb) }
-	{ print; lines++ }
-	END {
-		lines += 2
-		printf "9%06d%06d%08d%010d%012d%012d%39s\n", nb, int((lines + 9) / 10), n,
-			h % 10000000000, dr, cr, ""
-		for (; lines % 10; lines++)
-			printf "%094d\n", 0
-	}' | sed 's/^0\{94\}$/9999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999/'
-}
+. "$CL_ROOT/tests/tools/ach_batches.sh"
 
 # yymmdd DAYS: 2026-03-02 (a Monday) plus DAYS
 yymmdd() { date -u -d "2026-03-02 + $1 days" +%y%m%d; }
