@@ -25,7 +25,8 @@ struct walk_dup {
 };
 
 /* The key sets hold at most this many identities (natural keys,
- * alternate keys), about 2 MB: validate stays within its memory budget
+ * alternate keys), about 2 MB, and the near check (walk_near) this many
+ * ACH records, about 3 MB: validate stays within its memory budget
  * (16 MB) and speed (SHA-256 per identity) on big files; past it, the
  * check stops with a note, and load and diff, which check every record in
  * the database, stay the authority. */

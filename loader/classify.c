@@ -272,7 +272,7 @@ static enum cl_db_status near_duplicates(struct load *L)
 
 	if ((st = near_wanted(L, &yes)) != CL_DB_OK || !yes)
 		return st;
-	st = cl_load_stage_near(L, NEAR_ROWS, "cl_unmatched", &copied);
+	st = cl_load_stage_near(L, NEAR_ROWS, &copied);
 	if (st == CL_DB_OK && copied) {
 		if ((st = cl_load_exec0(L, "ANALYZE pg_temp.cl_unmatched")) == CL_DB_OK)
 			st = cl_copy_out(L->db, near_sql, on_classified, L, &L->r->err);

@@ -273,26 +273,27 @@ static void near_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned
 	cl_copy_row_end(c);
 }
 
-enum cl_db_status cl_load_stage_near(struct load *L, enum which which, const char *table,
-				     unsigned long *copied)
+/* The near stage tables: NEAR_ROWS go to cl_unmatched (classify.c),
+ * ACH_ROWS to cl_ach (in_file_near_duplicates). */
+#define NEAR_STAGE(T)                                                                         \
+	"CREATE TEMPORARY TABLE " T " (ordinal bigint NOT NULL, position bigint NOT NULL,"     \
+	" kind text NOT NULL, natural_key text COLLATE \"C\" NOT NULL, journal_key text,"      \
+	" company_id text, trace_number text, value_date date,"                               \
+	" near_key text COLLATE \"C\" NOT NULL) ON COMMIT DROP"
+#define NEAR_COPY(T)                                                                          \
+	"COPY pg_temp." T " (ordinal, position, kind, natural_key, journal_key, company_id,"   \
+	" trace_number, value_date, near_key) FROM STDIN"
+
+enum cl_db_status cl_load_stage_near(struct load *L, enum which which, unsigned long *copied)
 {
-	char sql[512];
+	bool unmatched = which == NEAR_ROWS;
 	enum cl_db_status st;
 
-	/* `table` is one of our constant names, never a value */
-	snprintf(sql, sizeof(sql),
-		 "CREATE TEMPORARY TABLE %s (ordinal bigint NOT NULL, position bigint NOT NULL,"
-		 " kind text NOT NULL, natural_key text COLLATE \"C\" NOT NULL, journal_key text,"
-		 " company_id text, trace_number text, value_date date,"
-		 " near_key text COLLATE \"C\" NOT NULL) ON COMMIT DROP",
-		 table);
-	if ((st = cl_load_exec0(L, sql)) != CL_DB_OK)
+	st = cl_load_exec0(L, unmatched ? NEAR_STAGE("cl_unmatched") : NEAR_STAGE("cl_ach"));
+	if (st != CL_DB_OK)
 		return st;
-	snprintf(sql, sizeof(sql),
-		 "COPY pg_temp.%s (ordinal, position, kind, natural_key, journal_key, company_id,"
-		 " trace_number, value_date, near_key) FROM STDIN",
-		 table);
-	return cl_load_copy_rows(L, which, sql, copied);
+	return cl_load_copy_rows(L, which, unmatched ? NEAR_COPY("cl_unmatched") : NEAR_COPY("cl_ach"),
+				 copied);
 }
 
 /* A data error the database found in the file (two of its records are one
@@ -388,7 +389,7 @@ static enum cl_db_status in_file_near_duplicates(struct load *L)
 	unsigned long copied;
 	int i, n;
 
-	if ((st = cl_load_stage_near(L, ACH_ROWS, "cl_ach", &copied)) != CL_DB_OK)
+	if ((st = cl_load_stage_near(L, ACH_ROWS, &copied)) != CL_DB_OK)
 		return st;
 	st = cl_db_exec(L->db, in_file_near_sql, 0, NULL, &res, &L->r->err);
 	if (st != CL_DB_OK)

@@ -104,9 +104,9 @@ enum cl_db_status cl_load_copy_rows(struct load *L, enum which which, const char
 				    unsigned long *copied) CL_MUST_CHECK;
 
 /* The near identities (rules/near.h), dates, originators and traces of
- * the ACH records `which` selects (NEAR_ROWS or ACH_ROWS) into a new
- * temporary table `table` (a constant name). */
-enum cl_db_status cl_load_stage_near(struct load *L, enum which which, const char *table,
+ * the ACH records `which` selects into a new temporary table: NEAR_ROWS
+ * into cl_unmatched, ACH_ROWS into cl_ach. */
+enum cl_db_status cl_load_stage_near(struct load *L, enum which which,
 				     unsigned long *copied) CL_MUST_CHECK;
 
 /* classify.c */
