@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "fingerprint.h"
 #include "keyset.h"
+#include "near.h"
 #include "trace_ranges.h"
 #include "xmalloc.h"
 
@@ -23,7 +24,8 @@ struct walk_dup {
 };
 
 /* The key sets hold at most this many identities (natural keys,
- * alternate keys), about 2 MB: validate stays within its memory budget
+ * alternate keys), about 2 MB, and the near check (walk_near) this many
+ * ACH records, about 3 MB: validate stays within its memory budget
  * (16 MB) and speed (SHA-256 per identity) on big files; past it, the
  * check stops with a note, and load and diff, which check every record in
  * the database, stay the authority. */
@@ -167,61 +169,139 @@ static void walk_key_errors(struct walk_keys *k, const char *file, const struct 
 	}
 }
 
-/* ---- ACH near duplicates inside the file (review 2, R2-5) ---- */
+/* ---- ACH near duplicates inside the file ---- */
 
-/* The near-duplicate identity of an ACH record (the loader's rule,
- * loader/load.c in_file_near_sql): entries by originator, trace, account
- * without blanks, RDFI and amount; returns and NOCs by original trace, code,
- * original RDFI and amount.  false for other records. */
-static bool near_identity(const struct cl_record *rec, char *out, size_t cap)
+/* One ACH record of the file, as the near check keeps it: its line, its
+ * date and the next (later) record with its near identity. */
+struct near_copy {
+	uint32_t line;
+	int32_t day;        /* cl_date_days, valid when has_day */
+	uint32_t next;      /* index + 1 of the next copy, 0 at the end */
+	bool has_day;
+};
+
+/* The records of one near identity, oldest first. */
+struct near_group {
+	uint32_t head, tail; /* copy index + 1 */
+	const char *kind;    /* static string */
+};
+
+/* A pair found, as the loader reports it (file order of the lines). */
+struct near_pair {
+	unsigned long first, last;
+	struct near_copy a, b;
+	const char *kind;
+};
+
+struct walk_near_state {
+	struct cl_keyset *ids;      /* near identity -> group index + 1 (tag) */
+	struct near_group *group;
+	struct near_copy *copy;
+	size_t ngroups, groups_cap, ncopies, copies_cap;
+	struct near_pair pair[WALK_DUP_MAX]; /* the first pairs by (first, last) */
+	unsigned npairs;
+};
+
+/* Keep the pair if it is among the WALK_DUP_MAX first by (first, last),
+ * the loader's ORDER BY ... LIMIT. */
+static void near_keep(struct walk_near_state *w, const struct near_copy *a,
+		      const struct near_copy *b, const char *kind)
 {
-	const char *a = rec->receiving_account;
-	size_t n;
+	unsigned i = w->npairs;
 
-	if (strcmp(rec->kind, "ach.entry") == 0) {
-		while (*a == ' ' || *a == '0') /* blank- or zero-filled (R3-10) */
-			a++;
-		n = strlen(a);
-		while (n && a[n - 1] == ' ')
-			n--;
-		snprintf(out, cap, "E|%s|%s|%.*s|%s|%lld", rec->company_id, rec->trace_number,
-			 (int)n, a, rec->receiving_dfi, (long long)rec->amount_minor);
-		return true;
-	}
-	if (strncmp(rec->kind, "ach.", 4) == 0) {
-		/* any two plain return codes are one return of the entry; a
-		   dishonored or contested return (R61-R77) and a NOC keep theirs
-		   (load_int.h CL_SAME_RETURN_CODE) */
-		const char *c = rec->reason_code;
-		bool plain = strcmp(rec->kind, "ach.return") == 0 &&
-			     !(c[0] == 'R' && ((c[1] == '6' && c[2] >= '1' && c[2] <= '9') ||
-					       (c[1] == '7' && c[2] >= '0' && c[2] <= '7')) && !c[3]);
+	if (i == WALK_DUP_MAX) {
+		const struct near_pair *z = &w->pair[i - 1];
 
-		snprintf(out, cap, "R|%s|%s|%s|%lld", rec->original_trace, plain ? "plain" : c,
-			 rec->original_rdfi, (long long)rec->amount_minor);
-		return true;
+		if (z->first < a->line || (z->first == a->line && z->last < b->line))
+			return;
+		i--;
+	} else {
+		w->npairs++;
 	}
-	return false;
+	while (i > 0 && (w->pair[i - 1].first > a->line ||
+			 (w->pair[i - 1].first == a->line && w->pair[i - 1].last > b->line))) {
+		w->pair[i] = w->pair[i - 1];
+		i--;
+	}
+	w->pair[i] = (struct near_pair){ a->line, b->line, *a, *b, kind };
+}
+
+/* Record `c` against every earlier record of its group: each near pair is
+ * a finding (all pairs, as the loader's self-join of the staged records:
+ * an entry and copies at +20, +40 and +22 days hold one near pair, the
+ * second and the fourth).  Stops at a copy that could only give a pair
+ * after the WALK_DUP_MAX kept ones. */
+static void near_compare(struct walk_near_state *w, const struct near_group *g,
+			 const struct near_copy *c)
+{
+	uint32_t i;
+
+	for (i = g->head; i; i = w->copy[i - 1].next) {
+		const struct near_copy *e = &w->copy[i - 1];
+
+		if (w->npairs == WALK_DUP_MAX && e->line >= w->pair[WALK_DUP_MAX - 1].first)
+			break;
+		if (cl_near_days(e->has_day, e->day, c->has_day, c->day))
+			near_keep(w, e, c, g->kind);
+	}
+}
+
+/* Add one ACH record; false when it would pass the memory budget. */
+static bool near_add(struct walk_near_state *w, const struct cl_record *rec, const char *id)
+{
+	struct cl_keyset_entry *e;
+	struct near_copy c = { 0 };
+	struct near_group *g;
+	long day = 0;
+
+	if (w->ncopies == WALK_KEYS_MAX)
+		return false;
+	c.line = rec->position > UINT32_MAX ? UINT32_MAX : (uint32_t)rec->position;
+	c.has_day = cl_date_days(rec->value_date, &day) && day >= INT32_MIN && day <= INT32_MAX;
+	c.day = c.has_day ? (int32_t)day : 0;
+	if (!cl_keyset_add(w->ids, rec->kind, id, rec->position, &e)) {
+		if (w->ngroups == w->groups_cap) {
+			w->groups_cap = w->groups_cap ? 2 * w->groups_cap : 256;
+			w->group = cl_xrealloc(w->group, w->groups_cap * sizeof(*w->group));
+		}
+		w->group[w->ngroups] = (struct near_group){ 0, 0, rec->kind };
+		e->tag = (uint32_t)++w->ngroups;
+	}
+	g = &w->group[e->tag - 1];
+	near_compare(w, g, &c);
+	if (w->ncopies == w->copies_cap) {
+		w->copies_cap = w->copies_cap ? 2 * w->copies_cap : 256;
+		w->copy = cl_xrealloc(w->copy, w->copies_cap * sizeof(*w->copy));
+	}
+	w->copy[w->ncopies++] = c;
+	if (g->tail)
+		w->copy[g->tail - 1].next = (uint32_t)w->ncopies;
+	else
+		g->head = (uint32_t)w->ncopies;
+	g->tail = (uint32_t)w->ncopies;
+	return true;
 }
 
 /* A second pass over a valid NACHA file (or CSV export) whose trace runs
  * overlap or that has two returns (the loader's pre-check, trace_ranges.h):
- * every ACH record's near identity in a key set, its date in the tag; a
- * record within 5 banking days of the previous one with its identity is
- * the same payment twice (keys are unique: the parser proved it).  Each
- * copy is compared with the previous and the first copy (the loader compares all
- * pairs).  Standard input cannot be read twice: a note says the check was
- * left to load and diff.  Memory: the key set, only for such files. */
+ * every ACH record's near identity (rules/near.h) and every pair of records
+ * of one identity compared, as load and diff compare the staged records,
+ * with their message, lines and order (keys are unique here: the parser
+ * or walk_key proved it).  Memory: for such files only, about 100 bytes
+ * per ACH record up to WALK_KEYS_MAX records (3 MB); past it the check
+ * stops with a note, and load and diff stay the authority.  Standard input
+ * cannot be read twice: a note says the check was left to load and diff. */
 static void walk_near(const char *path, const struct cl_parse_opts *opts,
 		      const struct cl_walk_cb *cb, void *ctx, struct cl_walk_result *res)
 {
+	struct walk_near_state w = { 0 };
 	struct cl_input *in = NULL;
 	struct cl_parser *p = NULL;
-	struct cl_keyset *set = NULL, *firsts = NULL;
 	const struct cl_record *rec;
 	struct cl_error err;
 	enum cl_status st;
-	unsigned reported = 0;
+	unsigned long checked = 0;
+	bool capped = false;
 
 	if (strcmp(path, "-") == 0) {
 		if (cb->on_note) {
@@ -239,76 +319,42 @@ static void walk_near(const char *path, const struct cl_parse_opts *opts,
 		cl_input_free(in);
 		return;
 	}
-	set = cl_keyset_new();    /* the previous copy of each payment */
-	firsts = cl_keyset_new(); /* its first copy (review 3, R3-2) */
-	while ((st = cl_parser_next(p, &rec, &err)) != CL_END && reported < WALK_DUP_MAX) {
-		char id[CL_KEY_MAX + 64], da[11], when[64];
-		struct cl_keyset_entry *e, *f;
-		long day, prev;
-		bool entry;
+	w.ids = cl_keyset_new();
+	while ((st = cl_parser_next(p, &rec, &err)) != CL_END) {
+		char id[CL_NEAR_KEY_MAX];
 
-		if (st != CL_OK)
+		if (st != CL_OK || !cl_near_key(rec, id, sizeof(id)))
 			continue;
-		if (!near_identity(rec, id, sizeof(id)))
-			continue;
-		/* the tag: 0 unset, 1 no date (a return's may be blank: it
-		   matches every copy, R3-1), else the day number + 2 */
-		if (!cl_date_days(rec->value_date, &day))
-			day = -1;
-		else if (day < 0)
-			day = 0;
-		if (!cl_keyset_add(set, rec->kind, id, rec->position, &e)) {
-			e->tag = (uint32_t)(day + 2);
-			if (!cl_keyset_add(firsts, rec->kind, id, rec->position, &f))
-				f->tag = (uint32_t)(day + 2);
-			continue;
+		if (!near_add(&w, rec, id)) {
+			capped = true;
+			break;
 		}
-		prev = (long)e->tag - 2;
-		if (!(prev < 0 || day < 0 || cl_banking_days(prev, day) <= 5) &&
-		    cl_keyset_add(firsts, rec->kind, id, rec->position, &f)) {
-			/* not near the previous copy: maybe near the first */
-			long first = (long)f->tag - 2;
-
-			if (first < 0 || cl_banking_days(first, day) <= 5) {
-				prev = first;
-				e->first_line = f->first_line;
-			}
-		}
-		if (prev < 0 || day < 0 || cl_banking_days(prev, day) <= 5) {
-			struct cl_error x;
-
-			entry = strcmp(rec->kind, "ach.entry") == 0;
-			if (prev < 0)
-				snprintf(da, sizeof(da), "(none)");
-			else
-				cl_days_date(prev, da);
-			if (prev < 0 || day < 0)
-				snprintf(when, sizeof(when), "twice (effective %s and %s", da,
-					 day < 0 ? "(none)" : rec->value_date);
-			else if (prev == day)
-				snprintf(when, sizeof(when), "twice (both effective %s", da);
-			else
-				snprintf(when, sizeof(when), "under two effective dates (%s and %s", da,
-					 rec->value_date);
-			cl_error_set(&x, cl_input_name(in), rec->position, "near_duplicate_in_file",
-				     "the %s on lines %lu and %lu are one %s %s: %s): the file cannot "
-				     "be deduplicated safely",
-				     entry ? "entries" : "returns or NOCs",
-				     (unsigned long)e->first_line, rec->position,
-				     entry ? "payment" : "return", when,
-				     entry ? "same originator, trace number, receiving account, RDFI "
-					     "and amount"
-					   : "same original trace, original RDFI and amount");
-			x.other_line = e->first_line;
-			res->errors++;
-			reported++;
-			cb->on_error(ctx, &x);
-		}
-		e->tag = (uint32_t)(day + 2);
-		e->first_line = (uint32_t)rec->position;
+		checked++;
 	}
-	cl_keyset_free(set);
-	cl_keyset_free(firsts);
+	for (unsigned i = 0; i < w.npairs; i++) {
+		const struct near_pair *q = &w.pair[i];
+		char da[11] = "", db[11] = "";
+		struct cl_error x;
+
+		if (q->a.has_day)
+			cl_days_date(q->a.day, da);
+		if (q->b.has_day)
+			cl_days_date(q->b.day, db);
+		cl_near_in_file_error(&x, cl_input_name(in), q->kind, q->first, da, q->last, db);
+		res->errors++;
+		cb->on_error(ctx, &x);
+	}
+	if (capped && cb->on_note) {
+		cl_error_set(&err, cl_input_name(in), 0, "note",
+			     "payments repeated under two dates were looked for in the first %lu ACH "
+			     "records of this file only (validate keeps at most %d in memory); load "
+			     "and diff check every record",
+			     checked, WALK_KEYS_MAX);
+		cb->on_note(ctx, &err);
+	}
+	cl_keyset_free(w.ids);
+	free(w.group);
+	free(w.copy);
 	cl_parser_free(p);
 	cl_input_free(in);
 }

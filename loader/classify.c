@@ -110,12 +110,17 @@ static const char conflict_rows_sql[] = CL_SQL_CLASSIFY_CONFLICT_ROWS;
  * ranges the BRIN index on load_id points at. */
 static const char duplicate_rows_sql[] = CL_SQL_CLASSIFY_DUPLICATE_ROWS;
 
+/* The start of a statement that writes journal rows of near duplicates
+ * and sends back (ordinal, reason) of each. */
+#define NEAR_JOURNAL                                                                          \
+	"COPY ("                                                                             \
+	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"  \
+	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)"
+
 /* The journal rows of near duplicates: staged record C (of table T) meets
  * applied record r of this tenant; the join conditions follow. */
 #define NEAR_INSERT(T, C)                                                                     \
-	"COPY ("                                                                             \
-	" INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,"  \
-	"   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)" \
+	NEAR_JOURNAL                                                                         \
 	" SELECT DISTINCT ON (" C ".ordinal)"                                                \
 	"   pg_catalog.current_setting('clearing_load.load_id')::bigint, " C ".ordinal, "     \
 	C ".position, r.tenant, r.kind, coalesce(" C ".journal_key, " C ".natural_key),"      \
@@ -124,51 +129,29 @@ static const char duplicate_rows_sql[] = CL_SQL_CLASSIFY_DUPLICATE_ROWS;
 	" JOIN public.clearing_record r"                                                     \
 	"   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
 
-/* ACH near duplicates among the entries without an exact match (sent by
- * the client, re-reading the file, with their near-duplicate fields): a
- * hash join on the
- * near-duplicate fields, so no extra index slows every insert into
- * clearing_record.  Skipped when there is nothing to look for (an exact
- * re-upload, or a tenant without ACH entries yet). */
+/* ACH near duplicates among the records without an exact match (entries,
+ * returns and NOCs, staged by the client re-reading the file with their
+ * near identities): an applied record of this tenant with the same near
+ * identity (rules/near.h), another natural key and a near date is the same
+ * payment or return again; the closest in date is named in the journal.
+ * A lateral probe of clearing_record_near_key (migration 010) per staged
+ * record, whatever the table holds: as a plain join, the planner hashes
+ * the tenant's every record once the file is large (300,000 staged records
+ * against 900,000 rows: 8.8 s hashing, 4.7 s probing, 1.5 s when nothing
+ * matches).  Skipped when there is nothing to look for (an exact
+ * re-upload, or a tenant without ACH records yet). */
 static const char near_sql[] =
-	NEAR_INSERT("cl_unmatched", "c")
-	"  AND r.kind = 'ach.entry' AND r.company_id = c.company_id"
-	"  AND r.trace_number = c.trace_number"
-	/* accounts compared without blanks and leading zeros: tools left-
-	   or right-justify the 17-character field, blank- or zero-filled
-	   (review 2, R2-14; review 3, R3-10) */
-	"  AND ltrim(btrim(r.receiving_account), '0') = ltrim(btrim(c.receiving_account), '0')"
-	"  AND r.receiving_dfi = c.receiving_dfi AND r.amount_minor = c.amount_minor"
-	/* another key: another date, or (--ach-key=batch) the same date in
-	   another batch: the same payment re-batched (R2-11) */
-	" WHERE c.kind = 'ach.entry' AND r.natural_key <> c.natural_key"
-	/* only the records dated near the file's entries are hashed (the
-	   table may hold years of them) */
-	"   AND r.value_date BETWEEN (SELECT min(value_date) - 9 FROM pg_temp.cl_unmatched)"
-	"                        AND (SELECT max(value_date) + 9 FROM pg_temp.cl_unmatched)"
-	"   AND r.value_date BETWEEN c.value_date - 9 AND c.value_date + 9"
-	"   AND public.clearing_banking_days(r.value_date, c.value_date) <= 5"
-	" ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal"
-	" RETURNING ordinal, reason"
-	") TO STDOUT";
-
-/* ACH returns and NOCs the same way (review 2, R2-27; review 3, R3-1,
- * R3-3): one whose original trace, original RDFI and amount are applied
- * under another key (another date, a re-generated file with new return
- * traces, another return code) within 5 banking days, or either without a
- * date, is the same return again.  An entry is returned once: any two plain
- * return codes match; a dishonored or contested return (R61-R77) matches
- * only its own code, a NOC only its own change code.  A return moves money
- * back. */
-static const char near_return_sql[] =
-	NEAR_INSERT("cl_unmatched", "c")
-	"  AND r.kind = c.kind AND r.original_trace = c.original_trace"
-	"  AND r.amount_minor = c.amount_minor"
-	" WHERE c.kind IN ('ach.return', 'ach.noc') AND r.natural_key <> c.natural_key"
-	"   AND r.original_rdfi IS NOT DISTINCT FROM c.original_rdfi"
-	"   AND " CL_SAME_RETURN_CODE("r", "c")
-	"   AND " CL_NEAR_DATES("r", "c")
-	" ORDER BY c.ordinal, abs(r.value_date - c.value_date), r.load_id, r.ordinal"
+	NEAR_JOURNAL
+	" SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, c.ordinal,"
+	"   c.position, r.tenant, r.kind, coalesce(c.journal_key, c.natural_key),"
+	"   'near_duplicate', r.natural_key, r.load_id, r.ordinal, r.position"
+	" FROM pg_temp.cl_unmatched c"
+	" CROSS JOIN LATERAL (SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal,"
+	"   r.position FROM public.clearing_record r"
+	"  WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')"
+	"   AND r.near_key = c.near_key AND r.kind = c.kind AND r.natural_key <> c.natural_key"
+	"   AND public.clearing_near_dates(r.value_date, c.value_date)"
+	"  ORDER BY abs(r.value_date - c.value_date), r.load_id, r.ordinal LIMIT 1) r"
 	" RETURNING ordinal, reason"
 	") TO STDOUT";
 
@@ -262,12 +245,10 @@ static enum cl_db_status near_duplicates(struct load *L)
 
 	if ((st = near_wanted(L, &yes)) != CL_DB_OK || !yes)
 		return st;
-	st = cl_load_stage_near(L, NEAR_ROWS, "cl_unmatched", &copied);
+	st = cl_load_stage_near(L, NEAR_ROWS, &copied);
 	if (st == CL_DB_OK && copied) {
 		if ((st = cl_load_exec0(L, CL_SQL_CLASSIFY_ANALYZE_UNMATCHED)) == CL_DB_OK)
 			st = cl_copy_out(L->db, near_sql, on_classified, L, &L->r->err);
-		if (st == CL_DB_OK)
-			st = cl_copy_out(L->db, near_return_sql, on_classified, L, &L->r->err);
 		if (st == CL_DB_OK)
 			st = cl_copy_out(L->db,
 					 L->o->parse.ach_key == CL_ACH_KEY_BATCH ? rule_sql_for_batch

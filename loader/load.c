@@ -15,6 +15,7 @@
 #include "keyset.h"
 #include "loader_sql.h"
 #include "mask.h"
+#include "near.h"
 #include "row.h"
 #include "xmalloc.h"
 
@@ -247,12 +248,12 @@ static void stage_row(struct cl_copy_in *c, const struct cl_record *rec, unsigne
 	cl_copy_row_end(c);
 }
 
-/* An ACH record's near-duplicate fields (entries: originator, trace,
- * account, RDFI; returns and NOCs: original trace, code, original RDFI;
- * both: amount and date). */
+/* An ACH record's near-duplicate row: its near identity and date
+ * (rules/near.h), and the originator and trace the other ACH key rule
+ * compares (classify.c RULE_SQL). */
 static void near_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal)
 {
-	char b[64];
+	char b[64], near[CL_NEAR_KEY_MAX];
 	int n;
 
 	n = snprintf(b, sizeof(b), "%lu\t%lu\t", ordinal, rec->position);
@@ -262,39 +263,33 @@ static void near_row(struct cl_copy_in *c, const struct cl_record *rec, unsigned
 	copy_journal_key(c, rec);
 	cl_copy_text(c, rec->company_id, false, true);
 	cl_copy_text(c, rec->trace_number, false, true);
-	cl_copy_text(c, rec->receiving_account, false, true);
-	cl_copy_text(c, rec->receiving_dfi, false, true);
-	n = snprintf(b, sizeof(b), "\t%" PRId64, rec->amount_minor);
-	cl_copy_raw(c, b, (size_t)n);
 	cl_copy_text(c, rec->value_date, false, true);
-	cl_copy_text(c, rec->original_trace, false, true);
-	cl_copy_text(c, rec->reason_code, false, true);
-	cl_copy_text(c, rec->original_rdfi, false, true);
+	cl_near_key(rec, near, sizeof(near));
+	cl_copy_text(c, near, false, false);
 	cl_copy_row_end(c);
 }
 
-enum cl_db_status cl_load_stage_near(struct load *L, enum which which, const char *table,
-				     unsigned long *copied)
+/* The near stage tables: NEAR_ROWS go to cl_unmatched (classify.c),
+ * ACH_ROWS to cl_ach (in_file_near_duplicates). */
+#define NEAR_STAGE(T)                                                                         \
+	"CREATE TEMPORARY TABLE " T " (ordinal bigint NOT NULL, position bigint NOT NULL,"     \
+	" kind text NOT NULL, natural_key text COLLATE \"C\" NOT NULL, journal_key text,"      \
+	" company_id text, trace_number text, value_date date,"                               \
+	" near_key text COLLATE \"C\" NOT NULL) ON COMMIT DROP"
+#define NEAR_COPY(T)                                                                          \
+	"COPY pg_temp." T " (ordinal, position, kind, natural_key, journal_key, company_id,"   \
+	" trace_number, value_date, near_key) FROM STDIN"
+
+enum cl_db_status cl_load_stage_near(struct load *L, enum which which, unsigned long *copied)
 {
-	char sql[768];
+	bool unmatched = which == NEAR_ROWS;
 	enum cl_db_status st;
 
-	/* `table` is one of our constant names, never a value */
-	snprintf(sql, sizeof(sql),
-		 "CREATE TEMPORARY TABLE %s (ordinal bigint NOT NULL, position bigint NOT NULL,"
-		 " kind text NOT NULL, natural_key text COLLATE \"C\" NOT NULL, journal_key text,"
-		 " company_id text, trace_number text, receiving_account text, receiving_dfi text,"
-		 " amount_minor bigint, value_date date, original_trace text, reason_code text,"
-		 " original_rdfi text) ON COMMIT DROP",
-		 table);
-	if ((st = cl_load_exec0(L, sql)) != CL_DB_OK)
+	st = cl_load_exec0(L, unmatched ? NEAR_STAGE("cl_unmatched") : NEAR_STAGE("cl_ach"));
+	if (st != CL_DB_OK)
 		return st;
-	snprintf(sql, sizeof(sql),
-		 "COPY pg_temp.%s (ordinal, position, kind, natural_key, journal_key, company_id,"
-		 " trace_number, receiving_account, receiving_dfi, amount_minor, value_date,"
-		 " original_trace, reason_code, original_rdfi) FROM STDIN",
-		 table);
-	return cl_load_copy_rows(L, which, sql, copied);
+	return cl_load_copy_rows(L, which, unmatched ? NEAR_COPY("cl_unmatched") : NEAR_COPY("cl_ach"),
+				 copied);
 }
 
 /* A data error the database found in the file (two of its records are one
@@ -352,36 +347,22 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 	return CL_DB_OK;
 }
 
-/* One ACH payment twice in the same file under two keys (review 36, and
- * review 2: R2-11, R2-27): an entry and a re-dated copy of it, the same
- * entry in two batches (under --ach-key=batch the keys differ), a return
- * or NOC re-dated.  The unique index lets both through, and near
- * duplicates are otherwise looked for among applied records only.  The
- * file is rejected like a file with one key twice, both lines named.  Runs
- * only when one originator's trace runs overlap (trace_ranges.h) or the
- * file has two returns or NOCs: the file's ACH records are read again and
- * paired in the database, entries and returns by their own fields (two
- * equi-joins: an OR would hash on the amount alone). */
+/* One ACH payment twice in the same file under two keys: an entry and a
+ * re-dated copy of it, the same entry in two batches (under
+ * --ach-key=batch the keys differ), a return or NOC re-dated.  The unique
+ * index lets both through, and near duplicates are otherwise looked for
+ * among applied records only.  The file is rejected like a file with one
+ * key twice, both lines named.  Runs only when one originator's trace runs
+ * overlap (trace_ranges.h) or the file has two returns or NOCs: the file's
+ * ACH records are read again with their near identities (rules/near.h)
+ * and every pair of one identity is compared, as validate does
+ * (cmd/walk.c). */
 static const char in_file_near_sql[] =
-	"SELECT least(a.position, b.position), greatest(a.position, b.position),"
-	"  a.value_date, b.value_date, a.kind"
+	"SELECT a.position, b.position, a.value_date, b.value_date, a.kind"
 	" FROM pg_temp.cl_ach a JOIN pg_temp.cl_ach b"
-	"  ON b.kind = a.kind AND b.company_id = a.company_id"
-	"  AND b.trace_number = a.trace_number"
-	"  AND ltrim(btrim(b.receiving_account), '0') = ltrim(btrim(a.receiving_account), '0')"
-	"  AND b.receiving_dfi = a.receiving_dfi AND b.amount_minor = a.amount_minor"
-	" WHERE a.kind = 'ach.entry' AND b.ordinal > a.ordinal AND b.natural_key <> a.natural_key"
-	"  AND abs(b.value_date - a.value_date) <= 9"
-	"  AND public.clearing_banking_days(a.value_date, b.value_date) <= 5"
-	" UNION ALL"
-	" SELECT least(a.position, b.position), greatest(a.position, b.position),"
-	"  a.value_date, b.value_date, a.kind"
-	" FROM pg_temp.cl_ach a JOIN pg_temp.cl_ach b"
-	"  ON b.kind = a.kind AND b.original_trace = a.original_trace"
-	"  AND b.amount_minor = a.amount_minor"
-	"  AND b.original_rdfi IS NOT DISTINCT FROM a.original_rdfi"
-	" WHERE a.kind <> 'ach.entry' AND b.ordinal > a.ordinal AND b.natural_key <> a.natural_key"
-	"  AND " CL_SAME_RETURN_CODE("a", "b") " AND " CL_NEAR_DATES("a", "b")
+	"  ON b.kind = a.kind AND b.near_key = a.near_key"
+	" WHERE b.ordinal > a.ordinal AND b.natural_key <> a.natural_key"
+	"  AND public.clearing_near_dates(a.value_date, b.value_date)"
 	" ORDER BY 1, 2 LIMIT 10";
 
 static enum cl_db_status in_file_near_duplicates(struct load *L)
@@ -391,7 +372,7 @@ static enum cl_db_status in_file_near_duplicates(struct load *L)
 	unsigned long copied;
 	int i, n;
 
-	if ((st = cl_load_stage_near(L, ACH_ROWS, "cl_ach", &copied)) != CL_DB_OK)
+	if ((st = cl_load_stage_near(L, ACH_ROWS, &copied)) != CL_DB_OK)
 		return st;
 	st = cl_db_exec(L->db, in_file_near_sql, 0, NULL, &res, &L->r->err);
 	if (st != CL_DB_OK)
@@ -401,25 +382,9 @@ static enum cl_db_status in_file_near_duplicates(struct load *L)
 		struct cl_error e;
 		unsigned long first = strtoul(PQgetvalue(res, i, 0), NULL, 10);
 		unsigned long last = strtoul(PQgetvalue(res, i, 1), NULL, 10);
-		const char *da = PQgetvalue(res, i, 2), *db = PQgetvalue(res, i, 3);
-		bool entry = strcmp(PQgetvalue(res, i, 4), "ach.entry") == 0;
-		const char *same = entry ? "same originator, trace number, receiving account, RDFI "
-					   "and amount"
-					 : "same original trace, original RDFI and amount";
-		char when[64];
 
-		if (!*da || !*db)
-			snprintf(when, sizeof(when), "twice (effective %s and %s", *da ? da : "(none)",
-				 *db ? db : "(none)");
-		else if (strcmp(da, db) == 0)
-			snprintf(when, sizeof(when), "twice (both effective %s", da);
-		else
-			snprintf(when, sizeof(when), "under two effective dates (%s and %s", da, db);
-		cl_error_set(&e, L->path, last, "near_duplicate_in_file",
-			     "the %s on lines %lu and %lu are one %s %s: %s): the file cannot be "
-			     "deduplicated safely",
-			     entry ? "entries" : "returns or NOCs", first, last,
-			     entry ? "payment" : "return", when, same);
+		cl_near_in_file_error(&e, L->path, PQgetvalue(res, i, 4), first,
+				      PQgetvalue(res, i, 2), last, PQgetvalue(res, i, 3));
 		in_file_error(L, &e, first);
 	}
 	PQclear(res);
@@ -597,10 +562,10 @@ enum cl_db_status cl_load_copy_rows(struct load *L, enum which which, const char
 			take = bit_test(&L->conflicts, seen);
 			break;
 		case ACH_ROWS:
-			take = strncmp(rec->kind, "ach.", 4) == 0;
+			take = cl_near_applies(rec->kind);
 			break;
 		default:
-			take = !bit_test(&L->matched, seen) && strncmp(rec->kind, "ach.", 4) == 0;
+			take = !bit_test(&L->matched, seen) && cl_near_applies(rec->kind);
 			break;
 		}
 		if (!take)

@@ -55,22 +55,6 @@ static inline void bit_clear_all(struct bitmap *b)
 		memset(b->bits, 0, b->nbytes);
 }
 
-/* ---- near-duplicate rules shared by classify.c and load.c (SQL text;
- * A and B are table aliases) ---- */
-
-/* Two returns of one entry: any two plain return codes, else the same
- * code (dishonored and contested returns R61-R77, NOC change codes). */
-#define CL_SAME_RETURN_CODE(A, B)                                                             \
-	"(" A ".reason_code = " B ".reason_code OR (" A ".kind = 'ach.return'"                 \
-	" AND " A ".reason_code !~ '^R(6[1-9]|7[0-7])$' AND " B ".reason_code !~ '^R(6[1-9]|7[0-7])$'))"
-
-/* Within 5 banking days, or either has no date (a return's effective date
- * may be blank: it is compared with every copy). */
-#define CL_NEAR_DATES(A, B)                                                                   \
-	"(" A ".value_date IS NULL OR " B ".value_date IS NULL OR (" A ".value_date BETWEEN "   \
-	B ".value_date - 9 AND " B ".value_date + 9 AND public.clearing_banking_days("         \
-	A ".value_date, " B ".value_date) <= 5))"
-
 /* ---- the state of one file ---- */
 
 struct load {
@@ -107,8 +91,8 @@ struct load {
 enum which {
 	NEW_ROWS,      /* records without a journal row */
 	CONFLICT_ROWS, /* conflicting records */
-	NEAR_ROWS,     /* ACH records without a journal row, near fields only */
-	ACH_ROWS,      /* every ACH record, near fields only */
+	NEAR_ROWS,     /* ACH records without a journal row, near rows only */
+	ACH_ROWS,      /* every ACH record, near rows only */
 };
 
 /* load.c */
@@ -119,9 +103,10 @@ enum cl_status cl_load_open_parser(struct load *L, bool rewind, struct cl_parser
 enum cl_db_status cl_load_copy_rows(struct load *L, enum which which, const char *copy_sql,
 				    unsigned long *copied) CL_MUST_CHECK;
 
-/* The near-duplicate fields of the ACH records `which` selects (NEAR_ROWS
- * or ACH_ROWS) into a new temporary table `table` (a constant name). */
-enum cl_db_status cl_load_stage_near(struct load *L, enum which which, const char *table,
+/* The near identities (rules/near.h), dates, originators and traces of
+ * the ACH records `which` selects into a new temporary table: NEAR_ROWS
+ * into cl_unmatched, ACH_ROWS into cl_ach. */
+enum cl_db_status cl_load_stage_near(struct load *L, enum which which,
 				     unsigned long *copied) CL_MUST_CHECK;
 
 /* classify.c */

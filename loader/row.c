@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fingerprint.h"
+#include "near.h"
 
 /* The STORED fields, in the def's order (that of CL_SQL_RECORD_COLUMNS). */
 #define STORED_ID_STORED(n) CL_F_##n,
@@ -66,6 +67,15 @@ void cl_row_copy_field(struct cl_copy_in *c, const struct cl_field *f, const str
 		n = snprintf(b, sizeof(b), "\t%u", *(const unsigned *)(const void *)p);
 		cl_copy_raw(c, b, (size_t)n);
 		return;
+	case CL_FT_DERIVED: {
+		/* the only derived field: the near identity, "" (NULL) for the
+		   kinds the rule is not about */
+		char near[CL_NEAR_KEY_MAX];
+
+		cl_near_key(r, near, sizeof(near));
+		cl_copy_text(c, near, false, true);
+		return;
+	}
 	}
 }
 

@@ -95,12 +95,33 @@ const char *cl_direction_name(enum cl_direction d)
 #define HAS_OFFSET_DIR(n) 0
 #define HAS_OFFSET_LINE(n) 0
 #define HAS_OFFSET_COUNT(n) 0
+#define HAS_OFFSET_DERIVED(n) 0
+/* where the member is, and its size: none for DERIVED */
+#define OFFSET_OF(type, n) OFFSET_##type(n)
+#define OFFSET_STATIC(n) offsetof(struct cl_record, n)
+#define OFFSET_TEXT(n) offsetof(struct cl_record, n)
+#define OFFSET_HASH(n) offsetof(struct cl_record, n)
+#define OFFSET_HASHOPT(n) offsetof(struct cl_record, n)
+#define OFFSET_AMOUNT(n) offsetof(struct cl_record, n)
+#define OFFSET_DIR(n) offsetof(struct cl_record, n)
+#define OFFSET_LINE(n) offsetof(struct cl_record, n)
+#define OFFSET_COUNT(n) offsetof(struct cl_record, n)
+#define OFFSET_DERIVED(n) 0
+#define SIZE_OF(type, n) SIZE_##type(n)
+#define SIZE_STATIC(n) sizeof(((struct cl_record *)0)->n)
+#define SIZE_TEXT(n) sizeof(((struct cl_record *)0)->n)
+#define SIZE_HASH(n) sizeof(((struct cl_record *)0)->n)
+#define SIZE_HASHOPT(n) sizeof(((struct cl_record *)0)->n)
+#define SIZE_AMOUNT(n) sizeof(((struct cl_record *)0)->n)
+#define SIZE_DIR(n) sizeof(((struct cl_record *)0)->n)
+#define SIZE_LINE(n) sizeof(((struct cl_record *)0)->n)
+#define SIZE_COUNT(n) sizeof(((struct cl_record *)0)->n)
+#define SIZE_DERIVED(n) 0
 
 const struct cl_field cl_fields[CL_NFIELDS] = {
 #define CL_FIELD(n, type, cap, scope, store, flags, since, csv, shape, width, check)          \
 	{ #n, sizeof(#n) - 1, CL_FT_##type, CL_SCOPE_##scope, since, (store) | (flags),         \
-	  offsetof(struct cl_record, n), sizeof(((struct cl_record *)0)->n),                   \
-	  HAS_OFFSET_##type(n) },
+	  OFFSET_OF(type, n), SIZE_OF(type, n), HAS_OFFSET_##type(n) },
 #include "record_fields.def"
 #undef CL_FIELD
 };
@@ -155,6 +176,8 @@ const char *cl_field_text(const struct cl_field *f, const struct cl_record *rec,
 	case CL_FT_COUNT:
 		snprintf(buf, 65, "%u", *(const unsigned *)(const void *)p);
 		return buf;
+	case CL_FT_DERIVED:
+		break; /* not in the record: the loader computes it */
 	}
 	return "";
 }

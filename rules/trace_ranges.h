@@ -10,9 +10,10 @@
  * number of its originator, and traces are assigned in ascending order
  * within a batch: it can only exist when two runs of one originator's
  * entries (batches) have overlapping trace ranges.  Ordinary files have
- * none, and pay nothing more; a file that has one is checked exactly, in
- * the database by the loader (loader/load.c, in_file_near_duplicates) and
- * in memory by parse and validate (cmd/walk.c).
+ * none, and pay nothing more; a file that has one is checked exactly by
+ * the rule of near.h, in the database by the loader (loader/load.c,
+ * in_file_near_duplicates) and in memory by parse and validate
+ * (cmd/walk.c).
  */
 #ifndef CL_TRACE_RANGES_H
 #define CL_TRACE_RANGES_H

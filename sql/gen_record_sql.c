@@ -64,6 +64,7 @@ static const char *sql_type(const struct cl_field *f)
 	case CL_FT_STATIC:
 	case CL_FT_TEXT:
 	case CL_FT_DIR:
+	case CL_FT_DERIVED:
 		break;
 	}
 	return strcmp(f->name, "value_date") == 0 ? "date" : "text";

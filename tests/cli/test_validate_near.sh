@@ -49,3 +49,19 @@ expect_stderr_has 'are one return twice (effective 2026-03-02 and (none): same o
 run validate "$D/three-copies.ach"
 expect_status 3
 expect_stderr_has 'three-copies.ach:9: error: the entries on lines 3 and 9 are one payment under two effective dates (2026-03-02 and 2026-03-03'
+# every pair of copies is compared, not only the first and the previous:
+# an entry and re-dated copies at +20, +40 and +22 days hold one near
+# pair, the copies at +20 and +22
+. "$CL_ROOT/tests/tools/ach_batches.sh"
+for d in 260302 260322 260411 260324; do entries 0 1 "$d"; done | assemble >"$TMP/plus-20-40-22.ach"
+run validate "$TMP/plus-20-40-22.ach"
+expect_status 3
+expect_stderr_has 'plus-20-40-22.ach:12: error: the entries on lines 6 and 12 are one payment under two effective dates (2026-03-22 and 2026-03-24: same originator'
+# validate's memory budget: past 32,768 ACH records the check stops, with a
+# note under -v (load and diff check every record)
+{ entries 0 17000 260302; entries 0 17000 260401; } | assemble >"$TMP/big.ach"
+run validate "$TMP/big.ach"
+expect_status 0
+run validate -v "$TMP/big.ach"
+expect_status 0
+expect_stderr_has 'payments repeated under two dates were looked for in the first 32768 ACH records of this file only (validate keeps at most 32768 in memory); load and diff check every record'
