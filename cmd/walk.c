@@ -65,7 +65,7 @@ static struct walk_dup *dup_group(struct walk_keys *k, struct cl_keyset_entry *e
 /* One payment under two natural keys in one file (a pacs.008 with and
  * without its UETR): the records share an alternate key and a fingerprint
  * (record.h alt_key).  load and diff reject such a file (duplicate_alt_key);
- * validate and parse say so too (review 2, R2-5). */
+ * validate and parse say so too. */
 /* Returns true when the record repeats a payment of the file by `alt`. */
 static bool walk_alt_key(struct walk_keys *k, const struct cl_record *rec, const char *alt)
 {
@@ -93,8 +93,8 @@ static bool walk_alt_key(struct walk_keys *k, const struct cl_record *rec, const
 }
 
 /* Two records of one file with the same natural key make it invalid: load
- * and diff reject such a file (issue 4), so validate and parse say so too,
- * without a database (review 21).  The NACHA parser proves ACH keys unique
+ * and diff reject such a file, so validate and parse say so too, without a
+ * database.  The NACHA parser proves ACH keys unique
  * itself (entries in constant memory by trace order and per-batch trace
  * ranges, returns and NOCs with a key set) and names both lines; the
  * loader skips ACH files here too (NACHA files, not NACHA records: a CSV

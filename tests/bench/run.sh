@@ -56,7 +56,7 @@ log() { echo "bench: $*" >&2; }
 measure() {
 	_n=$1
 	shift
-	# the parse figure is "parse --format json to /dev/null" (issue 2): its
+	# the parse figure is "parse --format json to /dev/null": its
 	# 800 MB of JSON must not be timed as a disk write
 	_out="$W/$_n.out"
 	case $_n in parse_*) _out=/dev/null ;; esac

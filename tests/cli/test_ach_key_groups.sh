@@ -1,7 +1,7 @@
 # The NACHA parser's in-file key proof groups batches by the originator as
 # the key has it (company id trimmed on both sides): one entry under "ABC1234   "
-# and "   ABC1234" is one key twice (acceptance review 2, R2-1: validate said
-# valid, load retried 8 times as a race and exited 5 with no audit row).
+# and "   ABC1234" is one key twice (else validate calls the file valid
+# while load retries it 8 times as a race and exits 5 with no audit row).
 . "$(dirname "$0")/lib.sh"
 F="$TESTDATA/keys/company-justified-two-ways.ach"
 for cmd in validate parse; do

@@ -1,7 +1,6 @@
 #!/bin/sh
-# tests/cli/test_hostile.sh - hostile inputs (issue 5, "Fuzzing and hostile
-# input"): XXE, entity bombs, external DTDs, deep nesting, a 100 MiB text
-# node, a 1 GiB line, binary garbage, gzip bombs, truncated and corrupt gzip,
+# tests/cli/test_hostile.sh - hostile inputs: XXE, entity bombs, external
+# DTDs, deep nesting, a 100 MiB text node, a 1 GiB line, binary garbage, gzip bombs, truncated and corrupt gzip,
 # NUL bytes, invalid UTF-8, UTF-16, a schemaLocation URL, an XSD given
 # to validate --schema that imports a URL and includes /etc/passwd, and CSV
 # exports with a 100 MiB field or column name, millions of columns or
@@ -292,7 +291,7 @@ check gzip-trailing     gzip-trailing-garbage.ach.gz 0 3 gzip_trailing \
 
 # validate --schema with an XSD whose xs:import names a URL and whose
 # xs:include names /etc/passwd: refused, no network, nothing of the file
-# shown; a schema that cannot be used is a usage error (exit 2, review 28)
+# shown; a schema that cannot be used is a usage error (exit 2)
 if [ "$have_strace" = 1 ]; then
 	# LeakSanitizer cannot run under ptrace: no leak check in this run
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq \

@@ -9,14 +9,15 @@ keys_of() {
 }
 
 # ACH company identification left- or right-justified in columns 41-50
-# (review 47: the right-justified copy was applied a second time)
+# (the same keys and fingerprints, so the right-justified copy is not applied
+# a second time)
 keys_of "$K/company-left.ach" >"$TMP/left"
 keys_of "$K/company-right.ach" >"$TMP/right"
 [ -s "$TMP/left" ] || fail "no records"
 diff -u "$TMP/left" "$TMP/right" || fail "company id justification changed keys or fingerprints"
 grep -q '^ABC1234|' "$TMP/left" || fail "company id not trimmed: $(head -1 "$TMP/left")"
 # pain.001.001.09 ReqdExctnDt as a date-time (the DtTm branch of the choice):
-# accepted, its date part (as written) is the value date (review 42)
+# accepted, its date part (as written) is the value date
 sed 's#<ReqdExctnDt><Dt>2026-03-03</Dt></ReqdExctnDt>#<ReqdExctnDt><DtTm>2026-03-03T23:30:00-05:00</DtTm></ReqdExctnDt>#' \
 	"$TESTDATA/demo/original-pain001.xml" >"$TMP/dttm.xml"
 grep -q '<DtTm>' "$TMP/dttm.xml" || fail "fixture not changed"
@@ -29,7 +30,7 @@ keys_of "$TESTDATA/demo/original-pain001.xml" >"$TMP/dt"
 keys_of "$TMP/dttm.xml" >"$TMP/dttm"
 diff -u "$TMP/dt" "$TMP/dttm" || fail "Dt and DtTm of the same day key differently"
 # "the USD equivalent of 18050.68 EUR" is another instruction than
-# "18050.68 EUR": same key, other fingerprint, so a conflict (review 52)
+# "18050.68 EUR": same key, other fingerprint, so a conflict
 sed 's#<Amt><InstdAmt Ccy="EUR">18050.68</InstdAmt></Amt>#<Amt><EqvtAmt><Amt Ccy="EUR">18050.68</Amt><CcyOfTrf>USD</CcyOfTrf></EqvtAmt></Amt>#' \
 	"$TESTDATA/demo/original-pain001.xml" >"$TMP/eqvt.xml"
 grep -q '<EqvtAmt>' "$TMP/eqvt.xml" || fail "fixture not changed"

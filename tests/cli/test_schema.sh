@@ -1,6 +1,6 @@
 # validate --schema: the Document element is validated, not the envelope
-# around it (review 27), and a schema that cannot be used is a usage error
-# naming it, said once before any file is read (review 28).
+# around it, and a schema that cannot be used is a usage error naming it,
+# said once before any file is read.
 . "$(dirname "$0")/lib.sh"
 XSD="$TESTDATA/iso20022/corpus/xsd/pain.001.001.09.xsd"
 CBPR="$TESTDATA/iso20022/corpus/pain.001/001.09/cbprplus_2025_pain.001.min.xml"

@@ -107,7 +107,7 @@ run parse --schema x.xsd x
 expect_status 2
 
 # Tenants are key spaces: a blank, a capital or an empty name is refused
-# before anything is read (review 13).
+# before anything is read.
 for t in 'bank2 ' Bank2 '' ' bank2' 'a/b'; do
 	run load --tenant "$t" x.ach
 	expect_status 2
@@ -156,8 +156,8 @@ if [ -w /dev/full ]; then
 	[ "$st" -ne 0 ] || fail "--help to /dev/full exited 0"
 	grep -q "could not write standard output" "$TMP/err" || fail "no write error message"
 fi
-# standard input at most once: a second "-" would read an empty stream
-# (review 50); refused before any file is read or a database is asked
+# standard input at most once: a second "-" would read an empty stream;
+# refused before any file is read or a database is asked
 for cmd in parse validate load diff; do
 	case $cmd in
 	load | diff) run "$cmd" --db "host=127.0.0.1 port=1" - - </dev/null ;;
@@ -170,7 +170,7 @@ Try 'clearing-load $cmd --help' for more information.
 OUT
 done
 # a password in --db in any spelling is a usage error, never sent and never
-# a "database unavailable" (review 17: PASSWORD=x exited 5)
+# a "database unavailable" (exit 2, not 5)
 for conninfo in "PASSWORD=x dbname=a" "host=h Password = 'y'" "postgresql://h/db?PASSWORD=x"; do
 	run loads --db "$conninfo"
 	expect_status 2
@@ -185,7 +185,7 @@ for conninfo in "host=h port" "postgresql://u:secret@[bad"; do
 	if grep -q secret "$TMP/stderr"; then fail "the URI was echoed: $(cat "$TMP/stderr")"; fi
 done
 # loads --uuid with a filter: refused, so a filter cannot turn "committed in
-# another tenant" into "did not commit" (review 2, R2-20); before connecting
+# another tenant" into "did not commit"; before connecting
 for f in "--tenant bank2" "--since 2030-01-01"; do
 	run loads --db "host=127.0.0.1 port=1" --uuid 065ef28c-0000-4000-8000-000000000001 $f
 	expect_status 2

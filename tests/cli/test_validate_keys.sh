@@ -65,7 +65,7 @@ run parse --format json "$TESTDATA/keys/return-twice-two-companies.ach"
 expect_status 3
 
 # one pacs.008 payment with and without its UETR in one file: two natural
-# keys, one alternate key and fingerprint; the loader's message (review 2, R2-5)
+# keys, one alternate key and fingerprint; the loader's message
 "$CL_TOOLS/gen_iso" --type pacs.008 --tx 3 --msg-version 02 >"$TMP/v02.xml"
 "$CL_TOOLS/gen_iso" --type pacs.008 --tx 3 --msg-version 08 >"$TMP/v08.xml"
 {

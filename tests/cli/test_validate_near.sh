@@ -1,7 +1,7 @@
 # validate and parse find what load and diff reject without a database: an
 # ACH payment twice in one file under two keys (a re-dated copy, a batch
 # sent twice under --ach-key=batch, a re-dated return), with the loader's
-# message and exit 3 (acceptance review 2, R2-5).  Files whose trace runs do
+# message and exit 3.  Files whose trace runs do
 # not overlap pay nothing for the check.
 . "$(dirname "$0")/lib.sh"
 D="$TESTDATA/near"
@@ -41,11 +41,11 @@ expect_stderr_has 'are one payment under two effective dates (2026-03-02 and 202
 run validate -v - <"$D/redated-in-file.ach"
 expect_status 0
 expect_stderr_has 'left to load and diff'
-# a return with and without its date in one file (review 3, R3-1)
+# a return with and without its date in one file
 run validate "$D/return-dated-and-not.ach"
 expect_status 3
 expect_stderr_has 'are one return twice (effective 2026-03-02 and (none): same original trace, original RDFI and amount)'
-# three copies, the near pair not adjacent (review 3, R3-2)
+# three copies, the near pair not adjacent
 run validate "$D/three-copies.ach"
 expect_status 3
 expect_stderr_has 'three-copies.ach:9: error: the entries on lines 3 and 9 are one payment under two effective dates (2026-03-02 and 2026-03-03'

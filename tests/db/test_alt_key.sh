@@ -44,7 +44,7 @@ assert_eq "$(q "select count(*) from clearing_record where tenant = 't2'")" 3 "t
 } >"$TMP/both.xml"
 sed -i -e "s|<NbOfTxs>3</NbOfTxs>|<NbOfTxs>4</NbOfTxs>|" -e "/<CtrlSum>/d" -e "/<TtlIntrBkSttlmAmt/d" "$TMP/both.xml"
 # structurally valid (its only error is the one payment under two keys,
-# which validate finds too, without a database: review 2, R2-5)
+# which validate finds too, without a database)
 expect_exit 3 cl validate --format json "$TMP/both.xml"
 assert_eq "$(grep -c '"type":"error"' "$TMP/out")" 1 "fixture both.xml: one error"
 grep -q '"code":"duplicate_alt_key"' "$TMP/out" || fail "validate both.xml: $(cat "$TMP/out")"
@@ -62,7 +62,7 @@ for round in 1 2 3 4 5; do
 done
 
 # without TxId (optional in .08) the alternate key is the EndToEndId tier:
-# the copy without UETR, keyed e2e|..., is still held (review 2, R2-2)
+# the copy without UETR, keyed e2e|..., is still held
 sed 's|<TxId>[^<]*</TxId>||' "$TMP/v08.xml" >"$TMP/notx.xml"
 sed 's|<UETR>[^<]*</UETR>||' "$TMP/notx.xml" >"$TMP/notx_nouetr.xml"
 "$CL_BIN" load --tenant notx --format json "$TMP/notx.xml" >"$TMP/o" || fail "notx: $(cat "$TMP/o")"
@@ -70,7 +70,7 @@ expect_exit 4 cl load --tenant notx --format json "$TMP/notx_nouetr.xml"
 assert_eq "$(q "select count(*) from clearing_record where tenant = 'notx'")" 3 "notx: no payment twice"
 
 # different payments that reuse a TxId (other UETR, other amounts): new, not
-# held (R2-3); the same content under a fresh UETR is held
+# held; the same content under a fresh UETR is held
 "$CL_TOOLS/gen_iso" --type pacs.008 --tx 3 --seed 2 --msg-id MSG-DAY2 |
 	sed 's|<TxId>TX-2-|<TxId>TX-1-|' >"$TMP/day2.xml"
 "$CL_BIN" load --tenant reuse --format json "$TMP/v08.xml" >/dev/null || fail "reuse v08"
@@ -108,7 +108,6 @@ cmp -s "$TMP/alt_parser" "$TMP/alt_sql" || fail "migration 006 backfill differs:
 # the same payments with their UETRs but no instructed agent (it came only in
 # the AppHdr, or was stripped): the UETR key has no instructed agent, so the
 # copy meets the same keys and is held, not keyed by TxId and applied again
-# (review 3, R3-11)
 "$CL_BIN" load --tenant instd --format json "$CL_ROOT/testdata/keys/pacs008-two.xml" >"$TMP/o" ||
 	fail "pacs008-two: $(cat "$TMP/o")"
 expect_exit 4 cl load --tenant instd --format json "$CL_ROOT/testdata/keys/pacs008-two-no-instd.xml"
@@ -117,7 +116,7 @@ grep -q '"outcome":"held","records":2,"new":0,"duplicate":0,"conflict":2' "$TMP/
 assert_eq "$(q "select count(*) from clearing_record where tenant = 'instd'")" 2 "instd: no payment twice"
 
 # one form with its EndToEndId, the other with NOTPROVIDED and no UETR: the
-# TxId is the identity they share (alt_key2; review 3, R3-5)
+# TxId is the identity they share (alt_key2)
 sed 's|<EndToEndId>[^<]*</EndToEndId>|<EndToEndId>NOTPROVIDED</EndToEndId>|; s|<UETR>[^<]*</UETR>||' \
 	"$TMP/v08.xml" >"$TMP/np_nouetr.xml"
 "$CL_BIN" load --tenant np --format json "$TMP/v08.xml" >"$TMP/o" || fail "np v08: $(cat "$TMP/o")"
@@ -129,7 +128,6 @@ assert_eq "$(q "select count(*) from clearing_record where tenant in ('np', 'np2
 
 # a copy with neither its UETR nor its instructed agent: the alternate key
 # matches and the fingerprint without the instructed agent too: held
-# (review 4, R4-2, R4-3)
 sed -e 's|<UETR>[^<]*</UETR>||' -e 's|<InstdAgt>.*</InstdAgt>||' "$CL_ROOT/testdata/keys/pacs008-two.xml" >"$TMP/bare.xml"
 grep -q '<InstdAgt>' "$TMP/bare.xml" && fail "fixture: InstdAgt left"
 "$CL_BIN" load --tenant bare --format json "$CL_ROOT/testdata/keys/pacs008-two.xml" >"$TMP/o" || fail "bare 1"
@@ -140,7 +138,7 @@ expect_exit 4 cl load --tenant bare2 --format json "$CL_ROOT/testdata/keys/pacs0
 assert_eq "$(q "select count(*) from clearing_record where tenant in ('bare', 'bare2')")" 4 "bare: no payment twice"
 
 # keys stored in the earlier UETR form (uetr|U|InstgAgt|InstdAgt) are
-# rewritten by migration 9, so an exact re-upload stays a duplicate (R4-1)
+# rewritten by migration 9, so an exact re-upload stays a duplicate
 "$CL_BIN" load --tenant old --format json "$CL_ROOT/testdata/keys/pacs008-two.xml" >"$TMP/o" || fail "old 1"
 q "update clearing_record set natural_key = natural_key || '|COBADEFF', alt_fp = null
    where tenant = 'old' and natural_key like 'uetr|%';

@@ -7,9 +7,8 @@
 # refused whole (in-file duplicate key, as for ISO files); a masked export
 # is refused; an export edited into a form its parser could not have given
 # (an entry's date emptied, an IBAN in lowercase or with blanks, a company
-# id with leading blanks) is refused, not applied under a second key
-# (review 2, R2-6, R2-7), and no account number reaches clearing_load.reason
-# (R2-15).
+# id with leading blanks) is refused, not applied under a second key, and no
+# account number reaches clearing_load.reason.
 . "$(dirname "$0")/lib.sh"
 db_new
 cl init >/dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The loader always talks UTF-8 to the server: a PGCLIENTENCODING of LATIN1
 # (a login profile on one of two cron hosts) must not store a non-ASCII id
-# under other bytes and apply the same file again (review 3, R3-6).
+# under other bytes and apply the same file again.
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
 db_new

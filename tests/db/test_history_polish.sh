@@ -65,7 +65,7 @@ expect_exit 0 cl loads --tenant evil
 assert_eq "$(wc -l <"$TMP/out")" 1 "one load, one line"
 grep -q 'evil\\x0A\\x1B\[31mname.ach' "$TMP/out" || fail "loads text file name: $(cat "$TMP/out")"
 
-# R2-22: diff CSV names the key a near duplicate copies; show text has no
+# diff CSV names the key a near duplicate copies; show text has no
 # line for an empty column (JSON writes it as null)
 "$CL_TOOLS/gen_ach" -n 2 --start 700 -e 260302 >"$TMP/mon.ach"
 "$CL_TOOLS/gen_ach" -n 2 --start 700 -e 260303 >"$TMP/tue.ach"
@@ -78,7 +78,7 @@ expect_exit 4 cl load --tenant nd "$TMP/tue.ach"
 expect_exit 0 cl show --tenant nd --trace 121042880000701
 if grep -q '^  [a-z_]* *$' "$TMP/out"; then fail "show text prints an empty column: $(grep '^  [a-z_]* *$' "$TMP/out")"; fi
 
-# R2-18: show prints a pacs record's alternate key (why a copy under another
+# show prints a pacs record's alternate key (why a copy under another
 # key is held as its near duplicate)
 "$CL_TOOLS/gen_iso" --type pacs.008 --tx 1 >"$TMP/p8.xml"
 expect_exit 0 cl load --tenant alt "$TMP/p8.xml"
@@ -86,7 +86,7 @@ e2e=$(grep -o '<EndToEndId>[^<]*' "$TMP/p8.xml" | head -n 1 | cut -c13-)
 expect_exit 0 cl show --tenant alt --format json --e2e "$e2e"
 grep '"type":"record"' "$TMP/out" | grep -q '"alt_key":"[a-z0-9]*|' || fail "show alt_key: $(cat "$TMP/out")"
 
-# R2-23: a near duplicate parked in quarantine (under its own key) is shown
+# a near duplicate parked in quarantine (under its own key) is shown
 # with the record it copies, and under its own key
 expect_exit 0 cl load --tenant ndq "$TMP/mon.ach"
 expect_exit 4 cl load --tenant ndq --on-conflict=quarantine "$TMP/tue.ach"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# load of hostile inputs (issue 5): every file of testdata/hostile/ and the
+# load of hostile inputs: every file of testdata/hostile/ and the
 # big ones generate.sh makes (entity bombs, deep nesting, 100 MiB text node,
 # 1 GiB line, gzip bombs, ...) is refused with exit 3 and applies nothing:
 # clearing_record and the dedupe journal stay empty, also when a hostile file

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A NOC's corrected data, a return's dishonored/contested code and a
-# pacs.004's OrgnlMsgId are columns (migration 007, review 2: R2-17): they
+# pacs.004's OrgnlMsgId are columns (migration 007): they
 # are stored, and a conflict on one of them names it.
 . "$(dirname "$0")/lib.sh"
 db_new
@@ -16,7 +16,7 @@ sed '4s/^\(.\{35\}\)1918171614/\19999999999/' "$F" >"$TMP/other.ach"
 cmp -s "$F" "$TMP/other.ach" && fail "fixture not changed"
 expect_exit 4 cl diff --format json "$TMP/other.ach"
 # (masked like an account: a C01's corrected data is the right account
-# number; review 3, R3-7)
+# number)
 grep -q '"fields":"corrected_data","old_corrected_data":"\*\*\*\*\*\*1614","new_corrected_data":"\*\*\*\*\*\*9999"' "$TMP/out" ||
 	fail "diff names corrected_data, masked: $(cat "$TMP/out")"
 expect_exit 4 cl diff --no-mask --format json "$TMP/other.ach"
@@ -27,7 +27,7 @@ assert_eq "$(q "select array_to_string(fields, ',') from clearing_dedupe_event w
 	"corrected_data" "the journal names the field"
 
 # a record applied before schema 7 has the new columns empty: "not known",
-# not named as a difference (review 3, R3-8).  Simulated: the value removed
+# not named as a difference.  Simulated: the value removed
 # and migration 7 dated after the record's load.
 q "update clearing_record set corrected_data = null where kind = 'ach.noc';
    update clearing_schema_version set applied_at = now() where version = 7" >/dev/null

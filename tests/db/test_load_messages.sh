@@ -1,5 +1,5 @@
 #!/bin/sh
-# What load says when a file changes under it (review 39): nothing applied,
+# What load says when a file changes under it: nothing applied,
 # the attempt recorded as rejected (exit 3), in words an operator can read:
 # no "(SQLSTATE none)", "nothing applied" said once.
 . "$(dirname "$0")/lib.sh"

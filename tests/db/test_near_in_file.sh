@@ -32,16 +32,15 @@ grep -q '"new":6,' "$TMP/o2" || fail "6 banking days: $(cat "$TMP/o2")"
 assert_eq "$(q "select count(*) from clearing_record")" 12 "both clean files applied"
 
 # one batch twice, same date, under --ach-key=batch: two keys, one payment
-# (review 2, R2-11)
 expect_exit 3 cl load --tenant twin --ach-key=batch "$D/batch-twice.ach"
 grep -q 'batch-twice.ach:7: error: the entries on lines 3 and 7 are one payment twice (both effective 2026-03-02: same originator' "$TMP/err" ||
 	fail "batch twice: $(cat "$TMP/err")"
-# the same return under two dates in one file (R2-27)
+# the same return under two dates in one file
 expect_exit 3 cl load --tenant ret "$D/return-twice-in-file.ach"
 grep -q 'the returns or NOCs on lines 3 and 7 are one return under two effective dates (2026-03-02 and 2026-03-03: same original trace, original RDFI and amount)' "$TMP/err" ||
 	fail "return twice in file: $(cat "$TMP/err")"
 # across files: a re-dated return, and a re-dated entry whose account is
-# justified the other way (R2-14), are near duplicates: held
+# justified the other way, are near duplicates: held
 "$CL_BIN" load --tenant ret "$D/return.ach" >/dev/null || fail "return"
 expect_exit 4 cl load --tenant ret --format json "$D/return-redated.ach"
 grep -q '"outcome":"held"' "$TMP/out" || fail "re-dated return: $(cat "$TMP/out")"
@@ -50,13 +49,13 @@ expect_exit 4 cl load --tenant acct --format json "$D/account-right-redated.ach"
 grep -q '"outcome":"held"' "$TMP/out" || fail "re-dated, account justified: $(cat "$TMP/out")"
 assert_eq "$(q "select count(*) from clearing_record where tenant in ('twin', 'ret', 'acct')")" 2 \
 	"one return and one entry applied, nothing twice"
-# the hold names near duplicates as such, not as "same key, different content" (R2-24)
+# the hold names near duplicates as such, not as "same key, different content"
 assert_eq "$(q "select reason from clearing_load where tenant = 'ret' and outcome = 'held'")" \
 	"1 near duplicate (the same payment under another key): file held, nothing applied" "held reason"
 
-# review 3: a return without a date matches its dated copy (R3-1), an entry
-# returned under two codes is returned once (R3-3), a zero-filled account is
-# the same account (R3-10); in one file: rejected
+# a return without a date matches its dated copy, an entry returned under two
+# codes is returned once, a zero-filled account is the same account; in one
+# file: rejected
 for pair in "return-dated return-no-date" "return-no-date return-dated" "return-r01 return-r03" \
 	"account-blank-filled account-zero-filled-redated"; do
 	set -- $pair
@@ -71,7 +70,7 @@ grep -q 'the returns or NOCs on lines 3 and 7 are one return twice (effective 20
 	fail "dated and not, one file: $(cat "$TMP/err")"
 
 # two loaders at once with a return file and its re-dated copy: one applies
-# (returns take a per-tenant lock, R3-4)
+# (returns take a per-tenant lock)
 for round in 1 2 3; do
 	load_at_once "rr$round" "$D/returns-3000.ach" "$D/returns-3000-redated.ach"
 	assert_eq "$(q "select count(*) from clearing_record where tenant = 'rr$round'")" 3000 \

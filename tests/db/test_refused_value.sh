@@ -2,7 +2,7 @@
 # A value the parser lets through but PostgreSQL refuses (a data exception,
 # SQLSTATE class 22: here a CSV effective date 2026-02-31) makes the file
 # invalid, not the database: exit 3, recorded as rejected with the server's
-# reason, nothing applied (acceptance review 2, R2-9: exit 5, no audit row).
+# reason, nothing applied (not exit 5 with no audit row).
 # Should the CSV parser learn to refuse the date itself, this stays true.
 . "$(dirname "$0")/lib.sh"
 F="$CL_ROOT/testdata/csv/date-does-not-exist.csv"

@@ -3,8 +3,8 @@
  * directly (no format detection), read whole and in chunks; and the same
  * file with CRLF line ends, which must give the same records (keys,
  * fingerprints, amounts, positions) and the same errors (line and code):
- * issue 2, "the same payment in a re-created file (... CRLF) must give the
- * same natural key and fingerprint".  And a valid file re-created with
+ * the same payment in a re-created file must give the same natural key and
+ * fingerprint.  And a valid file re-created with
  * another creation date, time and file ID modifier, and other company names,
  * must keep every natural key and fingerprint (cosmetic fields, DESIGN.md).
  */

@@ -340,7 +340,7 @@ static void test_iso20022_namespaces(void **state)
 /* ------------------------------------------------------------ messages */
 
 /* An element the message allows once, twice: which amount holds cannot be
- * told (review 2, R2-12); Ustrd may repeat (TX09 has two) */
+ * told; Ustrd may repeat (TX09 has two) */
 static void test_iso20022_repeated_element_is_error(void **state)
 {
 	(void)state;
@@ -367,7 +367,7 @@ static void test_iso20022_repeated_element_is_error(void **state)
 }
 
 /* the initiating party's name is never the sender: it can be a person, and
- * clearing_load.sender is stored (review 2, R2-25) */
+ * clearing_load.sender is stored */
 static void test_iso20022_sender_is_never_a_name(void **state)
 {
 	static char nameonly[sizeof(doc)];
@@ -1068,7 +1068,7 @@ static void test_iso20022_schema_validation(void **state)
 	assert_string_equal(run.err[0].message, "XML schema: element 'Document': no matching "
 						"global declaration available for the validation root");
 	/* CBPR+: the Document inside an AppHdr envelope is what is validated
-	 * (review 27: the envelope was, and every such file failed) */
+	 * (not the envelope: against that every such file would fail) */
 	schema_run("testdata/iso20022/corpus/pain.001/001.09/cbprplus_2025_pain.001.max.xml", xsd);
 	assert_int_equal(run.nerr, 0);
 	assert_int_equal(run.nrec, 1);
@@ -1086,7 +1086,7 @@ static void test_iso20022_schema_validation(void **state)
 	assert_string_equal(run.err[0].code, "xml_schema");
 }
 
-/* validate asks once, before reading any file (review 28) */
+/* validate asks once, before reading any file */
 static void test_iso20022_schema_check(void **state)
 {
 	struct cl_error err;
