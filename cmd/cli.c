@@ -316,6 +316,16 @@ void cl_json_end(struct cl_json *j)
 	j->len = 0;
 }
 
+void cl_json_error_words(struct cl_json *j, const struct cl_error *err)
+{
+	cl_json_str(j, "code", err->code);
+	cl_json_str(j, "message", err->message);
+	if (err->detail[0])
+		cl_json_str(j, "detail", err->detail);
+	if (err->hint[0])
+		cl_json_str(j, "hint", err->hint);
+}
+
 /* ---- the record model as named values ---------------------------------- */
 
 const char *cl_out_account(const char *acct, char *buf, size_t cap)

@@ -86,6 +86,11 @@ void cl_json_bool(struct cl_json *j, const char *key, bool val);
 void cl_json_null(struct cl_json *j, const char *key);
 void cl_json_end(struct cl_json *j); /* writes "}\n" */
 
+/* Write an error's words into an open JSON object: "code", "message" and,
+ * only when the error has them, "detail" and "hint" (what cl_print_error()
+ * says in its lines); where it was found is the caller's part. */
+void cl_json_error_words(struct cl_json *j, const struct cl_error *err);
+
 /* Write every field of the record model into an open JSON object (the
  * keys listed in clearing-load(1), snake_case; accounts masked unless
  * --no-mask). */

@@ -35,12 +35,7 @@ static void on_error(void *ctx, const struct cl_error *err)
 		cl_json_str(&j, "file", o->file);
 		cl_json_uint(&j, "position", err->line);
 		cl_json_str(&j, "action", "invalid");
-		cl_json_str(&j, "code", err->code);
-		cl_json_str(&j, "message", err->message);
-		if (err->detail[0])
-			cl_json_str(&j, "detail", err->detail);
-		if (err->hint[0])
-			cl_json_str(&j, "hint", err->hint);
+		cl_json_error_words(&j, err);
 		cl_json_end(&j);
 	} else if (o->format == CL_OUT_CSV) {
 		char line[24];

@@ -22,12 +22,7 @@ static void report_error(void *vctx, const struct cl_error *err)
 			cl_json_uint(&j, "other_line", err->other_line);
 		if (err->path[0])
 			cl_json_str(&j, "path", err->path);
-		cl_json_str(&j, "code", err->code);
-		cl_json_str(&j, "message", err->message);
-		if (err->detail[0])
-			cl_json_str(&j, "detail", err->detail);
-		if (err->hint[0])
-			cl_json_str(&j, "hint", err->hint);
+		cl_json_error_words(&j, err);
 		cl_json_end(&j);
 		break;
 	case CL_OUT_CSV: {
