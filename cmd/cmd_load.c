@@ -47,14 +47,14 @@ static void on_error(void *ctx, const struct cl_error *err)
 	}
 }
 
-static void on_progress(void *ctx, int pass, unsigned long records, uint64_t bytes)
+static void on_progress(void *ctx, unsigned long records, uint64_t bytes)
 {
 	struct out *o = ctx;
 
 	if (!o->progress || records < 100000)
 		return;
-	fprintf(stderr, "\r%s: %s %lu records (%.1f MB)\033[K", o->file_text,
-		pass == 1 ? "reading" : "applying", records, (double)bytes / 1e6);
+	fprintf(stderr, "\r%s: reading %lu records (%.1f MB)\033[K", o->file_text, records,
+		(double)bytes / 1e6);
 	o->progress_shown = true;
 }
 

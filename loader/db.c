@@ -86,7 +86,7 @@ enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct c
 	/* every byte we send is UTF-8 (ISO 20022 is, NACHA is ASCII): a
 	   PGCLIENTENCODING or a database default of LATIN1 would store a
 	   non-ASCII id under other bytes, and the same file would be new
-	   again (review 3, R3-6).  A database that cannot hold a character
+	   again.  A database that cannot hold a character
 	   refuses it: the file is rejected, never stored altered. */
 	keys[n] = "client_encoding";
 	vals[n++] = "UTF8";

@@ -48,7 +48,7 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
  * takes the same lock at session level (*running = false, held until
  * cl_history_release_uuid) or finds it taken (*running = true).  Asked
  * before looking a load up, it makes "not in clearing_load" mean "never
- * committed" for certain (review 15). */
+ * committed" for certain. */
 enum cl_db_status cl_history_lock_uuid(struct cl_db *db, const char *uuid, bool *running,
 				       struct cl_error *err);
 void cl_history_release_uuid(struct cl_db *db, const char *uuid);

@@ -1,22 +1,23 @@
 /*
  * load.h - load and diff one file: the per-record dedupe pipeline.
  *
- * One transaction per file (DESIGN.md principle 4):
+ * One transaction per file (DESIGN.md principle 4), the file read once:
  *
  *   UUID (before BEGIN) -> BEGIN -> clearing_load row
- *   pass 1: parse, COPY (ordinal, position, kind, key, fingerprint and the
- *           ACH near-duplicate fields) into a temporary stage table
- *   classify in SQL: stage joined to clearing_record on (tenant, kind,
- *           natural_key): same fingerprint = duplicate, other = conflict;
- *           ACH near duplicates; one INSERT ... SELECT writes the journal
- *           and streams back (ordinal, reason) for the bitmaps below
- *   conflicts: re-parse, park their full rows in a temporary table, name the
- *           differing fields in the journal; hold (nothing applied) or
- *           quarantine (clearing_quarantine, then apply the rest)
- *   pass 2: re-parse, COPY only the new records' full rows straight into
- *           clearing_record (the unique index is the arbiter)
+ *   stage:    parse, COPY every record with all its columns into a
+ *             temporary stage table; in-file checks (a key twice, one
+ *             payment twice) in SQL over it
+ *   classify: the stage against clearing_record on (tenant, kind,
+ *             natural_key): same fingerprint = duplicate, other = conflict;
+ *             alternate keys; ACH near duplicates by near_key; each an
+ *             INSERT ... SELECT into the journal
+ *   explain:  the differing fields of each conflict into its journal row;
+ *             hold (nothing applied) or quarantine (clearing_quarantine,
+ *             then apply the rest)
+ *   apply:    INSERT ... SELECT the staged records without a journal row
+ *             into clearing_record (the unique index is the arbiter)
  *   clearing_load row updated -> COMMIT (a lost COMMIT is resolved by the
- *           load UUID: the third outcome)
+ *             load UUID: the third outcome)
  *
  * diff runs the same pipeline up to the apply step, reports every record's
  * fate through hooks->on_plan, and rolls back.
@@ -95,9 +96,9 @@ struct cl_load_hooks {
 	void (*on_error)(void *ctx, const struct cl_error *err);
 	/* a remark for verbose output (parser notes, retries); may be NULL */
 	void (*on_note)(void *ctx, const struct cl_error *err);
-	/* records handled so far in a pass (1 = staging, 2 = applying); may
-	   be NULL; called every few thousand records */
-	void (*on_progress)(void *ctx, int pass, unsigned long records, uint64_t bytes);
+	/* records read (and staged) so far; may be NULL; called every few
+	   thousand records */
+	void (*on_progress)(void *ctx, unsigned long records, uint64_t bytes);
 	/* diff only: each record's fate, in file order */
 	void (*on_plan)(void *ctx, const struct cl_plan_item *item);
 };
@@ -107,7 +108,7 @@ struct cl_load_opts {
 	enum cl_on_conflict on_conflict;
 	bool dry_run;              /* diff */
 	struct cl_parse_opts parse;
-	unsigned max_retries;      /* whole-file retries; 0 = 5 */
+	unsigned max_retries;      /* whole-file retries; 0 = 8 (load.c DEFAULT_RETRIES) */
 };
 
 struct cl_load_result {

@@ -1,4 +1,5 @@
-/* plan.c - diff: every record's fate, in file order. */
+/* plan.c - diff: every record's fate, in file order (the file read again:
+ * a dry run reports every record, new ones too, as the parser gives it). */
 #include "load_int.h"
 
 #include <libpq-fe.h>
@@ -113,7 +114,7 @@ static int on_detail(void *ctx, char **f, int nf)
 	return 0;
 }
 
-enum cl_db_status cl_load_plan(struct load *L)
+enum cl_db_status cl_plan(struct load *L)
 {
 	struct plan P;
 	enum cl_db_status st;
@@ -121,7 +122,7 @@ enum cl_db_status cl_load_plan(struct load *L)
 
 	memset(&P, 0, sizeof(P));
 	P.L = L;
-	if (cl_load_open_parser(L, true, &P.p, &P.err) != CL_OK) {
+	if (cl_stage_open_parser(L, &P.p, &P.err) != CL_OK) {
 		L->r->err = P.err;
 		return CL_DB_ERROR;
 	}

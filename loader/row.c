@@ -79,8 +79,9 @@ void cl_row_copy_field(struct cl_copy_in *c, const struct cl_field *f, const str
 	}
 }
 
-void cl_row_copy(struct cl_copy_in *c, const struct cl_record *r, unsigned long ordinal,
-		 const char *tenant, const char *load_id)
+/* The columns of CL_SQL_RECORD_COLUMNS, without the row's end. */
+static void copy_columns(struct cl_copy_in *c, const struct cl_record *r, unsigned long ordinal,
+			 const char *tenant, const char *load_id)
 {
 	char b[24];
 	int n;
@@ -91,5 +92,22 @@ void cl_row_copy(struct cl_copy_in *c, const struct cl_record *r, unsigned long 
 	cl_copy_text(c, load_id, false, false);
 	n = snprintf(b, sizeof(b), "\t%lu", ordinal);
 	cl_copy_raw(c, b, (size_t)n);
+}
+
+void cl_row_copy(struct cl_copy_in *c, const struct cl_record *r, unsigned long ordinal,
+		 const char *tenant, const char *load_id)
+{
+	copy_columns(c, r, ordinal, tenant, load_id);
+	cl_copy_row_end(c);
+}
+
+void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *r, unsigned long ordinal,
+			const char *tenant, const char *load_id, const char *journal_key)
+{
+	copy_columns(c, r, ordinal, tenant, load_id);
+	if (journal_key)
+		cl_copy_text(c, journal_key, false, false);
+	else
+		cl_copy_raw(c, "\t\\N", 3);
 	cl_copy_row_end(c);
 }

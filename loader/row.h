@@ -23,6 +23,11 @@
 void cl_row_copy(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal,
 		 const char *tenant, const char *load_id);
 
+/* The same followed by the key as the journal keeps it (accounts masked;
+ * NULL: the key holds none): a row of the load's stage (loader/stage.c). */
+void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal,
+			const char *tenant, const char *load_id, const char *journal_key);
+
 /* One field's value into a COPY row (a tab first), NULL for none. */
 void cl_row_copy_field(struct cl_copy_in *c, const struct cl_field *f, const struct cl_record *rec);
 

@@ -11,7 +11,7 @@
  * within a batch: it can only exist when two runs of one originator's
  * entries (batches) have overlapping trace ranges.  Ordinary files have
  * none, and pay nothing more; a file that has one is checked exactly by
- * the rule of near.h, in the database by the loader (loader/load.c,
+ * the rule of near.h, in the database by the loader (loader/stage.c,
  * in_file_near_duplicates) and in memory by parse and validate
  * (cmd/walk.c).
  */

@@ -1,6 +1,7 @@
--- classify.sql - the originator locks and the exact-key classification
--- (loader/classify.c).  The near-duplicate statements are still in
--- loader/classify.c.
+-- classify.sql - the originator locks and the classification of a load's
+-- staged records against the tenant's applied ones (loader/classify.c):
+-- each statement writes journal rows of this load (the setting
+-- clearing_load.load_id) for the tenant (clearing_load.tenant).
 --
 -- 1129072716 ("CLoL") is the first key of every originator lock: any
 -- constant, never changed.
@@ -54,13 +55,6 @@ COPY (SELECT ordinal, reason FROM public.clearing_dedupe_event
       WHERE load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
         AND reason <> 'duplicate') TO STDOUT
 
--- name: classify_duplicate_rows
--- The duplicates of this load (ordinal, reason): this load's journal rows
--- are the block ranges the BRIN index on load_id points at.
-COPY (SELECT ordinal, reason FROM public.clearing_dedupe_event
-      WHERE load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-        AND reason = 'duplicate') TO STDOUT
-
 -- name: classify_large_table
 -- Does clearing_record (with its partitions) hold, by the planner's
 -- estimate, more than 8 times the file's records (the setting
@@ -86,7 +80,115 @@ SET LOCAL enable_hashjoin = off
 -- Hash joins back for the statements after the exact-key join.
 SET LOCAL enable_hashjoin TO DEFAULT
 
--- name: classify_analyze_unmatched
--- Statistics of the staged ACH records without an exact match, for the
--- near-duplicate joins' plans.
-ANALYZE pg_temp.cl_unmatched
+-- name: classify_near_wanted
+-- Is a near-duplicate search worth it: ACH records staged, and the tenant
+-- has applied ACH records?
+SELECT EXISTS (SELECT 1 FROM pg_temp.cl_stage WHERE near_key IS NOT NULL)
+   AND EXISTS (SELECT 1 FROM public.clearing_record
+               WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')
+                 AND kind IN ('ach.entry', 'ach.return', 'ach.noc'))
+
+-- name: classify_near
+-- ACH near duplicates among the staged records without a journal row yet
+-- (entries, returns and NOCs): an applied record of this tenant with the
+-- same near identity (rules/near.h), another natural key and a near date
+-- is the same payment or return again; the closest in date is named in
+-- the journal.  A lateral probe of clearing_record_near_key (migration
+-- 010) per staged record, whatever the table holds: as a plain join the
+-- planner hashes the tenant's every record once the file is large.
+-- Returns each journaled record's ordinal and reason.
+COPY (
+  INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+    natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
+  SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
+         coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
+         r.load_id, r.ordinal, r.position
+  FROM pg_temp.cl_stage c
+  CROSS JOIN LATERAL (
+    SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal, r.position
+    FROM public.clearing_record r
+    WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+      AND r.near_key = c.near_key AND r.kind = c.kind AND r.natural_key <> c.natural_key
+      AND public.clearing_near_dates(r.value_date, c.value_date)
+    ORDER BY abs(r.value_date - c.value_date), r.load_id, r.ordinal
+    LIMIT 1) r
+  WHERE c.near_key IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
+                    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal)
+  RETURNING ordinal, reason) TO STDOUT
+
+-- name: classify_rule_v1
+-- The other ACH key rule, for a v1 load: an entry whose originator, trace
+-- number and effective date are already applied under the v1-batch rule
+-- is the same payment under another key, never new: journaled as a near
+-- duplicate (a conflict: the operator decides), like a re-dated copy.  The
+-- probe goes through the partial index of migration 004 (empty unless
+-- --ach-key=batch was ever used).
+COPY (
+  INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+    natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
+  SELECT DISTINCT ON (c.ordinal)
+         c.load_id, c.ordinal, c.position, r.tenant, r.kind,
+         coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
+         r.load_id, r.ordinal, r.position
+  FROM pg_temp.cl_stage c
+  JOIN public.clearing_record r
+    ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+   AND r.kind = 'ach.entry' AND r.key_rule = 'v1-batch'
+   AND r.company_id = c.company_id AND r.trace_number = c.trace_number
+   AND r.value_date = c.value_date
+  WHERE c.kind = 'ach.entry'
+    AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
+                    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal)
+  ORDER BY c.ordinal, r.load_id, r.ordinal
+  RETURNING ordinal, reason) TO STDOUT
+
+-- name: classify_rule_batch
+-- The same for a v1-batch load (the rare, weaker mode): its entries
+-- against the tenant's v1 entries.
+COPY (
+  INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+    natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
+  SELECT DISTINCT ON (c.ordinal)
+         c.load_id, c.ordinal, c.position, r.tenant, r.kind,
+         coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
+         r.load_id, r.ordinal, r.position
+  FROM pg_temp.cl_stage c
+  JOIN public.clearing_record r
+    ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+   AND r.kind = 'ach.entry' AND r.key_rule = 'v1'
+   AND r.company_id = c.company_id AND r.trace_number = c.trace_number
+   AND r.value_date = c.value_date
+  WHERE c.kind = 'ach.entry'
+    AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
+                    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal)
+  ORDER BY c.ordinal, r.load_id, r.ordinal
+  RETURNING ordinal, reason) TO STDOUT
+
+-- name: classify_alt
+-- One payment under another natural key (record.h: alt_key): a staged
+-- record whose key is not applied, but whose alternate key and content
+-- are, under another key (the same pacs.008 sent before without its UETR,
+-- or after with it).  A near duplicate: a conflict the operator decides
+-- on.  The same content: the same fingerprint, or the instructed agent
+-- aside when both have an alt_fp (one form of a payment may lack it).
+-- Another fingerprint is another payment that happens to reuse an id: new.
+COPY (
+  INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+    natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
+  SELECT DISTINCT ON (s.ordinal)
+         s.load_id, s.ordinal, s.position, r.tenant, r.kind,
+         coalesce(s.journal_key, s.natural_key), 'near_duplicate', r.natural_key,
+         r.load_id, r.ordinal, r.position
+  FROM pg_temp.cl_stage s
+  JOIN public.clearing_record r
+    ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+   AND r.kind = s.kind AND r.natural_key <> s.natural_key
+   AND (r.alt_key IN (s.alt_key, s.alt_key2) OR r.alt_key2 IN (s.alt_key, s.alt_key2))
+   AND (r.fingerprint = s.fingerprint OR r.alt_fp = s.alt_fp)
+  WHERE s.alt_key IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM public.clearing_record x
+                    WHERE x.tenant = r.tenant AND x.kind = s.kind
+                      AND x.natural_key = s.natural_key)
+  ORDER BY s.ordinal, r.load_id, r.ordinal
+  RETURNING ordinal, reason) TO STDOUT

@@ -116,14 +116,15 @@ static void test_no_placeholder_or_comment_is_left(void **state)
 static void test_placeholders_expand_to_the_field_tables_lists(void **state)
 {
 	(void)state;
-	assert_string_equal(CL_SQL_LOAD_COPY_NEW,
-			    "COPY public.clearing_record (" CL_SQL_RECORD_COLUMNS ") FROM STDIN");
-	assert_string_equal(CL_SQL_LOAD_COPY_CONFLICT,
-			    "COPY pg_temp.cl_conflict (" CL_SQL_RECORD_COLUMNS ") FROM STDIN");
-	assert_non_null(strstr(CL_SQL_LOAD_QUARANTINE,
+	assert_string_equal(CL_SQL_STAGE_COPY,
+			    "COPY pg_temp.cl_stage (" CL_SQL_RECORD_COLUMNS ", journal_key) FROM STDIN");
+	assert_non_null(strstr(CL_SQL_APPLY_INSERT_NEW,
+			       "INSERT INTO public.clearing_record (" CL_SQL_RECORD_COLUMNS
+			       ")\nSELECT " CL_SQL_RECORD_COLUMNS "\n"));
+	assert_non_null(strstr(CL_SQL_EXPLAIN_QUARANTINE,
 			       "INSERT INTO public.clearing_quarantine (" CL_SQL_RECORD_COLUMNS
 			       ")\nSELECT " CL_SQL_RECORD_COLUMNS "\n"));
-	assert_non_null(strstr(CL_SQL_LOAD_EXPLAIN, "(VALUES " CL_SQL_COMPARED_DIFFS ")"));
+	assert_non_null(strstr(CL_SQL_EXPLAIN_FIELDS, "(VALUES " CL_SQL_COMPARED_DIFFS ")"));
 	assert_non_null(strstr(CL_SQL_PLAN_DETAIL, "e.fields, " CL_SQL_COMPARED_R "\n"));
 	assert_non_null(strstr(CL_SQL_HISTORY_SHOW_BY_KEY,
 			       "'natural_key' AS matched_by, " CL_SQL_SHOW_COLUMNS "\n"));

@@ -1,0 +1,99 @@
+/* apply.c - the new records of a file, from its stage into clearing_record.
+ *
+ * New are the staged records without a journal row: one INSERT ... SELECT
+ * in the database, nothing read back.  The unique index on clearing_record
+ * is the arbiter: if a concurrent loader commits one of "our" new keys
+ * after classification, the insert fails with 23505 (or two loaders
+ * deadlock: 40P01).  Nothing has been committed, so the whole file is
+ * rolled back and retried; the retry classifies that key as a duplicate
+ * (or conflict).  A retry takes the ordered path: ON CONFLICT DO NOTHING
+ * in one global key order (kind, natural_key), so contended loaders cannot
+ * deadlock and make progress; a row it skips (a key committed
+ * concurrently) is never dropped silently: it is journaled as a duplicate
+ * in the same transaction, or, if its content differs, the attempt rolls
+ * back and the next one holds (or quarantines) it as a conflict.
+ */
+#include "load_int.h"
+
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader_sql.h"
+
+struct raced {
+	unsigned long dup, conflict;
+};
+
+static int on_raced(void *ctx, char **f, int nf)
+{
+	struct raced *x = ctx;
+
+	if (nf < 2 || !f[0] || !f[1])
+		return 0;
+	if (strcmp(f[1], "duplicate") == 0)
+		x->dup++;
+	else
+		x->conflict++;
+	return 0;
+}
+
+/* The ordered path skipped `skipped` records: another loader committed
+ * their keys after our classification (ON CONFLICT DO NOTHING waited for
+ * it).  They are visible now: journal them as the classification would
+ * have.  Duplicates keep this attempt going; a conflict, or a count that
+ * does not add up, rolls the attempt back to be classified from scratch. */
+static enum cl_db_status journal_raced(struct load *L, unsigned long skipped)
+{
+	struct raced x = { 0, 0 };
+	enum cl_db_status st;
+
+	st = cl_copy_out(L->db, CL_SQL_APPLY_JOURNAL_RACED, on_raced, &x, &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	if (x.conflict || x.dup != skipped) {
+		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "race",
+			     "%lu records were applied by another load meanwhile, %lu with other "
+			     "content",
+			     skipped, x.conflict);
+		snprintf(L->r->err.sqlstate, sizeof(L->r->err.sqlstate), "23505");
+		return CL_DB_RETRY;
+	}
+	L->r->new_count -= skipped;
+	L->r->duplicate_count += skipped;
+	return CL_DB_OK;
+}
+
+enum cl_db_status cl_apply_new(struct load *L)
+{
+	unsigned long inserted;
+	enum cl_db_status st;
+	PGresult *res;
+
+	if (L->r->new_count == 0)
+		return CL_DB_OK;
+	if (!L->ordered_path) {
+		st = cl_db_exec(L->db, CL_SQL_APPLY_INSERT_NEW, 0, NULL, &res, &L->r->err);
+		if (st != CL_DB_OK)
+			return st;
+		inserted = strtoul(PQcmdTuples(res), NULL, 10);
+		PQclear(res);
+		if (inserted != L->r->new_count) {
+			cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",
+				     "%lu new records inserted, classification found %lu: nothing "
+				     "applied",
+				     inserted, L->r->new_count);
+			return CL_DB_ERROR;
+		}
+		return CL_DB_OK;
+	}
+	st = cl_db_exec(L->db, CL_SQL_APPLY_INSERT_NEW_ORDERED, 0, NULL, &res, &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	inserted = strtoul(PQgetvalue(res, 0, 0), NULL, 10);
+	PQclear(res);
+	if (inserted == L->r->new_count)
+		return CL_DB_OK;
+	return journal_raced(L, L->r->new_count - inserted);
+}

@@ -1,0 +1,302 @@
+/* stage.c - read the file once: every record into pg_temp.cl_stage, and
+ * the checks that need the whole file (a key twice, a payment twice). */
+#include "load_int.h"
+
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "failpoint.h"
+#include "keyset.h"
+#include "loader_sql.h"
+#include "mask.h"
+#include "near.h"
+#include "row.h"
+#include "xmalloc.h"
+
+#define PROGRESS_EVERY 16384
+
+/* Over this many originators a file takes one tenant-wide lock instead of
+ * one per originator (classify.c): the server's lock table is small. */
+#define MAX_COMPANY_LOCKS 32
+
+enum cl_status cl_stage_open_parser(struct load *L, struct cl_parser **p, struct cl_error *err)
+{
+	if (cl_input_rewind(L->in, err) != CL_OK)
+		return CL_IO;
+	return cl_parser_open(L->in, &L->o->parse, p, err);
+}
+
+void cl_stage_release(struct load_stage *s)
+{
+	free(s->companies);
+	s->companies = NULL;
+	cl_trace_ranges_free(&s->traces);
+}
+
+/* After a parser's CL_END: read whatever it left so the SHA-256 is final. */
+static void drain(struct load *L)
+{
+	char buf[4096];
+	struct cl_error e;
+
+	while (cl_input_read(L->in, buf, sizeof(buf), &e) > 0)
+		;
+}
+
+static void note_company(struct load_stage *s, const char *company)
+{
+	size_t i;
+
+	if (s->ncompanies && strcmp(s->companies[s->ncompanies - 1], company) == 0)
+		return; /* entries come in batches of one originator */
+	for (i = 0; i < s->ncompanies; i++)
+		if (strcmp(s->companies[i], company) == 0)
+			return;
+	if (s->ncompanies == MAX_COMPANY_LOCKS) {
+		s->companies_overflow = true; /* enough to know: a tenant-wide lock */
+		return;
+	}
+	if (s->ncompanies == s->companies_cap) {
+		s->companies_cap = s->companies_cap ? 2 * s->companies_cap : 8;
+		s->companies = cl_xrealloc(s->companies, s->companies_cap * sizeof(*s->companies));
+	}
+	snprintf(s->companies[s->ncompanies++], sizeof(s->companies[0]), "%s", company);
+}
+
+/* What the later stages need to know of a staged record. */
+static void note_record(struct load_stage *s, const struct cl_record *rec)
+{
+	if (rec->alt_key[0])
+		s->has_alt = true;
+	if (rec->kind[0] == 'a' && strcmp(rec->kind, "ach.entry") != 0)
+		s->nreturns++; /* ach.return, ach.noc */
+	if (rec->kind[0] == 'a' && strcmp(rec->kind, "ach.entry") == 0) {
+		note_company(s, rec->company_id);
+		cl_trace_ranges_add(&s->traces, rec);
+	}
+}
+
+/* One record's stage row: its clearing_record columns and the key as the
+ * journal keeps it (accounts masked; NULL when the key holds none). */
+static void stage_row(struct load *L, struct cl_copy_in *c, const struct cl_record *rec,
+		      unsigned long ordinal)
+{
+	char masked[CL_KEY_MAX];
+	bool has = cl_mask_record_key(rec, rec->natural_key, masked, sizeof(masked));
+
+	cl_row_copy_staged(c, rec, ordinal, L->o->tenant, L->load_id, has ? masked : NULL);
+}
+
+/* A data error the database found in the file (two of its records are one
+ * payment): counted, reported, the first one kept as the reason. */
+static void in_file_error(struct load *L, struct cl_error *e, unsigned long first)
+{
+	e->other_line = first;
+	if (!L->r->invalid_count)
+		snprintf(L->r->reason, sizeof(L->r->reason), "line %lu: %.480s", e->line,
+			 e->message);
+	L->r->invalid_count++;
+	L->h->on_error(L->h->ctx, e);
+}
+
+/* Two records of one file with the same key make the file invalid: it
+ * cannot be deduplicated safely, and would be taken for a race and half
+ * applied.  The NACHA parser proves it for NACHA files in constant memory
+ * (trace order, per-batch ranges); for the other formats the staged keys
+ * are checked here, and one payment under two natural keys (the same
+ * alternate key and content: sent with and without its UETR) too. */
+static enum cl_db_status in_file_duplicates(struct load *L)
+{
+	PGresult *res;
+	enum cl_db_status st;
+	int i, n;
+
+	st = cl_db_exec(L->db, CL_SQL_STAGE_IN_FILE_DUPLICATES, 0, NULL, &res, &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	n = PQntuples(res);
+	for (i = 0; i < n; i++) {
+		struct cl_error e;
+		unsigned long first = strtoul(PQgetvalue(res, i, 0), NULL, 10);
+		unsigned long last = strtoul(PQgetvalue(res, i, 1), NULL, 10);
+		bool alt = strcmp(PQgetvalue(res, i, 4), "t") == 0;
+
+		if (alt)
+			cl_error_set(&e, L->path, last, "duplicate_alt_key",
+				     "one payment (alternate key \"%.200s\", same content) appears "
+				     "under %s natural keys in this file (first on line %lu): the file "
+				     "cannot be deduplicated safely",
+				     PQgetvalue(res, i, 3), PQgetvalue(res, i, 2), first);
+		else
+			cl_error_set(&e, L->path, last, "duplicate_key",
+				     "natural key \"%.200s\" appears %s times in this file (first on "
+				     "line %lu): the file cannot be deduplicated safely",
+				     PQgetvalue(res, i, 3), PQgetvalue(res, i, 2), first);
+		cl_keyset_duplicate_hint(&e, alt);
+		in_file_error(L, &e, first);
+	}
+	PQclear(res);
+	return CL_DB_OK;
+}
+
+/* One ACH payment twice in the same file under two keys (rules/near.h):
+ * the unique index lets both through, so the file is rejected like a file
+ * with one key twice, both lines named, every pair as validate compares
+ * them.  Run only when one originator's trace runs overlap
+ * (trace_ranges.h) or the file has two returns or NOCs. */
+static enum cl_db_status in_file_near_duplicates(struct load *L)
+{
+	PGresult *res;
+	enum cl_db_status st;
+	int i, n;
+
+	st = cl_db_exec(L->db, CL_SQL_STAGE_IN_FILE_NEAR, 0, NULL, &res, &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	n = PQntuples(res);
+	for (i = 0; i < n; i++) {
+		struct cl_error e;
+		unsigned long first = strtoul(PQgetvalue(res, i, 0), NULL, 10);
+		unsigned long last = strtoul(PQgetvalue(res, i, 1), NULL, 10);
+
+		cl_near_in_file_error(&e, L->path, PQgetvalue(res, i, 4), first,
+				      PQgetvalue(res, i, 2), last, PQgetvalue(res, i, 3));
+		in_file_error(L, &e, first);
+	}
+	PQclear(res);
+	return CL_DB_OK;
+}
+
+/* A retry read other bytes than the first attempt: the file was changed
+ * while the loader was at it.  Nothing was committed. */
+static enum cl_db_status changed(struct load *L)
+{
+	struct cl_load_result *r = L->r;
+
+	cl_error_set(&r->err, cl_input_name(L->in), 0, "file_changed",
+		     "the file changed while it was loaded (SHA-256 or record count differs "
+		     "between attempts): nothing applied");
+	cl_error_detail(&r->err,
+			"first attempt %lu records, SHA-256 %s; attempt %u %lu records, "
+			"SHA-256 %s",
+			L->stage.first_records, L->stage.first_sha, r->retries + 1, r->records,
+			r->sha256);
+	cl_error_hint(&r->err, CL_LOAD_HINT_FILE_CHANGED);
+	return CL_DB_ERROR;
+}
+
+/* Parse the whole file, staging every record with all its columns.  The
+ * stage is dropped with the transaction. */
+static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_in *c)
+{
+	struct cl_load_result *r = L->r;
+	struct load_stage *s = &L->stage;
+	struct cl_parser *p = NULL;
+	const struct cl_record *rec;
+	struct cl_error e;
+	enum cl_status ps;
+	bool copying = true;
+
+	ps = rewind ? cl_stage_open_parser(L, &p, &e) : cl_parser_open(L->in, &L->o->parse, &p, &e);
+	if (ps != CL_OK) {
+		r->invalid_count++;
+		L->h->on_error(L->h->ctx, &e);
+		snprintf(r->reason, sizeof(r->reason), "%.511s", e.message);
+	}
+	while (p && (ps = cl_parser_next(p, &rec, &e)) != CL_END) {
+		switch (ps) {
+		case CL_OK:
+			r->records++;
+			if (copying) {
+				stage_row(L, c, rec, r->records);
+				if (r->records == 1)
+					CL_FAILPOINT("mid_copy", L->db->conn);
+			}
+			note_record(s, rec);
+			if (L->h->on_progress && r->records % PROGRESS_EVERY == 0)
+				L->h->on_progress(L->h->ctx, r->records, cl_input_raw_bytes(L->in));
+			break;
+		case CL_NOTE:
+			if (L->h->on_note)
+				L->h->on_note(L->h->ctx, &e);
+			break;
+		default: /* CL_INVALID, CL_IO: nothing from this file is applied */
+			if (!r->invalid_count && e.line)
+				snprintf(r->reason, sizeof(r->reason), "line %lu: %.511s", e.line,
+					 e.message);
+			else if (!r->invalid_count)
+				snprintf(r->reason, sizeof(r->reason), "%.511s", e.message);
+			r->invalid_count++;
+			L->h->on_error(L->h->ctx, &e);
+			if (copying) {
+				cl_copy_in_abort(c, "invalid file");
+				copying = false;
+			}
+			break;
+		}
+	}
+	if (p) {
+		s->info = *cl_parser_info(p);
+		drain(L);
+	}
+	cl_parser_free(p);
+	if (copying && r->invalid_count) /* the parser could not even open the file */
+		cl_copy_in_abort(c, "invalid file");
+	return copying && !r->invalid_count ? CL_DB_OK : CL_DB_ERROR;
+}
+
+enum cl_db_status cl_stage_file(struct load *L, bool rewind)
+{
+	struct cl_load_result *r = L->r;
+	struct load_stage *s = &L->stage;
+	struct cl_copy_in *c = cl_xmalloc(sizeof(*c));
+	enum cl_db_status st;
+	bool staged;
+
+	r->records = r->invalid_count = 0;
+	s->ncompanies = 0;
+	s->companies_overflow = false;
+	s->has_alt = false;
+	s->nreturns = 0;
+	cl_trace_ranges_reset(&s->traces);
+	st = cl_load_exec0(L, CL_SQL_STAGE_CREATE);
+	if (st == CL_DB_OK)
+		st = cl_copy_in_begin(c, L->db, CL_SQL_STAGE_COPY, &r->err);
+	if (st != CL_DB_OK) {
+		free(c);
+		return st;
+	}
+	staged = read_file(L, rewind, c) == CL_DB_OK;
+	r->bytes = cl_input_raw_bytes(L->in);
+	snprintf(r->sha256, sizeof(r->sha256), "%s", cl_input_sha256_hex(L->in));
+	snprintf(r->format, sizeof(r->format), "%s", s->info.format_name);
+	snprintf(r->message_type, sizeof(r->message_type), "%s", s->info.message_type);
+	if (!staged) {
+		free(c);
+		return CL_DB_OK; /* invalid: r->invalid_count says so */
+	}
+	st = cl_copy_in_end(c, NULL, &r->err);
+	free(c);
+	if (st != CL_DB_OK)
+		return st;
+	if (!r->retries) {
+		snprintf(s->first_sha, sizeof(s->first_sha), "%s", r->sha256);
+		s->first_records = r->records;
+	} else if (r->records != s->first_records || strcmp(r->sha256, s->first_sha) != 0) {
+		return changed(L);
+	}
+	if ((st = cl_load_exec0(L, CL_SQL_STAGE_STATISTICS)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_STAGE_ANALYZE)) != CL_DB_OK)
+		return st;
+	/* NACHA files: the parser proves keys unique in constant memory, so
+	   the staged keys are grouped only on a retry, where a key twice in
+	   the file would otherwise pass for a concurrent load (23505) */
+	if (s->info.format != CL_FORMAT_ACH || r->retries > 0)
+		st = in_file_duplicates(L);
+	if (st == CL_DB_OK && !r->invalid_count &&
+	    (cl_trace_ranges_maybe_near(&s->traces) || s->nreturns > 1))
+		st = in_file_near_duplicates(L);
+	return st;
+}

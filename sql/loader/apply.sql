@@ -1,0 +1,52 @@
+-- apply.sql - the new records of a file from its stage into
+-- clearing_record (loader/apply.c).  New: staged records without a
+-- journal row of this load (the setting clearing_load.load_id).
+
+-- name: apply_insert_new
+-- The first attempt: one INSERT ... SELECT; the unique index is the
+-- arbiter (a key committed meanwhile fails it with 23505).  Its row count
+-- is the number inserted.
+INSERT INTO public.clearing_record ({record_columns})
+SELECT {record_columns}
+FROM pg_temp.cl_stage s
+WHERE NOT EXISTS (
+  SELECT 1 FROM public.clearing_dedupe_event e
+  WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
+    AND e.ordinal = s.ordinal)
+
+-- name: apply_insert_new_ordered
+-- A retry: the new records in key order (loaders that insert in one order
+-- cannot deadlock), a key committed meanwhile skipped; returns how many
+-- were inserted.
+WITH ins AS (
+  INSERT INTO public.clearing_record ({record_columns})
+  SELECT {record_columns}
+  FROM pg_temp.cl_stage s
+  WHERE NOT EXISTS (
+    SELECT 1 FROM public.clearing_dedupe_event e
+    WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
+      AND e.ordinal = s.ordinal)
+  ORDER BY kind, natural_key
+  ON CONFLICT (tenant, kind, natural_key) DO NOTHING
+  RETURNING 1)
+SELECT count(*) FROM ins
+
+-- name: apply_journal_raced
+-- The records the ordered path skipped: new to this load's classification,
+-- but another load committed their keys since.  Journaled as the
+-- classification would have (duplicate or conflict); returns each one's
+-- ordinal and reason.
+COPY (INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position,
+        tenant, kind, natural_key, reason, matched_key, matched_load_id,
+        matched_ordinal, matched_position)
+      SELECT s.load_id, s.ordinal, s.position, s.tenant, s.kind,
+             coalesce(s.journal_key, s.natural_key),
+             CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END,
+             NULL, r.load_id, r.ordinal, r.position
+      FROM pg_temp.cl_stage s
+      JOIN public.clearing_record r ON r.tenant = s.tenant AND r.kind = s.kind
+       AND r.natural_key = s.natural_key AND r.load_id <> s.load_id
+      WHERE NOT EXISTS (
+        SELECT 1 FROM public.clearing_dedupe_event e
+        WHERE e.load_id = s.load_id AND e.ordinal = s.ordinal)
+      RETURNING ordinal, reason) TO STDOUT

@@ -1,0 +1,34 @@
+-- explain.sql - the conflicts of a load explained, and parked
+-- (loader/explain.c).  Conflicts: this load's journal rows (the setting
+-- clearing_load.load_id) that are not plain duplicates, through the
+-- partial index of migration 005.
+
+-- name: explain_fields
+-- The differing compared fields of each conflict, named in its journal
+-- row (conflict c as staged from the file, against the applied record r
+-- it matched).
+UPDATE public.clearing_dedupe_event e
+SET fields = ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, differs)
+                   WHERE differs)
+FROM pg_temp.cl_stage c, public.clearing_record r
+WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
+  AND e.reason <> 'duplicate' AND c.ordinal = e.ordinal
+  AND r.tenant = e.tenant AND r.kind = c.kind
+  AND r.natural_key = coalesce(e.matched_key, c.natural_key)
+
+-- name: explain_quarantine
+-- Park the conflicting records with their full content.  A version
+-- already parked (same key, same fingerprint) is not parked again: a
+-- re-run must not put one payment twice in the queue someone works
+-- through; its journal row says what happened.
+INSERT INTO public.clearing_quarantine ({record_columns})
+SELECT {record_columns}
+FROM pg_temp.cl_stage c
+WHERE c.ordinal IN (
+    SELECT e.ordinal FROM public.clearing_dedupe_event e
+    WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
+      AND e.reason <> 'duplicate')
+  AND NOT EXISTS (SELECT 1 FROM public.clearing_quarantine q
+                  WHERE q.tenant = c.tenant AND q.kind = c.kind
+                    AND q.natural_key = c.natural_key
+                    AND q.fingerprint = c.fingerprint)
