@@ -33,7 +33,7 @@ static void on_error(void *ctx, const struct cl_error *err)
 		cl_json_begin(&j, stdout);
 		cl_json_str(&j, "type", "record");
 		cl_json_str(&j, "file", o->file);
-		cl_json_uint(&j, "position", err->line);
+		cl_json_uint(&j, CL_FIELD_NAME(position), err->line);
 		cl_json_str(&j, "action", "invalid");
 		cl_json_error_words(&j, err);
 		cl_json_end(&j);
@@ -115,10 +115,10 @@ static void plan_json(const struct out *o, const struct cl_plan_item *it)
 	cl_json_begin(&j, stdout);
 	cl_json_str(&j, "type", "record");
 	cl_json_str(&j, "file", o->file);
-	cl_json_uint(&j, "position", it->position);
+	cl_json_uint(&j, CL_FIELD_NAME(position), it->position);
 	cl_json_uint(&j, "ordinal", it->ordinal);
-	cl_json_str(&j, "kind", it->rec->kind);
-	cl_json_str(&j, "natural_key", shown_key(it->rec, key, sizeof(key)));
+	cl_json_str(&j, CL_FIELD_NAME(kind), it->rec->kind);
+	cl_json_str(&j, CL_FIELD_NAME(natural_key), shown_key(it->rec, key, sizeof(key)));
 	cl_json_str(&j, "action", cl_action_name(it->action));
 	if (it->action != CL_ACTION_NEW) {
 		cl_json_str(&j, "reason", it->reason);
@@ -444,8 +444,8 @@ static int load(const struct cl_args *args, struct cl_db *db)
 	hooks.on_progress = on_progress;
 	hooks.on_plan = diff ? on_plan : NULL;
 	if (diff && o.format == CL_OUT_CSV) {
-		static const char *const head[] = { "file", "position", "kind", "natural_key",
-						    "action", "reason", "matched_load_id",
+		const char *const head[] = { "file", CL_FIELD_NAME(position), CL_FIELD_NAME(kind),
+					     CL_FIELD_NAME(natural_key), "action", "reason", "matched_load_id",
 						    "matched_file", "matched_position",
 						    "matched_time", "matched_key", "changes",
 						    "message" };

@@ -31,7 +31,7 @@ static void mask_keys(const struct cl_kv *kv, int n, struct cl_kv *out, char (*k
 	if (cl_opt_no_mask || !na)
 		return;
 	for (i = 0; i < n; i++)
-		if (kv[i].value && (strcmp(kv[i].name, "natural_key") == 0 ||
+		if (kv[i].value && (strcmp(kv[i].name, CL_FIELD_NAME(natural_key)) == 0 ||
 				    strcmp(kv[i].name, "matched_key") == 0) &&
 		    cl_mask_in_key(kv[i].value, accts, na, keys[i], CL_KEY_MAX))
 			out[i].value = keys[i];

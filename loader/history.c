@@ -105,7 +105,8 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 	for (i = 0; i < n && st == CL_DB_OK; i++) {
 		const char *rp[3];
 		int c_load = PQfnumber(res, "load_id"), c_ord = PQfnumber(res, "ordinal");
-		int c_kind = PQfnumber(res, "kind"), c_key = PQfnumber(res, "natural_key");
+		int c_kind = PQfnumber(res, CL_FIELD_NAME(kind));
+		int c_key = PQfnumber(res, CL_FIELD_NAME(natural_key));
 
 		/* the record itself: a one-row view of the result */
 		emit_row(res, i, "record", fn, ctx);

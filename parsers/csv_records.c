@@ -58,8 +58,8 @@ enum cl_detect cl_csv_detect(const unsigned char *d, size_t len)
 			a++;
 			b--;
 		}
-		scheme |= b - a == 6 && memcmp(d + a, "scheme", 6) == 0;
-		kind |= b - a == 4 && memcmp(d + a, "kind", 4) == 0;
+		scheme |= cl_field_by_name((const char *)d + a, b - a) == &cl_fields[CL_F_scheme];
+		kind |= cl_field_by_name((const char *)d + a, b - a) == &cl_fields[CL_F_kind];
 	}
 	return scheme && kind ? CL_DETECT_YES : CL_DETECT_NO;
 }

@@ -118,6 +118,10 @@ struct cl_field {
 /* Indexed by enum cl_field_id, in the def's order. */
 extern const struct cl_field cl_fields[CL_NFIELDS];
 
+/* A field's name (its column, JSON key and CSV column), for code that
+ * names one field: CL_FIELD_NAME(natural_key). */
+#define CL_FIELD_NAME(n) (cl_fields[CL_F_##n].name)
+
 /* The field named `name` (n bytes), or NULL. */
 const struct cl_field *cl_field_by_name(const char *name, size_t n);
 

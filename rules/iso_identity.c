@@ -195,24 +195,26 @@ static void fingerprint(struct cl_fp *fp, const struct cl_record *rec,
 {
 	char buf[CL_AGENT_MAX];
 
+	/* each value under its field's name (record_fields.def; fixed for
+	 * key rule v1: tests/rules/csv.test holds fingerprints of each kind) */
 	cl_fp_begin(fp);
 	/* the message family, never its version: the same payment re-sent as
 	 * pain.001.001.03 and .09 is the same payment */
-	cl_fp_str(fp, "kind", rec->kind);
-	cl_fp_str(fp, "direction", cl_direction_name(rec->direction));
-	cl_fp_int(fp, "amount_minor", rec->amount_minor);
-	cl_fp_str(fp, "currency", rec->currency);
-	cl_fp_str(fp, "value_date", rec->value_date);
-	cl_fp_str(fp, "debtor_account", rec->debtor_account);
-	cl_fp_str(fp, "debtor_agent", agent_id(rec->debtor_agent, buf, sizeof(buf)));
-	cl_fp_str(fp, "creditor_account", rec->creditor_account);
-	cl_fp_str(fp, "creditor_agent", agent_id(rec->creditor_agent, buf, sizeof(buf)));
+	cl_fp_str(fp, CL_FIELD_NAME(kind), rec->kind);
+	cl_fp_str(fp, CL_FIELD_NAME(direction), cl_direction_name(rec->direction));
+	cl_fp_int(fp, CL_FIELD_NAME(amount_minor), rec->amount_minor);
+	cl_fp_str(fp, CL_FIELD_NAME(currency), rec->currency);
+	cl_fp_str(fp, CL_FIELD_NAME(value_date), rec->value_date);
+	cl_fp_str(fp, CL_FIELD_NAME(debtor_account), rec->debtor_account);
+	cl_fp_str(fp, CL_FIELD_NAME(debtor_agent), agent_id(rec->debtor_agent, buf, sizeof(buf)));
+	cl_fp_str(fp, CL_FIELD_NAME(creditor_account), rec->creditor_account);
+	cl_fp_str(fp, CL_FIELD_NAME(creditor_agent), agent_id(rec->creditor_agent, buf, sizeof(buf)));
 	if (x->ccy_of_trf[0]) /* only for EqvtAmt: InstdAmt fingerprints stay as they were */
 		cl_fp_str(fp, "equivalent_amount_ccy_of_trf", x->ccy_of_trf);
 	if (x->kind != CL_ISO_PAIN001) {
-		cl_fp_str(fp, "instructing_agent", agent_id(rec->instructing_agent, buf, sizeof(buf)));
+		cl_fp_str(fp, CL_FIELD_NAME(instructing_agent), agent_id(rec->instructing_agent, buf, sizeof(buf)));
 		if (instd)
-			cl_fp_str(fp, "instructed_agent",
+			cl_fp_str(fp, CL_FIELD_NAME(instructed_agent),
 				  agent_id(rec->instructed_agent, buf, sizeof(buf)));
 	}
 	if (x->kind == CL_ISO_PACS009) {
@@ -220,11 +222,11 @@ static void fingerprint(struct cl_fp *fp, const struct cl_record *rec,
 		cl_fp_str(fp, "creditor_fi", agent_id(x->creditor_fi, buf, sizeof(buf)));
 	}
 	if (x->kind == CL_ISO_PACS004) {
-		cl_fp_str(fp, "reason_code", rec->reason_code);
-		cl_fp_str(fp, "orgnl_uetr", rec->orgnl_uetr);
-		cl_fp_str(fp, "orgnl_end_to_end_id", rec->orgnl_end_to_end_id);
-		cl_fp_str(fp, "orgnl_tx_id", rec->orgnl_tx_id);
-		cl_fp_str(fp, "orgnl_msg_id", rec->orgnl_msg_id);
+		cl_fp_str(fp, CL_FIELD_NAME(reason_code), rec->reason_code);
+		cl_fp_str(fp, CL_FIELD_NAME(orgnl_uetr), rec->orgnl_uetr);
+		cl_fp_str(fp, CL_FIELD_NAME(orgnl_end_to_end_id), rec->orgnl_end_to_end_id);
+		cl_fp_str(fp, CL_FIELD_NAME(orgnl_tx_id), rec->orgnl_tx_id);
+		cl_fp_str(fp, CL_FIELD_NAME(orgnl_msg_id), rec->orgnl_msg_id);
 	}
 	cl_fp_end(fp, out);
 }

@@ -67,7 +67,7 @@ static const char *sql_type(const struct cl_field *f)
 	case CL_FT_DERIVED:
 		break;
 	}
-	return strcmp(f->name, "value_date") == 0 ? "date" : "text";
+	return f == &cl_fields[CL_F_value_date] ? "date" : "text";
 }
 
 static void plain(FILE *out, const struct cl_field *f)
