@@ -96,14 +96,11 @@ static bool all_matched(const struct load *L)
 /* A yes-or-no question. */
 static enum cl_db_status ask(struct load *L, const char *sql, bool *yes)
 {
-	PGresult *res;
-	enum cl_db_status st = cl_db_exec(L->db, sql, 0, NULL, &res, &L->r->err);
+	char got[8];
+	enum cl_db_status st = cl_db_value(L->db, sql, 0, NULL, got, sizeof(got), &L->r->err);
 
-	if (st != CL_DB_OK)
-		return st;
-	*yes = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
-	PQclear(res);
-	return CL_DB_OK;
+	*yes = st == CL_DB_OK && strcmp(got, "t") == 0;
+	return st;
 }
 
 /* ACH near duplicates (rules/near.h) and the other ACH key rule, among the

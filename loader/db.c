@@ -184,6 +184,20 @@ enum cl_db_status cl_db_exec(struct cl_db *db, const char *sql, int nparams,
 	return CL_DB_OK;
 }
 
+enum cl_db_status cl_db_value(struct cl_db *db, const char *sql, int nparams,
+			      const char *const *params, char *out, size_t cap, struct cl_error *err)
+{
+	PGresult *res;
+	enum cl_db_status st = cl_db_exec(db, sql, nparams, params, &res, err);
+
+	if (st != CL_DB_OK)
+		return st;
+	snprintf(out, cap, "%s",
+		 PQntuples(res) > 0 && PQnfields(res) > 0 ? PQgetvalue(res, 0, 0) : "");
+	PQclear(res);
+	return CL_DB_OK;
+}
+
 /* ---- COPY FROM STDIN ---- */
 
 static void copy_flush(struct cl_copy_in *c)

@@ -61,6 +61,12 @@ enum cl_db_status cl_db_exec(struct cl_db *db, const char *sql, int nparams,
 			     const char *const *params, struct pg_result **res,
 			     struct cl_error *err) CL_MUST_CHECK;
 
+/* The same for a statement of one value: the first column of its first
+ * row as text into out[cap] ("" for no row or NULL; cut to cap - 1). */
+enum cl_db_status cl_db_value(struct cl_db *db, const char *sql, int nparams,
+			      const char *const *params, char *out, size_t cap,
+			      struct cl_error *err) CL_MUST_CHECK;
+
 /* Fill err from a failed result (or the connection's message) and classify
  * it; clears `res` (may be NULL). */
 enum cl_db_status cl_db_fail(struct cl_db *db, struct pg_result *res, const char *what,

@@ -148,15 +148,11 @@ enum cl_db_status cl_history_lock_uuid(struct cl_db *db, const char *uuid, bool 
 				       struct cl_error *err)
 {
 	const char *p[1] = { uuid };
-	PGresult *res;
-	enum cl_db_status st;
+	char got[8];
+	enum cl_db_status st = cl_db_value(db, CL_SQL_HISTORY_LOCK_UUID, 1, p, got, sizeof(got), err);
 
-	st = cl_db_exec(db, CL_SQL_HISTORY_LOCK_UUID, 1, p, &res, err);
-	if (st != CL_DB_OK)
-		return st;
-	*running = strcmp(PQgetvalue(res, 0, 0), "t") != 0;
-	PQclear(res);
-	return CL_DB_OK;
+	*running = st == CL_DB_OK && strcmp(got, "t") != 0;
+	return st;
 }
 
 void cl_history_release_uuid(struct cl_db *db, const char *uuid)

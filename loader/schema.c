@@ -30,28 +30,20 @@ static void rollback(struct cl_db *db)
 /* In an open transaction: the current version (0 when none). */
 static enum cl_db_status current_version(struct cl_db *db, unsigned *v, struct cl_error *err)
 {
-	PGresult *res;
-	enum cl_db_status st;
+	char b[24];
+	enum cl_db_status st = cl_db_value(db, CL_SQL_SCHEMA_CURRENT_VERSION, 0, NULL, b, sizeof(b), err);
 
-	st = cl_db_exec(db, CL_SQL_SCHEMA_CURRENT_VERSION, 0, NULL, &res, err);
-	if (st != CL_DB_OK)
-		return st;
-	*v = (unsigned)strtoul(PQgetvalue(res, 0, 0), NULL, 10);
-	PQclear(res);
-	return CL_DB_OK;
+	*v = st == CL_DB_OK ? (unsigned)strtoul(b, NULL, 10) : 0;
+	return st;
 }
 
 static enum cl_db_status count_partitions(struct cl_db *db, int *n, struct cl_error *err)
 {
-	PGresult *res;
-	enum cl_db_status st;
+	char b[24];
+	enum cl_db_status st = cl_db_value(db, CL_SQL_SCHEMA_COUNT_PARTITIONS, 0, NULL, b, sizeof(b), err);
 
-	st = cl_db_exec(db, CL_SQL_SCHEMA_COUNT_PARTITIONS, 0, NULL, &res, err);
-	if (st != CL_DB_OK)
-		return st;
-	*n = (int)strtol(PQgetvalue(res, 0, 0), NULL, 10);
-	PQclear(res);
-	return CL_DB_OK;
+	*n = st == CL_DB_OK ? (int)strtol(b, NULL, 10) : 0;
+	return st;
 }
 
 static enum cl_db_status begin_locked(struct cl_db *db, struct cl_error *err)
@@ -161,20 +153,18 @@ fail:
 
 enum cl_db_status cl_schema_check(struct cl_db *db, struct cl_error *err)
 {
-	PGresult *res;
+	char got[8];
 	enum cl_db_status st;
 	unsigned v;
 
-	st = cl_db_exec(db, CL_SQL_SCHEMA_EXISTS, 0, NULL, &res, err);
+	st = cl_db_value(db, CL_SQL_SCHEMA_EXISTS, 0, NULL, got, sizeof(got), err);
 	if (st != CL_DB_OK)
 		return st;
-	if (strcmp(PQgetvalue(res, 0, 0), "t") != 0) {
-		PQclear(res);
+	if (strcmp(got, "t") != 0) {
 		cl_error_set(err, NULL, 0, "schema_missing",
 			     "the database has no clearing-load schema: run 'clearing-load init' first");
 		return CL_DB_ERROR;
 	}
-	PQclear(res);
 	if ((st = current_version(db, &v, err)) != CL_DB_OK)
 		return st;
 	if (v != cl_schema_latest()) {

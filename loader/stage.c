@@ -101,58 +101,49 @@ static void in_file_error(struct load *L, struct cl_error *e, unsigned long firs
 	L->h->on_error(L->h->ctx, e);
 }
 
-/* Two records of one file with the same key make the file invalid: it
- * cannot be deduplicated safely, and would be taken for a race and half
- * applied.  The NACHA parser proves it for NACHA files in constant memory
- * (trace order, per-batch ranges); for the other formats the staged keys
- * are checked here, and one payment under two natural keys (the same
- * alternate key and content: sent with and without its UETR) too. */
-static enum cl_db_status in_file_duplicates(struct load *L)
+/* Two records of one file with the same key (first and last line, how
+ * many, the key, false) or one payment under two natural keys (the same
+ * alternate key and content, sent with and without its UETR: first and
+ * last line, how many keys, the alternate key, true). */
+static void duplicate_error(struct cl_error *e, const char *file, PGresult *res, int i,
+			    unsigned long first, unsigned long last)
 {
-	PGresult *res;
-	enum cl_db_status st;
-	int i, n;
+	bool alt = strcmp(PQgetvalue(res, i, 4), "t") == 0;
 
-	st = cl_db_exec(L->db, CL_SQL_STAGE_IN_FILE_DUPLICATES, 0, NULL, &res, &L->r->err);
-	if (st != CL_DB_OK)
-		return st;
-	n = PQntuples(res);
-	for (i = 0; i < n; i++) {
-		struct cl_error e;
-		unsigned long first = strtoul(PQgetvalue(res, i, 0), NULL, 10);
-		unsigned long last = strtoul(PQgetvalue(res, i, 1), NULL, 10);
-		bool alt = strcmp(PQgetvalue(res, i, 4), "t") == 0;
-
-		if (alt)
-			cl_error_set(&e, L->path, last, "duplicate_alt_key",
-				     "one payment (alternate key \"%.200s\", same content) appears "
-				     "under %s natural keys in this file (first on line %lu): the file "
-				     "cannot be deduplicated safely",
-				     PQgetvalue(res, i, 3), PQgetvalue(res, i, 2), first);
-		else
-			cl_error_set(&e, L->path, last, "duplicate_key",
-				     "natural key \"%.200s\" appears %s times in this file (first on "
-				     "line %lu): the file cannot be deduplicated safely",
-				     PQgetvalue(res, i, 3), PQgetvalue(res, i, 2), first);
-		cl_keyset_duplicate_hint(&e, alt);
-		in_file_error(L, &e, first);
-	}
-	PQclear(res);
-	return CL_DB_OK;
+	if (alt)
+		cl_error_set(e, file, last, "duplicate_alt_key",
+			     "one payment (alternate key \"%.200s\", same content) appears "
+			     "under %s natural keys in this file (first on line %lu): the file "
+			     "cannot be deduplicated safely",
+			     PQgetvalue(res, i, 3), PQgetvalue(res, i, 2), first);
+	else
+		cl_error_set(e, file, last, "duplicate_key",
+			     "natural key \"%.200s\" appears %s times in this file (first on "
+			     "line %lu): the file cannot be deduplicated safely",
+			     PQgetvalue(res, i, 3), PQgetvalue(res, i, 2), first);
+	cl_keyset_duplicate_hint(e, alt);
 }
 
-/* One ACH payment twice in the same file under two keys (rules/near.h):
- * the unique index lets both through, so the file is rejected like a file
- * with one key twice, both lines named, every pair as validate compares
- * them.  Run only when one originator's trace runs overlap
- * (trace_ranges.h) or the file has two returns or NOCs. */
-static enum cl_db_status in_file_near_duplicates(struct load *L)
+/* One ACH payment (or return) twice under two keys (rules/near.h): lines,
+ * dates and kind of the pair. */
+static void near_error(struct cl_error *e, const char *file, PGresult *res, int i,
+		       unsigned long first, unsigned long last)
+{
+	cl_near_in_file_error(e, file, PQgetvalue(res, i, 4), first, PQgetvalue(res, i, 2), last,
+			      PQgetvalue(res, i, 3));
+}
+
+/* Run an in-file check whose rows start with the first and last line of
+ * a pair of records that make the file invalid; each row an error. */
+static enum cl_db_status in_file_check(struct load *L, const char *sql,
+				       void (*error)(struct cl_error *, const char *, PGresult *,
+						     int, unsigned long, unsigned long))
 {
 	PGresult *res;
 	enum cl_db_status st;
 	int i, n;
 
-	st = cl_db_exec(L->db, CL_SQL_STAGE_IN_FILE_NEAR, 0, NULL, &res, &L->r->err);
+	st = cl_db_exec(L->db, sql, 0, NULL, &res, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
 	n = PQntuples(res);
@@ -161,8 +152,7 @@ static enum cl_db_status in_file_near_duplicates(struct load *L)
 		unsigned long first = strtoul(PQgetvalue(res, i, 0), NULL, 10);
 		unsigned long last = strtoul(PQgetvalue(res, i, 1), NULL, 10);
 
-		cl_near_in_file_error(&e, L->path, PQgetvalue(res, i, 4), first,
-				      PQgetvalue(res, i, 2), last, PQgetvalue(res, i, 3));
+		error(&e, L->path, res, i, first, last);
 		in_file_error(L, &e, first);
 	}
 	PQclear(res);
@@ -290,13 +280,18 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 	if ((st = cl_load_exec0(L, CL_SQL_STAGE_STATISTICS)) != CL_DB_OK ||
 	    (st = cl_load_exec0(L, CL_SQL_STAGE_ANALYZE)) != CL_DB_OK)
 		return st;
-	/* NACHA files: the parser proves keys unique in constant memory, so
-	   the staged keys are grouped only on a retry, where a key twice in
-	   the file would otherwise pass for a concurrent load (23505) */
+	/* Two records of one file with the same key, or one payment twice
+	   under two keys, make the file invalid: it cannot be deduplicated
+	   safely (and would be taken for a race and half applied).  The NACHA
+	   parser proves keys unique in constant memory, so NACHA files are
+	   grouped only on a retry, where a key twice would otherwise pass for
+	   a concurrent load (23505).  Near duplicates are looked for only
+	   when one originator's trace runs overlap (trace_ranges.h) or the
+	   file has two returns or NOCs. */
 	if (s->info.format != CL_FORMAT_ACH || r->retries > 0)
-		st = in_file_duplicates(L);
+		st = in_file_check(L, CL_SQL_STAGE_IN_FILE_DUPLICATES, duplicate_error);
 	if (st == CL_DB_OK && !r->invalid_count &&
 	    (cl_trace_ranges_maybe_near(&s->traces) || s->nreturns > 1))
-		st = in_file_near_duplicates(L);
+		st = in_file_check(L, CL_SQL_STAGE_IN_FILE_NEAR, near_error);
 	return st;
 }
