@@ -85,6 +85,15 @@ const char *cl_direction_name(enum cl_direction d)
 #define NOTNULL CL_FF_NOTNULL
 #define REQUIRED CL_FF_REQUIRED
 #define NEEDED CL_FF_NEEDED
+#define FP_ENTRY CL_FF_FP_ENTRY
+#define FP_RETURN CL_FF_FP_RETURN
+#define FP_PAIN CL_FF_FP_PAIN
+#define FP_PACS CL_FF_FP_PACS
+#define FP_PACS004 CL_FF_FP_PACS004
+/* in every kind's fingerprint */
+#define FP_ALL (FP_ENTRY | FP_RETURN | FP_PAIN | FP_PACS | FP_PACS004)
+#define FP_ISO (FP_PAIN | FP_PACS | FP_PACS004)
+#define FP_ACH (FP_ENTRY | FP_RETURN)
 
 /* where a HASHOPT field's has_<name> is */
 #define HAS_OFFSET_HASHOPT(n) offsetof(struct cl_record, has_##n)
@@ -135,6 +144,14 @@ const struct cl_field cl_fields[CL_NFIELDS] = {
 #undef NOTNULL
 #undef REQUIRED
 #undef NEEDED
+#undef FP_ENTRY
+#undef FP_RETURN
+#undef FP_PAIN
+#undef FP_PACS
+#undef FP_PACS004
+#undef FP_ALL
+#undef FP_ISO
+#undef FP_ACH
 
 const struct cl_field *cl_field_by_name(const char *name, size_t n)
 {

@@ -101,6 +101,14 @@ enum {
 	CL_FF_NOTNULL = 1 << 5,
 	CL_FF_REQUIRED = 1 << 6,
 	CL_FF_NEEDED = 1 << 7,
+	/* in the fingerprint of these kinds (rules/ach_identity.c,
+	   rules/iso_identity.c hash them; tests/unit/test_fingerprint_fields.c
+	   holds the code to this table) */
+	CL_FF_FP_ENTRY = 1 << 8,   /* ach.entry */
+	CL_FF_FP_RETURN = 1 << 9,  /* ach.return, ach.noc */
+	CL_FF_FP_PAIN = 1 << 10,   /* pain.001 */
+	CL_FF_FP_PACS = 1 << 11,   /* pacs.008, pacs.009 */
+	CL_FF_FP_PACS004 = 1 << 12, /* pacs.004 */
 };
 
 struct cl_field {
