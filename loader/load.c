@@ -2,7 +2,6 @@
 #include "load.h"
 #include "load_int.h"
 
-#include <inttypes.h>
 #include <stdarg.h>
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -11,13 +10,7 @@
 #include <time.h>
 
 #include "failpoint.h"
-#include "fingerprint.h"
-#include "keyset.h"
 #include "loader_sql.h"
-#include "mask.h"
-#include "near.h"
-#include "row.h"
-#include "xmalloc.h"
 
 /*
  * One transaction per file: the load row, the staged records, the journal

@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "failpoint.h"
 #include "loader_sql.h"
-#include "row.h"
 
 /* ---- diff: the plan, record by record ---- */
 
