@@ -350,7 +350,7 @@ const char *cl_out_key(const struct cl_record *rec, const char *key, char *buf, 
  * accounts masked; "" for none.  buf: CL_KEY_MAX bytes. */
 static const char *out_value(const struct cl_field *f, const struct cl_record *rec, char *buf)
 {
-	if (f->type == CL_FT_TEXT && !(f->flags & CL_FF_ACCOUNT) &&
+	if ((f->type == CL_FT_TEXT || f->type == CL_FT_DATE) && !(f->flags & CL_FF_ACCOUNT) &&
 	    f != &cl_fields[CL_F_natural_key])
 		return (const char *)rec + f->offset; /* the common case, first */
 	if (f == &cl_fields[CL_F_natural_key])

@@ -1,7 +1,7 @@
 /* apply.c - the new records of a file, from its stage into clearing_record.
  *
- * New are the staged records without a journal row: one INSERT ... SELECT
- * in the database, nothing read back.  The unique index on clearing_record
+ * New are the pending records (classify.c) without a journal row: one
+ * INSERT ... SELECT in the database, nothing read back.  The unique index on clearing_record
  * is the arbiter: if a concurrent loader commits one of "our" new keys
  * after classification, the insert fails with 23505 (or two loaders
  * deadlock: 40P01).  Nothing has been committed, so the whole file is
@@ -74,7 +74,10 @@ enum cl_db_status cl_apply_new(struct load *L)
 	if (L->r->new_count == 0)
 		return CL_DB_OK;
 	if (!L->ordered_path) {
-		st = cl_db_exec(L->db, CL_SQL_APPLY_INSERT_NEW, 0, NULL, &res, &L->r->err);
+		st = cl_db_exec(L->db,
+				L->pending_journaled ? CL_SQL_APPLY_INSERT_NEW_UNJOURNALED
+						     : CL_SQL_APPLY_INSERT_NEW,
+				0, NULL, &res, &L->r->err);
 		if (st != CL_DB_OK)
 			return st;
 		inserted = strtoul(PQcmdTuples(res), NULL, 10);

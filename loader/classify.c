@@ -104,7 +104,7 @@ static enum cl_db_status ask(struct load *L, const char *sql, bool *yes)
 }
 
 /* ACH near duplicates (rules/near.h) and the other ACH key rule, among the
- * staged records without a journal row; skipped when there is nothing to
+ * pending records without a journal row; skipped when there is nothing to
  * look for (no ACH record staged, or a tenant without ACH records yet). */
 static enum cl_db_status near_duplicates(struct load *L)
 {
@@ -179,24 +179,44 @@ static enum cl_db_status exact_matches(struct load *L)
 	return CL_DB_OK;
 }
 
+/* The staged records the exact-key join did not match, as cl_pending: a
+ * table of them, or, when it matched none, a view of the whole stage. */
+static enum cl_db_status make_pending(struct load *L)
+{
+	enum cl_db_status st;
+
+	if (L->r->duplicate_count + L->r->conflict_count == 0)
+		return cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING_ALL);
+	st = cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING);
+	if (st == CL_DB_OK)
+		st = cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING_ANALYZE);
+	return st;
+}
+
 enum cl_db_status cl_classify(struct load *L)
 {
 	bool large = false;
+	unsigned long exact_conflicts = 0;
 	enum cl_db_status st;
 
 	L->r->duplicate_count = L->r->conflict_count = 0;
 	L->near_count = 0;
+	L->pending_journaled = false;
 	st = exact_plan(L, &large);
 	if (st == CL_DB_OK)
 		st = exact_matches(L);
 	if (st == CL_DB_OK && large)
 		st = cl_load_exec0(L, CL_SQL_CLASSIFY_HASHJOIN_DEFAULT);
+	if (st == CL_DB_OK && !all_matched(L))
+		st = make_pending(L);
+	exact_conflicts = L->r->conflict_count;
 	if (st == CL_DB_OK && L->stage.has_alt && !all_matched(L))
 		st = cl_copy_out(L->db, CL_SQL_CLASSIFY_ALT, on_classified, L, &L->r->err);
 	if (st == CL_DB_OK && !all_matched(L))
 		st = near_duplicates(L);
 	if (st != CL_DB_OK)
 		return st;
+	L->pending_journaled = L->r->conflict_count > exact_conflicts;
 	L->r->new_count = L->r->records - L->r->duplicate_count - L->r->conflict_count;
 	CL_FAILPOINT("after_journal", L->db->conn);
 	return CL_DB_OK;

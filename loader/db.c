@@ -207,6 +207,9 @@ static void copy_flush(struct cl_copy_in *c)
 	c->len = 0;
 }
 
+/* The binary COPY stream's signature, flags and header extension. */
+static const char copy_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
+
 enum cl_db_status cl_copy_in_begin(struct cl_copy_in *c, struct cl_db *db, const char *copy_sql,
 				   struct cl_error *err)
 {
@@ -219,11 +222,20 @@ enum cl_db_status cl_copy_in_begin(struct cl_copy_in *c, struct cl_db *db, const
 	if (PQresultStatus(res) != PGRES_COPY_IN)
 		return cl_db_fail(db, res, "could not start COPY", err);
 	PQclear(res);
+	memcpy(c->buf, copy_header, sizeof(copy_header));
+	c->len = sizeof(copy_header);
 	return CL_DB_OK;
 }
 
-void cl_copy_raw(struct cl_copy_in *c, const char *s, size_t n)
+static void copy_raw(struct cl_copy_in *c, const void *p, size_t n)
 {
+	const char *s = p;
+
+	if (n <= sizeof(c->buf) - c->len) { /* the common case: it fits */
+		memcpy(c->buf + c->len, s, n);
+		c->len += n;
+		return;
+	}
 	while (n) {
 		size_t room = sizeof(c->buf) - c->len, k = n < room ? n : room;
 
@@ -236,40 +248,62 @@ void cl_copy_raw(struct cl_copy_in *c, const char *s, size_t n)
 	}
 }
 
-void cl_copy_text(struct cl_copy_in *c, const char *s, bool first, bool empty_is_null)
+/* n (2, 4 or 8) bytes of v, most significant first (network order) */
+static void copy_be(struct cl_copy_in *c, uint64_t v, int n)
 {
-	const char *run;
+	unsigned char b[8];
 
-	if (!first)
-		cl_copy_raw(c, "\t", 1);
-	if (!s || (!*s && empty_is_null)) {
-		cl_copy_raw(c, "\\N", 2);
-		return;
-	}
-	/* COPY text format: backslash, and the delimiter and line ends, must
-	 * be escaped; everything else (including \x1b, quotes) passes as is */
-	for (run = s; *s; s++) {
-		const char *esc;
-
-		switch (*s) {
-		case '\\': esc = "\\\\"; break;
-		case '\t': esc = "\\t"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		default: continue;
-		}
-		cl_copy_raw(c, run, (size_t)(s - run));
-		cl_copy_raw(c, esc, 2);
-		run = s + 1;
-	}
-	cl_copy_raw(c, run, (size_t)(s - run));
+	if (sizeof(c->buf) - c->len < 8)
+		copy_flush(c);
+	for (int i = n - 1; i >= 0; i--, v >>= 8)
+		b[i] = (unsigned char)(v & 0xff);
+	memcpy(c->buf + c->len, b, (size_t)n);
+	c->len += (size_t)n;
 }
 
-void cl_copy_row_end(struct cl_copy_in *c)
+void cl_copy_row(struct cl_copy_in *c, int nfields)
 {
-	cl_copy_raw(c, "\n", 1);
 	if (c->len > sizeof(c->buf) - 4096)
 		copy_flush(c);
+	copy_be(c, (uint64_t)nfields, 2);
+}
+
+void cl_copy_null(struct cl_copy_in *c)
+{
+	copy_be(c, 0xffffffffu, 4); /* length -1 */
+}
+
+void cl_copy_bytes(struct cl_copy_in *c, const void *p, size_t n)
+{
+	copy_be(c, n, 4);
+	copy_raw(c, p, n);
+}
+
+void cl_copy_text(struct cl_copy_in *c, const char *s, bool empty_is_null)
+{
+	if (!s || (!*s && empty_is_null))
+		cl_copy_null(c);
+	else
+		cl_copy_bytes(c, s, strlen(s));
+}
+
+void cl_copy_int8(struct cl_copy_in *c, int64_t v)
+{
+	copy_be(c, 8, 4);
+	copy_be(c, (uint64_t)v, 8);
+}
+
+void cl_copy_int4(struct cl_copy_in *c, int32_t v)
+{
+	copy_be(c, 4, 4);
+	copy_be(c, (uint64_t)(uint32_t)v, 4);
+}
+
+/* PostgreSQL counts days from 2000-01-01, 10957 days after 1970-01-01. */
+void cl_copy_date(struct cl_copy_in *c, long unix_days)
+{
+	copy_be(c, 4, 4);
+	copy_be(c, (uint64_t)(uint32_t)(int32_t)(unix_days - 10957), 4);
 }
 
 enum cl_db_status cl_copy_in_end(struct cl_copy_in *c, unsigned long long *rows,
@@ -278,6 +312,7 @@ enum cl_db_status cl_copy_in_end(struct cl_copy_in *c, unsigned long long *rows,
 	PGresult *res;
 	enum cl_db_status st = CL_DB_OK;
 
+	copy_be(c, 0xffffu, 2); /* the trailer: a row of -1 fields */
 	copy_flush(c);
 	if (PQputCopyEnd(c->db->conn, c->failed ? "client could not send data" : NULL) != 1)
 		c->failed = true;

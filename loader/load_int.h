@@ -7,10 +7,11 @@
  *    |-> stage.c     read the file once: every record into cl_stage,
  *    |               the in-file checks (a key twice, a payment twice)
  *    |-> classify.c  originator locks; duplicates, conflicts and near
- *    |               duplicates against applied records, as journal rows
+ *    |               duplicates against applied records, as journal rows;
+ *    |               what the exact keys left, as cl_pending
  *    |-> explain.c   the fields each conflict differs in; quarantine
  *    |-> plan.c      diff: every record's fate (re-reads the file)
- *    |-> apply.c     the new records from cl_stage into clearing_record
+ *    |-> apply.c     the new records from cl_pending into clearing_record
  *    '-> commit.c    COMMIT and the third outcome
  *
  * Each stage keeps its own part of struct load (the members under its
@@ -59,6 +60,8 @@ struct load {
 	struct timespec t0;
 	struct load_stage stage;   /* stage.c */
 	unsigned long near_count;  /* classify.c: conflicts that are near duplicates */
+	bool pending_journaled;    /* classify.c: a record the exact-key join
+	                              left pending was journaled after it */
 	bool ordered_path;         /* apply.c: a retry inserts in key order */
 	bool in_commit;            /* commit.c: COMMIT was sent, a lost
 	                              connection now leaves the outcome to be
@@ -98,7 +101,7 @@ enum cl_db_status cl_explain_conflicts(struct load *L) CL_MUST_CHECK;
 /* plan.c: diff's per-record report through hooks->on_plan */
 enum cl_db_status cl_plan(struct load *L) CL_MUST_CHECK;
 
-/* apply.c: the new records (staged, without a journal row) into
+/* apply.c: the new records (pending, without a journal row) into
  * clearing_record; CL_DB_RETRY when another load applied one meanwhile
  * in a way that needs classifying again. */
 enum cl_db_status cl_apply_new(struct load *L) CL_MUST_CHECK;

@@ -12,23 +12,20 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "db.h"
 #include "record.h"
 #include "record_sql.h"
 
-/* Write one full row in CL_SQL_RECORD_COLUMNS order.  `ordinal` is the
- * record's 1-based index in the file as the loader counted it (the same in
- * every pass); load_id is decimal. */
-void cl_row_copy(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal,
-		 const char *tenant, const char *load_id);
-
-/* The same followed by the key as the journal keeps it (accounts masked;
- * NULL: the key holds none): a row of the load's stage (loader/stage.c). */
+/* One row of the load's stage (loader/stage.c), in binary COPY: the
+ * CL_SQL_RECORD_COLUMNS, then the key as the journal keeps it (accounts
+ * masked; NULL: the key holds none).  `ordinal` is the record's 1-based
+ * index in the file as the loader counted it. */
 void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal,
-			const char *tenant, const char *load_id, const char *journal_key);
+			const char *tenant, int64_t load_id, const char *journal_key);
 
-/* One field's value into a COPY row (a tab first), NULL for none. */
+/* One field's value as a binary COPY column, NULL for none. */
 void cl_row_copy_field(struct cl_copy_in *c, const struct cl_field *f, const struct cl_record *rec);
 
 #endif

@@ -86,7 +86,8 @@ static void stage_row(struct load *L, struct cl_copy_in *c, const struct cl_reco
 	char masked[CL_KEY_MAX];
 	bool has = cl_mask_record_key(rec, rec->natural_key, masked, sizeof(masked));
 
-	cl_row_copy_staged(c, rec, ordinal, L->o->tenant, L->load_id, has ? masked : NULL);
+	cl_row_copy_staged(c, rec, ordinal, L->o->tenant, strtoll(L->load_id, NULL, 10),
+			   has ? masked : NULL);
 }
 
 /* A data error the database found in the file (two of its records are one

@@ -99,6 +99,7 @@ const char *cl_direction_name(enum cl_direction d)
 #define HAS_OFFSET_HASHOPT(n) offsetof(struct cl_record, has_##n)
 #define HAS_OFFSET_STATIC(n) 0
 #define HAS_OFFSET_TEXT(n) 0
+#define HAS_OFFSET_DATE(n) 0
 #define HAS_OFFSET_HASH(n) 0
 #define HAS_OFFSET_AMOUNT(n) 0
 #define HAS_OFFSET_DIR(n) 0
@@ -109,6 +110,7 @@ const char *cl_direction_name(enum cl_direction d)
 #define OFFSET_OF(type, n) OFFSET_##type(n)
 #define OFFSET_STATIC(n) offsetof(struct cl_record, n)
 #define OFFSET_TEXT(n) offsetof(struct cl_record, n)
+#define OFFSET_DATE(n) offsetof(struct cl_record, n)
 #define OFFSET_HASH(n) offsetof(struct cl_record, n)
 #define OFFSET_HASHOPT(n) offsetof(struct cl_record, n)
 #define OFFSET_AMOUNT(n) offsetof(struct cl_record, n)
@@ -119,6 +121,7 @@ const char *cl_direction_name(enum cl_direction d)
 #define SIZE_OF(type, n) SIZE_##type(n)
 #define SIZE_STATIC(n) sizeof(((struct cl_record *)0)->n)
 #define SIZE_TEXT(n) sizeof(((struct cl_record *)0)->n)
+#define SIZE_DATE(n) sizeof(((struct cl_record *)0)->n)
 #define SIZE_HASH(n) sizeof(((struct cl_record *)0)->n)
 #define SIZE_HASHOPT(n) sizeof(((struct cl_record *)0)->n)
 #define SIZE_AMOUNT(n) sizeof(((struct cl_record *)0)->n)
@@ -169,6 +172,7 @@ const char *cl_field_text(const struct cl_field *f, const struct cl_record *rec,
 	switch ((enum cl_field_type)f->type) {
 	case CL_FT_STATIC:
 	case CL_FT_TEXT:
+	case CL_FT_DATE:
 		return cl_field_str(f, rec);
 	case CL_FT_HASHOPT:
 		if (!cl_field_has(f, rec))

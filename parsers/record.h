@@ -60,6 +60,7 @@ enum cl_direction {
  * plus the record's ordinal.  The def says what each member holds. */
 #define CL_MEMBER_STATIC(n, cap) const char *n;
 #define CL_MEMBER_TEXT(n, cap) char n[cap];
+#define CL_MEMBER_DATE(n, cap) char n[cap];
 #define CL_MEMBER_HASH(n, cap) unsigned char n[32];
 #define CL_MEMBER_HASHOPT(n, cap) unsigned char n[32]; int has_##n;
 #define CL_MEMBER_AMOUNT(n, cap) int64_t n;
@@ -85,7 +86,7 @@ enum cl_field_id {
 };
 
 enum cl_field_type {
-	CL_FT_STATIC, CL_FT_TEXT, CL_FT_HASH, CL_FT_HASHOPT, CL_FT_AMOUNT, CL_FT_DIR,
+	CL_FT_STATIC, CL_FT_TEXT, CL_FT_DATE, CL_FT_HASH, CL_FT_HASHOPT, CL_FT_AMOUNT, CL_FT_DIR,
 	CL_FT_LINE, CL_FT_COUNT, CL_FT_DERIVED,
 };
 

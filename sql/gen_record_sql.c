@@ -61,13 +61,15 @@ static const char *sql_type(const struct cl_field *f)
 		return "bigint";
 	case CL_FT_COUNT:
 		return "integer";
+	case CL_FT_DATE:
+		return "date";
 	case CL_FT_STATIC:
 	case CL_FT_TEXT:
 	case CL_FT_DIR:
 	case CL_FT_DERIVED:
 		break;
 	}
-	return f == &cl_fields[CL_F_value_date] ? "date" : "text";
+	return "text";
 }
 
 static void plain(FILE *out, const struct cl_field *f)

@@ -1,18 +1,27 @@
--- apply.sql - the new records of a file from its stage into
--- clearing_record (loader/apply.c).  New: staged records without a
--- journal row of this load (the setting clearing_load.load_id).
+-- apply.sql - the new records of a file into clearing_record
+-- (loader/apply.c).  New: the pending records (classify.sql) without a
+-- journal row of this load (the setting clearing_load.load_id); any they
+-- have is not a plain duplicate (the partial index of migration 005).
 
 -- name: apply_insert_new
--- The first attempt: one INSERT ... SELECT; the unique index is the
--- arbiter (a key committed meanwhile fails it with 23505).  Its row count
--- is the number inserted.
+-- The first attempt, when no pending record was journaled: all of them,
+-- in one INSERT ... SELECT; the unique index is the arbiter (a key
+-- committed meanwhile fails it with 23505).  Its row count is the number
+-- inserted.
 INSERT INTO public.clearing_record ({record_columns})
 SELECT {record_columns}
-FROM pg_temp.cl_stage s
+FROM pg_temp.cl_pending s
+
+-- name: apply_insert_new_unjournaled
+-- The same when some pending records were journaled (near duplicates,
+-- alternate keys): those left out.
+INSERT INTO public.clearing_record ({record_columns})
+SELECT {record_columns}
+FROM pg_temp.cl_pending s
 WHERE NOT EXISTS (
   SELECT 1 FROM public.clearing_dedupe_event e
   WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-    AND e.ordinal = s.ordinal)
+    AND e.ordinal = s.ordinal AND e.reason <> 'duplicate')
 
 -- name: apply_insert_new_ordered
 -- A retry: the new records in key order (loaders that insert in one order
@@ -21,11 +30,11 @@ WHERE NOT EXISTS (
 WITH ins AS (
   INSERT INTO public.clearing_record ({record_columns})
   SELECT {record_columns}
-  FROM pg_temp.cl_stage s
+  FROM pg_temp.cl_pending s
   WHERE NOT EXISTS (
     SELECT 1 FROM public.clearing_dedupe_event e
     WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-      AND e.ordinal = s.ordinal)
+      AND e.ordinal = s.ordinal AND e.reason <> 'duplicate')
   ORDER BY kind, natural_key
   ON CONFLICT (tenant, kind, natural_key) DO NOTHING
   RETURNING 1)
@@ -43,10 +52,11 @@ COPY (INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position,
              coalesce(s.journal_key, s.natural_key),
              CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END,
              NULL, r.load_id, r.ordinal, r.position
-      FROM pg_temp.cl_stage s
+      FROM pg_temp.cl_pending s
       JOIN public.clearing_record r ON r.tenant = s.tenant AND r.kind = s.kind
        AND r.natural_key = s.natural_key AND r.load_id <> s.load_id
       WHERE NOT EXISTS (
         SELECT 1 FROM public.clearing_dedupe_event e
-        WHERE e.load_id = s.load_id AND e.ordinal = s.ordinal)
+        WHERE e.load_id = s.load_id AND e.ordinal = s.ordinal
+          AND e.reason <> 'duplicate')
       RETURNING ordinal, reason) TO STDOUT

@@ -3,6 +3,11 @@
 -- each statement writes journal rows of this load (the setting
 -- clearing_load.load_id) for the tenant (clearing_load.tenant).
 --
+-- After the exact-key join the statements read pg_temp.cl_pending, the
+-- staged records it did not match; a pending record journaled since (by
+-- the alternate-key or a near-duplicate statement) has a row that is never
+-- a plain duplicate, found through the partial index of migration 005.
+--
 -- 1129072716 ("CLoL") is the first key of every originator lock: any
 -- constant, never changed.
 
@@ -55,6 +60,27 @@ COPY (SELECT ordinal, reason FROM public.clearing_dedupe_event
       WHERE load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
         AND reason <> 'duplicate') TO STDOUT
 
+-- name: classify_pending
+-- The staged records the exact-key join did not match, for the
+-- statements after it: they then read these (a tenth of a 90%-duplicate
+-- re-upload) instead of the whole stage less its journal rows each time.
+CREATE TEMPORARY TABLE cl_pending ON COMMIT DROP AS
+SELECT s.* FROM pg_temp.cl_stage s
+WHERE NOT EXISTS (
+  SELECT 1 FROM public.clearing_dedupe_event e
+  WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
+    AND e.ordinal = s.ordinal)
+
+-- name: classify_pending_analyze
+-- Its statistics, for the plans that read it.
+ANALYZE pg_temp.cl_pending
+
+-- name: classify_pending_all
+-- When the exact-key join matched nothing, every staged record is
+-- pending, as a view of the stage, not a copy (dropped with the stage at the
+-- transaction's end).
+CREATE TEMPORARY VIEW cl_pending AS SELECT * FROM pg_temp.cl_stage
+
 -- name: classify_large_table
 -- Does clearing_record (with its partitions) hold, by the planner's
 -- estimate, more than 8 times the file's records (the setting
@@ -89,12 +115,12 @@ SELECT EXISTS (SELECT 1 FROM pg_temp.cl_stage WHERE near_key IS NOT NULL)
                  AND kind IN ('ach.entry', 'ach.return', 'ach.noc'))
 
 -- name: classify_near
--- ACH near duplicates among the staged records without a journal row yet
+-- ACH near duplicates among the pending records without a journal row yet
 -- (entries, returns and NOCs): an applied record of this tenant with the
 -- same near identity (rules/near.h), another natural key and a near date
 -- is the same payment or return again; the closest in date is named in
 -- the journal.  A lateral probe of clearing_record_near_key (migration
--- 010) per staged record, whatever the table holds: as a plain join the
+-- 010) per pending record, whatever the table holds: as a plain join the
 -- planner hashes the tenant's every record once the file is large.
 -- Returns each journaled record's ordinal and reason.
 COPY (
@@ -103,7 +129,7 @@ COPY (
   SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
-  FROM pg_temp.cl_stage c
+  FROM pg_temp.cl_pending c
   CROSS JOIN LATERAL (
     SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal, r.position
     FROM public.clearing_record r
@@ -114,7 +140,8 @@ COPY (
     LIMIT 1) r
   WHERE c.near_key IS NOT NULL
     AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
-                    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal)
+                    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal
+                      AND e.reason <> 'duplicate')
   RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_rule_v1
@@ -131,7 +158,7 @@ COPY (
          c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
-  FROM pg_temp.cl_stage c
+  FROM pg_temp.cl_pending c
   JOIN public.clearing_record r
     ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
    AND r.kind = 'ach.entry' AND r.key_rule = 'v1-batch'
@@ -139,7 +166,8 @@ COPY (
    AND r.value_date = c.value_date
   WHERE c.kind = 'ach.entry'
     AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
-                    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal)
+                    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal
+                      AND e.reason <> 'duplicate')
   ORDER BY c.ordinal, r.load_id, r.ordinal
   RETURNING ordinal, reason) TO STDOUT
 
@@ -153,7 +181,7 @@ COPY (
          c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
-  FROM pg_temp.cl_stage c
+  FROM pg_temp.cl_pending c
   JOIN public.clearing_record r
     ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
    AND r.kind = 'ach.entry' AND r.key_rule = 'v1'
@@ -161,13 +189,14 @@ COPY (
    AND r.value_date = c.value_date
   WHERE c.kind = 'ach.entry'
     AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
-                    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal)
+                    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal
+                      AND e.reason <> 'duplicate')
   ORDER BY c.ordinal, r.load_id, r.ordinal
   RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_alt
--- One payment under another natural key (record.h: alt_key): a staged
--- record whose key is not applied, but whose alternate key and content
+-- One payment under another natural key (record.h: alt_key): a pending
+-- record (its key is not applied), but whose alternate key and content
 -- are, under another key (the same pacs.008 sent before without its UETR,
 -- or after with it).  A near duplicate: a conflict the operator decides
 -- on.  The same content: the same fingerprint, or the instructed agent
@@ -180,15 +209,12 @@ COPY (
          s.load_id, s.ordinal, s.position, r.tenant, r.kind,
          coalesce(s.journal_key, s.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
-  FROM pg_temp.cl_stage s
+  FROM pg_temp.cl_pending s
   JOIN public.clearing_record r
     ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
    AND r.kind = s.kind AND r.natural_key <> s.natural_key
    AND (r.alt_key IN (s.alt_key, s.alt_key2) OR r.alt_key2 IN (s.alt_key, s.alt_key2))
    AND (r.fingerprint = s.fingerprint OR r.alt_fp = s.alt_fp)
   WHERE s.alt_key IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM public.clearing_record x
-                    WHERE x.tenant = r.tenant AND x.kind = s.kind
-                      AND x.natural_key = s.natural_key)
   ORDER BY s.ordinal, r.load_id, r.ordinal
   RETURNING ordinal, reason) TO STDOUT

@@ -9,8 +9,8 @@ CREATE TEMPORARY TABLE cl_stage (LIKE public.clearing_record, journal_key text)
 ON COMMIT DROP
 
 -- name: stage_copy
--- Every record streamed into the stage.
-COPY pg_temp.cl_stage ({record_columns}, journal_key) FROM STDIN
+-- Every record streamed into the stage, in binary (loader/db.h).
+COPY pg_temp.cl_stage ({record_columns}, journal_key) FROM STDIN (FORMAT binary)
 
 -- name: stage_statistics
 -- The planner needs the stage's row count and that keys are unique, not

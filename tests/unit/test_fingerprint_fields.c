@@ -90,6 +90,7 @@ static bool mutate(struct cl_record *r, const struct cl_field *f)
 
 	switch ((enum cl_field_type)f->type) {
 	case CL_FT_TEXT:
+	case CL_FT_DATE: /* "2026-03-02" to "3026-03-02", still a date */
 		if (!p[0])
 			return false;
 		p[0] = p[0] == '9' ? '8' : (char)(p[0] == '2' ? '3' : '9');

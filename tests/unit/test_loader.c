@@ -1,4 +1,4 @@
-/* test_loader.c - the loader's pure parts: COPY text escaping, keys with
+/* test_loader.c - the loader's pure parts: binary COPY columns, keys with
  * account numbers masked for the journal, load UUIDs, the embedded
  * migrations, outcome names. */
 #include <setjmp.h>
@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "banking_days.h"
 #include "db.h"
 #include "load.h"
 #include "mask.h"
@@ -18,37 +19,54 @@
 #include "uuid.h"
 
 /* Small writes stay in the COPY buffer (no connection needed). */
-static void copy_field(struct cl_copy_in *c, const char *s, bool first, bool null_empty)
+static void copy_reset(struct cl_copy_in *c)
 {
 	c->len = 0;
 	c->failed = false;
 	c->db = NULL;
-	cl_copy_text(c, s, first, null_empty);
-	c->buf[c->len] = '\0';
 }
 
-static void test_copy_escapes_what_copy_text_format_needs(void **state)
+static void test_copy_binary_columns(void **state)
 {
 	static struct cl_copy_in c;
+	static const unsigned char want[] = {
+		0, 5,                        /* a row of 5 columns */
+		0, 0, 0, 4, 'a', '\t', '\\', 'b', /* text as it is, nothing escaped */
+		0xff, 0xff, 0xff, 0xff,      /* NULL */
+		0, 0, 0, 8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe, /* bigint -2 */
+		0, 0, 0, 4, 0, 0, 0x26, 0xc2, /* 2027-03-02: 9922 days after 2000-01-01 */
+		0, 0, 0, 4, 0xff, 0xff, 0xff, 0xff, /* 1999-12-31 */
+	};
+	long days;
 
 	(void)state;
-	copy_field(&c, "a\\b\tc\nd\re\"f'g\\N", true, false);
-	assert_string_equal(c.buf, "a\\\\b\\tc\\nd\\re\"f'g\\\\N");
-	copy_field(&c, "plain", false, false);
-	assert_string_equal(c.buf, "\tplain");
+	copy_reset(&c);
+	cl_copy_row(&c, 5);
+	cl_copy_text(&c, "a\t\\b", false);
+	cl_copy_text(&c, "", true);
+	cl_copy_int8(&c, -2);
+	assert_true(cl_date_days("2027-03-02", &days));
+	cl_copy_date(&c, days);
+	assert_true(cl_date_days("1999-12-31", &days));
+	cl_copy_date(&c, days);
+	assert_int_equal(c.len, sizeof(want));
+	assert_memory_equal(c.buf, want, sizeof(want));
 }
 
-static void test_copy_null_and_empty(void **state)
+static void test_copy_empty_text_is_null_only_when_asked(void **state)
 {
 	static struct cl_copy_in c;
+	static const unsigned char empty[] = { 0, 0, 0, 0 };
 
 	(void)state;
-	copy_field(&c, NULL, true, false);
-	assert_string_equal(c.buf, "\\N");
-	copy_field(&c, "", true, true);
-	assert_string_equal(c.buf, "\\N");
-	copy_field(&c, "", false, false);
-	assert_string_equal(c.buf, "\t");
+	copy_reset(&c);
+	cl_copy_text(&c, "", false);
+	assert_int_equal(c.len, 4);
+	assert_memory_equal(c.buf, empty, 4);
+	copy_reset(&c);
+	cl_copy_text(&c, NULL, false);
+	assert_int_equal(c.len, 4);
+	assert_memory_equal(c.buf, "\xff\xff\xff\xff", 4);
 }
 
 static void test_mask_key_hides_the_records_accounts(void **state)
@@ -128,8 +146,8 @@ static void test_conninfo_password_is_detected(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_copy_escapes_what_copy_text_format_needs),
-		cmocka_unit_test(test_copy_null_and_empty),
+		cmocka_unit_test(test_copy_binary_columns),
+		cmocka_unit_test(test_copy_empty_text_is_null_only_when_asked),
 		cmocka_unit_test(test_mask_key_hides_the_records_accounts),
 		cmocka_unit_test(test_uuid_v4_form),
 		cmocka_unit_test(test_migrations_are_embedded_in_order),

@@ -117,7 +117,7 @@ static void test_placeholders_expand_to_the_field_tables_lists(void **state)
 {
 	(void)state;
 	assert_string_equal(CL_SQL_STAGE_COPY,
-			    "COPY pg_temp.cl_stage (" CL_SQL_RECORD_COLUMNS ", journal_key) FROM STDIN");
+			    "COPY pg_temp.cl_stage (" CL_SQL_RECORD_COLUMNS ", journal_key) FROM STDIN (FORMAT binary)");
 	assert_non_null(strstr(CL_SQL_APPLY_INSERT_NEW,
 			       "INSERT INTO public.clearing_record (" CL_SQL_RECORD_COLUMNS
 			       ")\nSELECT " CL_SQL_RECORD_COLUMNS "\n"));
