@@ -122,33 +122,6 @@ static enum cl_db_status near_duplicates(struct load *L)
 	return st;
 }
 
-/*
- * The plan of the exact-key join.  Against a table not much larger than the
- * file, hashing the staged keys and scanning clearing_record is fastest.
- * Against one many times larger (the steady state: 1M new records into
- * 10M), the planner still picks that hash join, whose probes into a large
- * table cost twice what a merge join over the primary key or index probes
- * do (12 s against 6 s for 1M keys and 11M rows here).  So for that one
- * statement, when the table's estimated rows exceed 8 times the file's
- * records, hash joins are switched off (SET LOCAL, back to DEFAULT after):
- * the alternatives left are the merge join and index probes, neither of
- * which can go quadratic.
- */
-static enum cl_db_status exact_plan(struct load *L, bool *large)
-{
-	char records[24];
-	const char *p[1] = { records };
-	enum cl_db_status st;
-
-	snprintf(records, sizeof(records), "%lu", L->r->records);
-	st = cl_db_exec(L->db, CL_SQL_CLASSIFY_SET_RECORDS, 1, p, NULL, &L->r->err);
-	if (st == CL_DB_OK)
-		st = ask(L, CL_SQL_CLASSIFY_LARGE_TABLE, large);
-	if (st == CL_DB_OK && *large)
-		st = cl_load_exec0(L, CL_SQL_CLASSIFY_HASHJOIN_OFF);
-	return st;
-}
-
 /* Exact key matches: one INSERT ... SELECT writes the journal rows (no
  * RETURNING: a data-modifying statement's RETURNING rows are gathered in a
  * tuplestore before the first is sent, 0.9 s for a million matches); its
@@ -193,20 +166,29 @@ static enum cl_db_status make_pending(struct load *L)
 	return st;
 }
 
+/* The exact-key join as primary-key probes, one per staged record: the
+ * cost of a load then follows its file, not the table (classify.sql). */
+static enum cl_db_status exact_probes(struct load *L)
+{
+	enum cl_db_status st;
+
+	if ((st = cl_load_exec0(L, CL_SQL_CLASSIFY_HASHJOIN_OFF)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_MERGEJOIN_OFF)) != CL_DB_OK ||
+	    (st = exact_matches(L)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_HASHJOIN_DEFAULT)) != CL_DB_OK)
+		return st;
+	return cl_load_exec0(L, CL_SQL_CLASSIFY_MERGEJOIN_DEFAULT);
+}
+
 enum cl_db_status cl_classify(struct load *L)
 {
-	bool large = false;
 	unsigned long exact_conflicts = 0;
 	enum cl_db_status st;
 
 	L->r->duplicate_count = L->r->conflict_count = 0;
 	L->near_count = 0;
 	L->pending_journaled = false;
-	st = exact_plan(L, &large);
-	if (st == CL_DB_OK)
-		st = exact_matches(L);
-	if (st == CL_DB_OK && large)
-		st = cl_load_exec0(L, CL_SQL_CLASSIFY_HASHJOIN_DEFAULT);
+	st = exact_probes(L);
 	if (st == CL_DB_OK && !all_matched(L))
 		st = make_pending(L);
 	exact_conflicts = L->r->conflict_count;

@@ -81,30 +81,26 @@ ANALYZE pg_temp.cl_pending
 -- transaction's end).
 CREATE TEMPORARY VIEW cl_pending AS SELECT * FROM pg_temp.cl_stage
 
--- name: classify_large_table
--- Does clearing_record (with its partitions) hold, by the planner's
--- estimate, more than 8 times the file's records (the setting
--- clearing_load.records)?
-SELECT coalesce(sum(c.reltuples) FILTER (WHERE c.reltuples > 0), 0) >
-       8 * pg_catalog.current_setting('clearing_load.records')::float8
-FROM pg_catalog.pg_class c
-WHERE c.oid = 'public.clearing_record'::pg_catalog.regclass
-   OR c.oid IN (SELECT inhrelid FROM pg_catalog.pg_inherits
-                WHERE inhparent = 'public.clearing_record'::pg_catalog.regclass)
-
--- name: classify_set_records
--- The file's record count $1 as a setting of this transaction, for
--- classify_large_table.
-SELECT pg_catalog.set_config('clearing_load.records', $1, true)
-
 -- name: classify_hashjoin_off
--- No hash joins for the exact-key join against a table many times the
--- file's size (merge join or index probes instead).
+-- The exact-key join probes the primary key once per staged record,
+-- whatever the table holds: no hash join (it reads the tenant's every
+-- record) ...
 SET LOCAL enable_hashjoin = off
+
+-- name: classify_mergejoin_off
+-- ... and no merge join (it sorts or walks the whole key index).  The
+-- planner's costs of the three plans were 4% apart at 17M records and the
+-- choice flipped between loads (18-32 s and 2.4 GB of temporary files
+-- for the merge join); index probes cost the same at any size.
+SET LOCAL enable_mergejoin = off
 
 -- name: classify_hashjoin_default
 -- Hash joins back for the statements after the exact-key join.
 SET LOCAL enable_hashjoin TO DEFAULT
+
+-- name: classify_mergejoin_default
+-- Merge joins back too.
+SET LOCAL enable_mergejoin TO DEFAULT
 
 -- name: classify_near_wanted
 -- Is a near-duplicate search worth it: ACH records staged, and the tenant
@@ -196,25 +192,42 @@ COPY (
 
 -- name: classify_alt
 -- One payment under another natural key (record.h: alt_key): a pending
--- record (its key is not applied), but whose alternate key and content
--- are, under another key (the same pacs.008 sent before without its UETR,
--- or after with it).  A near duplicate: a conflict the operator decides
--- on.  The same content: the same fingerprint, or the instructed agent
--- aside when both have an alt_fp (one form of a payment may lack it).
--- Another fingerprint is another payment that happens to reuse an id: new.
+-- record (its key is not applied) whose alternate key and content are,
+-- under another key (the same pacs.008 sent before without its UETR, or
+-- after with it).  A near duplicate: a conflict the operator decides on.
+-- The same content: the same fingerprint, or the instructed agent aside
+-- when both have an alt_fp (one form of a payment may lack it).  Another
+-- fingerprint is another payment that happens to reuse an id: new.  Four
+-- probes per pending record (either alternate key against either index of
+-- migrations 006 and 008), never a join on an OR: that one went quadratic
+-- (80 s for a 22,000-transaction re-upload).
 COPY (
   INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
-  SELECT DISTINCT ON (s.ordinal)
-         s.load_id, s.ordinal, s.position, r.tenant, r.kind,
+  SELECT s.load_id, s.ordinal, s.position, r.tenant, r.kind,
          coalesce(s.journal_key, s.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
   FROM pg_temp.cl_pending s
-  JOIN public.clearing_record r
-    ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-   AND r.kind = s.kind AND r.natural_key <> s.natural_key
-   AND (r.alt_key IN (s.alt_key, s.alt_key2) OR r.alt_key2 IN (s.alt_key, s.alt_key2))
-   AND (r.fingerprint = s.fingerprint OR r.alt_fp = s.alt_fp)
+  CROSS JOIN LATERAL (
+    SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal, r.position
+    FROM (SELECT * FROM public.clearing_record r
+          WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+            AND r.kind = s.kind AND r.alt_key = s.alt_key
+          UNION ALL
+          SELECT * FROM public.clearing_record r
+          WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+            AND r.kind = s.kind AND r.alt_key = s.alt_key2
+          UNION ALL
+          SELECT * FROM public.clearing_record r
+          WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+            AND r.kind = s.kind AND r.alt_key2 = s.alt_key
+          UNION ALL
+          SELECT * FROM public.clearing_record r
+          WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+            AND r.kind = s.kind AND r.alt_key2 = s.alt_key2) r
+    WHERE r.natural_key <> s.natural_key
+      AND (r.fingerprint = s.fingerprint OR r.alt_fp = s.alt_fp)
+    ORDER BY r.load_id, r.ordinal
+    LIMIT 1) r
   WHERE s.alt_key IS NOT NULL
-  ORDER BY s.ordinal, r.load_id, r.ordinal
   RETURNING ordinal, reason) TO STDOUT

@@ -105,16 +105,16 @@ ORDER BY e.created_at, e.load_id, e.ordinal
 
 -- name: history_key_events
 -- The dedupe events of a key that has no record: tenant $1, journal key
--- $2.  Held conflicts of a never-applied key cannot exist; this finds near
--- duplicates, and the history of keys whose record was looked up under
--- another kind.
+-- $2.  Held conflicts of a never-applied key cannot exist, nor can plain
+-- duplicates (they matched a record under their own key): this finds near
+-- duplicates, through clearing_dedupe_event_key (migration 011).
 SELECT e.reason, e.load_id, l.load_uuid, l.file_name, e.position, l.outcome,
        e.kind, e.natural_key, e.matched_key, e.matched_load_id, e.matched_position,
        pg_catalog.array_to_string(e.fields, ',') AS fields,
        pg_catalog.to_char(e.created_at, {iso_ts}) AS created_at
 FROM public.clearing_dedupe_event e
 JOIN public.clearing_load l ON l.load_id = e.load_id
-WHERE e.tenant = $1 AND e.natural_key = $2
+WHERE e.tenant = $1 AND e.natural_key = $2 AND e.reason <> 'duplicate'
 ORDER BY e.created_at, e.load_id, e.ordinal
 
 -- name: history_quarantine
