@@ -160,24 +160,11 @@ static enum cl_db_status make_pending(struct load *L)
 
 	if (L->r->duplicate_count + L->r->conflict_count == 0)
 		return cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING_ALL);
-	st = cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING);
-	if (st == CL_DB_OK)
-		st = cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING_ANALYZE);
-	return st;
-}
-
-/* The exact-key join as primary-key probes, one per staged record: the
- * cost of a load then follows its file, not the table (classify.sql). */
-static enum cl_db_status exact_probes(struct load *L)
-{
-	enum cl_db_status st;
-
-	if ((st = cl_load_exec0(L, CL_SQL_CLASSIFY_HASHJOIN_OFF)) != CL_DB_OK ||
-	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_MERGEJOIN_OFF)) != CL_DB_OK ||
-	    (st = exact_matches(L)) != CL_DB_OK ||
-	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_HASHJOIN_DEFAULT)) != CL_DB_OK)
+	if ((st = cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING_NO_NESTLOOP)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING_NESTLOOP_DEFAULT)) != CL_DB_OK)
 		return st;
-	return cl_load_exec0(L, CL_SQL_CLASSIFY_MERGEJOIN_DEFAULT);
+	return cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING_ANALYZE);
 }
 
 enum cl_db_status cl_classify(struct load *L)
@@ -188,7 +175,7 @@ enum cl_db_status cl_classify(struct load *L)
 	L->r->duplicate_count = L->r->conflict_count = 0;
 	L->near_count = 0;
 	L->pending_journaled = false;
-	st = exact_probes(L);
+	st = exact_matches(L);
 	if (st == CL_DB_OK && !all_matched(L))
 		st = make_pending(L);
 	exact_conflicts = L->r->conflict_count;

@@ -44,7 +44,7 @@ SELECT count(*) FROM ins
 -- The records the ordered path skipped: new to this load's classification,
 -- but another load committed their keys since.  Journaled as the
 -- classification would have (duplicate or conflict); returns each one's
--- ordinal and reason.
+-- ordinal and reason.  A probe of the unique index per pending record.
 COPY (INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position,
         tenant, kind, natural_key, reason, matched_key, matched_load_id,
         matched_ordinal, matched_position)
@@ -53,8 +53,12 @@ COPY (INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position,
              CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END,
              NULL, r.load_id, r.ordinal, r.position
       FROM pg_temp.cl_pending s
-      JOIN public.clearing_record r ON r.tenant = s.tenant AND r.kind = s.kind
-       AND r.natural_key = s.natural_key AND r.load_id <> s.load_id
+      CROSS JOIN LATERAL (
+        SELECT r.fingerprint, r.load_id, r.ordinal, r.position
+        FROM public.clearing_record r
+        WHERE r.tenant = s.tenant AND r.kind = s.kind AND r.natural_key = s.natural_key
+          AND r.load_id <> s.load_id
+        LIMIT 1) r
       WHERE NOT EXISTS (
         SELECT 1 FROM public.clearing_dedupe_event e
         WHERE e.load_id = s.load_id AND e.ordinal = s.ordinal

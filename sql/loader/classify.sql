@@ -40,7 +40,11 @@ SELECT pg_catalog.pg_advisory_xact_lock(1129072716, pg_catalog.hashtext($1 || '|
 -- Exact key matches: one INSERT ... SELECT writes the journal rows of the
 -- staged records whose key this tenant has applied (duplicate: same
 -- fingerprint; conflict: other content); its row count is the number of
--- matches.
+-- matches.  One probe of the unique index per staged record (a lateral
+-- with LIMIT is always a nested loop over the stage): as a plain join the
+-- plan flipped with the table's size and with statistics left stale by
+-- the previous load (a hash join reads the tenant's every record, a merge
+-- join sorts them, a nested loop the wrong way round went quadratic).
 INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
 SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, s.ordinal,
@@ -48,9 +52,12 @@ SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, s.ordinal,
        CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END,
        NULL, r.load_id, r.ordinal, r.position
 FROM pg_temp.cl_stage s
-JOIN public.clearing_record r
-  ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
- AND r.kind = s.kind AND r.natural_key = s.natural_key
+CROSS JOIN LATERAL (
+  SELECT r.tenant, r.fingerprint, r.load_id, r.ordinal, r.position
+  FROM public.clearing_record r
+  WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+    AND r.kind = s.kind AND r.natural_key = s.natural_key
+  LIMIT 1) r
 
 -- name: classify_conflict_rows
 -- The conflicts of this load (ordinal, reason), through the partial index
@@ -71,6 +78,16 @@ WHERE NOT EXISTS (
   WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
     AND e.ordinal = s.ordinal)
 
+-- name: classify_pending_no_nestloop
+-- The anti-join above as a hash join whatever the statistics say (just
+-- after a load they are stale): a nested loop over the journal rows of
+-- this load would be quadratic.  Back to the default after it.
+SET LOCAL enable_nestloop = off
+
+-- name: classify_pending_nestloop_default
+-- Nested loops back: the statements after it probe indexes.
+SET LOCAL enable_nestloop TO DEFAULT
+
 -- name: classify_pending_analyze
 -- Its statistics, for the plans that read it.
 ANALYZE pg_temp.cl_pending
@@ -80,27 +97,6 @@ ANALYZE pg_temp.cl_pending
 -- pending, as a view of the stage, not a copy (dropped with the stage at the
 -- transaction's end).
 CREATE TEMPORARY VIEW cl_pending AS SELECT * FROM pg_temp.cl_stage
-
--- name: classify_hashjoin_off
--- The exact-key join probes the primary key once per staged record,
--- whatever the table holds: no hash join (it reads the tenant's every
--- record) ...
-SET LOCAL enable_hashjoin = off
-
--- name: classify_mergejoin_off
--- ... and no merge join (it sorts or walks the whole key index).  The
--- planner's costs of the three plans were 4% apart at 17M records and the
--- choice flipped between loads (18-32 s and 2.4 GB of temporary files
--- for the merge join); index probes cost the same at any size.
-SET LOCAL enable_mergejoin = off
-
--- name: classify_hashjoin_default
--- Hash joins back for the statements after the exact-key join.
-SET LOCAL enable_hashjoin TO DEFAULT
-
--- name: classify_mergejoin_default
--- Merge joins back too.
-SET LOCAL enable_mergejoin TO DEFAULT
 
 -- name: classify_near_wanted
 -- Is a near-duplicate search worth it: ACH records staged, and the tenant
@@ -150,44 +146,51 @@ COPY (
 COPY (
   INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
-  SELECT DISTINCT ON (c.ordinal)
-         c.load_id, c.ordinal, c.position, r.tenant, r.kind,
+  SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
   FROM pg_temp.cl_pending c
-  JOIN public.clearing_record r
-    ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-   AND r.kind = 'ach.entry' AND r.key_rule = 'v1-batch'
-   AND r.company_id = c.company_id AND r.trace_number = c.trace_number
-   AND r.value_date = c.value_date
+  CROSS JOIN LATERAL (
+    SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal, r.position
+    FROM public.clearing_record r
+    WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+      AND r.kind = 'ach.entry' AND r.key_rule = 'v1-batch'
+      AND r.company_id = c.company_id AND r.trace_number = c.trace_number
+      AND r.value_date = c.value_date
+    ORDER BY r.load_id, r.ordinal
+    LIMIT 1) r
   WHERE c.kind = 'ach.entry'
     AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
                     WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal
                       AND e.reason <> 'duplicate')
-  ORDER BY c.ordinal, r.load_id, r.ordinal
   RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_rule_batch
 -- The same for a v1-batch load (the rare, weaker mode): its entries
--- against the tenant's v1 entries.
+-- against the tenant's v1 entries, probed through the trace-number index
+-- of migration 011 (no index holds v1 entries by originator, trace and
+-- date; one would cost every load): a probe reads the tenant's records of
+-- one trace number, one a business day at most.
 COPY (
   INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
-  SELECT DISTINCT ON (c.ordinal)
-         c.load_id, c.ordinal, c.position, r.tenant, r.kind,
+  SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
   FROM pg_temp.cl_pending c
-  JOIN public.clearing_record r
-    ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-   AND r.kind = 'ach.entry' AND r.key_rule = 'v1'
-   AND r.company_id = c.company_id AND r.trace_number = c.trace_number
-   AND r.value_date = c.value_date
+  CROSS JOIN LATERAL (
+    SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal, r.position
+    FROM public.clearing_record r
+    WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+      AND r.kind = 'ach.entry' AND r.key_rule = 'v1'
+      AND r.company_id = c.company_id AND r.trace_number = c.trace_number
+      AND r.value_date = c.value_date
+    ORDER BY r.load_id, r.ordinal
+    LIMIT 1) r
   WHERE c.kind = 'ach.entry'
     AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
                     WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal
                       AND e.reason <> 'duplicate')
-  ORDER BY c.ordinal, r.load_id, r.ordinal
   RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_alt

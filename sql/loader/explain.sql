@@ -6,15 +6,17 @@
 -- name: explain_fields
 -- The differing compared fields of each conflict, named in its journal
 -- row (conflict c as staged from the file, against the applied record r
--- it matched).
+-- it matched: one probe of the unique index per conflict).
 UPDATE public.clearing_dedupe_event e
-SET fields = ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, differs)
-                   WHERE differs)
-FROM pg_temp.cl_stage c, public.clearing_record r
+SET fields = (SELECT ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, differs)
+                           WHERE differs)
+              FROM public.clearing_record r
+              WHERE r.tenant = e.tenant AND r.kind = c.kind
+                AND r.natural_key = coalesce(e.matched_key, c.natural_key)
+              LIMIT 1)
+FROM pg_temp.cl_stage c
 WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
   AND e.reason <> 'duplicate' AND c.ordinal = e.ordinal
-  AND r.tenant = e.tenant AND r.kind = c.kind
-  AND r.natural_key = coalesce(e.matched_key, c.natural_key)
 
 -- name: explain_quarantine
 -- Park the conflicting records with their full content.  A version

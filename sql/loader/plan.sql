@@ -4,7 +4,8 @@
 -- Every journal row of this load (the setting clearing_load.load_id) with
 -- the record it matched: where and when that record was applied, and what
 -- was stored of its compared fields, for the conflicts (columns 9 on, in
--- the field table's order).  Streamed in file order.
+-- the field table's order; one probe of the unique index per conflict).
+-- Streamed in file order.
 COPY (SELECT e.ordinal, e.reason, e.matched_load_id, l.file_name,
              e.matched_position,
              pg_catalog.to_char(l.finished_at, {iso_ts}),
@@ -12,8 +13,11 @@ COPY (SELECT e.ordinal, e.reason, e.matched_load_id, l.file_name,
       FROM public.clearing_dedupe_event e
       JOIN public.clearing_load l ON l.load_id = e.matched_load_id
       JOIN pg_temp.cl_stage s ON s.ordinal = e.ordinal
-      LEFT JOIN public.clearing_record r ON e.reason <> 'duplicate'
-       AND r.tenant = e.tenant AND r.kind = s.kind
-       AND r.natural_key = coalesce(e.matched_key, s.natural_key)
+      LEFT JOIN LATERAL (
+        SELECT * FROM public.clearing_record r
+        WHERE e.reason <> 'duplicate'
+          AND r.tenant = e.tenant AND r.kind = s.kind
+          AND r.natural_key = coalesce(e.matched_key, s.natural_key)
+        LIMIT 1) r ON true
       WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
       ORDER BY e.ordinal) TO STDOUT

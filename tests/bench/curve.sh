@@ -85,7 +85,7 @@ grow_to() {
 		      select $(history_columns) from clearing_record, generate_series($_k0, $KCOPIES) k
 		      where load_id = $TEMPLATE_LOAD;"
 		echo "insert into clearing_load (load_id, load_uuid, tenant, file_name, outcome, started_at,
-			finished_at, record_count, new_count, duplicate_count)
+			finished_at, record_count, new_count, duplicate_count) overriding system value
 		      select 1000000 + k, gen_random_uuid(), 'default', 'history-' || k, 'committed',
 			now() - interval '1 day' * (200 - k), now() - interval '1 day' * (200 - k), $_tpl, $_tpl, 0
 		      from generate_series($_k0, $KCOPIES) k
@@ -116,7 +116,8 @@ grow_to() {
 # partition) and per journal event, as a storage row.
 storage() {
 	sql "select (select count(*) from clearing_record),
-		    (select sum(pg_total_relation_size(relid)) from pg_partition_tree('clearing_record')),
+		    (select coalesce(sum(pg_total_relation_size(relid)), pg_total_relation_size('clearing_record'))
+		     from pg_partition_tree('clearing_record')),
 		    (select count(*) from clearing_dedupe_event),
 		    pg_total_relation_size('clearing_dedupe_event')" |
 		awk -F '|' -v p="$1" '{ printf "%s\t%d\t%.0f\t%d\t%.0f\n", p, $1, $2 / $1, $3, ($3 ? $4 / $3 : 0) }' \

@@ -15,6 +15,7 @@
 # Prints the tables and writes them, with the date and the machine, to
 # tests/out/bench/figures.md (the README's figures come from there).
 # BENCH_QUICK=1 scales every size down 10x (a smoke run, for CI);
+# BENCH_CURVES names the curves to run (default "plain partitioned");
 # BENCH_KEEP=1 keeps the generated files and the databases (for EXPLAIN
 # afterwards).  Needs CL_BIN (clearing-load) and CL_TOOLS (gen_ach, gen_iso).
 set -u
@@ -186,10 +187,14 @@ DB_NOTE=""
 if psql -XAtqc 'select 1' postgres >/dev/null 2>&1; then
 	DB_NOTE="PostgreSQL $(psql -XAtqc 'show server_version' postgres)"
 	[ -n "${CL_BENCH_SETTINGS:-}" ] && DB_NOTE="$DB_NOTE, throwaway cluster ($CL_BENCH_SETTINGS)"
-	log "loader: the growth curve, plain schema"
-	curve plain 0 || log "plain curve incomplete"
-	log "loader: the growth curve, $PARTITIONS hash partitions"
-	curve "partitioned" "$PARTITIONS" || log "partitioned curve incomplete"
+	for _c in ${BENCH_CURVES:-plain partitioned}; do
+		log "loader: the growth curve, $_c schema"
+		case $_c in
+		plain) curve plain 0 || log "plain curve incomplete" ;;
+		partitioned) curve partitioned "$PARTITIONS" || log "partitioned curve incomplete" ;;
+		*) log "unknown curve $_c (plain, partitioned)" ;;
+		esac
+	done
 else
 	log "no PostgreSQL server reachable: database figures not run"
 fi
