@@ -1,10 +1,10 @@
 /* apply.c - the new records of a file, from its stage into clearing_record.
  *
  * New are the pending records (classify.c) without a journal row: one
- * INSERT ... SELECT in the database, nothing read back.  The unique index on clearing_record
- * is the arbiter: if a concurrent loader commits one of "our" new keys
- * after classification, the insert fails with 23505 (or two loaders
- * deadlock: 40P01).  Nothing has been committed, so the whole file is
+ * INSERT ... SELECT in the database, nothing read back.  The unique index
+ * on clearing_record is the arbiter: if a concurrent loader commits one of
+ * "our" new keys after classification, the insert fails with 23505 (or two
+ * loaders deadlock: 40P01).  Nothing has been committed, so the whole file is
  * rolled back and retried; the retry classifies that key as a duplicate
  * (or conflict).  A retry takes the ordered path: ON CONFLICT DO NOTHING
  * in one global key order (kind, natural_key), so contended loaders cannot

@@ -19,7 +19,8 @@ static const unsigned char stored_ids[] = {
  * ordinal and the journal's key. */
 #define STAGE_COLUMNS ((int)sizeof(stored_ids) + 4)
 
-void cl_row_copy_field(struct cl_copy_in *c, const struct cl_field *f, const struct cl_record *r)
+/* One field's value as a binary COPY column, NULL for none. */
+static void copy_field(struct cl_copy_in *c, const struct cl_field *f, const struct cl_record *r)
 {
 	const char *p = (const char *)r + f->offset;
 
@@ -78,7 +79,7 @@ void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *r, unsigne
 	cl_copy_row(c, STAGE_COLUMNS);
 	cl_copy_text(c, tenant, false);
 	for (size_t i = 0; i < sizeof(stored_ids); i++)
-		cl_row_copy_field(c, &cl_fields[stored_ids[i]], r);
+		copy_field(c, &cl_fields[stored_ids[i]], r);
 	cl_copy_int8(c, load_id);
 	cl_copy_int8(c, (int64_t)ordinal);
 	cl_copy_text(c, journal_key, false);

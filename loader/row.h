@@ -25,7 +25,4 @@
 void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal,
 			const char *tenant, int64_t load_id, const char *journal_key);
 
-/* One field's value as a binary COPY column, NULL for none. */
-void cl_row_copy_field(struct cl_copy_in *c, const struct cl_field *f, const struct cl_record *rec);
-
 #endif

@@ -3,6 +3,7 @@
 #include "load_int.h"
 
 #include <libpq-fe.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,13 +82,12 @@ static void note_record(struct load_stage *s, const struct cl_record *rec)
 /* One record's stage row: its clearing_record columns and the key as the
  * journal keeps it (accounts masked; NULL when the key holds none). */
 static void stage_row(struct load *L, struct cl_copy_in *c, const struct cl_record *rec,
-		      unsigned long ordinal)
+		      unsigned long ordinal, int64_t load_id)
 {
 	char masked[CL_KEY_MAX];
 	bool has = cl_mask_record_key(rec, rec->natural_key, masked, sizeof(masked));
 
-	cl_row_copy_staged(c, rec, ordinal, L->o->tenant, strtoll(L->load_id, NULL, 10),
-			   has ? masked : NULL);
+	cl_row_copy_staged(c, rec, ordinal, L->o->tenant, load_id, has ? masked : NULL);
 }
 
 /* A data error the database found in the file (two of its records are one
@@ -189,6 +189,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 	struct cl_error e;
 	enum cl_status ps;
 	bool copying = true;
+	const int64_t load_id = strtoll(L->load_id, NULL, 10); /* once, not per record */
 
 	ps = rewind ? cl_stage_open_parser(L, &p, &e) : cl_parser_open(L->in, &L->o->parse, &p, &e);
 	if (ps != CL_OK) {
@@ -201,7 +202,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 		case CL_OK:
 			r->records++;
 			if (copying) {
-				stage_row(L, c, rec, r->records);
+				stage_row(L, c, rec, r->records, load_id);
 				if (r->records == 1)
 					CL_FAILPOINT("mid_copy", L->db->conn);
 			}

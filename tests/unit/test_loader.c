@@ -30,18 +30,19 @@ static void test_copy_binary_columns(void **state)
 {
 	static struct cl_copy_in c;
 	static const unsigned char want[] = {
-		0, 5,                        /* a row of 5 columns */
+		0, 6,                        /* a row of 6 columns */
 		0, 0, 0, 4, 'a', '\t', '\\', 'b', /* text as it is, nothing escaped */
 		0xff, 0xff, 0xff, 0xff,      /* NULL */
 		0, 0, 0, 8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe, /* bigint -2 */
 		0, 0, 0, 4, 0, 0, 0x26, 0xc2, /* 2027-03-02: 9922 days after 2000-01-01 */
 		0, 0, 0, 4, 0xff, 0xff, 0xff, 0xff, /* 1999-12-31 */
+		0, 0, 0, 4, 0, 0, 0x01, 0x02, /* integer 258 */
 	};
 	long days;
 
 	(void)state;
 	copy_reset(&c);
-	cl_copy_row(&c, 5);
+	cl_copy_row(&c, 6);
 	cl_copy_text(&c, "a\t\\b", false);
 	cl_copy_text(&c, "", true);
 	cl_copy_int8(&c, -2);
@@ -49,6 +50,7 @@ static void test_copy_binary_columns(void **state)
 	cl_copy_date(&c, days);
 	assert_true(cl_date_days("1999-12-31", &days));
 	cl_copy_date(&c, days);
+	cl_copy_int4(&c, 258);
 	assert_int_equal(c.len, sizeof(want));
 	assert_memory_equal(c.buf, want, sizeof(want));
 }
