@@ -108,16 +108,19 @@ static enum cl_db_status ask(struct load *L, const char *sql, bool *yes)
  * look for (no ACH record staged, or a tenant without ACH records yet). */
 static enum cl_db_status near_duplicates(struct load *L)
 {
+	bool batch = L->o->parse.ach_key == CL_ACH_KEY_BATCH;
 	enum cl_db_status st;
 	bool yes;
 
 	if ((st = ask(L, CL_SQL_CLASSIFY_NEAR_WANTED, &yes)) != CL_DB_OK || !yes)
 		return st;
 	st = cl_copy_out(L->db, CL_SQL_CLASSIFY_NEAR, on_classified, L, &L->r->err);
-	if (st == CL_DB_OK)
-		st = cl_copy_out(L->db,
-				 L->o->parse.ach_key == CL_ACH_KEY_BATCH ? CL_SQL_CLASSIFY_RULE_BATCH
-									  : CL_SQL_CLASSIFY_RULE_V1,
+	/* the other key rule: a v1 load looks only if the tenant ever loaded
+	   under v1-batch (the rare mode); a v1-batch load always looks */
+	if (st == CL_DB_OK && !batch)
+		st = ask(L, CL_SQL_CLASSIFY_RULE_V1_WANTED, &yes);
+	if (st == CL_DB_OK && (batch || yes))
+		st = cl_copy_out(L->db, batch ? CL_SQL_CLASSIFY_RULE_BATCH : CL_SQL_CLASSIFY_RULE_V1,
 				 on_classified, L, &L->r->err);
 	return st;
 }

@@ -61,6 +61,7 @@ COPY (INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position,
         LIMIT 1) r
       WHERE NOT EXISTS (
         SELECT 1 FROM public.clearing_dedupe_event e
-        WHERE e.load_id = s.load_id AND e.ordinal = s.ordinal
+        WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
+          AND e.ordinal = s.ordinal
           AND e.reason <> 'duplicate')
       RETURNING ordinal, reason) TO STDOUT

@@ -100,11 +100,25 @@ CREATE TEMPORARY VIEW cl_pending AS SELECT * FROM pg_temp.cl_stage
 
 -- name: classify_near_wanted
 -- Is a near-duplicate search worth it: ACH records staged, and the tenant
--- has applied ACH records?
+-- has applied ACH records (every one has a near identity: one probe of
+-- clearing_record_near_key)?
+-- (The first row of the index's order under a LIMIT, not EXISTS: the
+-- plan then reads one index entry, never the table until a match.)
 SELECT EXISTS (SELECT 1 FROM pg_temp.cl_stage WHERE near_key IS NOT NULL)
-   AND EXISTS (SELECT 1 FROM public.clearing_record
-               WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')
-                 AND kind IN ('ach.entry', 'ach.return', 'ach.noc'))
+   AND coalesce((SELECT true FROM public.clearing_record
+                 WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')
+                   AND near_key IS NOT NULL
+                 ORDER BY near_key
+                 LIMIT 1), false)
+
+-- name: classify_rule_v1_wanted
+-- Has the tenant applied entries under the v1-batch rule (one probe of the
+-- partial index of migration 004)?  Without any, a v1 load's probes for
+-- them are skipped.
+SELECT coalesce((SELECT true FROM public.clearing_record
+                 WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')
+                   AND key_rule = 'v1-batch'
+                 LIMIT 1), false)
 
 -- name: classify_near
 -- ACH near duplicates among the pending records without a journal row yet
@@ -132,7 +146,8 @@ COPY (
     LIMIT 1) r
   WHERE c.near_key IS NOT NULL
     AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
-                    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal
+                    WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
+                      AND e.ordinal = c.ordinal
                       AND e.reason <> 'duplicate')
   RETURNING ordinal, reason) TO STDOUT
 
@@ -161,7 +176,8 @@ COPY (
     LIMIT 1) r
   WHERE c.kind = 'ach.entry'
     AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
-                    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal
+                    WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
+                      AND e.ordinal = c.ordinal
                       AND e.reason <> 'duplicate')
   RETURNING ordinal, reason) TO STDOUT
 
@@ -189,7 +205,8 @@ COPY (
     LIMIT 1) r
   WHERE c.kind = 'ach.entry'
     AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
-                    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal
+                    WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
+                      AND e.ordinal = c.ordinal
                       AND e.reason <> 'duplicate')
   RETURNING ordinal, reason) TO STDOUT
 

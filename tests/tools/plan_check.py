@@ -27,7 +27,9 @@ import sys
 
 DEFAULT_TABLES = "clearing_record,clearing_dedupe_event,clearing_load"
 # nodes that pass their input's rows through, between a Limit and its scan
-PASS_THROUGH = {"Result", "Subquery Scan"}
+# (an Append's first rows are its first child's, a Merge Append's the first
+# of each child's ordered index)
+PASS_THROUGH = {"Result", "Subquery Scan", "Append", "Merge Append"}
 # "(col op ...": the index column of each clause of an index condition
 COND_COLUMN = re.compile(r'\(\s*(?:\w+\.)?"?(\w+)"?\s*(?:=|<>|<=|>=|<|>|~~)')
 
