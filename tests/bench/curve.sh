@@ -70,7 +70,10 @@ grow_to() {
 		|| pg_get_constraintdef(oid)
 	     from pg_constraint where conrelid = 'clearing_record'::regclass and contype in ('p', 'u')" \
 		>"$W/cons.sql"
-	sql "select pg_get_indexdef(indexrelid) from pg_index where indrelid = 'clearing_record'::regclass
+	# (on a partitioned table pg_get_indexdef says ON ONLY, which would
+	# leave the partitions without the index)
+	sql "select replace(pg_get_indexdef(indexrelid), ' ON ONLY ', ' ON ')
+	     from pg_index where indrelid = 'clearing_record'::regclass
 	     and indexrelid not in (select conindid from pg_constraint
 				    where conrelid = 'clearing_record'::regclass)" >"$W/idx.sql"
 	{
@@ -103,6 +106,9 @@ grow_to() {
 		      where load_id = $TEMPLATE_LOAD and ordinal % 10 = 0;"
 		echo "set maintenance_work_mem = '1GB';"
 		sed 's/$/;/' "$W/cons.sql" "$W/idx.sql"
+		echo "do \$\$ begin if exists (select 1 from pg_index where not indisvalid and indrelid in
+			(select relid from pg_partition_tree('clearing_record'))) then
+			raise exception 'an index of clearing_record is not valid'; end if; end \$\$;"
 		echo "commit;"
 		echo "vacuum analyze;"
 	} >"$W/grow.sql"
