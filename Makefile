@@ -5,6 +5,8 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 DESTDIR ?=
 
 CC ?= gcc
@@ -61,6 +63,11 @@ tools: $(TOOL_BINS)
 
 deps:
 	@sh .ci/deps.sh
+
+# CPPFLAGS, CFLAGS and LDFLAGS from the environment or the command line are
+# honoured, as distributions expect (CFLAGS replaces the default -O2 -g).
+CPPFLAGS ?=
+ALL_CFLAGS += $(CPPFLAGS)
 
 # V=1 shows the full commands.
 Q := $(if $(V),,@)
@@ -138,15 +145,28 @@ bench: deps
 fuzz:
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+# The program, its man pages, the systemd units (their ExecStart names
+# BINDIR) and the cron example, the licence.
 install: $(BIN)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 \
+		$(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(DATADIR)/doc/clearing-load
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/clearing-load
 	install -m 644 man/clearing-load.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/clearing-load-keys.7 $(DESTDIR)$(MANDIR)/man7/
+	for u in contrib/*.service contrib/*.timer; do \
+		sed 's|/usr/local/bin/|$(BINDIR)/|g' "$$u" >$(DESTDIR)$(SYSTEMDUNITDIR)/$$(basename "$$u") && \
+		chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$(basename "$$u") || exit 1; \
+	done
+	sed 's|/usr/local/bin/|$(BINDIR)/|g' contrib/clearing-load.cron \
+		>$(DESTDIR)$(DATADIR)/doc/clearing-load/clearing-load.cron
+	install -m 644 LICENSE README.md $(DESTDIR)$(DATADIR)/doc/clearing-load/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clearing-load $(DESTDIR)$(MANDIR)/man1/clearing-load.1 \
-		$(DESTDIR)$(MANDIR)/man7/clearing-load-keys.7
+		$(DESTDIR)$(MANDIR)/man7/clearing-load-keys.7 \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/clearing-load-ingest@.service \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/clearing-load-ingest@.timer
+	rm -rf $(DESTDIR)$(DATADIR)/doc/clearing-load
 
 lint: $(B)/gen/record_sql.h $(B)/gen/loader_sql.h
 	clang-tidy --quiet $(LIB_SRCS) cmd/main.c -- $(ALL_CFLAGS) -I$(B)/gen

@@ -16,18 +16,45 @@
 #include "parser.h"
 #include "record.h"
 
-/* Exit codes (clearing-load(1), EXIT STATUS).  With several files the
- * highest code that applies wins. */
+/* Exit codes (clearing-load(1), EXIT STATUS; the same table in --help and
+ * the README).  Each says what a script should do next; 75 and 78 are
+ * sysexits(3)'s EX_TEMPFAIL and EX_CONFIG.  With several files the most
+ * severe code wins, in the order of cl_exit_worse(). */
 enum cl_exit {
-	CL_EXIT_OK = 0,       /* success (diff: nothing would be applied) */
-	CL_EXIT_PENDING = 1,  /* diff: new records would be applied */
-	CL_EXIT_USAGE = 2,    /* usage error */
-	CL_EXIT_INVALID = 3,  /* invalid input: nothing from that file applied */
-	CL_EXIT_CONFLICT = 4, /* conflicts held */
-	CL_EXIT_DB = 5,       /* database unavailable or transaction rolled back */
-	CL_EXIT_UNKNOWN = 6,  /* outcome unknown: the load UUID is printed */
-	CL_EXIT_NOT_FOUND = 7, /* show: no record, loads --uuid: no load matches */
+	CL_EXIT_OK = 0,          /* success (diff: nothing would be applied) */
+	CL_EXIT_PENDING = 1,     /* diff: new records would be applied */
+	CL_EXIT_USAGE = 2,       /* usage error (also a missing file, a directory) */
+	CL_EXIT_INVALID = 3,     /* invalid file: nothing from it applied */
+	CL_EXIT_HELD = 4,        /* conflicts held: nothing from the file applied */
+	CL_EXIT_DB = 5,          /* the database refused the load: rolled back */
+	CL_EXIT_UNKNOWN = 6,     /* outcome unknown: the load UUID is printed */
+	CL_EXIT_NOT_FOUND = 7,   /* show: no record, loads --uuid: no load matches */
+	CL_EXIT_QUARANTINED = 8, /* clean records applied, conflicting ones parked */
+	CL_EXIT_UNSUPPORTED = 9, /* a well-formed message that is not a clearing file */
+	CL_EXIT_TEMPFAIL = 75,   /* retry later: database unreachable, connection lost
+	                            before COMMIT, a wait limit, a file still arriving */
+	CL_EXIT_CONFIG = 78,     /* no schema, schema version mismatch, permission denied */
+	CL_EXIT_SIGNAL = 128,    /* + the signal: interrupted by SIGINT (130) or SIGTERM
+	                            (143), the file's transaction rolled back */
 };
+
+/* The more severe of two exit codes: outcome unknown, configuration,
+ * retryable, database error, interrupted, held, quarantined, invalid,
+ * unsupported, not found, usage, pending, success. */
+int cl_exit_worse(int a, int b);
+
+/* The exit code of a database error: retryable (75), configuration (78)
+ * or refused (5), by its SQLSTATE and code (loader/db.h cl_db_error_class). */
+int cl_exit_for_db_error(const struct cl_error *err);
+
+/* The exit code of one file's load or diff (loader/load.h's outcome;
+ * interrupted: 128 + the signal). */
+struct cl_load_result;
+int cl_exit_for_load(const struct cl_load_result *r);
+
+/* The exit-status table as --help prints it (main.c, and each command's
+ * help names the lines that apply to it). */
+extern const char cl_exit_table_help[];
 
 /* Output format chosen with --format. */
 enum cl_out_format { CL_OUT_TEXT = 0, CL_OUT_JSON, CL_OUT_CSV };
@@ -45,6 +72,7 @@ int cl_cmd_init(int argc, char **argv);
 int cl_cmd_load(int argc, char **argv);   /* also "diff": argv[0] tells */
 int cl_cmd_show(int argc, char **argv);
 int cl_cmd_loads(int argc, char **argv);
+int cl_cmd_ingest(int argc, char **argv);
 
 /* "clearing-load: FILE:LINE: error: message" (or "FILE: error:" with no
  * line; "FILE:LINE: element path: message" for XML). */

@@ -18,8 +18,9 @@ static const struct cl_option init_command[] = {
 	CL_OPT_QUIET("print nothing but errors"),
 	CL_OPT_VERBOSE(),
 	CL_OPT_TEXT("Exit status: 0 success, 2 usage error (also --partitions other than the "
-		    "existing table's), 5 database unavailable or error (also a schema newer than "
-		    "this clearing-load: nothing is changed)."),
+		    "existing table's), 5 database error, 75 database unreachable (retry later), "
+		    "78 permission denied or a schema newer than this clearing-load (nothing is "
+		    "changed)."),
 	CL_OPT_END(),
 };
 
@@ -32,7 +33,8 @@ static int init(const struct cl_args *args, struct cl_db *db)
 		cl_print_db_error(&err);
 		/* asking for another partitioning than the table has is the
 		 * operator's mistake, not a database outage */
-		return strcmp(err.code, "partitions_mismatch") == 0 ? CL_EXIT_USAGE : CL_EXIT_DB;
+		return strcmp(err.code, "partitions_mismatch") == 0 ? CL_EXIT_USAGE
+								       : cl_exit_for_db_error(&err);
 	}
 	if (r.from_version > cl_schema_latest()) {
 		/* an older binary during a rolling upgrade: never "up to date";
@@ -40,7 +42,7 @@ static int init(const struct cl_args *args, struct cl_db *db)
 		cl_msg("the database schema is at version %u, newer than this clearing-load's (%u): "
 		       "nothing was changed; use the clearing-load of a newer release",
 		       r.from_version, cl_schema_latest());
-		return CL_EXIT_DB;
+		return CL_EXIT_CONFIG;
 	}
 	if (!cl_opt_quiet) {
 		if (r.applied)

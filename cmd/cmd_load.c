@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "dbconn.h"
+#include "interrupt.h"
 #include "load.h"
 #include "options.h"
 #include "schema.h"
@@ -198,33 +199,16 @@ static void on_plan(void *ctx, const struct cl_plan_item *it)
 
 /* ---- per-file summary ---- */
 
-static int exit_code(const struct out *o, const struct cl_load_result *r)
-{
-	switch (r->outcome) {
-	case CL_OUTCOME_NONE:
-		if (r->conflict_count)
-			return CL_EXIT_CONFLICT;
-		return r->new_count ? CL_EXIT_PENDING : CL_EXIT_OK;
-	case CL_OUTCOME_COMMITTED:
-		return CL_EXIT_OK;
-	case CL_OUTCOME_REJECTED:
-		return CL_EXIT_INVALID;
-	case CL_OUTCOME_HELD:
-	case CL_OUTCOME_QUARANTINED:
-		return CL_EXIT_CONFLICT;
-	case CL_OUTCOME_UNKNOWN:
-		return CL_EXIT_UNKNOWN;
-	case CL_OUTCOME_FAILED:
-		break;
-	}
-	(void)o;
-	return CL_EXIT_DB;
-}
-
 static void summary_text(const struct out *o, const struct cl_load_result *r)
 {
 	if (r->outcome == CL_OUTCOME_FAILED || r->outcome == CL_OUTCOME_UNKNOWN)
 		return; /* said on stderr */
+	if (r->outcome == CL_OUTCOME_UNSUPPORTED) {
+		if (!cl_opt_quiet)
+			printf("%s: %s is not a clearing file, nothing applied, not recorded\n",
+			       o->file_text, r->message_type[0] ? r->message_type : "the message");
+		return;
+	}
 	if (r->outcome == CL_OUTCOME_REJECTED) {
 		if (cl_opt_quiet)
 			return;
@@ -277,6 +261,8 @@ static unsigned long applied_new(const struct cl_load_result *r)
 	case CL_OUTCOME_HELD:
 	case CL_OUTCOME_UNKNOWN:
 	case CL_OUTCOME_FAILED:
+	case CL_OUTCOME_UNSUPPORTED:
+	case CL_OUTCOME_INCOMPLETE:
 		break;
 	}
 	return 0;
@@ -404,18 +390,19 @@ static const struct cl_option load_command[] = LOAD_COMMAND(
 	"Apply the new records of each FILE (\"-\" = standard input; gzip is read as such), one "
 	"transaction per file, deduplicated per record against the unique index on (tenant, "
 	"kind, natural_key).",
-	"Exit status (the highest that applies over all files): 0 applied, 2 usage error, "
-	"3 invalid file (nothing applied), 4 conflicts held or quarantined, 5 database "
-	"unavailable or error (nothing applied), 6 outcome unknown (the load UUID is printed: "
-	"see 'clearing-load loads --uuid').");
+	"Exit status (the most severe over all files): 0 applied, 2 usage error, 3 invalid "
+	"file, 4 held, 5 database refused, 6 outcome unknown (the load UUID is printed), 8 "
+	"quarantined, 9 not a clearing file, 75 retry later, 78 configuration, 130/143 "
+	"interrupted: see 'clearing-load help'.");
 
 static const struct cl_option diff_command[] = LOAD_COMMAND(
 	"diff",
 	"Show what loading each FILE would do, record by record: new, duplicate, conflict or "
 	"invalid.  The same pipeline as load, rolled back: the database is never changed.",
-	"Exit status (the highest that applies): 0 nothing would be applied, 1 new records "
-	"would be applied, 2 usage error, 3 invalid file, 4 conflicts, 5 database unavailable "
-	"or error.");
+	"Exit status (the most severe over all files): 0 nothing would be applied, 1 new "
+	"records would be applied, 2 usage error, 3 invalid file, 4 conflicts, 5 database "
+	"refused, 9 not a clearing file, 75 retry later, 78 configuration, 130/143 "
+	"interrupted: see 'clearing-load help'.");
 
 static int load(const struct cl_args *args, struct cl_db *db)
 {
@@ -437,6 +424,7 @@ static int load(const struct cl_args *args, struct cl_db *db)
 	o.format = (enum cl_out_format)args->format;
 	if (cl_schema_check(db, &err) != CL_DB_OK)
 		return cl_db_failed(&err);
+	cl_interrupt_install();
 	o.progress = !cl_opt_quiet && isatty(STDERR_FILENO);
 	hooks.ctx = &o;
 	hooks.on_error = on_error;
@@ -468,9 +456,16 @@ static int load(const struct cl_args *args, struct cl_db *db)
 		cl_load_file(db, args->operands[i], &opts, &hooks, &r);
 		progress_done(&o);
 		report(&o, &r);
-		fc = exit_code(&o, &r);
-		if (fc > code)
-			code = fc;
+		fc = cl_exit_for_load(&r);
+		code = cl_exit_worse(code, fc);
+		if (cl_interrupt_signal()) {
+			/* what became of the file was said; the rest are not read */
+			if (i + 1 < args->noperands)
+				cl_msg("interrupted: %d more file%s not read", args->noperands - i - 1,
+				       args->noperands - i - 1 == 1 ? "" : "s");
+			code = cl_exit_worse(code, CL_EXIT_SIGNAL + cl_interrupt_signal());
+			break;
+		}
 	}
 	/* load: the exit status says what was applied, even if the report was lost */
 	return o.diff ? cl_finish_stdout(code) : cl_finish_stdout_report(code);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "watchdog.h"
 #include "xmalloc.h"
 
 void cl_print_db_error(const struct cl_error *err)
@@ -20,7 +21,7 @@ void cl_print_db_error(const struct cl_error *err)
 int cl_db_failed(const struct cl_error *err)
 {
 	cl_print_db_error(err);
-	return CL_EXIT_DB;
+	return cl_exit_for_db_error(err);
 }
 
 /* "PASSWORD=x" is no libpq keyword (libpq would refuse it as an invalid
@@ -50,6 +51,7 @@ int cl_run_db_command(const struct cl_option *cmd, struct cl_args *args, int arg
 
 	if (code >= 0)
 		return code;
+	cl_watchdog_set_limit(args->wait_limit ? (unsigned)args->wait_limit : CL_WAIT_LIMIT_DEFAULT);
 	if ((code = cl_cmd_connect(args->cmd, args->db, &db)) != 0)
 		return code;
 	code = body(args, &db);
@@ -73,10 +75,8 @@ int cl_cmd_connect(const char *cmd, const char *conninfo, struct cl_db *db)
 			return cl_usage_error(cmd, "--db is not a connection string libpq can read: %s",
 					      why);
 	}
-	if (cl_db_connect(db, conninfo, &err) != CL_DB_OK) {
-		cl_print_db_error(&err);
-		return CL_EXIT_DB;
-	}
+	if (cl_db_connect(db, conninfo, &err) != CL_DB_OK)
+		return cl_db_failed(&err);
 	return 0;
 }
 

@@ -10,7 +10,7 @@
 
 /* Refuse a conninfo carrying a password (usage error, exit 2), connect,
  * and print why not on failure.  Returns 0 when connected, else the exit
- * code (2 or 5). */
+ * code (2, or the database error's: 75, 78 or 5). */
 int cl_cmd_connect(const char *cmd, const char *conninfo, struct cl_db *db);
 
 /* What a database command does once connected: its exit code. */
@@ -26,7 +26,8 @@ int cl_run_db_command(const struct cl_option *cmd, struct cl_args *args, int arg
 /* Print a database error: "clearing-load: <message> (SQLSTATE xxxxx)". */
 void cl_print_db_error(const struct cl_error *err);
 
-/* A body's end on a database error: print it, return 5. */
+/* A body's end on a database error: print it, return its exit code
+ * (cl_exit_for_db_error: 75, 78 or 5). */
 int cl_db_failed(const struct cl_error *err);
 
 #endif

@@ -45,6 +45,7 @@ static const struct command commands[] = {
 	{ "validate", cl_cmd_validate, "check structure and control totals (no database)" },
 	{ "show", cl_cmd_show, "a record, its source and every dedupe hit on it" },
 	{ "loads", cl_cmd_loads, "load history" },
+	{ "ingest", cl_cmd_ingest, "load an inbox's ready files and archive them (cron, systemd)" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -62,11 +63,9 @@ static int print_help(void)
 	cl_print_help(main_options);
 	fputs("\n"
 	      "Run 'clearing-load COMMAND --help' for the options of a command.\n"
-	      "Exit status: 0 success, 1 changes pending (diff), 2 usage error, 3 invalid\n"
-	      "input, 4 conflicts held, 5 database unavailable or rolled back, 6 outcome\n"
-	      "unknown, 7 not found (show, loads --uuid).  See clearing-load(1) and\n"
-	      "clearing-load-keys(7).\n",
+	      "See clearing-load(1) and clearing-load-keys(7).\n\n",
 	      stdout);
+	fputs(cl_exit_table_help, stdout);
 	return cl_finish_stdout(CL_EXIT_OK);
 }
 

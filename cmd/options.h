@@ -38,6 +38,7 @@ struct cl_args {
 	unsigned long max_errors;  /* --max-errors; 0: the parser's default */
 	const char *schema;        /* validate --schema, or NULL */
 	const char *db;            /* -d: conninfo, or NULL for libpq's defaults */
+	unsigned long wait_limit;  /* --wait-limit seconds; 0: not given (300) */
 	const char *tenant;        /* -t, or NULL: the command's default */
 	int on_conflict;           /* load, diff --on-conflict: enum cl_on_conflict */
 	unsigned long partitions;  /* init -p; 0: not given */
@@ -48,6 +49,11 @@ struct cl_args {
 	const char *search;        /* show: its value */
 	int searches;              /* show: how many search options were given */
 	bool version;              /* clearing-load -V */
+	const char *archive;       /* ingest --archive */
+	unsigned long min_age;     /* ingest --min-age (default 60) */
+	unsigned long arrival_limit; /* ingest --arrival-limit (default 3600) */
+	const char *metrics_file;  /* ingest --metrics-file */
+	const char *on_event;      /* ingest --on-event */
 };
 
 /* What an option line does. */
@@ -149,7 +155,10 @@ struct cl_option {
 #define CL_OPT_DB() \
 	CL_OPT_STRING('d', "db", "CONNINFO", db, \
 		      "connection string or URI (default: libpq environment, PGSERVICE); " \
-		      "never a password: use ~/.pgpass")
+		      "never a password: use ~/.pgpass"), \
+	CL_OPT_ULONG(0, "wait-limit", "SECONDS", wait_limit, 1, 86400, \
+		     "the longest wait for the server, connecting included (default 300); " \
+		     "one that expires before COMMIT rolls the file back (exit 75)")
 #define CL_OPT_TENANT_AS(h) \
 	CL_OPT_CHECKED('t', "tenant", "NAME", tenant, cl_valid_tenant, \
 		       "1 to 63 of a-z 0-9 _ . -, starting with a letter or digit", h)

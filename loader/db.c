@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "loader_sql.h"
+#include "watchdog.h"
 
 bool cl_db_conninfo_has_password(const char *conninfo)
 {
@@ -69,14 +71,49 @@ static void ignore_notice(void *arg, const char *message)
 	(void)message;
 }
 
+/* Connection failures that a retry will not mend: the server answered and
+ * refused us.  libpq gives no SQLSTATE for a failed connection, so its
+ * (and the server's, in English) words are all there is: the rest are
+ * taken as unreachable (retryable). */
+static bool refused_words(const char *msg)
+{
+	static const char *const words[] = {
+		"password authentication failed", "authentication failed", "no pg_hba.conf entry",
+		"does not exist", "permission denied", "no password supplied",
+		"is not permitted to log in", "certificate", "server does not support SSL",
+	};
+
+	for (size_t i = 0; msg && i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(msg, words[i]))
+			return true;
+	return false;
+}
+
 enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct cl_error *err)
 {
-	const char *keys[4], *vals[4];
+	const char *keys[10], *vals[10];
+	char timeout[16];
 	int n = 0;
 	PGresult *res;
 
 	db->conn = NULL;
 	db->conninfo = conninfo;
+	/* Defaults the conninfo (expanded after them, as "dbname") may
+	   override: keepalives, so a peer that vanished is noticed in about
+	   two minutes of silence, and --wait-limit as the connect timeout. */
+	keys[n] = "keepalives";
+	vals[n++] = "1";
+	keys[n] = "keepalives_idle";
+	vals[n++] = "60";
+	keys[n] = "keepalives_interval";
+	vals[n++] = "10";
+	keys[n] = "keepalives_count";
+	vals[n++] = "6";
+	if (cl_watchdog_limit() && !getenv("PGCONNECT_TIMEOUT")) {
+		snprintf(timeout, sizeof(timeout), "%u", cl_watchdog_limit());
+		keys[n] = "connect_timeout";
+		vals[n++] = timeout;
+	}
 	if (conninfo && *conninfo) {
 		keys[n] = "dbname";
 		vals[n++] = conninfo;
@@ -98,15 +135,20 @@ enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct c
 		return CL_DB_LOST;
 	}
 	if (PQstatus(db->conn) != CONNECTION_OK) {
-		set_libpq_message(err, "db_connect", "could not connect to the database",
-				  PQerrorMessage(db->conn));
+		const char *msg = PQerrorMessage(db->conn);
+
+		set_libpq_message(err, PQconnectionNeedsPassword(db->conn) || refused_words(msg)
+					       ? "db_auth" : "db_connect",
+				  "could not connect to the database", msg);
 		cl_db_close(db);
 		return CL_DB_LOST;
 	}
 	/* server NOTICEs ("already exists, skipping") are not for our users */
 	PQsetNoticeProcessor(db->conn, ignore_notice, NULL);
 	/* a secure search path and this session's settings (sql/loader/db.sql) */
+	cl_watchdog_arm(db->conn);
 	res = PQexec(db->conn, CL_SQL_DB_SESSION_SETUP);
+	cl_watchdog_disarm();
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
 		enum cl_db_status st = cl_db_fail(db, res, "could not set search_path", err);
 
@@ -114,13 +156,16 @@ enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct c
 		return st == CL_DB_OK ? CL_DB_ERROR : st;
 	}
 	PQclear(res);
+	cl_interrupt_watch(db->conn);
 	return CL_DB_OK;
 }
 
 void cl_db_close(struct cl_db *db)
 {
-	if (db->conn)
+	if (db->conn) {
+		cl_interrupt_watch(NULL);
 		PQfinish(db->conn);
+	}
 	db->conn = NULL;
 }
 
@@ -140,6 +185,47 @@ static enum cl_db_status classify(const char *sqlstate, bool conn_bad)
 	return CL_DB_ERROR;
 }
 
+static bool class_of(const char *sqlstate, const char *cls)
+{
+	return strncmp(sqlstate, cls, 2) == 0;
+}
+
+enum cl_db_class cl_db_error_class(const struct cl_error *err)
+{
+	static const char *const config_states[] = {
+		"42501", /* insufficient_privilege */
+		"3F000", /* invalid_schema_name */
+		"42P01", /* undefined_table */
+		"42883", /* undefined_function */
+		"42703", /* undefined_column: a schema of another version */
+		"25006", /* read_only_sql_transaction: a standby */
+		"3D000", /* invalid_catalog_name */
+	};
+	const char *st = err->sqlstate;
+
+	if (strcmp(err->code, "schema_missing") == 0 || strcmp(err->code, "schema_version") == 0 ||
+	    strcmp(err->code, "db_auth") == 0)
+		return CL_DB_CLASS_CONFIG;
+	if (st[0]) {
+		for (size_t i = 0; i < sizeof(config_states) / sizeof(config_states[0]); i++)
+			if (strcmp(st, config_states[i]) == 0)
+				return CL_DB_CLASS_CONFIG;
+		if (class_of(st, "28")) /* invalid authorization */
+			return CL_DB_CLASS_CONFIG;
+		/* connection, transaction rollback, insufficient resources,
+		   operator intervention (shutdown, cancel, statement_timeout),
+		   system error, lock_not_available */
+		if (class_of(st, "08") || class_of(st, "40") || class_of(st, "53") ||
+		    class_of(st, "57") || class_of(st, "58") || strcmp(st, "55P03") == 0)
+			return CL_DB_CLASS_RETRYABLE;
+		return CL_DB_CLASS_REFUSED;
+	}
+	if (strcmp(err->code, "db_lost") == 0 || strcmp(err->code, "db_connect") == 0 ||
+	    strcmp(err->code, "wait_limit") == 0)
+		return CL_DB_CLASS_RETRYABLE;
+	return CL_DB_CLASS_REFUSED;
+}
+
 enum cl_db_status cl_db_fail(struct cl_db *db, PGresult *res, const char *what,
 			     struct cl_error *err)
 {
@@ -157,6 +243,12 @@ enum cl_db_status cl_db_fail(struct cl_db *db, PGresult *res, const char *what,
 		snprintf(err->sqlstate, sizeof(err->sqlstate), "%s", state);
 	if (st == CL_DB_LOST)
 		snprintf(err->code, sizeof(err->code), "db_lost");
+	if (bad && cl_watchdog_fired()) {
+		cl_error_set(err, NULL, 0, "wait_limit",
+			     "%s: no answer from the server within the wait limit (%u s): the "
+			     "connection was closed", what, cl_watchdog_limit());
+		st = CL_DB_LOST;
+	}
 	PQclear(res);
 	return st;
 }
@@ -173,7 +265,9 @@ enum cl_db_status cl_db_exec(struct cl_db *db, const char *sql, int nparams,
 		cl_error_set(err, NULL, 0, "db_lost", "no database connection");
 		return CL_DB_LOST;
 	}
+	cl_watchdog_arm(db->conn);
 	res = PQexecParams(db->conn, sql, nparams, NULL, params, NULL, NULL, 0);
+	cl_watchdog_disarm();
 	rs = PQresultStatus(res);
 	if (rs != PGRES_COMMAND_OK && rs != PGRES_TUPLES_OK)
 		return cl_db_fail(db, res, "statement failed", err);
@@ -202,8 +296,12 @@ enum cl_db_status cl_db_value(struct cl_db *db, const char *sql, int nparams,
 
 static void copy_flush(struct cl_copy_in *c)
 {
-	if (c->len && !c->failed && PQputCopyData(c->db->conn, c->buf, (int)c->len) != 1)
-		c->failed = true;
+	if (c->len && !c->failed) {
+		cl_watchdog_arm(c->db->conn);
+		if (PQputCopyData(c->db->conn, c->buf, (int)c->len) != 1)
+			c->failed = true;
+		cl_watchdog_disarm();
+	}
 	c->len = 0;
 }
 
@@ -218,7 +316,9 @@ enum cl_db_status cl_copy_in_begin(struct cl_copy_in *c, struct cl_db *db, const
 	c->db = db;
 	c->len = 0;
 	c->failed = false;
+	cl_watchdog_arm(db->conn);
 	res = PQexec(db->conn, copy_sql);
+	cl_watchdog_disarm();
 	if (PQresultStatus(res) != PGRES_COPY_IN)
 		return cl_db_fail(db, res, "could not start COPY", err);
 	PQclear(res);
@@ -314,6 +414,7 @@ enum cl_db_status cl_copy_in_end(struct cl_copy_in *c, unsigned long long *rows,
 
 	copy_be(c, 0xffffu, 2); /* the trailer: a row of -1 fields */
 	copy_flush(c);
+	cl_watchdog_arm(c->db->conn);
 	if (PQputCopyEnd(c->db->conn, c->failed ? "client could not send data" : NULL) != 1)
 		c->failed = true;
 	while ((res = PQgetResult(c->db->conn)) != NULL) {
@@ -328,6 +429,7 @@ enum cl_db_status cl_copy_in_end(struct cl_copy_in *c, unsigned long long *rows,
 			*rows = strtoull(PQcmdTuples(res), NULL, 10);
 		PQclear(res);
 	}
+	cl_watchdog_disarm();
 	if (st == CL_DB_OK && c->failed)
 		st = cl_db_fail(c->db, NULL, "COPY failed", err);
 	return st;
@@ -340,9 +442,11 @@ void cl_copy_in_abort(struct cl_copy_in *c, const char *reason)
 	if (!c->db || !c->db->conn)
 		return;
 	c->len = 0;
+	cl_watchdog_arm(c->db->conn);
 	(void)PQputCopyEnd(c->db->conn, reason);
 	while ((res = PQgetResult(c->db->conn)) != NULL)
 		PQclear(res);
+	cl_watchdog_disarm();
 }
 
 /* ---- COPY TO STDOUT ---- */
@@ -382,12 +486,20 @@ enum cl_db_status cl_copy_out(struct cl_db *db, const char *copy_sql, cl_copy_ro
 	char *line;
 	int n, stop = 0;
 	enum cl_db_status st = CL_DB_OK;
+	unsigned long rows = 0;
 
+	cl_watchdog_arm(db->conn);
 	res = PQexec(db->conn, copy_sql);
-	if (PQresultStatus(res) != PGRES_COPY_OUT)
+	if (PQresultStatus(res) != PGRES_COPY_OUT) {
+		cl_watchdog_disarm();
 		return cl_db_fail(db, res, "could not start COPY", err);
+	}
 	PQclear(res);
+	/* re-armed every 256 rows: the limit bounds each wait, not the
+	   whole stream (a diff of a million records) */
 	while ((n = PQgetCopyData(db->conn, &line, 0)) > 0) {
+		if (++rows % 256 == 0)
+			cl_watchdog_arm(db->conn);
 		char *fields[CL_COPY_MAX_FIELDS];
 		int nf = 0;
 		char *p = line;
@@ -416,6 +528,7 @@ enum cl_db_status cl_copy_out(struct cl_db *db, const char *copy_sql, cl_copy_ro
 		else
 			PQclear(res);
 	}
+	cl_watchdog_disarm();
 	if (n == -2 && st == CL_DB_OK)
 		st = cl_db_fail(db, NULL, "COPY failed", err);
 	return st;

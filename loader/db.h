@@ -31,6 +31,22 @@ enum cl_db_status {
 	CL_DB_ERROR,  /* any other error: the transaction is aborted */
 };
 
+/* What a failed call means for whoever runs the command again. */
+enum cl_db_class {
+	CL_DB_CLASS_RETRYABLE, /* unreachable, lost, shutting down, out of
+	                          resources, a wait limit, a timeout: the same
+	                          command later may succeed */
+	CL_DB_CLASS_CONFIG,    /* no schema or another version, permission
+	                          denied, authentication, no such database or
+	                          role, a read-only server: a person must act */
+	CL_DB_CLASS_REFUSED,   /* anything else the server refused */
+};
+
+/* The class of an error a cl_db_* call filled (by its SQLSTATE, else by
+ * its code: "db_lost", "db_connect", "wait_limit", "db_auth",
+ * "schema_missing", "schema_version"). */
+enum cl_db_class cl_db_error_class(const struct cl_error *err);
+
 struct cl_db {
 	struct pg_conn *conn;
 	const char *conninfo;   /* as given (NULL: libpq environment); not owned */

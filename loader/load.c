@@ -2,6 +2,7 @@
 #include "load.h"
 #include "load_int.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <time.h>
 
 #include "failpoint.h"
+#include "interrupt.h"
 #include "loader_sql.h"
 
 /*
@@ -32,6 +34,8 @@ const char *cl_outcome_name(enum cl_outcome o)
 	case CL_OUTCOME_QUARANTINED: return "quarantined";
 	case CL_OUTCOME_UNKNOWN: return "unknown";
 	case CL_OUTCOME_FAILED: return "failed";
+	case CL_OUTCOME_INCOMPLETE: return "incomplete";
+	case CL_OUTCOME_UNSUPPORTED: return "unsupported";
 	}
 	return "unknown";
 }
@@ -206,6 +210,17 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	CL_FAILPOINT("after_load_row", L->db->conn);
 	if ((st = cl_stage_file(L, rewind)) != CL_DB_OK)
 		return st;
+	if (r->invalid_count && L->incomplete && L->o->defer_incomplete) {
+		rollback(L);
+		r->outcome = CL_OUTCOME_INCOMPLETE;
+		return CL_DB_OK;
+	}
+	if (r->invalid_count && L->unsupported) {
+		/* not a clearing file: not an attempt at one either */
+		rollback(L);
+		r->outcome = CL_OUTCOME_UNSUPPORTED;
+		return CL_DB_OK;
+	}
 	if (r->invalid_count) {
 		record_rejected(L);
 		return CL_DB_OK;
@@ -286,15 +301,13 @@ void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts 
 		goto out;
 	}
 	if (cl_input_open_spooled(path, &L.in, &e) != CL_OK) {
+		/* no file to load (gone since the command line was checked,
+		   unreadable): nothing was attempted, so no load row */
 		hooks->on_error(hooks->ctx, &e);
 		res->invalid_count = 1;
+		res->unreadable = true;
+		res->outcome = CL_OUTCOME_REJECTED;
 		snprintf(res->reason, sizeof(res->reason), "%.511s", e.message);
-		if (!db->conn) {
-			res->outcome = CL_OUTCOME_REJECTED;
-			goto out;
-		}
-		L.in = cl_input_from_memory("", 0, 0, path);
-		record_rejected(&L);
 		goto out;
 	}
 	if (!db->conn || PQstatus(db->conn) != CONNECTION_OK) {
@@ -310,12 +323,28 @@ void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts 
 		if (st == CL_DB_OK)
 			break;
 		rollback(&L);
+		if (cl_interrupt_signal() && !L.in_commit) {
+			int sig = cl_interrupt_signal();
+
+			cl_error_set(&res->err, NULL, 0, "interrupted",
+				     "interrupted by %s: rolled back, nothing from this file was applied",
+				     sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal");
+			res->err.sqlstate[0] = '\0';
+			res->reason[0] = '\0';
+			fail(&L, CL_OUTCOME_FAILED);
+			break;
+		}
 		if (st == CL_DB_RETRY && res->retries < max && db->conn) {
 			res->retries++;
 			L.ordered_path = true;
 			note(&L, "%s: nothing was committed, retrying the whole file (retry %u)",
 			     res->err.message, res->retries);
 			continue;
+		}
+		if (st == CL_DB_ERROR && strcmp(res->err.code, "file_changed") == 0 &&
+		    opts->defer_incomplete) {
+			res->outcome = CL_OUTCOME_INCOMPLETE;
+			break;
 		}
 		if (st == CL_DB_ERROR && strcmp(res->err.code, "file_changed") == 0) {
 			/* nothing applied; the attempt is recorded */
@@ -355,3 +384,13 @@ out:
 	cl_stage_release(&L.stage);
 }
 
+
+enum cl_db_status cl_load_record_archive(struct cl_db *db, long long load_id, const char *path,
+					 struct cl_error *err)
+{
+	char id[24];
+	const char *p[2] = { id, path };
+
+	snprintf(id, sizeof(id), "%lld", load_id);
+	return cl_db_exec(db, CL_SQL_LOAD_RECORD_ARCHIVE, 2, p, NULL, err);
+}

@@ -1,7 +1,7 @@
 /*
  * load.h - load and diff one file: the per-record dedupe pipeline.
  *
- * One transaction per file (DESIGN.md principle 4), the file read once:
+ * One transaction per file, the file read once:
  *
  *   UUID (before BEGIN) -> BEGIN -> clearing_load row
  *   stage:    parse, COPY every record with all its columns into a
@@ -50,12 +50,19 @@ enum cl_outcome {
 	CL_OUTCOME_QUARANTINED,  /* conflicts parked, the rest applied */
 	CL_OUTCOME_UNKNOWN,      /* COMMIT's result lost and the database
 	                            unreachable: ask later by load UUID */
-	CL_OUTCOME_FAILED,       /* a database error: rolled back, nothing
-	                            applied (err says why) */
+	CL_OUTCOME_FAILED,       /* a database error, or interrupted: rolled
+	                            back, nothing applied (err says why) */
+	CL_OUTCOME_INCOMPLETE,   /* opts->defer_incomplete and the file ends
+	                            early or changed while read: nothing
+	                            applied, no load row (it is still arriving) */
+	CL_OUTCOME_UNSUPPORTED,  /* a well-formed message that is not a
+	                            clearing file (a camt.053 statement, a
+	                            pacs.002 status report): nothing applied,
+	                            no load row */
 };
 
 /* "committed", "rejected", "held", "quarantined", "unknown", "failed",
- * "diff" */
+ * "incomplete", "unsupported", "diff" */
 const char *cl_outcome_name(enum cl_outcome o);
 
 enum cl_action { CL_ACTION_NEW, CL_ACTION_DUPLICATE, CL_ACTION_CONFLICT, CL_ACTION_INVALID };
@@ -109,6 +116,9 @@ struct cl_load_opts {
 	bool dry_run;              /* diff */
 	struct cl_parse_opts parse;
 	unsigned max_retries;      /* whole-file retries; 0 = 8 (load.c DEFAULT_RETRIES) */
+	bool defer_incomplete;     /* ingest, for a young file: one that ends
+	                              early (truncated, empty) or changes while
+	                              read is CL_OUTCOME_INCOMPLETE, not rejected */
 };
 
 struct cl_load_result {
@@ -123,6 +133,7 @@ struct cl_load_result {
 	unsigned retries;          /* whole-file retries (deadlock, race, lost
 	                              COMMIT that had rolled back) */
 	bool resolved;             /* the outcome was learnt after a lost COMMIT */
+	bool unreadable;           /* the file could not be opened (no load row) */
 	double seconds;
 	char reason[CL_MSGTEXT_MAX + 32]; /* rejected / held / failed: why */
 	struct cl_error err;       /* failed / unknown: the database error */
@@ -134,5 +145,10 @@ struct cl_load_result {
  * Always fills `res`; the outcome says what happened. */
 void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts *opts,
 		  const struct cl_load_hooks *hooks, struct cl_load_result *res);
+
+/* ingest: load `load_id`'s file now lives at `path` (its own row in
+ * clearing_load_archive, in a transaction of its own). */
+enum cl_db_status cl_load_record_archive(struct cl_db *db, long long load_id, const char *path,
+					 struct cl_error *err) CL_MUST_CHECK;
 
 #endif

@@ -63,6 +63,10 @@ struct load {
 	bool pending_journaled;    /* classify.c: a record the exact-key join
 	                              left pending was journaled after it */
 	bool ordered_path;         /* apply.c: a retry inserts in key order */
+	bool unsupported;          /* stage.c: the file's only error says it is
+	                              a message clearing-load does not load */
+	bool incomplete;           /* stage.c: an error says the file ends
+	                              early (it may still be arriving) */
 	bool in_commit;            /* commit.c: COMMIT was sent, a lost
 	                              connection now leaves the outcome to be
 	                              found out */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "failpoint.h"
+#include "interrupt.h"
 #include "keyset.h"
 #include "loader_sql.h"
 #include "mask.h"
@@ -88,6 +89,19 @@ static void stage_row(struct load *L, struct cl_copy_in *c, const struct cl_reco
 	bool has = cl_mask_record_key(rec, rec->natural_key, masked, sizeof(masked));
 
 	cl_row_copy_staged(c, rec, ordinal, L->o->tenant, load_id, has ? masked : NULL);
+}
+
+/* The errors of a file that ends before its end: one still being written
+ * (or cut short in transit). */
+static bool ends_early(const char *code)
+{
+	static const char *const codes[] = { "truncated", "missing_batch_control", "xml_truncated",
+					     "gzip_truncated", "empty_file" };
+
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		if (strcmp(code, codes[i]) == 0)
+			return true;
+	return false;
 }
 
 /* A data error the database found in the file (two of its records are one
@@ -191,6 +205,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 	bool copying = true;
 	const int64_t load_id = strtoll(L->load_id, NULL, 10); /* once, not per record */
 
+	L->unsupported = L->incomplete = false;
 	ps = rewind ? cl_stage_open_parser(L, &p, &e) : cl_parser_open(L->in, &L->o->parse, &p, &e);
 	if (ps != CL_OK) {
 		r->invalid_count++;
@@ -198,6 +213,13 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 		snprintf(r->reason, sizeof(r->reason), "%.511s", e.message);
 	}
 	while (p && (ps = cl_parser_next(p, &rec, &e)) != CL_END) {
+		if (cl_interrupt_signal()) {
+			cl_error_set(&r->err, NULL, 0, "interrupted", "interrupted while reading the file");
+			if (copying)
+				cl_copy_in_abort(c, "interrupted");
+			cl_parser_free(p);
+			return CL_DB_ERROR;
+		}
 		switch (ps) {
 		case CL_OK:
 			r->records++;
@@ -215,6 +237,9 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 				L->h->on_note(L->h->ctx, &e);
 			break;
 		default: /* CL_INVALID, CL_IO: nothing from this file is applied */
+			L->unsupported = !r->invalid_count &&
+					 strcmp(e.code, "unsupported_message") == 0;
+			L->incomplete = L->incomplete || ends_early(e.code);
 			if (!r->invalid_count && e.line)
 				snprintf(r->reason, sizeof(r->reason), "line %lu: %.511s", e.line,
 					 e.message);

@@ -182,11 +182,30 @@ enum cl_status cl_input_open_spooled(const char *path, struct cl_input **out, st
 	}
 	unlink(tmpl);
 	buf = cl_xmalloc(CL_INPUT_BUFSIZE);
-	for (;;) {
+	for (uint64_t total = 0;;) {
 		ssize_t r = read(src, buf, CL_INPUT_BUFSIZE);
 
 		if (r < 0 && errno == EINTR)
 			continue;
+		/* no clearing format (nor gzip) starts with a NUL byte: a
+		   stream of them (/dev/zero) is refused at once, not spooled */
+		if (total == 0 && r > 0 && buf[0] == '\0') {
+			cl_error_set(err, shown, 1, "binary_input",
+				     "input starts with a NUL byte: expected a clearing file (text, "
+				     "XML or gzip), found binary data");
+			free(buf);
+			close(fd);
+			goto fail;
+		}
+		total += r > 0 ? (uint64_t)r : 0;
+		if (total > CL_INPUT_MAX_BYTES) {
+			cl_error_set(err, shown, 0, "input_too_large",
+				     "input larger than %llu GiB: stopped reading (an endless "
+				     "stream?)", CL_INPUT_MAX_BYTES >> 30);
+			free(buf);
+			close(fd);
+			goto fail;
+		}
 		if (r < 0 || (r > 0 && !write_all(fd, buf, (size_t)r))) {
 			cl_error_set(err, shown, 0, "io", "could not spool \"%s\": %s", shown,
 				     strerror(errno));
@@ -405,6 +424,12 @@ long cl_input_read(struct cl_input *in, void *buf, size_t cap, struct cl_error *
 
 		if (r < 0)
 			return fail(in, err);
+		if (in->out_total > CL_INPUT_MAX_BYTES) {
+			cl_error_set(err, in->name, 0, "input_too_large",
+				     "input larger than %llu GiB: stopped reading (an endless "
+				     "stream?)", CL_INPUT_MAX_BYTES >> 30);
+			return fail(in, err);
+		}
 		if (r == 0) {
 			/* drain the raw input so the checksum covers every byte */
 			while (!in->raw_eof) {

@@ -22,6 +22,11 @@
 
 #define CL_INPUT_BUFSIZE (64 * 1024)
 #define CL_INPUT_MAX_GZIP_RATIO 250
+/* The largest input read (raw bytes, and bytes after inflating): an
+ * endless stream (`load /dev/zero`, a pipe that never closes its end)
+ * stops here with an error, never fills the disk with a spool file.
+ * 8 GiB is eight times the largest clearing file we have seen. */
+#define CL_INPUT_MAX_BYTES (8ULL << 30)
 
 struct cl_input;
 

@@ -36,7 +36,7 @@ enum cl_status {
 };
 
 /* The key rule a record's natural key was made by (clearing-load-keys(7)). */
-#define CL_KEY_RULE_V1 "v1"                 /* DESIGN.md rule version 1 */
+#define CL_KEY_RULE_V1 "v1"                 /* key rule version 1 (clearing-load-keys(7)) */
 #define CL_KEY_RULE_V1_ACH_BATCH "v1-batch" /* ACH, --ach-key=batch: weaker */
 #define CL_KEY_RULE_V1_POSITIONAL "v1-positional" /* pain.001 positional */
 

@@ -6,9 +6,12 @@
 -- a call.  For this session only: no JIT (its compile time costs more than
 -- it saves on our statements), enough work_mem for the classification join
 -- of a million keys to hash in memory, temp_buffers for the stage table
--- (settable only before the session first touches a temporary table), and
--- ISO dates.
+-- (settable only before the session first touches a temporary table), ISO
+-- dates, and a server that checks every 10 s that we are still there while
+-- it runs a statement: a session whose client gave up (--wait-limit, a kill)
+-- is rolled back then, not when its statement ends, so its locks go.
 SELECT pg_catalog.set_config('search_path', '', false),
+       pg_catalog.set_config('client_connection_check_interval', '10s', false),
        pg_catalog.set_config('jit', 'off', false),
        pg_catalog.set_config('work_mem', '64MB', false),
        pg_catalog.set_config('temp_buffers', '128MB', false),

@@ -45,3 +45,9 @@ SET LOCAL work_mem = '128MB'
 DELETE FROM public.clearing_dedupe_event
 WHERE load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
   AND reason = 'duplicate'
+
+-- name: load_record_archive
+-- Where ingest moved load $1's file: $2 (the same move twice adds nothing).
+INSERT INTO public.clearing_load_archive (load_id, path)
+VALUES ($1::bigint, $2)
+ON CONFLICT DO NOTHING

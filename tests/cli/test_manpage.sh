@@ -18,7 +18,7 @@ done
 # command's.  Everything below is derived from this one output.
 {
 	"$CL_BIN" --help
-	for cmd in init load diff parse validate show loads; do "$CL_BIN" "$cmd" --help; done
+	for cmd in init load diff parse validate show loads ingest; do "$CL_BIN" "$cmd" --help; done
 } >"$TMP/help" || fail "--help failed"
 
 # Long options named anywhere in --help and anywhere in clearing-load(1)
@@ -56,9 +56,13 @@ fi
 
 # Every exit code in the "Exit status" paragraphs of --help is in EXIT STATUS
 # and the other way round.
-sed -n '/^Exit status/,/^$/p' "$TMP/help" | tr '\n' ' ' | grep -o '[ :(][0-7] [-a-z]' | cut -c2 |
+# The table's lines start with the code ("  75  retry later ..."; "130
+# interrupted by SIGINT, 143 by SIGTERM"); the man page tags each with .B or .BR.
+sed -n '/^Exit status/,/^$/p' "$TMP/help" >"$TMP/help.table"
+{ sed -n 's/^ *\([0-9][0-9]*\)  .*/\1/p' "$TMP/help.table"
+  grep -o ', [0-9][0-9]* by SIG' "$TMP/help.table" | grep -o '[0-9][0-9]*'; } |
 	sort -u >"$TMP/help.codes"
-sed -n '/^\.SH "EXIT STATUS"/,/^\.SH/p' "$MAN1" | grep -A1 '^\.TP' | grep -o '^\.B [0-9]\|^[0-9]$' |
-	grep -o '[0-9]' | sort -u >"$TMP/man.codes"
+sed -n '/^\.SH "EXIT STATUS"/,/^\.SH/p' "$MAN1" | grep -A1 '^\.TP' | grep '^\.BR\? [0-9]' |
+	grep -o '[0-9][0-9]*' | sort -u >"$TMP/man.codes"
 diff -u "$TMP/help.codes" "$TMP/man.codes" || fail "exit codes differ between --help and EXIT STATUS"
 echo ok

@@ -33,7 +33,7 @@ expect_exit 4 cl load --tenant t2 --format json "$TMP/v02.xml"
 grep -q '"outcome":"held"' "$TMP/out" || fail "t2 v02 held: $(cat "$TMP/out")"
 assert_eq "$(q "select count(*) from clearing_record where tenant = 't2'")" 3 "t2: no payment twice"
 # quarantine applies nothing of the copies either
-expect_exit 4 cl load --tenant t2 --on-conflict=quarantine --format json "$TMP/v02.xml"
+expect_exit 8 cl load --tenant t2 --on-conflict=quarantine --format json "$TMP/v02.xml"
 assert_eq "$(q "select count(*) from clearing_record where tenant = 't2'")" 3 "t2: quarantine applies none"
 
 # both forms in one file: rejected, both lines named
@@ -89,7 +89,7 @@ q "select kind, natural_key, alt_key, alt_key2 from clearing_record where tenant
 [ "$(grep -c '|' "$TMP/alt_parser")" -ge 5 ] || fail "corpus: too few pacs records: $(cat "$TMP/alt_parser")"
 grep -q '|e2e|\||ouetr|' "$TMP/alt_parser" || fail "corpus: no alternate keys: $(cat "$TMP/alt_parser")"
 # (back to schema 5: undo 006 and every later migration; a new migration
-# must be undone here too, unless it runs again harmlessly as 011 does)
+# must be undone here too, unless it runs again harmlessly as 011 and 012 do)
 q "drop index clearing_record_alt_key; drop index clearing_record_alt_key2;
    drop index clearing_record_near_key;
    alter table clearing_record drop column alt_key, drop column corrected_data,
@@ -99,8 +99,8 @@ q "drop index clearing_record_alt_key; drop index clearing_record_alt_key2;
      drop column dishonored_code, drop column orgnl_msg_id, drop column alt_key2,
      drop column alt_fp, drop column near_key;
    delete from clearing_schema_version where version >= 6" >/dev/null
-[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | wc -l)" = 11 ] ||
-	fail "a migration was added after 011: undo it above before re-running 006"
+[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | wc -l)" = 12 ] ||
+	fail "a migration was added after 012: undo it above before re-running 006"
 cl init >/dev/null || fail "re-init"
 q "select kind, natural_key, alt_key, alt_key2 from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_sql"
 cmp -s "$TMP/alt_parser" "$TMP/alt_sql" || fail "migration 006 backfill differs: $(diff "$TMP/alt_parser" "$TMP/alt_sql")"

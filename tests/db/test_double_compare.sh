@@ -45,7 +45,7 @@ scenario() {
 			do_load "$1" 0 --tenant "$tenant" "$TMP/full.$fmt"
 			do_load "$1" 0 --tenant "$tenant" "$TMP/full.$fmt"
 			do_load "$1" 4 --tenant "$tenant" "$TMP/bump.$fmt"
-			do_load "$1" "0 4" --tenant "$tenant" --on-conflict=quarantine "$TMP/bump.$fmt"
+			do_load "$1" "0 8" --tenant "$tenant" --on-conflict=quarantine "$TMP/bump.$fmt"
 			do_load "$1" 0 --tenant "$tenant" "$TMP/more.$fmt"
 		done
 	done

@@ -43,9 +43,9 @@ for fp in after_load_row mid_copy after_journal after_insert before_commit after
 done
 
 # mid_copy with a disconnect instead of a kill: the loader sees a broken
-# connection before COMMIT: exit 5, nothing applied
+# connection before COMMIT: exit 75 (retry later), nothing applied
 q "truncate clearing_record, clearing_dedupe_event, clearing_load, clearing_quarantine restart identity" >/dev/null
-expect_exit 5 env CL_FAILPOINT=mid_copy:disconnect "$CL_BIN_FP" load "$TMP/full.ach"
+expect_exit 75 env CL_FAILPOINT=mid_copy:disconnect "$CL_BIN_FP" load "$TMP/full.ach"
 assert_eq "$(q "select count(*) from clearing_record")" 0 "disconnect mid-copy: nothing applied"
 "$CL_BIN" load -q "$TMP/full.ach"
 assert_eq "$(q "select count(*) from clearing_record")" "$full" "re-run after the disconnect"

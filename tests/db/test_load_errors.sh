@@ -9,8 +9,8 @@ db_new
 "$CL_TOOLS/gen_ach" -n 50 >"$TMP/good.ach"
 "$CL_TOOLS/gen_ach" -n 50 --start 1000 >"$TMP/good2.ach"
 
-# no schema yet: a clear message, exit 5
-expect_exit 5 cl load "$TMP/good.ach"
+# no schema yet: a clear message, exit 78 (configuration: a retry will not mend it)
+expect_exit 78 cl load "$TMP/good.ach"
 grep -q "run 'clearing-load init'" "$TMP/err" || fail "missing schema message: $(cat "$TMP/err")"
 cl init >/dev/null
 
@@ -29,9 +29,11 @@ expect_exit 3 cl diff --format json "$TMP/bad.ach"
 grep -q '"action":"invalid"' "$TMP/out" || fail "diff invalid object: $(cat "$TMP/out")"
 assert_eq "$(q "select count(*) from clearing_load")" 1 "diff records no rejected row"
 
-# a file that cannot be opened is rejected too
-expect_exit 3 cl load "$TMP/no-such-file.ach"
-grep -q "no-such-file.ach" "$TMP/err" || fail "open error: $(cat "$TMP/err")"
+# a file that does not exist is a usage error: nothing recorded
+n=$(q "select count(*) from clearing_load")
+expect_exit 2 cl load "$TMP/no-such-file.ach"
+grep -q "no-such-file.ach: no such file" "$TMP/err" || fail "open error: $(cat "$TMP/err")"
+assert_eq "$(q "select count(*) from clearing_load")" "$n" "a missing file leaves no load row"
 
 # several files: each in its own transaction, the highest exit code wins
 expect_exit 3 cl load --format json "$TMP/good.ach" "$TMP/bad.ach" "$TMP/good2.ach"
@@ -46,11 +48,11 @@ gzip -c "$TMP/good.ach" >"$TMP/good.ach.gz"
 expect_exit 0 cl load --format json "$TMP/good.ach.gz"
 grep -q '"duplicate":50' "$TMP/out" || fail "gzip re-upload: $(cat "$TMP/out")"
 
-# an unreachable database: exit 5, nothing printed on stdout
-expect_exit 5 cl load --db "host=127.0.0.1 port=1 connect_timeout=2" "$TMP/good.ach"
+# an unreachable database: exit 75 (retry later), nothing printed on stdout
+expect_exit 75 cl load --db "host=127.0.0.1 port=1 connect_timeout=2" "$TMP/good.ach"
 grep -q "could not connect" "$TMP/err" || fail "unreachable message: $(cat "$TMP/err")"
 [ ! -s "$TMP/out" ] || fail "stdout not empty: $(cat "$TMP/out")"
-expect_exit 5 cl loads --db "host=127.0.0.1 port=1 connect_timeout=2"
+expect_exit 75 cl loads --db "host=127.0.0.1 port=1 connect_timeout=2"
 
 # usage errors: one line and the hint, exit 2
 expect_exit 2 cl load

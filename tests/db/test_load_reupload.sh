@@ -120,7 +120,7 @@ for fmt in ach pain.001 pacs.008; do
 
 	# 6. the same with quarantine: clean records applied (none are new
 	#    here), conflicting ones parked with their new content
-	expect_exit 4 cl load --format json --on-conflict=quarantine "$d/bump"
+	expect_exit 8 cl load --format json --on-conflict=quarantine "$d/bump"
 	assert_eq "$(field outcome)" quarantined "$fmt: quarantined"
 	lid=$(field load_id)
 	assert_eq "$(q "select count(*) from clearing_quarantine where load_id = $lid")" "$nconf" "$fmt: parked"

@@ -201,7 +201,7 @@ history() {
 	cl load --tenant "$TENANT" "$TMP/a1.ach" >/dev/null || fail "$label: history load"
 	cl load --tenant "$TENANT" "$TMP/a2.ach" >/dev/null || fail "$label: 90%-duplicate re-upload"
 	cl load --tenant "$TENANT" "$TMP/p1.xml" >/dev/null || fail "$label: pacs.008 load"
-	expect_exit 4 cl load --tenant "$TENANT" --on-conflict=quarantine "$TMP/bump.ach"
+	expect_exit 8 cl load --tenant "$TENANT" --on-conflict=quarantine "$TMP/bump.ach"
 	assert_eq "$(q "select count(*) from clearing_record")" 103000 "$label: records applied"
 	[ "$(q "select count(*) from clearing_dedupe_event")" -ge 90000 ] ||
 		fail "$label: the journal lacks the re-upload's rows"

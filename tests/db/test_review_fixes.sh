@@ -20,8 +20,8 @@ assert_eq "$(q "select outcome from clearing_load")" rejected "the attempt is re
 
 # 2
 cl load "$D/corrected.ach" >/dev/null
-expect_exit 4 cl load --on-conflict=quarantine "$D/changed-amount.ach"
-expect_exit 4 cl load --on-conflict=quarantine "$D/changed-amount.ach"
+expect_exit 8 cl load --on-conflict=quarantine "$D/changed-amount.ach"
+expect_exit 8 cl load --on-conflict=quarantine "$D/changed-amount.ach"
 assert_eq "$(q 'select count(*) from clearing_quarantine')" 2 "conflicting versions parked (once each)"
 assert_eq "$(q "select count(*) from clearing_dedupe_event where reason = 'conflict'")" 4 \
 	"every run still journals its conflicts"

@@ -6,7 +6,7 @@
  * the same payment in a re-created file must give the same natural key and
  * fingerprint.  And a valid file re-created with
  * another creation date, time and file ID modifier, and other company names,
- * must keep every natural key and fingerprint (cosmetic fields, DESIGN.md).
+ * must keep every natural key and fingerprint (cosmetic fields, clearing-load-keys(7)).
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,8 @@
  * cut_proxy - a loopback TCP proxy in front of a PostgreSQL server that
  * cuts connections at a chosen moment, for the commit-cut tests.
  *
- *   cut_proxy --to HOST --to-port PORT [--cut before-commit|after-commit|none]
+ *   cut_proxy --to HOST --to-port PORT
+ *             [--cut before-commit|after-commit|stall-commit|none]
  *             [--nth N] [--then pass|down] [--events FILE] [--daemon]
  *
  * Listens on 127.0.0.1 on an ephemeral port and relays every connection to
@@ -18,6 +19,11 @@
  *   after-commit   the Nth CommandComplete "COMMIT" the server sends is
  *                  swallowed and both sides are cut: the transaction did
  *                  commit, and the client never hears it.
+ *   stall-commit   the Nth COMMIT the client sends, and everything it sends
+ *                  after it on that connection, is swallowed, the
+ *                  connection left open: a hung pooler.  Only the client's
+ *                  own timeout ends the wait; when it closes its side, the
+ *                  server's side is closed and the transaction rolls back.
  *
  * After the cut, --then pass (default) keeps relaying new connections
  * unharmed (a client that reconnects can find out what happened); --then
@@ -55,7 +61,7 @@
 #define MAX_CONNS 256
 #define PEEK_MAX 64
 
-enum cut_mode { CUT_NONE, CUT_BEFORE_COMMIT, CUT_AFTER_COMMIT };
+enum cut_mode { CUT_NONE, CUT_BEFORE_COMMIT, CUT_AFTER_COMMIT, CUT_STALL_COMMIT };
 
 static const char *opt_to_host;
 static const char *opt_to_port;
@@ -181,7 +187,7 @@ static bool is_cut_point(bool from_client, unsigned char type, const unsigned ch
 			 size_t n)
 {
 	bool commit = false;
-	if (from_client && opt_cut == CUT_BEFORE_COMMIT) {
+	if (from_client && (opt_cut == CUT_BEFORE_COMMIT || opt_cut == CUT_STALL_COMMIT)) {
 		if (type == 'Q') {
 			commit = is_commit_text(peek, n);
 		} else if (type == 'P') {
@@ -223,6 +229,7 @@ static void *relay_run(void *arg)
 	size_t peek_want = 0;
 	uint64_t body_left = 0; /* body bytes still to stream, after the peek */
 	bool in_body = false;
+	bool stalled = false; /* stall-commit: nothing more is forwarded */
 
 	for (;;) {
 		ssize_t got = recv(in, buf, sizeof buf, 0);
@@ -230,6 +237,8 @@ static void *relay_run(void *arg)
 			continue;
 		if (got <= 0)
 			break;
+		if (stalled)
+			continue;
 		size_t i = 0, n = (size_t)got;
 		while (i < n) {
 			if (in_body) {
@@ -252,6 +261,13 @@ static void *relay_run(void *arg)
 			}
 			if (held_n >= 5 && held_n == 5 + peek_want) {
 				if (is_cut_point(r->from_client, held[0], held + 5, peek_want)) {
+					if (opt_cut == CUT_STALL_COMMIT) {
+						event("stall before-commit", r->c->id);
+						fprintf(stderr, "cut_proxy: stall before-commit on "
+								"connection %d\n", r->c->id);
+						stalled = true;
+						break;
+					}
 					const char *what = r->from_client ? "cut before-commit"
 									  : "cut after-commit";
 					event(what, r->c->id);
@@ -385,7 +401,8 @@ static void on_signal(int sig)
 
 static void usage(void)
 {
-	fputs("usage: cut_proxy --to HOST --to-port PORT [--cut before-commit|after-commit|none]\n"
+	fputs("usage: cut_proxy --to HOST --to-port PORT\n"
+	      "                 [--cut before-commit|after-commit|stall-commit|none]\n"
 	      "                 [--nth N] [--then pass|down] [--events FILE] [--daemon]\n",
 	      stderr);
 	exit(2);
@@ -418,6 +435,8 @@ int main(int argc, char **argv)
 			opt_then_down = true;
 		else if (strcmp(a, "--cut") == 0 && strcmp(v, "before-commit") == 0)
 			opt_cut = CUT_BEFORE_COMMIT;
+		else if (strcmp(a, "--cut") == 0 && strcmp(v, "stall-commit") == 0)
+			opt_cut = CUT_STALL_COMMIT;
 		else if (strcmp(a, "--cut") == 0 && strcmp(v, "after-commit") == 0)
 			opt_cut = CUT_AFTER_COMMIT;
 		else if (strcmp(a, "--cut") == 0 && strcmp(v, "none") == 0)

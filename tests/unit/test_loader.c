@@ -118,7 +118,7 @@ static void test_migrations_are_embedded_in_order(void **state)
 			    strstr(cl_migrations[i].sql, "ALTER TABLE") != NULL);
 	}
 	assert_int_equal(cl_schema_latest(), cl_migrations_count);
-	/* the unique key never contains a time column (DESIGN.md principle 8) */
+	/* the unique key never contains a time column (clearing-load-keys(7): no time in a key) */
 	assert_non_null(strstr(cl_migrations[1].sql,
 			       "CONSTRAINT clearing_record_key PRIMARY KEY (tenant, kind, natural_key)"));
 	assert_null(strstr(cl_migrations[1].sql, "PARTITION BY RANGE"));

@@ -50,7 +50,7 @@ static int parse(int argc, const char **argv, struct cl_args *args)
 static void test_options_set_their_fields(void **state)
 {
 	const char *argv[] = { "test", "-d", "dbname=x", "--limit=7", "--on-conflict", "two",
-			       "--trace=123", "-vv", "-f", "csv", "--no-mask", "a", "-" };
+			       "--trace=123", "-vv", "-f", "csv", "--no-mask", "/dev/null", "-" };
 	struct cl_args a;
 
 	(void)state;
@@ -66,7 +66,7 @@ static void test_options_set_their_fields(void **state)
 	assert_int_equal(a.format, CL_OUT_CSV);
 	assert_true(a.no_mask);
 	assert_int_equal(a.noperands, 2);
-	assert_string_equal(a.operands[0], "a");
+	assert_string_equal(a.operands[0], "/dev/null");
 	assert_string_equal(a.operands[1], "-");
 	assert_int_equal(cl_opt_verbose, 2);
 	assert_true(cl_opt_no_mask);
@@ -81,6 +81,9 @@ static void test_options_refuse_bad_values_and_operands(void **state)
 	const char *unknown[] = { "test", "--frobnicate", "f" };
 	const char *nofile[] = { "test", "-v" };
 	const char *stdin2[] = { "test", "-", "-" };
+	const char *missing[] = { "test", "/dev/null", "/nonexistent/inbox/*.ach" };
+	const char *dir[] = { "test", "/tmp" };
+	const char *fine[] = { "test", "/dev/null" };
 	struct cl_args a;
 
 	(void)state;
@@ -90,6 +93,11 @@ static void test_options_refuse_bad_values_and_operands(void **state)
 	assert_int_equal(parse(3, unknown, &a), CL_EXIT_USAGE);
 	assert_int_equal(parse(2, nofile, &a), CL_EXIT_USAGE);
 	assert_int_equal(parse(3, stdin2, &a), CL_EXIT_USAGE);
+	/* a missing file, an unmatched glob or a directory: the command
+	   line's mistake (no load row), not an invalid file */
+	assert_int_equal(parse(3, missing, &a), CL_EXIT_USAGE);
+	assert_int_equal(parse(2, dir, &a), CL_EXIT_USAGE);
+	assert_int_equal(parse(2, fine, &a), -1);
 }
 
 static void test_option_named_finds_exact_names_and_help(void **state)
@@ -136,6 +144,10 @@ static void test_help_comes_from_the_table(void **state)
 		"\n"
 		"  -d, --db=CONNINFO       connection string or URI (default: libpq environment,\n"
 		"                          PGSERVICE); never a password: use ~/.pgpass\n"
+		"      --wait-limit=SECONDS\n"
+		"                          the longest wait for the server, connecting included\n"
+		"                          (default 300); one that expires before COMMIT rolls\n"
+		"                          the file back (exit 75)\n"
 		"  -n, --limit=N           at most N\n"
 		"      --on-conflict=MODE  one or two\n"
 		"      --trace=T           search by trace\n"

@@ -1,0 +1,39 @@
+# contrib/: the systemd units pass systemd-analyze verify without a warning
+# (where systemd-analyze exists), and every option the units and the cron
+# line give is one `clearing-load ingest` takes.
+. "$(dirname "$0")/lib.sh"
+C="$CL_ROOT/contrib"
+for f in clearing-load-ingest@.service clearing-load-ingest@.timer clearing-load.cron; do
+	[ -s "$C/$f" ] || fail "contrib/$f missing"
+done
+
+if command -v systemd-analyze >/dev/null 2>&1; then
+	# an instance of each template, the program path pointing at our binary
+	sed "s|/usr/local/bin/clearing-load|$CL_BIN|" "$C/clearing-load-ingest@.service" \
+		>"$TMP/clearing-load-ingest@bank1.service"
+	cp "$C/clearing-load-ingest@.timer" "$TMP/clearing-load-ingest@bank1.timer"
+	(cd "$TMP" && systemd-analyze verify --man=no ./clearing-load-ingest@bank1.service \
+		./clearing-load-ingest@bank1.timer) >"$TMP/verify.out" 2>&1 ||
+		fail "systemd-analyze verify: $(cat "$TMP/verify.out")"
+	[ ! -s "$TMP/verify.out" ] || fail "systemd-analyze verify warns: $(cat "$TMP/verify.out")"
+else
+	echo "note: no systemd-analyze here; the option check below still runs"
+fi
+
+# the options of ExecStart and of the cron command are ingest's
+run ingest --help
+expect_status 0
+cp "$TMP/stdout" "$TMP/help"
+{ sed -n 's/^ExecStart=//p' "$C/clearing-load-ingest@.service"
+  grep -v '^#' "$C/clearing-load.cron" | grep 'clearing-load ingest'; } |
+	grep -o -- '--[a-z][a-z-]*' | sort -u >"$TMP/used"
+[ -s "$TMP/used" ] || fail "no option found in the units and the cron line"
+while read -r opt; do
+	grep -q -- "$opt[= ]" "$TMP/help" || fail "$opt (contrib) is not an ingest option"
+done <"$TMP/used"
+
+# the cron line: five time fields, a user, the command
+grep -v '^#' "$C/clearing-load.cron" | grep 'clearing-load ingest' |
+	awk 'NF < 8 || $6 !~ /^[a-z_][a-z0-9_-]*$/ || $7 !~ /^\// { bad = 1 } END { exit bad }' ||
+	fail "the cron line is not: m h dom mon dow user command"
+echo ok
