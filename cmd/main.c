@@ -45,6 +45,7 @@ static const struct command commands[] = {
 	{ "validate", cl_cmd_validate, "check structure and control totals (no database)" },
 	{ "show", cl_cmd_show, "a record, its source and every dedupe hit on it" },
 	{ "loads", cl_cmd_loads, "load history" },
+	{ "feed", cl_cmd_feed, "applied records in commit order, for a downstream consumer" },
 	{ "ingest", cl_cmd_ingest, "load an inbox's ready files and archive them (cron, systemd)" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

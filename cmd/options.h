@@ -54,6 +54,8 @@ struct cl_args {
 	unsigned long arrival_limit; /* ingest --arrival-limit (default 3600) */
 	const char *metrics_file;  /* ingest --metrics-file */
 	const char *on_event;      /* ingest --on-event */
+	const char *consumer;      /* feed --consumer */
+	const char *ack;           /* feed --ack POSITION */
 };
 
 /* What an option line does. */

@@ -42,7 +42,7 @@ static void emit_row(PGresult *res, int i, const char *section, cl_history_fn fn
 	fn(ctx, section, kv, cols);
 }
 
-static void emit_rows(PGresult *res, const char *section, cl_history_fn fn, void *ctx)
+void cl_history_rows(PGresult *res, const char *section, cl_history_fn fn, void *ctx)
 {
 	int rows = PQntuples(res), i;
 
@@ -61,7 +61,7 @@ static enum cl_db_status run(struct cl_db *db, const char *sql, int n, const cha
 		return st;
 	if (rows)
 		*rows = PQntuples(res);
-	emit_rows(res, section, fn, ctx);
+	cl_history_rows(res, section, fn, ctx);
 	PQclear(res);
 	return CL_DB_OK;
 }

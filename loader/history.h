@@ -26,6 +26,11 @@ struct cl_kv {
  * the record), "quarantine" (a conflicting version parked), or "loads". */
 typedef void (*cl_history_fn)(void *ctx, const char *section, const struct cl_kv *kv, int n);
 
+/* Hand each row of `res` to fn as name/value pairs (for the other reader
+ * modules: feed.c). */
+struct pg_result;
+void cl_history_rows(struct pg_result *res, const char *section, cl_history_fn fn, void *ctx);
+
 enum cl_show_by { CL_SHOW_KEY, CL_SHOW_TRACE, CL_SHOW_E2E, CL_SHOW_UETR };
 
 /* Every record of `tenant` matching `value` (a natural key, an ACH trace

@@ -160,6 +160,20 @@ static void record_rejected(struct load *L)
 	r->load_id = 0;
 }
 
+/* The load's commit number for the feed (013_feed.sql), the last thing
+ * before COMMIT: the lock it takes serialises only this and the COMMIT. */
+static enum cl_db_status feed_commit(struct load *L)
+{
+	char n[24];
+	const char *p[3] = { L->load_id, L->o->tenant, n };
+	enum cl_db_status st = cl_load_exec0(L, CL_SQL_LOAD_FEED_LOCK);
+
+	snprintf(n, sizeof(n), "%lu", L->r->new_count);
+	if (st != CL_DB_OK)
+		return st;
+	return cl_db_exec(L->db, CL_SQL_LOAD_FEED_COMMIT, 3, p, NULL, &L->r->err);
+}
+
 /* Hold an advisory lock on the load UUID for the whole transaction, so
  * that `clearing-load loads --uuid` can tell "still committing" from
  * "never committed" after a lost connection (see cl_history_lock_uuid). */
@@ -261,7 +275,8 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 			outcome = "committed";
 		}
 	}
-	if ((st = update_load_row(L, outcome)) != CL_DB_OK)
+	if ((st = update_load_row(L, outcome)) != CL_DB_OK ||
+	    (r->new_count && (st = feed_commit(L)) != CL_DB_OK))
 		return st;
 	st = cl_load_commit(L);
 	if (st == CL_DB_OK) {

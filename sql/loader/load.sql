@@ -51,3 +51,21 @@ WHERE load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
 INSERT INTO public.clearing_load_archive (load_id, path)
 VALUES ($1::bigint, $2)
 ON CONFLICT DO NOTHING
+
+-- name: load_feed_lock
+-- The lock every load that applies records takes just before COMMIT, held
+-- until the COMMIT is visible (013_feed.sql: why commit numbers then
+-- become visible in their order).  The key is clearing-load's own.
+SELECT pg_catalog.pg_advisory_xact_lock(7306385526012115201)
+
+-- name: load_feed_commit
+-- The load's commit number, its last statement before COMMIT (after
+-- load_feed_lock): load $1 of tenant $2 applied $3 records.  The NOTIFY on
+-- channel clearing_load_feed ("COMMIT_SEQ TENANT") is delivered when the
+-- transaction commits, so a consumer need not poll.
+WITH c AS (
+    INSERT INTO public.clearing_feed_commit (commit_seq, load_id, tenant, records)
+    VALUES (pg_catalog.nextval('public.clearing_feed_seq'), $1::bigint, $2, $3::bigint)
+    RETURNING commit_seq, tenant)
+SELECT pg_catalog.pg_notify('clearing_load_feed', c.commit_seq::text || ' ' || c.tenant)
+FROM c

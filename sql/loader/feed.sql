@@ -1,0 +1,44 @@
+-- feed.sql - what `clearing-load feed` reads and writes (loader/feed.c;
+-- the tables: 013_feed.sql).  A feed position is commit_seq * 2^32 +
+-- ordinal.
+
+-- name: feed_acked
+-- Consumer $1's acknowledged position (no row: it has acknowledged nothing).
+SELECT position FROM public.clearing_feed_consumer WHERE consumer = $1
+
+-- name: feed_commits
+-- The commits from commit number $1 on, of tenant $2 only when not NULL,
+-- in commit order, at most $3: one probe of the primary key, then its
+-- range.
+SELECT commit_seq, load_id, tenant, pg_catalog.to_char(committed_at, {iso_ts}) AS applied_at
+FROM public.clearing_feed_commit
+WHERE commit_seq >= $1::bigint AND ($2::text IS NULL OR tenant = $2::text)
+ORDER BY commit_seq
+LIMIT $3::bigint
+
+-- name: feed_records
+-- The records load $1 (of tenant $2, its commit number $3, committed at
+-- $4) applied, after ordinal $5, in file order, at most $6: a range of
+-- the (load_id, ordinal) index.
+SELECT ($3::bigint << 32) + r.ordinal AS feed_position, $4::text AS applied_at,
+       {show_columns}
+FROM public.clearing_record r
+WHERE r.load_id = $1::bigint AND r.tenant = $2 AND r.ordinal > $5::bigint
+ORDER BY r.ordinal
+LIMIT $6::bigint
+
+-- name: feed_position_exists
+-- Is $1 the feed position of an applied record?
+SELECT 1
+FROM public.clearing_feed_commit f
+JOIN public.clearing_record r ON r.load_id = f.load_id AND r.tenant = f.tenant
+WHERE f.commit_seq = ($1::bigint >> 32) AND r.ordinal = ($1::bigint & 4294967295)
+
+-- name: feed_ack
+-- Consumer $1 has received everything up to position $2: its position
+-- only moves forward.  The position it holds now.
+INSERT INTO public.clearing_feed_consumer AS c (consumer, position, acked_at)
+VALUES ($1, $2::bigint, pg_catalog.now())
+ON CONFLICT (consumer) DO UPDATE
+SET position = GREATEST(c.position, excluded.position), acked_at = excluded.acked_at
+RETURNING position
