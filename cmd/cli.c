@@ -93,13 +93,23 @@ void cl_print_note(const struct cl_error *err)
 	print_diag(err, "note");
 }
 
+/* A message that may quote a value from a file or the database (a name, a
+ * server's error text): written as cl_text_safe() makes it. */
+static void put_message(const char *fmt, va_list ap)
+{
+	char buf[4096];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	put_safe(buf, stderr);
+}
+
 void cl_msg(const char *fmt, ...)
 {
 	va_list ap;
 
 	fputs("clearing-load: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -110,7 +120,7 @@ int cl_usage_error(const char *cmd, const char *fmt, ...)
 
 	fprintf(stderr, "clearing-load%s%s: ", cmd ? " " : "", cmd ? cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap); /* an argument may hold anything */
 	va_end(ap);
 	fprintf(stderr, "\nTry 'clearing-load%s%s --help' for more information.\n", cmd ? " " : "",
 		cmd ? cmd : "");

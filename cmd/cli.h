@@ -52,7 +52,8 @@ int cl_cmd_loads(int argc, char **argv);
 void cl_print_error(const struct cl_error *err);
 /* The same with "note:" instead of "error:" (printed only with -v). */
 void cl_print_note(const struct cl_error *err);
-/* "clearing-load: <message>" on stderr. */
+/* "clearing-load: <message>" on stderr, made safe as cl_text_safe() makes
+ * it (a quoted value cannot drive the terminal). */
 void cl_msg(const char *fmt, ...) CL_PRINTF(1, 2);
 /* Usage error: "clearing-load CMD: <message>" and "Try 'clearing-load CMD
  * --help' for more information."; returns CL_EXIT_USAGE. */

@@ -50,15 +50,16 @@ static double since(const struct timespec *t0)
 	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* On a terminal only (never under cron): after a second, the records and
- * megabytes read and, when the file's size is known (a regular file),
- * the percent read and the time left at the pace so far. */
+/* On a terminal only (never under cron): once a file has taken a second
+ * or 100,000 records, the records and megabytes read and, when the file's
+ * size is known (a regular file), the percent read and the time left at
+ * the pace so far. */
 static void on_progress(void *ctx, unsigned long records, uint64_t bytes)
 {
 	struct out *o = ctx;
 	double secs;
 
-	if (!o->progress || (secs = since(&o->start)) < 1.0)
+	if (!o->progress || ((secs = since(&o->start)) < 1.0 && records < 100000))
 		return;
 	fprintf(stderr, "\r%s: reading %lu records (%.1f MB", o->file_text, records,
 		(double)bytes / 1e6);
@@ -260,6 +261,8 @@ static int exit_code(const struct out *o, const struct cl_load_result *r)
 
 static void summary_text(const struct out *o, const struct cl_load_result *r)
 {
+	char mtype[4 * sizeof(r->message_type)];
+
 	if (r->outcome == CL_OUTCOME_FAILED || r->outcome == CL_OUTCOME_UNKNOWN)
 		return; /* said on stderr */
 	if (r->outcome == CL_OUTCOME_REJECTED) {
@@ -275,7 +278,8 @@ static void summary_text(const struct out *o, const struct cl_load_result *r)
 	if (cl_opt_quiet && r->outcome != CL_OUTCOME_HELD && !o->diff)
 		return; /* load -q: errors only; diff -q: the summary lines */
 	printf("%s: %s, %lu record%s: %lu new, %lu duplicate, %lu conflict", o->file_text,
-	       r->message_type[0] ? r->message_type : r->format, r->records,
+	       cl_text_safe(r->message_type[0] ? r->message_type : r->format, mtype, sizeof(mtype)),
+	       r->records,
 	       r->records == 1 ? "" : "s", r->new_count, r->duplicate_count, r->conflict_count);
 	switch (r->outcome) {
 	case CL_OUTCOME_NONE:

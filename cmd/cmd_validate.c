@@ -51,9 +51,13 @@ static void report_file(const struct cl_file_ctx *ctx, bool valid, const struct 
 		snprintf(msg, sizeof(msg), "%lu records, %lu errors", res->info.records, res->errors);
 		cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
 	} else if (ctx->format == CL_OUT_TEXT && !cl_opt_quiet) {
+		char mtype[4 * sizeof(res->info.message_type)];
+
 		if (valid)
 			printf("%s: valid %s, %lu record%s\n", ctx->file_text,
-			       res->info.message_type[0] ? res->info.message_type : "file",
+			       res->info.message_type[0]
+				       ? cl_text_safe(res->info.message_type, mtype, sizeof(mtype))
+				       : "file",
 			       res->info.records, res->info.records == 1 ? "" : "s");
 		else
 			printf("%s: invalid, %lu error%s\n", ctx->file_text, res->errors,
