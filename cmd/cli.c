@@ -4,8 +4,10 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fingerprint.h"
 #include "mask.h"
@@ -13,45 +15,36 @@
 bool cl_opt_quiet;
 int cl_opt_verbose;
 bool cl_opt_no_mask;
+enum cl_out_format cl_opt_format;
 
-/* Length of the valid UTF-8 sequence at p (1-4), or 0 when the bytes there
- * are not valid UTF-8 (overlong forms, surrogates and > U+10FFFF included). */
-static size_t utf8_len(const unsigned char *p)
+/* The character at p as text output takes it: 0 when it is printed as is
+ * (its *n bytes), else the number of its bytes written as \xNN: a C0
+ * control, DEL or a byte that is not UTF-8 (1), a C1 control U+0080-U+009F
+ * (2: C2 80 to C2 9F; U+009B is the terminal's CSI). */
+static size_t unsafe_bytes(const unsigned char *p, size_t *n)
 {
-	if (p[0] < 0x80)
+	*n = cl_utf8_len(p);
+	if (*n == 0 || *p < 0x20 || *p == 0x7f)
 		return 1;
-	if (p[0] >= 0xC2 && p[0] <= 0xDF)
-		return (p[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (p[0] >= 0xE0 && p[0] <= 0xEF) {
-		if ((p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80)
-			return 0;
-		if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] > 0x9F))
-			return 0;
-		return 3;
-	}
-	if (p[0] >= 0xF0 && p[0] <= 0xF4) {
-		if ((p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80)
-			return 0;
-		if ((p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] > 0x8F))
-			return 0;
-		return 4;
-	}
+	if (p[0] == 0xC2 && p[1] < 0xA0)
+		return 2;
 	return 0;
 }
 
-/* Diagnostics quote bytes from hostile files: write `s` with control
- * characters and invalid UTF-8 as \xNN, so no file can drive the
- * operator's terminal or forge lines in a log. */
+/* Diagnostics quote bytes from hostile files: write `s` as cl_text_safe()
+ * makes it, so no file can drive the operator's terminal or forge lines in
+ * a log. */
 static void put_safe(const char *s, FILE *f)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n, bad = unsafe_bytes(p, &n);
 
-		if (n == 0 || *p < 0x20 || *p == 0x7f) {
-			fprintf(f, "\\x%02X", *p);
-			p++;
+		if (bad) {
+			for (size_t i = 0; i < bad; i++)
+				fprintf(f, "\\x%02X", p[i]);
+			p += bad;
 			continue;
 		}
 		fwrite(p, 1, n, f);
@@ -100,13 +93,23 @@ void cl_print_note(const struct cl_error *err)
 	print_diag(err, "note");
 }
 
+/* A message that may quote a value from a file or the database (a name, a
+ * server's error text): written as cl_text_safe() makes it. */
+static void put_message(const char *fmt, va_list ap)
+{
+	char buf[4096];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	put_safe(buf, stderr);
+}
+
 void cl_msg(const char *fmt, ...)
 {
 	va_list ap;
 
 	fputs("clearing-load: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -117,7 +120,7 @@ int cl_usage_error(const char *cmd, const char *fmt, ...)
 
 	fprintf(stderr, "clearing-load%s%s: ", cmd ? " " : "", cmd ? cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap); /* an argument may hold anything */
 	va_end(ap);
 	fprintf(stderr, "\nTry 'clearing-load%s%s --help' for more information.\n", cmd ? " " : "",
 		cmd ? cmd : "");
@@ -182,7 +185,9 @@ static void json_string(struct cl_json *j, const char *s)
 
 		while (json_class[*p] == 0)
 			p++;
-		if (json_class[*p] == 2 && (n = utf8_len(p)) > 0) {
+		/* C1 controls (C2 80 to C2 9F) escaped like C0: a terminal
+		   that shows the JSON is not driven by it */
+		if (json_class[*p] == 2 && (n = cl_utf8_len(p)) > 0 && !(p[0] == 0xC2 && p[1] < 0xA0)) {
 			p += n;
 			json_put(j, (const char *)run, (size_t)(p - run));
 			continue;
@@ -209,7 +214,12 @@ static void json_string(struct cl_json *j, const char *s)
 			esc[1] = 't';
 			break;
 		default:
-			if (*p >= 0x80) { /* not UTF-8: U+FFFD keeps the JSON valid */
+			if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0) {
+				memcpy(esc + 1, "u00", 3);
+				esc[4] = hex[p[1] >> 4];
+				esc[5] = hex[p[1] & 15];
+				p++;
+			} else if (*p >= 0x80) { /* not UTF-8: U+FFFD keeps the JSON valid */
 				memcpy(esc + 1, "ufffd", 5);
 			} else {
 				memcpy(esc + 1, "u00", 3);
@@ -228,8 +238,10 @@ static void json_string(struct cl_json *j, const char *s)
 static void json_key_n(struct cl_json *j, const char *key, size_t n)
 {
 	json_room(j, n + 4);
-	if (j->fields++)
+	if (j->fields[j->depth]++)
 		j->buf[j->len++] = ',';
+	if (!key)
+		return; /* an array's element */
 	j->buf[j->len++] = '"';
 	memcpy(j->buf + j->len, key, n);
 	j->len += n;
@@ -239,15 +251,54 @@ static void json_key_n(struct cl_json *j, const char *key, size_t n)
 
 static void json_key(struct cl_json *j, const char *key)
 {
-	json_key_n(j, key, strlen(key));
+	json_key_n(j, key, key ? strlen(key) : 0);
 }
 
-void cl_json_begin(struct cl_json *j, FILE *f)
+void cl_json_begin(struct cl_json *j, FILE *f, const char *type)
 {
 	j->f = f;
-	j->fields = 0;
+	j->depth = 0;
+	j->fields[0] = 0;
 	j->len = 0;
 	j->buf[j->len++] = '{';
+	cl_json_str(j, "type", type);
+	cl_json_uint(j, "format_version", CL_JSON_FORMAT_VERSION);
+}
+
+static void json_open(struct cl_json *j, const char *key, const char *bracket)
+{
+	json_key(j, key);
+	json_put(j, bracket, 1);
+	if (j->depth + 1 < CL_JSON_DEPTH)
+		j->depth++;
+	j->fields[j->depth] = 0;
+}
+
+static void json_close(struct cl_json *j, const char *bracket)
+{
+	json_put(j, bracket, 1);
+	if (j->depth > 0)
+		j->depth--;
+}
+
+void cl_json_array(struct cl_json *j, const char *key)
+{
+	json_open(j, key, "[");
+}
+
+void cl_json_array_end(struct cl_json *j)
+{
+	json_close(j, "]");
+}
+
+void cl_json_object(struct cl_json *j, const char *key)
+{
+	json_open(j, key, "{");
+}
+
+void cl_json_object_end(struct cl_json *j)
+{
+	json_close(j, "}");
 }
 
 void cl_json_str(struct cl_json *j, const char *key, const char *val)
@@ -316,14 +367,83 @@ void cl_json_end(struct cl_json *j)
 	j->len = 0;
 }
 
-void cl_json_error_words(struct cl_json *j, const struct cl_error *err)
+/* A count that is 0 when unknown: the number, or null. */
+static void json_count(struct cl_json *j, const char *key, unsigned long v)
 {
-	cl_json_str(j, "code", err->code);
-	cl_json_str(j, "message", err->message);
-	if (err->detail[0])
-		cl_json_str(j, "detail", err->detail);
-	if (err->hint[0])
-		cl_json_str(j, "hint", err->hint);
+	if (v)
+		cl_json_uint(j, key, v);
+	else
+		cl_json_null(j, key);
+}
+
+void cl_json_error(const char *file, const struct cl_error *err)
+{
+	struct cl_json j;
+
+	cl_json_begin(&j, stdout, "error");
+	cl_json_str(&j, "file", file ? file : err->file);
+	json_count(&j, "line", err->line);
+	json_count(&j, "column", err->column);
+	json_count(&j, "other_line", err->other_line);
+	cl_json_str(&j, "path", err->path);
+	cl_json_str(&j, "code", err->code);
+	cl_json_str(&j, "message", err->message);
+	cl_json_str(&j, "detail", err->detail);
+	cl_json_str(&j, "hint", err->hint);
+	cl_json_str(&j, "sqlstate", err->sqlstate);
+	cl_json_end(&j);
+}
+
+void cl_json_file(const struct cl_file_out *f)
+{
+	struct cl_json j;
+
+	cl_json_begin(&j, stdout, "file");
+	cl_json_str(&j, "file", f->file);
+	cl_json_str(&j, "outcome", f->outcome);
+	if (f->valid < 0)
+		cl_json_null(&j, "valid");
+	else
+		cl_json_bool(&j, "valid", f->valid);
+	cl_json_str(&j, "format", f->format);
+	cl_json_str(&j, "message_type", f->message_type);
+	cl_json_str(&j, "sha256", f->sha256);
+	if (f->have_counts) {
+		cl_json_uint(&j, "bytes", f->bytes);
+		cl_json_uint(&j, "records", f->records);
+		cl_json_uint(&j, "errors", f->errors);
+	} else {
+		cl_json_null(&j, "bytes");
+		cl_json_null(&j, "records");
+		cl_json_null(&j, "errors");
+	}
+	if (f->load_id)
+		cl_json_int(&j, "load_id", f->load_id);
+	else
+		cl_json_null(&j, "load_id");
+	cl_json_str(&j, "load_uuid", f->load_uuid);
+	if (f->have_load) {
+		cl_json_uint(&j, "new", f->new_count);
+		cl_json_uint(&j, "duplicate", f->duplicate_count);
+		cl_json_uint(&j, "conflict", f->conflict_count);
+		cl_json_real(&j, "seconds", f->seconds);
+		cl_json_uint(&j, "retries", f->retries);
+	} else {
+		cl_json_null(&j, "new");
+		cl_json_null(&j, "duplicate");
+		cl_json_null(&j, "conflict");
+		cl_json_null(&j, "seconds");
+		cl_json_null(&j, "retries");
+	}
+	cl_json_str(&j, "reason", f->reason);
+	cl_json_end(&j);
+}
+
+void cl_report_error(const char *file, const struct cl_error *err)
+{
+	cl_print_error(err);
+	if (cl_opt_format == CL_OUT_JSON)
+		cl_json_error(file, err);
 }
 
 /* ---- the record model as named values ---------------------------------- */
@@ -360,16 +480,16 @@ static const char *out_value(const struct cl_field *f, const struct cl_record *r
 	return cl_field_text(f, rec, buf);
 }
 
-/* The OUT fields a NACHA record and an ISO record carry, in table order
- * (parse writes millions of records: no scope test per field). */
-static const struct cl_field *out_fields[2][CL_NFIELDS];
-static size_t n_out_fields[2];
+/* The OUT fields, in table order, and which of them a NACHA record and an
+ * ISO record carry (parse writes millions of records: no scope test per
+ * field). */
+static const struct cl_field *out_fields[CL_NFIELDS];
+static bool out_in_scope[2][CL_NFIELDS];
+static size_t n_out_fields;
 
-static const struct cl_field *const *record_out_fields(const struct cl_record *rec, size_t *n)
+size_t cl_record_out_fields(const struct cl_field *const **fields)
 {
-	int ach = rec->scheme && rec->scheme[0] == 'n';
-
-	if (!n_out_fields[0]) {
+	if (!n_out_fields) {
 		static const struct cl_record nacha = { .scheme = "nacha" }, iso = { .scheme = "iso20022" };
 
 		for (size_t i = 0; i < CL_NFIELDS; i++) {
@@ -377,29 +497,36 @@ static const struct cl_field *const *record_out_fields(const struct cl_record *r
 
 			if (!(f->flags & CL_FF_OUT))
 				continue;
-			if (cl_field_in_scope(f, &iso))
-				out_fields[0][n_out_fields[0]++] = f;
-			if (cl_field_in_scope(f, &nacha))
-				out_fields[1][n_out_fields[1]++] = f;
+			out_in_scope[0][n_out_fields] = cl_field_in_scope(f, &iso);
+			out_in_scope[1][n_out_fields] = cl_field_in_scope(f, &nacha);
+			out_fields[n_out_fields++] = f;
 		}
 	}
-	*n = n_out_fields[ach];
-	return out_fields[ach];
+	*fields = out_fields;
+	return n_out_fields;
 }
 
-void cl_json_record_fields(struct cl_json *j, const struct cl_record *rec)
+void cl_json_record(struct cl_json *j, FILE *f, const char *file, const struct cl_record *rec,
+		    bool stored_only)
 {
 	char buf[CL_KEY_MAX];
-	size_t n;
-	const struct cl_field *const *fields = record_out_fields(rec, &n);
+	const struct cl_field *const *fields;
+	size_t n = cl_record_out_fields(&fields);
+	const bool *in_scope = out_in_scope[rec->scheme && rec->scheme[0] == 'n'];
 
+	cl_json_begin(j, f, "record");
+	cl_json_str(j, "file", file);
 	for (size_t i = 0; i < n; i++) {
-		const struct cl_field *f = fields[i];
-		const char *p = (const char *)rec + f->offset;
+		const struct cl_field *fd = fields[i];
+		const char *p = (const char *)rec + fd->offset;
 		const char *v;
 
-		json_key_n(j, f->name, f->name_len);
-		switch ((enum cl_field_type)f->type) {
+		json_key_n(j, fd->name, fd->name_len);
+		if (!in_scope[i] || (stored_only && !(fd->flags & CL_FF_STORED))) {
+			json_put(j, "null", 4);
+			continue;
+		}
+		switch ((enum cl_field_type)fd->type) {
 		case CL_FT_AMOUNT: {
 			int64_t a = *(const int64_t *)(const void *)p;
 
@@ -414,7 +541,7 @@ void cl_json_record_fields(struct cl_json *j, const struct cl_record *rec)
 			json_digits(j, *(const unsigned *)(const void *)p, false);
 			continue;
 		default:
-			v = out_value(f, rec, buf);
+			v = out_value(fd, rec, buf);
 			if (*v)
 				json_string(j, v);
 			else
@@ -428,11 +555,10 @@ void cl_json_record_fields(struct cl_json *j, const struct cl_record *rec)
 void cl_csv_row(FILE *f, const char *const *fields, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const char *v = fields[i] ? fields[i] : "";
-
 		if (i)
 			putc_unlocked(',', f);
-		csv_fwrite(f, v, strlen(v));
+		if (fields[i])
+			csv_fwrite(f, fields[i], strlen(fields[i]));
 	}
 	putc_unlocked('\n', f);
 }
@@ -459,15 +585,34 @@ void cl_csv_record(FILE *f, const char *file, const struct cl_record *rec)
 
 		if (!(fd->flags & CL_FF_OUT))
 			continue;
-		vals[n++] = cl_field_in_scope(fd, rec) ? out_value(fd, rec, bufs[i]) : NULL;
+		if (!cl_field_in_scope(fd, rec))
+			vals[n++] = NULL;
+		else if (!*(vals[n] = out_value(fd, rec, bufs[i])) && !(fd->flags & CL_FF_NOTNULL))
+			vals[n++] = NULL; /* none: NULL, as the database stores it */
+		else
+			n++;
 	}
 	cl_csv_row(f, vals, n);
+}
+
+/* Did the reader of stdout go away (a pipe or socket with nobody to read:
+ * `| head`)?  Asked after a write failed, when errno no longer tells: an
+ * earlier write of the buffer may have failed with EPIPE and a later call
+ * set errno otherwise.  poll() says POLLERR for a pipe whose read end is
+ * closed, whenever it is asked. */
+static bool reader_gone(int err)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
+	if (err == EPIPE)
+		return true;
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR) && !(p.revents & POLLNVAL);
 }
 
 static int finish_stdout(int code, bool report_only)
 {
 	int err = 0;
-	bool failed = false;
+	bool failed = false, gone;
 
 	errno = 0;
 	if (fflush(stdout) != 0) {
@@ -477,12 +622,16 @@ static int finish_stdout(int code, bool report_only)
 		failed = true; /* an earlier write failed; its errno may be gone */
 		err = errno;
 	}
+	gone = failed && reader_gone(err); /* asked while stdout is open */
 	if (fclose(stdout) != 0 && !failed) {
 		failed = true;
 		err = errno;
+		gone = err == EPIPE;
 	}
-	if (!failed || err == EPIPE)
-		return code; /* EPIPE: the reader went away (| head): not our error */
+	/* the reader went away (| head): not an error, whatever the timing:
+	   the exit status is the command's, nothing is said */
+	if (!failed || gone)
+		return code;
 	fprintf(stderr, "clearing-load: could not write standard output%s%s%s\n",
 		err ? ": " : "", err ? strerror(err) : "",
 		report_only ? " (the database outcome stands: see 'clearing-load loads')" : "");
@@ -506,12 +655,15 @@ const char *cl_text_safe(const char *s, char *buf, size_t cap)
 	const unsigned char *p = (const unsigned char *)s;
 	size_t o = 0;
 
-	while (*p && o + 5 < cap) {
-		size_t n = utf8_len(p);
+	while (*p) {
+		size_t n, bad = unsafe_bytes(p, &n);
 
-		if (n == 0 || *p < 0x20 || *p == 0x7f) {
-			o += (size_t)snprintf(buf + o, cap - o, "\\x%02X", *p);
-			p++;
+		if (bad) {
+			if (o + 4 * bad >= cap)
+				break;
+			for (size_t i = 0; i < bad; i++)
+				o += (size_t)snprintf(buf + o, cap - o, "\\x%02X", p[i]);
+			p += bad;
 			continue;
 		}
 		if (o + n >= cap)
@@ -522,4 +674,20 @@ const char *cl_text_safe(const char *s, char *buf, size_t cap)
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+const char *cl_text_time(const char *iso, char *buf, size_t cap)
+{
+	size_t n = strlen(iso);
+
+	/* YYYY-MM-DDTHH:MM:SS+HH:MM */
+	if (n == 25 && iso[10] == 'T' && (iso[19] == '+' || iso[19] == '-') && iso[22] == ':' &&
+	    cap > 25) {
+		memcpy(buf, iso, 26);
+		buf[10] = ' ';
+		if (strcmp(iso + 22, ":00") == 0)
+			buf[22] = '\0';
+		return buf;
+	}
+	return cl_text_safe(iso, buf, cap);
 }

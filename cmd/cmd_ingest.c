@@ -96,8 +96,7 @@ static void file_line(const struct run *R, const struct cl_inbox_file *f,
 	} else {
 		struct cl_json j;
 
-		cl_json_begin(&j, stdout);
-		cl_json_str(&j, "type", "ingest_file");
+		cl_json_begin(&j, stdout, "ingest_file");
 		cl_json_str(&j, "file", f->name);
 		cl_json_str(&j, "outcome", cl_ingest_outcome_name(o));
 		if (r && r->load_id)
@@ -141,8 +140,7 @@ static void run_line(const struct run *R)
 	} else {
 		struct cl_json j;
 
-		cl_json_begin(&j, stdout);
-		cl_json_str(&j, "type", "ingest_run");
+		cl_json_begin(&j, stdout, "ingest_run");
 		cl_json_str(&j, "inbox", R->args->operands[0]);
 		for (int o = 0; o < CL_INGEST_NOUTCOMES; o++)
 			cl_json_uint(&j, cl_ingest_outcome_name((enum cl_ingest_outcome)o),

@@ -1,7 +1,10 @@
 /* cmd_load.c - `clearing-load load` and `clearing-load diff`. */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dbconn.h"
@@ -18,6 +21,8 @@ struct out {
 	char file_text[1024];   /* the same, safe for text output (cl_text_safe) */
 	bool progress;          /* stderr is a terminal */
 	bool progress_shown;
+	unsigned long long size; /* of the file, 0 when not known (a pipe, stdin) */
+	struct timespec start;  /* when the file was started */
 };
 
 /* ---- hooks ---- */
@@ -25,37 +30,48 @@ struct out {
 static void on_error(void *ctx, const struct cl_error *err)
 {
 	struct out *o = ctx;
-	struct cl_json j;
 
-	cl_print_error(err);
-	if (!o->diff)
-		return;
-	if (o->format == CL_OUT_JSON) {
-		cl_json_begin(&j, stdout);
-		cl_json_str(&j, "type", "record");
-		cl_json_str(&j, "file", o->file);
-		cl_json_uint(&j, CL_FIELD_NAME(position), err->line);
-		cl_json_str(&j, "action", "invalid");
-		cl_json_error_words(&j, err);
-		cl_json_end(&j);
-	} else if (o->format == CL_OUT_CSV) {
+	/* stderr, and with --format json an error object on stdout */
+	cl_report_error(o->file, err);
+	if (o->diff && o->format == CL_OUT_CSV) {
 		char line[24];
-		const char *row[] = { o->file, line, NULL, NULL, "invalid", err->code, NULL,
-				      NULL, NULL, NULL, NULL, err->message };
+		const char *row[] = { o->file, err->line ? line : NULL, NULL, NULL, "invalid",
+				      err->code, NULL, NULL, NULL, NULL, NULL, NULL, err->message };
 
 		snprintf(line, sizeof(line), "%lu", err->line);
 		cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
 	}
 }
 
+static double since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* On a terminal only (never under cron): once a file has taken a second
+ * or 100,000 records, the records and megabytes read and, when the file's
+ * size is known (a regular file), the percent read and the time left at
+ * the pace so far. */
 static void on_progress(void *ctx, unsigned long records, uint64_t bytes)
 {
 	struct out *o = ctx;
+	double secs;
 
-	if (!o->progress || records < 100000)
+	if (!o->progress || ((secs = since(&o->start)) < 1.0 && records < 100000))
 		return;
-	fprintf(stderr, "\r%s: reading %lu records (%.1f MB)\033[K", o->file_text, records,
+	fprintf(stderr, "\r%s: reading %lu records (%.1f MB", o->file_text, records,
 		(double)bytes / 1e6);
+	if (o->size && bytes && bytes <= o->size) {
+		double left = secs * (double)(o->size - bytes) / (double)bytes;
+
+		fprintf(stderr, " of %.1f MB, %.0f%%, about %lu:%02lu left", (double)o->size / 1e6,
+			100.0 * (double)bytes / (double)o->size, (unsigned long)left / 60,
+			(unsigned long)left % 60);
+	}
+	fputs(")\033[K", stderr);
 	o->progress_shown = true;
 }
 
@@ -81,71 +97,88 @@ static const char *shown_key(const struct cl_record *rec, char *buf, size_t cap)
 
 static void plan_text(const struct out *o, const struct cl_plan_item *it)
 {
-	char key[CL_KEY_MAX];
+	char key[CL_KEY_MAX], safe[4 * CL_KEY_MAX], mfile[1024], mtime[64];
 	unsigned i;
 
 	/* the line number and kind padded: the columns stay put whether a
-	 * line number has one digit or six */
+	 * line number has one digit or six; every value from a file or the
+	 * database made safe (cl_text_safe) */
 	printf("%-10s %s:%-6lu %-10s %s", it->reason && strcmp(it->reason, "near_duplicate") == 0
 						  ? "conflict*" : cl_action_name(it->action),
-	       o->file_text, it->position, it->rec->kind, shown_key(it->rec, key, sizeof(key)));
+	       o->file_text, it->position, it->rec->kind,
+	       cl_text_safe(shown_key(it->rec, key, sizeof(key)), safe, sizeof(safe)));
 	if (it->action != CL_ACTION_NEW)
 		printf("  (%s of load %lld, %s:%lu, %s)", it->reason, it->matched_load_id,
-		       it->matched_file ? it->matched_file : "?", it->matched_position,
-		       it->matched_time ? it->matched_time : "not finished");
+		       it->matched_file ? cl_text_safe(it->matched_file, mfile, sizeof(mfile)) : "?",
+		       it->matched_position,
+		       it->matched_time ? cl_text_time(it->matched_time, mtime, sizeof(mtime))
+					: "not finished");
 	for (i = 0; i < it->nfields; i++) {
-		char a[CL_VALUE_MAX], b[CL_VALUE_MAX];
+		char a[CL_VALUE_MAX], b[CL_VALUE_MAX], sa[4 * CL_VALUE_MAX], sb[4 * CL_VALUE_MAX];
 
 		masked(&it->fields[i], it->fields[i].old_value, a, sizeof(a));
 		masked(&it->fields[i], it->fields[i].new_value, b, sizeof(b));
-		printf("%s %s %s -> %s", i ? "," : ":", it->fields[i].field, a[0] ? a : "(none)",
-		       b[0] ? b : "(none)");
+		printf("%s %s %s -> %s", i ? "," : ":", it->fields[i].field,
+		       a[0] ? cl_text_safe(a, sa, sizeof(sa)) : "(none)",
+		       b[0] ? cl_text_safe(b, sb, sizeof(sb)) : "(none)");
 	}
 	if (it->matched_key && it->matched_key[0])
-		printf(" [near duplicate of %s]", it->matched_key);
+		printf(" [near duplicate of %s]", cl_text_safe(it->matched_key, safe, sizeof(safe)));
 	putchar('\n');
 }
 
+/* A field's value in a change: amounts as numbers, as in the record; ""
+ * (none) as null. */
+static void change_value(struct cl_json *j, const char *key, const struct cl_field_diff *d,
+			 const char *v)
+{
+	const struct cl_field *f = cl_field_by_name(d->field, strlen(d->field));
+	char buf[CL_VALUE_MAX];
+
+	if (*v && f && f->type == CL_FT_AMOUNT) {
+		cl_json_int(j, key, strtoll(v, NULL, 10));
+		return;
+	}
+	masked(d, v, buf, sizeof(buf));
+	cl_json_str(j, key, buf);
+}
+
+/* The record object (cl_json_record: the shape parse and show print) with
+ * what diff adds: its fate and the record it matched, null when none. */
 static void plan_json(const struct out *o, const struct cl_plan_item *it)
 {
 	struct cl_json j;
-	char fields[512], key[CL_KEY_MAX];
-	size_t n = 0;
+	bool m = it->action != CL_ACTION_NEW;
 	unsigned i;
 
-	cl_json_begin(&j, stdout);
-	cl_json_str(&j, "type", "record");
-	cl_json_str(&j, "file", o->file);
-	cl_json_uint(&j, CL_FIELD_NAME(position), it->position);
+	cl_json_record(&j, stdout, o->file, it->rec, true);
 	cl_json_uint(&j, "ordinal", it->ordinal);
-	cl_json_str(&j, CL_FIELD_NAME(kind), it->rec->kind);
-	cl_json_str(&j, CL_FIELD_NAME(natural_key), shown_key(it->rec, key, sizeof(key)));
 	cl_json_str(&j, "action", cl_action_name(it->action));
-	if (it->action != CL_ACTION_NEW) {
-		cl_json_str(&j, "reason", it->reason);
+	cl_json_str(&j, "reason", m ? it->reason : NULL);
+	if (m && it->matched_load_id)
 		cl_json_int(&j, "matched_load_id", it->matched_load_id);
-		cl_json_str(&j, "matched_file", it->matched_file);
+	else
+		cl_json_null(&j, "matched_load_id");
+	cl_json_str(&j, "matched_file", m ? it->matched_file : NULL);
+	if (m && it->matched_position)
 		cl_json_uint(&j, "matched_position", it->matched_position);
-		cl_json_str(&j, "matched_time", it->matched_time);
-		if (it->matched_key && it->matched_key[0])
-			cl_json_str(&j, "matched_key", it->matched_key);
-	}
-	fields[0] = '\0';
-	for (i = 0; i < it->nfields && n < sizeof(fields); i++)
-		n += (size_t)snprintf(fields + n, sizeof(fields) - n, "%s%s", i ? "," : "",
-				      it->fields[i].field);
-	if (it->action == CL_ACTION_CONFLICT)
-		cl_json_str(&j, "fields", fields);
+	else
+		cl_json_null(&j, "matched_position");
+	cl_json_str(&j, "matched_time", m ? it->matched_time : NULL);
+	cl_json_str(&j, "matched_key", m ? it->matched_key : NULL);
+	cl_json_array(&j, "fields");
+	for (i = 0; i < it->nfields; i++)
+		cl_json_str(&j, NULL, it->fields[i].field);
+	cl_json_array_end(&j);
+	cl_json_array(&j, "changes");
 	for (i = 0; i < it->nfields; i++) {
-		char name[64], v[CL_VALUE_MAX];
-
-		masked(&it->fields[i], it->fields[i].old_value, v, sizeof(v));
-		snprintf(name, sizeof(name), "old_%s", it->fields[i].field);
-		cl_json_str(&j, name, v);
-		masked(&it->fields[i], it->fields[i].new_value, v, sizeof(v));
-		snprintf(name, sizeof(name), "new_%s", it->fields[i].field);
-		cl_json_str(&j, name, v);
+		cl_json_object(&j, NULL);
+		cl_json_str(&j, "field", it->fields[i].field);
+		change_value(&j, "old", &it->fields[i], it->fields[i].old_value);
+		change_value(&j, "new", &it->fields[i], it->fields[i].new_value);
+		cl_json_object_end(&j);
 	}
+	cl_json_array_end(&j);
 	cl_json_end(&j);
 }
 
@@ -171,9 +204,12 @@ static void plan_csv(const struct out *o, const struct cl_plan_item *it)
 		bool m = it->action != CL_ACTION_NEW;
 		const char *row[] = { o->file, pos, it->rec->kind, shown_key(it->rec, key, sizeof(key)),
 				      cl_action_name(it->action), m ? it->reason : NULL,
-				      m ? mload : NULL, m ? it->matched_file : NULL,
-				      m ? mpos : NULL, m ? it->matched_time : NULL,
-				      m ? it->matched_key : NULL, changes, NULL };
+				      m && it->matched_load_id ? mload : NULL,
+				      m ? cl_or_null(it->matched_file) : NULL,
+				      m && it->matched_position ? mpos : NULL,
+				      m ? cl_or_null(it->matched_time) : NULL,
+				      m ? cl_or_null(it->matched_key) : NULL, cl_or_null(changes),
+				      NULL };
 
 		cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
 	}
@@ -183,6 +219,8 @@ static void on_plan(void *ctx, const struct cl_plan_item *it)
 {
 	const struct out *o = ctx;
 
+	if (!it->rec)
+		return; /* an error: on_error printed it */
 	switch (o->format) {
 	case CL_OUT_JSON:
 		plan_json(o, it);
@@ -201,6 +239,8 @@ static void on_plan(void *ctx, const struct cl_plan_item *it)
 
 static void summary_text(const struct out *o, const struct cl_load_result *r)
 {
+	char mtype[4 * sizeof(r->message_type)];
+
 	if (r->outcome == CL_OUTCOME_FAILED || r->outcome == CL_OUTCOME_UNKNOWN)
 		return; /* said on stderr */
 	if (r->outcome == CL_OUTCOME_UNSUPPORTED) {
@@ -222,7 +262,8 @@ static void summary_text(const struct out *o, const struct cl_load_result *r)
 	if (cl_opt_quiet && r->outcome != CL_OUTCOME_HELD && !o->diff)
 		return; /* load -q: errors only; diff -q: the summary lines */
 	printf("%s: %s, %lu record%s: %lu new, %lu duplicate, %lu conflict", o->file_text,
-	       r->message_type[0] ? r->message_type : r->format, r->records,
+	       cl_text_safe(r->message_type[0] ? r->message_type : r->format, mtype, sizeof(mtype)),
+	       r->records,
 	       r->records == 1 ? "" : "s", r->new_count, r->duplicate_count, r->conflict_count);
 	switch (r->outcome) {
 	case CL_OUTCOME_NONE:
@@ -270,39 +311,32 @@ static unsigned long applied_new(const struct cl_load_result *r)
 
 static void summary_json(const struct out *o, const struct cl_load_result *r)
 {
-	struct cl_json j;
 	bool diff = r->outcome == CL_OUTCOME_NONE;
+	bool read = r->outcome != CL_OUTCOME_FAILED || r->records || r->bytes;
+	struct cl_file_out f = {
+		.file = o->file, .outcome = cl_outcome_name(r->outcome),
+		.valid = r->outcome == CL_OUTCOME_REJECTED ? 0 : read ? 1 : -1,
+		.format = r->format, .message_type = r->message_type, .sha256 = r->sha256,
+		.have_counts = read, .bytes = r->bytes, .records = r->records,
+		.errors = r->invalid_count,
+		.have_load = true, .load_id = r->load_id, .load_uuid = diff ? NULL : r->load_uuid,
+		.new_count = applied_new(r), .duplicate_count = r->duplicate_count,
+		.conflict_count = r->conflict_count, .seconds = r->seconds, .retries = r->retries,
+		.reason = r->reason[0] ? r->reason
+			  : r->outcome == CL_OUTCOME_FAILED || r->outcome == CL_OUTCOME_UNKNOWN
+				  ? r->err.message
+				  : NULL,
+	};
 
-	cl_json_begin(&j, stdout);
-	cl_json_str(&j, "type", "file");
-	cl_json_str(&j, "file", o->file);
-	cl_json_str(&j, "sha256", r->sha256);
-	cl_json_str(&j, "format", r->format);
-	cl_json_str(&j, "message_type", r->message_type);
-	if (r->load_id)
-		cl_json_int(&j, "load_id", r->load_id);
-	else
-		cl_json_null(&j, "load_id");
-	cl_json_str(&j, "load_uuid", diff ? NULL : r->load_uuid);
-	cl_json_str(&j, "outcome", cl_outcome_name(r->outcome));
-	cl_json_uint(&j, "records", r->records);
-	cl_json_uint(&j, "new", applied_new(r));
-	cl_json_uint(&j, "duplicate", r->duplicate_count);
-	cl_json_uint(&j, "conflict", r->conflict_count);
-	cl_json_uint(&j, "invalid", r->invalid_count);
-	cl_json_real(&j, "seconds", r->seconds);
-	cl_json_uint(&j, "retries", r->retries);
-	if (r->reason[0])
-		cl_json_str(&j, "reason", r->reason);
-	cl_json_end(&j);
+	cl_json_file(&f);
 }
 
 static void summary_csv(const struct out *o, const struct cl_load_result *r)
 {
 	char id[24], recs[24], n[24], d[24], c[24], inv[24], secs[32], retries[16];
-	const char *row[] = { o->file,	 r->sha256, r->format, id,   r->load_uuid, cl_outcome_name(r->outcome),
-			      recs,	 n,	    d,	       c,    inv,	   secs,
-			      retries, r->reason };
+	const char *row[] = { o->file, cl_or_null(r->sha256), cl_or_null(r->format), id,
+			      cl_or_null(r->load_uuid), cl_outcome_name(r->outcome), recs, n, d, c,
+			      inv, secs, retries, cl_or_null(r->reason) };
 
 	snprintf(id, sizeof(id), "%lld", r->load_id);
 	snprintf(recs, sizeof(recs), "%lu", r->records);
@@ -347,6 +381,9 @@ static void report(const struct out *o, const struct cl_load_result *r)
 	} else if (r->outcome == CL_OUTCOME_HELD && o->format != CL_OUT_TEXT) {
 		cl_msg("%s: %s", o->file_text, r->reason);
 	}
+	if ((r->outcome == CL_OUTCOME_FAILED || r->outcome == CL_OUTCOME_UNKNOWN) &&
+	    o->format == CL_OUT_JSON)
+		cl_json_error(o->file, &r->err);
 	switch (o->format) {
 	case CL_OUT_JSON:
 		summary_json(o, r);
@@ -404,6 +441,25 @@ static const struct cl_option diff_command[] = LOAD_COMMAND(
 	"refused, 9 not a clearing file, 75 retry later, 78 configuration, 130/143 "
 	"interrupted: see 'clearing-load help'.");
 
+/* Set once load() runs: the command line was good and the database was
+ * reached. */
+static bool load_ran;
+
+/* --format json when the database could not be reached: the error object
+ * is out (cl_print_db_error); a file object per FILE says that nothing of
+ * it was applied, so a consumer sees every file it asked for. */
+static void files_not_loaded(const struct cl_args *args, const char *why)
+{
+	for (int i = 0; i < args->noperands; i++) {
+		struct cl_file_out f = {
+			.file = cl_file_name(args->operands[i]), .outcome = "failed", .valid = -1,
+			.have_load = false, .reason = why,
+		};
+
+		cl_json_file(&f);
+	}
+}
+
 static int load(const struct cl_args *args, struct cl_db *db)
 {
 	bool diff = strcmp(args->cmd, "diff") == 0;
@@ -422,8 +478,13 @@ static int load(const struct cl_args *args, struct cl_db *db)
 	o.cmd = args->cmd;
 	o.diff = diff;
 	o.format = (enum cl_out_format)args->format;
-	if (cl_schema_check(db, &err) != CL_DB_OK)
-		return cl_db_failed(&err);
+	load_ran = true;
+	if (cl_schema_check(db, &err) != CL_DB_OK) {
+		code = cl_db_failed(&err);
+		if (o.format == CL_OUT_JSON)
+			files_not_loaded(args, err.message);
+		return cl_finish_stdout_report(code);
+	}
 	cl_interrupt_install();
 	o.progress = !cl_opt_quiet && isatty(STDERR_FILENO);
 	hooks.ctx = &o;
@@ -449,10 +510,16 @@ static int load(const struct cl_args *args, struct cl_db *db)
 	}
 	for (int i = 0; i < args->noperands; i++) {
 		struct cl_load_result r;
+		struct stat st;
 		int fc;
 
 		o.file = cl_file_name(args->operands[i]);
 		cl_text_safe(o.file, o.file_text, sizeof(o.file_text));
+		o.size = strcmp(args->operands[i], "-") != 0 && stat(args->operands[i], &st) == 0 &&
+				 S_ISREG(st.st_mode)
+			 ? (unsigned long long)st.st_size
+			 : 0;
+		clock_gettime(CLOCK_MONOTONIC, &o.start);
 		cl_load_file(db, args->operands[i], &opts, &hooks, &r);
 		progress_done(&o);
 		report(&o, &r);
@@ -474,7 +541,14 @@ static int load(const struct cl_args *args, struct cl_db *db)
 int cl_cmd_load(int argc, char **argv)
 {
 	struct cl_args args = { 0 };
+	int code = cl_run_db_command(strcmp(argv[0], "diff") == 0 ? diff_command : load_command,
+				     &args, argc, argv, load);
 
-	return cl_run_db_command(strcmp(argv[0], "diff") == 0 ? diff_command : load_command, &args,
-				 argc, argv, load);
+	/* not run, and neither help (0) nor a usage error: not connected */
+	if (!load_ran && code != CL_EXIT_OK && code != CL_EXIT_USAGE &&
+	    args.format == CL_OUT_JSON) {
+		files_not_loaded(&args, "the database could not be reached: nothing was applied");
+		return cl_finish_stdout_report(code);
+	}
+	return code;
 }

@@ -2,6 +2,8 @@
 #include "cli.h"
 
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dbconn.h"
@@ -24,16 +26,14 @@ static const char *get(const struct cl_kv *kv, int n, const char *name)
 static void print_load(void *ctx, const char *section, const struct cl_kv *kv, int n)
 {
 	struct cl_history_out *o = ctx;
-	char started[20] = "", file[1024], reason[2048];
+	char started[64], file[1024], reason[2048];
 
 	if (o->format != CL_OUT_TEXT) {
 		cl_history_print(o, section, kv, n);
 		return;
 	}
-	/* "2026-11-30T00:22:28+00:00" as "2026-11-30 00:22:28" for people */
-	snprintf(started, sizeof(started), "%s", get(kv, n, "started_at"));
-	if (strlen(started) > 10 && started[10] == 'T')
-		started[10] = ' ';
+	/* "2026-11-30T00:22:28+00:00" as "2026-11-30 00:22:28+00" for people */
+	cl_text_time(get(kv, n, "started_at"), started, sizeof(started));
 	cl_text_safe(get(kv, n, "file_name"), file, sizeof(file));
 	printf("%6s  %s  %-11s %s record%s: %s new, %s duplicate, %s conflict, %s error%s  %s  "
 	       "sha256:%.12s  %s  %s",
@@ -141,6 +141,8 @@ static const struct cl_option loads_command[] = {
 	CL_OPT_LIMIT("at most N loads (1-1000000, default 100)"),
 	CL_OPT_DB(),
 	CL_OPT_FORMAT(),
+	CL_OPT_QUIET("print nothing on standard error but errors (with --uuid, no message says "
+		     "what became of the load: the exit status tells)"),
 	CL_OPT_CHECK(uuid_alone),
 	CL_OPT_TEXT("Text: id, start time, outcome, counts (errors: the errors that rejected the "
 		    "file), tenant, the first 12 hex digits of the file's SHA-256, file name and "
@@ -150,6 +152,25 @@ static const struct cl_option loads_command[] = {
 		    "and no load with it committed)."),
 	CL_OPT_END(),
 };
+
+/* What --uuid found when it is not a row: on stderr unless -q, and with
+ * --format json an error object with `code`. */
+static void verdict(const struct cl_args *args, const char *code, const char *fmt, ...)
+	CL_PRINTF(3, 4);
+static void verdict(const struct cl_args *args, const char *code, const char *fmt, ...)
+{
+	struct cl_error e;
+	va_list ap;
+
+	cl_error_set(&e, NULL, 0, code, "%s", "");
+	va_start(ap, fmt);
+	vsnprintf(e.message, sizeof(e.message), fmt, ap);
+	va_end(ap);
+	if (!cl_opt_quiet)
+		cl_msg("%s", e.message);
+	if (args->format == CL_OUT_JSON)
+		cl_json_error(NULL, &e);
+}
 
 static int loads(const struct cl_args *args, struct cl_db *db)
 {
@@ -165,8 +186,9 @@ static int loads(const struct cl_args *args, struct cl_db *db)
 			return cl_db_failed(&err);
 		if (running) {
 			/* its transaction has not ended: committing or rolling back */
-			cl_msg("load %s is still in progress (its transaction has not ended): "
-			       "its outcome is not known yet; ask again", args->uuid);
+			verdict(args, "in_progress",
+				"load %s is still in progress (its transaction has not ended): "
+				"its outcome is not known yet; ask again", args->uuid);
 			return cl_finish_stdout(CL_EXIT_UNKNOWN);
 		}
 	}
@@ -177,7 +199,8 @@ static int loads(const struct cl_args *args, struct cl_db *db)
 	if (args->uuid)
 		cl_history_release_uuid(db, args->uuid);
 	if (args->uuid && !found) {
-		cl_msg("load %s did not commit: nothing of it was applied", args->uuid);
+		verdict(args, "not_found", "load %s did not commit: nothing of it was applied",
+			args->uuid);
 		return cl_finish_stdout(CL_EXIT_NOT_FOUND);
 	}
 	return cl_finish_stdout(CL_EXIT_OK);

@@ -10,13 +10,11 @@ static void print_record(void *vctx, const struct cl_record *rec)
 	const struct cl_file_ctx *ctx = vctx;
 	struct cl_json j;
 	const char *dir;
-	char key[CL_KEY_MAX];
+	char key[CL_KEY_MAX], safe[4 * CL_KEY_MAX], kind[64], ccy[32], date[64];
 
 	switch (ctx->format) {
 	case CL_OUT_JSON:
-		cl_json_begin(&j, stdout);
-		cl_json_str(&j, "file", ctx->file);
-		cl_json_record_fields(&j, rec);
+		cl_json_record(&j, stdout, ctx->file, rec, false);
 		cl_json_end(&j);
 		break;
 	case CL_OUT_CSV:
@@ -24,18 +22,25 @@ static void print_record(void *vctx, const struct cl_record *rec)
 		break;
 	case CL_OUT_TEXT:
 		dir = cl_direction_name(rec->direction);
-		printf("%s:%lu %s %s %" PRId64 " %s %s %s\n", ctx->file_text, rec->position, rec->kind,
-		       cl_out_key(rec, rec->natural_key, key, sizeof(key)), rec->amount_minor,
-		       rec->currency[0] ? rec->currency : "-",
-		       dir ? dir : "-", rec->value_date[0] ? rec->value_date : "-");
+		/* every value from the file made safe: a key can hold a CR or a
+		   CSI (an EndToEndId is free text) */
+		printf("%s:%lu %s %s %" PRId64 " %s %s %s\n", ctx->file_text, rec->position,
+		       cl_text_safe(rec->kind, kind, sizeof(kind)),
+		       cl_text_safe(cl_out_key(rec, rec->natural_key, key, sizeof(key)), safe,
+				    sizeof(safe)),
+		       rec->amount_minor,
+		       rec->currency[0] ? cl_text_safe(rec->currency, ccy, sizeof(ccy)) : "-",
+		       dir ? dir : "-",
+		       rec->value_date[0] ? cl_text_safe(rec->value_date, date, sizeof(date)) : "-");
 		break;
 	}
 }
 
 static void print_error(void *vctx, const struct cl_error *err)
 {
-	(void)vctx;
-	cl_print_error(err);
+	const struct cl_file_ctx *ctx = vctx;
+
+	cl_report_error(ctx->file, err);
 }
 
 static const struct cl_option parse_command[] = {

@@ -1,6 +1,7 @@
 /* cmd_show.c - `clearing-load show`: a record, its source, every dedupe hit. */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "dbconn.h"
@@ -8,6 +9,7 @@
 #include "history_print.h"
 #include "options.h"
 #include "schema.h"
+#include "uuid.h"
 
 /* --trace, --e2e, --uetr: what to search by (the line's value) and for
  * what; counted, since only one search may be given. */
@@ -16,6 +18,38 @@ static void search(struct cl_args *args, const struct cl_option *opt, const char
 	args->search_by = opt->value;
 	args->search = arg;
 	args->searches++;
+}
+
+/* A search value that can never match is the command line's fault (exit
+ * 2, saying what was expected), not "not found". */
+static int well_formed(const struct cl_args *args)
+{
+	const char *v = args->search;
+	size_t n = strlen(v), digits = strspn(v, "0123456789");
+	char safe[256];
+
+	cl_text_safe(v, safe, sizeof(safe));
+	switch ((enum cl_show_by)args->search_by) {
+	case CL_SHOW_TRACE:
+		if (n != 15 || digits != 15)
+			return cl_usage_error("show", "invalid --trace \"%s\" (expected an ACH trace "
+						      "number: 15 digits)", safe);
+		break;
+	case CL_SHOW_UETR:
+		if (!cl_uuid_valid(v))
+			return cl_usage_error("show", "invalid --uetr \"%s\" (expected a UUID: 8-4-4-4-12 "
+						      "hex digits)", safe);
+		break;
+	case CL_SHOW_E2E:
+		/* Max35Text */
+		if (n > 35)
+			return cl_usage_error("show", "invalid --e2e \"%s\" (expected an EndToEndId of "
+						      "at most 35 characters)", safe);
+		break;
+	case CL_SHOW_KEY:
+		break;
+	}
+	return 0;
 }
 
 /* One search: --trace, --e2e, --uetr or a KEY operand (taken into args),
@@ -34,7 +68,7 @@ static int one_search(struct cl_args *args)
 	}
 	if (!*args->search)
 		return cl_usage_error("show", "empty search value");
-	return 0;
+	return well_formed(args);
 }
 
 static const struct cl_option show_command[] = {
@@ -55,11 +89,36 @@ static const struct cl_option show_command[] = {
 	CL_OPT_TENANT(),
 	CL_OPT_FORMAT(),
 	CL_OPT_NO_MASK(),
+	CL_OPT_QUIET("print nothing on standard error but errors (no not-found message, hint or "
+		     "count of records past --limit: the exit status tells)"),
 	CL_OPT_CHECK(one_search),
 	CL_OPT_TEXT("Exit status: 0 found, 2 usage error, 5 database unavailable or error, 7 not "
 		    "found (no record matches)."),
 	CL_OPT_END(),
 };
+
+/* The other tenants' counts (cl_history_other_tenants) as one hint:
+ * "2 records in other tenants: bank2, bank3; use --tenant". */
+struct others {
+	unsigned long records;
+	int tenants;
+	size_t len;
+	char list[512];
+};
+
+static void other_tenant(void *ctx, const char *section, const struct cl_kv *kv, int n)
+{
+	struct others *o = ctx;
+
+	(void)section;
+	if (n < 2 || !kv[0].value || !kv[1].value)
+		return;
+	o->records += strtoul(kv[1].value, NULL, 10);
+	if (o->len < sizeof(o->list))
+		o->len += (size_t)snprintf(o->list + o->len, sizeof(o->list) - o->len, "%s%s",
+					   o->tenants ? ", " : "", kv[0].value);
+	o->tenants++;
+}
 
 static int show(const struct cl_args *args, struct cl_db *db)
 {
@@ -68,25 +127,44 @@ static int show(const struct cl_args *args, struct cl_db *db)
 	struct cl_history_out out = { (enum cl_out_format)args->format, NULL };
 	struct cl_error err;
 	unsigned long found, total;
+	struct others others = { 0 };
 
 	if (cl_schema_check(db, &err) != CL_DB_OK ||
 	    cl_history_show(db, by, value, tenant, args->limit, cl_history_print, &out, &found,
 			    &total, &err) != CL_DB_OK)
 		return cl_db_failed(&err);
-	if (total > found)
+	if (total > found && !cl_opt_quiet)
 		/* never a silent cut */
 		cl_msg("%lu records match; shown the first %lu: use --limit to see more", total,
 		       found);
+	/* the tenant not given: say where the records are, if elsewhere */
+	if (!found && !args->tenant &&
+	    cl_history_other_tenants(db, by, value, tenant, other_tenant, &others, &err) != CL_DB_OK)
+		return cl_db_failed(&err);
 	if (!found) {
 		char safe[CL_KEY_MAX * 4];
+		struct cl_error nf;
 
 		cl_text_safe(value, safe, sizeof(safe));
-		cl_msg("no record of tenant \"%s\" matches \"%s\"", tenant, safe);
-		if (by == CL_SHOW_KEY && strstr(value, "**"))
+		cl_error_set(&nf, NULL, 0, "not_found", "no record of tenant \"%s\" matches \"%.200s\"",
+			     tenant, safe);
+		if (others.tenants)
+			cl_error_hint(&nf, "%lu record%s in other tenant%s: %s%s; use --tenant",
+				      others.records, others.records == 1 ? "" : "s",
+				      others.tenants == 1 ? "" : "s", others.list,
+				      others.tenants > 10 ? ", ..." : "");
+		else if (by == CL_SHOW_KEY && strstr(value, "**"))
 			/* a key copied from masked output */
-			cl_msg("hint: this key looks masked (account digits shown as *): give "
-			       "--trace, --e2e or --uetr, or copy the key from output made with "
-			       "--no-mask");
+			cl_error_hint(&nf, "this key looks masked (account digits shown as *): give "
+					   "--trace, --e2e or --uetr, or copy the key from output made "
+					   "with --no-mask");
+		if (!cl_opt_quiet) {
+			cl_msg("%s", nf.message);
+			if (nf.hint[0])
+				cl_msg("hint: %s", nf.hint);
+		}
+		if (args->format == CL_OUT_JSON)
+			cl_json_error(NULL, &nf);
 	}
 	return cl_finish_stdout(found ? CL_EXIT_OK : CL_EXIT_NOT_FOUND);
 }

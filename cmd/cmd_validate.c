@@ -7,27 +7,17 @@
 static void report_error(void *vctx, const struct cl_error *err)
 {
 	const struct cl_file_ctx *ctx = vctx;
-	struct cl_json j;
 	char line[24], col[24], other[24];
 
 	switch (ctx->format) {
 	case CL_OUT_JSON:
-		cl_json_begin(&j, stdout);
-		cl_json_str(&j, "type", "error");
-		cl_json_str(&j, "file", ctx->file);
-		cl_json_uint(&j, "line", err->line);
-		if (err->column)
-			cl_json_uint(&j, "column", err->column);
-		if (err->other_line)
-			cl_json_uint(&j, "other_line", err->other_line);
-		if (err->path[0])
-			cl_json_str(&j, "path", err->path);
-		cl_json_error_words(&j, err);
-		cl_json_end(&j);
+		cl_json_error(ctx->file, err);
 		break;
 	case CL_OUT_CSV: {
-		const char *row[] = { "error", ctx->file, line, col, other, err->path, err->code,
-				      err->message };
+		/* a number that is not known (0) is NULL, never "0" */
+		const char *row[] = { "error", ctx->file, err->line ? line : NULL,
+				      err->column ? col : NULL, err->other_line ? other : NULL,
+				      cl_or_null(err->path), err->code, err->message };
 
 		snprintf(line, sizeof(line), "%lu", err->line);
 		snprintf(col, sizeof(col), "%lu", err->column);
@@ -43,32 +33,31 @@ static void report_error(void *vctx, const struct cl_error *err)
 
 static void report_file(const struct cl_file_ctx *ctx, bool valid, const struct cl_walk_result *res)
 {
-	struct cl_json j;
-
 	if (ctx->format == CL_OUT_JSON) {
-		cl_json_begin(&j, stdout);
-		cl_json_str(&j, "type", "file");
-		cl_json_str(&j, "file", ctx->file);
-		cl_json_bool(&j, "valid", valid);
-		cl_json_str(&j, "format", res->info.format_name);
-		cl_json_str(&j, "message_type", res->info.message_type);
-		cl_json_uint(&j, "records", res->info.records);
-		cl_json_uint(&j, "errors", res->errors);
-		cl_json_str(&j, "sha256", res->sha256);
-		cl_json_uint(&j, "bytes", res->bytes);
-		cl_json_end(&j);
+		struct cl_file_out f = {
+			.file = ctx->file, .outcome = valid ? "valid" : "invalid", .valid = valid,
+			.format = res->info.format_name, .message_type = res->info.message_type,
+			.sha256 = res->sha256, .have_counts = true, .bytes = res->bytes,
+			.records = res->info.records, .errors = res->errors,
+		};
+
+		cl_json_file(&f);
 	} else if (ctx->format == CL_OUT_CSV) {
 		/* one row per file too, so valid files are in the report */
 		char msg[64];
-		const char *row[] = { "file", ctx->file, "", "", "", "", valid ? "valid" : "invalid",
-				      msg };
+		const char *row[] = { "file", ctx->file, NULL, NULL, NULL, NULL,
+				      valid ? "valid" : "invalid", msg };
 
 		snprintf(msg, sizeof(msg), "%lu records, %lu errors", res->info.records, res->errors);
 		cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
 	} else if (ctx->format == CL_OUT_TEXT && !cl_opt_quiet) {
+		char mtype[4 * sizeof(res->info.message_type)];
+
 		if (valid)
 			printf("%s: valid %s, %lu record%s\n", ctx->file_text,
-			       res->info.message_type[0] ? res->info.message_type : "file",
+			       res->info.message_type[0]
+				       ? cl_text_safe(res->info.message_type, mtype, sizeof(mtype))
+				       : "file",
 			       res->info.records, res->info.records == 1 ? "" : "s");
 		else
 			printf("%s: invalid, %lu error%s\n", ctx->file_text, res->errors,

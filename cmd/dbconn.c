@@ -16,6 +16,8 @@ void cl_print_db_error(const struct cl_error *err)
 		cl_msg("%s (SQLSTATE %s)", err->message, err->sqlstate);
 	else
 		cl_msg("%s", err->message);
+	if (cl_opt_format == CL_OUT_JSON)
+		cl_json_error(NULL, err); /* stdout too: every command's JSON has its errors */
 }
 
 int cl_db_failed(const struct cl_error *err)

@@ -37,6 +37,91 @@ static void mask_keys(const struct cl_kv *kv, int n, struct cl_kv *out, char (*k
 			out[i].value = keys[i];
 }
 
+/* One column's value into an open object: numbers as numbers. */
+static void json_value(struct cl_json *j, const char *key, const struct cl_kv *kv)
+{
+	char buf[128];
+	const char *v = value(kv, buf, sizeof(buf));
+
+	if (strcmp(key, "fields") == 0) {
+		/* an event's differing fields, "a,b" from the database: an
+		   array, as diff prints them (field names hold no comma); none:
+		   [] */
+		cl_json_array(j, key);
+		while (v && *v) {
+			size_t n = strcspn(v, ",");
+			char name[64];
+
+			snprintf(name, sizeof(name), "%.*s", (int)n, v);
+			cl_json_str(j, NULL, name);
+			v += n + (v[n] == ',');
+		}
+		cl_json_array_end(j);
+	} else if (!v)
+		cl_json_null(j, key);
+	else if (kv->number)
+		cl_json_int(j, key, strtoll(v, NULL, 10));
+	else
+		cl_json_str(j, key, v);
+}
+
+static void json_row(const char *section, const struct cl_kv *kv, int n)
+{
+	struct cl_json j;
+
+	cl_json_begin(&j, stdout, section);
+	for (int i = 0; i < n; i++)
+		json_value(&j, kv[i].name, &kv[i]);
+	cl_json_end(&j);
+}
+
+/* A record row as the record object of parse and diff: "file" (the
+ * load's file name) and every OUT field of the record model in its
+ * order (null for those never stored: names, free text, counts), then
+ * the row's other columns (matched_by, tenant, load_id, ordinal; the
+ * feed's feed_position and applied_at). */
+static void json_record(const char *type, const struct cl_kv *kv, int n)
+{
+	const struct cl_field *const *fields;
+	size_t nf = cl_record_out_fields(&fields);
+	bool used[CL_HISTORY_MAX_COLS] = { false };
+	struct cl_json j;
+	int i;
+
+	cl_json_begin(&j, stdout, type);
+	for (i = 0; i < n && strcmp(kv[i].name, "file_name") != 0; i++)
+		;
+	if (i < n) {
+		json_value(&j, "file", &kv[i]);
+		used[i] = true;
+	} else {
+		cl_json_null(&j, "file");
+	}
+	for (size_t f = 0; f < nf; f++) {
+		for (i = 0; i < n && strcmp(kv[i].name, fields[f]->name) != 0; i++)
+			;
+		if (i == n && fields[f] == &cl_fields[CL_F_scheme]) {
+			/* not stored: the kind tells it (ach.* are NACHA's) */
+			for (i = 0; i < n && strcmp(kv[i].name, CL_FIELD_NAME(kind)) != 0; i++)
+				;
+			cl_json_str(&j, fields[f]->name,
+				    i == n || !kv[i].value ? NULL
+				    : strncmp(kv[i].value, "ach.", 4) == 0 ? "nacha" : "iso20022");
+			continue;
+		}
+		if (i == n) {
+			cl_json_null(&j, fields[f]->name);
+			continue;
+		}
+		used[i] = true;
+		json_value(&j, fields[f]->name, &kv[i]);
+	}
+	for (i = 0; i < n; i++)
+		if (!used[i])
+			json_value(&j, kv[i].name, &kv[i]);
+	cl_json_end(&j);
+}
+
 void cl_history_print(void *vctx, const char *section, const struct cl_kv *kv_in, int n)
 {
 	struct cl_history_out *o = vctx;
@@ -50,24 +135,13 @@ void cl_history_print(void *vctx, const char *section, const struct cl_kv *kv_in
 	mask_keys(kv_in, n, kv, keys);
 
 	switch (o->format) {
-	case CL_OUT_JSON: {
-		struct cl_json j;
-
-		cl_json_begin(&j, stdout);
-		cl_json_str(&j, "type", section);
-		for (i = 0; i < n; i++) {
-			const char *v = value(&kv[i], buf, sizeof(buf));
-
-			if (!v)
-				cl_json_null(&j, kv[i].name);
-			else if (kv[i].number)
-				cl_json_int(&j, kv[i].name, strtoll(v, NULL, 10));
-			else
-				cl_json_str(&j, kv[i].name, v);
-		}
-		cl_json_end(&j);
+	case CL_OUT_JSON:
+		/* the feed's records are records too, with their position */
+		if (strcmp(section, "record") == 0 || strcmp(section, "feed_record") == 0)
+			json_record(section, kv, n);
+		else
+			json_row(section, kv, n);
 		break;
-	}
 	case CL_OUT_CSV: {
 		const char *row[CL_HISTORY_MAX_COLS + 1];
 
@@ -103,10 +177,12 @@ void cl_history_print(void *vctx, const char *section, const struct cl_kv *kv_in
 			char safe[4 * CL_KEY_MAX];
 
 			/* file names and ids come from senders: escaped, so
-			 * they cannot forge a line or drive the terminal */
+			 * they cannot forge a line or drive the terminal;
+			 * timestamps with their offset (cl_text_time) */
 			/* "" too: JSON writes it as null (an empty fields list) */
 			if (v && *v)
-				printf("  %-20s %s\n", kv[i].name, cl_text_safe(v, safe, sizeof(safe)));
+				printf("  %-20s %s\n", kv[i].name,
+				       cl_text_time(v, safe, sizeof(safe)));
 		}
 		break;
 	}

@@ -81,6 +81,16 @@ int main(int argc, char **argv)
 		return cl_usage_error(NULL, "no command given");
 	cmd = argv[1];
 	opt = cl_option_named(main_options, cmd);
+	if (strcmp(cmd, "help") == 0 && argc > 2) {
+		/* help COMMAND: that command's --help */
+		static char help_opt[] = "--help";
+		char *hargv[] = { argv[2], help_opt, NULL };
+
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			if (strcmp(argv[2], commands[i].name) == 0)
+				return commands[i].run(2, hargv);
+		return cl_usage_error(NULL, "help: unknown command \"%s\"", argv[2]);
+	}
 	if (strcmp(cmd, "help") == 0 || (opt && opt->type == CL_OPTION_HELP))
 		return print_help();
 	if (opt) /* the only other line */

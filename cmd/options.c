@@ -441,5 +441,6 @@ int cl_parse_options(const struct cl_option *cmd, int argc, char **argv, struct 
 	cl_opt_quiet = args->quiet;
 	cl_opt_verbose = args->verbose;
 	cl_opt_no_mask = args->no_mask;
+	cl_opt_format = (enum cl_out_format)args->format;
 	return -1;
 }

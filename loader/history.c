@@ -23,13 +23,16 @@ static bool is_account(const char *name, size_t n)
 	return f && (f->flags & CL_FF_ACCOUNT);
 }
 
-static void emit_row(PGresult *res, int i, const char *section, cl_history_fn fn, void *ctx)
+/* Row i of res as section; `extra`, when not NULL, is one more column
+ * after the row's (show: the record's file name, from its load). */
+static void emit_row_with(PGresult *res, int i, const char *section, cl_history_fn fn, void *ctx,
+			  const struct cl_kv *extra)
 {
 	int cols = PQnfields(res), c;
 	struct cl_kv kv[CL_HISTORY_MAX_COLS];
 
-	if (cols > CL_HISTORY_MAX_COLS)
-		cols = CL_HISTORY_MAX_COLS;
+	if (cols > CL_HISTORY_MAX_COLS - 1)
+		cols = CL_HISTORY_MAX_COLS - 1;
 	for (c = 0; c < cols; c++) {
 		const char *name = PQfname(res, c);
 		size_t n = strlen(name);
@@ -39,7 +42,14 @@ static void emit_row(PGresult *res, int i, const char *section, cl_history_fn fn
 		kv[c].account = is_account(name, n);
 		kv[c].number = numeric_type(PQftype(res, c));
 	}
+	if (extra)
+		kv[cols++] = *extra;
 	fn(ctx, section, kv, cols);
+}
+
+static void emit_row(PGresult *res, int i, const char *section, cl_history_fn fn, void *ctx)
+{
+	emit_row_with(res, i, section, fn, ctx, NULL);
 }
 
 void cl_history_rows(PGresult *res, const char *section, cl_history_fn fn, void *ctx)
@@ -72,22 +82,40 @@ static enum cl_db_status run(struct cl_db *db, const char *sql, int n, const cha
 struct lookup {
 	const char *records;
 	const char *count;
+	const char *other_tenants;  /* when none is found in the tenant */
 };
 
 static const struct lookup lookups[] = {
-	[CL_SHOW_KEY] = { CL_SQL_HISTORY_SHOW_BY_KEY, CL_SQL_HISTORY_COUNT_BY_KEY },
-	[CL_SHOW_TRACE] = { CL_SQL_HISTORY_SHOW_BY_TRACE, CL_SQL_HISTORY_COUNT_BY_TRACE },
-	[CL_SHOW_E2E] = { CL_SQL_HISTORY_SHOW_BY_E2E, CL_SQL_HISTORY_COUNT_BY_E2E },
-	[CL_SHOW_UETR] = { CL_SQL_HISTORY_SHOW_BY_UETR, CL_SQL_HISTORY_COUNT_BY_UETR },
+	[CL_SHOW_KEY] = { CL_SQL_HISTORY_SHOW_BY_KEY, CL_SQL_HISTORY_COUNT_BY_KEY,
+			  CL_SQL_HISTORY_OTHER_TENANTS_BY_KEY },
+	[CL_SHOW_TRACE] = { CL_SQL_HISTORY_SHOW_BY_TRACE, CL_SQL_HISTORY_COUNT_BY_TRACE,
+			    CL_SQL_HISTORY_OTHER_TENANTS_BY_TRACE },
+	[CL_SHOW_E2E] = { CL_SQL_HISTORY_SHOW_BY_E2E, CL_SQL_HISTORY_COUNT_BY_E2E,
+			  CL_SQL_HISTORY_OTHER_TENANTS_BY_E2E },
+	[CL_SHOW_UETR] = { CL_SQL_HISTORY_SHOW_BY_UETR, CL_SQL_HISTORY_COUNT_BY_UETR,
+			   CL_SQL_HISTORY_OTHER_TENANTS_BY_UETR },
 };
+
+static const struct lookup *lookup_of(enum cl_show_by by)
+{
+	return (unsigned)by < sizeof(lookups) / sizeof(lookups[0]) ? &lookups[by]
+								   : &lookups[CL_SHOW_KEY];
+}
+
+enum cl_db_status cl_history_other_tenants(struct cl_db *db, enum cl_show_by by, const char *value,
+					   const char *tenant, cl_history_fn fn, void *ctx,
+					   struct cl_error *err)
+{
+	const char *p[2] = { tenant, value };
+
+	return run(db, lookup_of(by)->other_tenants, 2, p, "tenant", fn, ctx, NULL, err);
+}
 
 enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const char *value,
 				  const char *tenant, unsigned long limit, cl_history_fn fn, void *ctx,
 				  unsigned long *found, unsigned long *total, struct cl_error *err)
 {
-	const struct lookup *q = (unsigned)by < sizeof(lookups) / sizeof(lookups[0])
-					 ? &lookups[by]
-					 : &lookups[CL_SHOW_KEY];
+	const struct lookup *q = lookup_of(by);
 	char lim[24];
 	const char *p[3] = { tenant, value, lim };
 	PGresult *res;
@@ -108,10 +136,19 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 		int c_kind = PQfnumber(res, CL_FIELD_NAME(kind));
 		int c_key = PQfnumber(res, CL_FIELD_NAME(natural_key));
 
-		/* the record itself: a one-row view of the result */
-		emit_row(res, i, "record", fn, ctx);
+		PGresult *lres;
+		struct cl_kv file = { "file_name", NULL, false, false };
+
+		/* the record itself (a one-row view of the result) with the
+		   name of the file it came from, then the load that applied it */
 		rp[0] = PQgetvalue(res, i, c_load);
-		st = run(db, CL_SQL_HISTORY_LOAD, 1, rp, "load", fn, ctx, NULL, err);
+		if ((st = cl_db_exec(db, CL_SQL_HISTORY_LOAD, 1, rp, &lres, err)) != CL_DB_OK)
+			break;
+		if (PQntuples(lres) && !PQgetisnull(lres, 0, PQfnumber(lres, "file_name")))
+			file.value = PQgetvalue(lres, 0, PQfnumber(lres, "file_name"));
+		emit_row_with(res, i, "record", fn, ctx, &file);
+		cl_history_rows(lres, "load", fn, ctx);
+		PQclear(lres);
 		rp[1] = PQgetvalue(res, i, c_ord);
 		if (st == CL_DB_OK)
 			st = run(db, CL_SQL_HISTORY_EVENTS, 2, rp, "event", fn, ctx, NULL, err);

@@ -48,6 +48,13 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 				  unsigned long *found, unsigned long *total,
 				  struct cl_error *err) CL_MUST_CHECK;
 
+/* When a lookup found nothing in `tenant`: the other tenants with records
+ * it matches, as rows of section "tenant" (columns tenant, records), at
+ * most 10, by name. */
+enum cl_db_status cl_history_other_tenants(struct cl_db *db, enum cl_show_by by, const char *value,
+					   const char *tenant, cl_history_fn fn, void *ctx,
+					   struct cl_error *err) CL_MUST_CHECK;
+
 /* Is the transaction of load `uuid` still running?  Every load holds a
  * transaction-level advisory lock on its UUID from BEGIN to its end; this
  * takes the same lock at session level (*running = false, held until

@@ -87,9 +87,40 @@ static void rollback(struct load *L)
 
 /* ---- the clearing_load row ---- */
 
+/* The file name as clearing_load stores it: a text column holds only
+ * valid UTF-8, so a byte of a name that is not (a Latin-1 name on a Linux
+ * file system) is stored as \xNN, and a note says so.  Returns buf. */
+static const char *stored_name(struct load *L, char *buf, size_t cap)
+{
+	const unsigned char *p = (const unsigned char *)cl_input_name(L->in);
+	size_t o = 0;
+	bool escaped = false;
+
+	while (*p && o + 5 < cap) {
+		size_t n = cl_utf8_len(p);
+
+		if (n == 0) {
+			o += (size_t)snprintf(buf + o, cap - o, "\\x%02X", *p++);
+			escaped = true;
+			continue;
+		}
+		if (o + n >= cap)
+			break;
+		memcpy(buf + o, p, n);
+		o += n;
+		p += n;
+	}
+	buf[o] = '\0';
+	if (escaped)
+		note(L, "the file name is not valid UTF-8: stored as \"%s\" (each byte that is not "
+			"UTF-8 as \\xNN)", buf);
+	return buf;
+}
+
 static enum cl_db_status insert_load_row(struct load *L)
 {
-	const char *p[3] = { L->r->load_uuid, L->o->tenant, cl_input_name(L->in) };
+	char name[4 * 1024];
+	const char *p[3] = { L->r->load_uuid, L->o->tenant, stored_name(L, name, sizeof(name)) };
 	PGresult *res;
 	enum cl_db_status st;
 

@@ -82,20 +82,107 @@ SELECT pg_catalog.count(*)
 FROM public.clearing_record r
 WHERE r.tenant = $1 AND (r.uetr = pg_catalog.lower($2) OR r.orgnl_uetr = pg_catalog.lower($2))
 
+-- The tenants other than $1 that hold records a lookup matches, when the
+-- lookup found none in tenant $1 (show without --tenant): each tenant and
+-- its count, at most 10 tenants.  The tenants are walked through
+-- clearing_load_tenant_started one at a time (a loose index scan), then
+-- each is looked up by the same index as the lookup itself.
+
+-- name: history_other_tenants_by_key
+-- The tenants other than $1 with records under natural key $2.
+WITH RECURSIVE t(tenant) AS (
+  (SELECT l.tenant FROM public.clearing_load l ORDER BY l.tenant LIMIT 1)
+  UNION ALL
+  SELECT (SELECT l.tenant FROM public.clearing_load l WHERE l.tenant > t.tenant
+          ORDER BY l.tenant LIMIT 1)
+  FROM t WHERE t.tenant IS NOT NULL
+)
+SELECT t.tenant, c.records
+FROM t CROSS JOIN LATERAL (
+  SELECT pg_catalog.count(*) AS records
+  FROM public.clearing_record r
+  WHERE r.tenant = t.tenant
+    AND r.kind = ANY (ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001',
+                            'pacs.008', 'pacs.009', 'pacs.004'])
+    AND r.natural_key = $2) c
+WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
+ORDER BY t.tenant
+LIMIT 10
+
+-- name: history_other_tenants_by_trace
+-- The tenants other than $1 with records of trace or original trace $2.
+WITH RECURSIVE t(tenant) AS (
+  (SELECT l.tenant FROM public.clearing_load l ORDER BY l.tenant LIMIT 1)
+  UNION ALL
+  SELECT (SELECT l.tenant FROM public.clearing_load l WHERE l.tenant > t.tenant
+          ORDER BY l.tenant LIMIT 1)
+  FROM t WHERE t.tenant IS NOT NULL
+)
+SELECT t.tenant, c.records
+FROM t CROSS JOIN LATERAL (
+  SELECT pg_catalog.count(*) AS records
+  FROM public.clearing_record r
+  WHERE r.tenant = t.tenant AND (r.trace_number = $2 OR r.original_trace = $2)) c
+WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
+ORDER BY t.tenant
+LIMIT 10
+
+-- name: history_other_tenants_by_e2e
+-- The tenants other than $1 with records of EndToEndId or original
+-- EndToEndId $2.
+WITH RECURSIVE t(tenant) AS (
+  (SELECT l.tenant FROM public.clearing_load l ORDER BY l.tenant LIMIT 1)
+  UNION ALL
+  SELECT (SELECT l.tenant FROM public.clearing_load l WHERE l.tenant > t.tenant
+          ORDER BY l.tenant LIMIT 1)
+  FROM t WHERE t.tenant IS NOT NULL
+)
+SELECT t.tenant, c.records
+FROM t CROSS JOIN LATERAL (
+  SELECT pg_catalog.count(*) AS records
+  FROM public.clearing_record r
+  WHERE r.tenant = t.tenant AND (r.end_to_end_id = $2 OR r.orgnl_end_to_end_id = $2)) c
+WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
+ORDER BY t.tenant
+LIMIT 10
+
+-- name: history_other_tenants_by_uetr
+-- The tenants other than $1 with records of UETR or original UETR $2 (any
+-- case).
+WITH RECURSIVE t(tenant) AS (
+  (SELECT l.tenant FROM public.clearing_load l ORDER BY l.tenant LIMIT 1)
+  UNION ALL
+  SELECT (SELECT l.tenant FROM public.clearing_load l WHERE l.tenant > t.tenant
+          ORDER BY l.tenant LIMIT 1)
+  FROM t WHERE t.tenant IS NOT NULL
+)
+SELECT t.tenant, c.records
+FROM t CROSS JOIN LATERAL (
+  SELECT pg_catalog.count(*) AS records
+  FROM public.clearing_record r
+  WHERE r.tenant = t.tenant
+    AND (r.uetr = pg_catalog.lower($2) OR r.orgnl_uetr = pg_catalog.lower($2))) c
+WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
+ORDER BY t.tenant
+LIMIT 10
+
 -- name: history_load
--- The load that applied a record: load $1.
-SELECT l.load_id, l.load_uuid, l.file_name, l.sha256, l.format, l.message_type,
-       l.outcome, l.record_count, l.new_count, l.duplicate_count, l.conflict_count,
-       pg_catalog.to_char(l.started_at, {iso_ts}) AS started_at,
-       pg_catalog.to_char(l.finished_at, {iso_ts}) AS finished_at
+-- The load that applied a record: load $1, with the columns of
+-- history_loads, so that a load has one shape in every output.
+SELECT load_id, load_uuid, tenant, file_name, file_size, sha256, format,
+       message_type, sender, receiver, file_created, file_id, record_count, new_count,
+       duplicate_count, conflict_count, invalid_count, outcome, reason, retries,
+       pg_catalog.to_char(started_at, {iso_ts}) AS started_at,
+       pg_catalog.to_char(finished_at, {iso_ts}) AS finished_at
 FROM public.clearing_load l
 WHERE l.load_id = $1
 
 -- name: history_events
 -- The dedupe events that hit a record: the record applied by load $1 as
--- its ordinal $2, in the order they happened.
+-- its ordinal $2, in the order they happened; the columns of
+-- history_key_events, so that an event has one shape.
 SELECT e.reason, e.load_id, l.load_uuid, l.file_name, e.position, l.outcome,
-       e.natural_key,
+       e.kind, e.natural_key, e.matched_key, e.matched_load_id, e.matched_position,
        pg_catalog.array_to_string(e.fields, ',') AS fields,
        pg_catalog.to_char(e.created_at, {iso_ts}) AS created_at
 FROM public.clearing_dedupe_event e

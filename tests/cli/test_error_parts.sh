@@ -1,6 +1,6 @@
 # An error may carry a detail (where each number came from) and a hint (what
 # to do): text output gives each a line of its own under the error's
-# FILE:LINE, JSON output the keys "detail" and "hint", only when set.
+# FILE:LINE, JSON output the keys "detail" and "hint", null when not set.
 . "$(dirname "$0")/lib.sh"
 A="$TESTDATA/demo/original.ach"
 
@@ -16,21 +16,21 @@ OUT
 run validate --format json "$TMP/hash.ach"
 expect_status 3
 expect_stdout_has '"code":"batch_entry_hash","message":"batch 1 entry hash mismatch (batch control 1125667850, computed 1125667851)","detail":"batch control 1125667850: columns 11-20 of line 19; computed 1125667851: the last 10 digits'
-if grep -q '"hint"' "$TMP/stdout"; then fail "a hint key without a hint: $(cat "$TMP/stdout")"; fi
+grep -q '"hint":null' "$TMP/stdout" || fail "no null hint: $(cat "$TMP/stdout")"
 
 # unknown format: a hint, no detail
 printf 'PK\003\004' >"$TMP/x.zip"
 run validate --format json "$TMP/x.zip"
 expect_status 3
-expect_stdout_has '"code":"unknown_format","message":"unknown format: expected a NACHA file header (\"101\"), an ISO 20022 XML document (\"<\") or a CSV export (a header row naming scheme and kind)","hint":"check that this is the clearing file itself: a file compressed other than with gzip (zip, bzip2, xz) must be unpacked first"}'
-if grep -q '"detail"' "$TMP/stdout"; then fail "a detail key without a detail: $(cat "$TMP/stdout")"; fi
+expect_stdout_has '"code":"unknown_format","message":"unknown format: expected a NACHA file header (\"101\"), an ISO 20022 XML document (\"<\") or a CSV export (a header row naming scheme and kind)","detail":null,"hint":"check that this is the clearing file itself: a file compressed other than with gzip (zip, bzip2, xz) must be unpacked first","sqlstate":null}'
+grep -q '"detail":null' "$TMP/stdout" || fail "no null detail: $(cat "$TMP/stdout")"
 
 # an error with neither: no such keys, no such lines
 awk 'NR == 11 { print substr($0, 1, 11) "9" substr($0, 13); next } { print }' "$A" >"$TMP/digit.ach"
 run validate --format json "$TMP/digit.ach"
 expect_status 3
 expect_stdout_has '"code":"routing_check_digit"'
-if grep -q '"detail"\|"hint"' "$TMP/stdout"; then fail "parts that were not set: $(cat "$TMP/stdout")"; fi
+grep -q '"detail":null,"hint":null' "$TMP/stdout" || fail "parts that were not set: $(cat "$TMP/stdout")"
 run validate "$TMP/digit.ach"
 if grep -q ': detail: \|: hint: ' "$TMP/stderr"; then fail "part lines that were not set: $(cat "$TMP/stderr")"; fi
 echo ok

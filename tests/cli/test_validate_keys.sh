@@ -20,7 +20,7 @@ clearing-load: $TMP/dupe2e.xml:28: hint: if the later record is a copy of the fi
 OUT
 run validate --no-mask --format json "$TMP/dupe2e.xml"
 expect_status 3
-expect_stdout_has '"line":28,"other_line":20,"code":"duplicate_key","message":"natural key \"DE83999441097718893142|E2E-1-1\" appears 2 times'
+expect_stdout_has '"line":28,"column":null,"other_line":20,"path":null,"code":"duplicate_key","message":"natural key \"DE83999441097718893142|E2E-1-1\" appears 2 times'
 run parse "$TMP/dupe2e.xml"
 expect_status 3
 expect_stderr_has 'appears 2 times in this file (first on line 20)'

@@ -73,20 +73,21 @@ assert_eq "$(q "select count(*) from clearing_record")" "$before" "masked.csv ap
 # edit CSV IN: on data row ROW (1 = first), column COL becomes VAL; the
 # columns named in DROP (comma-separated) go.  The export quotes every
 # field and the demo files have no quote or comma inside one.
-csv_edit() { # IN ROW COL VAL DROP
-	awk -v row="$2" -v col="$3" -v val="$4" -v drop=",$5," 'BEGIN { FS = "\",\"" }
-	{
-		sub(/^"/, ""); sub(/"$/, "")
-		n = split($0, f, "\",\"")
-		if (NR == 1) for (i = 1; i <= n; i++) name[i] = f[i]
-		out = ""
-		for (i = 1; i <= n; i++) {
-			if (index(drop, "," name[i] ",")) continue
-			v = (NR == row + 1 && name[i] == col) ? val : f[i]
-			out = out (out == "" ? "" : ",") "\"" v "\""
-		}
-		print out
-	}' "$1"
+csv_edit() { # IN ROW COL VAL DROP (parse's CSV: values quoted, NULL an empty field)
+	python3 - "$@" <<'PY'
+import csv, sys
+src, row, col, val, drop = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+drop = set(drop.split(","))
+def q(v):
+	return "" if v == "" else '"' + v.replace('"', '""') + '"'
+with open(src, newline="") as f:
+	rows = list(csv.reader(f))
+names = rows[0]
+for n, r in enumerate(rows):
+	if n == row:
+		r = [val if names[i] == col else v for i, v in enumerate(r)]
+	print(",".join(q(v) for i, v in enumerate(r) if names[i] not in drop))
+PY
 }
 
 # (original.ach and original-pain001.xml are loaded above)

@@ -14,6 +14,8 @@ positions() { sed -n 's/.*"feed_position":\([0-9]*\).*/\1/p' "$1"; }
 # everything, in order, once
 expect_exit 0 cl feed --consumer ledger --format json
 assert_eq "$(grep -c '"type":"feed_record"' "$TMP/out")" 100 "all records"
+python3 "$CL_ROOT/tests/tools/json_output_check.py" "$CL_ROOT/man/clearing-load-output.schema.json" \
+	--expect feed_record "$TMP/out" || fail "feed JSON against the schema"
 positions "$TMP/out" >"$TMP/pos"
 sort -n -c "$TMP/pos" 2>/dev/null || fail "feed positions not increasing"
 assert_eq "$(sort -u "$TMP/pos" | wc -l)" 100 "positions unique"

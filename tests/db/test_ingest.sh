@@ -125,8 +125,10 @@ grep -q "^clearing_load_ingest_last_success_timestamp_seconds{inbox=\"$IN\"} $ok
 
 # JSON: one object per file and per run
 expect_exit 0 ingest --format json
-grep -q '^{"type":"ingest_file","file":"locked.ach","outcome":"committed",' "$TMP/out" || fail "json file: $(cat "$TMP/out")"
+grep -q '^{"type":"ingest_file","format_version":1,"file":"locked.ach","outcome":"committed",' "$TMP/out" || fail "json file: $(cat "$TMP/out")"
 grep -q '^{"type":"ingest_run",.*"exit_status":0}$' "$TMP/out" || fail "json run: $(cat "$TMP/out")"
+python3 "$CL_ROOT/tests/tools/json_output_check.py" "$CL_ROOT/man/clearing-load-output.schema.json" \
+	--expect ingest_file,ingest_run "$TMP/out" || fail "ingest JSON against the schema"
 
 # usage: no inbox, not a directory, no --archive
 expect_exit 2 cl ingest --archive "$AR"

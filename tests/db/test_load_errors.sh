@@ -24,9 +24,9 @@ assert_eq "$(q "select outcome || ' ' || (reason like 'line 3:%') from clearing_
 	"the rejected attempt is recorded with its reason"
 assert_eq "$(q "select count(*) from clearing_dedupe_event")" 0 "no journal rows for a rejected file"
 
-# diff of an invalid file: exit 3, an invalid record object, nothing recorded
+# diff of an invalid file: exit 3, an error object (and the file's), nothing recorded
 expect_exit 3 cl diff --format json "$TMP/bad.ach"
-grep -q '"action":"invalid"' "$TMP/out" || fail "diff invalid object: $(cat "$TMP/out")"
+grep -q '"type":"error",.*"line":3,.*"code":"numeric"' "$TMP/out" || fail "diff error object: $(cat "$TMP/out")"
 assert_eq "$(q "select count(*) from clearing_load")" 1 "diff records no rejected row"
 
 # a file that does not exist is a usage error: nothing recorded

@@ -100,10 +100,11 @@ for fmt in ach pain.001 pacs.008; do
 	expect_exit 4 cl diff --format json "$d/bump"
 	nconf=$(field conflict)
 	[ "$nconf" -ge 3 ] || fail "$fmt: diff found only $nconf conflicts"
-	grep '"action":"conflict"' "$TMP/out" | grep -q '"fields":"amount_minor"' ||
+	grep '"action":"conflict"' "$TMP/out" | grep -qF '"fields":["amount_minor"]' ||
 		fail "$fmt: diff does not name amount_minor as the differing field"
-	grep '"action":"conflict"' "$TMP/out" | grep -q '"old_amount_minor":"[0-9]*","new_amount_minor"' ||
-		fail "$fmt: diff does not show old -> new amounts"
+	grep '"action":"conflict"' "$TMP/out" |
+		grep -q '"changes":\[{"field":"amount_minor","old":[0-9]*,"new":[0-9]*}' ||
+		fail "$fmt: diff does not show old -> new amounts as numbers"
 	record_dump >"$TMP/before"
 	expect_exit 4 cl load --format json "$d/bump"
 	assert_eq "$(field outcome)" held "$fmt bump: held"

@@ -118,6 +118,12 @@ explain_exec history_show_by_e2e "'$TENANT', :'e2e', 101"
 explain_exec history_count_by_e2e "'$TENANT', :'e2e'"
 explain_exec history_show_by_uetr "'$TENANT', :'uetr', 101"
 explain_exec history_count_by_uetr "'$TENANT', :'uetr'"
+# show without --tenant that found nothing: the other tenants (the year
+# of loads of 40 other tenants below walked one tenant at a time)
+explain_exec history_other_tenants_by_key "'$TENANT', :'key'"
+explain_exec history_other_tenants_by_trace "'$TENANT', :'trace'"
+explain_exec history_other_tenants_by_e2e "'$TENANT', :'e2e'"
+explain_exec history_other_tenants_by_uetr "'$TENANT', :'uetr'"
 explain_exec history_load ":rec_load"
 explain_exec commit_find_load ":'last_uuid'"
 explain_exec history_events ":rec_load, :rec_ord"

@@ -30,7 +30,7 @@ static void write_escapes(FILE *f, const void *arg)
 	struct cl_json j;
 
 	(void)arg;
-	cl_json_begin(&j, f);
+	cl_json_begin(&j, f, "t");
 	cl_json_str(&j, "s", "q\"b\\t\tn\nc\x01u\xc3\xa9");
 	cl_json_str(&j, "empty", "");
 	cl_json_str(&j, "none", NULL);
@@ -45,7 +45,7 @@ static void test_json_escapes_control_quote_backslash_and_keeps_utf8(void **stat
 	char *out = capture(write_escapes, NULL);
 
 	(void)state;
-	assert_string_equal(out, "{\"s\":\"q\\\"b\\\\t\\tn\\nc\\u0001u\xc3\xa9\",\"empty\":null,"
+	assert_string_equal(out, "{\"type\":\"t\",\"format_version\":1,\"s\":\"q\\\"b\\\\t\\tn\\nc\\u0001u\xc3\xa9\",\"empty\":null,"
 				 "\"none\":null,\"neg\":-42,\"big\":18446744073709551615,\"b\":true}\n");
 	free(out);
 }
@@ -55,7 +55,7 @@ static void write_bad_utf8(FILE *f, const void *arg)
 	struct cl_json j;
 
 	(void)arg;
-	cl_json_begin(&j, f);
+	cl_json_begin(&j, f, "t");
 	cl_json_str(&j, "s", "a\xff b\xc3\xa9 \xe2\x82 \xed\xa0\x80 \xf0\x9f\x98\x80 \x1b[31m");
 	cl_json_end(&j);
 }
@@ -65,7 +65,7 @@ static void test_json_replaces_invalid_utf8_and_escapes_esc(void **state)
 	char *out = capture(write_bad_utf8, NULL);
 
 	(void)state;
-	assert_string_equal(out, "{\"s\":\"a\\ufffd b\xc3\xa9 \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd "
+	assert_string_equal(out, "{\"type\":\"t\",\"format_version\":1,\"s\":\"a\\ufffd b\xc3\xa9 \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd "
 				 "\xf0\x9f\x98\x80 \\u001b[31m\"}\n");
 	free(out);
 }
@@ -91,8 +91,7 @@ static void write_record_json(FILE *f, const void *arg)
 {
 	struct cl_json j;
 
-	cl_json_begin(&j, f);
-	cl_json_record_fields(&j, arg);
+	cl_json_record(&j, f, "x.ach", arg, false);
 	cl_json_end(&j);
 }
 
@@ -101,7 +100,7 @@ static void write_record_csv(FILE *f, const void *arg)
 	cl_csv_record(f, "x.ach", arg);
 }
 
-static void test_record_json_masks_accounts_and_skips_other_scheme(void **state)
+static void test_record_json_masks_accounts_and_nulls_other_scheme(void **state)
 {
 	struct cl_record rec;
 	char *out;
@@ -114,19 +113,91 @@ static void test_record_json_masks_accounts_and_skips_other_scheme(void **state)
 	strcpy(rec.natural_key, "1234567890|091000019000001|2026-11-30");
 	strcpy(rec.receiving_account, "000123456789");
 	strcpy(rec.individual_name, "JANE \"Q\" DOE");
+	strcpy(rec.currency, "USD");
 	rec.amount_minor = 12345;
 	rec.direction = CL_DIR_CREDIT;
 	out = capture(write_record_json, &rec);
 	assert_non_null(strstr(out, "\"receiving_account\":\"********6789\""));
 	assert_non_null(strstr(out, "\"individual_name\":\"JANE \\\"Q\\\" DOE\""));
 	assert_non_null(strstr(out, "\"amount_minor\":12345,\"direction\":\"credit\""));
-	assert_null(strstr(out, "uetr")); /* ISO fields are not printed for ACH */
+	/* one shape for every record: ISO fields are null for ACH */
+	assert_non_null(strstr(out, "{\"type\":\"record\",\"format_version\":1,\"file\":\"x.ach\","));
+	assert_non_null(strstr(out, "\"uetr\":null,"));
+	assert_non_null(strstr(out, "\"addenda_text\":null,"));
 	assert_null(strstr(out, "000123456789"));
 	free(out);
 	out = capture(write_record_csv, &rec);
 	assert_non_null(strstr(out, "********6789"));
 	assert_non_null(strstr(out, "\"JANE \"\"Q\"\" DOE\""));
+	/* none: an empty field (NULL to \\copy), never a quoted "" */
+	assert_non_null(strstr(out, ",,"));
+	assert_null(strstr(out, ",\"\","));
 	free(out);
+}
+
+static void write_nested(FILE *f, const void *arg)
+{
+	struct cl_json j;
+
+	(void)arg;
+	cl_json_begin(&j, f, "t");
+	cl_json_array(&j, "a");
+	cl_json_str(&j, NULL, "x");
+	cl_json_str(&j, NULL, "y\xc2\x9b" "[2J");
+	cl_json_array_end(&j);
+	cl_json_array(&j, "o");
+	cl_json_object(&j, NULL);
+	cl_json_int(&j, "n", 1);
+	cl_json_null(&j, "z");
+	cl_json_object_end(&j);
+	cl_json_array_end(&j);
+	cl_json_array(&j, "e");
+	cl_json_array_end(&j);
+	cl_json_bool(&j, "b", false);
+	cl_json_end(&j);
+}
+
+static void test_json_nests_and_escapes_c1(void **state)
+{
+	char *out = capture(write_nested, NULL);
+
+	(void)state;
+	assert_string_equal(out, "{\"type\":\"t\",\"format_version\":1,\"a\":[\"x\","
+				 "\"y\\u009b[2J\"],\"o\":[{\"n\":1,\"z\":null}],\"e\":[],"
+				 "\"b\":false}\n");
+	free(out);
+}
+
+static void write_csv_nulls(FILE *f, const void *arg)
+{
+	const char *row[] = { "a", NULL, "", "b,c" };
+
+	(void)arg;
+	cl_csv_row(f, row, 4);
+}
+
+static void test_csv_null_empty_and_empty_string_quoted(void **state)
+{
+	char *out = capture(write_csv_nulls, NULL);
+
+	(void)state;
+	assert_string_equal(out, "\"a\",,\"\",\"b,c\"\n");
+	free(out);
+}
+
+static void test_text_safe_escapes_c0_c1_del_and_bad_utf8(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(cl_text_safe("E2E\r1\xc2\x9b" "2J\x7f\xff\xc3\xa9\xc2\xa0", buf, sizeof(buf)),
+			    "E2E\\x0D1\\xC2\\x9B2J\\x7F\\xFF\xc3\xa9\xc2\xa0");
+	/* cut at a character, never inside an escape */
+	assert_string_equal(cl_text_safe("ab\x01", buf, 6), "ab");
+	assert_string_equal(cl_text_time("2026-12-01T15:04:05+00:00", buf, sizeof(buf)),
+			    "2026-12-01 15:04:05+00");
+	assert_string_equal(cl_text_time("2026-12-01T15:04:05+05:30", buf, sizeof(buf)),
+			    "2026-12-01 15:04:05+05:30");
 }
 
 static void test_parse_ulong_checks_range_and_garbage(void **state)
@@ -150,7 +221,10 @@ int main(void)
 		cmocka_unit_test(test_json_escapes_control_quote_backslash_and_keeps_utf8),
 		cmocka_unit_test(test_json_replaces_invalid_utf8_and_escapes_esc),
 		cmocka_unit_test(test_mask_shows_only_last_four),
-		cmocka_unit_test(test_record_json_masks_accounts_and_skips_other_scheme),
+		cmocka_unit_test(test_record_json_masks_accounts_and_nulls_other_scheme),
+		cmocka_unit_test(test_json_nests_and_escapes_c1),
+		cmocka_unit_test(test_csv_null_empty_and_empty_string_quoted),
+		cmocka_unit_test(test_text_safe_escapes_c0_c1_del_and_bad_utf8),
 		cmocka_unit_test(test_parse_ulong_checks_range_and_garbage),
 	};
 
