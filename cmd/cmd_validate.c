@@ -54,6 +54,7 @@ static void report_file(const struct cl_file_ctx *ctx, bool valid, const struct 
 		cl_json_str(&j, "message_type", res->info.message_type);
 		cl_json_uint(&j, "records", res->info.records);
 		cl_json_uint(&j, "errors", res->errors);
+		cl_json_bool(&j, "stopped_at_max_errors", res->info.stopped);
 		cl_json_str(&j, "sha256", res->sha256);
 		cl_json_uint(&j, "bytes", res->bytes);
 		cl_json_end(&j);
@@ -63,13 +64,17 @@ static void report_file(const struct cl_file_ctx *ctx, bool valid, const struct 
 		const char *row[] = { "file", ctx->file, "", "", "", "", valid ? "valid" : "invalid",
 				      msg };
 
-		snprintf(msg, sizeof(msg), "%lu records, %lu errors", res->info.records, res->errors);
+		snprintf(msg, sizeof(msg), "%lu records, %s%lu errors", res->info.records,
+			 res->info.stopped ? "at least " : "", res->errors);
 		cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
 	} else if (ctx->format == CL_OUT_TEXT && !cl_opt_quiet) {
 		if (valid)
 			printf("%s: valid %s, %lu record%s\n", ctx->file_text,
 			       res->info.message_type[0] ? res->info.message_type : "file",
 			       res->info.records, res->info.records == 1 ? "" : "s");
+		else if (res->info.stopped)
+			printf("%s: invalid, at least %lu errors (stopped at --max-errors=%u)\n",
+			       ctx->file_text, res->errors, res->info.max_errors);
 		else
 			printf("%s: invalid, %lu error%s\n", ctx->file_text, res->errors,
 			       res->errors == 1 ? "" : "s");

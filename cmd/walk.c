@@ -402,7 +402,7 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 			break;
 		case CL_INVALID:
 		case CL_IO:
-			res->errors++;
+			res->errors += cl_error_count(&err);
 			cb->on_error(ctx, &err);
 			break;
 		case CL_END:

@@ -220,7 +220,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 					 e.message);
 			else if (!r->invalid_count)
 				snprintf(r->reason, sizeof(r->reason), "%.511s", e.message);
-			r->invalid_count++;
+			r->invalid_count += cl_error_count(&e);
 			L->h->on_error(L->h->ctx, &e);
 			if (copying) {
 				cl_copy_in_abort(c, "invalid file");
@@ -231,6 +231,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 	}
 	if (p) {
 		s->info = *cl_parser_info(p);
+		r->max_errors_stopped = s->info.stopped ? s->info.max_errors : 0;
 		drain(L);
 	}
 	cl_parser_free(p);
@@ -248,6 +249,7 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 	bool staged;
 
 	r->records = r->invalid_count = 0;
+	r->max_errors_stopped = 0;
 	s->ncompanies = 0;
 	s->companies_overflow = false;
 	s->has_alt = false;
