@@ -158,7 +158,8 @@ void ach_batch_header(struct cl_ach *p, const struct ach_line *l)
 	ach_field_trim(b->entry_desc, l, 54, 63);
 	/* returns, NOCs and ENR batches often carry no effective date: blank
 	 * or 000000 is accepted here and refused for forward entries */
-	if (ach_field_blank(l, 70, 75) || memcmp(l->c + 69, "000000", 6) == 0)
+	b->date_zero = memcmp(l->c + 69, "000000", 6) == 0;
+	if (ach_field_blank(l, 70, 75) || b->date_zero)
 		b->date_blank = true;
 	else if (!ach_date(l->c + 69, b->value_date))
 		ach_err(p, l->no, 70, "effective_date",

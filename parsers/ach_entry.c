@@ -684,10 +684,12 @@ void ach_entry_finish(struct cl_ach *p)
 	else if (!b->value_date[0] && b->date_blank && b->sec_id != SEC_ENR &&
 		 !b->date_reported) {
 		b->date_reported = true; /* once per batch */
-		ach_err(p, e->line, 1, "effective_date",
-			"entry of a batch without effective entry date (batch header at line %lu): "
-			"a forward entry needs the date for its natural key",
-			b->line);
+		ach_err(p, b->line, 70, "effective_date",
+			"effective entry date %s(columns 70-75) %s: expected YYMMDD, which the "
+			"entry at line %lu needs (the date is part of what identifies a payment; "
+			"only returns, notifications of change and ENR entries go without)",
+			b->date_zero ? "000000 " : "", b->date_zero ? "is not a date" : "is blank",
+			e->line);
 	}
 	if (e->trace_in_order) {
 		struct ach_range *g = &b->range[e->n99 ? 1 : e->n98 ? 2 : 0];

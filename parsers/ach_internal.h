@@ -55,7 +55,9 @@ struct ach_batch {
 	char entry_desc[11];
 	char value_date[11];         /* effective entry date, YYYY-MM-DD or "" */
 	bool date_blank;             /* 70-75 blank or 000000 */
-	bool date_reported;          /* a forward entry without date was reported */
+	bool date_zero;              /* 70-75 is 000000 (date_blank too) */
+	bool date_reported;          /* an entry of a batch without date was
+	                                reported */
 	char odfi[9];                /* 80-87 */
 	char number[8];              /* 88-94 */
 	char iat_dest_country[3];    /* IAT 39-40 */
