@@ -261,7 +261,8 @@ static void duplicate_trace(struct cl_ach *p, const struct ach_batch_sum *other,
 	ach_err(p, b->line, 80, "duplicate_key",
 		"batch %s (header at line %lu) and the batch with header at line %lu both have an "
 		"entry with trace number %015" PRIu64 " for company \"%s\" and effective date %s: "
-		"the same key twice in one file",
+		"the same payment identity twice in one file, so the file cannot be loaded, "
+		"because the second would be taken as a re-upload of the first",
 		num, b->line, other->line, t, b->company_id,
 		b->value_date[0] ? b->value_date : "(none)");
 	ach_err_other_line(p, other->line);
@@ -286,10 +287,11 @@ static void trace_restart(struct cl_ach *p, const struct ach_range *r,
 	ach_err(p, b->line, 80, "trace_restart",
 		"batch %s (header at line %lu) reuses trace numbers %015" PRIu64 "-%015" PRIu64
 		" of the batch with header at line %lu for company \"%s\" and effective date %s: "
-		"the v1 key (company id, trace number, effective date) cannot tell their entries "
-		"apart; if this originator restarts its traces per batch, --ach-key=batch adds "
-		"the batch number, but if this is the same batch sent twice, that weaker key "
-		"applies every entry twice",
+		"entries are identified by company id, trace number and effective date, so the "
+		"entries of the two batches cannot be told apart; if this originator restarts "
+		"its trace numbers in every batch, --ach-key=batch identifies entries by their "
+		"batch number too, but if this is the same batch sent twice, that loads every "
+		"entry twice",
 		num, b->line, r->min, r->max, other->line, b->company_id,
 		b->value_date[0] ? b->value_date : "(none)");
 	ach_err_other_line(p, other->line);

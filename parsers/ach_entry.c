@@ -634,10 +634,11 @@ static void return_key_once(struct cl_ach *p, const struct cl_record *r, unsigne
 	if (!cl_keyset_add(p->return_keys, r->kind, r->natural_key, line, &k))
 		return;
 	ach_err(p, line, 1, "duplicate_key",
-		"%s key \"%.200s\" appears again in this file (first on line %lu): the file "
-		"cannot be deduplicated safely",
+		"the same %s identity (natural key \"%.200s\") appears again in this file, on "
+		"lines %lu and %lu: the file cannot be loaded, because the second would be "
+		"taken as a re-upload of the first",
 		strcmp(r->kind, "ach.noc") == 0 ? "notification of change" : "return",
-		r->natural_key, (unsigned long)k->first_line);
+		r->natural_key, (unsigned long)k->first_line, line);
 	ach_err_other_line(p, k->first_line);
 	if (p->last_err)
 		cl_keyset_duplicate_hint(p->last_err, false);

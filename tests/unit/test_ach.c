@@ -602,9 +602,10 @@ static void test_ach_return_trace_restart(void **state)
 	assert_only_error(&r, "duplicate_key", 7);
 	assert_int_equal(find_err(&r, "duplicate_key")->other_line, 3);
 	assert_string_equal(find_err(&r, "duplicate_key")->message,
-			    "return key \"099912340000099|R01|121042880000001|2026-03-02\" appears "
-			    "again in this file (first on line 3): the file cannot be deduplicated "
-			    "safely");
+			    "the same return identity (natural key "
+			    "\"099912340000099|R01|121042880000001|2026-03-02\") appears again in "
+			    "this file, on lines 3 and 7: the file cannot be loaded, because the "
+			    "second would be taken as a re-upload of the first");
 	assert_string_equal(nth_record(&r, 0)->natural_key, nth_record(&r, 1)->natural_key);
 	run_free(&r);
 	fx_free(&f);
