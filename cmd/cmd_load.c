@@ -252,8 +252,12 @@ static void summary_text(const struct out *o, const struct cl_load_result *r)
 	if (r->outcome == CL_OUTCOME_REJECTED) {
 		if (cl_opt_quiet)
 			return;
-		printf("%s: rejected, %lu error%s, nothing applied", o->file_text, r->invalid_count,
+		printf("%s: rejected, %s%lu error%s", o->file_text,
+		       r->max_errors_stopped ? "at least " : "", r->invalid_count,
 		       r->invalid_count == 1 ? "" : "s");
+		if (r->max_errors_stopped)
+			printf(" (stopped at --max-errors=%u)", r->max_errors_stopped);
+		printf(", nothing applied");
 		if (r->load_id)
 			printf(" — recorded as load %lld", r->load_id);
 		printf("\n");

@@ -48,7 +48,8 @@ static void report_file(const struct cl_file_ctx *ctx, bool valid, const struct 
 		const char *row[] = { "file", ctx->file, NULL, NULL, NULL, NULL,
 				      valid ? "valid" : "invalid", msg };
 
-		snprintf(msg, sizeof(msg), "%lu records, %lu errors", res->info.records, res->errors);
+		snprintf(msg, sizeof(msg), "%lu records, %s%lu errors", res->info.records,
+			 res->info.stopped ? "at least " : "", res->errors);
 		cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
 	} else if (ctx->format == CL_OUT_TEXT && !cl_opt_quiet) {
 		char mtype[4 * sizeof(res->info.message_type)];
@@ -59,6 +60,9 @@ static void report_file(const struct cl_file_ctx *ctx, bool valid, const struct 
 				       ? cl_text_safe(res->info.message_type, mtype, sizeof(mtype))
 				       : "file",
 			       res->info.records, res->info.records == 1 ? "" : "s");
+		else if (res->info.stopped)
+			printf("%s: invalid, at least %lu errors (stopped at --max-errors=%u)\n",
+			       ctx->file_text, res->errors, res->info.max_errors);
 		else
 			printf("%s: invalid, %lu error%s\n", ctx->file_text, res->errors,
 			       res->errors == 1 ? "" : "s");

@@ -30,7 +30,8 @@ const struct cl_option cl_file_options[] = {
 		    "key pain.001 records without EndToEndId by MsgId + PmtInfId + ordinal "
 		    "(weaker, see clearing-load-keys(7))"),
 	CL_OPT_ULONG(0, "max-errors", "N", max_errors, 1, 1000000,
-		     "stop reading a file after N errors (1-1000000, default 100)"),
+		     "stop reading a file after N errors shown (1-1000000, default 100; repeats "
+		     "of one kind are counted, not shown)"),
 	CL_OPT_NO_MASK(),
 	CL_OPT_END(),
 };

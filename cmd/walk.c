@@ -9,6 +9,7 @@
 #include "fingerprint.h"
 #include "keyset.h"
 #include "near.h"
+#include "same_key.h"
 #include "trace_ranges.h"
 #include "xmalloc.h"
 
@@ -18,7 +19,8 @@
 #define WALK_DUP_MAX 10
 
 struct walk_dup {
-	char key[CL_KEY_MAX];
+	char key[CL_KEY_MAX];      /* as shown */
+	char raw[CL_KEY_MAX];      /* the natural key itself (!alt) */
 	unsigned long first, last, count;
 	bool alt;  /* one payment under several natural keys (count: keys) */
 };
@@ -59,6 +61,7 @@ static struct walk_dup *dup_group(struct walk_keys *k, struct cl_keyset_entry *e
 	d->count = 1;
 	d->alt = alt;
 	snprintf(d->key, sizeof(d->key), "%s", key);
+	d->raw[0] = '\0';
 	return d;
 }
 
@@ -131,6 +134,8 @@ static void walk_key(struct walk_keys *k, const struct cl_record *rec, enum cl_f
 		return;
 	if (!(d = dup_group(k, e, false, cl_out_key(rec, rec->natural_key, masked, sizeof(masked)))))
 		return;
+	if (!d->raw[0])
+		snprintf(d->raw, sizeof(d->raw), "%s", rec->natural_key);
 	d->count++;
 	d->last = rec->position;
 }
@@ -142,31 +147,58 @@ static int dup_cmp(const void *a, const void *b)
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
-/* The loader's message, word for word (loader/load.c in_file_duplicates). */
-static void walk_key_errors(struct walk_keys *k, const char *file, const struct cl_walk_cb *cb,
+/* The loader's messages, word for word (loader/stage.c duplicate_error):
+ * a key twice with what differs between its first and last record, read
+ * again from the file (not from standard input, which cannot be). */
+static void walk_key_errors(struct walk_keys *k, const char *path, const char *file,
+			    const struct cl_parse_opts *opts, const struct cl_walk_cb *cb,
 			    void *ctx, struct cl_walk_result *res)
 {
+	struct cl_same_key same[WALK_DUP_MAX];
+	size_t nsame = 0, filled;
+
+	if (k->ndup == 0)
+		return;
 	qsort(k->dup, k->ndup, sizeof(k->dup[0]), dup_cmp);
+	for (unsigned i = 0; i < k->ndup; i++) {
+		const struct walk_dup *d = &k->dup[i];
+		struct cl_same_key *s;
+
+		if (d->alt)
+			continue;
+		s = &same[nsame++];
+		memset(s, 0, sizeof(*s));
+		snprintf(s->key, sizeof(s->key), "%s", d->key);
+		snprintf(s->match, sizeof(s->match), "%s", d->raw);
+		s->count = d->count;
+		s->first = d->first;
+		s->last = d->last;
+	}
+	if (nsame && strcmp(path, "-") != 0) {
+		struct cl_input *in = NULL;
+		struct cl_parser *p = NULL;
+		struct cl_error err;
+
+		if (cl_input_open_path(path, &in, &err) == CL_OK &&
+		    cl_parser_open(in, opts, &p, &err) == CL_OK)
+			cl_same_key_read(p, same, nsame);
+		cl_parser_free(p);
+		cl_input_free(in);
+	}
+	filled = nsame;
+	nsame = 0;
 	for (unsigned i = 0; i < k->ndup; i++) {
 		struct cl_error e;
 		const struct walk_dup *d = &k->dup[i];
 
 		if (d->alt)
-			cl_error_set(&e, file, d->last, "duplicate_alt_key",
-				     "one payment (alternate key \"%.200s\", same content) appears "
-				     "under %lu natural keys in this file (first on line %lu): the file "
-				     "cannot be deduplicated safely",
-				     d->key, d->count, d->first);
+			cl_alt_key_error(&e, file, d->key, d->count, d->first, d->last);
 		else
-			cl_error_set(&e, file, d->last, "duplicate_key",
-				     "natural key \"%.200s\" appears %lu times in this file (first on "
-				     "line %lu): the file cannot be deduplicated safely",
-				     d->key, d->count, d->first);
-		e.other_line = d->first;
-		cl_keyset_duplicate_hint(&e, d->alt);
+			cl_same_key_error(&e, file, &same[nsame++], !cl_opt_no_mask);
 		res->errors++;
 		cb->on_error(ctx, &e);
 	}
+	cl_same_key_release(same, filled);
 }
 
 /* ---- ACH near duplicates inside the file ---- */
@@ -402,7 +434,7 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 			break;
 		case CL_INVALID:
 		case CL_IO:
-			res->errors++;
+			res->errors += cl_error_count(&err);
 			cb->on_error(ctx, &err);
 			break;
 		case CL_END:
@@ -413,12 +445,12 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 	}
 	res->info = *cl_parser_info(p);
 	if (st != CL_IO)
-		walk_key_errors(keys, cl_input_name(in), cb, ctx, res);
+		walk_key_errors(keys, path, cl_input_name(in), opts, cb, ctx, res);
 	if (st != CL_IO && keys->capped && cb->on_note) {
 		cl_error_set(&err, cl_input_name(in), 0, "note",
-			     "keys repeated in this file were looked for in its first %lu records "
-			     "only (validate keeps at most %d keys in memory); load and diff check "
-			     "every record",
+			     "repeated payment identities were looked for in the first %lu records "
+			     "of this file only (validate keeps at most %d in memory); load and "
+			     "diff check every record",
 			     keys->checked, WALK_KEYS_MAX);
 		cb->on_note(ctx, &err);
 	}

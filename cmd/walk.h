@@ -18,7 +18,9 @@ struct cl_walk_result {
 	struct cl_file_info info;  /* what the file said about itself */
 	char sha256[65];           /* of the raw bytes; "" if unread */
 	unsigned long long bytes;  /* raw size */
-	unsigned long errors;      /* CL_INVALID and CL_IO results */
+	unsigned long errors;      /* errors (cl_error_count) of the CL_INVALID
+	                              and CL_IO results; at least this many
+	                              when info.stopped */
 };
 
 /* Parse `path` ("-" = stdin) to the end.  Returns true when the file is

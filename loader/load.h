@@ -130,6 +130,8 @@ struct cl_load_result {
 	char sha256[65];
 	unsigned long long bytes;
 	unsigned long records, new_count, duplicate_count, conflict_count, invalid_count;
+	unsigned max_errors_stopped; /* N when reading stopped at --max-errors=N:
+	                                invalid_count is a lower bound; else 0 */
 	unsigned retries;          /* whole-file retries (deadlock, race, lost
 	                              COMMIT that had rolled back) */
 	bool resolved;             /* the outcome was learnt after a lost COMMIT */

@@ -15,6 +15,7 @@
 #include "mask.h"
 #include "near.h"
 #include "row.h"
+#include "same_key.h"
 #include "xmalloc.h"
 
 #define PROGRESS_EVERY 16384
@@ -116,27 +117,65 @@ static void in_file_error(struct load *L, struct cl_error *e, unsigned long firs
 	L->h->on_error(L->h->ctx, e);
 }
 
-/* Two records of one file with the same key (first and last line, how
- * many, the key, false) or one payment under two natural keys (the same
- * alternate key and content, sent with and without its UETR: first and
- * last line, how many keys, the alternate key, true). */
-static void duplicate_error(struct cl_error *e, const char *file, PGresult *res, int i,
-			    unsigned long first, unsigned long last)
+/* The rows of CL_SQL_STAGE_IN_FILE_DUPLICATES (at most 10): two records of
+ * one file with the same key (first and last line, how many, the key as
+ * the journal keeps it, false) or one payment under two natural keys (the
+ * same alternate key and content, sent with and without its UETR: first
+ * and last line, how many keys, the alternate key, true).  What differs
+ * between the first and last record of a key is read from the file again,
+ * as validate says it (cmd/walk.c). */
+static enum cl_db_status in_file_duplicates(struct load *L)
 {
-	bool alt = strcmp(PQgetvalue(res, i, 4), "t") == 0;
+	struct cl_same_key same[10];
+	size_t nsame = 0, filled;
+	struct cl_parser *p = NULL;
+	struct cl_error perr;
+	PGresult *res;
+	enum cl_db_status st;
+	int i, n;
 
-	if (alt)
-		cl_error_set(e, file, last, "duplicate_alt_key",
-			     "one payment (alternate key \"%.200s\", same content) appears "
-			     "under %s natural keys in this file (first on line %lu): the file "
-			     "cannot be deduplicated safely",
-			     PQgetvalue(res, i, 3), PQgetvalue(res, i, 2), first);
-	else
-		cl_error_set(e, file, last, "duplicate_key",
-			     "natural key \"%.200s\" appears %s times in this file (first on "
-			     "line %lu): the file cannot be deduplicated safely",
-			     PQgetvalue(res, i, 3), PQgetvalue(res, i, 2), first);
-	cl_keyset_duplicate_hint(e, alt);
+	st = cl_db_exec(L->db, CL_SQL_STAGE_IN_FILE_DUPLICATES, 0, NULL, &res, &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	n = PQntuples(res);
+	for (i = 0; i < n && nsame < sizeof(same) / sizeof(same[0]); i++) {
+		struct cl_same_key *k;
+
+		if (strcmp(PQgetvalue(res, i, 4), "t") == 0)
+			continue;
+		k = &same[nsame++];
+		memset(k, 0, sizeof(*k));
+		snprintf(k->key, sizeof(k->key), "%s", PQgetvalue(res, i, 3));
+		snprintf(k->match, sizeof(k->match), "%s", PQgetvalue(res, i, 3));
+		k->masked = true;
+		k->count = strtoul(PQgetvalue(res, i, 2), NULL, 10);
+		k->first = strtoul(PQgetvalue(res, i, 0), NULL, 10);
+		k->last = strtoul(PQgetvalue(res, i, 1), NULL, 10);
+	}
+	if (nsame && cl_stage_open_parser(L, &p, &perr) == CL_OK) {
+		cl_same_key_read(p, same, nsame);
+		drain(L);
+	}
+	cl_parser_free(p);
+	filled = nsame;
+	nsame = 0;
+	for (i = 0; i < n; i++) {
+		struct cl_error e;
+		unsigned long first = strtoul(PQgetvalue(res, i, 0), NULL, 10);
+		unsigned long last = strtoul(PQgetvalue(res, i, 1), NULL, 10);
+
+		if (strcmp(PQgetvalue(res, i, 4), "t") == 0)
+			cl_alt_key_error(&e, L->path, PQgetvalue(res, i, 3),
+					 strtoul(PQgetvalue(res, i, 2), NULL, 10), first, last);
+		else if (nsame < sizeof(same) / sizeof(same[0]))
+			cl_same_key_error(&e, L->path, &same[nsame++], true);
+		else
+			continue;
+		in_file_error(L, &e, first);
+	}
+	cl_same_key_release(same, filled);
+	PQclear(res);
+	return CL_DB_OK;
 }
 
 /* One ACH payment (or return) twice under two keys (rules/near.h): lines,
@@ -245,7 +284,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 					 e.message);
 			else if (!r->invalid_count)
 				snprintf(r->reason, sizeof(r->reason), "%.511s", e.message);
-			r->invalid_count++;
+			r->invalid_count += cl_error_count(&e);
 			L->h->on_error(L->h->ctx, &e);
 			if (copying) {
 				cl_copy_in_abort(c, "invalid file");
@@ -256,6 +295,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 	}
 	if (p) {
 		s->info = *cl_parser_info(p);
+		r->max_errors_stopped = s->info.stopped ? s->info.max_errors : 0;
 		drain(L);
 	}
 	cl_parser_free(p);
@@ -273,6 +313,7 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 	bool staged;
 
 	r->records = r->invalid_count = 0;
+	r->max_errors_stopped = 0;
 	s->ncompanies = 0;
 	s->companies_overflow = false;
 	s->has_alt = false;
@@ -316,7 +357,7 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 	   when one originator's trace runs overlap (trace_ranges.h) or the
 	   file has two returns or NOCs. */
 	if (s->info.format != CL_FORMAT_ACH || r->retries > 0)
-		st = in_file_check(L, CL_SQL_STAGE_IN_FILE_DUPLICATES, duplicate_error);
+		st = in_file_duplicates(L);
 	if (st == CL_DB_OK && !r->invalid_count &&
 	    (cl_trace_ranges_maybe_near(&s->traces) || s->nreturns > 1))
 		st = in_file_check(L, CL_SQL_STAGE_IN_FILE_NEAR, near_error);

@@ -550,6 +550,8 @@ static void process_line(struct cl_ach *p, const char *s, size_t n, bool cut)
 			"record must be 94 characters, found a blank line");
 		return;
 	}
+	if (p->saw_file_control)
+		p->lines_after_control++;
 	if (p->saw_file_control && !(n >= 2 && s[0] == '9' && s[1] == '9')) {
 		after_file_control(p, s, n, cut);
 		return;
@@ -628,11 +630,12 @@ static void finish_file(struct cl_ach *p)
 			last);
 		return;
 	}
+	ach_block_count(p);
 	if (p->fill_lines >= 10)
-		ach_err(p, p->tenth_fill_line, 1, "fill_record",
-			"%lu 9-fill records after the file control: at most 9 complete the last "
-			"block",
-			p->fill_lines);
+		ach_note(p, p->tenth_fill_line, "extra_fill",
+			 "%lu 9-fill records after the file control, more than the 9 that can "
+			 "complete the last block: the others are read as padding",
+			 p->fill_lines);
 	else if (p->fill_lines == 0 && p->records_before_fill % 10 != 0)
 		ach_note(p, last, "missing_fill",
 			 "no 9-fill records: %lu records do not fill whole blocks of 10",

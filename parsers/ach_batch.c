@@ -158,7 +158,8 @@ void ach_batch_header(struct cl_ach *p, const struct ach_line *l)
 	ach_field_trim(b->entry_desc, l, 54, 63);
 	/* returns, NOCs and ENR batches often carry no effective date: blank
 	 * or 000000 is accepted here and refused for forward entries */
-	if (ach_field_blank(l, 70, 75) || memcmp(l->c + 69, "000000", 6) == 0)
+	b->date_zero = memcmp(l->c + 69, "000000", 6) == 0;
+	if (ach_field_blank(l, 70, 75) || b->date_zero)
 		b->date_blank = true;
 	else if (!ach_date(l->c + 69, b->value_date))
 		ach_err(p, l->no, 70, "effective_date",
@@ -260,7 +261,8 @@ static void duplicate_trace(struct cl_ach *p, const struct ach_batch_sum *other,
 	ach_err(p, b->line, 80, "duplicate_key",
 		"batch %s (header at line %lu) and the batch with header at line %lu both have an "
 		"entry with trace number %015" PRIu64 " for company \"%s\" and effective date %s: "
-		"the same key twice in one file",
+		"the same payment identity twice in one file, so the file cannot be loaded, "
+		"because the second would be taken as a re-upload of the first",
 		num, b->line, other->line, t, b->company_id,
 		b->value_date[0] ? b->value_date : "(none)");
 	ach_err_other_line(p, other->line);
@@ -285,10 +287,11 @@ static void trace_restart(struct cl_ach *p, const struct ach_range *r,
 	ach_err(p, b->line, 80, "trace_restart",
 		"batch %s (header at line %lu) reuses trace numbers %015" PRIu64 "-%015" PRIu64
 		" of the batch with header at line %lu for company \"%s\" and effective date %s: "
-		"the v1 key (company id, trace number, effective date) cannot tell their entries "
-		"apart; if this originator restarts its traces per batch, --ach-key=batch adds "
-		"the batch number, but if this is the same batch sent twice, that weaker key "
-		"applies every entry twice",
+		"entries are identified by company id, trace number and effective date, so the "
+		"entries of the two batches cannot be told apart; if this originator restarts "
+		"its trace numbers in every batch, --ach-key=batch identifies entries by their "
+		"batch number too, but if this is the same batch sent twice, that loads every "
+		"entry twice",
 		num, b->line, r->min, r->max, other->line, b->company_id,
 		b->value_date[0] ? b->value_date : "(none)");
 	ach_err_other_line(p, other->line);
@@ -510,6 +513,7 @@ static void check_total(struct cl_ach *p, const struct ach_line *l, int a, int b
 		return;
 	if (v == computed)
 		return;
+	p->totals_failed = true;
 	/* a computed value too wide for its field is shown in full */
 	for (uint64_t rest = computed / 10; rest > 0; rest /= 10)
 		digits++;
@@ -599,23 +603,17 @@ void ach_batch_control(struct cl_ach *p, const struct ach_line *l)
 
 void ach_file_control(struct cl_ach *p, const struct ach_line *l)
 {
-	uint64_t records = l->no - p->blank_lines;
-	uint64_t blocks = (records + 9) / 10;
-	char blocks_from[128];
 	struct sums_from from;
 
 	p->saw_file_control = true;
 	p->file_control_line = l->no;
-	p->records_before_fill = (unsigned long)records;
-	snprintf(blocks_from, sizeof(blocks_from),
-		 "the %llu records up to and including this file control (blank lines not "
-		 "counted), in blocks of 10",
-		 (unsigned long long)records);
+	p->records_before_fill = l->no - p->blank_lines;
+	/* checked at the end of the file (ach_block_count), once the 9-fill
+	   after this record is counted */
+	p->block_count_ok = ach_field_num(p, l, 8, 13, "block count", &p->block_count);
 	sums_from(&from, "all entries of the file", p->all_adv && p->batches > 0);
 	check_total(p, l, 2, 7, "file_batch_count", "file", "batch count", "file control",
 		    p->batches, "the batch header records of the file");
-	check_total(p, l, 8, 13, "file_block_count", "file", "block count", "file control",
-		    blocks, blocks_from);
 	check_total(p, l, 14, 21, "file_entry_count", "file", "entry/addenda count",
 		    "file control", p->file_entries, "the entry detail and addenda records of the file");
 	check_total(p, l, 22, 31, "file_entry_hash", "file", "entry hash", "file control",
@@ -631,4 +629,39 @@ void ach_file_control(struct cl_ach *p, const struct ach_line *l)
 		check_total(p, l, 44, 55, "file_total_credit", "file", "total credit",
 			    "file control", p->file_credit, from.credit);
 	}
+}
+
+/* The block count is layout, as line ends and 9-fill are: a file whose
+ * control totals all add up is read with a note when only its block count
+ * is wrong; with another total wrong it is one more sign of a damaged
+ * file, and an error. */
+void ach_block_count(struct cl_ach *p)
+{
+	uint64_t records = (uint64_t)p->records_before_fill + p->lines_after_control;
+	uint64_t blocks = (records + 9) / 10;
+	char want[24], got[24];
+	int digits = 6;
+
+	if (!p->block_count_ok || p->block_count == blocks)
+		return;
+	for (uint64_t rest = blocks / 1000000; rest > 0; rest /= 10)
+		digits++;
+	ach_fmt_u64(want, blocks, digits);
+	ach_fmt_u64(got, p->block_count, 6);
+	if (p->totals_failed) {
+		ach_err(p, p->file_control_line, 8, "file_block_count",
+			"file block count mismatch (file control %s, computed %s)", got, want);
+		ach_err_detail(p,
+			       "file control %s: columns 8-13 of line %lu; computed %s: the %lu "
+			       "records up to and including the file control (blank lines not "
+			       "counted) and the %lu lines after it, in blocks of 10",
+			       got, p->file_control_line, want, p->records_before_fill,
+			       p->lines_after_control);
+		return;
+	}
+	ach_note(p, p->file_control_line, "file_block_count",
+		 "file block count mismatch (file control %s, computed %s from %llu records of "
+		 "94 characters, 9-fill included): read anyway, as the block count is layout "
+		 "only and every control total adds up",
+		 got, want, (unsigned long long)records);
 }

@@ -634,10 +634,11 @@ static void return_key_once(struct cl_ach *p, const struct cl_record *r, unsigne
 	if (!cl_keyset_add(p->return_keys, r->kind, r->natural_key, line, &k))
 		return;
 	ach_err(p, line, 1, "duplicate_key",
-		"%s key \"%.200s\" appears again in this file (first on line %lu): the file "
-		"cannot be deduplicated safely",
+		"the same %s identity (natural key \"%.200s\") appears again in this file, on "
+		"lines %lu and %lu: the file cannot be loaded, because the second would be "
+		"taken as a re-upload of the first",
 		strcmp(r->kind, "ach.noc") == 0 ? "notification of change" : "return",
-		r->natural_key, (unsigned long)k->first_line);
+		r->natural_key, (unsigned long)k->first_line, line);
 	ach_err_other_line(p, k->first_line);
 	if (p->last_err)
 		cl_keyset_duplicate_hint(p->last_err, false);
@@ -684,10 +685,12 @@ void ach_entry_finish(struct cl_ach *p)
 	else if (!b->value_date[0] && b->date_blank && b->sec_id != SEC_ENR &&
 		 !b->date_reported) {
 		b->date_reported = true; /* once per batch */
-		ach_err(p, e->line, 1, "effective_date",
-			"entry of a batch without effective entry date (batch header at line %lu): "
-			"a forward entry needs the date for its natural key",
-			b->line);
+		ach_err(p, b->line, 70, "effective_date",
+			"effective entry date %s(columns 70-75) %s: expected YYMMDD, which the "
+			"entry at line %lu needs (the date is part of what identifies a payment; "
+			"only returns, notifications of change and ENR entries go without)",
+			b->date_zero ? "000000 " : "", b->date_zero ? "is not a date" : "is blank",
+			e->line);
 	}
 	if (e->trace_in_order) {
 		struct ach_range *g = &b->range[e->n99 ? 1 : e->n98 ? 2 : 0];

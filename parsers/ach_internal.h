@@ -55,7 +55,9 @@ struct ach_batch {
 	char entry_desc[11];
 	char value_date[11];         /* effective entry date, YYYY-MM-DD or "" */
 	bool date_blank;             /* 70-75 blank or 000000 */
-	bool date_reported;          /* a forward entry without date was reported */
+	bool date_zero;              /* 70-75 is 000000 (date_blank too) */
+	bool date_reported;          /* an entry of a batch without date was
+	                                reported */
 	char odfi[9];                /* 80-87 */
 	char number[8];              /* 88-94 */
 	char iat_dest_country[3];    /* IAT 39-40 */
@@ -160,6 +162,13 @@ struct cl_ach {
 	unsigned long fill_lines;
 	unsigned long tenth_fill_line; /* the first 9-fill record too many */
 	unsigned long records_before_fill; /* records up to the file control */
+	unsigned long lines_after_control; /* non-blank lines after the file
+	                                control, 9-fill or not: physical
+	                                records, counted in the block count */
+	uint64_t block_count;        /* file control 8-13, when block_count_ok */
+	bool block_count_ok;
+	bool totals_failed;          /* a batch or file control count, hash or
+	                                total did not add up */
 	unsigned long blank_lines;   /* blank lines before the file control (each
 	                                an error already; not records, so not
 	                                counted in the block count) */
@@ -310,6 +319,9 @@ void ach_file_header(struct cl_ach *p, const struct ach_line *l);
 void ach_batch_header(struct cl_ach *p, const struct ach_line *l);
 void ach_batch_control(struct cl_ach *p, const struct ach_line *l);
 void ach_file_control(struct cl_ach *p, const struct ach_line *l);
+/* At the end of the file: the file control's block count against the
+ * blocks of 10 physical records the file has (9-fill included). */
+void ach_block_count(struct cl_ach *p);
 void ach_batch_sums_free(struct cl_ach *p);
 /* Note an entry's trace (ascending within the batch) / forget them all. */
 void ach_bits_add(struct ach_bits *b, uint64_t trace);

@@ -719,7 +719,7 @@ static enum cl_status nacha_addenda(struct cl_csv *p, const struct cl_record *re
 
 /* What the NACHA parser refuses of a record that columns can still give:
  * a direction other than the transaction code's, a code the SEC code does
- * not allow, a forward entry without effective entry date. */
+ * not allow, an entry (not a return or NOC) without effective entry date. */
 static enum cl_status nacha_rules(struct cl_csv *p, const struct cl_record *rec,
 				  const struct given *g, struct cl_error *err)
 {
@@ -770,8 +770,8 @@ static enum cl_status nacha_rules(struct cl_csv *p, const struct cl_record *rec,
 	if (strcmp(rec->kind, "ach.entry") == 0 && strcmp(rec->sec_code, "ENR") != 0)
 		ROW_ERR("csv_value_date",
 			"value_date on line %lu is empty: an ach.entry needs its effective entry "
-			"date, which is part of its natural key (the NACHA parser refuses a "
-			"forward entry without one)",
+			"date, which is part of what identifies a payment (the NACHA parser "
+			"refuses an entry without one too)",
 			line);
 	if (strcmp(rec->kind, "ach.entry") != 0 && !g->key)
 		ROW_ERR("csv_value_date",

@@ -327,10 +327,12 @@ static bool document_start(struct cl_iso20022 *p, unsigned long line, const xmlC
 				 ns ? "\"" : "", ns ? nss : "(none)", ns ? "\"" : "", cl_iso_ns_supported());
 		return false;
 	case CL_ISO_NS_UNSUPPORTED:
-		cl_iso_add_fatal(p, line, "unsupported_message",
-				 "unsupported message type %s: clearing-load reads pain.001, pacs.008, "
-				 "pacs.009 and pacs.004",
-				 p->msg_type);
+		/* said once the file proved well-formed (finish): a bank
+		   statement cut short is a broken file, not a statement */
+		snprintf(p->other_msg, sizeof(p->other_msg), "%s", p->msg_type);
+		snprintf(p->info.message_type, sizeof(p->info.message_type), "%s", p->msg_type);
+		p->other_line = line;
+		p->other_doc = true;
 		return false;
 	case CL_ISO_NS_VERSION:
 		cl_iso_add_fatal(p, line, "unsupported_version",
@@ -492,6 +494,8 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *prefix, c
 		return;
 	if (depth == 0)
 		p->root_opened = true;
+	if (p->other_doc)
+		return;
 	if (depth >= CL_ISO_MAX_DEPTH) {
 		cl_iso_add_fatal(p, cur_line(p), "xml_depth",
 				 "elements nested deeper than the limit of %d levels",
@@ -592,6 +596,8 @@ static void parse_end(void *ctx, const xmlChar *name, const xmlChar *prefix, con
 		return;
 	if (depth == 0)
 		p->root_closed = true;
+	if (p->other_doc)
+		return;
 	node = p->stack[depth];
 	if (node < 0)
 		return;
@@ -955,10 +961,15 @@ static bool fill(struct cl_iso20022 *p)
 static void finish(struct cl_iso20022 *p)
 {
 	struct cl_iso_guard *g = &p->guard;
+	char text[CL_MSGTEXT_MAX];
 
 	p->finished = true;
 	if (p->io_failed || p->fatal)
 		return;
+	/* first, so a broken file of another message says both */
+	if (p->other_doc)
+		cl_iso_add_error(p, p->other_line, "", "unsupported_message", "%s",
+				 cl_iso_unsupported_text(text, sizeof(text), p->other_msg));
 	if (p->xml_fatal_set && !(g->failed && p->xml_fatal_at_end)) {
 		struct cl_error *e = error_slot(p);
 
@@ -977,10 +988,8 @@ static void finish(struct cl_iso20022 *p)
 		return;
 	}
 	if (!p->doc_seen && p->other_msg[0])
-		cl_iso_add_error(p, p->other_line, "", "unsupported_message",
-				 "unsupported message type %s: clearing-load reads pain.001, "
-				 "pacs.008, pacs.009 and pacs.004",
-				 p->other_msg);
+		cl_iso_add_error(p, p->other_line, "", "unsupported_message", "%s",
+				 cl_iso_unsupported_text(text, sizeof(text), p->other_msg));
 	else if (!p->doc_seen)
 		cl_iso_add_error(p, 0, "", "no_document",
 				 "no ISO 20022 Document element found: expected <Document> "

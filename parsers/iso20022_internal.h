@@ -61,6 +61,11 @@ const char *cl_iso_kind_root(enum cl_iso_kind kind);
 /* One line naming every namespace we read, for error messages. */
 const char *cl_iso_ns_supported(void);
 
+/* The unsupported_message error's text for msg_type ("camt.053.001.08"),
+ * an ISO 20022 message we do not read, into buf[cap]: what the message is
+ * and what clearing-load loads. */
+const char *cl_iso_unsupported_text(char *buf, size_t cap, const char *msg_type);
+
 /* ---- iso20022_money.c ---- */
 
 enum cl_iso_amount_result {
@@ -267,6 +272,10 @@ struct cl_iso20022 {
 	bool doc_virtual;           /* the message root came without a Document */
 	char other_msg[32];         /* the first other ISO message seen, if any */
 	unsigned long other_line;
+	bool other_doc;             /* the Document is other_msg, a message we
+	                               do not read: the rest of the file is
+	                               only checked to be well-formed, and
+	                               unsupported_message said at the end */
 	bool root_opened, root_closed; /* the outermost element */
 	char root_path[64];         /* "/Document/CstmrCdtTrfInitn" */
 	int16_t stack[CL_ISO_MAX_DEPTH + 1]; /* trie node per open element */

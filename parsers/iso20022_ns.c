@@ -5,6 +5,7 @@
 #include <string.h>
 
 #define ISO_NS_PREFIX "urn:iso:std:iso:20022:tech:xsd:"
+#define SIX_NS_PREFIX "http://www.six-interbank-clearing.com/de/"
 
 /* Each kind: its name (the record kind and the namespace family) and the
  * message element under Document. */
@@ -52,6 +53,60 @@ const char *cl_iso_ns_supported(void)
 	       "pacs.009.001.02 to .12, pacs.004.001.02 to .14";
 }
 
+/* What the messages an operator may find in an inbox are, by family:
+ * `clearing` for payment messages we do not load (yet), else a report,
+ * statement or status that is not a clearing file at all. */
+static const struct other {
+	const char *family;
+	const char *what;
+	bool clearing;
+} others[] = {
+	{"camt.052", "an account report", false},
+	{"camt.053", "a bank statement", false},
+	{"camt.054", "a debit or credit notification", false},
+	{"camt.026", "an unable-to-apply investigation", false},
+	{"camt.027", "a claim of non-receipt", false},
+	{"camt.029", "a resolution of investigation", false},
+	{"camt.055", "a customer's payment cancellation request", false},
+	{"camt.056", "a payment cancellation request", false},
+	{"camt.060", "an account reporting request", false},
+	{"pacs.002", "a payment status report", false},
+	{"pacs.028", "a payment status request", false},
+	{"pain.002", "a payment status report", false},
+	{"pain.014", "a creditor payment activation request status report", false},
+	{"admi.002", "a message rejection", false},
+	{"admi.004", "a system event notification", false},
+	{"admi.007", "a receipt acknowledgement", false},
+	{"pain.007", "a customer payment reversal", true},
+	{"pain.008", "a direct debit initiation", true},
+	{"pain.013", "a creditor payment activation request", true},
+	{"pacs.003", "an interbank direct debit", true},
+	{"pacs.007", "a payment reversal", true},
+	{"pacs.010", "an interbank direct debit of a financial institution", true},
+};
+
+const char *cl_iso_unsupported_text(char *buf, size_t cap, const char *msg_type)
+{
+	static const char loads[] = "pain.001, pacs.008, pacs.009 and pacs.004";
+
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		const struct other *o = &others[i];
+
+		if (strncmp(msg_type, o->family, 8) != 0)
+			continue;
+		if (o->clearing)
+			snprintf(buf, cap, "%s is %s, a message clearing-load does not load: it "
+				 "loads %s", msg_type, o->what, loads);
+		else
+			snprintf(buf, cap, "%s is %s, not a clearing file: clearing-load loads %s",
+				 msg_type, o->what, loads);
+		return buf;
+	}
+	snprintf(buf, cap, "%s is an ISO 20022 message clearing-load does not load: it loads %s",
+		 msg_type, loads);
+	return buf;
+}
+
 const char *cl_iso_kind_name(enum cl_iso_kind kind)
 {
 	return (size_t)kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[kind].name : NULL;
@@ -68,6 +123,23 @@ static int three_digits(const char *s)
 	if (s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9' || s[2] < '0' || s[2] > '9')
 		return -1;
 	return (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
+}
+
+/* A SIX (Swiss) namespace other than the aliases: "pain.002.001.03.ch.02.xsd"
+ * names a Swiss variant of an ISO 20022 message, the family tells which. */
+static enum cl_iso_ns_result six_ns(const char *id, char *msg_type, size_t cap)
+{
+	size_t n = strlen(id);
+
+	if (n < 19 || n >= 40 || strcmp(id + n - 4, ".xsd") != 0 || id[4] != '.' ||
+	    three_digits(id + 5) < 0 || id[8] != '.' || three_digits(id + 9) < 0 ||
+	    id[12] != '.')
+		return CL_ISO_NS_FOREIGN;
+	snprintf(msg_type, cap, "%.*s", (int)(n - 4), id);
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].name && strncmp(id, kinds[i].name, 8) == 0)
+			return CL_ISO_NS_VERSION;
+	return CL_ISO_NS_UNSUPPORTED;
 }
 
 enum cl_iso_ns_result cl_iso_ns_parse(const char *ns, enum cl_iso_kind *kind, char *msg_type,
@@ -87,6 +159,8 @@ enum cl_iso_ns_result cl_iso_ns_parse(const char *ns, enum cl_iso_kind *kind, ch
 			return CL_ISO_NS_OK;
 		}
 	}
+	if (strncmp(ns, SIX_NS_PREFIX, strlen(SIX_NS_PREFIX)) == 0)
+		return six_ns(ns + strlen(SIX_NS_PREFIX), msg_type, cap);
 	if (strncmp(ns, ISO_NS_PREFIX, strlen(ISO_NS_PREFIX)) != 0)
 		return CL_ISO_NS_FOREIGN;
 	id = ns + strlen(ISO_NS_PREFIX);

@@ -519,7 +519,10 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 	/* key and fingerprint */
 	if (!cl_iso_make_key(rec, x, why, sizeof(why))) {
 		scope_path(p, F_INSTR_ID, path, sizeof(path));
-		cl_iso_add_error(p, p->tx_line, path, "no_key", "transaction has no natural key: %s", why);
+		cl_iso_add_error(p, p->tx_line, path, "no_key",
+				 "transaction cannot be identified (no natural key), so a copy of it "
+				 "could not be told from a new payment: %s",
+				 why);
 	}
 	if (!pain && !p->info.sender[0])
 		info_copy(p->info.sender, sizeof(p->info.sender), rec->instructing_agent);

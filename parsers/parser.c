@@ -25,6 +25,18 @@ static const struct cl_format_ops formats[] = {
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
+/* The errors of one code, for the summary of those not handed out. */
+#define REPEAT_CODES 64 /* codes followed; errors of others are all handed out */
+
+struct repeat {
+	char code[CL_CODE_MAX];
+	unsigned shown;              /* handed out (up to CL_REPEAT_SHOWN) */
+	unsigned long more;          /* counted, not handed out */
+	unsigned long first, last;   /* lines of the first and last of those */
+	const char *file;
+	char last_message[CL_MSGTEXT_MAX];
+};
+
 struct cl_parser {
 	const struct cl_format_ops *ops;
 	void *h;                    /* the format's own handle */
@@ -32,6 +44,12 @@ struct cl_parser {
 	unsigned max_errors;
 	unsigned errors;            /* CL_INVALID handed out */
 	bool done;                  /* CL_END from now on */
+	struct repeat *rep;         /* REPEAT_CODES, allocated on the first error */
+	unsigned nrep;
+	unsigned next_summary;      /* while summing up: the next rep to say */
+	bool summing;               /* handing out the summaries, then the end */
+	bool io_pending;            /* then `io` (CL_IO), after the summaries */
+	struct cl_error io;
 };
 
 static const struct cl_format_ops *detect(const unsigned char *p, size_t len)
@@ -99,6 +117,7 @@ struct cl_parser *cl_parser_new(enum cl_format f, struct cl_input *in,
 	p->max_errors = o.max_errors;
 	p->h = p->ops->open(in, &o, &p->info);
 	p->info->format = f;
+	p->info->max_errors = o.max_errors;
 	snprintf(p->info->format_name, sizeof(p->info->format_name), "%s", p->ops->name);
 	return p;
 }
@@ -147,30 +166,102 @@ static void count(struct cl_file_info *info, const struct cl_record *r)
 		*total += r->amount_minor;
 }
 
+/* Is `err` one error too many of its code?  Then it is counted for the
+ * summary, and not handed out. */
+static bool repeated(struct cl_parser *p, const struct cl_error *err)
+{
+	struct repeat *r = NULL;
+
+	if (!p->rep)
+		p->rep = cl_xcalloc(REPEAT_CODES, sizeof(*p->rep));
+	for (unsigned i = 0; i < p->nrep && !r; i++)
+		if (strcmp(p->rep[i].code, err->code) == 0)
+			r = &p->rep[i];
+	if (!r) {
+		if (p->nrep == REPEAT_CODES)
+			return false;
+		r = &p->rep[p->nrep++];
+		snprintf(r->code, sizeof(r->code), "%s", err->code);
+	}
+	if (r->shown < CL_REPEAT_SHOWN) {
+		r->shown++;
+		return false;
+	}
+	if (r->more++ == 0)
+		r->first = err->line;
+	r->last = err->line;
+	r->file = err->file;
+	snprintf(r->last_message, sizeof(r->last_message), "%s", err->message);
+	return true;
+}
+
+/* The next summary of errors not handed out into err; false when none is
+ * left. */
+static bool summary(struct cl_parser *p, struct cl_error *err)
+{
+	while (p->next_summary < p->nrep) {
+		const struct repeat *r = &p->rep[p->next_summary++];
+		char lines[64];
+
+		if (!r->more)
+			continue;
+		if (r->first == r->last)
+			snprintf(lines, sizeof(lines), "on line %lu", r->first);
+		else
+			snprintf(lines, sizeof(lines), "on lines %lu to %lu", r->first, r->last);
+		cl_error_set(err, r->file, r->first, r->code,
+			     "and %lu more %s error%s %s, not shown: after %d errors of one kind "
+			     "the others are only counted",
+			     r->more, r->code, r->more == 1 ? "" : "s", lines, CL_REPEAT_SHOWN);
+		cl_error_detail(err, "the last of them, line %lu: %s", r->last, r->last_message);
+		err->count = r->more;
+		return true;
+	}
+	return false;
+}
+
 enum cl_status cl_parser_next(struct cl_parser *p, const struct cl_record **rec,
 			      struct cl_error *err)
 {
 	enum cl_status st;
 
 	*rec = NULL;
-	if (p->done)
-		return CL_END;
-	st = p->ops->next(p->h, rec, err);
-	switch (st) {
-	case CL_OK:
-		count(p->info, *rec);
-		break;
-	case CL_INVALID:
-		p->done = ++p->errors >= p->max_errors;
-		break;
-	case CL_END:
-	case CL_IO:
-		p->done = true;
-		break;
-	case CL_NOTE:
-		break;
+	for (;;) {
+		if (p->summing) {
+			if (summary(p, err))
+				return CL_INVALID;
+			p->summing = false;
+			p->done = true;
+			if (p->io_pending) {
+				p->io_pending = false;
+				*err = p->io;
+				return CL_IO;
+			}
+		}
+		if (p->done)
+			return CL_END;
+		st = p->ops->next(p->h, rec, err);
+		switch (st) {
+		case CL_OK:
+			count(p->info, *rec);
+			return st;
+		case CL_NOTE:
+			return st;
+		case CL_INVALID:
+			if (repeated(p, err))
+				continue;
+			if (++p->errors >= p->max_errors)
+				p->info->stopped = p->summing = true;
+			return st;
+		case CL_IO:
+			p->io = *err;
+			p->io_pending = p->summing = true;
+			continue;
+		case CL_END:
+			p->summing = true;
+			continue;
+		}
 	}
-	return st;
 }
 
 const struct cl_file_info *cl_parser_info(const struct cl_parser *p)
@@ -183,5 +274,6 @@ void cl_parser_free(struct cl_parser *p)
 	if (!p)
 		return;
 	p->ops->free(p->h);
+	free(p->rep);
 	free(p);
 }

@@ -13,6 +13,13 @@
  *   info = cl_parser_info(p);  (complete once CL_END was returned)
  *   cl_parser_free(p);
  *
+ * Errors of one code are handed out CL_REPEAT_SHOWN times; the others of
+ * that code are counted, not handed out, and do not count towards
+ * max_errors, so a flood of one kind (a trace out of order on every
+ * entry) cannot hide the errors of another (the control totals).  Before
+ * CL_END (and before CL_IO), one CL_INVALID per such code sums them up:
+ * its `count` is the number of errors it stands for (cl_error_count()).
+ *
  * A file is valid when no call returned CL_INVALID or CL_IO.  Records are
  * still returned from a file with errors (so `validate` and `diff` can show
  * them), but nothing from such a file may be applied.
@@ -43,7 +50,7 @@ enum cl_format {
 struct cl_parse_opts {
 	enum cl_ach_key ach_key;   /* --ach-key */
 	bool positional_keys;      /* --positional-keys (pain.001) */
-	unsigned max_errors;       /* stop after this many; 0 = 100 */
+	unsigned max_errors;       /* stop after this many handed out; 0 = 100 */
 	const char *schema_path;   /* validate --schema FILE.xsd, or NULL */
 };
 
@@ -60,9 +67,15 @@ struct cl_file_info {
 	char file_id[40];         /* ACH file id modifier; ISO MsgId */
 	unsigned long records;    /* records returned so far */
 	unsigned long lines;      /* lines read so far */
+	bool stopped;             /* reading stopped at max_errors: the file
+	                             may have more errors than were counted */
+	unsigned max_errors;      /* the limit in force */
 	int64_t total_debit_minor;  /* sums of the records returned */
 	int64_t total_credit_minor;
 };
+
+/* Errors of one code handed out before the others are only counted. */
+#define CL_REPEAT_SHOWN 5
 
 struct cl_parser;
 

@@ -214,7 +214,16 @@ struct cl_error {
 	                                from (a record, its columns, what was
 	                                added up) */
 	char hint[CL_HINT_MAX];   /* what the operator can do about it */
+	unsigned long count;      /* errors this one stands for: 0 for one; the
+	                             summary of errors of one code not shown
+	                             one by one (parser.h) stands for them all */
 };
+
+/* How many errors `err` counts for in a file's error count. */
+static inline unsigned long cl_error_count(const struct cl_error *err)
+{
+	return err->count ? err->count : 1;
+}
 
 /* Fill `err` (all fields reset first: detail and hint are "").  Never
  * fails; overlong text is cut at the buffer (messages are ours, not data). */

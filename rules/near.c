@@ -122,7 +122,7 @@ void cl_near_in_file_error(struct cl_error *e, const char *file, const char *kin
 		snprintf(when, sizeof(when), "under two effective dates (%s and %s", da, db);
 	cl_error_set(e, file, last, "near_duplicate_in_file",
 		     "the %s on lines %lu and %lu are one %s %s: %s): the file cannot be "
-		     "deduplicated safely",
+		     "loaded, because it would be applied twice",
 		     entry ? "entries" : "returns or NOCs", first, last,
 		     entry ? "payment" : "return", when,
 		     entry ? "same originator, trace number, receiving account, RDFI and amount"

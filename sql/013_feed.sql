@@ -33,6 +33,8 @@ CREATE INDEX IF NOT EXISTS clearing_record_load_ordinal
 
 -- For readers who use SQL: every applied record with its feed position and
 -- the time its load committed, in feed order when sorted by feed_position.
+-- r.* is expanded when the view is made: a later migration that adds a
+-- column to clearing_record re-creates the view.
 CREATE OR REPLACE VIEW public.clearing_feed AS
 SELECT (f.commit_seq << 32) + r.ordinal AS feed_position,
        f.committed_at AS applied_at,

@@ -111,7 +111,7 @@ rm -f "$out/.doctype"
 	printf '</CstmrCdtTrfInitn></Document>\n'
 } >"$out/many-names.xml"
 
-# 200,000 lines of errors: the report stops at --max-errors (default 100)
+# 200,000 lines of errors: 5 of each kind reported, the others summed up
 {
 	printf '101 121042882 2313801042611292300A094101Hostile Test Bank      Hostile Originator             \n'
 	awk -v m="$mark" 'BEGIN { for (i = 0; i < 200000; i++) print "5XYZ " m }'

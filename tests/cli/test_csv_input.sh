@@ -29,7 +29,7 @@ run parse --format json - <orig.csv
 run validate twice.csv
 expect_status 3
 expect_stderr - <<'ERR'
-clearing-load: twice.csv:17: error: natural key "1100000000|121042880000006|2026-03-02" appears 2 times in this file (first on line 6): the file cannot be deduplicated safely
+clearing-load: twice.csv:17: error: the same payment identity (natural key "1100000000|121042880000006|2026-03-02") appears twice in this file, on lines 6 and 17, the second a copy of the first: the file cannot be loaded, because the second would be taken as a re-upload of the first
 clearing-load: twice.csv:17: hint: if the later record is a copy of the first, remove it and load the file again; if they are two payments, the sender must give them different references (clearing-load-keys(7) names the key fields)
 ERR
 

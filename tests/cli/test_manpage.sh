@@ -65,4 +65,12 @@ sed -n '/^Exit status/,/^$/p' "$TMP/help" >"$TMP/help.table"
 sed -n '/^\.SH "EXIT STATUS"/,/^\.SH/p' "$MAN1" | grep -A1 '^\.TP' | grep '^\.BR\? [0-9]' |
 	grep -o '[0-9][0-9]*' | sort -u >"$TMP/man.codes"
 diff -u "$TMP/help.codes" "$TMP/man.codes" || fail "exit codes differ between --help and EXIT STATUS"
+
+# The terms the messages use are defined once, in TERMS, each a tagged
+# paragraph of its own.
+sed -n '/^\.SH TERMS/,/^\.SH /p' "$MAN1" | grep -A1 '^\.TP' | grep '^\.I' |
+	sed 's/^\.IR* "*\([a-z ]*\).*/\1/' | sed 's/ *$//' >"$TMP/terms"
+for term in load tenant "natural key" duplicate conflict "near duplicate" held quarantined; do
+	grep -qx "$term" "$TMP/terms" || fail "TERMS does not define \"$term\": $(tr '\n' ',' <"$TMP/terms")"
+done
 echo ok

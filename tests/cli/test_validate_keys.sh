@@ -15,15 +15,24 @@ expect_stdout - <<OUT
 $TMP/dupe2e.xml: invalid, 1 error
 OUT
 expect_stderr - <<OUT
-clearing-load: $TMP/dupe2e.xml:28: error: natural key "******************3142|E2E-1-1" appears 2 times in this file (first on line 20): the file cannot be deduplicated safely
+clearing-load: $TMP/dupe2e.xml:28: error: the same payment identity (natural key "******************3142|E2E-1-1") appears twice in this file, on lines 20 and 28, as two different payments (amount 18050.68 vs 14360.20, instr_id "I-1" vs "I-2", uetr "646d9b60-9af6-4053-b27f-a97df9dcbffb" vs "832d3efe-f2e8-4de6-b379-6de3157fcd6a", creditor_name "Creditor 1" vs "Creditor 2" and 3 more fields): the file cannot be loaded, because the second would be taken as a re-upload of the first
 clearing-load: $TMP/dupe2e.xml:28: hint: if the later record is a copy of the first, remove it and load the file again; if they are two payments, the sender must give them different references (clearing-load-keys(7) names the key fields)
 OUT
 run validate --no-mask --format json "$TMP/dupe2e.xml"
 expect_status 3
-expect_stdout_has '"line":28,"column":null,"other_line":20,"path":null,"code":"duplicate_key","message":"natural key \"DE83999441097718893142|E2E-1-1\" appears 2 times'
+expect_stdout_has '"line":28,"column":null,"other_line":20,"path":null,"code":"duplicate_key","message":"the same payment identity (natural key \"DE83999441097718893142|E2E-1-1\") appears twice in this file, on lines 20 and 28, as two different payments (amount 18050.68 vs 14360.20, instr_id \"I-1\" vs \"I-2\"'
 run parse "$TMP/dupe2e.xml"
 expect_status 3
-expect_stderr_has 'appears 2 times in this file (first on line 20)'
+expect_stderr_has 'appears twice in this file, on lines 20 and 28, as two different payments (amount 18050.68 vs 14360.20'
+# standard input cannot be read again to compare the two: the lines only
+run validate - <"$TMP/dupe2e.xml"
+expect_stderr_has 'error: the same payment identity (natural key "******************3142|E2E-1-1") appears twice in this file, on lines 20 and 28: the file cannot be loaded'
+
+# two payments that differ in their amount alone: the message says so
+awk 'NR >= 20 && NR <= 27 { b[NR] = $0 } NR >= 28 && NR <= 35 && NR != 30 { print b[NR - 8]; next } { print }' "$P" >"$TMP/amount.xml"
+run validate "$TMP/amount.xml"
+expect_status 3
+expect_stderr_has 'amount.xml:28: error: the same payment identity (natural key "******************3142|E2E-1-1") appears twice in this file, on lines 20 and 28, as two different payments (amount 18050.68 vs 14360.20): the file cannot be loaded, because the second would be taken as a re-upload of the first'
 # the unchanged file stays valid
 run validate "$P"
 expect_status 0
@@ -35,9 +44,9 @@ sed -e 's#<EndToEndId>E2E-1-[24]</EndToEndId>#<EndToEndId>E2E-1-1</EndToEndId>#'
 run validate --quiet "$TMP/dup3.xml"
 expect_status 3
 expect_stderr - <<OUT
-clearing-load: $TMP/dup3.xml:36: error: natural key "******************3142|E2E-1-1" appears 3 times in this file (first on line 20): the file cannot be deduplicated safely
+clearing-load: $TMP/dup3.xml:36: error: the same payment identity (natural key "******************3142|E2E-1-1") appears 3 times in this file, first on line 20, last on line 36, the first and last as different payments (amount 18050.68 vs 17279.60, instr_id "I-1" vs "I-4", uetr "646d9b60-9af6-4053-b27f-a97df9dcbffb" vs "9ec96d80-0a58-41f2-8f0f-d2160be64eea", creditor_name "Creditor 1" vs "Creditor 4" and 3 more fields): the file cannot be loaded, because each later one would be taken as a re-upload of the first
 clearing-load: $TMP/dup3.xml:36: hint: if the later record is a copy of the first, remove it and load the file again; if they are two payments, the sender must give them different references (clearing-load-keys(7) names the key fields)
-clearing-load: $TMP/dup3.xml:52: error: natural key "******************3142|E2E-1-5" appears 2 times in this file (first on line 44): the file cannot be deduplicated safely
+clearing-load: $TMP/dup3.xml:52: error: the same payment identity (natural key "******************3142|E2E-1-5") appears twice in this file, on lines 44 and 52, as two different payments (amount 63203.58 vs 72664.33, instr_id "I-5" vs "I-7", uetr "a67c253c-c1a6-4860-95ce-07347de14b16" vs "04cc2423-8b4c-49a9-acf6-2db44f2be95b", creditor_name "Creditor 5" vs "Creditor 7" and 3 more fields): the file cannot be loaded, because the second would be taken as a re-upload of the first
 clearing-load: $TMP/dup3.xml:52: hint: if the later record is a copy of the first, remove it and load the file again; if they are two payments, the sender must give them different references (clearing-load-keys(7) names the key fields)
 OUT
 
@@ -50,7 +59,7 @@ sed "s#<UETR>$u2</UETR>#<UETR>$u1</UETR>#" "$TMP/p8.xml" >"$TMP/dupuetr.xml"
 run validate "$TMP/dupuetr.xml"
 expect_status 3
 expect_stderr_has "natural key \"uetr|$u1|"
-expect_stderr_has '" appears 2 times in this file (first on line '
+expect_stderr_has '") appears twice in this file, on lines '
 
 # NACHA: the same return in batches of two companies (its key has no
 # company id, so trace ranges per company cannot see it): every command
@@ -58,7 +67,7 @@ expect_stderr_has '" appears 2 times in this file (first on line '
 run validate "$TESTDATA/keys/return-twice-two-companies.ach"
 expect_status 3
 expect_stderr - <<OUT
-clearing-load: $TESTDATA/keys/return-twice-two-companies.ach:7: error: return key "091400600000001|R01|091000017611242|2000-01-01" appears again in this file (first on line 3): the file cannot be deduplicated safely
+clearing-load: $TESTDATA/keys/return-twice-two-companies.ach:7: error: the same return identity (natural key "091400600000001|R01|091000017611242|2000-01-01") appears again in this file, on lines 3 and 7: the file cannot be loaded, because the second would be taken as a re-upload of the first
 clearing-load: $TESTDATA/keys/return-twice-two-companies.ach:7: hint: if the later record is a copy of the first, remove it and load the file again; if they are two payments, the sender must give them different references (clearing-load-keys(7) names the key fields)
 OUT
 run parse --format json "$TESTDATA/keys/return-twice-two-companies.ach"
@@ -78,7 +87,7 @@ expect_status 0
 run validate "$TMP/both.xml"
 expect_status 3
 expect_stderr - <<OUT
-clearing-load: $TMP/both.xml:49: error: one payment (alternate key "e2e|DEUTDEFF|E2E-1-1", same content) appears under 2 natural keys in this file (first on line 13): the file cannot be deduplicated safely
+clearing-load: $TMP/both.xml:49: error: one payment appears under 2 payment identities in this file, first on line 13, last on line 49 (the same content and alternate key "e2e|DEUTDEFF|E2E-1-1", as when it is sent with and without its UETR): the file cannot be loaded, because each would be applied as a payment of its own
 clearing-load: $TMP/both.xml:49: hint: the file holds one payment more than once (with and without its UETR, or under other references): keep one copy and load the file again
 OUT
 
@@ -91,9 +100,9 @@ expect_status 0
 "$CL_TOOLS/gen_iso" --type pain.001 --tx 33000 >"$TMP/many.xml"
 run validate -v "$TMP/many.xml"
 expect_status 0
-expect_stderr_has "keys repeated in this file were looked for in its first 32768 records only"
+expect_stderr_has "repeated payment identities were looked for in the first 32768 records of this file only"
 sed '0,/<EndToEndId>E2E-1-2</s//<EndToEndId>E2E-1-1</' "$TMP/many.xml" >"$TMP/many_dup.xml"
 run validate "$TMP/many_dup.xml"
 expect_status 3
-expect_stderr_has 'appears 2 times in this file'
+expect_stderr_has 'appears twice in this file'
 echo ok

@@ -8,7 +8,7 @@ D="$TESTDATA/near"
 
 run validate "$D/redated-in-file.ach"
 expect_status 3
-expect_stderr_has 'redated-in-file.ach:8: error: the entries on lines 3 and 8 are one payment under two effective dates (2026-03-02 and 2026-03-03: same originator, trace number, receiving account, RDFI and amount): the file cannot be deduplicated safely'
+expect_stderr_has 'redated-in-file.ach:8: error: the entries on lines 3 and 8 are one payment under two effective dates (2026-03-02 and 2026-03-03: same originator, trace number, receiving account, RDFI and amount): the file cannot be loaded, because it would be applied twice'
 expect_stderr_has 'redated-in-file.ach:10: error: the entries on lines 5 and 10 are one payment'
 run parse "$D/redated-in-file.ach"
 expect_status 3

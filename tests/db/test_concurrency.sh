@@ -28,7 +28,7 @@ done | cut -d, -f4,5 | sort -u >"$TMP/union" # kind, natural_key (after file, po
 want=$(wc -l <"$TMP/union")
 
 for round in 1 2 3; do
-	q "truncate clearing_record, clearing_dedupe_event, clearing_load, clearing_quarantine restart identity" >/dev/null
+	q "truncate clearing_record, clearing_dedupe_event, clearing_load, clearing_quarantine, clearing_feed_commit restart identity" >/dev/null
 	pids=""
 	for i in 0 1 2 3; do
 		"$CL_BIN" load -v --format json "$TMP/a$i.ach" "$TMP/p$((3 - i)).xml" \
@@ -63,7 +63,7 @@ done
 "$CL_TOOLS/gen_ach" -n 50 --start 2000 -e 260302 >"$TMP/mon.ach"
 "$CL_TOOLS/gen_ach" -n 50 --start 2000 -e 260303 >"$TMP/tue.ach"
 for round in 1 2 3; do
-	q "truncate clearing_record, clearing_dedupe_event, clearing_load, clearing_quarantine restart identity" >/dev/null
+	q "truncate clearing_record, clearing_dedupe_event, clearing_load, clearing_quarantine, clearing_feed_commit restart identity" >/dev/null
 	"$CL_BIN" load --format json "$TMP/mon.ach" >"$TMP/n1.json" 2>&1 &
 	p1=$!
 	"$CL_BIN" load --format json "$TMP/tue.ach" >"$TMP/n2.json" 2>&1 &

@@ -59,7 +59,7 @@ before=$(q "select count(*) from clearing_record")
 "$CL_BIN" parse --no-mask --format csv "$D/changed-amount.ach" >"$TMP/twice.csv"
 tail -n 1 "$TMP/twice.csv" >>"$TMP/twice.csv"
 expect_exit 3 cl load "$TMP/twice.csv"
-grep -q 'error: natural key ".*" appears 2 times in this file (first on line [0-9]*): the file cannot be deduplicated safely' "$TMP/err" ||
+grep -q 'error: the same payment identity (natural key ".*") appears twice in this file, on lines [0-9]* and [0-9]*, the second a copy of the first: the file cannot be loaded' "$TMP/err" ||
 	fail "in-file duplicate not named: $(cat "$TMP/err")"
 assert_eq "$(q "select count(*) from clearing_record")" "$before" "twice.csv applied records"
 

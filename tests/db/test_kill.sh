@@ -11,7 +11,7 @@ cl init >/dev/null
 full=3000
 
 for fp in after_load_row mid_copy after_journal after_insert before_commit after_commit; do
-	q "truncate clearing_record, clearing_dedupe_event, clearing_load, clearing_quarantine restart identity" >/dev/null
+	q "truncate clearing_record, clearing_dedupe_event, clearing_load, clearing_quarantine, clearing_feed_commit restart identity" >/dev/null
 	"$CL_BIN" load -q "$TMP/orig.ach" || fail "$fp: original load"
 	orig=$(q "select count(*) from clearing_record")
 	set +e
@@ -44,7 +44,7 @@ done
 
 # mid_copy with a disconnect instead of a kill: the loader sees a broken
 # connection before COMMIT: exit 75 (retry later), nothing applied
-q "truncate clearing_record, clearing_dedupe_event, clearing_load, clearing_quarantine restart identity" >/dev/null
+q "truncate clearing_record, clearing_dedupe_event, clearing_load, clearing_quarantine, clearing_feed_commit restart identity" >/dev/null
 expect_exit 75 env CL_FAILPOINT=mid_copy:disconnect "$CL_BIN_FP" load "$TMP/full.ach"
 assert_eq "$(q "select count(*) from clearing_record")" 0 "disconnect mid-copy: nothing applied"
 "$CL_BIN" load -q "$TMP/full.ach"

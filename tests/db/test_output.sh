@@ -36,7 +36,7 @@ grep -q '"fields":\["amount_minor"\],"changes":\[{"field":"amount_minor","old":[
 grep '"action":"new"' "$J" | head -n 1 >"$TMP/new"
 grep -q '"reason":null,"matched_load_id":null,"matched_file":null,"matched_position":null,"matched_time":null,"matched_key":null,"fields":\[\],"changes":\[\]' \
 	"$TMP/new" || fail "diff: a new record's missing members are not null: $(cat "$TMP/new")"
-run_json 4 load --format json --on-conflict quarantine "$D/changed-amount.ach"
+run_json 8 load --format json --on-conflict quarantine "$D/changed-amount.ach"
 trace=$(q "select r.trace_number from clearing_quarantine q join clearing_record r using (tenant, kind, natural_key) limit 1")
 [ -n "$trace" ] || fail "no quarantined record"
 run_json 0 show --format json --trace "$trace"

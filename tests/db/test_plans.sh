@@ -130,6 +130,8 @@ explain_exec history_events ":rec_load, :rec_ord"
 explain_exec history_key_events "'$TENANT', :'key'"
 explain_exec history_quarantine "'$TENANT', 'ach.entry', :'key', :rec_load, :rec_ord"
 explain_exec history_key_quarantine "'$TENANT', :'key'"
+explain_exec feed_records ":rec_load, '$TENANT', 1, 'x', 0, 1000"
+explain_exec feed_position_exists "4294967297"
 explain_exec history_loads "NULL, NULL, 100, NULL" history_loads_all
 emit "\\echo @@plan history_loads_since" \
 	"EXPLAIN (FORMAT JSON) EXECUTE history_loads(:'last_started', NULL, 100, NULL)" '\g' \

@@ -9,7 +9,7 @@ db_new
 cl init >/dev/null
 
 expect_exit 3 cl diff "$F"
-grep -q 'return key "091400600000001|R01|091000017611242|2000-01-01" appears again in this file (first on line 3)' \
+grep -q 'the same return identity (natural key "091400600000001|R01|091000017611242|2000-01-01") appears again in this file, on lines 3 and 7' \
 	"$TMP/err" || fail "diff: $(cat "$TMP/err")"
 expect_exit 3 cl load -v --format json "$F"
 grep -q '"outcome":"rejected"' "$TMP/out" || fail "load: $(cat "$TMP/out")"

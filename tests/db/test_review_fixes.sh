@@ -11,10 +11,17 @@ D="$TESTDATA/demo"
 
 # 21
 expect_exit 3 cl diff "$TESTDATA/keys/duplicate-e2e.xml"
-grep -q 'appears 2 times in this file' "$TMP/err" || fail "diff: no duplicate_key error: $(cat "$TMP/err")"
+grep -q 'appears twice in this file' "$TMP/err" || fail "diff: no duplicate_key error: $(cat "$TMP/err")"
 expect_exit 3 cl load "$TESTDATA/keys/duplicate-e2e.xml"
-grep -q 'duplicate-e2e.xml:[0-9]*: error: natural key .* appears 2 times in this file (first on line [0-9]*)' "$TMP/err" ||
+grep -q 'duplicate-e2e.xml:[0-9]*: error: the same payment identity (natural key .*) appears twice in this file, on lines [0-9]* and [0-9]*' "$TMP/err" ||
 	fail "load: no duplicate_key error naming both lines: $(cat "$TMP/err")"
+# load says what differs between the two, word for word as validate does
+grep ': error: ' "$TMP/err" >"$TMP/load.err"
+grep -q 'as two different payments (amount 18050.68 vs 14360.20, ' "$TMP/load.err" ||
+	fail "load: the two payments' difference not named: $(cat "$TMP/load.err")"
+expect_exit 3 cl validate "$TESTDATA/keys/duplicate-e2e.xml"
+grep ': error: ' "$TMP/err" | diff - "$TMP/load.err" >/dev/null ||
+	fail "load and validate word the duplicate differently: $(cat "$TMP/err" "$TMP/load.err")"
 assert_eq "$(q 'select count(*) from clearing_record')" 0 "records applied from a file with a key twice"
 assert_eq "$(q "select outcome from clearing_load")" rejected "the attempt is recorded as rejected"
 

@@ -443,6 +443,11 @@ def check_load(case, name, cwd, tenant):
         elif got != want:
             problems.append("error lines:\n%s\n  expected (validate's):\n%s" % (
                 "\n".join("    " + l for l in got), "\n".join("    " + l for l in want)))
+        # the same count of errors as validate's (a limit and summed-up
+        # errors included)
+        counted = "%s: rejected, %s, nothing applied" % (name, case.summary[len("invalid, "):])
+        if not out.startswith(counted):
+            problems.append("load said %r, expected %r" % (out.strip(), counted))
         if rows != 0:
             problems.append("%d rows applied from an invalid file" % rows)
         if outcome != "rejected":

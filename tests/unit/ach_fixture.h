@@ -271,6 +271,7 @@ struct ev {
 	enum cl_status st;
 	char code[CL_CODE_MAX];
 	unsigned long line, column, other_line;
+	unsigned long count;  /* cl_error_count() */
 	char message[CL_MSGTEXT_MAX];
 	char detail[CL_MSGTEXT_MAX], hint[CL_HINT_MAX];
 	struct cl_record rec; /* for CL_OK */
@@ -324,6 +325,7 @@ static inline void run_opts(struct run *out, const void *buf, size_t len, size_t
 			e->line = err.line;
 			e->column = err.column;
 			e->other_line = err.other_line;
+			e->count = cl_error_count(&err);
 			if (st == CL_NOTE)
 				out->notes++;
 			else

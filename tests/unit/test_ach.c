@@ -602,9 +602,10 @@ static void test_ach_return_trace_restart(void **state)
 	assert_only_error(&r, "duplicate_key", 7);
 	assert_int_equal(find_err(&r, "duplicate_key")->other_line, 3);
 	assert_string_equal(find_err(&r, "duplicate_key")->message,
-			    "return key \"099912340000099|R01|121042880000001|2026-03-02\" appears "
-			    "again in this file (first on line 3): the file cannot be deduplicated "
-			    "safely");
+			    "the same return identity (natural key "
+			    "\"099912340000099|R01|121042880000001|2026-03-02\") appears again in "
+			    "this file, on lines 3 and 7: the file cannot be loaded, because the "
+			    "second would be taken as a re-upload of the first");
 	assert_string_equal(nth_record(&r, 0)->natural_key, nth_record(&r, 1)->natural_key);
 	run_free(&r);
 	fx_free(&f);
@@ -716,6 +717,53 @@ static void test_ach_read_error_ends_the_file(void **state)
 	fx_free(&f);
 }
 
+/* Errors of one code past CL_REPEAT_SHOWN are summed up in one error,
+ * before a read error that ends the file, and do not count towards
+ * --max-errors. */
+static void test_ach_repeated_errors_summed_up_before_a_read_error(void **state)
+{
+	struct fx f;
+	struct run r;
+	z_stream zs;
+	unsigned char gz[8192];
+	struct cl_parse_opts o = {0};
+	size_t n;
+
+	(void)state;
+	fx_begin_opts(&f, "2603011200", false);
+	fx_batch(&f, "1234567890", "PPD", "200", "260302", 1);
+	for (int i = 0; i < 20; i++) /* one trace number: 19 trace_order errors */
+		fx_entry(&f, "22", "23138010", 100, "ACCT1", 1, NULL);
+	fx_end_batch(&f);
+	fx_finish(&f, true);
+	memset(&zs, 0, sizeof(zs));
+	assert_int_equal(deflateInit2(&zs, 0, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY), Z_OK);
+	zs.next_in = (unsigned char *)f.buf;
+	zs.avail_in = (uInt)f.len;
+	zs.next_out = gz;
+	zs.avail_out = sizeof(gz);
+	assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	deflateEnd(&zs);
+	n = sizeof(gz) - zs.avail_out;
+	/* stored blocks: cut in the batch control, after the 20 entries */
+	o.max_errors = 6;
+	run_opts(&r, gz, n - 8 - 150, 0, &o);
+	assert_true(r.n >= 3);
+	assert_int_equal(r.ev[r.n - 1].st, CL_IO);
+	assert_string_equal(r.ev[r.n - 1].code, "gzip_truncated");
+	assert_int_equal(r.ev[r.n - 2].st, CL_INVALID);
+	assert_string_equal(r.ev[r.n - 2].code, "trace_order");
+	assert_int_equal(r.ev[r.n - 2].count, 14);
+	assert_int_equal(r.ev[r.n - 2].line, 9);
+	assert_string_equal(r.ev[r.n - 2].message,
+			    "and 14 more trace_order errors on lines 9 to 22, not shown: after 5 "
+			    "errors of one kind the others are only counted");
+	assert_int_equal(r.errors, 7); /* 5, the summary, the read error */
+	assert_false(r.info.stopped);  /* 5 handed out: below --max-errors=6 */
+	run_free(&r);
+	fx_free(&f);
+}
+
 static void test_ach_overlong_line_same_in_any_chunking(void **state)
 {
 	struct fx f;
@@ -817,6 +865,7 @@ int main(void)
 		cmocka_unit_test(test_ach_byte_order_mark_is_note),
 		cmocka_unit_test(test_ach_cr_only_line_ends),
 		cmocka_unit_test(test_ach_read_error_ends_the_file),
+		cmocka_unit_test(test_ach_repeated_errors_summed_up_before_a_read_error),
 		cmocka_unit_test(test_ach_overlong_line_same_in_any_chunking),
 		cmocka_unit_test(test_ach_fuzz_findings_same_in_any_chunking),
 		cmocka_unit_test(test_ach_fixed_block_needs_two_records_without_line_end),

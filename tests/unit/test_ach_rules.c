@@ -129,10 +129,6 @@ static void test_ach_rules_control_total_details(void **state)
 		{6, 5, "000009", "batch_entry_count",
 		 "batch control 000009: columns 5-10 of line 6; computed 000003: the entry "
 		 "detail and addenda records after the batch header at line 2"},
-		{10, 8, "000002", "file_block_count",
-		 "file control 000002: columns 8-13 of line 10; computed 000001: the 10 records "
-		 "up to and including this file control (blank lines not counted), in blocks "
-		 "of 10"},
 		{10, 2, "000003", "file_batch_count",
 		 "file control 000003: columns 2-7 of line 10; computed 000002: the batch header "
 		 "records of the file"},

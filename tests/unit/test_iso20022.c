@@ -674,7 +674,8 @@ static void test_iso20022_transaction_rules(void **state)
 		 "currency \"QQQ\" is not an ISO 4217 currency", 1},
 		{TX09("NOTPROVIDED", "1.00", "EUR"), "no_key",
 		 "/Document/CstmrCdtTrfInitn/PmtInf[1]/CdtTrfTxInf[1]",
-		 "transaction has no natural key: EndToEndId is NOTPROVIDED (use "
+		 "transaction cannot be identified (no natural key), so a copy of it could not be told "
+		 "from a new payment: EndToEndId is NOTPROVIDED (use "
 		 "--positional-keys to key such records by MsgId, PmtInfId and position)",
 		 0},
 		{TX09(" notprovided ", "1.00", "EUR"), "no_key", NULL, NULL, 0},

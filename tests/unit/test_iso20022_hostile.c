@@ -209,8 +209,42 @@ static void test_iso20022_wrong_namespace(void **state)
 	iso_run("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.08\"/>", &run);
 	only_error(&run, "unsupported_message");
 	assert_string_equal(run.err[0].message,
-			    "unsupported message type camt.053.001.08: clearing-load reads "
-			    "pain.001, pacs.008, pacs.009 and pacs.004");
+			    "camt.053.001.08 is a bank statement, not a clearing file: "
+			    "clearing-load loads pain.001, pacs.008, pacs.009 and pacs.004");
+	/* what the message holds is not read, even what looks like a payment */
+	iso_run("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10\">"
+		"<FIToFIPmtStsRpt><FIToFICstmrCdtTrf/><Bad/></FIToFIPmtStsRpt></Document>",
+		&run);
+	only_error(&run, "unsupported_message");
+	assert_string_equal(run.err[0].message,
+			    "pacs.002.001.10 is a payment status report, not a clearing file: "
+			    "clearing-load loads pain.001, pacs.008, pacs.009 and pacs.004");
+	iso_run("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pain.008.001.08\"/>", &run);
+	only_error(&run, "unsupported_message");
+	assert_string_equal(run.err[0].message,
+			    "pain.008.001.08 is a direct debit initiation, a message "
+			    "clearing-load does not load: it loads pain.001, pacs.008, pacs.009 "
+			    "and pacs.004");
+	iso_run("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:reda.001.001.04\"/>", &run);
+	only_error(&run, "unsupported_message");
+	assert_string_equal(run.err[0].message,
+			    "reda.001.001.04 is an ISO 20022 message clearing-load does not "
+			    "load: it loads pain.001, pacs.008, pacs.009 and pacs.004");
+	iso_run("<Document xmlns=\"http://www.six-interbank-clearing.com/de/"
+		"pain.002.001.03.ch.02.xsd\"/>", &run);
+	only_error(&run, "unsupported_message");
+	assert_non_null(strstr(run.err[0].message, "pain.002.001.03.ch.02 is a payment status"));
+	/* a statement cut short is a broken file too: not only "unsupported" */
+	iso_run("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.08\">"
+		"<BkToCstmrStmt><GrpHdr>", &run);
+	assert_int_equal(run.nerr, 2);
+	assert_string_equal(run.err[0].code, "unsupported_message");
+	assert_string_equal(run.err[1].code, "xml_truncated");
+	iso_run("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.08\">"
+		"<BkToCstmrStmt></Stmt></Document>", &run);
+	assert_int_equal(run.nerr, 2);
+	assert_string_equal(run.err[0].code, "unsupported_message");
+	assert_string_equal(run.err[1].code, "xml_malformed");
 	iso_run("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pain.001.001.99\"/>", &run);
 	only_error(&run, "unsupported_version");
 	iso_run("<Document xmlns=\"" PAIN_NS "\"><FIToFICstmrCdtTrf/></Document>", &run);

@@ -143,12 +143,12 @@ static void test_near_in_file_message(void **state)
 	assert_string_equal(e.message,
 			    "the entries on lines 3 and 8 are one payment under two effective dates "
 			    "(2026-03-02 and 2026-03-03: same originator, trace number, receiving "
-			    "account, RDFI and amount): the file cannot be deduplicated safely");
+			    "account, RDFI and amount): the file cannot be loaded, because it would be applied twice");
 	cl_near_in_file_error(&e, "f.ach", "ach.return", 3, "2026-03-02", 7, "");
 	assert_string_equal(e.message,
 			    "the returns or NOCs on lines 3 and 7 are one return twice (effective "
 			    "2026-03-02 and (none): same original trace, original RDFI and amount): "
-			    "the file cannot be deduplicated safely");
+			    "the file cannot be loaded, because it would be applied twice");
 }
 
 int main(void)

@@ -1,0 +1,39 @@
+# A well-formed ISO 20022 message that is not one clearing-load loads (a bank
+# statement, a status report) is reported as exactly one error, code
+# unsupported_message, naming the message and what it is, and nothing else:
+# whoever sweeps an inbox can tell it from a broken file by that alone.  The
+# files are copies of real ones (testdata/iso20022/SOURCES.md).
+. "$(dirname "$0")/lib.sh"
+C="$TESTDATA/iso20022/corpus"
+
+# FILE MESSAGE: validate and parse give one error, this one
+one() {
+	for cmd in validate parse; do
+		run $cmd --format json "$C/$1"
+		n=$(grep -c '"type":"error"' "$TMP/stdout" || true)
+		[ "$cmd" = parse ] && n=$(grep -c ': error: ' "$TMP/stderr" || true)
+		[ "$n" = 1 ] || fail "$1: $cmd: $n errors, expected 1: $(cat "$TMP/stdout" "$TMP/stderr")"
+	done
+	run validate --format json "$C/$1"
+	expect_stdout_has "\"code\":\"unsupported_message\",\"message\":\"$2\""
+	if grep -q '"type":"record"' "$TMP/stdout"; then fail "$1: a record: $(cat "$TMP/stdout")"; fi
+}
+L='clearing-load loads pain.001, pacs.008, pacs.009 and pacs.004'
+one camt.053/genkgo_camt053.v8.xml "camt.053.001.08 is a bank statement, not a clearing file: $L"
+one camt.053/genkgo_camt053.v2.minimal.xml "camt.053.001.02 is a bank statement, not a clearing file: $L"
+one camt.054/genkgo_camt054.v8-with-UETR.xml "camt.054.001.08 is a debit or credit notification, not a clearing file: $L"
+one pacs.002/moov_valid_pacs_v11_minimal.xml "pacs.002.001.11 is a payment status report, not a clearing file: $L"
+one pacs.002/rtp/tch_rtp_pacs002.ACTC.xml "pacs.002.001.10 is a payment status report, not a clearing file: $L"
+one pain.002/nordea_pain_002_v3_txn_reject.xml "pain.002.001.03 is a payment status report, not a clearing file: $L"
+one pain.002/moov_postfinance_pain002-epo.xml "pain.002.001.03.ch.02 is a payment status report, not a clearing file: $L"
+
+# the message type is the file's, as for the messages it loads
+run validate --format json "$C/camt.053/genkgo_camt053.v8.xml"
+expect_stdout_has '"message_type":"camt.053.001.08"'
+
+# a statement cut short is a broken file: its truncation is said too
+head -c 1500 "$C/camt.053/genkgo_camt053.v8.xml" >"$TMP/cut.xml"
+run validate "$TMP/cut.xml"
+expect_stderr_has "cut.xml:2: error: camt.053.001.08 is a bank statement, not a clearing file: $L"
+expect_stderr_has 'error: file ends inside the document (truncated?)'
+echo ok
