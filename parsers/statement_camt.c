@@ -244,7 +244,23 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 	struct cl_stmt_camt *c = &p->camt;
 
 	switch (scope) {
-	case SC_STMT:
+	case SC_STMT: {
+		/* Stmt, Ntfctn and Rpt share the table: each message has one */
+		static const char *const want[] = {
+			[CL_STMT_SRC_CAMT052] = "Rpt",
+			[CL_STMT_SRC_CAMT053] = "Stmt",
+			[CL_STMT_SRC_CAMT054] = "Ntfctn",
+		};
+		char path[CL_PATH_MAX];
+		const char *name;
+
+		cl_stmt_xml_path(p, path, sizeof(path));
+		name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		if ((size_t)p->source < sizeof(want) / sizeof(want[0]) && want[p->source] &&
+		    strcmp(name, want[p->source]) != 0)
+			cl_stmt_error(p, line, path, "unexpected_element",
+				      "element <%s> in a %s message: expected <%s>", name,
+				      p->message_type, want[p->source]);
 		memset(&c->stmt, 0, sizeof(c->stmt));
 		c->stmt.source = p->source;
 		snprintf(c->stmt.message_type, sizeof(c->stmt.message_type), "%s", p->message_type);
@@ -265,6 +281,7 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 		c->mixed_ccy = c->overflow = false;
 		c->entry_index = 0;
 		break;
+	}
 	case SC_BAL:
 		c->bal_type[0] = c->bal_amt[0] = c->bal_ccy[0] = c->bal_ind[0] = c->bal_date[0] = '\0';
 		c->bal_line = line;
@@ -732,9 +749,10 @@ static void summary_check(struct cl_stmt_parser *p)
 				 "/TxsSummry/%s/NbOfNtries", rows[i].what);
 			cl_stmt_error(p, line, path, "summary_count",
 				      "TxsSummry %s NbOfNtries is %ld, but the statement has %lu "
-				      "%s",
+				      "%s%s",
 				      rows[i].what, rows[i].nb, rows[i].n,
-				      i == 0 ? "entries" : i == 1 ? "credit entries" : "debit entries");
+				      i == 0 ? "" : i == 1 ? "credit " : "debit ",
+				      rows[i].n == 1 ? "entry" : "entries");
 		}
 		if (rows[i].sum[0] && sums) {
 			char what[40];
@@ -808,11 +826,13 @@ static void balance_check(struct cl_stmt_parser *p)
 			    k->type, cl_stmt_fmt_minor(k->amount_minor, exp, a, sizeof(a)), k->ccy,
 			    cl_stmt_fmt_minor(want, exp, b, sizeof(b)), o->ccy);
 	cl_error_detail(err,
-			"opening balance %s on line %lu: %s; %lu booked credits: %s; %lu booked "
-			"debits: %s (entries with Sts BOOK)",
+			"opening balance %s on line %lu: %s; booked credits: %s in %lu %s; booked "
+			"debits: %s in %lu %s (only entries with Sts BOOK count)",
 			o->type, o->line, cl_stmt_fmt_minor(o->amount_minor, exp, d1, sizeof(d1)),
-			c->n_booked_cdt, cl_stmt_fmt_minor(c->booked_cdt, exp, d2, sizeof(d2)),
-			c->n_booked_dbt, cl_stmt_fmt_minor(c->booked_dbt, exp, d3, sizeof(d3)));
+			cl_stmt_fmt_minor(c->booked_cdt, exp, d2, sizeof(d2)), c->n_booked_cdt,
+			c->n_booked_cdt == 1 ? "entry" : "entries",
+			cl_stmt_fmt_minor(c->booked_dbt, exp, d3, sizeof(d3)), c->n_booked_dbt,
+			c->n_booked_dbt == 1 ? "entry" : "entries");
 }
 
 static void stmt_end(struct cl_stmt_parser *p)

@@ -156,7 +156,7 @@ struct cl_stmt_xml {
 	int depth;                    /* of the element being opened/closed */
 	int doc_depth;                /* Document, -1 outside */
 	int root_depth;               /* the message root, -1 outside */
-	bool doc_seen, root_opened, root_closed, any_element;
+	bool doc_seen, root_seen, root_opened, root_closed;
 	char other_msg[32];           /* a message we do not read, seen */
 	/* element path from the outermost element: "/Document/BkToCstmrStmt/..." */
 	char path[CL_PATH_MAX];

@@ -308,6 +308,7 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *prefix, c
 			}
 		}
 		x->root_depth = depth;
+		x->root_seen = true;
 		x->nscopes = 0;
 		push_scope(p, SC_ROOT, depth, line);
 		return;
@@ -396,8 +397,17 @@ static void parse_end(void *ctx, const xmlChar *name, const xmlChar *prefix, con
 		if (depth == x->root_depth)
 			x->root_depth = -1;
 	}
-	if (depth == x->doc_depth)
+	if (depth == x->doc_depth) {
+		if (!x->root_seen && x->ops) {
+			char path[CL_PATH_MAX];
+
+			cl_stmt_xml_path(p, path, sizeof(path));
+			cl_stmt_error(p, cur_line(x), path, "missing_element",
+				      "Document has no <%s>: expected the %s message in it", x->root_name,
+				      p->message_type);
+		}
 		x->doc_depth = -1;
+	}
 	x->depth--;
 }
 
