@@ -699,6 +699,9 @@ static void at_end(struct cl_stmt_parser *p)
 	else if (b->state == B_FILE)
 		cl_stmt_error(p, b->lineno, NULL, "bai2_truncated",
 			      "file ends without a 99 file trailer (truncated?)");
+	else
+		cl_stmt_error(p, b->lineno, NULL, "bai2_record_order",
+			      "no 01 file header in the file: expected one first");
 }
 
 void cl_stmt_bai2_pump(struct cl_stmt_parser *p)
