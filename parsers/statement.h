@@ -175,7 +175,8 @@ struct cl_stmt_tx {
 	char end_to_end_id[CL_ID_MAX]; /* Refs/EndToEndId */
 	char uetr[37];                 /* Refs/UETR (36 characters) */
 	char tx_id[CL_ID_MAX];         /* Refs/TxId */
-	char clr_sys_ref[CL_ID_MAX];   /* Refs/ClrSysRef (US ACH: the trace number) */
+	char clr_sys_ref[CL_ID_MAX];   /* Refs/ClrSysRef (where US banks often put the
+	                                  ACH trace number) */
 	char ach_trace[CL_ID_MAX];     /* Refs/Prtry/Ref whose Tp names an ACH trace */
 	bool has_amount;
 	int64_t amount_minor;          /* Amt (v04+), else AmtDtls/TxAmt/Amt */

@@ -124,9 +124,27 @@ static const char *record_name(int code)
 
 /* --------------------------------------------------------- fields */
 
+/* Fields a funds type adds after itself: S three amounts, V a date and a
+ * time, D a count n and n pairs (n read from `count`, up to 50: more is
+ * taken as none), else none. */
+static int funds_extra(const char *type, const char *count)
+{
+	if (strcmp(type, "S") == 0)
+		return 3;
+	if (strcmp(type, "V") == 0)
+		return 2;
+	if (strcmp(type, "D") == 0) {
+		char *end;
+		long n = strtol(count, &end, 10);
+
+		return 1 + (*end || n < 0 || n > 50 ? 0 : 2 * (int)n);
+	}
+	return 0;
+}
+
 /* Split the record into fields at ',' and at the joints of its pieces;
- * for a 16, stop before the text (the 7th field and after the funds-type
- * fields): b->text is the rest. */
+ * for a 16, stop at the text (after the funds type's fields and the two
+ * references): b->text is the rest. */
 static bool split(struct cl_stmt_parser *p)
 {
 	struct cl_stmt_bai2 *b = p->bai2;
@@ -147,27 +165,14 @@ static bool split(struct cl_stmt_parser *p)
 		}
 		b->field[b->nfields++] = s;
 		*end = '\0';
-		if (b->rec_code == 16 && b->nfields == 4) {
-			/* the funds type says how many fields follow it */
-			int extra = 0;
-
-			if (strcmp(s, "S") == 0)
-				extra = 3;
-			else if (strcmp(s, "V") == 0)
-				extra = 2;
-			else if (strcmp(s, "D") == 0)
-				extra = -1; /* a count, then pairs */
-			if (extra >= 0)
-				text_at = 4 + extra + 2;
-		} else if (b->rec_code == 16 && text_at < 0 && b->nfields == 5) {
-			text_at = 5 + 2 * (int)strtol(s, NULL, 10) + 2; /* D: n pairs */
-			if (text_at < 7 || text_at > 200)
-				text_at = 7;
-		}
+		/* a 16's funds type is field 3; D's count is field 4 */
+		if (b->rec_code == 16 && text_at < 0 &&
+		    ((b->nfields == 4 && strcmp(b->field[3], "D") != 0) || b->nfields == 5))
+			text_at = 4 + funds_extra(b->field[3], b->nfields == 5 ? b->field[4] : "") + 2;
 		if (!sep)
 			return true;
 		s = end + 1;
-		if (b->rec_code == 16 && text_at >= 0 && b->nfields == text_at) {
+		if (b->rec_code == 16 && b->nfields == text_at) {
 			for (char *c = s; *c; c++)
 				if (*c == '\n')
 					*c = ' ';
@@ -314,18 +319,7 @@ static void group_header(struct cl_stmt_parser *p)
 /* How many fields the funds type at field i takes, itself included. */
 static int funds_fields(const struct cl_stmt_bai2 *b, int i)
 {
-	const char *t = fld(b, i);
-
-	if (strcmp(t, "S") == 0)
-		return 4;
-	if (strcmp(t, "V") == 0)
-		return 3;
-	if (strcmp(t, "D") == 0) {
-		long n = strtol(fld(b, i + 1), NULL, 10);
-
-		return n < 0 || n > 100 ? 2 : 2 + 2 * (int)n;
-	}
-	return 1;
+	return 1 + funds_extra(fld(b, i), fld(b, i + 1));
 }
 
 static void account_header(struct cl_stmt_parser *p)
@@ -402,7 +396,9 @@ static void detail(struct cl_stmt_parser *p)
 	struct cl_stmt_item *it = cl_stmt_slot(p, CL_STMT_ENTRY);
 	struct cl_stmt_entry *e = &it->entry;
 	const char *code = fld(b, 1);
-	int n = strspn(code, "0123456789") == 3 && !code[3] ? atoi(code) : -1;
+	int n = strspn(code, "0123456789") == 3 && !code[3]
+			? (code[0] - '0') * 100 + (code[1] - '0') * 10 + (code[2] - '0')
+			: -1;
 	int f = 3 + funds_fields(b, 3);
 
 	it->stmt = b->stmt;
@@ -628,6 +624,20 @@ static void physical(struct cl_stmt_parser *p)
 		n--;
 	if (n == 0)
 		return; /* a blank line */
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c > 0x7E) {
+			/* BAI2 is ASCII text; a NUL would cut a field short */
+			cl_stmt_error(p, b->lineno, NULL, "bai2_character",
+				      "byte 0x%02X in column %zu: expected printable ASCII (BAI2 "
+				      "records are ASCII text)",
+				      c, i + 1);
+			for (; i < n; i++)
+				if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7E)
+					s[i] = '?';
+		}
+	}
 	if (n > 0 && s[n - 1] == '/')
 		n--;
 	s[n] = '\0';

@@ -236,6 +236,33 @@ static void test_statement_bai2_order_and_fields(void **state)
 	assert_int_equal(stmt_find_error(&run, "bai2_version"), 0);
 	stmt_run_str(edit(5, "17,475,5000/"), &run);
 	assert_int_equal(stmt_find_error(&run, "bai2_record_code"), 0);
+	/* a control byte: an error, the record read with '?' for it */
+	stmt_run_str(edit(4, "16,165,50000,0,BREF001,CREF001,ACH\001CREDIT/"), &run);
+	assert_int_equal(run.nerr, 1);
+	assert_string_equal(run.err[0].code, "bai2_character");
+	assert_string_equal(run.err[0].message,
+			    "byte 0x01 in column 35: expected printable ASCII (BAI2 records are "
+			    "ASCII text)");
+	assert_string_equal(stmt_nth(&run, CL_STMT_ENTRY, 0)->entry.text, "ACH?CREDIT");
+}
+
+static void test_statement_bai2_distributed_funds(void **state)
+{
+	const struct cl_stmt_item *e;
+
+	(void)state;
+	/* D: a count of 2, then two (days, amount) pairs before the references */
+	stmt_run_str(edit(4, "16,165,50000,D,2,0,30000,1,20000,BREF001,CREF001,SPLIT/"), &run);
+	assert_int_equal(run.nerr, 0);
+	e = stmt_nth(&run, CL_STMT_ENTRY, 0);
+	assert_string_equal(e->entry.funds_type, "D");
+	assert_string_equal(e->entry.acct_svcr_ref, "BREF001");
+	assert_string_equal(e->entry.cust_ref, "CREF001");
+	assert_string_equal(e->entry.text, "SPLIT");
+	/* in a 03 summary too: the next summary follows the pairs */
+	stmt_run_str(edit(3, "03,123456789,USD,010,100000,,D,1,0,100000,015,145000,,/"), &run);
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(stmt_nth(&run, CL_STMT_STATEMENT, 0)->stmt.closing.amount_minor, 145000);
 }
 
 static void test_statement_bai2_endless_line(void **state)
@@ -265,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_statement_bai2_missing_file_trailer),
 		cmocka_unit_test(test_statement_bai2_continuation),
 		cmocka_unit_test(test_statement_bai2_order_and_fields),
+		cmocka_unit_test(test_statement_bai2_distributed_funds),
 		cmocka_unit_test(test_statement_bai2_endless_line),
 	};
 

@@ -312,6 +312,20 @@ static void test_statement_camt_entry_errors(void **state)
 	assert_int_equal(stmt_find_error(&run, "statement_balance"), -1);
 }
 
+/* Messages quote the file: a control character is shown, not printed. */
+static void test_statement_camt_message_quotes_safely(void **state)
+{
+	char d[8192];
+
+	(void)state;
+	snprintf(d, sizeof(d), "%s", good());
+	memcpy(strstr(d, "<CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK"), "<CdtDbtInd>D\tIT</CdtDbtInd>", 27);
+	stmt_run_str(d, &run);
+	assert_int_equal(stmt_find_error(&run, "credit_debit"), 0);
+	assert_string_equal(run.err[0].message,
+			    "entry 2 CdtDbtInd \"D\\x09IT\": expected CRDT or DBIT");
+}
+
 static void test_statement_camt_repeated_amount(void **state)
 {
 	char d[8192];
@@ -534,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_statement_camt_batch_total_and_entry_sum),
 		cmocka_unit_test(test_statement_camt_notification_v08),
 		cmocka_unit_test(test_statement_camt_entry_errors),
+		cmocka_unit_test(test_statement_camt_message_quotes_safely),
 		cmocka_unit_test(test_statement_camt_repeated_amount),
 		cmocka_unit_test(test_statement_camt_page_of_several),
 		cmocka_unit_test(test_statement_camt_mixed_currencies),
