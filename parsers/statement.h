@@ -57,7 +57,11 @@
  *    every one has an amount in the entry's currency.
  *  - BAI2: record order; the 49, 98 and 99 trailers' control totals and
  *    record, account and group counts (statement_bai2.c says how).
- *  - pacs.002: a transaction status with no original reference at all.
+ *  - camt: an entry without Amt, CdtDbtInd or Sts, an entry status other
+ *    than BOOK, PDNG, INFO and FUTR (Sts/Prtry excepted), an amount with
+ *    more decimals than its currency has.
+ *  - pacs.002: a transaction status with no original reference at all; a
+ *    status that is not a code of 1 to 4 letters or digits.
  *
  * Hostile input: the XML formats go through the same byte guard and
  * libxml2 settings as the clearing messages (no DOCTYPE, no entities, no
@@ -148,7 +152,8 @@ struct cl_stmt_entry {
 	char ccy[4];
 	enum cl_direction direction;   /* CdtDbtInd; BAI2: by type code */
 	bool reversal;                 /* RvslInd */
-	char status[CL_STMT_CODE_MAX]; /* BOOK, PDNG, INFO (Sts, or Sts/Cd); BAI2 "" */
+	char status[CL_STMT_CODE_MAX]; /* BOOK, PDNG, INFO, FUTR (Sts, Sts/Cd, or
+	                                  Sts/Prtry as written); BAI2 "" */
 	char booking_date[CL_STMT_DATE_MAX]; /* BookgDt/Dt or DtTm */
 	char value_date[CL_STMT_DATE_MAX];   /* ValDt/Dt or DtTm; BAI2: V funds date */
 	char bank_tx_code[CL_STMT_CODE_MAX]; /* Domn "PMNT/RCDT/ESCT", else Prtry/Cd; BAI2 type code */

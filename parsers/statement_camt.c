@@ -29,7 +29,7 @@ enum {
 	/* TxsSummry */
 	CF_T_NB, CF_T_SUM, CF_T_NET, CF_T_NET_IND, CF_C_NB, CF_C_SUM, CF_D_NB, CF_D_SUM,
 	/* Ntry */
-	CF_N_REF, CF_N_AMT, CF_N_IND, CF_N_RVSL, CF_N_STS, CF_N_BOOK, CF_N_VAL, CF_N_SVCR,
+	CF_N_REF, CF_N_AMT, CF_N_IND, CF_N_RVSL, CF_N_STS, CF_N_STS_PRTRY, CF_N_BOOK, CF_N_VAL, CF_N_SVCR,
 	CF_N_DOMN, CF_N_FMLY, CF_N_SUBFMLY, CF_N_PRTRY, CF_N_INF,
 	/* Btch */
 	CF_B_MSG_ID, CF_B_PMT_INF_ID, CF_B_NB, CF_B_TTL, CF_B_IND,
@@ -90,7 +90,7 @@ static const struct cl_stmt_path paths[] = {
 	{SC_NTRY, "RvslInd", 0, CF_N_RVSL, false},
 	{SC_NTRY, "Sts", 0, CF_N_STS, false},
 	{SC_NTRY, "Sts/Cd", 0, CF_N_STS, false},
-	{SC_NTRY, "Sts/Prtry", 0, CF_N_STS, false},
+	{SC_NTRY, "Sts/Prtry", 0, CF_N_STS_PRTRY, false},
 	{SC_NTRY, "BookgDt/Dt", 0, CF_N_BOOK, false},
 	{SC_NTRY, "BookgDt/DtTm", 0, CF_N_BOOK, false},
 	{SC_NTRY, "ValDt/Dt", 0, CF_N_VAL, false},
@@ -403,7 +403,8 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 		e->direction = indicator(v);
 		break;
 	case CF_N_RVSL: e->reversal = strcmp(v, "true") == 0 || strcmp(v, "1") == 0; break;
-	case CF_N_STS: PUT(e->status); break;
+	case CF_N_STS:
+	case CF_N_STS_PRTRY: PUT(e->status); break;
 	case CF_N_BOOK: PUT(e->booking_date); break;
 	case CF_N_VAL: PUT(e->value_date); break;
 	case CF_N_SVCR: PUT(e->acct_svcr_ref); break;
@@ -529,6 +530,14 @@ static void ntry_end(struct cl_stmt_parser *p)
 		scope_path(p, "Sts", path, sizeof(path));
 		cl_stmt_error(p, e->line, path, "missing_element",
 			      "entry %lu has no <Sts>: expected BOOK, PDNG or INFO", e->index);
+	} else if (!p->xml->seen_line[CF_N_STS_PRTRY] && strcmp(e->status, "BOOK") != 0 &&
+		   strcmp(e->status, "PDNG") != 0 && strcmp(e->status, "INFO") != 0 &&
+		   strcmp(e->status, "FUTR") != 0) {
+		/* a code the balance check would silently leave out */
+		scope_path(p, "Sts", path, sizeof(path));
+		cl_stmt_error(p, e->line, path, "entry_status",
+			      "entry %lu status \"%.20s\": expected BOOK, PDNG, INFO or FUTR",
+			      e->index, e->status);
 	}
 	if (c->domn[0][0])
 		snprintf(e->bank_tx_code, sizeof(e->bank_tx_code), "%.8s/%.8s/%.8s", c->domn[0],

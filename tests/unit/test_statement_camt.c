@@ -186,6 +186,40 @@ static void test_statement_camt_debit_closing_balance(void **state)
 			    "booked credits minus booked debits is 1200.00 EUR");
 }
 
+/* PRCD (previous closing) stands for the opening balance when there is no
+ * OPBD. */
+static void test_statement_camt_prcd_opening(void **state)
+{
+	char d[8192];
+
+	(void)state;
+	snprintf(d, sizeof(d), "%s", statement("1200.01", "4", "2", "50.00"));
+	memcpy(strstr(d, "<Cd>OPBD</Cd>"), "<Cd>PRCD</Cd>", 13);
+	stmt_run_str(d, &run);
+	assert_int_equal(run.nerr, 1);
+	assert_string_equal(run.err[0].code, "statement_balance");
+	assert_string_equal(stmt_nth(&run, CL_STMT_STATEMENT, 0)->stmt.opening.type, "PRCD");
+	assert_true(strncmp(run.err[0].detail, "opening balance PRCD on line 8: 1000.00;", 40) == 0);
+}
+
+/* camt.052.001.08 account report: Rpt, no balances to check. */
+static void test_statement_camt_account_report(void **state)
+{
+	static const char d[] =
+		"<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.052.001.08\">"
+		"<BkToCstmrAcctRpt><GrpHdr><MsgId>R-1</MsgId></GrpHdr>"
+		"<Rpt><Id>RPT-1</Id><Acct><Id><IBAN>GB33BUKB20201555555555</IBAN></Id></Acct>"
+		"<Ntry><Amt Ccy=\"GBP\">10.00</Amt><CdtDbtInd>CRDT</CdtDbtInd>"
+		"<Sts><Cd>PDNG</Cd></Sts></Ntry></Rpt></BkToCstmrAcctRpt></Document>";
+
+	(void)state;
+	stmt_run_str(d, &run);
+	assert_int_equal(run.nerr, 0);
+	assert_string_equal(run.source, "camt.052");
+	assert_string_equal(stmt_nth(&run, CL_STMT_STATEMENT, 0)->stmt.id, "RPT-1");
+	assert_string_equal(stmt_nth(&run, CL_STMT_ENTRY, 0)->entry.status, "PDNG");
+}
+
 static void test_statement_camt_wrong_nb_of_ntries(void **state)
 {
 	(void)state;
@@ -309,6 +343,15 @@ static void test_statement_camt_entry_errors(void **state)
 			    "amount \"9.9999\" has more decimals than EUR's 2");
 	assert_string_equal(run.err[i].path, "/Document/BkToCstmrStmt/Stmt/Ntry/Amt");
 	/* the balance cannot be checked with an entry unread: no balance error */
+	assert_int_equal(stmt_find_error(&run, "statement_balance"), -1);
+	/* a status code that is none of the four */
+	snprintf(d, sizeof(d), "%s", good());
+	memcpy(strstr(d, "<Sts>PDNG</Sts>"), "<Sts>BOKD</Sts>", 15);
+	stmt_run_str(d, &run);
+	assert_int_equal(run.nerr, 1);
+	assert_string_equal(run.err[0].code, "entry_status");
+	assert_string_equal(run.err[0].message,
+			    "entry 4 status \"BOKD\": expected BOOK, PDNG, INFO or FUTR");
 	assert_int_equal(stmt_find_error(&run, "statement_balance"), -1);
 }
 
@@ -542,6 +585,8 @@ int main(void)
 		cmocka_unit_test(test_statement_camt_valid_items),
 		cmocka_unit_test(test_statement_camt_balance_off_by_one_cent),
 		cmocka_unit_test(test_statement_camt_debit_closing_balance),
+		cmocka_unit_test(test_statement_camt_prcd_opening),
+		cmocka_unit_test(test_statement_camt_account_report),
 		cmocka_unit_test(test_statement_camt_wrong_nb_of_ntries),
 		cmocka_unit_test(test_statement_camt_wrong_summary_sum),
 		cmocka_unit_test(test_statement_camt_batch_count),
