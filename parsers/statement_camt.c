@@ -237,6 +237,18 @@ static void give_statement(struct cl_stmt_parser *p)
 	cl_stmt_commit(p);
 }
 
+/* The entry's BkTxCd: "PMNT/RCDT/ESCT" from Domn, else Prtry/Cd. */
+static void bank_tx_code(struct cl_stmt_camt *c)
+{
+	struct cl_stmt_entry *e = &c->entry;
+
+	if (c->domn[0][0])
+		snprintf(e->bank_tx_code, sizeof(e->bank_tx_code), "%.8s/%.8s/%.8s", c->domn[0],
+			 c->domn[1], c->domn[2]);
+	else if (c->prtry_cd[0])
+		snprintf(e->bank_tx_code, sizeof(e->bank_tx_code), "%s", c->prtry_cd);
+}
+
 /* ---------------------------------------------------------- scopes */
 
 static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
@@ -312,8 +324,7 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 		c->dtls_sum = 0;
 		c->dtls_sum_ok = true;
 		c->dtls_line = line;
-		/* the entry's own fields precede NtryDtls: resolve them for the
-		 * transactions that follow */
+		bank_tx_code(c); /* BkTxCd precedes NtryDtls: for its transactions */
 		break;
 	case SC_BTCH:
 		c->btch_ttl[0] = c->btch_ccy[0] = c->btch_nb[0] = '\0';
@@ -418,7 +429,7 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 	case CF_B_NB: PUT(c->btch_nb); break;
 	case CF_B_TTL:
 		PUT(c->btch_ttl);
-		snprintf(c->btch_ccy, sizeof(c->btch_ccy), "%.3s", ccy);
+		snprintf(c->btch_ccy, sizeof(c->btch_ccy), "%s", ccy);
 		break;
 	case CF_B_IND: e->btch_direction = indicator(v); break;
 	case CF_X_MSG_ID: PUT(t->msg_id); break;
@@ -433,13 +444,13 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 	case CF_X_PRTRY_REF: PUT(c->prtry_ref); break;
 	case CF_X_AMT:
 		PUT(c->tx_amt);
-		snprintf(c->tx_ccy, sizeof(c->tx_ccy), "%.3s", ccy);
+		snprintf(c->tx_ccy, sizeof(c->tx_ccy), "%s", ccy);
 		c->tx_amt_line = line;
 		break;
 	case CF_X_IND: PUT(c->tx_ind); break;
 	case CF_X_TXAMT:
 		PUT(c->tx_amt2);
-		snprintf(c->tx_ccy2, sizeof(c->tx_ccy2), "%.3s", ccy);
+		snprintf(c->tx_ccy2, sizeof(c->tx_ccy2), "%s", ccy);
 		if (!c->tx_amt[0])
 			c->tx_amt_line = line;
 		break;
@@ -488,7 +499,7 @@ static void bal_end(struct cl_stmt_parser *p)
 	b->present = true;
 	snprintf(b->type, sizeof(b->type), "%s", c->bal_type);
 	b->amount_minor = d == CL_DIR_DEBIT ? -v : v;
-	memcpy(b->ccy, c->bal_ccy, sizeof(b->ccy));
+	snprintf(b->ccy, sizeof(b->ccy), "%.3s", c->bal_ccy); /* valid: three letters */
 	memcpy(b->date, c->bal_date, sizeof(b->date));
 	b->line = c->bal_line;
 }
@@ -539,11 +550,7 @@ static void ntry_end(struct cl_stmt_parser *p)
 			      "entry %lu status \"%.20s\": expected BOOK, PDNG, INFO or FUTR",
 			      e->index, e->status);
 	}
-	if (c->domn[0][0])
-		snprintf(e->bank_tx_code, sizeof(e->bank_tx_code), "%.8s/%.8s/%.8s", c->domn[0],
-			 c->domn[1], c->domn[2]);
-	else if (c->prtry_cd[0])
-		snprintf(e->bank_tx_code, sizeof(e->bank_tx_code), "%s", c->prtry_cd);
+	bank_tx_code(c);
 	/* the entry against its transaction details, when each had an
 	 * amount in the entry's currency */
 	if (ok && e->txs > 0 && c->ntry_tx_sum_ok && c->ntry_tx_sum != e->amount_minor) {
@@ -692,7 +699,7 @@ static void tx_end(struct cl_stmt_parser *p)
 			cl_stmt_error(p, c->tx_amt_line, path, "amount", "%s", why);
 		} else {
 			t->has_amount = true;
-			snprintf(t->ccy, sizeof(t->ccy), "%s", ccy);
+			snprintf(t->ccy, sizeof(t->ccy), "%.3s", ccy);
 		}
 	}
 	if (t->has_amount && strcmp(t->ccy, e->ccy) == 0 && t->direction != CL_DIR_NONE) {

@@ -82,9 +82,10 @@ struct cl_stmt_camt {
 	bool stmt_given;             /* the STATEMENT item was queued */
 	struct cl_stmt_entry entry;
 	struct cl_stmt_tx tx;
-	/* Bal being read */
+	/* Bal being read (currencies as written, up to 7 bytes: a wrong one is
+	 * refused, never cut to fit) */
 	char bal_type[CL_STMT_CODE_MAX];
-	char bal_amt[40], bal_ccy[4], bal_ind[8], bal_date[CL_STMT_DATE_MAX];
+	char bal_amt[40], bal_ccy[8], bal_ind[8], bal_date[CL_STMT_DATE_MAX];
 	unsigned long bal_line, bal_amt_line;
 	/* TxsSummry as written */
 	char sum_net[40], sum_net_ind[8];
@@ -93,7 +94,7 @@ struct cl_stmt_camt {
 	char ntry_amt[40], ntry_ind[8], ntry_rvsl[8];
 	unsigned long ntry_amt_line;
 	char domn[3][CL_STMT_CODE_MAX], prtry_cd[CL_STMT_CODE_MAX];
-	char btch_ttl[40], btch_ccy[4], btch_nb[24];
+	char btch_ttl[40], btch_ccy[8], btch_nb[24];
 	unsigned long btch_line;
 	/* TxDtls of the current NtryDtls, and of the whole entry */
 	unsigned long dtls_txs;
@@ -106,7 +107,7 @@ struct cl_stmt_camt {
 	int64_t ntry_tx_sum;
 	bool ntry_tx_sum_ok;
 	/* transaction being read */
-	char tx_amt[40], tx_ccy[4], tx_amt2[40], tx_ccy2[4], tx_ind[8];
+	char tx_amt[40], tx_ccy[8], tx_amt2[40], tx_ccy2[8], tx_ind[8];
 	char prtry_tp[CL_ID_MAX], prtry_ref[CL_ID_MAX];
 	unsigned long tx_amt_line;
 	/* sums over the statement's entries */
@@ -127,7 +128,7 @@ struct cl_stmt_pacs002 {
 	struct cl_stmt_statement hdr;   /* GrpHdr */
 	struct cl_stmt_status st;       /* being read */
 	char grp_orgnl_msg_id[CL_ID_MAX], grp_orgnl_msg_nm_id[CL_ID_MAX];
-	char amt[40], amt_ccy[4], amt2[40], amt2_ccy[4];
+	char amt[40], amt_ccy[8], amt2[40], amt2_ccy[8];
 	unsigned long amt_line;
 	unsigned long n_grp, n_tx;
 };

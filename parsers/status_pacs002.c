@@ -117,12 +117,12 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 	case PF_T_ACCPTNC: PUT(t->accptnc_dt_tm); break;
 	case PF_T_AMT:
 		PUT(s->amt);
-		snprintf(s->amt_ccy, sizeof(s->amt_ccy), "%.3s", ccy);
+		snprintf(s->amt_ccy, sizeof(s->amt_ccy), "%s", ccy);
 		s->amt_line = line;
 		break;
 	case PF_T_AMT2:
 		PUT(s->amt2);
-		snprintf(s->amt2_ccy, sizeof(s->amt2_ccy), "%.3s", ccy);
+		snprintf(s->amt2_ccy, sizeof(s->amt2_ccy), "%s", ccy);
 		if (!s->amt[0])
 			s->amt_line = line;
 		break;
@@ -182,9 +182,10 @@ static void status_end(struct cl_stmt_parser *p, int scope)
 				      "OrgnlEndToEndId, OrgnlTxId, OrgnlUETR or OrgnlInstrId",
 				      t->index);
 		if (amt[0]) {
-			if (e >= 0 && cl_iso_amount_parse(amt, e, &t->amount_minor) == CL_ISO_AMT_OK) {
+			if (e >= 0 && strlen(ccy) == 3 &&
+			    cl_iso_amount_parse(amt, e, &t->amount_minor) == CL_ISO_AMT_OK) {
 				t->has_amount = true;
-				memcpy(t->ccy, ccy, sizeof(t->ccy));
+				snprintf(t->ccy, sizeof(t->ccy), "%.3s", ccy);
 			} else {
 				snprintf(path + strlen(path), sizeof(path) - strlen(path), "/OrgnlTxRef");
 				cl_stmt_error(p, s->amt_line, path, "amount",

@@ -344,6 +344,28 @@ static void test_statement_camt_entry_errors(void **state)
 	assert_string_equal(run.err[i].path, "/Document/BkToCstmrStmt/Stmt/Ntry/Amt");
 	/* the balance cannot be checked with an entry unread: no balance error */
 	assert_int_equal(stmt_find_error(&run, "statement_balance"), -1);
+	/* a currency code too long is refused, not cut to three letters */
+	snprintf(d, sizeof(d), "%s", good());
+	memcpy(strstr(d, "<Amt Ccy=\"EUR\">200.00"), "<Amt Ccy=\"EUX\">", 15);
+	stmt_run_str(d, &run);
+	assert_int_equal(stmt_find_error(&run, "amount"), 0);
+	assert_int_equal(run.err[0].line, 14);
+	assert_string_equal(run.err[0].message,
+			    "currency \"EUX\" is not an ISO 4217 code: expected an ISO 4217 currency "
+			    "with minor units");
+	{
+		static char e[8192];
+		const char *at = strstr(good(), "<Amt Ccy=\"EUR\">200.00");
+		size_t head = (size_t)(at - doc);
+
+		memcpy(e, doc, head);
+		snprintf(e + head, sizeof(e) - head, "<Amt Ccy=\"EURO\">%s", at + 15);
+		stmt_run_str(e, &run);
+		assert_int_equal(stmt_find_error(&run, "amount"), 0);
+		assert_string_equal(run.err[0].message,
+				    "currency \"EURO\" is not an ISO 4217 code: expected an ISO 4217 "
+				    "currency with minor units");
+	}
 	/* a status code that is none of the four */
 	snprintf(d, sizeof(d), "%s", good());
 	memcpy(strstr(d, "<Sts>PDNG</Sts>"), "<Sts>BOKD</Sts>", 15);
