@@ -46,6 +46,7 @@ static const struct command commands[] = {
 	{ "show", cl_cmd_show, "a record, its source and every dedupe hit on it" },
 	{ "loads", cl_cmd_loads, "load history" },
 	{ "feed", cl_cmd_feed, "applied records in commit order, for a downstream consumer" },
+	{ "prune", cl_cmd_prune, "journal retention: remove old dedupe events, never records" },
 	{ "ingest", cl_cmd_ingest, "load an inbox's ready files and archive them (cron, systemd)" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -56,6 +56,8 @@ struct cl_args {
 	const char *on_event;      /* ingest --on-event */
 	const char *consumer;      /* feed --consumer */
 	const char *ack;           /* feed --ack POSITION */
+	const char *journal_before; /* prune --journal-before DATE */
+	bool duplicates_only;      /* prune --duplicates-only */
 };
 
 /* What an option line does. */

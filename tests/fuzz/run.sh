@@ -9,9 +9,9 @@
 # checkout or /work/shared/corpus) when present.  The growing corpus of each
 # harness is kept under tests/out/fuzz/corpus/ between runs; crashes, hangs
 # and leaks are saved under tests/out/fuzz/crashes/<harness>/ and make the
-# script exit 1.  Total time is about 5 x SECONDS plus the build.
+# script exit 1.  Total time is about 6 x SECONDS plus the build.
 #
-# Environment: FUZZ_HARNESSES (default "ach iso20022 csv input parser"),
+# Environment: FUZZ_HARNESSES (default "ach iso20022 csv input parser statement"),
 # FUZZ_CC (default clang), FUZZ_JOBS (parallel libFuzzer workers per
 # harness, default 1), FUZZ_FLAGS (extra libFuzzer flags), FUZZ_SKIP (checks
 # to switch off; default: those of tests/fuzz/open-findings, none with
@@ -32,7 +32,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$root/tests/out/fuzz
 build=$out/build
 cc=${FUZZ_CC:-clang}
-harnesses=${FUZZ_HARNESSES:-"ach iso20022 csv input parser"}
+harnesses=${FUZZ_HARNESSES:-"ach iso20022 csv input parser statement"}
 jobs=${FUZZ_JOBS:-1}
 par=
 [ "$jobs" -gt 1 ] && par="-jobs=$jobs -workers=$jobs"
@@ -90,6 +90,7 @@ seeds_for() { # harness -> seed directories that exist
 	ach) set -- "$s/ach" "$root/testdata" "${shared:+$shared/ach}" ;;
 	iso20022) set -- "$s/xml" "$root/testdata" "${shared:+$shared/iso20022}" ;;
 	csv) set -- "$s/csv" ;;
+	statement) set -- "$s/bai2" "$root/testdata/statements" "${shared:+$shared/iso20022}" ;;
 	*) set -- "$s/ach" "$s/xml" "$s/gz" "$s/csv" "$root/testdata" "$shared" ;;
 	esac
 	for d in "$@"; do
@@ -101,6 +102,7 @@ dict_for() {
 	ach) echo "-dict=$root/tests/fuzz/ach.dict" ;;
 	iso20022) echo "-dict=$root/tests/fuzz/xml.dict" ;;
 	csv) echo "-dict=$root/tests/fuzz/csv.dict" ;;
+	statement) echo "-dict=$root/tests/fuzz/statement.dict" ;;
 	*) echo "" ;;
 	esac
 }

@@ -1,0 +1,80 @@
+/* prune.c - journal retention, load by load (prune.h; statements:
+ * sql/loader/prune.sql). */
+#include "prune.h"
+
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader_sql.h"
+
+#define LOADS_PER_QUERY 1000
+
+static void rollback(struct cl_db *db)
+{
+	struct cl_error ignored;
+
+	if (db->conn && PQtransactionStatus(db->conn) != PQTRANS_IDLE &&
+	    cl_db_exec(db, CL_SQL_DB_ROLLBACK, 0, NULL, NULL, &ignored) != CL_DB_OK)
+		cl_db_close(db);
+}
+
+enum cl_db_status cl_prune_journal(struct cl_db *db, const char *before, bool duplicates_only,
+				   struct cl_prune_result *r, struct cl_error *err)
+{
+	const char *dup = duplicates_only ? "true" : "false";
+	char after[24] = "0", count[24], loads[24], events[24], id[24];
+	enum cl_db_status st;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(count, sizeof(count), "%d", LOADS_PER_QUERY);
+	for (;;) {
+		const char *pl[3] = { before, after, count };
+		PGresult *res;
+		int n;
+
+		if ((st = cl_db_exec(db, CL_SQL_PRUNE_LOADS, 3, pl, &res, err)) != CL_DB_OK)
+			return st;
+		n = PQntuples(res);
+		for (int i = 0; i < n; i++) {
+			const char *pe[2] = { PQgetvalue(res, i, 0), dup };
+			PGresult *del;
+			unsigned long long k;
+
+			if ((st = cl_db_exec(db, CL_SQL_DB_BEGIN, 0, NULL, NULL, err)) != CL_DB_OK ||
+			    (st = cl_db_exec(db, CL_SQL_PRUNE_NO_SEQSCAN, 0, NULL, NULL, err)) !=
+				    CL_DB_OK ||
+			    (st = cl_db_exec(db, CL_SQL_PRUNE_LOAD_EVENTS, 2, pe, &del, err)) !=
+				    CL_DB_OK) {
+				PQclear(res);
+				rollback(db);
+				return st;
+			}
+			k = strtoull(PQcmdTuples(del), NULL, 10);
+			PQclear(del);
+			if ((st = cl_db_exec(db, CL_SQL_DB_COMMIT, 0, NULL, NULL, err)) != CL_DB_OK) {
+				PQclear(res);
+				return st;
+			}
+			r->events += k;
+			r->loads += k > 0;
+		}
+		if (n)
+			snprintf(after, sizeof(after), "%s", PQgetvalue(res, n - 1, 0));
+		PQclear(res);
+		if (n < LOADS_PER_QUERY)
+			break;
+	}
+	snprintf(loads, sizeof(loads), "%llu", r->loads);
+	snprintf(events, sizeof(events), "%llu", r->events);
+	{
+		const char *pa[4] = { before, dup, loads, events };
+
+		if ((st = cl_db_value(db, CL_SQL_PRUNE_RECORD_AUDIT, 4, pa, id, sizeof(id), err)) !=
+		    CL_DB_OK)
+			return st;
+	}
+	r->prune_id = strtoll(id, NULL, 10);
+	return CL_DB_OK;
+}

@@ -1,0 +1,332 @@
+/* statement.c - the statement readers' API (statement.h): the format told
+ * from the first bytes, and the two bounded queues through which the
+ * formats hand out items and errors in document order. */
+#include "statement.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "statement_internal.h"
+#include "xmalloc.h"
+
+const char *cl_stmt_source_name(enum cl_stmt_source s)
+{
+	switch (s) {
+	case CL_STMT_SRC_CAMT052:
+		return "camt.052";
+	case CL_STMT_SRC_CAMT053:
+		return "camt.053";
+	case CL_STMT_SRC_CAMT054:
+		return "camt.054";
+	case CL_STMT_SRC_PACS002:
+		return "pacs.002";
+	case CL_STMT_SRC_BAI2:
+		return "bai2";
+	default:
+		return "";
+	}
+}
+
+const char *cl_stmt_kind_name(enum cl_stmt_kind k)
+{
+	switch (k) {
+	case CL_STMT_STATEMENT:
+		return "statement";
+	case CL_STMT_ENTRY:
+		return "entry";
+	case CL_STMT_TX:
+		return "transaction";
+	case CL_STMT_GROUP_STATUS:
+		return "group_status";
+	case CL_STMT_TX_STATUS:
+		return "transaction_status";
+	}
+	return "";
+}
+
+const char *cl_stmt_fmt_minor(int64_t minor, int exponent, char *buf, size_t cap)
+{
+	uint64_t u = minor < 0 ? (uint64_t)0 - (uint64_t)minor : (uint64_t)minor;
+	uint64_t unit = 1;
+
+	if (exponent < 0 || exponent > 4)
+		exponent = exponent < 0 ? 0 : 4; /* ISO 4217 has 0 to 4 */
+	for (int i = 0; i < exponent; i++)
+		unit *= 10;
+	if (exponent == 0)
+		snprintf(buf, cap, "%s%llu", minor < 0 ? "-" : "", (unsigned long long)u);
+	else
+	{
+		char frac[24];
+
+		snprintf(frac, sizeof(frac), "%04llu", (unsigned long long)(u % unit));
+		snprintf(buf, cap, "%s%llu.%s", minor < 0 ? "-" : "",
+			 (unsigned long long)(u / unit), frac + (4 - exponent));
+	}
+	return buf;
+}
+
+/* ---------------------------------------------------------------- queues */
+
+static struct cl_error *queue_slot(struct cl_stmt_parser *p, bool note)
+{
+	static struct cl_error overflow; /* written, never read */
+	struct cl_stmt_queued_error *q;
+
+	if (p->e_len == CL_STMT_ERRQ) {
+		p->errors_dropped++;
+		return &overflow;
+	}
+	q = &p->errs[(p->e_head + p->e_len++) % CL_STMT_ERRQ];
+	q->seq = p->seq++;
+	q->note = note;
+	return &q->err;
+}
+
+static void vset(struct cl_error *e, const char *name, unsigned long line, const char *code,
+		 const char *fmt, va_list ap)
+{
+	cl_error_set(e, name, line, code, "%s", "");
+	vsnprintf(e->message, sizeof(e->message), fmt, ap);
+}
+
+struct cl_error *cl_stmt_error(struct cl_stmt_parser *p, unsigned long line, const char *path,
+			       const char *code, const char *fmt, ...)
+{
+	struct cl_error *e = queue_slot(p, false);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(e, p->name, line, code, fmt, ap);
+	va_end(ap);
+	snprintf(e->path, sizeof(e->path), "%s", path ? path : "");
+	return e;
+}
+
+struct cl_error *cl_stmt_note(struct cl_stmt_parser *p, unsigned long line, const char *code,
+			      const char *fmt, ...)
+{
+	struct cl_error *e = queue_slot(p, true);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(e, p->name, line, code, fmt, ap);
+	va_end(ap);
+	return e;
+}
+
+void cl_stmt_fatal(struct cl_stmt_parser *p, unsigned long line, const char *code,
+		   const char *fmt, ...)
+{
+	struct cl_error *e = queue_slot(p, false);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(e, p->name, line, code, fmt, ap);
+	va_end(ap);
+	p->fatal = true;
+	p->finished = true;
+	if (p->xml && p->xml->ctxt)
+		xmlStopParser(p->xml->ctxt); /* no more callbacks */
+}
+
+struct cl_stmt_item *cl_stmt_slot(struct cl_stmt_parser *p, enum cl_stmt_kind kind)
+{
+	struct cl_stmt_item *it =
+		p->i_len == CL_STMT_ITEMQ ? &p->scratch
+					  : &p->items[(p->i_head + p->i_len) % CL_STMT_ITEMQ];
+
+	memset(it, 0, sizeof(*it));
+	it->kind = kind;
+	return it;
+}
+
+void cl_stmt_commit(struct cl_stmt_parser *p)
+{
+	if (p->i_len == CL_STMT_ITEMQ) {
+		/* cannot happen with CL_STMT_FEED pieces; never lose an item
+		 * silently */
+		cl_stmt_fatal(p, 0, "internal_limit", "more than %d items completed in %d bytes",
+			      CL_STMT_ITEMQ, CL_STMT_FEED);
+		return;
+	}
+	p->item_seq[(p->i_head + p->i_len) % CL_STMT_ITEMQ] = p->seq++;
+	p->i_len++;
+}
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		n = 2;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		n = 3;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F) ||
+	    (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
+		return 0; /* overlong, surrogate, beyond U+10FFFF */
+	return n;
+}
+
+/* Messages quote the file; they reach terminals, logs and JSON, so
+ * control bytes and invalid UTF-8 become \xNN (cut to fit). */
+static void clean_text(char *s, size_t cap)
+{
+	char out[CL_MSGTEXT_MAX];
+	size_t o = 0, i = 0;
+	const unsigned char *u = (const unsigned char *)s;
+
+	while (u[i] && o + 5 < sizeof(out) && o + 5 < cap) {
+		size_t n = utf8_len(u + i);
+
+		if (n == 0 || u[i] < 0x20 || u[i] == 0x7F) {
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "\\x%02X", u[i]);
+			i++;
+		} else {
+			memcpy(out + o, u + i, n);
+			o += n;
+			i += n;
+		}
+	}
+	out[o] = '\0';
+	memcpy(s, out, o + 1);
+}
+
+/* ------------------------------------------------------------------ API */
+
+struct cl_stmt_parser *cl_stmt_open(struct cl_input *in, unsigned max_errors)
+{
+	struct cl_stmt_parser *p = cl_xcalloc(1, sizeof(*p));
+
+	p->in = in;
+	p->name = cl_input_name(in);
+	p->max_errors = max_errors ? max_errors : 100;
+	return p;
+}
+
+/* BAI2 starts with its file header "01," (blanks or a BOM before it are
+ * not allowed by the specification, and not accepted). */
+static bool bai2_detect(const unsigned char *h, size_t len)
+{
+	return len >= 3 && h[0] == '0' && h[1] == '1' && h[2] == ',';
+}
+
+static void decide(struct cl_stmt_parser *p)
+{
+	const unsigned char *head;
+	size_t len;
+
+	if (cl_input_peek(p->in, &head, &len, &p->io_err) != CL_OK) {
+		p->io_failed = true;
+		p->finished = true;
+		p->fmt = FMT_UNKNOWN;
+		return;
+	}
+	if (len == 0) {
+		p->fmt = FMT_UNKNOWN;
+		cl_stmt_fatal(p, 0, "empty_file",
+			      "file is empty: expected a BAI2 file or an ISO 20022 statement or status "
+			      "report");
+		return;
+	}
+	if (bai2_detect(head, len)) {
+		p->fmt = FMT_BAI2;
+		p->source = CL_STMT_SRC_BAI2;
+		snprintf(p->message_type, sizeof(p->message_type), "bai2");
+		cl_stmt_bai2_init(p);
+	} else if (cl_iso20022_detect(head, len) != CL_DETECT_NO) {
+		p->fmt = FMT_XML;
+		cl_stmt_xml_init(p);
+	} else {
+		p->fmt = FMT_UNKNOWN;
+		cl_stmt_fatal(p, 1, "unknown_format",
+			      "unknown format: expected a BAI2 file (starting \"01,\") or an ISO 20022 "
+			      "camt.052, camt.053, camt.054 or pacs.002 document (starting \"<\")");
+	}
+}
+
+static void pump(struct cl_stmt_parser *p)
+{
+	if (p->fmt == FMT_UNDECIDED)
+		decide(p);
+	if (p->finished)
+		return;
+	if (p->fmt == FMT_XML)
+		cl_stmt_xml_pump(p);
+	else if (p->fmt == FMT_BAI2)
+		cl_stmt_bai2_pump(p);
+	else
+		p->finished = true;
+}
+
+enum cl_status cl_stmt_next(struct cl_stmt_parser *p, const struct cl_stmt_item **item,
+			    struct cl_error *err)
+{
+	*item = NULL;
+	if (p->done)
+		return CL_END;
+	if (p->e_len == 0 && p->i_len == 0 && !p->finished)
+		pump(p);
+	if (p->e_len > 0 && (p->i_len == 0 || p->errs[p->e_head].seq < p->item_seq[p->i_head])) {
+		bool note = p->errs[p->e_head].note;
+
+		*err = p->errs[p->e_head].err;
+		clean_text(err->message, sizeof(err->message));
+		clean_text(err->detail, sizeof(err->detail));
+		clean_text(err->path, sizeof(err->path));
+		p->e_head = (p->e_head + 1) % CL_STMT_ERRQ;
+		p->e_len--;
+		if (note)
+			return CL_NOTE;
+		if (++p->errors >= p->max_errors) {
+			p->done = true; /* this one is handed out, then CL_END */
+			p->finished = true;
+		}
+		return CL_INVALID;
+	}
+	if (p->i_len > 0) {
+		*item = &p->items[p->i_head];
+		p->i_head = (p->i_head + 1) % CL_STMT_ITEMQ;
+		p->i_len--;
+		return CL_OK;
+	}
+	if (p->io_failed) {
+		p->done = true;
+		*err = p->io_err;
+		return CL_IO;
+	}
+	p->done = true;
+	return CL_END;
+}
+
+enum cl_stmt_source cl_stmt_source(const struct cl_stmt_parser *p)
+{
+	return p->source;
+}
+
+const char *cl_stmt_message_type(const struct cl_stmt_parser *p)
+{
+	return p->message_type;
+}
+
+void cl_stmt_free(struct cl_stmt_parser *p)
+{
+	if (!p)
+		return;
+	cl_stmt_xml_free(p);
+	cl_stmt_bai2_free(p);
+	free(p);
+}

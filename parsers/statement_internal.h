@@ -1,0 +1,245 @@
+/*
+ * statement_internal.h - the pieces of the statement readers (statement.h):
+ *
+ *   statement.c       detection, the queues of items and errors, the API
+ *   statement_xml.c   ISO 20022 engine: byte guard, libxml2 SAX2 push
+ *                     parser, element paths -> scopes and fields
+ *   statement_camt.c  camt.052/053/054: Stmt/Ntfctn/Rpt, Bal, TxsSummry,
+ *                     Ntry, Btch, TxDtls, and the statement checks
+ *   status_pacs002.c  pacs.002: OrgnlGrpInfAndSts, TxInfAndSts
+ *   statement_bai2.c  BAI2 records and trailer checks
+ *
+ * Nothing here allocates per entry.  Not a public interface.
+ */
+#ifndef CL_STATEMENT_INTERNAL_H
+#define CL_STATEMENT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libxml/parser.h>
+
+#include "input.h"
+#include "iso20022_internal.h"
+#include "record.h"
+#include "statement.h"
+
+#define CL_STMT_ITEMQ 128     /* items waiting; a CL_STMT_FEED piece completes
+                                 at most CL_STMT_FEED / 7 ("<Ntry/>") */
+#define CL_STMT_ERRQ 512
+#define CL_STMT_FEED 512      /* bytes handed to libxml2 per xmlParseChunk */
+#define CL_STMT_MAX_SCOPES 16
+#define CL_STMT_PH 512        /* path hash slots (power of two) */
+
+/* Scopes: the elements whose end completes something. */
+enum cl_stmt_scope {
+	SC_NONE = 0,
+	SC_ROOT,      /* BkToCstmrStmt, BkToCstmrDbtCdtNtfctn, BkToCstmrAcctRpt, FIToFIPmtStsRpt */
+	SC_GRPHDR,
+	SC_STMT,      /* Stmt, Ntfctn, Rpt */
+	SC_BAL,
+	SC_SUMMARY,   /* TxsSummry */
+	SC_NTRY,
+	SC_DTLS,      /* NtryDtls */
+	SC_BTCH,
+	SC_TX,        /* TxDtls */
+	SC_OGRP,      /* OrgnlGrpInfAndSts */
+	SC_TXSTS,     /* TxInfAndSts */
+};
+
+/* One path of a message: below scope `scope`, the element at `rel`
+ * ("Refs/EndToEndId") opens scope `opens` or is field `field`. */
+struct cl_stmt_path {
+	uint8_t scope;
+	const char *rel;
+	uint8_t opens;
+	uint8_t field;
+	bool repeatable;  /* a second one is not an error; the first is kept */
+};
+
+struct cl_stmt_parser;
+
+/* What a message kind gives the XML engine. */
+struct cl_stmt_msg_ops {
+	const struct cl_stmt_path *paths;
+	size_t npaths;
+	int nfields;                      /* field ids are 1 .. nfields - 1 */
+	void (*scope_start)(struct cl_stmt_parser *p, int scope, unsigned long line);
+	void (*scope_end)(struct cl_stmt_parser *p, int scope);
+	/* a field's trimmed text (value[n], NUL-terminated), its Ccy
+	 * attribute ("" if none) and line */
+	void (*field)(struct cl_stmt_parser *p, int field, const char *value, size_t n,
+		      const char *ccy, unsigned long line);
+};
+
+extern const struct cl_stmt_msg_ops cl_stmt_camt_ops;     /* statement_camt.c */
+extern const struct cl_stmt_msg_ops cl_stmt_pacs002_ops;  /* status_pacs002.c */
+
+/* ---- camt state (statement_camt.c) ---- */
+struct cl_stmt_camt {
+	struct cl_stmt_statement stmt;
+	bool stmt_given;             /* the STATEMENT item was queued */
+	struct cl_stmt_entry entry;
+	struct cl_stmt_tx tx;
+	/* Bal being read (currencies as written, up to 7 bytes: a wrong one is
+	 * refused, never cut to fit) */
+	char bal_type[CL_STMT_CODE_MAX];
+	char bal_amt[40], bal_ccy[8], bal_ind[8], bal_date[CL_STMT_DATE_MAX];
+	unsigned long bal_line, bal_amt_line;
+	/* TxsSummry as written */
+	char sum_net[40], sum_net_ind[8];
+	unsigned long sum_line, sum_nb_line, sum_cdt_line, sum_dbt_line;
+	/* entry being read */
+	char ntry_amt[40], ntry_ind[8], ntry_rvsl[8];
+	unsigned long ntry_amt_line;
+	char domn[3][CL_STMT_CODE_MAX], prtry_cd[CL_STMT_CODE_MAX];
+	char btch_ttl[40], btch_ccy[8], btch_nb[24];
+	unsigned long btch_line;
+	/* TxDtls of the current NtryDtls, and of the whole entry */
+	unsigned long dtls_txs;
+	long dtls_btch_nb;           /* NbOfTxs of this NtryDtls' Btch, -1 */
+	int64_t dtls_btch_ttl;
+	bool dtls_btch_has_ttl;
+	unsigned long dtls_line;
+	int64_t dtls_sum;            /* signed, in the entry's direction */
+	bool dtls_sum_ok;            /* every TxDtls had an amount in the entry ccy */
+	int64_t ntry_tx_sum;
+	bool ntry_tx_sum_ok;
+	/* transaction being read */
+	char tx_amt[40], tx_ccy[8], tx_amt2[40], tx_ccy2[8], tx_ind[8];
+	char prtry_tp[CL_ID_MAX], prtry_ref[CL_ID_MAX];
+	unsigned long tx_amt_line;
+	/* sums over the statement's entries */
+	unsigned long n_entries, n_cdt, n_dbt;
+	int64_t sum_all, sum_cdt, sum_dbt;        /* minor units, unsigned */
+	int64_t booked_cdt, booked_dbt;
+	unsigned long n_booked_cdt, n_booked_dbt;
+	int exponent;                              /* of the statement's currency, -1 */
+	char sum_ccy[4];                           /* currency of the entries */
+	bool mixed_ccy, overflow;
+	unsigned long stmt_index;
+	char grp_msg_id[CL_ID_MAX], grp_created[CL_STMT_DATE_MAX];
+	unsigned long entry_index;
+};
+
+/* ---- pacs.002 state (status_pacs002.c) ---- */
+struct cl_stmt_pacs002 {
+	struct cl_stmt_statement hdr;   /* GrpHdr */
+	struct cl_stmt_status st;       /* being read */
+	char grp_orgnl_msg_id[CL_ID_MAX], grp_orgnl_msg_nm_id[CL_ID_MAX];
+	char amt[40], amt_ccy[8], amt2[40], amt2_ccy[8];
+	unsigned long amt_line;
+	unsigned long n_grp, n_tx;
+};
+
+/* ---- XML engine state (statement_xml.c) ---- */
+struct cl_stmt_scope_ent {
+	int scope;
+	int depth;     /* of the element that opened it */
+	size_t off;    /* its end in path[] */
+};
+
+struct cl_stmt_xml {
+	xmlParserCtxtPtr ctxt;
+	xmlSAXHandler sax;
+	struct cl_iso_guard guard;
+	unsigned char buf[CL_ISO_BUF];
+	size_t buf_len, buf_pos;
+	bool eof, started, terminating;
+	bool xml_fatal_set, xml_fatal_at_end;
+	int xml_fatal_code;
+	struct cl_error xml_fatal;
+	const xmlChar *name_ccy;
+	const struct cl_stmt_msg_ops *ops;
+	const char *root_name;        /* the element under Document */
+	int16_t ph[CL_STMT_PH];       /* path hash -> index in ops->paths, -1 */
+	int depth;                    /* of the element being opened/closed */
+	int doc_depth;                /* Document, -1 outside */
+	int root_depth;               /* the message root, -1 outside */
+	bool doc_seen, root_seen, root_opened, root_closed;
+	char other_msg[32];           /* a message we do not read, seen */
+	/* element path from the outermost element: "/Document/BkToCstmrStmt/..." */
+	char path[CL_PATH_MAX];
+	size_t path_len[CL_ISO_MAX_DEPTH + 1];
+	bool path_over[CL_ISO_MAX_DEPTH + 1];
+	struct cl_stmt_scope_ent scopes[CL_STMT_MAX_SCOPES];
+	int nscopes;
+	/* text of the element opened last */
+	char text[CL_ISO_MAX_VALUE];
+	size_t text_len;
+	bool text_over;
+	int text_depth;
+	unsigned long text_line;
+	char ccy[8];
+	/* which fields were seen in their scope (repeated elements) */
+	unsigned long seen_line[96];
+	uint8_t seen_scope[96];
+};
+
+struct cl_stmt_queued_error {
+	unsigned long seq;
+	bool note;
+	struct cl_error err;
+};
+
+enum cl_stmt_fmt { FMT_UNDECIDED = 0, FMT_XML, FMT_BAI2, FMT_UNKNOWN };
+
+struct cl_stmt_bai2; /* statement_bai2.c */
+
+struct cl_stmt_parser {
+	struct cl_input *in;
+	const char *name;
+	unsigned max_errors, errors;
+	bool done, finished, fatal, io_failed;
+	struct cl_error io_err;
+	enum cl_stmt_fmt fmt;
+	enum cl_stmt_source source;
+	char message_type[32];
+	struct cl_stmt_xml *xml;
+	struct cl_stmt_camt camt;
+	struct cl_stmt_pacs002 pacs;
+	struct cl_stmt_bai2 *bai2;
+	/* what next() hands out, in document order */
+	unsigned long seq;
+	struct cl_stmt_item items[CL_STMT_ITEMQ];
+	unsigned long item_seq[CL_STMT_ITEMQ];
+	int i_head, i_len;
+	struct cl_stmt_item scratch;
+	struct cl_stmt_queued_error errs[CL_STMT_ERRQ];
+	int e_head, e_len;
+	unsigned long errors_dropped;
+};
+
+/* ---- statement.c: the queues ---- */
+
+/* A slot for the next item (cleared, kind set); cl_stmt_commit queues it. */
+struct cl_stmt_item *cl_stmt_slot(struct cl_stmt_parser *p, enum cl_stmt_kind kind);
+void cl_stmt_commit(struct cl_stmt_parser *p);
+/* Queue an error (path may be NULL); returns it for a detail or hint. */
+struct cl_error *cl_stmt_error(struct cl_stmt_parser *p, unsigned long line, const char *path,
+			       const char *code, const char *fmt, ...) CL_PRINTF(5, 6);
+struct cl_error *cl_stmt_note(struct cl_stmt_parser *p, unsigned long line, const char *code,
+			      const char *fmt, ...) CL_PRINTF(4, 5);
+/* Queue an error after which reading stops. */
+void cl_stmt_fatal(struct cl_stmt_parser *p, unsigned long line, const char *code,
+		   const char *fmt, ...) CL_PRINTF(4, 5);
+
+/* "-12.34" for minor units at an exponent, into buf[cap]. */
+const char *cl_stmt_fmt_minor(int64_t minor, int exponent, char *buf, size_t cap);
+
+/* ---- statement_xml.c ---- */
+void cl_stmt_xml_init(struct cl_stmt_parser *p);
+void cl_stmt_xml_pump(struct cl_stmt_parser *p);
+void cl_stmt_xml_free(struct cl_stmt_parser *p);
+/* The element path of the element being read, into out[cap]. */
+void cl_stmt_xml_path(const struct cl_stmt_parser *p, char *out, size_t cap);
+/* The path of the innermost open scope element ("/Document/.../Ntry"). */
+void cl_stmt_xml_scope_path(const struct cl_stmt_parser *p, char *out, size_t cap);
+
+/* ---- statement_bai2.c ---- */
+void cl_stmt_bai2_init(struct cl_stmt_parser *p);
+void cl_stmt_bai2_pump(struct cl_stmt_parser *p);
+void cl_stmt_bai2_free(struct cl_stmt_parser *p);
+
+#endif

@@ -1,0 +1,593 @@
+/* statement_xml.c - the XML engine of the statement readers: the byte guard
+ * of the clearing parser (iso20022_guard.c) in front of libxml2's SAX2 push
+ * parser, with the same settings (no network, no entity substitution, no
+ * DTD, bounded names); element paths matched against the message's table
+ * of scopes and fields (statement_camt.c, status_pacs002.c).
+ *
+ * libxml2 builds no tree and sees the input in CL_STMT_FEED pieces, so the
+ * items and errors, and their order, do not depend on the read sizes.
+ * Memory is constant: the open elements, one text buffer, the queues. */
+#include "statement_internal.h"
+
+#include <libxml/parserInternals.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+
+/* The messages read here: family, message root, first and last version. */
+static const struct stmt_msgdef {
+	const char *family;
+	enum cl_stmt_source source;
+	const char *root;
+	unsigned min_version, max_version;
+} msgdefs[] = {
+	{"camt.052", CL_STMT_SRC_CAMT052, "BkToCstmrAcctRpt", 2, 13},
+	{"camt.053", CL_STMT_SRC_CAMT053, "BkToCstmrStmt", 2, 13},
+	{"camt.054", CL_STMT_SRC_CAMT054, "BkToCstmrDbtCdtNtfctn", 2, 13},
+	{"pacs.002", CL_STMT_SRC_PACS002, "FIToFIPmtStsRpt", 3, 15},
+};
+
+#define SUPPORTED                                                                            \
+	"camt.052, camt.053 or camt.054 (.001.02 to .001.13) or pacs.002 (.001.03 to .001.15)"
+
+static unsigned long cur_line(const struct cl_stmt_xml *x)
+{
+	return x->ctxt && x->ctxt->input && x->ctxt->input->line > 0
+		       ? (unsigned long)x->ctxt->input->line
+		       : 0;
+}
+
+/* ------------------------------------------------------------ paths */
+
+static unsigned path_hash(int scope, const char *rel, size_t n)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)scope;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)rel[i]) * 16777619u;
+	return h & (CL_STMT_PH - 1);
+}
+
+static void build_hash(struct cl_stmt_xml *x)
+{
+	for (int i = 0; i < CL_STMT_PH; i++)
+		x->ph[i] = -1;
+	for (size_t i = 0; i < x->ops->npaths; i++) {
+		const struct cl_stmt_path *e = &x->ops->paths[i];
+		unsigned h = path_hash(e->scope, e->rel, strlen(e->rel));
+
+		while (x->ph[h] >= 0)
+			h = (h + 1) & (CL_STMT_PH - 1);
+		x->ph[h] = (int16_t)i;
+	}
+}
+
+static const struct cl_stmt_path *lookup(const struct cl_stmt_xml *x, int scope, const char *rel,
+					 size_t n)
+{
+	unsigned h = path_hash(scope, rel, n);
+
+	while (x->ph[h] >= 0) {
+		const struct cl_stmt_path *e = &x->ops->paths[x->ph[h]];
+
+		if (e->scope == scope && strncmp(e->rel, rel, n) == 0 && e->rel[n] == '\0')
+			return e;
+		h = (h + 1) & (CL_STMT_PH - 1);
+	}
+	return NULL;
+}
+
+void cl_stmt_xml_path(const struct cl_stmt_parser *p, char *out, size_t cap)
+{
+	const struct cl_stmt_xml *x = p->xml;
+	int d = x && x->depth > 0 ? x->depth - 1 : -1;
+
+	if (d < 0 || d > CL_ISO_MAX_DEPTH) {
+		snprintf(out, cap, "%s", "");
+		return;
+	}
+	snprintf(out, cap, "%.*s", (int)x->path_len[d], x->path);
+}
+
+void cl_stmt_xml_scope_path(const struct cl_stmt_parser *p, char *out, size_t cap)
+{
+	const struct cl_stmt_xml *x = p->xml;
+
+	if (!x || x->nscopes == 0) {
+		snprintf(out, cap, "%s", "");
+		return;
+	}
+	snprintf(out, cap, "%.*s", (int)x->scopes[x->nscopes - 1].off, x->path);
+}
+
+/* ------------------------------------------------------- libxml2 errors */
+
+static void xml_error(void *ctx, xmlErrorPtr xe)
+{
+	struct cl_stmt_parser *p = ctx;
+	struct cl_stmt_xml *x = p->xml;
+	struct cl_error *e;
+	const char *code = "xml_malformed";
+	size_t n;
+
+	if (!xe || xe->level == XML_ERR_WARNING || xe->level == XML_ERR_NONE)
+		return;
+	if (xe->code == XML_ERR_INVALID_CHAR || xe->code == XML_ERR_INVALID_ENCODING ||
+	    xe->code == XML_ERR_UNKNOWN_ENCODING || xe->code == XML_ERR_UNSUPPORTED_ENCODING)
+		code = "xml_encoding";
+	else if (xe->domain == XML_FROM_NAMESPACE)
+		code = "xml_namespace";
+	if (xe->code == XML_ERR_NO_MEMORY)
+		code = "xml_too_many_names";
+	if (xe->level == XML_ERR_FATAL) {
+		if (x->xml_fatal_set)
+			return;
+		x->xml_fatal_set = true;
+		x->xml_fatal_at_end = x->terminating;
+		x->xml_fatal_code = xe->code;
+		e = &x->xml_fatal; /* reported after the guard's verdict */
+	} else {
+		e = cl_stmt_error(p, 0, NULL, "xml", "%s", "");
+	}
+	cl_error_set(e, p->name, xe->line > 0 ? (unsigned long)xe->line : cur_line(x), code, "%s",
+		     xe->code == XML_ERR_NO_MEMORY
+			     ? "more distinct element and attribute names than the limit: ISO "
+			       "20022 messages use a few hundred names"
+			     : xe->message ? xe->message : "XML error");
+	e->column = xe->int2 > 0 ? (unsigned long)xe->int2 : 0;
+	n = strlen(e->message);
+	while (n > 0 && (e->message[n - 1] == '\n' || e->message[n - 1] == ' '))
+		e->message[--n] = '\0';
+	for (char *nl = strchr(e->message, '\n'); nl; nl = strchr(nl, '\n'))
+		*nl = ' ';
+	for (size_t i = 0; e->message[i]; i++)
+		if ((unsigned char)e->message[i] < 0x20 || (unsigned char)e->message[i] >= 0x7F)
+			e->message[i] = '?'; /* libxml2 quotes the file's bytes */
+	if (e->message[0] >= 'A' && e->message[0] <= 'Z' && e->message[1] >= 'a' &&
+	    e->message[1] <= 'z')
+		e->message[0] = (char)(e->message[0] - 'A' + 'a');
+}
+
+/* --------------------------------------------------------- elements */
+
+static const struct stmt_msgdef *msgdef_of(const char *msg_type)
+{
+	for (size_t i = 0; i < sizeof(msgdefs) / sizeof(msgdefs[0]); i++)
+		if (strncmp(msg_type, msgdefs[i].family, 8) == 0)
+			return &msgdefs[i];
+	return NULL;
+}
+
+/* A Document (or a message root standing for one): its namespace names the
+ * message.  Returns false when reading stops. */
+static bool document_start(struct cl_stmt_parser *p, unsigned long line, const xmlChar *uri)
+{
+	struct cl_stmt_xml *x = p->xml;
+	const char *ns = uri ? (const char *)uri : "";
+	const struct stmt_msgdef *m;
+	enum cl_iso_kind kind;
+	char t[32];
+	int version;
+
+	if (x->doc_seen) {
+		cl_stmt_fatal(p, line, "multiple_documents",
+			      "a second Document element: one message per file is supported");
+		return false;
+	}
+	x->doc_seen = true;
+	if (cl_iso_ns_parse(ns, &kind, t, sizeof(t)) == CL_ISO_NS_FOREIGN || !t[0]) {
+		cl_stmt_fatal(p, line, "xml_namespace",
+			      "Document namespace %s%.120s%s is not an ISO 20022 message namespace: "
+			      "expected urn:iso:std:iso:20022:tech:xsd: and " SUPPORTED,
+			      uri ? "\"" : "", uri ? ns : "(none)", uri ? "\"" : "");
+		return false;
+	}
+	snprintf(p->message_type, sizeof(p->message_type), "%s", t);
+	m = msgdef_of(t);
+	if (!m || strncmp(t + 8, ".001.", 5) != 0) {
+		cl_stmt_fatal(p, line, "unsupported_message",
+			      "%s is not a statement, notification or status report: expected " SUPPORTED,
+			      t);
+		return false;
+	}
+	version = (t[13] >= '0' && t[13] <= '9' && t[14] >= '0' && t[14] <= '9' && !t[15])
+			  ? (t[13] - '0') * 10 + (t[14] - '0')
+			  : -1;
+	if (version < (int)m->min_version || version > (int)m->max_version) {
+		cl_stmt_fatal(p, line, "unsupported_version",
+			      "unsupported message version %s: expected " SUPPORTED, t);
+		return false;
+	}
+	p->source = m->source;
+	x->root_name = m->root;
+	x->ops = m->source == CL_STMT_SRC_PACS002 ? &cl_stmt_pacs002_ops : &cl_stmt_camt_ops;
+	build_hash(x);
+	return true;
+}
+
+static void push_scope(struct cl_stmt_parser *p, int scope, int depth, unsigned long line)
+{
+	struct cl_stmt_xml *x = p->xml;
+
+	if (x->nscopes == CL_STMT_MAX_SCOPES)
+		return; /* deeper than any table: the table never nests this far */
+	x->scopes[x->nscopes].scope = scope;
+	x->scopes[x->nscopes].depth = depth;
+	x->scopes[x->nscopes].off = x->path_len[depth];
+	x->nscopes++;
+	for (int f = 0; f < x->ops->nfields && f < 96; f++)
+		if (x->seen_scope[f] >= x->nscopes)
+			x->seen_line[f] = 0; /* fields of a scope at this level are new */
+	x->ops->scope_start(p, scope, line);
+}
+
+static void parse_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri,
+			int nb_namespaces, const xmlChar **namespaces, int nb_attributes,
+			int nb_defaulted, const xmlChar **attributes)
+{
+	struct cl_stmt_parser *p = ctx;
+	struct cl_stmt_xml *x = p->xml;
+	int depth = x->depth++;
+	size_t base, len = strlen((const char *)name);
+	unsigned long line;
+
+	(void)prefix;
+	(void)nb_namespaces;
+	(void)namespaces;
+	(void)nb_defaulted;
+	if (p->finished || x->terminating)
+		return;
+	if (depth == 0)
+		x->root_opened = true;
+	if (depth >= CL_ISO_MAX_DEPTH) {
+		cl_stmt_fatal(p, cur_line(x), "xml_depth",
+			      "elements nested deeper than the limit of %d levels", CL_ISO_MAX_DEPTH);
+		return;
+	}
+	base = depth > 0 ? x->path_len[depth - 1] : 0;
+	x->path_over[depth] = depth > 0 && x->path_over[depth - 1];
+	if (!x->path_over[depth] && base + 1 + len < sizeof(x->path)) {
+		x->path[base] = '/';
+		memcpy(x->path + base + 1, name, len);
+		x->path_len[depth] = base + 1 + len;
+	} else {
+		x->path_over[depth] = true;
+		x->path_len[depth] = base;
+	}
+	line = cur_line(x);
+	x->text_depth = depth;
+	x->text_len = 0;
+	x->text_over = false;
+	x->text_line = line;
+	x->ccy[0] = '\0';
+	for (int i = 0; i < nb_attributes; i++) {
+		const xmlChar **a = attributes + 5 * i;
+
+		if (a[0] == x->name_ccy && !a[2]) {
+			size_t n = (size_t)(a[4] - a[3]);
+
+			if (n >= sizeof(x->ccy))
+				n = sizeof(x->ccy) - 1;
+			memcpy(x->ccy, a[3], n);
+			x->ccy[n] = '\0';
+		}
+	}
+	if (x->root_depth < 0) {
+		const struct stmt_msgdef *m = NULL;
+
+		if (x->doc_depth >= 0 && depth == x->doc_depth + 1) {
+			if (strcmp((const char *)name, x->root_name) != 0) {
+				cl_stmt_fatal(p, line, "unexpected_element",
+					      "element <%s> under Document: a %s message has <%s>",
+					      (const char *)name, p->message_type, x->root_name);
+				return;
+			}
+		} else if (x->doc_depth < 0 && !x->doc_seen &&
+			   strcmp((const char *)name, "Document") == 0) {
+			if (document_start(p, line, uri))
+				x->doc_depth = depth;
+			return;
+		} else {
+			for (size_t i = 0; i < sizeof(msgdefs) / sizeof(msgdefs[0]); i++)
+				if (strcmp((const char *)name, msgdefs[i].root) == 0)
+					m = &msgdefs[i];
+			/* a message root without its Document (TCH RTP wraps
+			 * FIToFIPmtStsRpt directly): its namespace tells the
+			 * message; anything else is an envelope around it */
+			if (!m || x->doc_seen || !uri)
+				return;
+			if (!document_start(p, line, uri))
+				return;
+			if (strcmp(x->root_name, (const char *)name) != 0) {
+				cl_stmt_fatal(p, line, "unexpected_element",
+					      "element <%s>: a %s message has <%s>",
+					      (const char *)name, p->message_type, x->root_name);
+				return;
+			}
+		}
+		x->root_depth = depth;
+		x->root_seen = true;
+		x->nscopes = 0;
+		push_scope(p, SC_ROOT, depth, line);
+		return;
+	}
+	if (x->nscopes > 0 && !x->path_over[depth]) {
+		const struct cl_stmt_scope_ent *s = &x->scopes[x->nscopes - 1];
+		const struct cl_stmt_path *e =
+			lookup(x, s->scope, x->path + s->off + 1, x->path_len[depth] - s->off - 1);
+
+		if (e && e->opens)
+			push_scope(p, e->opens, depth, line);
+	}
+}
+
+static void field_end(struct cl_stmt_parser *p, int depth)
+{
+	struct cl_stmt_xml *x = p->xml;
+	const struct cl_stmt_scope_ent *s;
+	const struct cl_stmt_path *e;
+	const char *v = x->text;
+	size_t n = x->text_len;
+	char path[CL_PATH_MAX];
+
+	if (x->nscopes == 0 || x->path_over[depth])
+		return;
+	s = &x->scopes[x->nscopes - 1];
+	if (x->path_len[depth] <= s->off)
+		return;
+	e = lookup(x, s->scope, x->path + s->off + 1, x->path_len[depth] - s->off - 1);
+	if (!e || !e->field)
+		return;
+	if (e->field < 96) {
+		if (x->seen_line[e->field] && !e->repeatable) {
+			struct cl_error *err;
+
+			cl_stmt_xml_path(p, path, sizeof(path));
+			err = cl_stmt_error(p, x->text_line, path, "repeated_element",
+					    "<%s> appears again (first on line %lu): the message "
+					    "allows one here, and which one is meant cannot be told",
+					    strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
+					    x->seen_line[e->field]);
+			err->other_line = x->seen_line[e->field];
+			return;
+		}
+		if (x->seen_line[e->field])
+			return; /* the first is kept */
+		x->seen_line[e->field] = x->text_line;
+		x->seen_scope[e->field] = (uint8_t)x->nscopes;
+	}
+	if (x->text_over) {
+		cl_stmt_xml_path(p, path, sizeof(path));
+		cl_stmt_error(p, x->text_line, path, "value_too_long",
+			      "value longer than the limit of %d bytes", CL_ISO_MAX_VALUE - 1);
+		return;
+	}
+	cl_iso_trim(&v, &n);
+	((char *)v)[n] = '\0';
+	x->ops->field(p, e->field, v, n, x->ccy, x->text_line);
+}
+
+static void parse_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri)
+{
+	struct cl_stmt_parser *p = ctx;
+	struct cl_stmt_xml *x = p->xml;
+	int depth = x->depth - 1;
+
+	(void)name;
+	(void)prefix;
+	(void)uri;
+	if (p->finished || x->terminating || depth < 0 || depth >= CL_ISO_MAX_DEPTH) {
+		x->depth--;
+		return;
+	}
+	if (depth == 0)
+		x->root_closed = true;
+	if (x->root_depth >= 0) {
+		if (depth == x->text_depth)
+			field_end(p, depth); /* a leaf: no element started inside it */
+		x->text_depth = -1;
+		while (x->nscopes > 0 && x->scopes[x->nscopes - 1].depth == depth && !p->finished) {
+			int scope = x->scopes[x->nscopes - 1].scope;
+
+			x->ops->scope_end(p, scope); /* the scope's path is still open */
+			x->nscopes--;
+		}
+		if (depth == x->root_depth)
+			x->root_depth = -1;
+	}
+	if (depth == x->doc_depth) {
+		if (!x->root_seen && x->ops) {
+			char path[CL_PATH_MAX];
+
+			cl_stmt_xml_path(p, path, sizeof(path));
+			cl_stmt_error(p, cur_line(x), path, "missing_element",
+				      "Document has no <%s>: expected the %s message in it", x->root_name,
+				      p->message_type);
+		}
+		x->doc_depth = -1;
+	}
+	x->depth--;
+}
+
+static void parse_text(void *ctx, const xmlChar *ch, int len)
+{
+	struct cl_stmt_parser *p = ctx;
+	struct cl_stmt_xml *x = p->xml;
+
+	if (x->root_depth < 0 || x->depth != x->text_depth + 1 || len <= 0 || x->terminating)
+		return;
+	if (x->text_len + (size_t)len >= sizeof(x->text)) {
+		x->text_over = true;
+		return;
+	}
+	memcpy(x->text + x->text_len, ch, (size_t)len);
+	x->text_len += (size_t)len;
+}
+
+static void sax_doctype(void *ctx, const xmlChar *name, const xmlChar *ext, const xmlChar *sys)
+{
+	struct cl_stmt_parser *p = ctx;
+
+	(void)name;
+	(void)ext;
+	(void)sys;
+	cl_stmt_fatal(p, cur_line(p->xml), "xml_doctype",
+		      "document type declaration (<!DOCTYPE ...>) not allowed");
+}
+
+/* ---------------------------------------------------------- lifecycle */
+
+void cl_stmt_xml_init(struct cl_stmt_parser *p)
+{
+	struct cl_stmt_xml *x = cl_xcalloc(1, sizeof(*x));
+
+	xmlInitParser();
+	p->xml = x;
+	cl_iso_guard_init(&x->guard);
+	x->doc_depth = x->root_depth = x->text_depth = -1;
+}
+
+static void start(struct cl_stmt_parser *p)
+{
+	struct cl_stmt_xml *x = p->xml;
+	const unsigned char *head;
+	size_t len;
+	char code[CL_CODE_MAX], msg[200];
+
+	x->started = true;
+	if (cl_input_peek(p->in, &head, &len, &p->io_err) != CL_OK) {
+		p->io_failed = true;
+		p->finished = true;
+		return;
+	}
+	if (!cl_iso_check_encoding(head, len, code, msg, sizeof(msg))) {
+		cl_stmt_fatal(p, 1, code, "%s", msg);
+		return;
+	}
+	memset(&x->sax, 0, sizeof(x->sax));
+	x->sax.initialized = XML_SAX2_MAGIC;
+	x->sax.startElementNs = parse_start;
+	x->sax.endElementNs = parse_end;
+	x->sax.characters = parse_text;
+	x->sax.cdataBlock = parse_text;
+	x->sax.internalSubset = sax_doctype;
+	x->sax.serror = xml_error;
+	x->ctxt = xmlCreatePushParserCtxt(&x->sax, p, NULL, 0, p->name);
+	if (!x->ctxt)
+		(void)cl_xmalloc(SIZE_MAX); /* exits: out of memory */
+	/* no network, no entity substitution, no DTD loading, no HUGE */
+	xmlCtxtUseOptions(x->ctxt, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+	xmlDictSetLimit(x->ctxt->dict, CL_ISO_MAX_NAMES);
+	x->ctxt->linenumbers = 1;
+	x->name_ccy = xmlDictLookup(x->ctxt->dict, BAD_CAST "Ccy", -1);
+}
+
+static bool fill(struct cl_stmt_parser *p)
+{
+	struct cl_stmt_xml *x = p->xml;
+	size_t n = 0;
+
+	while (n < CL_ISO_BUF && !x->eof) {
+		long r = cl_input_read(p->in, x->buf + n, CL_ISO_BUF - n, &p->io_err);
+
+		if (r < 0) {
+			p->io_failed = true;
+			return false;
+		}
+		if (r == 0)
+			x->eof = true;
+		n += (size_t)r;
+	}
+	x->buf_len = cl_iso_guard_scan(&x->guard, x->buf, n);
+	x->buf_pos = 0;
+	return true;
+}
+
+static void finish(struct cl_stmt_parser *p)
+{
+	struct cl_stmt_xml *x = p->xml;
+	struct cl_iso_guard *g = &x->guard;
+
+	p->finished = true;
+	if (p->io_failed || p->fatal)
+		return;
+	if (x->xml_fatal_set && !(g->failed && x->xml_fatal_at_end)) {
+		struct cl_error *e = cl_stmt_error(p, 0, NULL, "xml", "%s", "");
+
+		*e = x->xml_fatal;
+		if (x->xml_fatal_at_end && x->root_opened && !x->root_closed) {
+			char why[CL_MSGTEXT_MAX];
+
+			snprintf(why, sizeof(why), "%s", e->message);
+			snprintf(e->code, sizeof(e->code), "xml_truncated");
+			snprintf(e->message, sizeof(e->message),
+				 "file ends inside the document (truncated?): expected the rest "
+				 "of the message, found the end of the file (%.400s)",
+				 why);
+		}
+		p->fatal = true;
+		return;
+	}
+	if (g->failed) {
+		struct cl_error *e = cl_stmt_error(p, g->fail_line, NULL, g->code, "%s", g->message);
+
+		e->column = g->fail_col;
+		p->fatal = true;
+		return;
+	}
+	if (!x->doc_seen)
+		cl_stmt_error(p, 0, NULL, "no_document",
+			      "no ISO 20022 Document element found: expected <Document> of " SUPPORTED);
+}
+
+void cl_stmt_xml_pump(struct cl_stmt_parser *p)
+{
+	struct cl_stmt_xml *x = p->xml;
+
+	if (!x->started)
+		start(p);
+	while (!p->finished && p->e_len == 0 && p->i_len == 0) {
+		size_t n;
+
+		if (x->buf_pos == x->buf_len) {
+			if (x->guard.failed || x->eof) {
+				if (!x->guard.failed) {
+					x->terminating = true;
+					xmlParseChunk(x->ctxt, NULL, 0, 1);
+				}
+				if (!p->finished)
+					finish(p);
+				break;
+			}
+			if (!fill(p)) {
+				p->finished = true;
+				break;
+			}
+			continue;
+		}
+		n = x->buf_len - x->buf_pos;
+		if (n > CL_STMT_FEED)
+			n = CL_STMT_FEED;
+		xmlParseChunk(x->ctxt, (const char *)x->buf + x->buf_pos, (int)n, 0);
+		x->buf_pos += n;
+		if (x->xml_fatal_set && !p->finished)
+			finish(p);
+	}
+}
+
+void cl_stmt_xml_free(struct cl_stmt_parser *p)
+{
+	struct cl_stmt_xml *x = p->xml;
+
+	if (!x)
+		return;
+	if (x->ctxt) {
+		if (x->ctxt->myDoc)
+			xmlFreeDoc(x->ctxt->myDoc);
+		xmlFreeParserCtxt(x->ctxt);
+	}
+	free(x);
+	p->xml = NULL;
+}

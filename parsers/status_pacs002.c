@@ -1,0 +1,217 @@
+/* status_pacs002.c - pacs.002 payment status reports (.001.03 to .001.15,
+ * FedNow, Fedwire, TCH RTP and CBPR+ usages): one GROUP_STATUS item per
+ * OrgnlGrpInfAndSts, one TX_STATUS item per TxInfAndSts.
+ *
+ * Up to .001.09 the report holds one OrgnlGrpInfAndSts and the
+ * transactions refer to it; from .001.10 there may be several, and a
+ * transaction names its own original message in OrgnlGrpInf.  A
+ * transaction without one takes the OrgnlMsgId of the last
+ * OrgnlGrpInfAndSts before it. */
+#include "statement_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum {
+	PF_NONE = 0,
+	PF_MSG_ID, PF_CRE_DT_TM,
+	PF_G_MSG_ID, PF_G_MSG_NM_ID, PF_G_STS, PF_G_RSN,
+	PF_T_STS_ID, PF_T_MSG_ID, PF_T_MSG_NM_ID, PF_T_INSTR_ID, PF_T_E2E, PF_T_TX_ID,
+	PF_T_UETR, PF_T_STS, PF_T_RSN, PF_T_ACCPTNC, PF_T_AMT, PF_T_AMT2,
+	PF_COUNT
+};
+
+static const struct cl_stmt_path paths[] = {
+	{SC_ROOT, "GrpHdr", SC_GRPHDR, 0, false},
+	{SC_ROOT, "OrgnlGrpInfAndSts", SC_OGRP, 0, false},
+	{SC_ROOT, "TxInfAndSts", SC_TXSTS, 0, false},
+	{SC_GRPHDR, "MsgId", 0, PF_MSG_ID, false},
+	{SC_GRPHDR, "CreDtTm", 0, PF_CRE_DT_TM, false},
+	{SC_OGRP, "OrgnlMsgId", 0, PF_G_MSG_ID, false},
+	{SC_OGRP, "OrgnlMsgNmId", 0, PF_G_MSG_NM_ID, false},
+	{SC_OGRP, "GrpSts", 0, PF_G_STS, false},
+	{SC_OGRP, "StsRsnInf/Rsn/Cd", 0, PF_G_RSN, true},
+	{SC_OGRP, "StsRsnInf/Rsn/Prtry", 0, PF_G_RSN, true},
+	{SC_TXSTS, "StsId", 0, PF_T_STS_ID, false},
+	{SC_TXSTS, "OrgnlGrpInf/OrgnlMsgId", 0, PF_T_MSG_ID, false},
+	{SC_TXSTS, "OrgnlGrpInf/OrgnlMsgNmId", 0, PF_T_MSG_NM_ID, false},
+	{SC_TXSTS, "OrgnlInstrId", 0, PF_T_INSTR_ID, false},
+	{SC_TXSTS, "OrgnlEndToEndId", 0, PF_T_E2E, false},
+	{SC_TXSTS, "OrgnlTxId", 0, PF_T_TX_ID, false},
+	{SC_TXSTS, "OrgnlUETR", 0, PF_T_UETR, false},
+	{SC_TXSTS, "TxSts", 0, PF_T_STS, false},
+	{SC_TXSTS, "StsRsnInf/Rsn/Cd", 0, PF_T_RSN, true},
+	{SC_TXSTS, "StsRsnInf/Rsn/Prtry", 0, PF_T_RSN, true},
+	{SC_TXSTS, "AccptncDtTm", 0, PF_T_ACCPTNC, false},
+	{SC_TXSTS, "OrgnlTxRef/IntrBkSttlmAmt", 0, PF_T_AMT, false},
+	{SC_TXSTS, "OrgnlTxRef/Amt/InstdAmt", 0, PF_T_AMT2, false},
+};
+
+static void put(struct cl_stmt_parser *p, char *dst, size_t cap, const char *v, size_t n,
+		unsigned long line)
+{
+	char path[CL_PATH_MAX];
+
+	if (cl_copy_span(dst, cap, v, n) == 0)
+		return;
+	cl_stmt_xml_path(p, path, sizeof(path));
+	cl_stmt_error(p, line, path, "value_too_long",
+		      "value of %zu bytes is longer than the limit of %zu bytes", n, cap - 1);
+}
+
+static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
+{
+	struct cl_stmt_pacs002 *s = &p->pacs;
+
+	switch (scope) {
+	case SC_ROOT:
+		memset(&s->hdr, 0, sizeof(s->hdr));
+		s->hdr.source = p->source;
+		snprintf(s->hdr.message_type, sizeof(s->hdr.message_type), "%s", p->message_type);
+		s->hdr.index = 1;
+		s->hdr.line = line;
+		s->hdr.sum_nb_of_ntries = s->hdr.sum_cdt_nb = s->hdr.sum_dbt_nb = -1;
+		s->hdr.last_page = true;
+		break;
+	case SC_OGRP:
+	case SC_TXSTS:
+		memset(&s->st, 0, sizeof(s->st));
+		s->st.line = line;
+		s->amt[0] = s->amt_ccy[0] = s->amt2[0] = s->amt2_ccy[0] = '\0';
+		s->amt_line = line;
+		if (scope == SC_OGRP) {
+			s->grp_orgnl_msg_id[0] = s->grp_orgnl_msg_nm_id[0] = '\0';
+			s->st.index = ++s->n_grp;
+		} else {
+			s->st.index = ++s->n_tx;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, const char *ccy,
+		  unsigned long line)
+{
+	struct cl_stmt_pacs002 *s = &p->pacs;
+	struct cl_stmt_status *t = &s->st;
+
+#define PUT(dst) put(p, dst, sizeof(dst), v, n, line)
+	switch (f) {
+	case PF_MSG_ID: PUT(s->hdr.msg_id); break;
+	case PF_CRE_DT_TM: PUT(s->hdr.created); break;
+	case PF_G_MSG_ID:
+	case PF_T_MSG_ID: PUT(t->orgnl_msg_id); break;
+	case PF_G_MSG_NM_ID:
+	case PF_T_MSG_NM_ID: PUT(t->orgnl_msg_nm_id); break;
+	case PF_G_STS:
+	case PF_T_STS: PUT(t->status); break;
+	case PF_G_RSN:
+	case PF_T_RSN: PUT(t->reason); break;
+	case PF_T_STS_ID: PUT(t->sts_id); break;
+	case PF_T_INSTR_ID: PUT(t->orgnl_instr_id); break;
+	case PF_T_E2E: PUT(t->orgnl_end_to_end_id); break;
+	case PF_T_TX_ID: PUT(t->orgnl_tx_id); break;
+	case PF_T_UETR: PUT(t->orgnl_uetr); break;
+	case PF_T_ACCPTNC: PUT(t->accptnc_dt_tm); break;
+	case PF_T_AMT:
+		PUT(s->amt);
+		snprintf(s->amt_ccy, sizeof(s->amt_ccy), "%s", ccy);
+		s->amt_line = line;
+		break;
+	case PF_T_AMT2:
+		PUT(s->amt2);
+		snprintf(s->amt2_ccy, sizeof(s->amt2_ccy), "%s", ccy);
+		if (!s->amt[0])
+			s->amt_line = line;
+		break;
+	default: break;
+	}
+#undef PUT
+}
+
+/* ExternalPaymentGroupStatus1Code / ExternalPaymentTransactionStatus1Code:
+ * 1 to 4 characters (ACCP, ACSC, RJCT, ...), letters and digits as every
+ * published code is. */
+static bool status_code(const char *s)
+{
+	size_t i = 0;
+
+	for (; s[i]; i++)
+		if (i == 4 || !((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+				(s[i] >= '0' && s[i] <= '9')))
+			return false;
+	return i > 0;
+}
+
+static void status_end(struct cl_stmt_parser *p, int scope)
+{
+	struct cl_stmt_pacs002 *s = &p->pacs;
+	struct cl_stmt_status *t = &s->st;
+	struct cl_stmt_item *it;
+	char path[CL_PATH_MAX];
+	const char *what = scope == SC_OGRP ? "GrpSts" : "TxSts";
+
+	cl_stmt_xml_scope_path(p, path, sizeof(path));
+	if (t->status[0] && !status_code(t->status)) {
+		snprintf(path + strlen(path), sizeof(path) - strlen(path), "/%s", what);
+		cl_stmt_error(p, t->line, path, "status_code",
+			      "%s \"%.20s\" is not a status code: expected 1 to 4 letters or "
+			      "digits (ACSC, RJCT, ...)",
+			      what, t->status);
+		t->status[0] = '\0';
+	}
+	if (scope == SC_OGRP) {
+		memcpy(s->grp_orgnl_msg_id, t->orgnl_msg_id, sizeof(s->grp_orgnl_msg_id));
+		memcpy(s->grp_orgnl_msg_nm_id, t->orgnl_msg_nm_id, sizeof(s->grp_orgnl_msg_nm_id));
+	} else {
+		const char *amt = s->amt[0] ? s->amt : s->amt2;
+		const char *ccy = s->amt[0] ? s->amt_ccy : s->amt2_ccy;
+		int e = cl_iso_ccy_exponent(ccy);
+
+		if (!t->orgnl_msg_id[0]) {
+			memcpy(t->orgnl_msg_id, s->grp_orgnl_msg_id, sizeof(t->orgnl_msg_id));
+			memcpy(t->orgnl_msg_nm_id, s->grp_orgnl_msg_nm_id,
+			       sizeof(t->orgnl_msg_nm_id));
+		}
+		if (!t->orgnl_end_to_end_id[0] && !t->orgnl_tx_id[0] && !t->orgnl_uetr[0] &&
+		    !t->orgnl_instr_id[0])
+			cl_stmt_error(p, t->line, path, "no_original_reference",
+				      "transaction status %lu names no original transaction: expected "
+				      "OrgnlEndToEndId, OrgnlTxId, OrgnlUETR or OrgnlInstrId",
+				      t->index);
+		if (amt[0]) {
+			if (e >= 0 && strlen(ccy) == 3 &&
+			    cl_iso_amount_parse(amt, e, &t->amount_minor) == CL_ISO_AMT_OK) {
+				t->has_amount = true;
+				snprintf(t->ccy, sizeof(t->ccy), "%.3s", ccy);
+			} else {
+				snprintf(path + strlen(path), sizeof(path) - strlen(path), "/OrgnlTxRef");
+				cl_stmt_error(p, s->amt_line, path, "amount",
+					      "original amount \"%.40s\" %.3s: expected a decimal "
+					      "amount with at most the currency's decimals",
+					      amt, ccy);
+			}
+		}
+	}
+	it = cl_stmt_slot(p, scope == SC_OGRP ? CL_STMT_GROUP_STATUS : CL_STMT_TX_STATUS);
+	it->stmt = s->hdr;
+	it->status = *t;
+	cl_stmt_commit(p);
+}
+
+static void scope_end(struct cl_stmt_parser *p, int scope)
+{
+	if (scope == SC_OGRP || scope == SC_TXSTS)
+		status_end(p, scope);
+}
+
+const struct cl_stmt_msg_ops cl_stmt_pacs002_ops = {
+	.paths = paths,
+	.npaths = sizeof(paths) / sizeof(paths[0]),
+	.nfields = PF_COUNT,
+	.scope_start = scope_start,
+	.scope_end = scope_end,
+	.field = field,
+};

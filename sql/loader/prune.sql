@@ -1,0 +1,29 @@
+-- prune.sql - journal retention (loader/prune.c; the audit table:
+-- 014_prune_audit.sql).
+
+-- name: prune_loads
+-- The loads started before $1, after load $2, oldest first, at most $3:
+-- a range of clearing_load's primary key, filtered by time.
+SELECT load_id
+FROM public.clearing_load
+WHERE started_at < $1::timestamptz AND load_id > $2::bigint
+ORDER BY load_id
+LIMIT $3::bigint
+
+-- name: prune_load_events
+-- Remove load $1's journal rows (only its duplicates when $2): the BRIN
+-- index on load_id finds them (prune_no_seqscan first: the planner would
+-- rather read a journal whole whose statistics say one load is much of it).
+DELETE FROM public.clearing_dedupe_event
+WHERE load_id = $1::bigint AND (NOT $2::boolean OR reason = 'duplicate')
+
+-- name: prune_no_seqscan
+-- For this transaction only (prune.c's one per load).
+SELECT pg_catalog.set_config('enable_seqscan', 'off', true)
+
+-- name: prune_record_audit
+-- What a prune removed: loads started before $1, duplicates only $2, $3
+-- loads, $4 events.
+INSERT INTO public.clearing_prune_audit (journal_before, duplicates_only, loads, events)
+VALUES ($1::timestamptz, $2::boolean, $3::bigint, $4::bigint)
+RETURNING prune_id

@@ -1,0 +1,134 @@
+/* test_statement_pacs002.c - the pacs.002 reader (parsers/statement.h):
+ * group and transaction statuses with the original references they carry,
+ * in the ISO 20022 layouts of .001.03 (one original group) and .001.10
+ * (per-transaction OrgnlGrpInf), and TCH RTP's root without Document. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "test_statement_util.h"
+
+static struct stmt_run run;
+
+static const char v10[] =
+	"<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10\">\n"      /* 1 */
+	"<FIToFIPmtStsRpt>\n"                                                         /* 2 */
+	"<GrpHdr><MsgId>STS-1</MsgId><CreDtTm>2026-11-30T09:00:00Z</CreDtTm></GrpHdr>\n" /* 3 */
+	"<OrgnlGrpInfAndSts><OrgnlMsgId>ORIG-1</OrgnlMsgId>"
+	"<OrgnlMsgNmId>pacs.008.001.08</OrgnlMsgNmId><GrpSts>PART</GrpSts></OrgnlGrpInfAndSts>\n" /* 4 */
+	"<TxInfAndSts><StsId>S1</StsId><OrgnlInstrId>I1</OrgnlInstrId>"
+	"<OrgnlEndToEndId>E1</OrgnlEndToEndId><OrgnlTxId>T1</OrgnlTxId>"
+	"<OrgnlUETR>8a562c67-ca16-48ba-b074-65581be6f011</OrgnlUETR><TxSts>ACSC</TxSts>"
+	"<OrgnlTxRef><IntrBkSttlmAmt Ccy=\"USD\">1234.56</IntrBkSttlmAmt></OrgnlTxRef>"
+	"</TxInfAndSts>\n"                                                            /* 5 */
+	"<TxInfAndSts><OrgnlGrpInf><OrgnlMsgId>ORIG-2</OrgnlMsgId>"
+	"<OrgnlMsgNmId>pacs.008.001.08</OrgnlMsgNmId></OrgnlGrpInf>"
+	"<OrgnlEndToEndId>E2</OrgnlEndToEndId><TxSts>RJCT</TxSts>"
+	"<StsRsnInf><Rsn><Cd>AC04</Cd></Rsn></StsRsnInf>"
+	"<StsRsnInf><Rsn><Cd>AM05</Cd></Rsn></StsRsnInf></TxInfAndSts>\n"            /* 6 */
+	"</FIToFIPmtStsRpt></Document>\n";
+
+static void test_statement_pacs002_statuses(void **state)
+{
+	const struct cl_stmt_item *g, *t;
+
+	(void)state;
+	stmt_run_str(v10, &run);
+	assert_int_equal(run.nerr, 0);
+	assert_string_equal(run.source, "pacs.002");
+	assert_int_equal(run.nkind[CL_STMT_GROUP_STATUS], 1);
+	assert_int_equal(run.nkind[CL_STMT_TX_STATUS], 2);
+	g = stmt_nth(&run, CL_STMT_GROUP_STATUS, 0);
+	assert_string_equal(g->stmt.msg_id, "STS-1");
+	assert_string_equal(g->status.orgnl_msg_id, "ORIG-1");
+	assert_string_equal(g->status.status, "PART");
+	assert_int_equal(g->status.line, 4);
+
+	t = stmt_nth(&run, CL_STMT_TX_STATUS, 0);
+	assert_int_equal(t->status.index, 1);
+	assert_int_equal(t->status.line, 5);
+	assert_string_equal(t->status.sts_id, "S1");
+	assert_string_equal(t->status.orgnl_msg_id, "ORIG-1"); /* from the group */
+	assert_string_equal(t->status.orgnl_msg_nm_id, "pacs.008.001.08");
+	assert_string_equal(t->status.orgnl_instr_id, "I1");
+	assert_string_equal(t->status.orgnl_end_to_end_id, "E1");
+	assert_string_equal(t->status.orgnl_tx_id, "T1");
+	assert_string_equal(t->status.orgnl_uetr, "8a562c67-ca16-48ba-b074-65581be6f011");
+	assert_string_equal(t->status.status, "ACSC");
+	assert_true(t->status.has_amount);
+	assert_int_equal(t->status.amount_minor, 123456);
+	assert_string_equal(t->status.ccy, "USD");
+
+	t = stmt_nth(&run, CL_STMT_TX_STATUS, 1);
+	assert_string_equal(t->status.orgnl_msg_id, "ORIG-2"); /* its own */
+	assert_string_equal(t->status.status, "RJCT");
+	assert_string_equal(t->status.reason, "AC04"); /* the first reason */
+	assert_false(t->status.has_amount);
+	assert_true(stmt_chunk_stable(v10));
+}
+
+static void test_statement_pacs002_no_original_reference(void **state)
+{
+	(void)state;
+	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.03\">\n"
+		     "<FIToFIPmtStsRpt><GrpHdr><MsgId>M</MsgId></GrpHdr>\n"
+		     "<OrgnlGrpInfAndSts><OrgnlMsgId>O</OrgnlMsgId></OrgnlGrpInfAndSts>\n"
+		     "<TxInfAndSts><TxSts>RJCT</TxSts></TxInfAndSts>\n"
+		     "</FIToFIPmtStsRpt></Document>\n",
+		     &run);
+	assert_int_equal(run.nerr, 1);
+	assert_string_equal(run.err[0].code, "no_original_reference");
+	assert_int_equal(run.err[0].line, 4);
+	assert_string_equal(run.err[0].message,
+			    "transaction status 1 names no original transaction: expected "
+			    "OrgnlEndToEndId, OrgnlTxId, OrgnlUETR or OrgnlInstrId");
+	assert_string_equal(run.err[0].path, "/Document/FIToFIPmtStsRpt/TxInfAndSts");
+	assert_int_equal(run.nkind[CL_STMT_TX_STATUS], 1); /* still handed out */
+}
+
+static void test_statement_pacs002_bad_status(void **state)
+{
+	(void)state;
+	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10\">"
+		     "<FIToFIPmtStsRpt><GrpHdr><MsgId>M</MsgId></GrpHdr>"
+		     "<TxInfAndSts><OrgnlEndToEndId>E</OrgnlEndToEndId><TxSts>ACCEPTED</TxSts>"
+		     "</TxInfAndSts></FIToFIPmtStsRpt></Document>",
+		     &run);
+	assert_int_equal(run.nerr, 1);
+	assert_string_equal(run.err[0].code, "status_code");
+	assert_string_equal(run.err[0].message,
+			    "TxSts \"ACCEPTED\" is not a status code: expected 1 to 4 letters or "
+			    "digits (ACSC, RJCT, ...)");
+}
+
+/* TCH RTP sends FIToFIPmtStsRpt in its own envelope, without Document. */
+static void test_statement_pacs002_root_without_document(void **state)
+{
+	static const char d[] =
+		"<Message xmlns=\"urn:tch\"><AppHdr/>"
+		"<FIToFIPmtStsRpt xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10\">"
+		"<GrpHdr><MsgId>R</MsgId></GrpHdr><TxInfAndSts><OrgnlTxId>T</OrgnlTxId>"
+		"<TxSts>ACTC</TxSts></TxInfAndSts></FIToFIPmtStsRpt></Message>";
+
+	(void)state;
+	stmt_run_str(d, &run);
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nkind[CL_STMT_TX_STATUS], 1);
+	assert_string_equal(run.item[0].status.orgnl_tx_id, "T");
+	assert_string_equal(run.item[0].stmt.msg_id, "R");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_statement_pacs002_statuses),
+		cmocka_unit_test(test_statement_pacs002_no_original_reference),
+		cmocka_unit_test(test_statement_pacs002_bad_status),
+		cmocka_unit_test(test_statement_pacs002_root_without_document),
+	};
+
+	return cmocka_run_group_tests_name("statement_pacs002", tests, NULL, NULL);
+}
