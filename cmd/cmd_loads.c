@@ -44,6 +44,8 @@ static void print_load(void *ctx, const char *section, const struct cl_kv *kv, i
 	       get(kv, n, "sha256"), file, get(kv, n, "load_uuid"));
 	if (*get(kv, n, "reason"))
 		printf("  (%s)", cl_text_safe(get(kv, n, "reason"), reason, sizeof(reason)));
+	if (*get(kv, n, "archived_as"))
+		printf("  archived as %s", cl_text_safe(get(kv, n, "archived_as"), file, sizeof(file)));
 	putchar('\n');
 }
 

@@ -23,8 +23,9 @@
  *       starts with a marker line `-- name: X_verb` (X: the file's name),
  *       then comment lines saying what it does and what each $n it uses
  *       is, then its text.  In the text, {record_columns}, {show_columns},
- *       {compared_r} and {compared_diffs} stand for the lists above and
- *       {iso_ts} for the timestamp format of every output.  Comments go on
+ *       {compared_r} and {compared_diffs} stand for the lists above,
+ *       {iso_ts} for the timestamp format of every output and
+ *       {load_columns} for a load's columns in show and loads.  Comments go on
  *       lines of their own and are not embedded.  An unknown marker or
  *       placeholder, a statement without its comment, an undescribed $n or
  *       a duplicate name is an error (`FILE:LINE: error: ...`, exit 1).
@@ -133,6 +134,17 @@ static const struct list lists[] = {
 	/* ISO 8601 with "T" and the offset, to the second: one form of
 	   timestamp in every output (show, loads, diff's matched_time) */
 	{ NULL, "iso_ts", "'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM'", NULL, NULL, NULL },
+	/* a load's columns (clearing_load l), one shape in show and loads:
+	   its row, and where ingest last moved its file */
+	{ NULL, "load_columns",
+	  "l.load_id, l.load_uuid, l.tenant, l.file_name, l.file_size, l.sha256, l.format, "
+	  "l.message_type, l.sender, l.receiver, l.file_created, l.file_id, l.record_count, "
+	  "l.new_count, l.duplicate_count, l.conflict_count, l.invalid_count, l.outcome, l.reason, "
+	  "l.retries, pg_catalog.to_char(l.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') AS "
+	  "started_at, pg_catalog.to_char(l.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') AS "
+	  "finished_at, (SELECT a.path FROM public.clearing_load_archive a WHERE a.load_id = "
+	  "l.load_id ORDER BY a.archived_at DESC LIMIT 1) AS archived_as",
+	  NULL, NULL, NULL },
 };
 
 #define NLISTS (sizeof(lists) / sizeof(lists[0]))

@@ -169,11 +169,7 @@ LIMIT 10
 -- name: history_load
 -- The load that applied a record: load $1, with the columns of
 -- history_loads, so that a load has one shape in every output.
-SELECT load_id, load_uuid, tenant, file_name, file_size, sha256, format,
-       message_type, sender, receiver, file_created, file_id, record_count, new_count,
-       duplicate_count, conflict_count, invalid_count, outcome, reason, retries,
-       pg_catalog.to_char(started_at, {iso_ts}) AS started_at,
-       pg_catalog.to_char(finished_at, {iso_ts}) AS finished_at
+SELECT {load_columns}
 FROM public.clearing_load l
 WHERE l.load_id = $1
 
@@ -247,11 +243,7 @@ SELECT pg_catalog.pg_advisory_unlock(pg_catalog.hashtextextended(pg_catalog.lowe
 -- name: history_loads
 -- Loads, newest first: started since $1 (NULL: all), load UUID $2 only and
 -- tenant $4 only when not NULL, at most $3.
-SELECT load_id, load_uuid, tenant, file_name, file_size, sha256, format,
-       message_type, sender, receiver, file_created, file_id, record_count, new_count,
-       duplicate_count, conflict_count, invalid_count, outcome, reason, retries,
-       pg_catalog.to_char(started_at, {iso_ts}) AS started_at,
-       pg_catalog.to_char(finished_at, {iso_ts}) AS finished_at
+SELECT {load_columns}
 FROM public.clearing_load l
 WHERE ($1::timestamptz IS NULL OR l.started_at >= $1::timestamptz)
   AND ($2::uuid IS NULL OR l.load_uuid = $2::uuid)

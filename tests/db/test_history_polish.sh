@@ -42,7 +42,7 @@ iso='[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9][+-][0-9][
 expect_exit 0 cl loads --format json -n 1
 grep -q "\"started_at\":\"$iso\",\"finished_at\":\"$iso\"" "$TMP/out" || fail "loads json times: $(cat "$TMP/out")"
 expect_exit 0 cl show --tenant bank-a --format csv --trace 121042880000001
-grep -q "^\"load\",.*,\"$iso\",\"$iso\"\$" "$TMP/out" || fail "show csv times: $(cat "$TMP/out")"
+grep -q "^\"load\",.*,\"$iso\",\"$iso\",\$" "$TMP/out" || fail "show csv times: $(cat "$TMP/out")"
 # the exact repeat: its duplicate events carry created_at in the same form
 expect_exit 0 cl load --tenant bank-a "$TMP/a.ach"
 expect_exit 0 cl show --tenant bank-a --format json --trace 121042880000001

@@ -46,6 +46,8 @@ expect_exit 0 ingest --metrics-file "$TMP/m.prom"
 grep -q "^ingest file=day1.ach outcome=committed load_id=1 records=20 new=20 duplicate=0 .* archived=$AR/done/$DAY/day1.ach exit=0\$" \
 	"$TMP/out" || fail "file line: $(cat "$TMP/out")"
 assert_eq "$(q "select path from clearing_load_archive where load_id = 1")" "$AR/done/$DAY/day1.ach" "archive path stored"
+expect_exit 0 cl loads --format json
+grep -q "\"archived_as\":\"$AR/done/$DAY/day1.ach\"" "$TMP/out" || fail "loads: archived_as: $(cat "$TMP/out")"
 grep -q "^clearing_load_ingest_files{inbox=\"$IN\",outcome=\"committed\"} 1\$" "$TMP/m.prom" ||
 	fail "metrics: $(cat "$TMP/m.prom")"
 grep -q "^clearing_load_ingest_exit_status{inbox=\"$IN\"} 0\$" "$TMP/m.prom" || fail "metrics exit status"

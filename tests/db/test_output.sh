@@ -105,7 +105,8 @@ q "create table loads_csv (type text, load_id bigint, load_uuid uuid, tenant tex
 	file_size bigint, sha256 text, format text, message_type text, sender text, receiver text,
 	file_created text, file_id text, record_count integer, new_count integer,
 	duplicate_count integer, conflict_count integer, invalid_count integer, outcome text,
-	reason text, retries integer, started_at timestamptz, finished_at timestamptz)"
+	reason text, retries integer, started_at timestamptz, finished_at timestamptz,
+	archived_as text)"
 psql -XAtq -v ON_ERROR_STOP=1 -c "\\copy loads_csv from '$TMP/l.csv' csv header" ||
 	fail "\\copy of loads' CSV into typed columns failed"
 assert_eq "$(q "select count(*) from loads_csv l join clearing_load c using (load_id)

@@ -130,8 +130,11 @@ static void test_placeholders_expand_to_the_field_tables_lists(void **state)
 			       "'natural_key' AS matched_by, " CL_SQL_SHOW_COLUMNS "\n"));
 	assert_non_null(strstr(CL_SQL_HISTORY_SHOW_BY_UETR, CL_SQL_SHOW_COLUMNS "\n"));
 	assert_non_null(strstr(CL_SQL_HISTORY_LOADS,
-			       "pg_catalog.to_char(started_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') "
+			       "pg_catalog.to_char(l.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') "
 			       "AS started_at"));
+	/* {load_columns}: one list for show's load and loads */
+	assert_non_null(strstr(CL_SQL_HISTORY_LOAD, "AS archived_as"));
+	assert_non_null(strstr(CL_SQL_HISTORY_LOADS, "AS archived_as"));
 }
 
 /* Each lookup of show has its statement and its count, on its columns. */
