@@ -421,8 +421,8 @@ static const struct cl_option ingest_command[] = {
 	CL_OPT_CHECK(check_operands),
 	CL_OPT_TEXT("Output: one key=value line per file and per run (--format json: one "
 		    "object each).  Exit status: the most severe over the files (see "
-		    "'clearing-load help'); 0 also for an empty inbox and for a run that "
-		    "found another holding the inbox."),
+		    "'clearing-load help'); 0 also for an empty inbox, for a run that found "
+		    "another holding the inbox, and for files routed to unsupported/."),
 	CL_OPT_END(),
 };
 
@@ -474,7 +474,11 @@ static int ingest(struct run *R, struct cl_inbox *in)
 			R->t.not_ready++; /* changed since the scan: next run */
 			continue;
 		}
-		code = cl_exit_worse(code, ingest_file(R, f));
+		int fc = ingest_file(R, f);
+
+		/* a statement or status report moved to unsupported/ was routed,
+		   as it should be: no failure of the run */
+		code = cl_exit_worse(code, fc == CL_EXIT_UNSUPPORTED ? CL_EXIT_OK : fc);
 	}
 	if (cl_interrupt_signal())
 		code = cl_exit_worse(code, CL_EXIT_SIGNAL + cl_interrupt_signal());

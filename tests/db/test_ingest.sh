@@ -84,6 +84,12 @@ grep -q 'on-event command exited 1' "$TMP/err" || fail "event failure not said: 
 assert_eq "$(q "select count(*) from clearing_load where file_name like '%statement.xml'")" 0 \
 	"a statement is not recorded as a load"
 
+# a statement alone: routed to unsupported/, and the run is a success
+cp "$TESTDATA/unsupported/camt.053-minimal.xml" "$IN/statement.xml"
+expect_exit 0 ingest
+[ -f "$AR/unsupported/statement.xml.2" ] || fail "second statement not routed: $(ls "$AR/unsupported")"
+grep -q 'file=statement.xml outcome=unsupported .* exit=9$' "$TMP/out" || fail "statement line: $(cat "$TMP/out")"
+
 # the crash between COMMIT and the move: the file stays, its records are
 # applied; the next run finds it all duplicate and moves it
 cp "$TMP/other.ach" "$IN/crash.ach"
