@@ -164,7 +164,12 @@ done
 # never analyzed, prune's walk of it.
 KNOWN_ALWAYS="explain_fields history_loads_tenant prune_load_events"
 KNOWN_UNANALYZED="classify_pending plan_detail load_forget_duplicates history_loads_since prune_loads"
-KNOWN_ANALYZED=""
+# Analyzed, history_key_events may walk clearing_dedupe_event_attention
+# instead of clearing_dedupe_event_key: both are partial on reason <>
+# 'duplicate', and when the sample says that subset is a handful of rows
+# (this test's journal) either is as cheap; at size the key index wins on
+# cost.  Seen in one run of six on the same data, so listed, not failed.
+KNOWN_ANALYZED="history_key_events"
 
 # plans LABEL KNOWN...: run the session, check its plans
 plans() {
