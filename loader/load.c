@@ -117,14 +117,14 @@ static const char *stored_name(struct load *L, char *buf, size_t cap)
 	return buf;
 }
 
-static enum cl_db_status insert_load_row(struct load *L)
+/* The attempt's load_id, and the settings the classification reads. */
+static enum cl_db_status take_load_id(struct load *L)
 {
-	char name[4 * 1024];
-	const char *p[3] = { L->r->load_uuid, L->o->tenant, stored_name(L, name, sizeof(name)) };
+	const char *p[2];
 	PGresult *res;
 	enum cl_db_status st;
 
-	st = cl_db_exec(L->db, CL_SQL_LOAD_INSERT_ROW, 3, p, &res, &L->r->err);
+	st = cl_db_exec(L->db, CL_SQL_LOAD_TAKE_ID, 0, NULL, &res, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
 	snprintf(L->load_id, sizeof(L->load_id), "%s", PQgetvalue(res, 0, 0));
@@ -135,11 +135,14 @@ static enum cl_db_status insert_load_row(struct load *L)
 	return cl_db_exec(L->db, CL_SQL_LOAD_SET_CONTEXT, 2, p, NULL, &L->r->err);
 }
 
-static enum cl_db_status update_load_row(struct load *L, const char *outcome)
+/* The attempt's clearing_load row with its outcome, its one write of the
+ * load history. */
+static enum cl_db_status insert_load_row(struct load *L, const char *outcome)
 {
 	struct cl_load_result *r = L->r;
+	char name[4 * 1024];
 	char size[24], recs[24], nnew[24], ndup[24], ncon[24], ninv[24], retries[16];
-	const char *p[17];
+	const char *p[20];
 
 	snprintf(size, sizeof(size), "%llu", r->bytes);
 	snprintf(recs, sizeof(recs), "%lu", r->records);
@@ -149,23 +152,26 @@ static enum cl_db_status update_load_row(struct load *L, const char *outcome)
 	snprintf(ninv, sizeof(ninv), "%lu", r->invalid_count);
 	snprintf(retries, sizeof(retries), "%u", r->retries);
 	p[0] = L->load_id;
-	p[1] = size;
-	p[2] = r->sha256[0] ? r->sha256 : NULL;
-	p[3] = L->stage.info.format_name[0] ? L->stage.info.format_name : NULL;
-	p[4] = L->stage.info.message_type[0] ? L->stage.info.message_type : NULL;
-	p[5] = L->stage.info.sender[0] ? L->stage.info.sender : NULL;
-	p[6] = L->stage.info.receiver[0] ? L->stage.info.receiver : NULL;
-	p[7] = L->stage.info.created[0] ? L->stage.info.created : NULL;
-	p[8] = L->stage.info.file_id[0] ? L->stage.info.file_id : NULL;
-	p[9] = recs;
-	p[10] = nnew;
-	p[11] = ndup;
-	p[12] = ncon;
-	p[13] = ninv;
-	p[14] = outcome;
-	p[15] = r->reason[0] ? r->reason : NULL;
-	p[16] = retries;
-	return cl_db_exec(L->db, CL_SQL_LOAD_UPDATE_ROW, 17, p, NULL, &r->err);
+	p[1] = r->load_uuid;
+	p[2] = L->o->tenant;
+	p[3] = stored_name(L, name, sizeof(name));
+	p[4] = size;
+	p[5] = r->sha256[0] ? r->sha256 : NULL;
+	p[6] = L->stage.info.format_name[0] ? L->stage.info.format_name : NULL;
+	p[7] = L->stage.info.message_type[0] ? L->stage.info.message_type : NULL;
+	p[8] = L->stage.info.sender[0] ? L->stage.info.sender : NULL;
+	p[9] = L->stage.info.receiver[0] ? L->stage.info.receiver : NULL;
+	p[10] = L->stage.info.created[0] ? L->stage.info.created : NULL;
+	p[11] = L->stage.info.file_id[0] ? L->stage.info.file_id : NULL;
+	p[12] = recs;
+	p[13] = nnew;
+	p[14] = ndup;
+	p[15] = ncon;
+	p[16] = ninv;
+	p[17] = outcome;
+	p[18] = r->reason[0] ? r->reason : NULL;
+	p[19] = retries;
+	return cl_db_exec(L->db, CL_SQL_LOAD_INSERT_ROW, 20, p, NULL, &r->err);
 }
 
 /* A rejected file: its own small transaction records the attempt. */
@@ -180,8 +186,7 @@ static void record_rejected(struct load *L)
 	if (L->o->dry_run)
 		return;
 	if ((st = cl_load_exec0(L, CL_SQL_DB_BEGIN)) == CL_DB_OK &&
-	    (st = insert_load_row(L)) == CL_DB_OK &&
-	    (st = update_load_row(L, "rejected")) == CL_DB_OK &&
+	    (st = take_load_id(L)) == CL_DB_OK && (st = insert_load_row(L, "rejected")) == CL_DB_OK &&
 	    (st = cl_load_exec0(L, CL_SQL_DB_COMMIT)) == CL_DB_OK) {
 		r->load_id = strtoll(L->load_id, NULL, 10);
 		return;
@@ -250,7 +255,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	   (0.3-0.5 s more).  For this transaction only. */
 	if ((st = cl_load_exec0(L, CL_SQL_DB_BEGIN)) != CL_DB_OK ||
 	    (st = cl_load_exec0(L, CL_SQL_LOAD_WORK_MEM)) != CL_DB_OK ||
-	    (st = lock_uuid(L)) != CL_DB_OK || (st = insert_load_row(L)) != CL_DB_OK)
+	    (st = lock_uuid(L)) != CL_DB_OK || (st = take_load_id(L)) != CL_DB_OK)
 		return st;
 	CL_FAILPOINT("after_load_row", L->db->conn);
 	if ((st = cl_stage_file(L, rewind)) != CL_DB_OK)
@@ -306,7 +311,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 			outcome = "committed";
 		}
 	}
-	if ((st = update_load_row(L, outcome)) != CL_DB_OK ||
+	if ((st = insert_load_row(L, outcome)) != CL_DB_OK ||
 	    (r->new_count && (st = feed_commit(L)) != CL_DB_OK))
 		return st;
 	st = cl_load_commit(L);

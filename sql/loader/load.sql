@@ -1,12 +1,11 @@
 -- load.sql - a file's load: its clearing_load row and its transaction
 -- (loader/load.c).
 
--- name: load_insert_row
--- The clearing_load row of this attempt: load UUID $1, tenant $2, file
--- name $3; returns its load_id.
-INSERT INTO public.clearing_load (load_uuid, tenant, file_name, outcome, started_at)
-VALUES ($1, $2, $3, 'committed', now())
-RETURNING load_id
+-- name: load_take_id
+-- The load_id of this attempt, taken from clearing_load's own sequence at
+-- its start (the journal rows and records written before the load row
+-- name it); the row itself is written once, at the end (load_insert_row).
+SELECT pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('public.clearing_load', 'load_id'))
 
 -- name: load_set_context
 -- Tenant $1 and load_id $2 as settings of this transaction: COPY takes no
@@ -14,18 +13,21 @@ RETURNING load_id
 SELECT pg_catalog.set_config('clearing_load.tenant', $1, true),
        pg_catalog.set_config('clearing_load.load_id', $2, true)
 
--- name: load_update_row
--- What became of load $1: file size $2, SHA-256 $3, format $4, message
--- type $5, sender $6, receiver $7, file creation time $8, file id $9,
--- record count $10, new $11, duplicates $12, conflicts $13, invalid $14,
--- outcome $15, reason $16 and retries $17.
-UPDATE public.clearing_load
-SET file_size = $2, sha256 = $3, format = $4, message_type = $5, sender = $6,
-    receiver = $7, file_created = $8, file_id = $9, record_count = $10,
-    new_count = $11, duplicate_count = $12, conflict_count = $13,
-    invalid_count = $14, outcome = $15, reason = $16, retries = $17,
-    finished_at = pg_catalog.clock_timestamp()
-WHERE load_id = $1
+-- name: load_insert_row
+-- The clearing_load row of this attempt, written once with what became of
+-- it (the load history is append-only): load $1, UUID $2, tenant $3, file
+-- name $4, file size $5, SHA-256 $6, format $7, message type $8, sender $9,
+-- receiver $10, file creation time $11, file id $12, record count $13, new
+-- $14, duplicates $15, conflicts $16, invalid $17, outcome $18, reason $19
+-- and retries $20.  started_at is the transaction's start.
+INSERT INTO public.clearing_load (load_id, load_uuid, tenant, file_name, file_size, sha256,
+    format, message_type, sender, receiver, file_created, file_id, record_count, new_count,
+    duplicate_count, conflict_count, invalid_count, outcome, reason, retries, started_at,
+    finished_at)
+OVERRIDING SYSTEM VALUE
+VALUES ($1::bigint, $2::uuid, $3, $4, $5::bigint, $6, $7, $8, $9, $10, $11, $12, $13::bigint,
+    $14::bigint, $15::bigint, $16::bigint, $17::bigint, $18, $19, $20::integer,
+    pg_catalog.now(), pg_catalog.clock_timestamp())
 
 -- name: load_lock_uuid
 -- The transaction-level advisory lock on load UUID $1 (any case), held
