@@ -1,6 +1,7 @@
 /* explain.c - what each conflict differs in, and (quarantine) the
  * conflicting records parked with their full content, both from the
- * stage: the file is not read again. */
+ * stage: the file is not read again.  A held load parks its conflicting
+ * records as a quarantined one does: its outcome tells them apart. */
 #include "load_int.h"
 
 #include "loader_sql.h"
@@ -11,7 +12,9 @@ enum cl_db_status cl_explain_conflicts(struct load *L)
 
 	if ((st = cl_load_exec0(L, CL_SQL_EXPLAIN_FIELDS)) != CL_DB_OK)
 		return st;
-	if (L->o->on_conflict == CL_ON_CONFLICT_QUARANTINE)
+	/* held or quarantined, the new versions are kept for `conflicts` and
+	   `resolve`; diff keeps nothing */
+	if (!L->o->dry_run)
 		st = cl_load_exec0(L, CL_SQL_EXPLAIN_QUARANTINE);
 	return st;
 }

@@ -19,7 +19,8 @@ WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
   AND e.reason <> 'duplicate' AND c.ordinal = e.ordinal
 
 -- name: explain_quarantine
--- Park the conflicting records with their full content.  A version
+-- Park the conflicting records of a held or quarantined load with their
+-- full content (what `conflicts` lists and `resolve` applies).  A version
 -- already parked (same key, same fingerprint) is not parked again: a
 -- re-run must not put one payment twice in the queue someone works
 -- through; its journal row says what happened.
