@@ -14,6 +14,15 @@
 -- rewritten, and a link needs no column on every other record).
 -- Written to run again harmlessly (IF NOT EXISTS, OR REPLACE).
 
+-- The journal's reasons: also a correction applied and a conflict
+-- dismissed.  NOT VALID: every existing row has one of the old reasons.
+ALTER TABLE public.clearing_dedupe_event
+	DROP CONSTRAINT IF EXISTS clearing_dedupe_event_reason_check;
+ALTER TABLE public.clearing_dedupe_event
+	ADD CONSTRAINT clearing_dedupe_event_reason_check
+	CHECK (reason IN ('duplicate', 'conflict', 'near_duplicate', 'correction', 'dismissal'))
+	NOT VALID;
+
 -- One row per resolved conflict: its primary key makes a conflict
 -- resolved once (resolve takes the tenant's lock, then looks here).
 CREATE TABLE IF NOT EXISTS public.clearing_resolution (
