@@ -1,7 +1,8 @@
 /* explain.c - what each conflict differs in, and (quarantine) the
  * conflicting records parked with their full content, both from the
  * stage: the file is not read again.  A held load parks its conflicting
- * records as a quarantined one does: its outcome tells them apart. */
+ * records as a quarantined one does (its outcome tells them apart), and
+ * the records it would have applied. */
 #include "load_int.h"
 
 #include "loader_sql.h"
@@ -16,5 +17,8 @@ enum cl_db_status cl_explain_conflicts(struct load *L)
 	   `resolve`; diff keeps nothing */
 	if (!L->o->dry_run)
 		st = cl_load_exec0(L, CL_SQL_EXPLAIN_QUARANTINE);
+	/* a held file's other records too: nothing else keeps them */
+	if (st == CL_DB_OK && !L->o->dry_run && L->o->on_conflict == CL_ON_CONFLICT_HOLD)
+		st = cl_load_exec0(L, CL_SQL_EXPLAIN_PARK_HELD);
 	return st;
 }
