@@ -6,8 +6,11 @@
 -- name: conflicts_list
 -- The conflicts of load $1 only and of tenant $2 only when not NULL, the
 -- resolved ones too when $3, by load and ordinal; the version's accounts
--- last (for masking its key).  The matched record by its (load_id,
--- ordinal) index.
+-- last (for masking its key).  A version is parked once, by the first
+-- load that met it: load $1's conflicts are those it parked and those
+-- under a key its journal names as a conflict (a re-run of a held file).
+-- The matched record by its (load_id, ordinal) index, load $1's journal
+-- rows by clearing_dedupe_event_key.
 SELECT c.load_id, l.outcome, l.file_name, c.position AS line, c.ordinal, c.tenant, c.kind,
        c.natural_key, e.reason, e.matched_key, e.matched_load_id,
        e.matched_position AS matched_line, ml.file_name AS matched_file_name,
@@ -21,7 +24,11 @@ JOIN public.clearing_dedupe_event e
 JOIN public.clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
 JOIN public.clearing_load ml ON ml.load_id = r.load_id
 LEFT JOIN public.clearing_resolution v ON v.load_id = c.load_id AND v.ordinal = c.ordinal
-WHERE ($1::bigint IS NULL OR c.load_id = $1::bigint)
+WHERE ($1::bigint IS NULL OR c.load_id = $1::bigint
+       OR EXISTS (SELECT 1 FROM public.clearing_dedupe_event k
+                  WHERE k.tenant = c.tenant AND k.natural_key = c.natural_key
+                    AND k.reason <> 'duplicate' AND k.load_id = $1::bigint
+                    AND k.kind = c.kind))
   AND ($2::text IS NULL OR c.tenant = $2::text)
   AND ($3::boolean OR v.load_id IS NULL)
 ORDER BY c.load_id, c.ordinal
