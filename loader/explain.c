@@ -17,8 +17,10 @@ enum cl_db_status cl_explain_conflicts(struct load *L)
 	   `resolve`; diff keeps nothing */
 	if (!L->o->dry_run)
 		st = cl_load_exec0(L, CL_SQL_EXPLAIN_QUARANTINE);
-	/* a held file's other records too: nothing else keeps them */
-	if (st == CL_DB_OK && !L->o->dry_run && L->o->on_conflict == CL_ON_CONFLICT_HOLD)
+	/* a held file's new records too: nothing else keeps them (none new:
+	   no pending table either) */
+	if (st == CL_DB_OK && !L->o->dry_run && L->o->on_conflict == CL_ON_CONFLICT_HOLD &&
+	    L->r->new_count)
 		st = cl_load_exec0(L, CL_SQL_EXPLAIN_PARK_HELD);
 	return st;
 }

@@ -9,8 +9,10 @@
 -- last (for masking its key).  A version is parked once, by the first
 -- load that met it: load $1's conflicts are those it parked and those
 -- under a key its journal names as a conflict (a re-run of a held file).
--- The matched record by its (load_id, ordinal) index, load $1's journal
--- rows by clearing_dedupe_event_key.
+-- Per parked version one probe of its journal row (a lateral: the
+-- planner would rather walk every conflict's journal row), then of the
+-- matched record by its (load_id, ordinal) index; load $1's journal rows
+-- by clearing_dedupe_event_key.
 SELECT c.load_id, l.outcome, l.file_name, c.position AS line, c.ordinal, c.tenant, c.kind,
        c.natural_key, e.reason, e.matched_key, e.matched_load_id,
        e.matched_position AS matched_line, ml.file_name AS matched_file_name,
@@ -19,8 +21,11 @@ SELECT c.load_id, l.outcome, l.file_name, c.position AS line, c.ordinal, c.tenan
        c.receiving_account, c.debtor_account, c.creditor_account
 FROM public.clearing_quarantine c
 JOIN public.clearing_load l ON l.load_id = c.load_id
-JOIN public.clearing_dedupe_event e
-  ON e.load_id = c.load_id AND e.ordinal = c.ordinal AND e.reason <> 'duplicate'
+CROSS JOIN LATERAL (
+  SELECT e.reason, e.matched_key, e.matched_load_id, e.matched_ordinal, e.matched_position
+  FROM public.clearing_dedupe_event e
+  WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal AND e.reason <> 'duplicate'
+  LIMIT 1) e
 JOIN public.clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
 JOIN public.clearing_load ml ON ml.load_id = r.load_id
 LEFT JOIN public.clearing_resolution v ON v.load_id = c.load_id AND v.ordinal = c.ordinal

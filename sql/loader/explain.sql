@@ -37,18 +37,15 @@ WHERE c.ordinal IN (
                     AND q.fingerprint = c.fingerprint)
 
 -- name: explain_park_held
--- A held file's other records, those it would have applied (no record
--- under their key, no journal row but a duplicate's), parked as well: show
--- finds a payment seen only in a held file ("seen in held load 12, line
--- 40").  Index probes per staged record; a version already parked is not
+-- A held file's other records, those it would have applied (the pending
+-- records without a journal row, as apply_insert_new_unjournaled takes
+-- them), parked as well: show finds a payment seen only in a held file
+-- ("seen in held load 12, line 40").  A version already parked is not
 -- parked again.
 INSERT INTO public.clearing_quarantine ({record_columns})
 SELECT {record_columns}
-FROM pg_temp.cl_stage c
-WHERE NOT EXISTS (SELECT 1 FROM public.clearing_record r
-                  WHERE r.tenant = c.tenant AND r.kind = c.kind
-                    AND r.natural_key = c.natural_key)
-  AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
+FROM pg_temp.cl_pending c
+WHERE NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
                   WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
                     AND e.ordinal = c.ordinal AND e.reason <> 'duplicate')
   AND NOT EXISTS (SELECT 1 FROM public.clearing_quarantine q
