@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "correction.h"
 #include "loader_sql.h"
 #include "record.h"
 #include "uuid.h"
@@ -191,8 +192,15 @@ static enum cl_db_status resolve(struct cl_db *db, const char *load, long long o
 	snprintf(m_ord, sizeof(m_ord), "%s", PQgetvalue(res, 0, 1));
 	out->matched_load_id = strtoll(m_load, NULL, 10);
 	out->matched_line = strtoll(PQgetvalue(res, 0, 2), NULL, 10);
-	snprintf(out->correction_key, sizeof(out->correction_key), "%s",
-		 accept ? PQgetvalue(res, 0, 4) : "");
+	if (accept &&
+	    !cl_correction_key(PQgetvalue(res, 0, 3), strtoul(PQgetvalue(res, 0, 4), NULL, 10) + 1,
+			       out->correction_key, sizeof(out->correction_key))) {
+		PQclear(res);
+		cl_error_set(err, NULL, 0, "key_too_long",
+			     "the correction's key would be longer than %zu bytes",
+			     sizeof(out->correction_key) - 1);
+		return CL_DB_ERROR;
+	}
 	for (int k = 5; k < 8; k++)
 		if (!PQgetisnull(res, 0, k))
 			snprintf(out->accounts[out->naccounts++], sizeof(out->accounts[0]), "%s",

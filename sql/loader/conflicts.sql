@@ -72,15 +72,13 @@ FROM public.clearing_resolution v
 WHERE v.load_id = $1::bigint AND v.ordinal = $2::bigint
 
 -- name: conflicts_target
--- The record conflict (load $1, ordinal $2) matched, with the key its
--- next correction takes (clearing-load-keys(7), "Corrections": the
--- record's key, "#corr" and 1 + the corrections it has), and its accounts
--- (for masking that key).
+-- The record conflict (load $1, ordinal $2) matched, the number of
+-- corrections it has (its next correction's key: rules/correction.h), and
+-- its accounts (for masking that key).
 SELECT r.load_id, r.ordinal, r.position, r.natural_key,
-       r.natural_key || '#corr' ||
-         (1 + (SELECT pg_catalog.count(*) FROM public.clearing_resolution v
-               WHERE v.matched_load_id = r.load_id AND v.matched_ordinal = r.ordinal
-                 AND v.verdict = 'accepted'))::text AS correction_key,
+       (SELECT pg_catalog.count(*) FROM public.clearing_resolution v
+        WHERE v.matched_load_id = r.load_id AND v.matched_ordinal = r.ordinal
+          AND v.verdict = 'accepted') AS corrections,
        r.receiving_account, r.debtor_account, r.creditor_account
 FROM public.clearing_dedupe_event e
 JOIN public.clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
