@@ -65,7 +65,7 @@ static const char *key_value(struct out *o, const struct cl_kv *kv, int slot)
 
 static bool is_key(const char *name)
 {
-	return strcmp(name, "natural_key") == 0 || strcmp(name, "matched_key") == 0 ||
+	return strcmp(name, CL_FIELD_NAME(natural_key)) == 0 || strcmp(name, "matched_key") == 0 ||
 	       strcmp(name, "correction_key") == 0;
 }
 

@@ -142,7 +142,7 @@ static void show_row(void *ctx, const char *section, const struct cl_kv *kv, int
 			load = kv[i].value;
 		else if (strcmp(kv[i].name, "load_outcome") == 0)
 			outcome = kv[i].value;
-		else if (strcmp(kv[i].name, "position") == 0)
+		else if (strcmp(kv[i].name, CL_FIELD_NAME(position)) == 0)
 			line = kv[i].value;
 	}
 	if (load && outcome && line && s->len < sizeof(s->seen))
