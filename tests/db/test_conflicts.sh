@@ -156,6 +156,22 @@ assert_eq "$(cat "$TMP/r1.out" "$TMP/r2.out" | grep -c ', before: correction')" 
 assert_eq "$(q "select count(*) from clearing_record where tenant = 'q' and natural_key like '%#corr%'")" 1 \
 	"applied once"
 
+# ---- a record's second correction: a near duplicate of it accepted ----
+"$CL_TOOLS/gen_ach" --entries 10 --seed 7 --only-every 5 --effective 260303 >"$TMP/q3.ach"
+expect_exit 8 cl load --tenant q --on-conflict=quarantine "$TMP/q3.ach"
+q3=$(q "select max(load_id) from clearing_load")
+q1=$(q "select min(load_id) from clearing_load where tenant = 'q'")
+first=$(q "select natural_key from clearing_record where load_id = $q1 and ordinal = 5")
+assert_eq "$(q "select count(*) from clearing_record where natural_key = '$first#corr1'")" 1 \
+	"the first correction (the resolvers')"
+expect_exit 0 cl resolve --load "$q3" --ordinal 1 --accept --format json
+grep -q "\"correction_key\":\"$first#corr2\"" "$TMP/out" || fail "second correction: $(cat "$TMP/out")"
+assert_eq "$(q "select value_date from clearing_record where natural_key = '$first#corr2'")" \
+	2026-03-03 "the near duplicate's date applied"
+expect_exit 0 cl feed --consumer qreader --tenant q --format json
+grep "#corr2" "$TMP/out" | grep -q "\"corrects\":{\"load_id\":$q1,\"ordinal\":5}" ||
+	fail "the second correction's link: $(grep '#corr' "$TMP/out")"
+
 # ---- show: a payment seen only in a held file ----
 "$CL_TOOLS/gen_ach" --entries 20 --seed 7 --bump-amount-every 5 >"$TMP/h2.ach"
 expect_exit 4 cl load --tenant q "$TMP/h2.ach"
