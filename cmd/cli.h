@@ -76,6 +76,8 @@ int cl_cmd_loads(int argc, char **argv);
 int cl_cmd_ingest(int argc, char **argv);
 int cl_cmd_feed(int argc, char **argv);
 int cl_cmd_prune(int argc, char **argv);
+int cl_cmd_conflicts(int argc, char **argv);
+int cl_cmd_resolve(int argc, char **argv);
 
 /* "clearing-load: FILE:LINE: error: message" (or "FILE: error:" with no
  * line; "FILE:LINE: element path: message" for XML). */

@@ -120,18 +120,50 @@ static void other_tenant(void *ctx, const char *section, const struct cl_kv *kv,
 	o->tenants++;
 }
 
+/* The rows printed, and where the parked versions were seen: "seen in
+ * held load 12, line 40" when no applied record matches. */
+struct shown {
+	struct cl_history_out out;
+	int parked;
+	size_t len;
+	char seen[512];
+};
+
+static void show_row(void *ctx, const char *section, const struct cl_kv *kv, int n)
+{
+	struct shown *s = ctx;
+	const char *load = NULL, *outcome = NULL, *line = NULL;
+
+	cl_history_print(&s->out, section, kv, n);
+	if (strcmp(section, "quarantine") != 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		if (strcmp(kv[i].name, "load_id") == 0)
+			load = kv[i].value;
+		else if (strcmp(kv[i].name, "load_outcome") == 0)
+			outcome = kv[i].value;
+		else if (strcmp(kv[i].name, CL_FIELD_NAME(position)) == 0)
+			line = kv[i].value;
+	}
+	if (load && outcome && line && s->len < sizeof(s->seen))
+		s->len += (size_t)snprintf(s->seen + s->len, sizeof(s->seen) - s->len,
+					   "%sseen in %s load %s, line %s", s->parked ? "; " : "",
+					   outcome, load, line);
+	s->parked++;
+}
+
 static int show(const struct cl_args *args, struct cl_db *db)
 {
 	const char *tenant = args->tenant ? args->tenant : "default", *value = args->search;
 	enum cl_show_by by = (enum cl_show_by)args->search_by;
-	struct cl_history_out out = { (enum cl_out_format)args->format, NULL };
+	struct shown shown = { { (enum cl_out_format)args->format, NULL }, 0, 0, "" };
 	struct cl_error err;
 	unsigned long found, total;
 	struct others others = { 0 };
 
 	if (cl_schema_check(db, &err) != CL_DB_OK ||
-	    cl_history_show(db, by, value, tenant, args->limit, cl_history_print, &out, &found,
-			    &total, &err) != CL_DB_OK)
+	    cl_history_show(db, by, value, tenant, args->limit, show_row, &shown, &found, &total,
+			    &err) != CL_DB_OK)
 		return cl_db_failed(&err);
 	if (total > found && !cl_opt_quiet)
 		/* never a silent cut */
@@ -148,7 +180,11 @@ static int show(const struct cl_args *args, struct cl_db *db)
 		cl_text_safe(value, safe, sizeof(safe));
 		cl_error_set(&nf, NULL, 0, "not_found", "no record of tenant \"%s\" matches \"%.200s\"",
 			     tenant, safe);
-		if (others.tenants)
+		if (shown.parked)
+			/* only in held or quarantined files: never applied */
+			cl_error_hint(&nf, "%s%s", shown.seen,
+				      shown.len >= sizeof(shown.seen) ? "; ..." : "");
+		else if (others.tenants)
 			cl_error_hint(&nf, "%lu record%s in other tenant%s: %s%s; use --tenant",
 				      others.records, others.records == 1 ? "" : "s",
 				      others.tenants == 1 ? "" : "s", others.list,

@@ -75,11 +75,41 @@ static void json_row(const char *section, const struct cl_kv *kv, int n)
 	cl_json_end(&j);
 }
 
+static bool corrects_column(const char *name)
+{
+	return strcmp(name, "corrects_load_id") == 0 || strcmp(name, "corrects_ordinal") == 0;
+}
+
+/* The feed's link of a correction to the record it corrects, one member:
+ * "corrects": {"load_id", "ordinal"}, or null (not a correction). */
+static void corrects(struct cl_json *j, const struct cl_kv *kv, int n)
+{
+	const char *load = NULL, *ord = NULL;
+	bool have = false;
+
+	for (int i = 0; i < n; i++) {
+		if (strcmp(kv[i].name, "corrects_load_id") == 0)
+			have = true, load = kv[i].value;
+		else if (strcmp(kv[i].name, "corrects_ordinal") == 0)
+			ord = kv[i].value;
+	}
+	if (!have)
+		return;
+	if (!load || !ord) {
+		cl_json_null(j, "corrects");
+		return;
+	}
+	cl_json_object(j, "corrects");
+	cl_json_int(j, "load_id", strtoll(load, NULL, 10));
+	cl_json_int(j, "ordinal", strtoll(ord, NULL, 10));
+	cl_json_object_end(j);
+}
+
 /* A record row as the record object of parse and diff: "file" (the
  * load's file name) and every OUT field of the record model in its
  * order (null for those never stored: names, free text, counts), then
  * the row's other columns (matched_by, tenant, load_id, ordinal; the
- * feed's feed_position and applied_at). */
+ * feed's feed_position, applied_at and corrects). */
 static void json_record(const char *type, const struct cl_kv *kv, int n)
 {
 	const struct cl_field *const *fields;
@@ -117,8 +147,9 @@ static void json_record(const char *type, const struct cl_kv *kv, int n)
 		json_value(&j, fields[f]->name, &kv[i]);
 	}
 	for (i = 0; i < n; i++)
-		if (!used[i])
+		if (!used[i] && !corrects_column(kv[i].name))
 			json_value(&j, kv[i].name, &kv[i]);
+	corrects(&j, kv, n);
 	cl_json_end(&j);
 }
 

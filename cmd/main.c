@@ -47,6 +47,8 @@ static const struct command commands[] = {
 	{ "loads", cl_cmd_loads, "load history" },
 	{ "feed", cl_cmd_feed, "applied records in commit order, for a downstream consumer" },
 	{ "prune", cl_cmd_prune, "journal retention: remove old dedupe events, never records" },
+	{ "conflicts", cl_cmd_conflicts, "held and quarantined conflicts, old and new values" },
+	{ "resolve", cl_cmd_resolve, "accept a conflict's new version as a correction, or dismiss it" },
 	{ "ingest", cl_cmd_ingest, "load an inbox's ready files and archive them (cron, systemd)" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -58,6 +58,13 @@ struct cl_args {
 	const char *ack;           /* feed --ack POSITION */
 	const char *journal_before; /* prune --journal-before DATE */
 	bool duplicates_only;      /* prune --duplicates-only */
+	unsigned long load_id;     /* conflicts, resolve --load; 0: not given */
+	unsigned long line;        /* resolve --line; 0: not given */
+	unsigned long ordinal;     /* resolve --ordinal; 0: not given */
+	bool all;                  /* conflicts --all */
+	bool accept;               /* resolve --accept */
+	bool dismiss;              /* resolve --dismiss */
+	const char *note;          /* resolve --note */
 };
 
 /* What an option line does. */

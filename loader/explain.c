@@ -1,6 +1,8 @@
 /* explain.c - what each conflict differs in, and (quarantine) the
  * conflicting records parked with their full content, both from the
- * stage: the file is not read again. */
+ * stage: the file is not read again.  A held load parks its conflicting
+ * records as a quarantined one does (its outcome tells them apart), and
+ * the records it would have applied. */
 #include "load_int.h"
 
 #include "loader_sql.h"
@@ -11,7 +13,14 @@ enum cl_db_status cl_explain_conflicts(struct load *L)
 
 	if ((st = cl_load_exec0(L, CL_SQL_EXPLAIN_FIELDS)) != CL_DB_OK)
 		return st;
-	if (L->o->on_conflict == CL_ON_CONFLICT_QUARANTINE)
+	/* held or quarantined, the new versions are kept for `conflicts` and
+	   `resolve`; diff keeps nothing */
+	if (!L->o->dry_run)
 		st = cl_load_exec0(L, CL_SQL_EXPLAIN_QUARANTINE);
+	/* a held file's new records too: nothing else keeps them (none new:
+	   no pending table either) */
+	if (st == CL_DB_OK && !L->o->dry_run && L->o->on_conflict == CL_ON_CONFLICT_HOLD &&
+	    L->r->new_count)
+		st = cl_load_exec0(L, CL_SQL_EXPLAIN_PARK_HELD);
 	return st;
 }

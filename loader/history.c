@@ -83,17 +83,21 @@ struct lookup {
 	const char *records;
 	const char *count;
 	const char *other_tenants;  /* when none is found in the tenant */
+	const char *parked;         /* when none is found: the versions held or
+				       quarantined (tenant $1, value $2) */
 };
 
 static const struct lookup lookups[] = {
 	[CL_SHOW_KEY] = { CL_SQL_HISTORY_SHOW_BY_KEY, CL_SQL_HISTORY_COUNT_BY_KEY,
-			  CL_SQL_HISTORY_OTHER_TENANTS_BY_KEY },
+			  CL_SQL_HISTORY_OTHER_TENANTS_BY_KEY, CL_SQL_HISTORY_KEY_QUARANTINE },
 	[CL_SHOW_TRACE] = { CL_SQL_HISTORY_SHOW_BY_TRACE, CL_SQL_HISTORY_COUNT_BY_TRACE,
-			    CL_SQL_HISTORY_OTHER_TENANTS_BY_TRACE },
+			    CL_SQL_HISTORY_OTHER_TENANTS_BY_TRACE,
+			    CL_SQL_HISTORY_QUARANTINE_BY_TRACE },
 	[CL_SHOW_E2E] = { CL_SQL_HISTORY_SHOW_BY_E2E, CL_SQL_HISTORY_COUNT_BY_E2E,
-			  CL_SQL_HISTORY_OTHER_TENANTS_BY_E2E },
+			  CL_SQL_HISTORY_OTHER_TENANTS_BY_E2E, CL_SQL_HISTORY_QUARANTINE_BY_E2E },
 	[CL_SHOW_UETR] = { CL_SQL_HISTORY_SHOW_BY_UETR, CL_SQL_HISTORY_COUNT_BY_UETR,
-			   CL_SQL_HISTORY_OTHER_TENANTS_BY_UETR },
+			   CL_SQL_HISTORY_OTHER_TENANTS_BY_UETR,
+			   CL_SQL_HISTORY_QUARANTINE_BY_UETR },
 };
 
 static const struct lookup *lookup_of(enum cl_show_by by)
@@ -176,8 +180,8 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 	PQclear(res);
 	if (st == CL_DB_OK && n == 0 && by == CL_SHOW_KEY)
 		st = run(db, CL_SQL_HISTORY_KEY_EVENTS, 2, p, "event", fn, ctx, NULL, err);
-	if (st == CL_DB_OK && n == 0 && by == CL_SHOW_KEY)
-		st = run(db, CL_SQL_HISTORY_KEY_QUARANTINE, 2, p, "quarantine", fn, ctx, NULL, err);
+	if (st == CL_DB_OK && n == 0)
+		st = run(db, q->parked, 2, p, "quarantine", fn, ctx, NULL, err);
 	return st;
 }
 

@@ -39,8 +39,9 @@ enum cl_show_by { CL_SHOW_KEY, CL_SHOW_TRACE, CL_SHOW_E2E, CL_SHOW_UETR };
  * most `limit` of them, each followed by the load that applied it, every
  * dedupe event that hit it and any quarantined versions of it (conflicts
  * under its key, near duplicates under their own).  With no record, the
- * dedupe events and quarantined versions of that key are still reported
- * (a held conflict is never applied).  *found = the records
+ * dedupe events of that key and the versions parked under it by held
+ * and quarantined loads (for --trace, --e2e and --uetr: with that
+ * reference) are still reported (a held conflict is never applied).  *found = the records
  * reported, *total = the records that match (more than *found when the
  * limit cut the list). */
 enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const char *value,

@@ -14,6 +14,9 @@
  *                           conflict c against applied record r; a column
  *                           added by a later schema version is not known
  *                           (not a difference) on records applied before it
+ *   CL_SQL_COMPARED_CHANGES (name, old, new) of the compared columns:
+ *                           applied record r's and conflict c's values
+ *                           as text
  *   CL_SQL_STORED_TYPES     name:type of each stored column, for the test
  *                           that checks the table against the database
  *
@@ -23,7 +26,8 @@
  *       starts with a marker line `-- name: X_verb` (X: the file's name),
  *       then comment lines saying what it does and what each $n it uses
  *       is, then its text.  In the text, {record_columns}, {show_columns},
- *       {compared_r} and {compared_diffs} stand for the lists above,
+ *       {compared_r}, {compared_diffs} and {compared_changes} stand for
+ *       the lists above,
  *       {iso_ts} for the timestamp format of every output and
  *       {load_columns} for a load's columns in show and loads.  Comments go on
  *       lines of their own and are not embedded.  An unknown marker or
@@ -107,6 +111,12 @@ static void diff(FILE *out, const struct cl_field *f)
 		n, n, n, n, f->since);
 }
 
+/* (name, r's value, c's value): the old and the new value as text */
+static void change(FILE *out, const struct cl_field *f)
+{
+	fprintf(out, "('%s', r.%s::text, c.%s::text)", f->name, f->name, f->name);
+}
+
 static void typed(FILE *out, const struct cl_field *f)
 {
 	fprintf(out, "%s:%s", f->name, sql_type(f));
@@ -129,6 +139,7 @@ static const struct list lists[] = {
 	{ "CL_SQL_SHOW_COLUMNS", "show_columns", "r.tenant", stored, show, ", r.load_id, r.ordinal" },
 	{ "CL_SQL_COMPARED_R", "compared_r", "", compared, of_r, "" },
 	{ "CL_SQL_COMPARED_DIFFS", "compared_diffs", "", compared, diff, "" },
+	{ "CL_SQL_COMPARED_CHANGES", "compared_changes", "", compared, change, "" },
 	{ "CL_SQL_STORED_TYPES", NULL, "tenant:text", stored, typed,
 	  ", load_id:bigint, ordinal:bigint" },
 	/* ISO 8601 with "T" and the offset, to the second: one form of

@@ -19,7 +19,8 @@ WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
   AND e.reason <> 'duplicate' AND c.ordinal = e.ordinal
 
 -- name: explain_quarantine
--- Park the conflicting records with their full content.  A version
+-- Park the conflicting records of a held or quarantined load with their
+-- full content (what `conflicts` lists and `resolve` applies).  A version
 -- already parked (same key, same fingerprint) is not parked again: a
 -- re-run must not put one payment twice in the queue someone works
 -- through; its journal row says what happened.
@@ -30,6 +31,23 @@ WHERE c.ordinal IN (
     SELECT e.ordinal FROM public.clearing_dedupe_event e
     WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
       AND e.reason <> 'duplicate')
+  AND NOT EXISTS (SELECT 1 FROM public.clearing_quarantine q
+                  WHERE q.tenant = c.tenant AND q.kind = c.kind
+                    AND q.natural_key = c.natural_key
+                    AND q.fingerprint = c.fingerprint)
+
+-- name: explain_park_held
+-- A held file's other records, those it would have applied (the pending
+-- records without a journal row, as apply_insert_new_unjournaled takes
+-- them), parked as well: show finds a payment seen only in a held file
+-- ("seen in held load 12, line 40").  A version already parked is not
+-- parked again.
+INSERT INTO public.clearing_quarantine ({record_columns})
+SELECT {record_columns}
+FROM pg_temp.cl_pending c
+WHERE NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
+                  WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
+                    AND e.ordinal = c.ordinal AND e.reason <> 'duplicate')
   AND NOT EXISTS (SELECT 1 FROM public.clearing_quarantine q
                   WHERE q.tenant = c.tenant AND q.kind = c.kind
                     AND q.natural_key = c.natural_key

@@ -21,10 +21,15 @@ LIMIT $3::bigint
 -- $4) applied, after ordinal $5, in file order, at most $6: a range of
 -- the (load_id, ordinal) index, read in its order (a load id is one
 -- tenant's: $2 is not a condition, which would let the planner combine
--- indexes and sort the whole load for each page).
+-- indexes and sort the whole load for each page).  A correction (the
+-- record of a resolution's load, 016_conflicts.sql) names the record it
+-- corrects (corrects_load_id, corrects_ordinal; else NULL).
 SELECT ($3::bigint << 32) + r.ordinal AS feed_position, $4::text AS applied_at,
-       {show_columns}
+       {show_columns}, v.matched_load_id AS corrects_load_id,
+       v.matched_ordinal AS corrects_ordinal
 FROM public.clearing_record r
+LEFT JOIN public.clearing_resolution v
+  ON v.resolution_load_id = r.load_id AND v.verdict = 'accepted' AND r.ordinal = 1
 WHERE r.load_id = $1::bigint AND r.ordinal > $5::bigint AND $2::text IS NOT NULL
 ORDER BY r.load_id, r.ordinal
 LIMIT $6::bigint

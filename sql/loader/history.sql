@@ -205,8 +205,8 @@ ORDER BY e.created_at, e.load_id, e.ordinal
 -- (tenant $1, kind $2, natural key $3: a conflict) and those whose journal
 -- row names it as the record they copy (a near duplicate, parked under its
 -- own, other key); $4, $5: the record's load_id and ordinal.
-SELECT q.load_id, l.load_uuid, l.file_name, q.position, q.kind, q.natural_key,
-       q.alt_key,
+SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.kind,
+       q.natural_key, q.alt_key,
        q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
        q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
        pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
@@ -221,14 +221,53 @@ ORDER BY q.load_id, q.ordinal
 -- name: history_key_quarantine
 -- The versions parked under a key that was never applied (tenant $1,
 -- natural key $2): show KEY still shows them.
-SELECT q.load_id, l.load_uuid, l.file_name, q.position, q.kind, q.natural_key,
-       q.alt_key,
+SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.kind,
+       q.natural_key, q.alt_key,
        q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
        q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
        pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
 FROM public.clearing_quarantine q
 JOIN public.clearing_load l ON l.load_id = q.load_id
 WHERE q.tenant = $1 AND q.natural_key = $2
+ORDER BY q.load_id, q.ordinal
+
+-- name: history_quarantine_by_trace
+-- The versions parked by held and quarantined loads of tenant $1 with ACH trace number
+-- $2: show finds a payment seen only in such a file.
+SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.kind,
+       q.natural_key, q.alt_key,
+       q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
+       q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
+       pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
+FROM public.clearing_quarantine q
+JOIN public.clearing_load l ON l.load_id = q.load_id
+WHERE q.tenant = $1 AND q.trace_number = $2
+ORDER BY q.load_id, q.ordinal
+
+-- name: history_quarantine_by_e2e
+-- The versions parked by held and quarantined loads of tenant $1 with EndToEndId
+-- $2: show finds a payment seen only in such a file.
+SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.kind,
+       q.natural_key, q.alt_key,
+       q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
+       q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
+       pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
+FROM public.clearing_quarantine q
+JOIN public.clearing_load l ON l.load_id = q.load_id
+WHERE q.tenant = $1 AND q.end_to_end_id = $2
+ORDER BY q.load_id, q.ordinal
+
+-- name: history_quarantine_by_uetr
+-- The versions parked by held and quarantined loads of tenant $1 with UETR
+-- $2 (any case): show finds a payment seen only in such a file.
+SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.kind,
+       q.natural_key, q.alt_key,
+       q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
+       q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
+       pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
+FROM public.clearing_quarantine q
+JOIN public.clearing_load l ON l.load_id = q.load_id
+WHERE q.tenant = $1 AND q.uetr = pg_catalog.lower($2)
 ORDER BY q.load_id, q.ordinal
 
 -- name: history_lock_uuid

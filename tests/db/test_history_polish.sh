@@ -6,7 +6,8 @@
 : "${CL_TOOLS:?}"
 db_new
 expect_exit 0 cl init
-latest=$(ls "$CL_ROOT"/sql/[0-9]*.sql | wc -l)
+# the last migration's number (not their count: a branch may lack one)
+latest=$(ls "$CL_ROOT"/sql/[0-9]*.sql | tail -n 1 | sed 's|.*/0*||; s|_.*||')
 
 # 17: a date that does not exist is a usage error, before connecting (the
 # database given cannot be reached: exit 2, not 5)

@@ -121,12 +121,15 @@ for fmt in ach pain.001 pacs.008; do
 
 	# 6. the same with quarantine: clean records applied (none are new
 	#    here), conflicting ones parked with their new content
+	#    (the held load of 5 parked them first: a version is parked once)
+	held_lid=$lid
 	expect_exit 8 cl load --format json --on-conflict=quarantine "$d/bump"
 	assert_eq "$(field outcome)" quarantined "$fmt: quarantined"
 	lid=$(field load_id)
-	assert_eq "$(q "select count(*) from clearing_quarantine where load_id = $lid")" "$nconf" "$fmt: parked"
+	assert_eq "$(q "select count(*) from clearing_quarantine where load_id in ($held_lid, $lid)")" \
+		"$nconf" "$fmt: parked"
 	assert_eq "$(q "select count(*) from clearing_quarantine qq join clearing_record r using (tenant, kind, natural_key)
-		where qq.load_id = $lid and qq.amount_minor = r.amount_minor + 1")" "$nconf" \
+		where qq.load_id in ($held_lid, $lid) and qq.amount_minor = r.amount_minor + 1")" "$nconf" \
 		"$fmt: quarantine holds the new (changed) amounts, clearing_record the old"
 	record_dump >"$TMP/after"
 	cmp -s "$TMP/before" "$TMP/after" || fail "$fmt: quarantine changed applied records"

@@ -91,6 +91,7 @@ explain classify_rule_batch
 # conflicts explained and parked (explain.c), diff's report (plan.c)
 explain explain_fields
 explain explain_quarantine
+explain explain_park_held
 explain plan_detail
 # held (load.c) or applied (apply.c)
 explain load_forget_duplicates
@@ -130,6 +131,22 @@ explain_exec history_events ":rec_load, :rec_ord"
 explain_exec history_key_events "'$TENANT', :'key'"
 explain_exec history_quarantine "'$TENANT', 'ach.entry', :'key', :rec_load, :rec_ord"
 explain_exec history_key_quarantine "'$TENANT', :'key'"
+explain_exec history_quarantine_by_trace "'$TENANT', :'trace'"
+explain_exec history_quarantine_by_e2e "'$TENANT', :'e2e'"
+explain_exec history_quarantine_by_uetr "'$TENANT', :'uetr'"
+# conflicts and resolve (loader/conflicts.c), on a conflict the
+# quarantined load parked
+emit "SELECT load_id AS q_load, ordinal AS q_ord, position AS q_line
+      FROM public.clearing_quarantine ORDER BY load_id, ordinal LIMIT 1" '\gset'
+explain_exec conflicts_list "NULL, NULL, true" conflicts_list_all
+emit "\\echo @@plan conflicts_list_load" \
+	"EXPLAIN (FORMAT JSON) EXECUTE conflicts_list(:q_load, '$TENANT', false)" '\g'
+explain_exec conflicts_changes ":q_load, :q_ord"
+explain_exec conflicts_find ":q_load, NULL, :q_line"
+explain_exec conflicts_target ":q_load, :q_ord"
+explain_exec conflicts_insert_load "pg_catalog.gen_random_uuid(), :q_load, 1, 'x'"
+explain_exec conflicts_apply_correction ":q_load, :q_ord, :q_load, 'k#corr1'"
+explain_exec conflicts_journal ":q_load, :q_load, :q_ord, 'correction', 'k#corr1'"
 explain_exec feed_records ":rec_load, '$TENANT', 1, 'x', 0, 1000"
 explain_exec feed_position_exists "4294967297"
 explain_exec prune_loads "now(), 0, 1000"
