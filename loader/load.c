@@ -215,6 +215,18 @@ static enum cl_db_status lock_uuid(struct load *L)
 	return cl_db_exec(L->db, CL_SQL_LOAD_LOCK_UUID, 1, p, NULL, &L->r->err);
 }
 
+/* The journal rows of this attempt (pg_temp.cl_event) appended to the
+ * journal once: the journal is append-only, so a held file's duplicates
+ * are left out here rather than deleted later. */
+static enum cl_db_status write_journal(struct load *L, bool duplicates)
+{
+	const char *p[1] = { duplicates ? "true" : "false" };
+
+	if (L->r->duplicate_count + L->r->conflict_count == 0)
+		return CL_DB_OK;
+	return cl_db_exec(L->db, CL_SQL_LOAD_WRITE_JOURNAL, 1, p, NULL, &L->r->err);
+}
+
 /* The reason of a held or quarantined load, for `loads` at 3 a.m.: the
  * conflicts (same key, other content) and the near duplicates (the same
  * payment under another key) named apart. */
@@ -288,8 +300,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	if (r->conflict_count && L->o->on_conflict == CL_ON_CONFLICT_HOLD) {
 		/* nothing is applied; the attempt and its conflicts are kept */
 		conflict_reason(L, "file held, nothing applied");
-		st = cl_load_exec0(L, CL_SQL_LOAD_FORGET_DUPLICATES);
-		if (st != CL_DB_OK)
+		if ((st = write_journal(L, false)) != CL_DB_OK)
 			return st;
 		r->outcome = CL_OUTCOME_HELD;
 		outcome = "held";
@@ -305,6 +316,8 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 			r->outcome = CL_OUTCOME_COMMITTED;
 			outcome = "committed";
 		}
+		if ((st = write_journal(L, true)) != CL_DB_OK)
+			return st;
 	}
 	if ((st = update_load_row(L, outcome)) != CL_DB_OK ||
 	    (r->new_count && (st = feed_commit(L)) != CL_DB_OK))

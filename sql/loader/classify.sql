@@ -1,12 +1,16 @@
 -- classify.sql - the originator locks and the classification of a load's
 -- staged records against the tenant's applied ones (loader/classify.c):
 -- each statement writes journal rows of this load (the setting
--- clearing_load.load_id) for the tenant (clearing_load.tenant).
+-- clearing_load.load_id) for the tenant (clearing_load.tenant) into
+-- pg_temp.cl_event, the load's journal until load_write_journal appends it
+-- to clearing_dedupe_event: the journal is append-only, so what is known
+-- only later (the fields a conflict differs in, whether the file is held
+-- and keeps no duplicates) is settled here first.
 --
 -- After the exact-key join the statements read pg_temp.cl_pending, the
 -- staged records it did not match; a pending record journaled since (by
 -- the alternate-key or a near-duplicate statement) has a row that is never
--- a plain duplicate, found through the partial index of migration 005.
+-- a plain duplicate, found through the partial index cl_event_attention.
 --
 -- 1129072716 ("CLoL") is the first key of every originator lock: any
 -- constant, never changed.
@@ -36,6 +40,21 @@ SELECT pg_catalog.pg_advisory_xact_lock_shared(1129072716, pg_catalog.hashtext($
 -- The lock of originator (company id) $2 of tenant $1.
 SELECT pg_catalog.pg_advisory_xact_lock(1129072716, pg_catalog.hashtext($1 || '|' || $2))
 
+-- name: classify_event_create
+-- The journal rows of this attempt, as clearing_dedupe_event will hold
+-- them (but created_at, its default there).  Dropped with the transaction.
+CREATE TEMPORARY TABLE cl_event ON COMMIT DROP AS
+SELECT load_id, ordinal, position, tenant, kind, natural_key, reason, matched_key,
+       matched_load_id, matched_ordinal, matched_position, fields
+FROM public.clearing_dedupe_event
+WITH NO DATA
+
+-- name: classify_event_index
+-- The rows that are not plain duplicates by ordinal, for the statements
+-- that ask whether a pending record was journaled (a probe each): a
+-- partial index, so the exact-key join's duplicates add nothing to it.
+CREATE INDEX cl_event_attention ON pg_temp.cl_event (ordinal) WHERE reason <> 'duplicate'
+
 -- name: classify_exact
 -- Exact key matches: one INSERT ... SELECT writes the journal rows of the
 -- staged records whose key this tenant has applied (duplicate: same
@@ -45,7 +64,7 @@ SELECT pg_catalog.pg_advisory_xact_lock(1129072716, pg_catalog.hashtext($1 || '|
 -- plan flipped with the table's size and with statistics left stale by
 -- the previous load (a hash join reads the tenant's every record, a merge
 -- join sorts them, a nested loop the wrong way round went quadratic).
-INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
 SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, s.ordinal,
        s.position, r.tenant, s.kind, coalesce(s.journal_key, s.natural_key),
@@ -61,11 +80,10 @@ CROSS JOIN LATERAL (
 
 -- name: classify_conflict_rows
 -- The conflicts of this load (ordinal, reason), through the partial index
--- of migration 005 (it holds only the journal rows that are not plain
+-- cl_event_attention (it holds only the rows that are not plain
 -- duplicates).
-COPY (SELECT ordinal, reason FROM public.clearing_dedupe_event
-      WHERE load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-        AND reason <> 'duplicate') TO STDOUT
+COPY (SELECT ordinal, reason FROM pg_temp.cl_event
+      WHERE reason <> 'duplicate') TO STDOUT
 
 -- name: classify_pending
 -- The staged records the exact-key join did not match, for the
@@ -74,9 +92,8 @@ COPY (SELECT ordinal, reason FROM public.clearing_dedupe_event
 CREATE TEMPORARY TABLE cl_pending ON COMMIT DROP AS
 SELECT s.* FROM pg_temp.cl_stage s
 WHERE NOT EXISTS (
-  SELECT 1 FROM public.clearing_dedupe_event e
-  WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-    AND e.ordinal = s.ordinal)
+  SELECT 1 FROM pg_temp.cl_event e
+  WHERE e.ordinal = s.ordinal)
 
 -- name: classify_pending_no_nestloop
 -- The anti-join above as a hash join whatever the statistics say (just
@@ -130,7 +147,7 @@ SELECT coalesce((SELECT true FROM public.clearing_record
 -- planner hashes the tenant's every record once the file is large.
 -- Returns each journaled record's ordinal and reason.
 COPY (
-  INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+  INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
   SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
@@ -145,10 +162,8 @@ COPY (
     ORDER BY abs(r.value_date - c.value_date), r.load_id, r.ordinal
     LIMIT 1) r
   WHERE c.near_key IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
-                    WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-                      AND e.ordinal = c.ordinal
-                      AND e.reason <> 'duplicate')
+    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
+                    WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
   RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_rule_v1
@@ -159,7 +174,7 @@ COPY (
 -- probe goes through the partial index of migration 004 (empty unless
 -- --ach-key=batch was ever used).
 COPY (
-  INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+  INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
   SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
@@ -175,10 +190,8 @@ COPY (
     ORDER BY r.load_id, r.ordinal
     LIMIT 1) r
   WHERE c.kind = 'ach.entry'
-    AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
-                    WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-                      AND e.ordinal = c.ordinal
-                      AND e.reason <> 'duplicate')
+    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
+                    WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
   RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_rule_batch
@@ -188,7 +201,7 @@ COPY (
 -- date; one would cost every load): a probe reads the tenant's records of
 -- one trace number, one a business day at most.
 COPY (
-  INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+  INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
   SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
@@ -204,10 +217,8 @@ COPY (
     ORDER BY r.load_id, r.ordinal
     LIMIT 1) r
   WHERE c.kind = 'ach.entry'
-    AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
-                    WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-                      AND e.ordinal = c.ordinal
-                      AND e.reason <> 'duplicate')
+    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
+                    WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
   RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_alt
@@ -222,7 +233,7 @@ COPY (
 -- migrations 006 and 008), never a join on an OR: that one went quadratic
 -- (80 s for a 22,000-transaction re-upload).
 COPY (
-  INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+  INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
   SELECT s.load_id, s.ordinal, s.position, r.tenant, r.kind,
          coalesce(s.journal_key, s.natural_key), 'near_duplicate', r.natural_key,

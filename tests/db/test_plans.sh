@@ -72,6 +72,8 @@ emit '\echo @@plan control_exact_join' "EXPLAIN (FORMAT JSON) $(stmt classify_ex
 JOIN public.clearing_record r
   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
  AND r.kind = s.kind AND r.natural_key = s.natural_key" '\g'
+run classify_event_create
+run classify_event_index
 explain classify_exact
 run classify_exact
 explain classify_conflict_rows
@@ -93,7 +95,7 @@ explain explain_fields
 explain explain_quarantine
 explain plan_detail
 # held (load.c) or applied (apply.c)
-explain load_forget_duplicates
+explain_exec load_write_journal "false"
 explain apply_insert_new
 explain apply_insert_new_unjournaled
 explain apply_insert_new_ordered
@@ -154,8 +156,8 @@ for n in $("$CL_TOOLS/loader_sql" --list); do
 done
 
 # Plans still unbounded (printed as KNOWN in the log, not failed): with the
-# history never analyzed, the journal read whole for this load's rows
-# (classify_pending, plan_detail, load_forget_duplicates) and loads --since
+# history never analyzed, the stage read whole for the pending records
+# (classify_pending), diff's join of this load's rows (plan_detail) and loads --since
 # walking clearing_load_pkey; in both states the walk of clearing_load back
 # to migration 007 in the kept fields' test (explain_fields) and a tenant's
 # loads sorted (loads --tenant); prune's delete of a load's journal rows,
@@ -163,7 +165,7 @@ done
 # the BRIN on load_id then bounds it by the load), and with clearing_load
 # never analyzed, prune's walk of it.
 KNOWN_ALWAYS="explain_fields history_loads_tenant prune_load_events"
-KNOWN_UNANALYZED="classify_pending plan_detail load_forget_duplicates history_loads_since prune_loads"
+KNOWN_UNANALYZED="classify_pending plan_detail history_loads_since prune_loads"
 # Analyzed, history_key_events may walk clearing_dedupe_event_attention
 # instead of clearing_dedupe_event_key: both are partial on reason <>
 # 'duplicate', and when the sample says that subset is a handful of rows
