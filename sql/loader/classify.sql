@@ -40,6 +40,84 @@ SELECT pg_catalog.pg_advisory_xact_lock_shared(1129072716, pg_catalog.hashtext($
 -- The lock of originator (company id) $2 of tenant $1.
 SELECT pg_catalog.pg_advisory_xact_lock(1129072716, pg_catalog.hashtext($1 || '|' || $2))
 
+-- The rules' probes, one fragment each (sql/gen_record_sql.c): given a
+-- staged record c (a row of clearing_record's columns), the applied record
+-- r of the tenant (the setting clearing_load.tenant) that the rule matches
+-- it with, at most one.  Each is written once, here; the statements below
+-- say which staged records a rule looks at, in the order of precedence of
+-- cl_classify (exact key, alternate keys, near duplicates, the other ACH
+-- key rule).
+
+-- fragment: classify_probe_exact
+-- The same key: one probe of the unique index.
+SELECT r.*
+FROM public.clearing_record r
+WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+  AND r.kind = c.kind AND r.natural_key = c.natural_key
+LIMIT 1
+
+-- fragment: classify_probe_near
+-- An ACH near duplicate (rules/near.h): the same near identity, another
+-- natural key and a near date; the closest in date.  One probe of
+-- clearing_record_near_key (migration 010).
+SELECT r.*
+FROM public.clearing_record r
+WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+  AND r.near_key = c.near_key AND r.kind = c.kind AND r.natural_key <> c.natural_key
+  AND public.clearing_near_dates(r.value_date, c.value_date)
+ORDER BY abs(r.value_date - c.value_date), r.load_id, r.ordinal
+LIMIT 1
+
+-- fragment: classify_probe_rule_v1
+-- A v1 entry against the tenant's v1-batch entries: the same originator,
+-- trace number and effective date (the partial index of migration 004).
+SELECT r.*
+FROM public.clearing_record r
+WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+  AND r.kind = 'ach.entry' AND r.key_rule = 'v1-batch'
+  AND r.company_id = c.company_id AND r.trace_number = c.trace_number
+  AND r.value_date = c.value_date
+ORDER BY r.load_id, r.ordinal
+LIMIT 1
+
+-- fragment: classify_probe_rule_batch
+-- A v1-batch entry against the tenant's v1 entries, the same way (the
+-- trace-number index of migration 011).
+SELECT r.*
+FROM public.clearing_record r
+WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+  AND r.kind = 'ach.entry' AND r.key_rule = 'v1'
+  AND r.company_id = c.company_id AND r.trace_number = c.trace_number
+  AND r.value_date = c.value_date
+ORDER BY r.load_id, r.ordinal
+LIMIT 1
+
+-- fragment: classify_probe_alt
+-- One payment under another natural key (record.h: alt_key): either
+-- alternate key against either index of migrations 006 and 008, the same
+-- content (the same fingerprint, or the instructed agent aside when both
+-- have an alt_fp).  Four probes, never a join on an OR.
+SELECT r.*
+FROM (SELECT * FROM public.clearing_record r
+      WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+        AND r.kind = c.kind AND r.alt_key = c.alt_key
+      UNION ALL
+      SELECT * FROM public.clearing_record r
+      WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+        AND r.kind = c.kind AND r.alt_key = c.alt_key2
+      UNION ALL
+      SELECT * FROM public.clearing_record r
+      WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+        AND r.kind = c.kind AND r.alt_key2 = c.alt_key
+      UNION ALL
+      SELECT * FROM public.clearing_record r
+      WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+        AND r.kind = c.kind AND r.alt_key2 = c.alt_key2) r
+WHERE r.natural_key <> c.natural_key
+  AND (r.fingerprint = c.fingerprint OR r.alt_fp = c.alt_fp)
+ORDER BY r.load_id, r.ordinal
+LIMIT 1
+
 -- name: classify_event_create
 -- The journal rows of this attempt, as clearing_dedupe_event will hold
 -- them (but created_at, its default there).  Dropped with the transaction.
@@ -66,17 +144,12 @@ CREATE INDEX cl_event_attention ON pg_temp.cl_event (ordinal) WHERE reason <> 'd
 -- join sorts them, a nested loop the wrong way round went quadratic).
 INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
-SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, s.ordinal,
-       s.position, r.tenant, s.kind, coalesce(s.journal_key, s.natural_key),
-       CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END,
+SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, c.ordinal,
+       c.position, r.tenant, c.kind, coalesce(c.journal_key, c.natural_key),
+       CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
        NULL, r.load_id, r.ordinal, r.position
-FROM pg_temp.cl_stage s
-CROSS JOIN LATERAL (
-  SELECT r.tenant, r.fingerprint, r.load_id, r.ordinal, r.position
-  FROM public.clearing_record r
-  WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-    AND r.kind = s.kind AND r.natural_key = s.natural_key
-  LIMIT 1) r
+FROM pg_temp.cl_stage c
+CROSS JOIN LATERAL ({classify_probe_exact}) r
 
 -- name: classify_conflict_rows
 -- The conflicts of this load (ordinal, reason), through the partial index
@@ -153,14 +226,7 @@ COPY (
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
   FROM pg_temp.cl_pending c
-  CROSS JOIN LATERAL (
-    SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal, r.position
-    FROM public.clearing_record r
-    WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-      AND r.near_key = c.near_key AND r.kind = c.kind AND r.natural_key <> c.natural_key
-      AND public.clearing_near_dates(r.value_date, c.value_date)
-    ORDER BY abs(r.value_date - c.value_date), r.load_id, r.ordinal
-    LIMIT 1) r
+  CROSS JOIN LATERAL ({classify_probe_near}) r
   WHERE c.near_key IS NOT NULL
     AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
                     WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
@@ -180,15 +246,7 @@ COPY (
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
   FROM pg_temp.cl_pending c
-  CROSS JOIN LATERAL (
-    SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal, r.position
-    FROM public.clearing_record r
-    WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-      AND r.kind = 'ach.entry' AND r.key_rule = 'v1-batch'
-      AND r.company_id = c.company_id AND r.trace_number = c.trace_number
-      AND r.value_date = c.value_date
-    ORDER BY r.load_id, r.ordinal
-    LIMIT 1) r
+  CROSS JOIN LATERAL ({classify_probe_rule_v1}) r
   WHERE c.kind = 'ach.entry'
     AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
                     WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
@@ -207,15 +265,7 @@ COPY (
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
   FROM pg_temp.cl_pending c
-  CROSS JOIN LATERAL (
-    SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal, r.position
-    FROM public.clearing_record r
-    WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-      AND r.kind = 'ach.entry' AND r.key_rule = 'v1'
-      AND r.company_id = c.company_id AND r.trace_number = c.trace_number
-      AND r.value_date = c.value_date
-    ORDER BY r.load_id, r.ordinal
-    LIMIT 1) r
+  CROSS JOIN LATERAL ({classify_probe_rule_batch}) r
   WHERE c.kind = 'ach.entry'
     AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
                     WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
@@ -235,30 +285,10 @@ COPY (
 COPY (
   INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
-  SELECT s.load_id, s.ordinal, s.position, r.tenant, r.kind,
-         coalesce(s.journal_key, s.natural_key), 'near_duplicate', r.natural_key,
+  SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
+         coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
-  FROM pg_temp.cl_pending s
-  CROSS JOIN LATERAL (
-    SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal, r.position
-    FROM (SELECT * FROM public.clearing_record r
-          WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-            AND r.kind = s.kind AND r.alt_key = s.alt_key
-          UNION ALL
-          SELECT * FROM public.clearing_record r
-          WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-            AND r.kind = s.kind AND r.alt_key = s.alt_key2
-          UNION ALL
-          SELECT * FROM public.clearing_record r
-          WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-            AND r.kind = s.kind AND r.alt_key2 = s.alt_key
-          UNION ALL
-          SELECT * FROM public.clearing_record r
-          WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-            AND r.kind = s.kind AND r.alt_key2 = s.alt_key2) r
-    WHERE r.natural_key <> s.natural_key
-      AND (r.fingerprint = s.fingerprint OR r.alt_fp = s.alt_fp)
-    ORDER BY r.load_id, r.ordinal
-    LIMIT 1) r
-  WHERE s.alt_key IS NOT NULL
+  FROM pg_temp.cl_pending c
+  CROSS JOIN LATERAL ({classify_probe_alt}) r
+  WHERE c.alt_key IS NOT NULL
   RETURNING ordinal, reason) TO STDOUT

@@ -71,7 +71,7 @@ run stage_analyze
 emit '\echo @@plan control_exact_join' "EXPLAIN (FORMAT JSON) $(stmt classify_exact | sed -n '1,/^FROM /p')
 JOIN public.clearing_record r
   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
- AND r.kind = s.kind AND r.natural_key = s.natural_key" '\g'
+ AND r.kind = c.kind AND r.natural_key = c.natural_key" '\g'
 run classify_event_create
 run classify_event_index
 explain classify_exact
