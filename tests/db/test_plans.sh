@@ -66,14 +66,14 @@ emit "INSERT INTO pg_temp.cl_stage SELECT r.*, NULL FROM public.clearing_record 
 	 WHERE ordinal % 50 = 5" '\g /dev/null'
 run stage_statistics
 run stage_analyze
+run classify_event_create
+run classify_event_index
 # classify (loader/classify.c cl_classify); the control: the exact-key join
 # as a plain join without the settings, which must flip at this size
 emit '\echo @@plan control_exact_join' "EXPLAIN (FORMAT JSON) $(stmt classify_exact | sed -n '1,/^FROM /p')
 JOIN public.clearing_record r
   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
  AND r.kind = c.kind AND r.natural_key = c.natural_key" '\g'
-run classify_event_create
-run classify_event_index
 explain classify_exact
 run classify_exact
 explain classify_conflict_rows
@@ -145,11 +145,12 @@ emit "\\echo @@plan history_loads_since" \
 	"EXPLAIN (FORMAT JSON) EXECUTE history_loads(NULL, NULL, 100, '$TENANT')" '\g'
 
 # Every statement that reads the history is explained above, but the
-# stage's definition (LIKE) and the schema's catalog lookups.
+# definitions of the stage (LIKE) and of the load's journal rows (WITH NO
+# DATA) and the schema's catalog lookups.
 for n in $("$CL_TOOLS/loader_sql" --list); do
 	"$CL_TOOLS/loader_sql" "$n" | grep -Eq 'public\.clearing_(record|dedupe_event|load)([^_a-z]|$)' ||
 		continue
-	case " $EXPLAINED stage_create schema_count_partitions " in
+	case " $EXPLAINED stage_create classify_event_create schema_count_partitions " in
 	*" $n "*) ;;
 	*) fail "statement $n reads the history but test_plans.sh does not explain it" ;;
 	esac
