@@ -257,12 +257,23 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	r->reason[0] = '\0';
 	r->new_count = r->duplicate_count = r->conflict_count = 0;
 	L->in_commit = false;
+	L->near_count = 0;
+	/* diff writes nothing (no load row, stage or journal rows: plan.c),
+	   so it runs for a role that may only SELECT, in a read-only
+	   transaction and on a hot standby, and takes no lock a load waits
+	   for (no originator locks either: a dry run whose plan is streamed
+	   to a slow, or stopped, reader must never hold up real loads; its
+	   near-duplicate answer is a prediction anyway) */
+	if (L->o->dry_run)
+		st = cl_load_exec0(L, CL_SQL_PLAN_BEGIN);
 	/* work_mem: the exact-key join hashes the file's keys; at the
 	   server's default (4 MB) a million keys spill to 16 batches on disk
 	   (0.3-0.5 s more).  For this transaction only. */
-	if ((st = cl_load_exec0(L, CL_SQL_DB_BEGIN)) != CL_DB_OK ||
+	else if ((st = cl_load_exec0(L, CL_SQL_DB_BEGIN)) != CL_DB_OK ||
 	    (st = cl_load_exec0(L, CL_SQL_LOAD_WORK_MEM)) != CL_DB_OK ||
-	    (st = lock_uuid(L)) != CL_DB_OK || (st = insert_load_row(L)) != CL_DB_OK)
+		 (st = lock_uuid(L)) != CL_DB_OK || (st = insert_load_row(L)) != CL_DB_OK)
+		return st;
+	if (st != CL_DB_OK)
 		return st;
 	CL_FAILPOINT("after_load_row", L->db->conn);
 	if ((st = cl_stage_file(L, rewind)) != CL_DB_OK)
@@ -282,21 +293,17 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		record_rejected(L);
 		return CL_DB_OK;
 	}
-	/* diff takes no originator locks: a dry run whose plan is streamed to
-	   a slow (or stopped) reader must never hold up real loads (review
-	   43); its near-duplicate answer is a prediction anyway */
-	if ((!L->o->dry_run && (st = cl_classify_lock_originators(L)) != CL_DB_OK) ||
-	    (st = cl_classify(L)) != CL_DB_OK)
-		return st;
-	if (r->conflict_count && (st = cl_explain_conflicts(L)) != CL_DB_OK)
-		return st;
 	if (L->o->dry_run) {
-		if (L->h->on_plan && (st = cl_plan(L)) != CL_DB_OK)
+		if ((st = cl_plan(L)) != CL_DB_OK)
 			return st;
 		rollback(L);
 		r->outcome = CL_OUTCOME_NONE;
 		return CL_DB_OK;
 	}
+	if ((st = cl_classify_lock_originators(L)) != CL_DB_OK || (st = cl_classify(L)) != CL_DB_OK)
+		return st;
+	if (r->conflict_count && (st = cl_explain_conflicts(L)) != CL_DB_OK)
+		return st;
 	if (r->conflict_count && L->o->on_conflict == CL_ON_CONFLICT_HOLD) {
 		/* nothing is applied; the attempt and its conflicts are kept */
 		conflict_reason(L, "file held, nothing applied");

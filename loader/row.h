@@ -15,8 +15,28 @@
 #include <stdint.h>
 
 #include "db.h"
+#include "near.h"
 #include "record.h"
 #include "record_sql.h"
+
+/* One stored field's value of a record, as the database gets it (COPY
+ * for the stage, the parameter arrays of diff's batches): one definition
+ * of which values are NULL and in which form the others travel. */
+struct cl_row_value {
+	enum { CL_RV_NULL, CL_RV_TEXT, CL_RV_HASH, CL_RV_INT8, CL_RV_INT4, CL_RV_DATE } kind;
+	const char *s;             /* TEXT: the text; HASH: its 32 bytes; DATE:
+	                              YYYY-MM-DD; valid while the record and
+	                              this value are */
+	int64_t i;                 /* INT8, INT4 */
+	long days;                 /* DATE: days since 1970-01-01 */
+	char buf[CL_NEAR_KEY_MAX]; /* a derived text */
+};
+
+void cl_row_value(const struct cl_field *f, const struct cl_record *r, struct cl_row_value *v);
+
+/* The i-th STORED field, in CL_SQL_RECORD_COLUMNS order; NULL past the
+ * last. */
+const struct cl_field *cl_row_stored(size_t i);
 
 /* One row of the load's stage (loader/stage.c), in binary COPY: the
  * CL_SQL_RECORD_COLUMNS, then the key as the journal keeps it (accounts
@@ -24,5 +44,25 @@
  * index in the file as the loader counted it. */
 void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal,
 			const char *tenant, int64_t load_id, const char *journal_key);
+
+/* Records as one json value, an array of objects (diff's batches,
+ * sql/loader/plan.sql): each record's stored fields under their column
+ * names (hashes as "\\x" and hex, dates as YYYY-MM-DD, NULL as null), its
+ * ordinal and its journal_key.  A growable buffer; zeroed is empty. */
+struct cl_row_json {
+	char *buf;
+	size_t len, cap;
+	unsigned long n;           /* records added */
+};
+
+/* Add one record (journal_key NULL: the key holds no account). */
+void cl_row_json_add(struct cl_row_json *j, const struct cl_record *rec, unsigned long ordinal,
+		     const char *journal_key);
+/* The array so far, NUL-terminated ("[]" when empty); valid until the
+ * next call. */
+const char *cl_row_json_text(struct cl_row_json *j);
+/* Empty again (the buffer kept); free the buffer. */
+void cl_row_json_reset(struct cl_row_json *j);
+void cl_row_json_release(struct cl_row_json *j);
 
 #endif

@@ -90,10 +90,21 @@ explain classify_near
 run classify_near
 explain classify_rule_v1
 explain classify_rule_batch
-# conflicts explained and parked (explain.c), diff's report (plan.c)
+# conflicts explained and parked (explain.c)
 explain explain_fields
 explain explain_quarantine
-explain plan_detail
+# diff (plan.c): a batch of the file's records as json, classified by the
+# load's probes; the whole-file checks on the records given so
+emit "SELECT pg_catalog.json_agg(s) AS batch
+      FROM (SELECT * FROM pg_temp.cl_stage ORDER BY ordinal LIMIT 2000) s" '\gset'
+batch=":'batch'"
+emit "PREPARE plan_set_context AS $(stmt plan_set_context)" '\g /dev/null' \
+	"EXECUTE plan_set_context('$TENANT', 'v1')" '\g /dev/null'
+explain_exec plan_batch "$batch"
+emit "EXECUTE plan_set_context('$TENANT', 'batch')" '\g /dev/null' \
+	"\\echo @@plan plan_batch_rule_batch" "EXPLAIN (FORMAT JSON) EXECUTE plan_batch($batch)" '\g'
+explain_exec stage_given_duplicates "$batch"
+explain_exec stage_given_near "$batch"
 # held (load.c) or applied (apply.c)
 explain_exec load_write_journal "false"
 explain apply_insert_new
@@ -158,15 +169,17 @@ done
 
 # Plans still unbounded (printed as KNOWN in the log, not failed): with the
 # history never analyzed, the stage read whole for the pending records
-# (classify_pending), diff's join of this load's rows (plan_detail) and loads --since
+# (classify_pending) and loads --since
 # walking clearing_load_pkey; in both states the walk of clearing_load back
-# to migration 007 in the kept fields' test (explain_fields) and a tenant's
+# to migration 007 in the kept fields' test (explain_fields, and diff's
+# plan_batch, which names the differing fields by the same test; an
+# uncorrelated subquery, once per statement) and a tenant's
 # loads sorted (loads --tenant); prune's delete of a load's journal rows,
 # which prune.c runs with sequential scans off (maintenance run by hand:
 # the BRIN on load_id then bounds it by the load), and with clearing_load
 # never analyzed, prune's walk of it.
-KNOWN_ALWAYS="explain_fields history_loads_tenant prune_load_events"
-KNOWN_UNANALYZED="classify_pending plan_detail history_loads_since prune_loads"
+KNOWN_ALWAYS="explain_fields plan_batch plan_batch_rule_batch history_loads_tenant prune_load_events"
+KNOWN_UNANALYZED="classify_pending history_loads_since prune_loads"
 # Analyzed, history_key_events may walk clearing_dedupe_event_attention
 # instead of clearing_dedupe_event_key: both are partial on reason <>
 # 'duplicate', and when the sample says that subset is a handful of rows
