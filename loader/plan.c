@@ -1,7 +1,8 @@
 /* plan.c - diff: every record's fate, in file order, found without
  * writing anything: the file is read again a batch at a time, each batch
- * sent as one json parameter to plan_batch (sql/loader/plan.sql), which
- * runs the load's own probes (classify.sql) over it. */
+ * sent as one parameter (an array of clearing_record) to plan_batch
+ * (sql/loader/plan.sql), which runs the load's own probes (classify.sql)
+ * over it. */
 #include "load_int.h"
 
 #include <libpq-fe.h>
@@ -11,6 +12,7 @@
 
 #include "loader_sql.h"
 #include "row.h"
+#include "watchdog.h"
 #include "xmalloc.h"
 
 /* Records per batch: each is kept (about 4 KB) until its batch's answer
@@ -91,21 +93,68 @@ static void plan_emit(struct load *L, const struct cl_record *rec, unsigned long
 		L->h->on_plan(L->h->ctx, &it);
 }
 
+enum cl_db_status cl_plan_columns(struct load *L, struct cl_row_array *a)
+{
+	PGresult *res;
+	enum cl_db_status st;
+	const char **names;
+	int n;
+
+	st = cl_db_exec(L->db, CL_SQL_PLAN_RECORD_COLUMNS, 0, NULL, &res, &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	n = PQntuples(res);
+	names = cl_xmalloc((size_t)(n ? n : 1) * sizeof(*names));
+	for (int i = 0; i < n; i++)
+		names[i] = PQgetvalue(res, i, 0);
+	cl_row_array_columns(a, names, (size_t)n);
+	free(names);
+	PQclear(res);
+	return CL_DB_OK;
+}
+
+/* plan_batch is prepared once per connection (its planning would cost
+ * more than a batch's probes): the server session it was prepared in. */
+static const void *prepared_conn;
+static int prepared_pid;
+
+static enum cl_db_status prepare_batch(struct load *L)
+{
+	PGconn *conn = L->db->conn;
+	PGresult *res;
+
+	if (prepared_conn == conn && prepared_pid == PQbackendPID(conn))
+		return CL_DB_OK;
+	cl_watchdog_arm(conn);
+	res = PQprepare(conn, "cl_plan_batch", CL_SQL_PLAN_BATCH, 1, NULL);
+	cl_watchdog_disarm();
+	if (PQresultStatus(res) != PGRES_COMMAND_OK)
+		return cl_db_fail(L->db, res, "statement failed", &L->r->err);
+	PQclear(res);
+	prepared_conn = conn;
+	prepared_pid = PQbackendPID(conn);
+	return CL_DB_OK;
+}
+
 /* Classify the n records of batch `b` (ordinals first + 1 ...) and report
  * each. */
-static enum cl_db_status plan_flush(struct load *L, struct cl_row_json *j,
+static enum cl_db_status plan_flush(struct load *L, struct cl_row_array *a,
 				    const struct cl_record *b, size_t n, unsigned long first)
 {
-	const char *p[1] = { cl_row_json_text(j) };
+	const char *p[1] = { cl_row_array_rows(a) };
 	PGresult *res;
 	enum cl_db_status st;
 	int row = 0, rows;
 
 	if (!n)
 		return CL_DB_OK;
-	st = cl_db_exec(L->db, CL_SQL_PLAN_BATCH, 1, p, &res, &L->r->err);
-	if (st != CL_DB_OK)
+	if ((st = prepare_batch(L)) != CL_DB_OK)
 		return st;
+	cl_watchdog_arm(L->db->conn);
+	res = PQexecPrepared(L->db->conn, "cl_plan_batch", 1, p, NULL, NULL, 0);
+	cl_watchdog_disarm();
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+		return cl_db_fail(L->db, res, "statement failed", &L->r->err);
 	rows = PQntuples(res);
 	for (size_t i = 0; i < n; i++) {
 		unsigned long ordinal = first + i + 1;
@@ -115,16 +164,37 @@ static enum cl_db_status plan_flush(struct load *L, struct cl_row_json *j,
 		row += hit;
 	}
 	PQclear(res);
-	cl_row_json_reset(j);
+	cl_row_array_reset(a);
 	return CL_DB_OK;
+}
+
+/* The tenant, and which of the later rules plan_batch tries (as
+ * classify.c decides for a load). */
+static enum cl_db_status plan_context(struct load *L)
+{
+	bool batch = L->o->parse.ach_key == CL_ACH_KEY_BATCH;
+	char near[8] = "", v1[8] = "";
+	const char *p[2] = { L->o->tenant, NULL };
+	enum cl_db_status st;
+
+	st = cl_db_exec(L->db, CL_SQL_PLAN_SET_TENANT, 1, p, NULL, &L->r->err);
+	if (st == CL_DB_OK)
+		st = cl_db_value(L->db, CL_SQL_PLAN_NEAR_WANTED, 0, NULL, near, sizeof(near),
+				 &L->r->err);
+	if (st == CL_DB_OK && !batch)
+		st = cl_db_value(L->db, CL_SQL_CLASSIFY_RULE_V1_WANTED, 0, NULL, v1, sizeof(v1),
+				 &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	p[0] = strcmp(near, "t") == 0 ? "on" : "off";
+	p[1] = batch ? "batch" : strcmp(v1, "t") == 0 ? "v1" : "none";
+	return cl_db_exec(L->db, CL_SQL_PLAN_SET_RULES, 2, p, NULL, &L->r->err);
 }
 
 enum cl_db_status cl_plan(struct load *L)
 {
-	const char *ctx[2] = { L->o->tenant,
-			       L->o->parse.ach_key == CL_ACH_KEY_BATCH ? "batch" : "v1" };
 	struct cl_record *b = NULL;
-	struct cl_row_json j;
+	struct cl_row_array a;
 	struct cl_parser *p = NULL;
 	const struct cl_record *rec;
 	struct cl_error e;
@@ -134,14 +204,18 @@ enum cl_db_status cl_plan(struct load *L)
 	size_t n = 0;
 
 	L->r->duplicate_count = L->r->conflict_count = L->near_count = 0;
-	st = cl_db_exec(L->db, CL_SQL_PLAN_SET_CONTEXT, 2, ctx, NULL, &L->r->err);
-	if (st != CL_DB_OK)
-		return st;
-	if (cl_stage_open_parser(L, &p, &e) != CL_OK) {
+	memset(&a, 0, sizeof(a));
+	st = plan_context(L);
+	if (st == CL_DB_OK)
+		st = cl_plan_columns(L, &a);
+	if (st == CL_DB_OK && cl_stage_open_parser(L, &p, &e) != CL_OK) {
 		L->r->err = e;
-		return CL_DB_ERROR;
+		st = CL_DB_ERROR;
 	}
-	memset(&j, 0, sizeof(j));
+	if (st != CL_DB_OK) {
+		cl_row_array_release(&a);
+		return st;
+	}
 	b = cl_xmalloc(PLAN_BATCH * sizeof(*b));
 	while (st == CL_DB_OK && (ps = cl_parser_next(p, &rec, &e)) != CL_END) {
 		if (ps == CL_NOTE)
@@ -153,18 +227,18 @@ enum cl_db_status cl_plan(struct load *L)
 			break;
 		}
 		b[n++] = *rec;
-		cl_row_json_add(&j, rec, ++ordinal, NULL);
+		cl_row_array_add(&a, rec, ++ordinal, L->o->tenant, NULL);
 		if (n == PLAN_BATCH) {
-			st = plan_flush(L, &j, b, n, first);
+			st = plan_flush(L, &a, b, n, first);
 			first = ordinal;
 			n = 0;
 		}
 	}
 	if (st == CL_DB_OK)
-		st = plan_flush(L, &j, b, n, first);
+		st = plan_flush(L, &a, b, n, first);
 	cl_parser_free(p);
 	free(b);
-	cl_row_json_release(&j);
+	cl_row_array_release(&a);
 	if (st == CL_DB_OK && ordinal != L->r->records) {
 		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "file_changed",
 			     "the file changed while it was read (%lu records, then %lu)",

@@ -116,133 +116,153 @@ void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *r, unsigne
 	cl_copy_text(c, journal_key, false);
 }
 
-/* ---- records as json ---- */
+/* ---- records as an array of clearing_record ---- */
 
-static void json_need(struct cl_row_json *j, size_t n)
+static void buf_put(char **buf, size_t *len, size_t *cap, const char *p, size_t n)
 {
-	if (j->len + n + 1 <= j->cap)
-		return;
-	while (j->len + n + 1 > j->cap)
-		j->cap = j->cap ? 2 * j->cap : 64 * 1024;
-	j->buf = cl_xrealloc(j->buf, j->cap);
+	if (*len + n + 1 > *cap) {
+		while (*len + n + 1 > *cap)
+			*cap = *cap ? 2 * *cap : 64 * 1024;
+		*buf = cl_xrealloc(*buf, *cap);
+	}
+	memcpy(*buf + *len, p, n);
+	*len += n;
+	(*buf)[*len] = '\0';
 }
 
-static void json_put(struct cl_row_json *j, const char *s, size_t n)
+/* Text p[0..n) into `out` quoted for an array element or a composite
+ * field: in double quotes, each quote and backslash escaped. */
+static void quoted(char **buf, size_t *len, size_t *cap, const char *p, size_t n)
 {
-	json_need(j, n);
-	memcpy(j->buf + j->len, s, n);
-	j->len += n;
-	j->buf[j->len] = '\0';
-}
+	const char *run = p, *end = p + n;
 
-static void json_puts(struct cl_row_json *j, const char *s)
-{
-	json_put(j, s, strlen(s));
-}
-
-/* A json string: quotes, backslashes and control characters escaped. */
-static void json_string(struct cl_row_json *j, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	const char *run = s;
-
-	json_put(j, "\"", 1);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		char esc[6] = { '\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15] };
-
-		if (ch >= 0x20 && ch != '"' && ch != '\\')
+	buf_put(buf, len, cap, "\"", 1);
+	for (; p < end; p++) {
+		if (*p != '"' && *p != '\\')
 			continue;
-		json_put(j, run, (size_t)(s - run));
-		if (ch == '"' || ch == '\\') {
-			esc[1] = (char)ch;
-			json_put(j, esc, 2);
-		} else {
-			json_put(j, esc, 6);
-		}
-		run = s + 1;
+		buf_put(buf, len, cap, run, (size_t)(p - run));
+		buf_put(buf, len, cap, "\\", 1);
+		run = p;
 	}
-	json_put(j, run, (size_t)(s - run));
-	json_put(j, "\"", 1);
+	buf_put(buf, len, cap, run, (size_t)(end - run));
+	buf_put(buf, len, cap, "\"", 1);
 }
 
-static void json_value(struct cl_row_json *j, const struct cl_row_value *v)
+void cl_row_array_columns(struct cl_row_array *a, const char *const *names, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	char num[24], h[2 * 32 + 6];
-
-	switch (v->kind) {
-	case CL_RV_NULL:
-		json_puts(j, "null");
-		return;
-	case CL_RV_TEXT:
-	case CL_RV_DATE:
-		json_string(j, v->s);
-		return;
-	case CL_RV_HASH:
-		/* bytea's hex input form, its backslash escaped for json */
-		memcpy(h, "\"\\\\x", 4);
-		for (int i = 0; i < 32; i++) {
-			h[4 + 2 * i] = hex[(unsigned char)v->s[i] >> 4];
-			h[5 + 2 * i] = hex[(unsigned char)v->s[i] & 15];
-		}
-		h[68] = '"';
-		json_put(j, h, 69);
-		return;
-	case CL_RV_INT8:
-	case CL_RV_INT4:
-		snprintf(num, sizeof(num), "%lld", (long long)v->i);
-		json_puts(j, num);
-		return;
-	}
-}
-
-void cl_row_json_add(struct cl_row_json *j, const struct cl_record *rec, unsigned long ordinal,
-		     const char *journal_key)
-{
-	char num[24];
 	const struct cl_field *f;
 
-	json_puts(j, j->n++ ? ",{" : "[{");
-	snprintf(num, sizeof(num), "%lu", ordinal);
-	json_puts(j, "\"ordinal\":");
-	json_puts(j, num);
-	json_puts(j, ",\"journal_key\":");
-	if (journal_key)
-		json_string(j, journal_key);
-	else
-		json_puts(j, "null");
-	for (size_t i = 0; (f = cl_row_stored(i)) != NULL; i++) {
-		struct cl_row_value v;
-
-		cl_row_value(f, rec, &v);
-		json_puts(j, ",\"");
-		json_puts(j, f->name);
-		json_puts(j, "\":");
-		json_value(j, &v);
+	a->cols = cl_xrealloc(a->cols, (n ? n : 1) * sizeof(*a->cols));
+	a->ncols = n;
+	for (size_t c = 0; c < n; c++) {
+		a->cols[c] = CL_ROW_COL_NULL;
+		if (strcmp(names[c], "tenant") == 0)
+			a->cols[c] = CL_ROW_COL_TENANT;
+		else if (strcmp(names[c], "ordinal") == 0)
+			a->cols[c] = CL_ROW_COL_ORDINAL;
+		for (int i = 0; (f = cl_row_stored((size_t)i)) != NULL; i++)
+			if (strcmp(names[c], f->name) == 0)
+				a->cols[c] = i;
 	}
-	json_puts(j, "}");
 }
 
-const char *cl_row_json_text(struct cl_row_json *j)
+void cl_row_array_add(struct cl_row_array *a, const struct cl_record *rec, unsigned long ordinal,
+		      const char *tenant, const char *journal_key)
 {
-	if (!j->n)
-		return "[]";
-	json_puts(j, "]");
-	j->len--; /* the next record goes before it */
-	return j->buf;
+	static const char hex[] = "0123456789abcdef";
+	char num[24], h[2 + 2 * 32];
+	size_t len = 0;
+
+	/* the composite's text, "(v,v,...)", a NULL as nothing */
+	a->one_len = 0;
+	buf_put(&a->one, &a->one_len, &a->one_cap, "(", 1);
+	for (size_t c = 0; c < a->ncols; c++) {
+		struct cl_row_value v;
+		const char *t = NULL;
+
+		if (c)
+			buf_put(&a->one, &a->one_len, &a->one_cap, ",", 1);
+		v.kind = CL_RV_NULL;
+		if (a->cols[c] == CL_ROW_COL_TENANT) {
+			v.kind = CL_RV_TEXT;
+			v.s = tenant;
+		} else if (a->cols[c] == CL_ROW_COL_ORDINAL) {
+			v.kind = CL_RV_INT8;
+			v.i = (int64_t)ordinal;
+		} else if (a->cols[c] >= 0) {
+			cl_row_value(cl_row_stored((size_t)a->cols[c]), rec, &v);
+		}
+		switch (v.kind) {
+		case CL_RV_NULL:
+			continue;
+		case CL_RV_TEXT:
+		case CL_RV_DATE:
+			t = v.s;
+			len = strlen(t);
+			break;
+		case CL_RV_HASH:
+			/* bytea's hex input form */
+			h[0] = '\\';
+			h[1] = 'x';
+			for (int i = 0; i < 32; i++) {
+				h[2 + 2 * i] = hex[(unsigned char)v.s[i] >> 4];
+				h[3 + 2 * i] = hex[(unsigned char)v.s[i] & 15];
+			}
+			t = h;
+			len = sizeof(h);
+			break;
+		case CL_RV_INT8:
+		case CL_RV_INT4:
+			len = (size_t)snprintf(num, sizeof(num), "%lld", (long long)v.i);
+			t = num;
+			break;
+		}
+		quoted(&a->one, &a->one_len, &a->one_cap, t, len);
+	}
+	buf_put(&a->one, &a->one_len, &a->one_cap, ")", 1);
+	/* ... as an element of the array, and the journal key beside it */
+	buf_put(&a->rows, &a->rows_len, &a->rows_cap, a->n ? "," : "{", 1);
+	quoted(&a->rows, &a->rows_len, &a->rows_cap, a->one, a->one_len);
+	buf_put(&a->keys, &a->keys_len, &a->keys_cap, a->n ? "," : "{", 1);
+	if (journal_key)
+		quoted(&a->keys, &a->keys_len, &a->keys_cap, journal_key, strlen(journal_key));
+	else
+		buf_put(&a->keys, &a->keys_len, &a->keys_cap, "NULL", 4);
+	a->n++;
 }
 
-void cl_row_json_reset(struct cl_row_json *j)
+/* "}" appended for the caller, then taken back: the next record goes
+ * before it. */
+static const char *closed(char **buf, size_t *len, size_t *cap, unsigned long n)
 {
-	j->len = 0;
-	j->n = 0;
-	if (j->buf)
-		j->buf[0] = '\0';
+	if (!n)
+		return "{}";
+	buf_put(buf, len, cap, "}", 1);
+	(*len)--;
+	return *buf;
 }
 
-void cl_row_json_release(struct cl_row_json *j)
+const char *cl_row_array_rows(struct cl_row_array *a)
 {
-	free(j->buf);
-	memset(j, 0, sizeof(*j));
+	return closed(&a->rows, &a->rows_len, &a->rows_cap, a->n);
+}
+
+const char *cl_row_array_keys(struct cl_row_array *a)
+{
+	return closed(&a->keys, &a->keys_len, &a->keys_cap, a->n);
+}
+
+void cl_row_array_reset(struct cl_row_array *a)
+{
+	a->rows_len = a->keys_len = 0;
+	a->n = 0;
+}
+
+void cl_row_array_release(struct cl_row_array *a)
+{
+	free(a->rows);
+	free(a->keys);
+	free(a->one);
+	free(a->cols);
+	memset(a, 0, sizeof(*a));
 }

@@ -45,24 +45,34 @@ const struct cl_field *cl_row_stored(size_t i);
 void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal,
 			const char *tenant, int64_t load_id, const char *journal_key);
 
-/* Records as one json value, an array of objects (diff's batches,
- * sql/loader/plan.sql): each record's stored fields under their column
- * names (hashes as "\\x" and hex, dates as YYYY-MM-DD, NULL as null), its
- * ordinal and its journal_key.  A growable buffer; zeroed is empty. */
-struct cl_row_json {
-	char *buf;
-	size_t len, cap;
+/* Records as a text array of clearing_record (diff, sql/loader/plan.sql):
+ * each record a composite value of the table's columns in the order
+ * cl_row_array_columns names them (its tenant, stored fields and ordinal;
+ * NULL for any other column), and beside it a text array of the records'
+ * journal keys.  Growable buffers; zeroed is empty. */
+struct cl_row_array {
+	int *cols;                 /* per column: a cl_row_stored() index or
+	                              one of the CL_ROW_COL_ below */
+	size_t ncols;
+	char *rows, *keys, *one;   /* the arrays; the record being written */
+	size_t rows_len, rows_cap, keys_len, keys_cap, one_len, one_cap;
 	unsigned long n;           /* records added */
 };
 
+#define CL_ROW_COL_NULL (-1)
+#define CL_ROW_COL_TENANT (-2)
+#define CL_ROW_COL_ORDINAL (-3)
+
+/* The table's columns, in order (names[0..n)). */
+void cl_row_array_columns(struct cl_row_array *a, const char *const *names, size_t n);
 /* Add one record (journal_key NULL: the key holds no account). */
-void cl_row_json_add(struct cl_row_json *j, const struct cl_record *rec, unsigned long ordinal,
-		     const char *journal_key);
-/* The array so far, NUL-terminated ("[]" when empty); valid until the
- * next call. */
-const char *cl_row_json_text(struct cl_row_json *j);
-/* Empty again (the buffer kept); free the buffer. */
-void cl_row_json_reset(struct cl_row_json *j);
-void cl_row_json_release(struct cl_row_json *j);
+void cl_row_array_add(struct cl_row_array *a, const struct cl_record *rec, unsigned long ordinal,
+		      const char *tenant, const char *journal_key);
+/* The arrays so far as text ("{}" when empty); valid until the next call. */
+const char *cl_row_array_rows(struct cl_row_array *a);
+const char *cl_row_array_keys(struct cl_row_array *a);
+/* Empty again (buffers and columns kept); free everything. */
+void cl_row_array_reset(struct cl_row_array *a);
+void cl_row_array_release(struct cl_row_array *a);
 
 #endif

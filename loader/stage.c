@@ -357,22 +357,28 @@ static enum cl_db_status dry_stage(struct load *L, bool rewind)
 	return dup || near ? given_checks(L, dup, near) : CL_DB_OK;
 }
 
-/* diff stages nothing: the whole-file checks get the file's records as
- * json (sql/loader/plan.sql), read again for them; only the columns of a
- * file that needs such a check are sent, once. */
+/* diff stages nothing: the whole-file checks get the file's records (read
+ * again for them) as parameters, an array of clearing_record and one of
+ * journal keys (sql/loader/plan.sql), once for the whole file: only for a
+ * file that needs such a check. */
 static enum cl_db_status given_checks(struct load *L, bool duplicates, bool near)
 {
-	struct cl_row_json j;
+	struct cl_row_array a;
 	struct cl_parser *p = NULL;
 	const struct cl_record *rec;
 	struct cl_error e;
 	enum cl_status ps;
 	enum cl_db_status st = CL_DB_OK;
 	unsigned long ordinal = 0;
-	const char *param[1];
+	const char *param[2];
 
-	memset(&j, 0, sizeof(j));
+	memset(&a, 0, sizeof(a));
+	if ((st = cl_plan_columns(L, &a)) != CL_DB_OK) {
+		cl_row_array_release(&a);
+		return st;
+	}
 	if (cl_stage_open_parser(L, &p, &e) != CL_OK) {
+		cl_row_array_release(&a);
 		L->r->err = e;
 		return CL_DB_ERROR;
 	}
@@ -386,16 +392,17 @@ static enum cl_db_status given_checks(struct load *L, bool duplicates, bool near
 			st = CL_DB_ERROR;
 			break;
 		}
-		cl_row_json_add(&j, rec, ++ordinal, journal_key(rec, masked));
+		cl_row_array_add(&a, rec, ++ordinal, L->o->tenant, journal_key(rec, masked));
 	}
 	cl_parser_free(p);
 	drain(L);
-	param[0] = cl_row_json_text(&j);
+	param[0] = cl_row_array_rows(&a);
+	param[1] = cl_row_array_keys(&a);
 	if (st == CL_DB_OK && duplicates)
-		st = in_file_duplicates(L, CL_SQL_STAGE_GIVEN_DUPLICATES, 1, param);
+		st = in_file_duplicates(L, CL_SQL_STAGE_GIVEN_DUPLICATES, 2, param);
 	if (st == CL_DB_OK && near && !L->r->invalid_count)
 		st = in_file_check(L, CL_SQL_STAGE_GIVEN_NEAR, 1, param, near_error);
-	cl_row_json_release(&j);
+	cl_row_array_release(&a);
 	return st;
 }
 

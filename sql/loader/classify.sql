@@ -188,18 +188,22 @@ ANALYZE pg_temp.cl_pending
 -- transaction's end).
 CREATE TEMPORARY VIEW cl_pending AS SELECT * FROM pg_temp.cl_stage
 
+-- fragment: classify_tenant_near
+-- Has the tenant applied ACH records (every one has a near identity: one
+-- probe of clearing_record_near_key)?  (The first row of the index's
+-- order under a LIMIT, not EXISTS: the plan then reads one index entry,
+-- never the table until a match.)
+coalesce((SELECT true FROM public.clearing_record
+          WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')
+            AND near_key IS NOT NULL
+          ORDER BY near_key
+          LIMIT 1), false)
+
 -- name: classify_near_wanted
 -- Is a near-duplicate search worth it: ACH records staged, and the tenant
--- has applied ACH records (every one has a near identity: one probe of
--- clearing_record_near_key)?
--- (The first row of the index's order under a LIMIT, not EXISTS: the
--- plan then reads one index entry, never the table until a match.)
+-- has applied ACH records?
 SELECT EXISTS (SELECT 1 FROM pg_temp.cl_stage WHERE near_key IS NOT NULL)
-   AND coalesce((SELECT true FROM public.clearing_record
-                 WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')
-                   AND near_key IS NOT NULL
-                 ORDER BY near_key
-                 LIMIT 1), false)
+   AND {classify_tenant_near}
 
 -- name: classify_rule_v1_wanted
 -- Has the tenant applied entries under the v1-batch rule (one probe of the

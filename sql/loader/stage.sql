@@ -77,17 +77,18 @@ WITH cl_stage AS NOT MATERIALIZED (SELECT * FROM pg_temp.cl_stage)
 {stage_check_near}
 
 -- name: stage_given_duplicates
--- The check stage_check_duplicates on the file's records given as $1
--- (json, plan.sql), for diff.
+-- The check stage_check_duplicates on the file's records given as $1 (an
+-- array of clearing_record, plan.sql) with their journal keys as $2 (text
+-- array, in the same order), for diff.
 WITH cl_stage AS (
-  SELECT *
-  FROM ROWS FROM (pg_catalog.json_populate_recordset(NULL::public.clearing_record, $1::json),
-                  pg_catalog.json_to_recordset($1::json) AS (journal_key text)) AS c)
+  SELECT c.*, k.journal_key
+  FROM pg_catalog.unnest($1::public.clearing_record[]) c
+  JOIN pg_catalog.unnest($2::text[]) WITH ORDINALITY AS k(journal_key, ordinal)
+    ON k.ordinal = c.ordinal)
 {stage_check_duplicates}
 
 -- name: stage_given_near
--- The check stage_check_near on the file's records given as $1 (json,
--- plan.sql), for diff.
-WITH cl_stage AS (
-  SELECT * FROM pg_catalog.json_populate_recordset(NULL::public.clearing_record, $1::json))
+-- The check stage_check_near on the file's records given as $1 (an array
+-- of clearing_record, plan.sql), for diff.
+WITH cl_stage AS (SELECT * FROM pg_catalog.unnest($1::public.clearing_record[]))
 {stage_check_near}
