@@ -93,18 +93,24 @@ explain classify_rule_batch
 # conflicts explained and parked (explain.c)
 explain explain_fields
 explain explain_quarantine
-# diff (plan.c): a batch of the file's records as json, classified by the
-# load's probes; the whole-file checks on the records given so
-emit "SELECT pg_catalog.json_agg(s) AS batch
+# diff (plan.c): a batch of the file's records as an array of
+# clearing_record, classified by the load's probes (the generic plan it
+# runs), under each ACH key rule; the whole-file checks on the records
+# given so
+emit "SELECT pg_catalog.array_agg(pg_catalog.jsonb_populate_record(NULL::public.clearing_record,
+        pg_catalog.to_jsonb(s)) ORDER BY s.ordinal) AS batch,
+        pg_catalog.array_agg(s.journal_key ORDER BY s.ordinal) AS batch_keys
       FROM (SELECT * FROM pg_temp.cl_stage ORDER BY ordinal LIMIT 2000) s" '\gset'
-batch=":'batch'"
-emit "PREPARE plan_set_context AS $(stmt plan_set_context)" '\g /dev/null' \
-	"EXECUTE plan_set_context('$TENANT', 'v1')" '\g /dev/null'
-explain_exec plan_batch "$batch"
-emit "EXECUTE plan_set_context('$TENANT', 'batch')" '\g /dev/null' \
-	"\\echo @@plan plan_batch_rule_batch" "EXPLAIN (FORMAT JSON) EXECUTE plan_batch($batch)" '\g'
-explain_exec stage_given_duplicates "$batch"
-explain_exec stage_given_near "$batch"
+emit "PREPARE plan_set_tenant AS $(stmt plan_set_tenant)" '\g /dev/null' \
+	"EXECUTE plan_set_tenant('$TENANT')" '\g /dev/null' \
+	"PREPARE plan_set_rules AS $(stmt plan_set_rules)" '\g /dev/null' \
+	"EXECUTE plan_set_rules('on', 'v1')" '\g /dev/null'
+explain plan_near_wanted
+explain_exec plan_batch ":'batch'"
+emit "EXECUTE plan_set_rules('on', 'batch')" '\g /dev/null' \
+	"\\echo @@plan plan_batch_rule_batch" "EXPLAIN (FORMAT JSON) EXECUTE plan_batch(:'batch')" '\g'
+explain_exec stage_given_duplicates ":'batch', :'batch_keys'"
+explain_exec stage_given_near ":'batch'"
 # held (load.c) or applied (apply.c)
 explain_exec load_write_journal "false"
 explain apply_insert_new
@@ -161,7 +167,7 @@ emit "\\echo @@plan history_loads_since" \
 for n in $("$CL_TOOLS/loader_sql" --list); do
 	"$CL_TOOLS/loader_sql" "$n" | grep -Eq 'public\.clearing_(record|dedupe_event|load)([^_a-z]|$)' ||
 		continue
-	case " $EXPLAINED stage_create classify_event_create schema_count_partitions " in
+	case " $EXPLAINED stage_create classify_event_create schema_count_partitions plan_record_columns " in
 	*" $n "*) ;;
 	*) fail "statement $n reads the history but test_plans.sh does not explain it" ;;
 	esac
