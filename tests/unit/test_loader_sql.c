@@ -125,7 +125,11 @@ static void test_placeholders_expand_to_the_field_tables_lists(void **state)
 			       "INSERT INTO public.clearing_quarantine (" CL_SQL_RECORD_COLUMNS
 			       ")\nSELECT " CL_SQL_RECORD_COLUMNS "\n"));
 	assert_non_null(strstr(CL_SQL_EXPLAIN_FIELDS, "(VALUES " CL_SQL_COMPARED_DIFFS ")"));
-	assert_non_null(strstr(CL_SQL_PLAN_DETAIL, "e.fields, " CL_SQL_COMPARED_R "\n"));
+	assert_non_null(strstr(CL_SQL_PLAN_BATCH, "(VALUES " CL_SQL_COMPARED_DIFFS ")"));
+	assert_non_null(strstr(CL_SQL_PLAN_BATCH, "END,\n       " CL_SQL_COMPARED_R "\n"));
+	/* one probe, expanded in the load's statement and in diff's */
+	assert_non_null(strstr(CL_SQL_CLASSIFY_NEAR, "ORDER BY abs(r.value_date - c.value_date)"));
+	assert_non_null(strstr(CL_SQL_PLAN_BATCH, "ORDER BY abs(r.value_date - c.value_date)"));
 	assert_non_null(strstr(CL_SQL_HISTORY_SHOW_BY_KEY,
 			       "'natural_key' AS matched_by, " CL_SQL_SHOW_COLUMNS "\n"));
 	assert_non_null(strstr(CL_SQL_HISTORY_SHOW_BY_UETR, CL_SQL_SHOW_COLUMNS "\n"));
