@@ -269,10 +269,10 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	/* work_mem: the exact-key join hashes the file's keys; at the
 	   server's default (4 MB) a million keys spill to 16 batches on disk
 	   (0.3-0.5 s more).  For this transaction only. */
-	else if ((st = cl_load_exec0(L, CL_SQL_DB_BEGIN)) != CL_DB_OK ||
-	    (st = cl_load_exec0(L, CL_SQL_LOAD_WORK_MEM)) != CL_DB_OK ||
-		 (st = lock_uuid(L)) != CL_DB_OK || (st = insert_load_row(L)) != CL_DB_OK)
-		return st;
+	else if ((st = cl_load_exec0(L, CL_SQL_DB_BEGIN)) == CL_DB_OK &&
+		 (st = cl_load_exec0(L, CL_SQL_LOAD_WORK_MEM)) == CL_DB_OK &&
+		 (st = lock_uuid(L)) == CL_DB_OK)
+		st = insert_load_row(L);
 	if (st != CL_DB_OK)
 		return st;
 	CL_FAILPOINT("after_load_row", L->db->conn);

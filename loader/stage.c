@@ -333,25 +333,43 @@ static bool needs_near_check(struct load *L)
 
 static enum cl_db_status given_checks(struct load *L, bool duplicates, bool near);
 
-/* diff: the file read as for a load, nothing staged; then the whole-file
- * checks a load makes on its stage. */
-static enum cl_db_status dry_stage(struct load *L, bool rewind)
+/* What the read said of the file as a whole. */
+static void file_read(struct load *L)
 {
 	struct cl_load_result *r = L->r;
-	bool dup, near;
 
-	if (read_file(L, rewind, NULL) != CL_DB_OK)
-		return CL_DB_OK; /* invalid: r->invalid_count says so */
 	r->bytes = cl_input_raw_bytes(L->in);
 	snprintf(r->sha256, sizeof(r->sha256), "%s", cl_input_sha256_hex(L->in));
 	snprintf(r->format, sizeof(r->format), "%s", L->stage.info.format_name);
 	snprintf(r->message_type, sizeof(r->message_type), "%s", L->stage.info.message_type);
+}
+
+/* The first attempt's read remembered; a retry's compared with it (false:
+ * the file changed). */
+static bool same_file(struct load *L)
+{
+	struct cl_load_result *r = L->r;
+	struct load_stage *s = &L->stage;
+
 	if (!r->retries) {
-		snprintf(L->stage.first_sha, sizeof(L->stage.first_sha), "%s", r->sha256);
-		L->stage.first_records = r->records;
-	} else if (r->records != L->stage.first_records || strcmp(r->sha256, L->stage.first_sha) != 0) {
-		return changed(L);
+		snprintf(s->first_sha, sizeof(s->first_sha), "%s", r->sha256);
+		s->first_records = r->records;
+		return true;
 	}
+	return r->records == s->first_records && strcmp(r->sha256, s->first_sha) == 0;
+}
+
+/* diff: the file read as for a load, nothing staged; then the whole-file
+ * checks a load makes on its stage. */
+static enum cl_db_status dry_stage(struct load *L, bool rewind)
+{
+	bool dup, near, valid = read_file(L, rewind, NULL) == CL_DB_OK;
+
+	file_read(L);
+	if (!valid)
+		return CL_DB_OK; /* invalid: r->invalid_count says so */
+	if (!same_file(L))
+		return changed(L);
 	dup = needs_duplicates_check(L);
 	near = needs_near_check(L);
 	return dup || near ? given_checks(L, dup, near) : CL_DB_OK;
@@ -433,10 +451,7 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 		return st;
 	}
 	staged = read_file(L, rewind, c) == CL_DB_OK;
-	r->bytes = cl_input_raw_bytes(L->in);
-	snprintf(r->sha256, sizeof(r->sha256), "%s", cl_input_sha256_hex(L->in));
-	snprintf(r->format, sizeof(r->format), "%s", s->info.format_name);
-	snprintf(r->message_type, sizeof(r->message_type), "%s", s->info.message_type);
+	file_read(L);
 	if (!staged) {
 		free(c);
 		return CL_DB_OK; /* invalid: r->invalid_count says so */
@@ -445,12 +460,8 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 	free(c);
 	if (st != CL_DB_OK)
 		return st;
-	if (!r->retries) {
-		snprintf(s->first_sha, sizeof(s->first_sha), "%s", r->sha256);
-		s->first_records = r->records;
-	} else if (r->records != s->first_records || strcmp(r->sha256, s->first_sha) != 0) {
+	if (!same_file(L))
 		return changed(L);
-	}
 	if ((st = cl_load_exec0(L, CL_SQL_STAGE_STATISTICS)) != CL_DB_OK ||
 	    (st = cl_load_exec0(L, CL_SQL_STAGE_ANALYZE)) != CL_DB_OK)
 		return st;

@@ -24,7 +24,7 @@ ANALYZE pg_temp.cl_stage
 
 -- The checks that need the whole file, one fragment each over a relation
 -- cl_stage of the staged records' columns (the stage itself for a load,
--- the file's records passed as json for diff: the statements below).
+-- the file's records passed as parameters for diff: the statements below).
 
 -- fragment: stage_check_duplicates
 -- Two staged records of the file under one key (first and last line, how
