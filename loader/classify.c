@@ -1,6 +1,7 @@
 /* classify.c - a load's staged records against the tenant's applied ones:
  * duplicates, conflicts and near duplicates, as journal rows written in
- * the database.  The statements are sql/loader/classify.sql. */
+ * the database (pg_temp.cl_event, appended to the journal by load.c once
+ * the outcome is known).  The statements are sql/loader/classify.sql. */
 #include "load_int.h"
 
 #include <libpq-fe.h>
@@ -178,6 +179,9 @@ enum cl_db_status cl_classify(struct load *L)
 	L->r->duplicate_count = L->r->conflict_count = 0;
 	L->near_count = 0;
 	L->pending_journaled = false;
+	if ((st = cl_load_exec0(L, CL_SQL_CLASSIFY_EVENT_CREATE)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_EVENT_INDEX)) != CL_DB_OK)
+		return st;
 	st = exact_matches(L);
 	if (st == CL_DB_OK && !all_matched(L))
 		st = make_pending(L);

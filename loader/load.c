@@ -220,6 +220,18 @@ static enum cl_db_status lock_uuid(struct load *L)
 	return cl_db_exec(L->db, CL_SQL_LOAD_LOCK_UUID, 1, p, NULL, &L->r->err);
 }
 
+/* The journal rows of this attempt (pg_temp.cl_event) appended to the
+ * journal once: the journal is append-only, so a held file's duplicates
+ * are left out here rather than deleted later. */
+static enum cl_db_status write_journal(struct load *L, bool duplicates)
+{
+	const char *p[1] = { duplicates ? "true" : "false" };
+
+	if (L->r->duplicate_count + L->r->conflict_count == 0)
+		return CL_DB_OK;
+	return cl_db_exec(L->db, CL_SQL_LOAD_WRITE_JOURNAL, 1, p, NULL, &L->r->err);
+}
+
 /* The reason of a held or quarantined load, for `loads` at 3 a.m.: the
  * conflicts (same key, other content) and the near duplicates (the same
  * payment under another key) named apart. */
@@ -250,12 +262,23 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	r->reason[0] = '\0';
 	r->new_count = r->duplicate_count = r->conflict_count = 0;
 	L->in_commit = false;
+	L->near_count = 0;
+	/* diff writes nothing (no load row, stage or journal rows: plan.c),
+	   so it runs for a role that may only SELECT, in a read-only
+	   transaction and on a hot standby, and takes no lock a load waits
+	   for (no originator locks either: a dry run whose plan is streamed
+	   to a slow, or stopped, reader must never hold up real loads; its
+	   near-duplicate answer is a prediction anyway) */
+	if (L->o->dry_run)
+		st = cl_load_exec0(L, CL_SQL_PLAN_BEGIN);
 	/* work_mem: the exact-key join hashes the file's keys; at the
 	   server's default (4 MB) a million keys spill to 16 batches on disk
 	   (0.3-0.5 s more).  For this transaction only. */
-	if ((st = cl_load_exec0(L, CL_SQL_DB_BEGIN)) != CL_DB_OK ||
-	    (st = cl_load_exec0(L, CL_SQL_LOAD_WORK_MEM)) != CL_DB_OK ||
-	    (st = lock_uuid(L)) != CL_DB_OK || (st = take_load_id(L)) != CL_DB_OK)
+	else if ((st = cl_load_exec0(L, CL_SQL_DB_BEGIN)) == CL_DB_OK &&
+		 (st = cl_load_exec0(L, CL_SQL_LOAD_WORK_MEM)) == CL_DB_OK &&
+		 (st = lock_uuid(L)) == CL_DB_OK)
+		st = take_load_id(L);
+	if (st != CL_DB_OK)
 		return st;
 	CL_FAILPOINT("after_load_row", L->db->conn);
 	if ((st = cl_stage_file(L, rewind)) != CL_DB_OK)
@@ -275,26 +298,21 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		record_rejected(L);
 		return CL_DB_OK;
 	}
-	/* diff takes no originator locks: a dry run whose plan is streamed to
-	   a slow (or stopped) reader must never hold up real loads (review
-	   43); its near-duplicate answer is a prediction anyway */
-	if ((!L->o->dry_run && (st = cl_classify_lock_originators(L)) != CL_DB_OK) ||
-	    (st = cl_classify(L)) != CL_DB_OK)
-		return st;
-	if (r->conflict_count && (st = cl_explain_conflicts(L)) != CL_DB_OK)
-		return st;
 	if (L->o->dry_run) {
-		if (L->h->on_plan && (st = cl_plan(L)) != CL_DB_OK)
+		if ((st = cl_plan(L)) != CL_DB_OK)
 			return st;
 		rollback(L);
 		r->outcome = CL_OUTCOME_NONE;
 		return CL_DB_OK;
 	}
+	if ((st = cl_classify_lock_originators(L)) != CL_DB_OK || (st = cl_classify(L)) != CL_DB_OK)
+		return st;
+	if (r->conflict_count && (st = cl_explain_conflicts(L)) != CL_DB_OK)
+		return st;
 	if (r->conflict_count && L->o->on_conflict == CL_ON_CONFLICT_HOLD) {
 		/* nothing is applied; the attempt and its conflicts are kept */
 		conflict_reason(L, "file held, nothing applied");
-		st = cl_load_exec0(L, CL_SQL_LOAD_FORGET_DUPLICATES);
-		if (st != CL_DB_OK)
+		if ((st = write_journal(L, false)) != CL_DB_OK)
 			return st;
 		r->outcome = CL_OUTCOME_HELD;
 		outcome = "held";
@@ -310,6 +328,8 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 			r->outcome = CL_OUTCOME_COMMITTED;
 			outcome = "committed";
 		}
+		if ((st = write_journal(L, true)) != CL_DB_OK)
+			return st;
 	}
 	if ((st = insert_load_row(L, outcome)) != CL_DB_OK ||
 	    (r->new_count && (st = feed_commit(L)) != CL_DB_OK))

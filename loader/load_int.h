@@ -3,14 +3,17 @@
  * interface is load.h; this header is for loader/load.c and its stages
  * only, which call one way:
  *
- *   load.c      one file: the load row, the attempts, the outcome
+ *   load.c      one file: the load row, the attempts, the outcome, the
+ *    |           journal rows appended once the outcome is known
  *    |-> stage.c     read the file once: every record into cl_stage,
  *    |               the in-file checks (a key twice, a payment twice)
  *    |-> classify.c  originator locks; duplicates, conflicts and near
- *    |               duplicates against applied records, as journal rows;
- *    |               what the exact keys left, as cl_pending
+ *    |               duplicates against applied records, as the load's
+ *    |               journal rows (cl_event); what the exact keys left,
+ *    |               as cl_pending
  *    |-> explain.c   the fields each conflict differs in; quarantine
- *    |-> plan.c      diff: every record's fate (re-reads the file)
+ *    |-> plan.c      diff: every record's fate, by the same rules,
+ *    |               writing nothing (stage.c stages nothing for it)
  *    |-> apply.c     the new records from cl_pending into clearing_record
  *    '-> commit.c    COMMIT and the third outcome
  *
@@ -83,7 +86,8 @@ static inline enum cl_db_status cl_load_exec0(struct load *L, const char *sql)
 	"load a file only once whoever writes it has finished (have it moved into place "  \
 	"when complete, or load a copy), then load it again"
 
-/* stage.c: read the file (rewound on a retry) into pg_temp.cl_stage:
+/* stage.c: read the file (rewound on a retry) into pg_temp.cl_stage (diff:
+ * stage nothing, the in-file checks get the records as json):
  * r->records, r->bytes, r->sha256, L->stage; r->invalid_count > 0 (errors
  * reported through the hooks) when the file is invalid.  A retry that
  * reads other bytes than the first attempt is a file_changed error. */
@@ -102,7 +106,13 @@ enum cl_db_status cl_classify(struct load *L) CL_MUST_CHECK;
  * row; with --on-conflict=quarantine park the conflicting records. */
 enum cl_db_status cl_explain_conflicts(struct load *L) CL_MUST_CHECK;
 
-/* plan.c: diff's per-record report through hooks->on_plan */
+/* plan.c: the columns of clearing_record into a's column map */
+struct cl_row_array;
+enum cl_db_status cl_plan_columns(struct load *L, struct cl_row_array *a) CL_MUST_CHECK;
+
+/* plan.c: diff's classification of every record (r->duplicate_count,
+ * conflict_count, new_count; L->near_count), reported through
+ * hooks->on_plan when set; reads the file again, writes nothing */
 enum cl_db_status cl_plan(struct load *L) CL_MUST_CHECK;
 
 /* apply.c: the new records (pending, without a journal row) into

@@ -1,5 +1,8 @@
-/* plan.c - diff: every record's fate, in file order (the file read again:
- * a dry run reports every record, new ones too, as the parser gives it). */
+/* plan.c - diff: every record's fate, in file order, found without
+ * writing anything: the file is read again a batch at a time, each batch
+ * sent as one parameter (an array of clearing_record) to plan_batch
+ * (sql/loader/plan.sql), which runs the load's own probes (classify.sql)
+ * over it. */
 #include "load_int.h"
 
 #include <libpq-fe.h>
@@ -8,83 +11,61 @@
 #include <string.h>
 
 #include "loader_sql.h"
+#include "row.h"
+#include "watchdog.h"
+#include "xmalloc.h"
 
-/* ---- diff: the plan, record by record ---- */
-
-struct plan {
-	struct load *L;
-	struct cl_parser *p;
-	unsigned long ordinal;     /* of the last record read */
-	bool failed;
-	struct cl_error err;
-};
-
-static void plan_emit(struct plan *P, const struct cl_record *rec, struct cl_plan_item *it)
-{
-	struct load *L = P->L;
-
-	it->rec = rec;
-	it->ordinal = P->ordinal;
-	it->position = rec->position;
-	L->h->on_plan(L->h->ctx, it);
-}
-
-/* Emit every record before ordinal `upto` as new; leave *rec at `upto`. */
-static bool plan_advance(struct plan *P, unsigned long upto, const struct cl_record **rec)
-{
-	enum cl_status ps;
-
-	for (;;) {
-		ps = cl_parser_next(P->p, rec, &P->err);
-		if (ps == CL_NOTE)
-			continue;
-		if (ps != CL_OK) {
-			P->failed = ps != CL_END || upto != 0;
-			return false;
-		}
-		if (++P->ordinal == upto)
-			return true;
-		{
-			struct cl_plan_item it;
-
-			memset(&it, 0, sizeof(it));
-			it.action = CL_ACTION_NEW;
-			plan_emit(P, *rec, &it);
-		}
-	}
-}
+/* Records per batch: each is kept (about 4 KB) until its batch's answer
+ * is back, so that diff stays within a few MB whatever the file. */
+#define PLAN_BATCH 2000
 
 enum {
 	D_ORDINAL, D_REASON, D_MLOAD, D_MFILE, D_MPOS, D_MTIME, D_MKEY, D_FIELDS, D_OLD0
 };
 
-static int on_detail(void *ctx, char **f, int nf)
+/* The fate of record `rec` (ordinal `ordinal`): new when `res` is NULL,
+ * else what row `row` of plan_batch says; counted and reported. */
+static void plan_emit(struct load *L, const struct cl_record *rec, unsigned long ordinal,
+		      const PGresult *res, int row)
 {
-	struct plan *P = ctx;
-	const struct cl_record *rec;
 	struct cl_plan_item it;
-	unsigned i;
+	const char *f[D_OLD0 + CL_NFIELDS];
+	int nf = res ? PQnfields(res) : 0;
 
-	if (P->failed || nf < D_OLD0)
-		return 1;
-	if (!plan_advance(P, strtoul(f[D_ORDINAL], NULL, 10), &rec))
-		return 1;
 	memset(&it, 0, sizeof(it));
-	it.reason = strcmp(f[D_REASON], "duplicate") == 0	  ? "duplicate"
-		    : strcmp(f[D_REASON], "conflict") == 0 ? "conflict"
-							   : "near_duplicate";
-	it.action = strcmp(it.reason, "duplicate") == 0 ? CL_ACTION_DUPLICATE : CL_ACTION_CONFLICT;
-	it.matched_load_id = strtoll(f[D_MLOAD], NULL, 10);
-	it.matched_file = f[D_MFILE];
-	it.matched_position = strtoul(f[D_MPOS], NULL, 10);
-	it.matched_time = f[D_MTIME];
-	it.matched_key = f[D_MKEY];
-	if (f[D_FIELDS] && it.action == CL_ACTION_CONFLICT) {
+	it.rec = rec;
+	it.ordinal = ordinal;
+	it.position = rec->position;
+	it.action = CL_ACTION_NEW;
+	if (res) {
+		if (nf > (int)(sizeof(f) / sizeof(f[0])))
+			nf = (int)(sizeof(f) / sizeof(f[0]));
+		for (int i = 0; i < nf; i++)
+			f[i] = PQgetisnull(res, row, i) ? NULL : PQgetvalue(res, row, i);
+		it.reason = strcmp(f[D_REASON], "duplicate") == 0  ? "duplicate"
+			    : strcmp(f[D_REASON], "conflict") == 0 ? "conflict"
+								   : "near_duplicate";
+		it.action = strcmp(it.reason, "duplicate") == 0 ? CL_ACTION_DUPLICATE
+								: CL_ACTION_CONFLICT;
+		it.matched_load_id = strtoll(f[D_MLOAD], NULL, 10);
+		it.matched_file = f[D_MFILE];
+		it.matched_position = strtoul(f[D_MPOS], NULL, 10);
+		it.matched_time = f[D_MTIME];
+		it.matched_key = f[D_MKEY];
+	}
+	if (it.action == CL_ACTION_DUPLICATE)
+		L->r->duplicate_count++;
+	if (it.action == CL_ACTION_CONFLICT) {
+		L->r->conflict_count++;
+		if (strcmp(it.reason, "near_duplicate") == 0)
+			L->near_count++;
+	}
+	if (res && f[D_FIELDS] && it.action == CL_ACTION_CONFLICT) {
 		/* the compared fields, in table order: column D_OLD0 + k is the
-		   k-th of them ({compared_r} of plan_detail) */
+		   k-th of them ({compared_r} of plan_batch) */
 		int k = 0;
 
-		for (i = 0; i < CL_NFIELDS && D_OLD0 + k < nf && it.nfields < CL_DIFF_FIELDS_MAX;
+		for (unsigned i = 0; i < CL_NFIELDS && D_OLD0 + k < nf && it.nfields < CL_DIFF_FIELDS_MAX;
 		     i++) {
 			const struct cl_field *fd = &cl_fields[i];
 			struct cl_field_diff *d;
@@ -108,29 +89,162 @@ static int on_detail(void *ctx, char **f, int nf)
 				 cl_field_text(fd, rec, buf));
 		}
 	}
-	plan_emit(P, rec, &it);
-	return 0;
+	if (L->h->on_plan)
+		L->h->on_plan(L->h->ctx, &it);
+}
+
+enum cl_db_status cl_plan_columns(struct load *L, struct cl_row_array *a)
+{
+	PGresult *res;
+	enum cl_db_status st;
+	const char **names;
+	int n;
+
+	st = cl_db_exec(L->db, CL_SQL_PLAN_RECORD_COLUMNS, 0, NULL, &res, &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	n = PQntuples(res);
+	names = cl_xmalloc((size_t)(n ? n : 1) * sizeof(*names));
+	for (int i = 0; i < n; i++)
+		names[i] = PQgetvalue(res, i, 0);
+	cl_row_array_columns(a, names, (size_t)n);
+	free(names);
+	PQclear(res);
+	return CL_DB_OK;
+}
+
+/* plan_batch is prepared once per connection (its planning would cost
+ * more than a batch's probes): the server session it was prepared in. */
+static const void *prepared_conn;
+static int prepared_pid;
+
+static enum cl_db_status prepare_batch(struct load *L)
+{
+	PGconn *conn = L->db->conn;
+	PGresult *res;
+
+	if (prepared_conn == conn && prepared_pid == PQbackendPID(conn))
+		return CL_DB_OK;
+	cl_watchdog_arm(conn);
+	res = PQprepare(conn, "cl_plan_batch", CL_SQL_PLAN_BATCH, 1, NULL);
+	cl_watchdog_disarm();
+	if (PQresultStatus(res) != PGRES_COMMAND_OK)
+		return cl_db_fail(L->db, res, "statement failed", &L->r->err);
+	PQclear(res);
+	prepared_conn = conn;
+	prepared_pid = PQbackendPID(conn);
+	return CL_DB_OK;
+}
+
+/* Classify the n records of batch `b` (ordinals first + 1 ...) and report
+ * each. */
+static enum cl_db_status plan_flush(struct load *L, struct cl_row_array *a,
+				    const struct cl_record *b, size_t n, unsigned long first)
+{
+	const char *p[1] = { cl_row_array_rows(a) };
+	PGresult *res;
+	enum cl_db_status st;
+	int row = 0, rows;
+
+	if (!n)
+		return CL_DB_OK;
+	if ((st = prepare_batch(L)) != CL_DB_OK)
+		return st;
+	cl_watchdog_arm(L->db->conn);
+	res = PQexecPrepared(L->db->conn, "cl_plan_batch", 1, p, NULL, NULL, 0);
+	cl_watchdog_disarm();
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+		return cl_db_fail(L->db, res, "statement failed", &L->r->err);
+	rows = PQntuples(res);
+	for (size_t i = 0; i < n; i++) {
+		unsigned long ordinal = first + i + 1;
+		bool hit = row < rows && strtoul(PQgetvalue(res, row, D_ORDINAL), NULL, 10) == ordinal;
+
+		plan_emit(L, &b[i], ordinal, hit ? res : NULL, row);
+		row += hit;
+	}
+	PQclear(res);
+	cl_row_array_reset(a);
+	return CL_DB_OK;
+}
+
+/* The tenant, and which of the later rules plan_batch tries (as
+ * classify.c decides for a load). */
+static enum cl_db_status plan_context(struct load *L)
+{
+	bool batch = L->o->parse.ach_key == CL_ACH_KEY_BATCH;
+	char near[8] = "", v1[8] = "";
+	const char *p[2] = { L->o->tenant, NULL };
+	enum cl_db_status st;
+
+	st = cl_db_exec(L->db, CL_SQL_PLAN_SET_TENANT, 1, p, NULL, &L->r->err);
+	if (st == CL_DB_OK)
+		st = cl_db_value(L->db, CL_SQL_PLAN_NEAR_WANTED, 0, NULL, near, sizeof(near),
+				 &L->r->err);
+	if (st == CL_DB_OK && !batch)
+		st = cl_db_value(L->db, CL_SQL_CLASSIFY_RULE_V1_WANTED, 0, NULL, v1, sizeof(v1),
+				 &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	p[0] = strcmp(near, "t") == 0 ? "on" : "off";
+	p[1] = batch ? "batch" : strcmp(v1, "t") == 0 ? "v1" : "none";
+	return cl_db_exec(L->db, CL_SQL_PLAN_SET_RULES, 2, p, NULL, &L->r->err);
 }
 
 enum cl_db_status cl_plan(struct load *L)
 {
-	struct plan P;
-	enum cl_db_status st;
+	struct cl_record *b = NULL;
+	struct cl_row_array a;
+	struct cl_parser *p = NULL;
 	const struct cl_record *rec;
+	struct cl_error e;
+	enum cl_status ps;
+	enum cl_db_status st;
+	unsigned long ordinal = 0, first = 0;
+	size_t n = 0;
 
-	memset(&P, 0, sizeof(P));
-	P.L = L;
-	if (cl_stage_open_parser(L, &P.p, &P.err) != CL_OK) {
-		L->r->err = P.err;
-		return CL_DB_ERROR;
-	}
-	st = cl_copy_out(L->db, CL_SQL_PLAN_DETAIL, on_detail, &P, &L->r->err);
-	if (st == CL_DB_OK && !P.failed)
-		plan_advance(&P, 0, &rec); /* the rest are new */
-	cl_parser_free(P.p);
-	if (st == CL_DB_OK && P.failed) {
-		L->r->err = P.err;
+	L->r->duplicate_count = L->r->conflict_count = L->near_count = 0;
+	memset(&a, 0, sizeof(a));
+	st = plan_context(L);
+	if (st == CL_DB_OK)
+		st = cl_plan_columns(L, &a);
+	if (st == CL_DB_OK && cl_stage_open_parser(L, &p, &e) != CL_OK) {
+		L->r->err = e;
 		st = CL_DB_ERROR;
 	}
+	if (st != CL_DB_OK) {
+		cl_row_array_release(&a);
+		return st;
+	}
+	b = cl_xmalloc(PLAN_BATCH * sizeof(*b));
+	while (st == CL_DB_OK && (ps = cl_parser_next(p, &rec, &e)) != CL_END) {
+		if (ps == CL_NOTE)
+			continue;
+		if (ps != CL_OK) {
+			/* the file was valid when read the first time */
+			L->r->err = e;
+			st = CL_DB_ERROR;
+			break;
+		}
+		b[n++] = *rec;
+		cl_row_array_add(&a, rec, ++ordinal, L->o->tenant, NULL);
+		if (n == PLAN_BATCH) {
+			st = plan_flush(L, &a, b, n, first);
+			first = ordinal;
+			n = 0;
+		}
+	}
+	if (st == CL_DB_OK)
+		st = plan_flush(L, &a, b, n, first);
+	cl_parser_free(p);
+	free(b);
+	cl_row_array_release(&a);
+	if (st == CL_DB_OK && ordinal != L->r->records) {
+		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "file_changed",
+			     "the file changed while it was read (%lu records, then %lu)",
+			     L->r->records, ordinal);
+		st = CL_DB_ERROR;
+	}
+	L->r->new_count = L->r->records - L->r->duplicate_count - L->r->conflict_count;
 	return st;
 }

@@ -2,9 +2,13 @@
 #include "row.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "banking_days.h"
 #include "near.h"
+#include "xmalloc.h"
 
 /* The STORED fields, in the def's order (that of CL_SQL_RECORD_COLUMNS). */
 #define STORED_ID_STORED(n) CL_F_##n,
@@ -15,61 +19,88 @@ static const unsigned char stored_ids[] = {
 #undef CL_FIELD
 };
 
+const struct cl_field *cl_row_stored(size_t i)
+{
+	return i < sizeof(stored_ids) ? &cl_fields[stored_ids[i]] : NULL;
+}
+
 /* Columns of a stage row: the tenant, the stored fields, load_id,
  * ordinal and the journal's key. */
 #define STAGE_COLUMNS ((int)sizeof(stored_ids) + 4)
 
-/* One field's value as a binary COPY column, NULL for none. */
-static void copy_field(struct cl_copy_in *c, const struct cl_field *f, const struct cl_record *r)
+void cl_row_value(const struct cl_field *f, const struct cl_record *r, struct cl_row_value *v)
 {
 	const char *p = (const char *)r + f->offset;
 
+	v->kind = CL_RV_NULL;
 	switch ((enum cl_field_type)f->type) {
 	case CL_FT_STATIC:
-		cl_copy_text(c, cl_field_str(f, r), false);
+		if ((v->s = cl_field_str(f, r)) != NULL)
+			v->kind = CL_RV_TEXT;
 		return;
 	case CL_FT_TEXT:
-		cl_copy_text(c, p, !(f->flags & CL_FF_NOTNULL));
-		return;
-	case CL_FT_DATE: {
-		long days;
-
-		if (cl_date_days(p, &days))
-			cl_copy_date(c, days);
-		else
-			cl_copy_null(c); /* "": none (the parsers check every date) */
-		return;
-	}
-	case CL_FT_HASHOPT:
-		if (!cl_field_has(f, r)) {
-			cl_copy_null(c);
-			return;
+		if (*p || (f->flags & CL_FF_NOTNULL)) {
+			v->kind = CL_RV_TEXT;
+			v->s = p;
 		}
+		return;
+	case CL_FT_DATE:
+		/* "": none (the parsers check every date) */
+		if (cl_date_days(p, &v->days)) {
+			v->kind = CL_RV_DATE;
+			v->s = p;
+		}
+		return;
+	case CL_FT_HASHOPT:
+		if (!cl_field_has(f, r))
+			return;
 		/* fall through */
 	case CL_FT_HASH:
-		cl_copy_bytes(c, p, 32);
+		v->kind = CL_RV_HASH;
+		v->s = p;
 		return;
 	case CL_FT_AMOUNT:
-		cl_copy_int8(c, r->amount_minor);
+		v->kind = CL_RV_INT8;
+		v->i = r->amount_minor;
 		return;
 	case CL_FT_DIR:
-		cl_copy_text(c, cl_direction_name(*(const enum cl_direction *)(const void *)p), true);
+		v->s = cl_direction_name(*(const enum cl_direction *)(const void *)p);
+		if (v->s && *v->s)
+			v->kind = CL_RV_TEXT;
 		return;
 	case CL_FT_LINE:
-		cl_copy_int8(c, (int64_t) * (const unsigned long *)(const void *)p);
+		v->kind = CL_RV_INT8;
+		v->i = (int64_t) * (const unsigned long *)(const void *)p;
 		return;
 	case CL_FT_COUNT:
-		cl_copy_int4(c, (int32_t) * (const unsigned *)(const void *)p);
+		v->kind = CL_RV_INT4;
+		v->i = (int32_t) * (const unsigned *)(const void *)p;
 		return;
-	case CL_FT_DERIVED: {
+	case CL_FT_DERIVED:
 		/* the only derived field: the near identity, "" (NULL) for the
 		   kinds the rule is not about */
-		char near[CL_NEAR_KEY_MAX];
-
-		cl_near_key(r, near, sizeof(near));
-		cl_copy_text(c, near, true);
+		cl_near_key(r, v->buf, sizeof(v->buf));
+		if (v->buf[0]) {
+			v->kind = CL_RV_TEXT;
+			v->s = v->buf;
+		}
 		return;
 	}
+}
+
+/* One field's value as a binary COPY column. */
+static void copy_field(struct cl_copy_in *c, const struct cl_field *f, const struct cl_record *r)
+{
+	struct cl_row_value v;
+
+	cl_row_value(f, r, &v);
+	switch (v.kind) {
+	case CL_RV_NULL: cl_copy_null(c); return;
+	case CL_RV_TEXT: cl_copy_bytes(c, v.s, strlen(v.s)); return;
+	case CL_RV_HASH: cl_copy_bytes(c, v.s, 32); return;
+	case CL_RV_INT8: cl_copy_int8(c, v.i); return;
+	case CL_RV_INT4: cl_copy_int4(c, (int32_t)v.i); return;
+	case CL_RV_DATE: cl_copy_date(c, v.days); return;
 	}
 }
 
@@ -83,4 +114,155 @@ void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *r, unsigne
 	cl_copy_int8(c, load_id);
 	cl_copy_int8(c, (int64_t)ordinal);
 	cl_copy_text(c, journal_key, false);
+}
+
+/* ---- records as an array of clearing_record ---- */
+
+static void buf_put(char **buf, size_t *len, size_t *cap, const char *p, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		while (*len + n + 1 > *cap)
+			*cap = *cap ? 2 * *cap : 64 * 1024;
+		*buf = cl_xrealloc(*buf, *cap);
+	}
+	memcpy(*buf + *len, p, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+}
+
+/* Text p[0..n) into `out` quoted for an array element or a composite
+ * field: in double quotes, each quote and backslash escaped. */
+static void quoted(char **buf, size_t *len, size_t *cap, const char *p, size_t n)
+{
+	const char *run = p, *end = p + n;
+
+	buf_put(buf, len, cap, "\"", 1);
+	for (; p < end; p++) {
+		if (*p != '"' && *p != '\\')
+			continue;
+		buf_put(buf, len, cap, run, (size_t)(p - run));
+		buf_put(buf, len, cap, "\\", 1);
+		run = p;
+	}
+	buf_put(buf, len, cap, run, (size_t)(end - run));
+	buf_put(buf, len, cap, "\"", 1);
+}
+
+void cl_row_array_columns(struct cl_row_array *a, const char *const *names, size_t n)
+{
+	const struct cl_field *f;
+
+	a->cols = cl_xrealloc(a->cols, (n ? n : 1) * sizeof(*a->cols));
+	a->ncols = n;
+	for (size_t c = 0; c < n; c++) {
+		a->cols[c] = CL_ROW_COL_NULL;
+		if (strcmp(names[c], "tenant") == 0)
+			a->cols[c] = CL_ROW_COL_TENANT;
+		else if (strcmp(names[c], "ordinal") == 0)
+			a->cols[c] = CL_ROW_COL_ORDINAL;
+		for (int i = 0; (f = cl_row_stored((size_t)i)) != NULL; i++)
+			if (strcmp(names[c], f->name) == 0)
+				a->cols[c] = i;
+	}
+}
+
+void cl_row_array_add(struct cl_row_array *a, const struct cl_record *rec, unsigned long ordinal,
+		      const char *tenant, const char *journal_key)
+{
+	static const char hex[] = "0123456789abcdef";
+	char num[24], h[2 + 2 * 32];
+	size_t len = 0;
+
+	/* the composite's text, "(v,v,...)", a NULL as nothing */
+	a->one_len = 0;
+	buf_put(&a->one, &a->one_len, &a->one_cap, "(", 1);
+	for (size_t c = 0; c < a->ncols; c++) {
+		struct cl_row_value v;
+		const char *t = NULL;
+
+		if (c)
+			buf_put(&a->one, &a->one_len, &a->one_cap, ",", 1);
+		v.kind = CL_RV_NULL;
+		if (a->cols[c] == CL_ROW_COL_TENANT) {
+			v.kind = CL_RV_TEXT;
+			v.s = tenant;
+		} else if (a->cols[c] == CL_ROW_COL_ORDINAL) {
+			v.kind = CL_RV_INT8;
+			v.i = (int64_t)ordinal;
+		} else if (a->cols[c] >= 0) {
+			cl_row_value(cl_row_stored((size_t)a->cols[c]), rec, &v);
+		}
+		switch (v.kind) {
+		case CL_RV_NULL:
+			continue;
+		case CL_RV_TEXT:
+		case CL_RV_DATE:
+			t = v.s;
+			len = strlen(t);
+			break;
+		case CL_RV_HASH:
+			/* bytea's hex input form */
+			h[0] = '\\';
+			h[1] = 'x';
+			for (int i = 0; i < 32; i++) {
+				h[2 + 2 * i] = hex[(unsigned char)v.s[i] >> 4];
+				h[3 + 2 * i] = hex[(unsigned char)v.s[i] & 15];
+			}
+			t = h;
+			len = sizeof(h);
+			break;
+		case CL_RV_INT8:
+		case CL_RV_INT4:
+			len = (size_t)snprintf(num, sizeof(num), "%lld", (long long)v.i);
+			t = num;
+			break;
+		}
+		quoted(&a->one, &a->one_len, &a->one_cap, t, len);
+	}
+	buf_put(&a->one, &a->one_len, &a->one_cap, ")", 1);
+	/* ... as an element of the array, and the journal key beside it */
+	buf_put(&a->rows, &a->rows_len, &a->rows_cap, a->n ? "," : "{", 1);
+	quoted(&a->rows, &a->rows_len, &a->rows_cap, a->one, a->one_len);
+	buf_put(&a->keys, &a->keys_len, &a->keys_cap, a->n ? "," : "{", 1);
+	if (journal_key)
+		quoted(&a->keys, &a->keys_len, &a->keys_cap, journal_key, strlen(journal_key));
+	else
+		buf_put(&a->keys, &a->keys_len, &a->keys_cap, "NULL", 4);
+	a->n++;
+}
+
+/* "}" appended for the caller, then taken back: the next record goes
+ * before it. */
+static const char *closed(char **buf, size_t *len, size_t *cap, unsigned long n)
+{
+	if (!n)
+		return "{}";
+	buf_put(buf, len, cap, "}", 1);
+	(*len)--;
+	return *buf;
+}
+
+const char *cl_row_array_rows(struct cl_row_array *a)
+{
+	return closed(&a->rows, &a->rows_len, &a->rows_cap, a->n);
+}
+
+const char *cl_row_array_keys(struct cl_row_array *a)
+{
+	return closed(&a->keys, &a->keys_len, &a->keys_cap, a->n);
+}
+
+void cl_row_array_reset(struct cl_row_array *a)
+{
+	a->rows_len = a->keys_len = 0;
+	a->n = 0;
+}
+
+void cl_row_array_release(struct cl_row_array *a)
+{
+	free(a->rows);
+	free(a->keys);
+	free(a->one);
+	free(a->cols);
+	memset(a, 0, sizeof(*a));
 }

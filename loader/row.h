@@ -15,8 +15,28 @@
 #include <stdint.h>
 
 #include "db.h"
+#include "near.h"
 #include "record.h"
 #include "record_sql.h"
+
+/* One stored field's value of a record, as the database gets it (COPY
+ * for the stage, the parameter arrays of diff's batches): one definition
+ * of which values are NULL and in which form the others travel. */
+struct cl_row_value {
+	enum { CL_RV_NULL, CL_RV_TEXT, CL_RV_HASH, CL_RV_INT8, CL_RV_INT4, CL_RV_DATE } kind;
+	const char *s;             /* TEXT: the text; HASH: its 32 bytes; DATE:
+	                              YYYY-MM-DD; valid while the record and
+	                              this value are */
+	int64_t i;                 /* INT8, INT4 */
+	long days;                 /* DATE: days since 1970-01-01 */
+	char buf[CL_NEAR_KEY_MAX]; /* a derived text */
+};
+
+void cl_row_value(const struct cl_field *f, const struct cl_record *r, struct cl_row_value *v);
+
+/* The i-th STORED field, in CL_SQL_RECORD_COLUMNS order; NULL past the
+ * last. */
+const struct cl_field *cl_row_stored(size_t i);
 
 /* One row of the load's stage (loader/stage.c), in binary COPY: the
  * CL_SQL_RECORD_COLUMNS, then the key as the journal keeps it (accounts
@@ -24,5 +44,35 @@
  * index in the file as the loader counted it. */
 void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal,
 			const char *tenant, int64_t load_id, const char *journal_key);
+
+/* Records as a text array of clearing_record (diff, sql/loader/plan.sql):
+ * each record a composite value of the table's columns in the order
+ * cl_row_array_columns names them (its tenant, stored fields and ordinal;
+ * NULL for any other column), and beside it a text array of the records'
+ * journal keys.  Growable buffers; zeroed is empty. */
+struct cl_row_array {
+	int *cols;                 /* per column: a cl_row_stored() index or
+	                              one of the CL_ROW_COL_ below */
+	size_t ncols;
+	char *rows, *keys, *one;   /* the arrays; the record being written */
+	size_t rows_len, rows_cap, keys_len, keys_cap, one_len, one_cap;
+	unsigned long n;           /* records added */
+};
+
+#define CL_ROW_COL_NULL (-1)
+#define CL_ROW_COL_TENANT (-2)
+#define CL_ROW_COL_ORDINAL (-3)
+
+/* The table's columns, in order (names[0..n)). */
+void cl_row_array_columns(struct cl_row_array *a, const char *const *names, size_t n);
+/* Add one record (journal_key NULL: the key holds no account). */
+void cl_row_array_add(struct cl_row_array *a, const struct cl_record *rec, unsigned long ordinal,
+		      const char *tenant, const char *journal_key);
+/* The arrays so far as text ("{}" when empty); valid until the next call. */
+const char *cl_row_array_rows(struct cl_row_array *a);
+const char *cl_row_array_keys(struct cl_row_array *a);
+/* Empty again (buffers and columns kept); free everything. */
+void cl_row_array_reset(struct cl_row_array *a);
+void cl_row_array_release(struct cl_row_array *a);
 
 #endif

@@ -14,6 +14,7 @@
 #include "loader_sql.h"
 #include "mask.h"
 #include "near.h"
+#include "record.h"
 #include "row.h"
 #include "same_key.h"
 #include "xmalloc.h"
@@ -81,15 +82,21 @@ static void note_record(struct load_stage *s, const struct cl_record *rec)
 	}
 }
 
+/* The key as the journal keeps it (accounts masked) in masked[], or NULL
+ * when the key holds none. */
+static const char *journal_key(const struct cl_record *rec, char masked[CL_KEY_MAX])
+{
+	return cl_mask_record_key(rec, rec->natural_key, masked, CL_KEY_MAX) ? masked : NULL;
+}
+
 /* One record's stage row: its clearing_record columns and the key as the
- * journal keeps it (accounts masked; NULL when the key holds none). */
+ * journal keeps it. */
 static void stage_row(struct load *L, struct cl_copy_in *c, const struct cl_record *rec,
 		      unsigned long ordinal, int64_t load_id)
 {
 	char masked[CL_KEY_MAX];
-	bool has = cl_mask_record_key(rec, rec->natural_key, masked, sizeof(masked));
 
-	cl_row_copy_staged(c, rec, ordinal, L->o->tenant, load_id, has ? masked : NULL);
+	cl_row_copy_staged(c, rec, ordinal, L->o->tenant, load_id, journal_key(rec, masked));
 }
 
 /* The errors of a file that ends before its end: one still being written
@@ -124,7 +131,8 @@ static void in_file_error(struct load *L, struct cl_error *e, unsigned long firs
  * and last line, how many keys, the alternate key, true).  What differs
  * between the first and last record of a key is read from the file again,
  * as validate says it (cmd/walk.c). */
-static enum cl_db_status in_file_duplicates(struct load *L)
+static enum cl_db_status in_file_duplicates(struct load *L, const char *sql, int nparams,
+					    const char *const *params)
 {
 	struct cl_same_key same[10];
 	size_t nsame = 0, filled;
@@ -134,7 +142,7 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 	enum cl_db_status st;
 	int i, n;
 
-	st = cl_db_exec(L->db, CL_SQL_STAGE_IN_FILE_DUPLICATES, 0, NULL, &res, &L->r->err);
+	st = cl_db_exec(L->db, sql, nparams, params, &res, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
 	n = PQntuples(res);
@@ -189,7 +197,8 @@ static void near_error(struct cl_error *e, const char *file, PGresult *res, int 
 
 /* Run an in-file check whose rows start with the first and last line of
  * a pair of records that make the file invalid; each row an error. */
-static enum cl_db_status in_file_check(struct load *L, const char *sql,
+static enum cl_db_status in_file_check(struct load *L, const char *sql, int nparams,
+				       const char *const *params,
 				       void (*error)(struct cl_error *, const char *, PGresult *,
 						     int, unsigned long, unsigned long))
 {
@@ -197,7 +206,7 @@ static enum cl_db_status in_file_check(struct load *L, const char *sql,
 	enum cl_db_status st;
 	int i, n;
 
-	st = cl_db_exec(L->db, sql, 0, NULL, &res, &L->r->err);
+	st = cl_db_exec(L->db, sql, nparams, params, &res, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
 	n = PQntuples(res);
@@ -241,7 +250,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 	const struct cl_record *rec;
 	struct cl_error e;
 	enum cl_status ps;
-	bool copying = true;
+	bool copying = c != NULL; /* diff stages nothing */
 	const int64_t load_id = strtoll(L->load_id, NULL, 10); /* once, not per record */
 
 	L->unsupported = L->incomplete = false;
@@ -301,7 +310,118 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 	cl_parser_free(p);
 	if (copying && r->invalid_count) /* the parser could not even open the file */
 		cl_copy_in_abort(c, "invalid file");
-	return copying && !r->invalid_count ? CL_DB_OK : CL_DB_ERROR;
+	return !r->invalid_count ? CL_DB_OK : CL_DB_ERROR;
+}
+
+/* Two records of one file with the same key, or one payment twice under
+ * two keys, make the file invalid: it cannot be deduplicated safely (and
+ * would be taken for a race and half applied).  The NACHA parser proves
+ * keys unique in constant memory, so NACHA files are grouped only on a
+ * retry, where a key twice would otherwise pass for a concurrent load
+ * (23505).  Near duplicates are looked for only when one originator's
+ * trace runs overlap (trace_ranges.h) or the file has two returns or
+ * NOCs. */
+static bool needs_duplicates_check(const struct load *L)
+{
+	return L->stage.info.format != CL_FORMAT_ACH || L->r->retries > 0;
+}
+
+static bool needs_near_check(struct load *L)
+{
+	return cl_trace_ranges_maybe_near(&L->stage.traces) || L->stage.nreturns > 1;
+}
+
+static enum cl_db_status given_checks(struct load *L, bool duplicates, bool near);
+
+/* What the read said of the file as a whole. */
+static void file_read(struct load *L)
+{
+	struct cl_load_result *r = L->r;
+
+	r->bytes = cl_input_raw_bytes(L->in);
+	snprintf(r->sha256, sizeof(r->sha256), "%s", cl_input_sha256_hex(L->in));
+	snprintf(r->format, sizeof(r->format), "%s", L->stage.info.format_name);
+	snprintf(r->message_type, sizeof(r->message_type), "%s", L->stage.info.message_type);
+}
+
+/* The first attempt's read remembered; a retry's compared with it (false:
+ * the file changed). */
+static bool same_file(struct load *L)
+{
+	struct cl_load_result *r = L->r;
+	struct load_stage *s = &L->stage;
+
+	if (!r->retries) {
+		snprintf(s->first_sha, sizeof(s->first_sha), "%s", r->sha256);
+		s->first_records = r->records;
+		return true;
+	}
+	return r->records == s->first_records && strcmp(r->sha256, s->first_sha) == 0;
+}
+
+/* diff: the file read as for a load, nothing staged; then the whole-file
+ * checks a load makes on its stage. */
+static enum cl_db_status dry_stage(struct load *L, bool rewind)
+{
+	bool dup, near, valid = read_file(L, rewind, NULL) == CL_DB_OK;
+
+	file_read(L);
+	if (!valid)
+		return CL_DB_OK; /* invalid: r->invalid_count says so */
+	if (!same_file(L))
+		return changed(L);
+	dup = needs_duplicates_check(L);
+	near = needs_near_check(L);
+	return dup || near ? given_checks(L, dup, near) : CL_DB_OK;
+}
+
+/* diff stages nothing: the whole-file checks get the file's records (read
+ * again for them) as parameters, an array of clearing_record and one of
+ * journal keys (sql/loader/plan.sql), once for the whole file: only for a
+ * file that needs such a check. */
+static enum cl_db_status given_checks(struct load *L, bool duplicates, bool near)
+{
+	struct cl_row_array a;
+	struct cl_parser *p = NULL;
+	const struct cl_record *rec;
+	struct cl_error e;
+	enum cl_status ps;
+	enum cl_db_status st = CL_DB_OK;
+	unsigned long ordinal = 0;
+	const char *param[2];
+
+	memset(&a, 0, sizeof(a));
+	if ((st = cl_plan_columns(L, &a)) != CL_DB_OK) {
+		cl_row_array_release(&a);
+		return st;
+	}
+	if (cl_stage_open_parser(L, &p, &e) != CL_OK) {
+		cl_row_array_release(&a);
+		L->r->err = e;
+		return CL_DB_ERROR;
+	}
+	while ((ps = cl_parser_next(p, &rec, &e)) != CL_END) {
+		char masked[CL_KEY_MAX];
+
+		if (ps == CL_NOTE)
+			continue;
+		if (ps != CL_OK) {
+			L->r->err = e;
+			st = CL_DB_ERROR;
+			break;
+		}
+		cl_row_array_add(&a, rec, ++ordinal, L->o->tenant, journal_key(rec, masked));
+	}
+	cl_parser_free(p);
+	drain(L);
+	param[0] = cl_row_array_rows(&a);
+	param[1] = cl_row_array_keys(&a);
+	if (st == CL_DB_OK && duplicates)
+		st = in_file_duplicates(L, CL_SQL_STAGE_GIVEN_DUPLICATES, 2, param);
+	if (st == CL_DB_OK && near && !L->r->invalid_count)
+		st = in_file_check(L, CL_SQL_STAGE_GIVEN_NEAR, 1, param, near_error);
+	cl_row_array_release(&a);
+	return st;
 }
 
 enum cl_db_status cl_stage_file(struct load *L, bool rewind)
@@ -319,6 +439,10 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 	s->has_alt = false;
 	s->nreturns = 0;
 	cl_trace_ranges_reset(&s->traces);
+	if (L->o->dry_run) {
+		free(c);
+		return dry_stage(L, rewind);
+	}
 	st = cl_load_exec0(L, CL_SQL_STAGE_CREATE);
 	if (st == CL_DB_OK)
 		st = cl_copy_in_begin(c, L->db, CL_SQL_STAGE_COPY, &r->err);
@@ -327,10 +451,7 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 		return st;
 	}
 	staged = read_file(L, rewind, c) == CL_DB_OK;
-	r->bytes = cl_input_raw_bytes(L->in);
-	snprintf(r->sha256, sizeof(r->sha256), "%s", cl_input_sha256_hex(L->in));
-	snprintf(r->format, sizeof(r->format), "%s", s->info.format_name);
-	snprintf(r->message_type, sizeof(r->message_type), "%s", s->info.message_type);
+	file_read(L);
 	if (!staged) {
 		free(c);
 		return CL_DB_OK; /* invalid: r->invalid_count says so */
@@ -339,27 +460,14 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 	free(c);
 	if (st != CL_DB_OK)
 		return st;
-	if (!r->retries) {
-		snprintf(s->first_sha, sizeof(s->first_sha), "%s", r->sha256);
-		s->first_records = r->records;
-	} else if (r->records != s->first_records || strcmp(r->sha256, s->first_sha) != 0) {
+	if (!same_file(L))
 		return changed(L);
-	}
 	if ((st = cl_load_exec0(L, CL_SQL_STAGE_STATISTICS)) != CL_DB_OK ||
 	    (st = cl_load_exec0(L, CL_SQL_STAGE_ANALYZE)) != CL_DB_OK)
 		return st;
-	/* Two records of one file with the same key, or one payment twice
-	   under two keys, make the file invalid: it cannot be deduplicated
-	   safely (and would be taken for a race and half applied).  The NACHA
-	   parser proves keys unique in constant memory, so NACHA files are
-	   grouped only on a retry, where a key twice would otherwise pass for
-	   a concurrent load (23505).  Near duplicates are looked for only
-	   when one originator's trace runs overlap (trace_ranges.h) or the
-	   file has two returns or NOCs. */
-	if (s->info.format != CL_FORMAT_ACH || r->retries > 0)
-		st = in_file_duplicates(L);
-	if (st == CL_DB_OK && !r->invalid_count &&
-	    (cl_trace_ranges_maybe_near(&s->traces) || s->nreturns > 1))
-		st = in_file_check(L, CL_SQL_STAGE_IN_FILE_NEAR, near_error);
+	if (needs_duplicates_check(L))
+		st = in_file_duplicates(L, CL_SQL_STAGE_IN_FILE_DUPLICATES, 0, NULL);
+	if (st == CL_DB_OK && !r->invalid_count && needs_near_check(L))
+		st = in_file_check(L, CL_SQL_STAGE_IN_FILE_NEAR, 0, NULL, near_error);
 	return st;
 }

@@ -29,16 +29,21 @@
  *       {compared_r}, {compared_diffs} and {compared_changes} stand for
  *       the lists above,
  *       {iso_ts} for the timestamp format of every output and
- *       {load_columns} for a load's columns in show and loads.  Comments go on
- *       lines of their own and are not embedded.  An unknown marker or
- *       placeholder, a statement without its comment, an undescribed $n or
- *       a duplicate name is an error (`FILE:LINE: error: ...`, exit 1).
+ *       {load_columns} for a load's columns in show and loads.  A marker
+ *       `-- fragment: X_noun` starts a fragment instead: SQL that is no
+ *       statement of its own (a rule's probe, say), written once and
+ *       used by later statements of any file as {X_noun}; it takes no
+ *       $n and has no macro.  Comments go on lines of their own and are
+ *       not embedded.  An unknown marker or placeholder, a statement
+ *       without its comment, an undescribed $n or a duplicate name is an
+ *       error (`FILE:LINE: error: ...`, exit 1).
  *
  * Every macro is a string literal of SQL text and column names, never a
  * value, so nothing is assembled at run time.
  */
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,10 +214,20 @@ struct stmt {
 	int lines;           /* SQL lines so far */
 	char used[100];      /* used[n]: $n occurs in the text */
 	int in_quote;        /* 0, '\'' or '"': open across lines */
+	int fragment;        /* a fragment, not a statement */
 };
 
 static char **names;
 static size_t nnames;
+
+/* The fragments read so far: name and expanded text. */
+struct fragment {
+	const char *name;    /* in names[] */
+	char *text;
+};
+
+static struct fragment *frags;
+static size_t nfrags;
 
 static void fail(const char *path, unsigned line, const char *fmt, ...)
 {
@@ -232,6 +247,14 @@ static const struct list *placeholder(const char *name, size_t n)
 		if (lists[i].placeholder && strlen(lists[i].placeholder) == n &&
 		    memcmp(lists[i].placeholder, name, n) == 0)
 			return &lists[i];
+	return NULL;
+}
+
+static const struct fragment *fragment_named(const char *name, size_t n)
+{
+	for (size_t i = 0; i < nfrags; i++)
+		if (strlen(frags[i].name) == n && memcmp(frags[i].name, name, n) == 0)
+			return &frags[i];
 	return NULL;
 }
 
@@ -258,13 +281,17 @@ static void sql_line(struct stmt *s, const char *line, unsigned lineno)
 		} else if (*p == '{') {
 			const char *end = strchr(p, '}');
 			const struct list *l;
+			const struct fragment *fr;
 
 			if (!end)
 				fail(s->path, lineno, "unterminated placeholder in %s", s->name);
-			if (!(l = placeholder(p + 1, (size_t)(end - p - 1))))
+			if ((l = placeholder(p + 1, (size_t)(end - p - 1))))
+				list_write(s->text_f, l, "");
+			else if ((fr = fragment_named(p + 1, (size_t)(end - p - 1))))
+				fputs(fr->text, s->text_f);
+			else
 				fail(s->path, lineno, "unknown placeholder %.*s in %s", (int)(end - p + 1),
 				     p, s->name);
-			list_write(s->text_f, l, "");
 			p = end;
 			continue;
 		} else if (*p == '}') {
@@ -274,6 +301,9 @@ static void sql_line(struct stmt *s, const char *line, unsigned lineno)
 
 			if (n < 1 || n >= (long)sizeof(s->used))
 				fail(s->path, lineno, "parameter $%ld out of range in %s", n, s->name);
+			if (s->fragment)
+				fail(s->path, lineno, "fragment %s: a fragment takes no parameters ($%ld)",
+				     s->name, n);
 			s->used[n] = 1;
 		}
 		fputc(*p, s->text_f);
@@ -329,6 +359,18 @@ static void stmt_end(struct stmt *s)
 		if (s->used[n] && !describes(s->about, n))
 			fail(s->path, s->line, "%s uses $%d: its comment must say what $%d is", s->name,
 			     n, n);
+	if (s->fragment) {
+		frags = realloc(frags, (nfrags + 1) * sizeof(*frags));
+		if (!frags) {
+			fprintf(stderr, "gen_record_sql: out of memory\n");
+			exit(1);
+		}
+		frags[nfrags].name = s->name;
+		frags[nfrags++].text = s->text;
+		free(s->about);
+		s->name = NULL;
+		return;
+	}
 	printf("/* %s:%u */\n#define CL_SQL_", s->path, s->line);
 	for (p = s->name; *p; p++)
 		putchar(toupper((unsigned char)*p));
@@ -427,11 +469,14 @@ static void statements(const char *path)
 			while (*c == ' ')
 				c++;
 			if (marker(c, &wlen, &rest)) {
-				if (wlen != 4 || strncmp(c, "name", 4) != 0)
+				bool frag = wlen == 8 && strncmp(c, "fragment", 8) == 0;
+
+				if (!frag && (wlen != 4 || strncmp(c, "name", 4) != 0))
 					fail(path, lineno, "unknown marker '-- %.*s:'", (int)wlen, c);
 				if (s.name)
 					stmt_end(&s);
 				new_stmt(&s, path, lineno, rest, base, plen);
+				s.fragment = frag;
 			} else if (s.name && !s.lines) {
 				fprintf(s.about_f, "%s%s", s.about_len ? " " : "", c);
 				fflush(s.about_f);
@@ -459,12 +504,18 @@ static int loader_sql(int argc, char **argv)
 	/* every statement, for the test that checks them */
 	fputs("#define CL_LOADER_SQL_LIST(X)", stdout);
 	for (size_t i = 0; i < nnames; i++) {
-		printf(" \\\n\tX(\"%s\", CL_SQL_", names[i]);
-		for (const char *p = names[i]; *p; p++)
-			putchar(toupper((unsigned char)*p));
-		putchar(')');
-		free(names[i]);
+		if (!fragment_named(names[i], strlen(names[i]))) {
+			printf(" \\\n\tX(\"%s\", CL_SQL_", names[i]);
+			for (const char *p = names[i]; *p; p++)
+				putchar(toupper((unsigned char)*p));
+			putchar(')');
+		}
 	}
+	for (size_t i = 0; i < nfrags; i++)
+		free(frags[i].text);
+	free(frags);
+	for (size_t i = 0; i < nnames; i++)
+		free(names[i]);
 	free(names);
 	puts("\n\n#endif");
 	return ferror(stdout) ? 1 : 0;

@@ -1,7 +1,7 @@
 -- apply.sql - the new records of a file into clearing_record
 -- (loader/apply.c).  New: the pending records (classify.sql) without a
--- journal row of this load (the setting clearing_load.load_id); any they
--- have is not a plain duplicate (the partial index of migration 005).
+-- journal row of this load (pg_temp.cl_event); any they have is not a
+-- plain duplicate (its partial index cl_event_attention).
 
 -- name: apply_insert_new
 -- The first attempt, when no pending record was journaled: all of them,
@@ -19,9 +19,8 @@ INSERT INTO public.clearing_record ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_pending s
 WHERE NOT EXISTS (
-  SELECT 1 FROM public.clearing_dedupe_event e
-  WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-    AND e.ordinal = s.ordinal AND e.reason <> 'duplicate')
+  SELECT 1 FROM pg_temp.cl_event e
+  WHERE e.ordinal = s.ordinal AND e.reason <> 'duplicate')
 
 -- name: apply_insert_new_ordered
 -- A retry: the new records in key order (loaders that insert in one order
@@ -32,9 +31,8 @@ WITH ins AS (
   SELECT {record_columns}
   FROM pg_temp.cl_pending s
   WHERE NOT EXISTS (
-    SELECT 1 FROM public.clearing_dedupe_event e
-    WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-      AND e.ordinal = s.ordinal AND e.reason <> 'duplicate')
+    SELECT 1 FROM pg_temp.cl_event e
+    WHERE e.ordinal = s.ordinal AND e.reason <> 'duplicate')
   ORDER BY kind, natural_key
   ON CONFLICT (tenant, kind, natural_key) DO NOTHING
   RETURNING 1)
@@ -45,7 +43,7 @@ SELECT count(*) FROM ins
 -- but another load committed their keys since.  Journaled as the
 -- classification would have (duplicate or conflict); returns each one's
 -- ordinal and reason.  A probe of the unique index per pending record.
-COPY (INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position,
+COPY (INSERT INTO pg_temp.cl_event (load_id, ordinal, position,
         tenant, kind, natural_key, reason, matched_key, matched_load_id,
         matched_ordinal, matched_position)
       SELECT s.load_id, s.ordinal, s.position, s.tenant, s.kind,
@@ -60,8 +58,6 @@ COPY (INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position,
           AND r.load_id <> s.load_id
         LIMIT 1) r
       WHERE NOT EXISTS (
-        SELECT 1 FROM public.clearing_dedupe_event e
-        WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-          AND e.ordinal = s.ordinal
-          AND e.reason <> 'duplicate')
+        SELECT 1 FROM pg_temp.cl_event e
+        WHERE e.ordinal = s.ordinal AND e.reason <> 'duplicate')
       RETURNING ordinal, reason) TO STDOUT

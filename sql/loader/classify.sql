@@ -1,12 +1,16 @@
 -- classify.sql - the originator locks and the classification of a load's
 -- staged records against the tenant's applied ones (loader/classify.c):
 -- each statement writes journal rows of this load (the setting
--- clearing_load.load_id) for the tenant (clearing_load.tenant).
+-- clearing_load.load_id) for the tenant (clearing_load.tenant) into
+-- pg_temp.cl_event, the load's journal until load_write_journal appends it
+-- to clearing_dedupe_event: the journal is append-only, so what is known
+-- only later (the fields a conflict differs in, whether the file is held
+-- and keeps no duplicates) is settled here first.
 --
 -- After the exact-key join the statements read pg_temp.cl_pending, the
 -- staged records it did not match; a pending record journaled since (by
 -- the alternate-key or a near-duplicate statement) has a row that is never
--- a plain duplicate, found through the partial index of migration 005.
+-- a plain duplicate, found through the partial index cl_event_attention.
 --
 -- 1129072716 ("CLoL") is the first key of every originator lock: any
 -- constant, never changed.
@@ -36,6 +40,99 @@ SELECT pg_catalog.pg_advisory_xact_lock_shared(1129072716, pg_catalog.hashtext($
 -- The lock of originator (company id) $2 of tenant $1.
 SELECT pg_catalog.pg_advisory_xact_lock(1129072716, pg_catalog.hashtext($1 || '|' || $2))
 
+-- The rules' probes, one fragment each (sql/gen_record_sql.c): given a
+-- staged record c (a row of clearing_record's columns), the applied record
+-- r of the tenant (the setting clearing_load.tenant) that the rule matches
+-- it with, at most one.  Each is written once, here; the statements below
+-- say which staged records a rule looks at, in the order of precedence of
+-- cl_classify (exact key, alternate keys, near duplicates, the other ACH
+-- key rule).
+
+-- fragment: classify_probe_exact
+-- The same key: one probe of the unique index.
+SELECT r.*
+FROM public.clearing_record r
+WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+  AND r.kind = c.kind AND r.natural_key = c.natural_key
+LIMIT 1
+
+-- fragment: classify_probe_near
+-- An ACH near duplicate (rules/near.h): the same near identity, another
+-- natural key and a near date; the closest in date.  One probe of
+-- clearing_record_near_key (migration 010).
+SELECT r.*
+FROM public.clearing_record r
+WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+  AND r.near_key = c.near_key AND r.kind = c.kind AND r.natural_key <> c.natural_key
+  AND public.clearing_near_dates(r.value_date, c.value_date)
+ORDER BY abs(r.value_date - c.value_date), r.load_id, r.ordinal
+LIMIT 1
+
+-- fragment: classify_probe_rule_v1
+-- A v1 entry against the tenant's v1-batch entries: the same originator,
+-- trace number and effective date (the partial index of migration 004).
+SELECT r.*
+FROM public.clearing_record r
+WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+  AND r.kind = 'ach.entry' AND r.key_rule = 'v1-batch'
+  AND r.company_id = c.company_id AND r.trace_number = c.trace_number
+  AND r.value_date = c.value_date
+ORDER BY r.load_id, r.ordinal
+LIMIT 1
+
+-- fragment: classify_probe_rule_batch
+-- A v1-batch entry against the tenant's v1 entries, the same way (the
+-- trace-number index of migration 011).
+SELECT r.*
+FROM public.clearing_record r
+WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+  AND r.kind = 'ach.entry' AND r.key_rule = 'v1'
+  AND r.company_id = c.company_id AND r.trace_number = c.trace_number
+  AND r.value_date = c.value_date
+ORDER BY r.load_id, r.ordinal
+LIMIT 1
+
+-- fragment: classify_probe_alt
+-- One payment under another natural key (record.h: alt_key): either
+-- alternate key against either index of migrations 006 and 008, the same
+-- content (the same fingerprint, or the instructed agent aside when both
+-- have an alt_fp).  Four probes, never a join on an OR.
+SELECT r.*
+FROM (SELECT * FROM public.clearing_record r
+      WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+        AND r.kind = c.kind AND r.alt_key = c.alt_key
+      UNION ALL
+      SELECT * FROM public.clearing_record r
+      WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+        AND r.kind = c.kind AND r.alt_key = c.alt_key2
+      UNION ALL
+      SELECT * FROM public.clearing_record r
+      WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+        AND r.kind = c.kind AND r.alt_key2 = c.alt_key
+      UNION ALL
+      SELECT * FROM public.clearing_record r
+      WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+        AND r.kind = c.kind AND r.alt_key2 = c.alt_key2) r
+WHERE r.natural_key <> c.natural_key
+  AND (r.fingerprint = c.fingerprint OR r.alt_fp = c.alt_fp)
+ORDER BY r.load_id, r.ordinal
+LIMIT 1
+
+-- name: classify_event_create
+-- The journal rows of this attempt, as clearing_dedupe_event will hold
+-- them (but created_at, its default there).  Dropped with the transaction.
+CREATE TEMPORARY TABLE cl_event ON COMMIT DROP AS
+SELECT load_id, ordinal, position, tenant, kind, natural_key, reason, matched_key,
+       matched_load_id, matched_ordinal, matched_position, fields
+FROM public.clearing_dedupe_event
+WITH NO DATA
+
+-- name: classify_event_index
+-- The rows that are not plain duplicates by ordinal, for the statements
+-- that ask whether a pending record was journaled (a probe each): a
+-- partial index, so the exact-key join's duplicates add nothing to it.
+CREATE INDEX cl_event_attention ON pg_temp.cl_event (ordinal) WHERE reason <> 'duplicate'
+
 -- name: classify_exact
 -- Exact key matches: one INSERT ... SELECT writes the journal rows of the
 -- staged records whose key this tenant has applied (duplicate: same
@@ -45,27 +142,21 @@ SELECT pg_catalog.pg_advisory_xact_lock(1129072716, pg_catalog.hashtext($1 || '|
 -- plan flipped with the table's size and with statistics left stale by
 -- the previous load (a hash join reads the tenant's every record, a merge
 -- join sorts them, a nested loop the wrong way round went quadratic).
-INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
-SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, s.ordinal,
-       s.position, r.tenant, s.kind, coalesce(s.journal_key, s.natural_key),
-       CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END,
+SELECT pg_catalog.current_setting('clearing_load.load_id')::bigint, c.ordinal,
+       c.position, r.tenant, c.kind, coalesce(c.journal_key, c.natural_key),
+       CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
        NULL, r.load_id, r.ordinal, r.position
-FROM pg_temp.cl_stage s
-CROSS JOIN LATERAL (
-  SELECT r.tenant, r.fingerprint, r.load_id, r.ordinal, r.position
-  FROM public.clearing_record r
-  WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-    AND r.kind = s.kind AND r.natural_key = s.natural_key
-  LIMIT 1) r
+FROM pg_temp.cl_stage c
+CROSS JOIN LATERAL ({classify_probe_exact}) r
 
 -- name: classify_conflict_rows
 -- The conflicts of this load (ordinal, reason), through the partial index
--- of migration 005 (it holds only the journal rows that are not plain
+-- cl_event_attention (it holds only the rows that are not plain
 -- duplicates).
-COPY (SELECT ordinal, reason FROM public.clearing_dedupe_event
-      WHERE load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-        AND reason <> 'duplicate') TO STDOUT
+COPY (SELECT ordinal, reason FROM pg_temp.cl_event
+      WHERE reason <> 'duplicate') TO STDOUT
 
 -- name: classify_pending
 -- The staged records the exact-key join did not match, for the
@@ -74,9 +165,8 @@ COPY (SELECT ordinal, reason FROM public.clearing_dedupe_event
 CREATE TEMPORARY TABLE cl_pending ON COMMIT DROP AS
 SELECT s.* FROM pg_temp.cl_stage s
 WHERE NOT EXISTS (
-  SELECT 1 FROM public.clearing_dedupe_event e
-  WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-    AND e.ordinal = s.ordinal)
+  SELECT 1 FROM pg_temp.cl_event e
+  WHERE e.ordinal = s.ordinal)
 
 -- name: classify_pending_no_nestloop
 -- The anti-join above as a hash join whatever the statistics say (just
@@ -98,18 +188,22 @@ ANALYZE pg_temp.cl_pending
 -- transaction's end).
 CREATE TEMPORARY VIEW cl_pending AS SELECT * FROM pg_temp.cl_stage
 
+-- fragment: classify_tenant_near
+-- Has the tenant applied ACH records (every one has a near identity: one
+-- probe of clearing_record_near_key)?  (The first row of the index's
+-- order under a LIMIT, not EXISTS: the plan then reads one index entry,
+-- never the table until a match.)
+coalesce((SELECT true FROM public.clearing_record
+          WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')
+            AND near_key IS NOT NULL
+          ORDER BY near_key
+          LIMIT 1), false)
+
 -- name: classify_near_wanted
 -- Is a near-duplicate search worth it: ACH records staged, and the tenant
--- has applied ACH records (every one has a near identity: one probe of
--- clearing_record_near_key)?
--- (The first row of the index's order under a LIMIT, not EXISTS: the
--- plan then reads one index entry, never the table until a match.)
+-- has applied ACH records?
 SELECT EXISTS (SELECT 1 FROM pg_temp.cl_stage WHERE near_key IS NOT NULL)
-   AND coalesce((SELECT true FROM public.clearing_record
-                 WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')
-                   AND near_key IS NOT NULL
-                 ORDER BY near_key
-                 LIMIT 1), false)
+   AND {classify_tenant_near}
 
 -- name: classify_rule_v1_wanted
 -- Has the tenant applied entries under the v1-batch rule (one probe of the
@@ -130,25 +224,16 @@ SELECT coalesce((SELECT true FROM public.clearing_record
 -- planner hashes the tenant's every record once the file is large.
 -- Returns each journaled record's ordinal and reason.
 COPY (
-  INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+  INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
   SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
   FROM pg_temp.cl_pending c
-  CROSS JOIN LATERAL (
-    SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal, r.position
-    FROM public.clearing_record r
-    WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-      AND r.near_key = c.near_key AND r.kind = c.kind AND r.natural_key <> c.natural_key
-      AND public.clearing_near_dates(r.value_date, c.value_date)
-    ORDER BY abs(r.value_date - c.value_date), r.load_id, r.ordinal
-    LIMIT 1) r
+  CROSS JOIN LATERAL ({classify_probe_near}) r
   WHERE c.near_key IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
-                    WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-                      AND e.ordinal = c.ordinal
-                      AND e.reason <> 'duplicate')
+    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
+                    WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
   RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_rule_v1
@@ -159,26 +244,16 @@ COPY (
 -- probe goes through the partial index of migration 004 (empty unless
 -- --ach-key=batch was ever used).
 COPY (
-  INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+  INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
   SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
   FROM pg_temp.cl_pending c
-  CROSS JOIN LATERAL (
-    SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal, r.position
-    FROM public.clearing_record r
-    WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-      AND r.kind = 'ach.entry' AND r.key_rule = 'v1-batch'
-      AND r.company_id = c.company_id AND r.trace_number = c.trace_number
-      AND r.value_date = c.value_date
-    ORDER BY r.load_id, r.ordinal
-    LIMIT 1) r
+  CROSS JOIN LATERAL ({classify_probe_rule_v1}) r
   WHERE c.kind = 'ach.entry'
-    AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
-                    WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-                      AND e.ordinal = c.ordinal
-                      AND e.reason <> 'duplicate')
+    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
+                    WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
   RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_rule_batch
@@ -188,26 +263,16 @@ COPY (
 -- date; one would cost every load): a probe reads the tenant's records of
 -- one trace number, one a business day at most.
 COPY (
-  INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+  INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
   SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
   FROM pg_temp.cl_pending c
-  CROSS JOIN LATERAL (
-    SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal, r.position
-    FROM public.clearing_record r
-    WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-      AND r.kind = 'ach.entry' AND r.key_rule = 'v1'
-      AND r.company_id = c.company_id AND r.trace_number = c.trace_number
-      AND r.value_date = c.value_date
-    ORDER BY r.load_id, r.ordinal
-    LIMIT 1) r
+  CROSS JOIN LATERAL ({classify_probe_rule_batch}) r
   WHERE c.kind = 'ach.entry'
-    AND NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
-                    WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-                      AND e.ordinal = c.ordinal
-                      AND e.reason <> 'duplicate')
+    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
+                    WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
   RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_alt
@@ -222,32 +287,12 @@ COPY (
 -- migrations 006 and 008), never a join on an OR: that one went quadratic
 -- (80 s for a 22,000-transaction re-upload).
 COPY (
-  INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+  INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
-  SELECT s.load_id, s.ordinal, s.position, r.tenant, r.kind,
-         coalesce(s.journal_key, s.natural_key), 'near_duplicate', r.natural_key,
+  SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
+         coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
-  FROM pg_temp.cl_pending s
-  CROSS JOIN LATERAL (
-    SELECT r.tenant, r.kind, r.natural_key, r.load_id, r.ordinal, r.position
-    FROM (SELECT * FROM public.clearing_record r
-          WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-            AND r.kind = s.kind AND r.alt_key = s.alt_key
-          UNION ALL
-          SELECT * FROM public.clearing_record r
-          WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-            AND r.kind = s.kind AND r.alt_key = s.alt_key2
-          UNION ALL
-          SELECT * FROM public.clearing_record r
-          WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-            AND r.kind = s.kind AND r.alt_key2 = s.alt_key
-          UNION ALL
-          SELECT * FROM public.clearing_record r
-          WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-            AND r.kind = s.kind AND r.alt_key2 = s.alt_key2) r
-    WHERE r.natural_key <> s.natural_key
-      AND (r.fingerprint = s.fingerprint OR r.alt_fp = s.alt_fp)
-    ORDER BY r.load_id, r.ordinal
-    LIMIT 1) r
-  WHERE s.alt_key IS NOT NULL
+  FROM pg_temp.cl_pending c
+  CROSS JOIN LATERAL ({classify_probe_alt}) r
+  WHERE c.alt_key IS NOT NULL
   RETURNING ordinal, reason) TO STDOUT

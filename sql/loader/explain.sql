@@ -1,13 +1,14 @@
 -- explain.sql - the conflicts of a load explained, and parked
--- (loader/explain.c).  Conflicts: this load's journal rows (the setting
--- clearing_load.load_id) that are not plain duplicates, through the
--- partial index of migration 005.
+-- (loader/explain.c).  Conflicts: this load's journal rows
+-- (pg_temp.cl_event, classify.sql) that are not plain duplicates, through
+-- its partial index cl_event_attention.
 
 -- name: explain_fields
 -- The differing compared fields of each conflict, named in its journal
 -- row (conflict c as staged from the file, against the applied record r
--- it matched: one probe of the unique index per conflict).
-UPDATE public.clearing_dedupe_event e
+-- it matched: one probe of the unique index per conflict), before the
+-- rows are appended to the journal (load_write_journal).
+UPDATE pg_temp.cl_event e
 SET fields = (SELECT ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, differs)
                            WHERE differs)
               FROM public.clearing_record r
@@ -15,8 +16,7 @@ SET fields = (SELECT ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, diffe
                 AND r.natural_key = coalesce(e.matched_key, c.natural_key)
               LIMIT 1)
 FROM pg_temp.cl_stage c
-WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-  AND e.reason <> 'duplicate' AND c.ordinal = e.ordinal
+WHERE e.reason <> 'duplicate' AND c.ordinal = e.ordinal
 
 -- name: explain_quarantine
 -- Park the conflicting records of a held or quarantined load with their
@@ -28,9 +28,7 @@ INSERT INTO public.clearing_quarantine ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_stage c
 WHERE c.ordinal IN (
-    SELECT e.ordinal FROM public.clearing_dedupe_event e
-    WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-      AND e.reason <> 'duplicate')
+    SELECT e.ordinal FROM pg_temp.cl_event e WHERE e.reason <> 'duplicate')
   AND NOT EXISTS (SELECT 1 FROM public.clearing_quarantine q
                   WHERE q.tenant = c.tenant AND q.kind = c.kind
                     AND q.natural_key = c.natural_key
@@ -45,9 +43,8 @@ WHERE c.ordinal IN (
 INSERT INTO public.clearing_quarantine ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_pending c
-WHERE NOT EXISTS (SELECT 1 FROM public.clearing_dedupe_event e
-                  WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-                    AND e.ordinal = c.ordinal AND e.reason <> 'duplicate')
+WHERE NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
+                  WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
   AND NOT EXISTS (SELECT 1 FROM public.clearing_quarantine q
                   WHERE q.tenant = c.tenant AND q.kind = c.kind
                     AND q.natural_key = c.natural_key

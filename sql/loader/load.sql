@@ -41,12 +41,18 @@ SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(pg_catalog.l
 -- For this transaction only.
 SET LOCAL work_mem = '128MB'
 
--- name: load_forget_duplicates
--- A held file keeps its attempt and its conflicts, not its duplicates:
--- this load's duplicate journal rows are deleted.
-DELETE FROM public.clearing_dedupe_event
-WHERE load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-  AND reason = 'duplicate'
+-- name: load_write_journal
+-- The load's journal rows (pg_temp.cl_event, classify.sql) appended to the
+-- journal, once, when the outcome is known: all of them, or for a held
+-- file ($1 false: it keeps its attempt and its conflicts, not its
+-- duplicates) those that are not plain duplicates.  The journal is
+-- append-only: nothing written here is changed or deleted later.
+INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+  natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, fields)
+SELECT load_id, ordinal, position, tenant, kind, natural_key, reason, matched_key,
+       matched_load_id, matched_ordinal, matched_position, fields
+FROM pg_temp.cl_event
+WHERE $1::boolean OR reason <> 'duplicate'
 
 -- name: load_record_archive
 -- Where ingest moved load $1's file: $2 (the same move twice adds nothing).

@@ -1,23 +1,88 @@
--- plan.sql - what `diff` reports of each record (loader/plan.c).
+-- plan.sql - diff (loader/plan.c): what a load of the file would do to
+-- each record, found without writing anything (no load row, no stage, no
+-- journal rows), so that diff runs for a role that may only SELECT, in a
+-- read-only transaction and on a hot standby.  The file's records travel
+-- a batch at a time as one parameter, an array of clearing_record (each
+-- record's tenant, stored fields and ordinal; the columns' types and
+-- collations are the table's), and the whole-file checks also get the
+-- records' journal keys (stage.sql).
 
--- name: plan_detail
--- Every journal row of this load (the setting clearing_load.load_id) with
--- the record it matched: where and when that record was applied, and what
--- was stored of its compared fields, for the conflicts (columns 9 on, in
--- the field table's order; one probe of the unique index per conflict).
--- Streamed in file order.
-COPY (SELECT e.ordinal, e.reason, e.matched_load_id, l.file_name,
-             e.matched_position,
-             pg_catalog.to_char(l.finished_at, {iso_ts}),
-             e.matched_key, e.fields, {compared_r}
-      FROM public.clearing_dedupe_event e
-      JOIN public.clearing_load l ON l.load_id = e.matched_load_id
-      JOIN pg_temp.cl_stage s ON s.ordinal = e.ordinal
-      LEFT JOIN LATERAL (
-        SELECT * FROM public.clearing_record r
-        WHERE e.reason <> 'duplicate'
-          AND r.tenant = e.tenant AND r.kind = s.kind
-          AND r.natural_key = coalesce(e.matched_key, s.natural_key)
-        LIMIT 1) r ON true
-      WHERE e.load_id = pg_catalog.current_setting('clearing_load.load_id')::bigint
-      ORDER BY e.ordinal) TO STDOUT
+-- name: plan_begin
+-- diff's transaction: read-only, and one snapshot for every batch (a load
+-- committing meanwhile is seen by all of them or by none).
+BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY
+
+-- name: plan_set_tenant
+-- Tenant $1 as a setting of this transaction, read by the rules' probes
+-- (classify.sql).
+SELECT pg_catalog.set_config('clearing_load.tenant', $1, true)
+
+-- name: plan_near_wanted
+-- Has the tenant applied ACH records (a near-duplicate search is worth
+-- it)?
+SELECT {classify_tenant_near}
+
+-- name: plan_set_rules
+-- Which of the later rules plan_batch tries, as the load would (settings
+-- of this transaction): near duplicates ($1: on or off, plan_near_wanted),
+-- the other ACH key rule ($2: v1, batch or none: a v1 file looks only if
+-- the tenant ever loaded under v1-batch, classify_rule_v1_wanted); and
+-- plans made once for every batch, not per batch (the statement is long
+-- to plan and its batches alike).
+SELECT pg_catalog.set_config('clearing_load.near', $1, true),
+       pg_catalog.set_config('clearing_load.ach_key', $2, true),
+       pg_catalog.set_config('plan_cache_mode', 'force_generic_plan', true)
+
+-- name: plan_record_columns
+-- The columns of clearing_record in their order, the order of the values
+-- of a record in the arrays (see above).
+SELECT a.attname
+FROM pg_catalog.pg_attribute a
+WHERE a.attrelid = 'public.clearing_record'::pg_catalog.regclass AND a.attnum > 0
+  AND NOT a.attisdropped
+ORDER BY a.attnum
+
+-- name: plan_batch
+-- The records of a batch ($1: an array of clearing_record, see above)
+-- that a load would not apply, each with the applied record it matched:
+-- the rules' probes of the load (classify.sql), tried in the order of
+-- precedence of
+-- cl_classify (exact key; then alternate keys, near duplicates and the
+-- other ACH key rule for the records without one), the first that
+-- matches decides; one probe of an index each.  For each: ordinal,
+-- reason, where and when the matched record was applied, its key (NULL:
+-- the same key), the differing compared fields (conflicts) and the stored
+-- compared fields of the matched record (columns 9 on, in the field
+-- table's order), in file order.
+SELECT c.ordinal, r.reason, r.load_id, l.file_name, r.position,
+       pg_catalog.to_char(l.finished_at, {iso_ts}), r.matched_key,
+       CASE WHEN r.reason <> 'duplicate'
+            THEN ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, differs) WHERE differs)
+       END,
+       {compared_r}
+FROM pg_catalog.unnest($1::public.clearing_record[]) c
+CROSS JOIN LATERAL (
+  SELECT CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END AS reason,
+         NULL::text AS matched_key, r.*
+  FROM ({classify_probe_exact}) r
+  UNION ALL
+  SELECT 'near_duplicate', r.natural_key, r.*
+  FROM ({classify_probe_alt}) r
+  WHERE c.alt_key IS NOT NULL
+  UNION ALL
+  SELECT 'near_duplicate', r.natural_key, r.*
+  FROM ({classify_probe_near}) r
+  WHERE c.near_key IS NOT NULL AND pg_catalog.current_setting('clearing_load.near') = 'on'
+  UNION ALL
+  SELECT 'near_duplicate', r.natural_key, r.*
+  FROM ({classify_probe_rule_v1}) r
+  WHERE c.kind = 'ach.entry'
+    AND pg_catalog.current_setting('clearing_load.ach_key') = 'v1'
+  UNION ALL
+  SELECT 'near_duplicate', r.natural_key, r.*
+  FROM ({classify_probe_rule_batch}) r
+  WHERE c.kind = 'ach.entry'
+    AND pg_catalog.current_setting('clearing_load.ach_key') = 'batch'
+  LIMIT 1) r
+JOIN public.clearing_load l ON l.load_id = r.load_id
+ORDER BY c.ordinal

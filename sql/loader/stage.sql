@@ -22,14 +22,18 @@ SET LOCAL default_statistics_target = 10
 -- Statistics of the stage, for the classification's plans.
 ANALYZE pg_temp.cl_stage
 
--- name: stage_in_file_duplicates
+-- The checks that need the whole file, one fragment each over a relation
+-- cl_stage of the staged records' columns (the stage itself for a load,
+-- the file's records passed as parameters for diff: the statements below).
+
+-- fragment: stage_check_duplicates
 -- Two staged records of the file under one key (first and last line, how
 -- many, the key, false), and one payment under two natural keys: the same
 -- alternate key and content (first and last line, how many keys, the
 -- alternate key, true).  The first ten, in file order.
 SELECT min(position), max(position), count(*),
        min(coalesce(journal_key, natural_key)), false
-FROM pg_temp.cl_stage
+FROM cl_stage
 GROUP BY kind, natural_key
 HAVING count(*) > 1
 UNION ALL
@@ -38,26 +42,53 @@ SELECT * FROM (
          count(DISTINCT natural_key), min(a), true
   FROM (SELECT kind, alt_key a, coalesce(alt_fp, fingerprint) fingerprint,
                natural_key, position
-        FROM pg_temp.cl_stage WHERE alt_key IS NOT NULL
+        FROM cl_stage WHERE alt_key IS NOT NULL
         UNION ALL
         SELECT kind, alt_key2, coalesce(alt_fp, fingerprint), natural_key,
                position
-        FROM pg_temp.cl_stage WHERE alt_key2 IS NOT NULL) ids
+        FROM cl_stage WHERE alt_key2 IS NOT NULL) ids
   GROUP BY kind, a, fingerprint
   HAVING count(DISTINCT natural_key) > 1
   ORDER BY 1, 2, 4) pairs
 ORDER BY 1
 LIMIT 10
 
--- name: stage_in_file_near
+-- fragment: stage_check_near
 -- Two ACH records of the file that are one payment (or return) under two
 -- keys (the same near identity of rules/near.h, other natural keys, near
 -- dates).  Every pair (lines, dates, kind), the first ten in file order.
 SELECT a.position, b.position, a.value_date, b.value_date, a.kind
-FROM pg_temp.cl_stage a
-JOIN pg_temp.cl_stage b ON b.kind = a.kind AND b.near_key = a.near_key
+FROM cl_stage a
+JOIN cl_stage b ON b.kind = a.kind AND b.near_key = a.near_key
 WHERE a.near_key IS NOT NULL AND b.ordinal > a.ordinal
   AND b.natural_key <> a.natural_key
   AND public.clearing_near_dates(a.value_date, b.value_date)
 ORDER BY 1, 2
 LIMIT 10
+
+-- name: stage_in_file_duplicates
+-- The check stage_check_duplicates on the stage.
+WITH cl_stage AS NOT MATERIALIZED (SELECT * FROM pg_temp.cl_stage)
+{stage_check_duplicates}
+
+-- name: stage_in_file_near
+-- The check stage_check_near on the stage.
+WITH cl_stage AS NOT MATERIALIZED (SELECT * FROM pg_temp.cl_stage)
+{stage_check_near}
+
+-- name: stage_given_duplicates
+-- The check stage_check_duplicates on the file's records given as $1 (an
+-- array of clearing_record, plan.sql) with their journal keys as $2 (text
+-- array, in the same order), for diff.
+WITH cl_stage AS (
+  SELECT c.*, k.journal_key
+  FROM pg_catalog.unnest($1::public.clearing_record[]) c
+  JOIN pg_catalog.unnest($2::text[]) WITH ORDINALITY AS k(journal_key, ordinal)
+    ON k.ordinal = c.ordinal)
+{stage_check_duplicates}
+
+-- name: stage_given_near
+-- The check stage_check_near on the file's records given as $1 (an array
+-- of clearing_record, plan.sql), for diff.
+WITH cl_stage AS (SELECT * FROM pg_catalog.unnest($1::public.clearing_record[]))
+{stage_check_near}

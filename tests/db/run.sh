@@ -14,7 +14,12 @@ if [ -z "${PGHOST:-}${PGPORT:-}${PGDATABASE:-}${PGSERVICE:-}" ] && [ -z "${CL_IN
 		echo "db: pg_virtualenv not found (install postgresql-common, or set PGHOST)" >&2
 		exit 1
 	}
-	CL_IN_PGVENV=1 exec pg_virtualenv -t sh "$here/run.sh" "$@"
+	# a server test_standby.sh can stream a replica of: WAL for replicas and
+	# WAL senders (pg_createcluster's pg_hba.conf already has `replication`
+	# lines, local peer and host scram-sha-256, which pg_virtualenv's
+	# PGUSER and PGPASSWORD satisfy)
+	CL_IN_PGVENV=1 exec pg_virtualenv -t -o wal_level=replica -o max_wal_senders=10 \
+		-o max_replication_slots=10 sh "$here/run.sh" "$@"
 fi
 : "${CL_BIN:?CL_BIN must name the clearing-load binary}"
 CL_ROOT="$(cd "$here/../.." && pwd)"

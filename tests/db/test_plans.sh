@@ -46,8 +46,8 @@ emit '\set ON_ERROR_STOP 1'
 run db_session_setup
 run db_begin
 run load_work_mem
-explain_exec load_insert_row "pg_catalog.gen_random_uuid(), '$TENANT', 'plans.ach'"
-emit "EXECUTE load_insert_row(pg_catalog.gen_random_uuid(), '$TENANT', 'plans.ach')" '\gset'
+explain load_take_id
+emit "$(stmt load_take_id) AS load_id" '\gset'
 emit "PREPARE load_set_context AS $(stmt load_set_context)" '\g /dev/null' \
 	"EXECUTE load_set_context('$TENANT', :'load_id')" '\g /dev/null'
 run stage_create
@@ -66,12 +66,14 @@ emit "INSERT INTO pg_temp.cl_stage SELECT r.*, NULL FROM public.clearing_record 
 	 WHERE ordinal % 50 = 5" '\g /dev/null'
 run stage_statistics
 run stage_analyze
+run classify_event_create
+run classify_event_index
 # classify (loader/classify.c cl_classify); the control: the exact-key join
 # as a plain join without the settings, which must flip at this size
 emit '\echo @@plan control_exact_join' "EXPLAIN (FORMAT JSON) $(stmt classify_exact | sed -n '1,/^FROM /p')
 JOIN public.clearing_record r
   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
- AND r.kind = s.kind AND r.natural_key = s.natural_key" '\g'
+ AND r.kind = c.kind AND r.natural_key = c.natural_key" '\g'
 explain classify_exact
 run classify_exact
 explain classify_conflict_rows
@@ -88,19 +90,36 @@ explain classify_near
 run classify_near
 explain classify_rule_v1
 explain classify_rule_batch
-# conflicts explained and parked (explain.c), diff's report (plan.c)
+# conflicts explained and parked (explain.c)
 explain explain_fields
 explain explain_quarantine
 explain explain_park_held
-explain plan_detail
+# diff (plan.c): a batch of the file's records as an array of
+# clearing_record, classified by the load's probes (the generic plan it
+# runs), under each ACH key rule; the whole-file checks on the records
+# given so
+emit "SELECT pg_catalog.array_agg(pg_catalog.jsonb_populate_record(NULL::public.clearing_record,
+        pg_catalog.to_jsonb(s)) ORDER BY s.ordinal) AS batch,
+        pg_catalog.array_agg(s.journal_key ORDER BY s.ordinal) AS batch_keys
+      FROM (SELECT * FROM pg_temp.cl_stage ORDER BY ordinal LIMIT 2000) s" '\gset'
+emit "PREPARE plan_set_tenant AS $(stmt plan_set_tenant)" '\g /dev/null' \
+	"EXECUTE plan_set_tenant('$TENANT')" '\g /dev/null' \
+	"PREPARE plan_set_rules AS $(stmt plan_set_rules)" '\g /dev/null' \
+	"EXECUTE plan_set_rules('on', 'v1')" '\g /dev/null'
+explain plan_near_wanted
+explain_exec plan_batch ":'batch'"
+emit "EXECUTE plan_set_rules('on', 'batch')" '\g /dev/null' \
+	"\\echo @@plan plan_batch_rule_batch" "EXPLAIN (FORMAT JSON) EXECUTE plan_batch(:'batch')" '\g'
+explain_exec stage_given_duplicates ":'batch', :'batch_keys'"
+explain_exec stage_given_near ":'batch'"
 # held (load.c) or applied (apply.c)
-explain load_forget_duplicates
+explain_exec load_write_journal "false"
 explain apply_insert_new
 explain apply_insert_new_unjournaled
 explain apply_insert_new_ordered
 explain apply_journal_raced
-explain_exec load_update_row "(:load_id)::bigint, 1, 'x', 'nacha', 'nacha', 's', 'r', 'c', 'A',
-	1, 1, 0, 0, 0, 'committed', NULL, 0"
+explain_exec load_insert_row "(:load_id)::bigint, pg_catalog.gen_random_uuid(), '$TENANT', 'plans.ach',
+	1, 'x', 'nacha', 'nacha', 's', 'r', 'c', 'A', 1, 1, 0, 0, 0, 'committed', NULL, 0"
 run db_rollback
 
 # ---- show and loads (loader/history.c), with values that exist ----
@@ -160,27 +179,30 @@ emit "\\echo @@plan history_loads_since" \
 	"EXPLAIN (FORMAT JSON) EXECUTE history_loads(NULL, NULL, 100, '$TENANT')" '\g'
 
 # Every statement that reads the history is explained above, but the
-# stage's definition (LIKE) and the schema's catalog lookups.
+# definitions of the stage (LIKE) and of the load's journal rows (WITH NO
+# DATA) and the schema's catalog lookups.
 for n in $("$CL_TOOLS/loader_sql" --list); do
 	"$CL_TOOLS/loader_sql" "$n" | grep -Eq 'public\.clearing_(record|dedupe_event|load)([^_a-z]|$)' ||
 		continue
-	case " $EXPLAINED stage_create schema_count_partitions " in
+	case " $EXPLAINED stage_create classify_event_create schema_count_partitions plan_record_columns " in
 	*" $n "*) ;;
 	*) fail "statement $n reads the history but test_plans.sh does not explain it" ;;
 	esac
 done
 
 # Plans still unbounded (printed as KNOWN in the log, not failed): with the
-# history never analyzed, the journal read whole for this load's rows
-# (classify_pending, plan_detail, load_forget_duplicates) and loads --since
+# history never analyzed, the stage read whole for the pending records
+# (classify_pending) and loads --since
 # walking clearing_load_pkey; in both states the walk of clearing_load back
-# to migration 007 in the kept fields' test (explain_fields) and a tenant's
+# to migration 007 in the kept fields' test (explain_fields, and diff's
+# plan_batch, which names the differing fields by the same test; an
+# uncorrelated subquery, once per statement) and a tenant's
 # loads sorted (loads --tenant); prune's delete of a load's journal rows,
 # which prune.c runs with sequential scans off (maintenance run by hand:
 # the BRIN on load_id then bounds it by the load), and with clearing_load
 # never analyzed, prune's walk of it.
-KNOWN_ALWAYS="explain_fields history_loads_tenant prune_load_events"
-KNOWN_UNANALYZED="classify_pending plan_detail load_forget_duplicates history_loads_since prune_loads"
+KNOWN_ALWAYS="explain_fields plan_batch plan_batch_rule_batch history_loads_tenant prune_load_events"
+KNOWN_UNANALYZED="classify_pending history_loads_since prune_loads"
 # Analyzed, history_key_events may walk clearing_dedupe_event_attention
 # instead of clearing_dedupe_event_key: both are partial on reason <>
 # 'duplicate', and when the sample says that subset is a handful of rows

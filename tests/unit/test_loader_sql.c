@@ -125,7 +125,11 @@ static void test_placeholders_expand_to_the_field_tables_lists(void **state)
 			       "INSERT INTO public.clearing_quarantine (" CL_SQL_RECORD_COLUMNS
 			       ")\nSELECT " CL_SQL_RECORD_COLUMNS "\n"));
 	assert_non_null(strstr(CL_SQL_EXPLAIN_FIELDS, "(VALUES " CL_SQL_COMPARED_DIFFS ")"));
-	assert_non_null(strstr(CL_SQL_PLAN_DETAIL, "e.fields, " CL_SQL_COMPARED_R "\n"));
+	assert_non_null(strstr(CL_SQL_PLAN_BATCH, "(VALUES " CL_SQL_COMPARED_DIFFS ")"));
+	assert_non_null(strstr(CL_SQL_PLAN_BATCH, "END,\n       " CL_SQL_COMPARED_R "\n"));
+	/* one probe, expanded in the load's statement and in diff's */
+	assert_non_null(strstr(CL_SQL_CLASSIFY_NEAR, "ORDER BY abs(r.value_date - c.value_date)"));
+	assert_non_null(strstr(CL_SQL_PLAN_BATCH, "ORDER BY abs(r.value_date - c.value_date)"));
 	assert_non_null(strstr(CL_SQL_HISTORY_SHOW_BY_KEY,
 			       "'natural_key' AS matched_by, " CL_SQL_SHOW_COLUMNS "\n"));
 	assert_non_null(strstr(CL_SQL_HISTORY_SHOW_BY_UETR, CL_SQL_SHOW_COLUMNS "\n"));
@@ -212,6 +216,33 @@ static void test_generator_embeds_a_statement(void **state)
 	free(err);
 }
 
+/* A fragment is written once and expanded where a statement names it; it
+ * is no statement of its own. */
+static void test_generator_expands_a_fragment(void **state)
+{
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(generate("-- fragment: t_probe\n"
+				  "-- The record of key c.k.\n"
+				  "SELECT r.* FROM public.r r\n"
+				  "WHERE r.k = c.k LIMIT 1\n"
+				  "-- name: t_use\n"
+				  "-- Each staged record and its match.\n"
+				  "SELECT c.k FROM s c CROSS JOIN LATERAL ({t_probe}) r\n",
+				  &out, &err),
+			 0);
+	assert_string_equal(err, "");
+	assert_non_null(strstr(out, "#define CL_SQL_T_USE \\\n"
+				    "\t\"SELECT c.k FROM s c CROSS JOIN LATERAL (SELECT r.* FROM public.r r\\n\" \\\n"
+				    "\t\"WHERE r.k = c.k LIMIT 1) r\"\n"));
+	assert_null(strstr(out, "CL_SQL_T_PROBE"));
+	assert_non_null(strstr(out, "#define CL_LOADER_SQL_LIST(X) \\\n"
+				    "\tX(\"t_use\", CL_SQL_T_USE)\n"));
+	free(out);
+	free(err);
+}
+
 static void test_generator_refuses_what_it_cannot_embed(void **state)
 {
 	(void)state;
@@ -234,6 +265,12 @@ static void test_generator_refuses_what_it_cannot_embed(void **state)
 	refused("-- name: t_x\n-- What.\nSELECT 1 -- one\n",
 		"3: error: a comment goes on a line of its own (t_x)");
 	refused("-- name: t_x\n-- What.\nSELECT 'a\n", "1: error: t_x: unterminated '");
+	refused("-- fragment: t_f\n-- Tenant $1.\nSELECT $1\n",
+		"3: error: fragment t_f: a fragment takes no parameters ($1)");
+	refused("-- name: t_x\n-- What.\nSELECT ({t_f})\n-- fragment: t_f\n-- What.\nSELECT 1\n",
+		"3: error: unknown placeholder {t_f} in t_x");
+	refused("-- fragment: t_f\n-- What.\nSELECT 1\n-- name: t_f\n-- What.\nSELECT 2\n",
+		"4: error: statement 't_f' defined twice");
 }
 
 /* Quoted text is text: braces, dashes and dollars in it are no syntax. */
@@ -280,6 +317,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_placeholders_expand_to_the_field_tables_lists),
 		cmocka_unit_test(test_show_has_complete_statements_per_lookup),
 		cmocka_unit_test(test_generator_embeds_a_statement),
+		cmocka_unit_test(test_generator_expands_a_fragment),
 		cmocka_unit_test(test_generator_refuses_what_it_cannot_embed),
 		cmocka_unit_test(test_generator_leaves_quoted_text_alone),
 	};
