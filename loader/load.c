@@ -13,6 +13,7 @@
 #include "failpoint.h"
 #include "interrupt.h"
 #include "loader_sql.h"
+#include "statement_load.h"
 
 /*
  * One transaction per file: the load row, the staged records, the journal
@@ -253,7 +254,8 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	    (st = lock_uuid(L)) != CL_DB_OK || (st = insert_load_row(L)) != CL_DB_OK)
 		return st;
 	CL_FAILPOINT("after_load_row", L->db->conn);
-	if ((st = cl_stage_file(L, rewind)) != CL_DB_OK)
+	st = L->statement ? cl_statement_stage(L, rewind) : cl_stage_file(L, rewind);
+	if (st != CL_DB_OK)
 		return st;
 	if (r->invalid_count && L->incomplete && L->o->defer_incomplete) {
 		rollback(L);
@@ -273,13 +275,16 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	/* diff takes no originator locks: a dry run whose plan is streamed to
 	   a slow (or stopped) reader must never hold up real loads (review
 	   43); its near-duplicate answer is a prediction anyway */
-	if ((!L->o->dry_run && (st = cl_classify_lock_originators(L)) != CL_DB_OK) ||
-	    (st = cl_classify(L)) != CL_DB_OK)
+	if (L->statement)
+		st = cl_statement_classify(L);
+	else if ((!L->o->dry_run && (st = cl_classify_lock_originators(L)) != CL_DB_OK) ||
+		 (st = cl_classify(L)) != CL_DB_OK ||
+		 (r->conflict_count && (st = cl_explain_conflicts(L)) != CL_DB_OK))
 		return st;
-	if (r->conflict_count && (st = cl_explain_conflicts(L)) != CL_DB_OK)
+	if (st != CL_DB_OK)
 		return st;
 	if (L->o->dry_run) {
-		if (L->h->on_plan && (st = cl_plan(L)) != CL_DB_OK)
+		if (L->h->on_plan && !L->statement && (st = cl_plan(L)) != CL_DB_OK)
 			return st;
 		rollback(L);
 		r->outcome = CL_OUTCOME_NONE;
@@ -294,7 +299,8 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		r->outcome = CL_OUTCOME_HELD;
 		outcome = "held";
 	} else {
-		if ((st = cl_apply_new(L)) != CL_DB_OK)
+		st = L->statement ? cl_statement_apply(L) : cl_apply_new(L);
+		if (st != CL_DB_OK)
 			return st;
 		CL_FAILPOINT("after_insert", L->db->conn);
 		if (r->conflict_count) {
@@ -307,7 +313,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		}
 	}
 	if ((st = update_load_row(L, outcome)) != CL_DB_OK ||
-	    (r->new_count && (st = feed_commit(L)) != CL_DB_OK))
+	    (r->new_count && !L->statement && (st = feed_commit(L)) != CL_DB_OK))
 		return st;
 	st = cl_load_commit(L);
 	if (st == CL_DB_OK) {
@@ -364,6 +370,7 @@ void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts 
 			goto out;
 		}
 	}
+	L.statement = cl_statement_detect(&L);
 	for (;;) {
 		st = attempt(&L, res->retries > 0);
 		if (st == CL_DB_OK)
