@@ -48,6 +48,7 @@ static const struct command commands[] = {
 	{ "feed", cl_cmd_feed, "applied records in commit order, for a downstream consumer" },
 	{ "prune", cl_cmd_prune, "journal retention: remove old dedupe events, never records" },
 	{ "ingest", cl_cmd_ingest, "load an inbox's ready files and archive them (cron, systemd)" },
+	{ "reconcile", cl_cmd_reconcile, "match bank statements against the loaded records" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -58,6 +58,8 @@ struct cl_args {
 	const char *ack;           /* feed --ack POSITION */
 	const char *journal_before; /* prune --journal-before DATE */
 	bool duplicates_only;      /* prune --duplicates-only */
+	const char *match;         /* reconcile --match REFS */
+	const char *ach_company;   /* reconcile --ach-company IDS */
 };
 
 /* What an option line does. */

@@ -161,6 +161,7 @@ static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 	struct cl_error e;
 	enum cl_status st;
 	const int64_t load_id = strtoll(L->load_id, NULL, 10);
+	unsigned long stmt_line = 0;
 	bool copying = true, have_tx = false;
 
 	while ((st = cl_stmt_next(p, &item, &e)) != CL_END) {
@@ -181,11 +182,21 @@ static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 			continue;
 		}
 		file_info(L, &item->stmt);
-		switch (item->kind) {
-		case CL_STMT_STATEMENT:
-			ok = cl_stmt_row_statement(&item->stmt, fp, &row);
-			emit = item->stmt.source != CL_STMT_SRC_PACS002;
+		if (item->stmt.line != stmt_line) {
+			/* the first item of a statement (or pacs.002 report): its
+			   header row first */
+			stmt_line = item->stmt.line;
 			have_tx = false;
+			if (!cl_stmt_row_statement(&item->stmt, fp, &row)) {
+				ok = false;
+			} else {
+				r->records++;
+				if (copying)
+					copy_row(L, c, &row, r->records, load_id);
+			}
+		}
+		switch (ok ? item->kind : CL_STMT_STATEMENT) {
+		case CL_STMT_STATEMENT:
 			break;
 		case CL_STMT_TX:
 			if (item->tx.index == 1) {
@@ -223,6 +234,14 @@ static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 			copy_row(L, c, &row, r->records, load_id);
 		if (L->h->on_progress && r->records % PROGRESS_EVERY == 0)
 			L->h->on_progress(L->h->ctx, r->records, cl_input_raw_bytes(L->in));
+	}
+	if (!L->stage.info.format_name[0] && cl_stmt_source(p) != CL_STMT_SRC_UNKNOWN) {
+		struct cl_file_info *info = &L->stage.info;
+
+		snprintf(info->format_name, sizeof(info->format_name), "%s",
+			 cl_stmt_source(p) == CL_STMT_SRC_BAI2 ? "bai2" : "iso20022");
+		snprintf(info->message_type, sizeof(info->message_type), "%s",
+			 cl_stmt_message_type(p));
 	}
 	cl_stmt_free(p);
 	{

@@ -72,6 +72,24 @@ CREATE INDEX IF NOT EXISTS clearing_statement_item_status_tx_id
 -- A load's items (show of a load, the journal's matched rows).
 CREATE INDEX IF NOT EXISTS clearing_statement_item_load
 	ON public.clearing_statement_item (load_id, ordinal);
+-- The statements of a tenant (reconcile without files: those not yet
+-- reconciled).
+CREATE INDEX IF NOT EXISTS clearing_statement_item_headers
+	ON public.clearing_statement_item (tenant, load_id) WHERE item = 'statement';
+
+-- The direction in which the bank books a record of ours on our account:
+-- an ACH entry we originate the other way round (a credit to the receiver
+-- is a debit of ours), an ACH return or NOC as the record says (a returned
+-- credit comes back), a pain.001 a debit; NULL where it depends on which
+-- side of the hop we are (pacs.008, pacs.009, pacs.004): either is right.
+CREATE OR REPLACE FUNCTION public.clearing_booked_direction(kind text, direction text)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE
+	WHEN kind = 'ach.entry' AND direction = 'credit' THEN 'debit'
+	WHEN kind = 'ach.entry' AND direction = 'debit' THEN 'credit'
+	WHEN kind IN ('ach.return', 'ach.noc') THEN direction
+	WHEN kind = 'pain.001' THEN 'debit'
+	END;
 
 -- The references reconcile probes clearing_record by that 011 left out
 -- (TxId, InstrId, PmtInfId), and the period a statement covers (unmatched

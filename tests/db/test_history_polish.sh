@@ -6,7 +6,7 @@
 : "${CL_TOOLS:?}"
 db_new
 expect_exit 0 cl init
-latest=$(ls "$CL_ROOT"/sql/[0-9]*.sql | wc -l)
+latest=$(ls "$CL_ROOT"/sql/[0-9]*.sql | tail -n 1 | sed 's|.*/0*||; s|_.*||') # the highest number
 
 # 17: a date that does not exist is a usage error, before connecting (the
 # database given cannot be reached: exit 2, not 5)

@@ -95,10 +95,10 @@ grep -q 'file=statement.xml outcome=unsupported .* exit=9$' "$TMP/out" || fail "
 cp "$TESTDATA/statements/corpus/camt.053/nordea_example_camt.xml" "$IN/stmt.xml"
 expect_exit 0 ingest
 [ -f "$AR/done/$DAY/stmt.xml" ] || fail "statement not in done/: $(find "$AR" -name 'stmt*')"
-grep -q 'file=stmt.xml outcome=committed new=7 ' "$TMP/out" || fail "statement line: $(cat "$TMP/out")"
+grep -q 'file=stmt.xml outcome=committed load_id=[0-9]* records=7 new=7 ' "$TMP/out" || fail "statement line: $(cat "$TMP/out")"
 cp "$TESTDATA/statements/corpus/camt.053/nordea_example_camt.xml" "$IN/stmt.xml"
 expect_exit 0 ingest
-grep -q 'file=stmt.xml outcome=committed new=0 duplicate=7 ' "$TMP/out" ||
+grep -q 'file=stmt.xml outcome=committed load_id=[0-9]* records=7 new=0 duplicate=7 ' "$TMP/out" ||
 	fail "statement again: $(cat "$TMP/out")"
 [ -f "$AR/done/$DAY/stmt.xml.2" ] || fail "second statement not in done/: $(find "$AR" -name 'stmt*')"
 
