@@ -146,9 +146,10 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 		snprintf(buf, cap, "a batch entry of %s transactions: no batch of ours by its "
 			 "references", or_empty(it->batch_count));
 	else if (strcmp(w, "batch_differs") == 0)
-		snprintf(buf, cap, "our batch has %s records summing %s, the entry %s transactions "
-			 "summing %s", or_empty(it->records), or_empty(it->batch_total),
-			 or_empty(it->batch_count), or_empty(it->amount_minor));
+		snprintf(buf, cap, "our batch has %s records netting %s as booked (credits "
+			 "positive), the entry %s transactions, %s %s", or_empty(it->records),
+			 or_empty(it->batch_total), or_empty(it->batch_count),
+			 or_empty(it->amount_minor), or_empty(it->direction));
 	else if (strcmp(w, "suggested") == 0)
 		snprintf(buf, cap, "no reference matched: the same amount, currency, direction and "
 			 "date (a suggestion, not a match)");
@@ -264,10 +265,18 @@ static void text_item(const struct cl_recon_item *it, const char *detail)
 	char ek[CL_KEY_MAX], rk[CL_KEY_MAX], safe[3 * CL_KEY_MAX];
 
 	printf("%-16s", or_empty(it->status));
-	if (it->entry_key)
-		printf(" %s line %s: %s %s %s", cl_text_safe(masked(it->entry_key, it->account, ek, sizeof(ek)), safe, sizeof(safe)),
-		       or_empty(it->entry_position), or_empty(it->amount_minor),
-		       or_empty(it->currency), or_empty(it->direction));
+	if (it->entry_key) {
+		printf(" %s line %s:",
+		       cl_text_safe(masked(it->entry_key, it->account, ek, sizeof(ek)), safe,
+				    sizeof(safe)),
+		       or_empty(it->entry_position));
+		if (it->amount_minor)
+			printf(" %s %s", it->amount_minor, or_empty(it->currency));
+		if (it->direction)
+			printf(" %s", it->direction);
+		if (it->payment_status)
+			printf(" status %s", it->payment_status);
+	}
 	if (it->reference)
 		printf(" %s %s", or_empty(it->rule), cl_text_safe(it->reference, safe, sizeof(safe)));
 	if (it->record_key)

@@ -113,6 +113,7 @@ enum cl_status cl_recon_file_keys(const char *path, char ***keys, size_t *n,
 	cl_stmt_free(p);
 	cl_input_free(in);
 	if (result != CL_OK) {
+		err->file = path; /* the input's name is gone with it */
 		cl_recon_keys_free(*keys, *n);
 		*keys = NULL;
 		*n = 0;
@@ -154,7 +155,7 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	const char *pr[2] = { o->tenant, refs };
 	const char *pm[3] = { o->tenant, key, run };
 	PGresult *res;
-	char n[24], kind[16], account[CL_ACCOUNT_MAX + 1], from[16], to[16];
+	char n[24], kind[16], account[CL_ACCOUNT_MAX + 1], from[16], to[16], ccy[8];
 	bool period;
 	enum cl_db_status st;
 
@@ -169,6 +170,7 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	snprintf(account, sizeof(account), "%s", PQgetvalue(res, 0, 1));
 	snprintf(from, sizeof(from), "%s", PQgetvalue(res, 0, 2));
 	snprintf(to, sizeof(to), "%s", PQgetvalue(res, 0, 3));
+	snprintf(ccy, sizeof(ccy), "%s", PQgetvalue(res, 0, 4));
 	/* only a statement covers a period of an account: a notification
 	   (camt.054), an intraday report (camt.052) and a status report say
 	   what happened, not everything that did */
@@ -187,9 +189,9 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 		return st;
 	s->new_matches += strtoul(n, NULL, 10);
 	if (period) {
-		const char *pu[7] = { o->tenant, key, kind, from, to, account, companies };
+		const char *pu[8] = { o->tenant, key, kind, from, to, account, companies, ccy };
 
-		if ((st = exec(db, CL_SQL_RECONCILE_UNMATCHED_OURS, 7, pu, err)) != CL_DB_OK)
+		if ((st = exec(db, CL_SQL_RECONCILE_UNMATCHED_OURS, 8, pu, err)) != CL_DB_OK)
 			return st;
 	}
 	s->statements++;

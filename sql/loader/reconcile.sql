@@ -76,9 +76,9 @@ WHERE i.tenant = $1 AND i.item = 'statement'
 ORDER BY i.load_id, i.ordinal
 
 -- name: reconcile_header
--- Statement $2 of tenant $1: its kind, account, period (from, to), and
--- whether it is loaded at all (no row: not loaded).
-SELECT kind, account, period_from, period_to
+-- Statement $2 of tenant $1: its kind, account, period (from, to) and
+-- the account's currency (no row: not loaded).
+SELECT kind, account, period_from, period_to, account_ccy
 FROM public.clearing_statement_item
 WHERE tenant = $1 AND statement_key = $2 AND item = 'statement'
 LIMIT 1
@@ -91,7 +91,7 @@ LIMIT 1
 INSERT INTO pg_temp.cl_recon_entry
 SELECT i.*,
        (i.return_reason IS NOT NULL OR i.reversal
-        OR i.bank_tx_code LIKE '%/RRTN' OR i.bank_tx_code LIKE '%/RPCR'),
+        OR coalesce(i.bank_tx_code LIKE '%/RRTN' OR i.bank_tx_code LIKE '%/RPCR', false)),
        coalesce(i.value_date, i.booking_date)
 FROM public.clearing_statement_item i
 WHERE i.tenant = $1 AND i.statement_key = $2 AND i.item <> 'statement'
@@ -190,26 +190,27 @@ FROM (
 -- Each batch entry's candidate batches of tenant $1: the pain.001 PmtInf
 -- of its PmtInfId (per file), the ACH batch of its first transaction's
 -- trace (company and batch number, in the file that has it), with their
--- count and sum and whether both are the entry's exactly; the best one.
+-- count and net sum as booked (credits to our account positive) and
+-- whether both are the entry's exactly; the best one.
 INSERT INTO pg_temp.cl_recon_batch
 SELECT DISTINCT ON (e.natural_key) e.natural_key, g.rule, g.ref, g.load_id, g.company,
        g.batch_number, g.kind, g.n, g.total,
-       g.n = e.batch_count AND g.total = e.amount_minor AND g.ccy = e.currency
-         AND (e.direction IS NULL OR g.dir IS NULL OR g.dir = e.direction)
+       g.n = e.batch_count AND g.ccy = e.currency
+         AND g.total = CASE e.direction WHEN 'debit' THEN -e.amount_minor ELSE e.amount_minor END
 FROM pg_temp.cl_recon_entry e
 CROSS JOIN LATERAL (
   SELECT 'pmt_inf_id'::text AS rule, x.pmt_inf_id AS ref, x.load_id, NULL::text AS company,
          NULL::text AS batch_number, min(x.kind) AS kind, count(*) AS n,
-         sum(x.amount_minor) AS total, min(x.currency) AS ccy,
-         min(public.clearing_booked_direction(x.kind, x.direction)) AS dir
+         -sum(x.amount_minor) AS total, min(x.currency) AS ccy
   FROM public.clearing_record x
   WHERE x.tenant = $1 AND x.pmt_inf_id = coalesce(e.batch_pmt_inf_id, e.pmt_inf_id)
     AND x.kind = 'pain.001'
   GROUP BY x.pmt_inf_id, x.load_id
   UNION ALL
   SELECT 'trace_batch', t.trace_number, b.load_id, b.company_id, b.batch_number, min(b.kind),
-         count(*), sum(b.amount_minor), min(b.currency),
-         min(public.clearing_booked_direction(b.kind, b.direction))
+         count(*), sum(CASE public.clearing_booked_direction(b.kind, b.direction)
+                       WHEN 'debit' THEN -b.amount_minor ELSE b.amount_minor END),
+         min(b.currency)
   FROM (SELECT DISTINCT x.trace_number, x.load_id, x.company_id, x.batch_number
         FROM public.clearing_record x
         WHERE x.tenant = $1 AND x.trace_number = e.ach_trace AND x.kind = 'ach.entry') t
@@ -327,10 +328,10 @@ SELECT count(*) FROM ins
 
 -- name: reconcile_unmatched_ours
 -- The records of tenant $1 the bank should have booked on statement $2 of
--- kind $3 and did not: dated within its period ($4 to $5), on its account
--- $6 (debtor or creditor account), or ACH records of the originators $7
--- (a text array), that no entry of a statement of its kind matched and
--- that this statement's answer does not already name.
+-- kind $3 and did not: in its currency $8, dated within its period ($4 to
+-- $5), on its account $6 (debtor or creditor account), or ACH records of
+-- the originators $7 (a text array), that no entry of a statement of its
+-- kind matched and that this statement's answer does not already name.
 INSERT INTO pg_temp.cl_recon (statement_key, status, why, account, record_kind, record_key,
   record_load_id, record_position, record_amount, record_currency, record_direction,
   record_accounts, record_date)
@@ -338,7 +339,7 @@ SELECT $2, 'unmatched_ours', 'not_booked', $6, x.kind, x.natural_key, x.load_id,
        x.amount_minor, x.currency, x.direction,
        ARRAY[x.debtor_account, x.creditor_account, x.receiving_account], x.value_date
 FROM public.clearing_record x
-WHERE x.tenant = $1 AND x.value_date BETWEEN $4::date AND $5::date
+WHERE x.tenant = $1 AND x.value_date BETWEEN $4::date AND $5::date AND x.currency = $8
   AND (x.debtor_account = $6 OR x.creditor_account = $6
        OR (x.kind IN ('ach.entry', 'ach.return') AND x.company_id = ANY ($7::text[])))
   AND NOT EXISTS (
@@ -390,3 +391,17 @@ COPY (
 -- name: reconcile_now
 -- When the run began.
 SELECT pg_catalog.clock_timestamp()
+
+-- name: reconcile_show
+-- For show, the statement entries (and pacs.002 statuses) that matched the
+-- record of tenant $1, kind $2, natural key $3, as their statement's file
+-- and line (no key: it holds the account), by the run that found each.
+SELECT m.entry_kind, s.statement_id, s.seq_nb, s.entry_index, s.load_id AS entry_load_id,
+       l.file_name AS entry_file, s.position AS entry_position, s.booking_date, m.rule,
+       m.run_id, pg_catalog.to_char(m.matched_at, {iso_ts}) AS matched_at
+FROM public.clearing_reconcile_match m
+JOIN public.clearing_statement_item s
+  ON s.tenant = m.tenant AND s.kind = m.entry_kind AND s.natural_key = m.entry_key
+JOIN public.clearing_load l ON l.load_id = s.load_id
+WHERE m.tenant = $1 AND m.record_kind = $2 AND m.record_key = $3
+ORDER BY m.matched_at, m.entry_kind, m.entry_key

@@ -6,9 +6,9 @@ entries are read from standard input, one a line:
     AMOUNT_MINOR CCY CRDT|DBIT DATE [e2e=X] [uetr=X] [txid=X] [instr=X]
                  [trace=X] [svcr=X] [pmtinf=X] [batch=N] [rtr=CODE]
 
-batch=N makes the entry a batch entry (Btch NbOfTxs N, TtlAmt the amount,
-N TxDtls without amounts when N is small, else none); rtr=CODE a return
-(RtrInf).  The balances agree with the entries (opening 0)."""
+batch=N makes the entry a batch entry (Btch NbOfTxs N, TtlAmt the amount;
+traces=T1,...,TN gives it N TxDtls without amounts, each with its ACH trace
+as ClrSysRef); rtr=CODE a return (RtrInf).  The balances agree with the entries (opening 0)."""
 import sys
 from xml.sax.saxutils import escape
 
@@ -67,8 +67,9 @@ def main():
                 out.write('<PmtInfId>%s</PmtInfId>' % escape(e["pmtinf"]))
             out.write('<NbOfTxs>%d</NbOfTxs><TtlAmt Ccy="%s">%s</TtlAmt><CdtDbtInd>%s'
                       '</CdtDbtInd></Btch>' % (n, e["ccy"], amt(e["amount"], e["ccy"]), e["dir"]))
-            if "trace" in e:
-                out.write('<TxDtls><Refs><ClrSysRef>%s</ClrSysRef></Refs></TxDtls>' % e["trace"])
+            for t in e.get("traces", "").split(","):
+                if t:
+                    out.write('<TxDtls><Refs><ClrSysRef>%s</ClrSysRef></Refs></TxDtls>' % t)
         else:
             out.write('<TxDtls><Refs>')
             for k, tag in (("instr", "InstrId"), ("e2e", "EndToEndId"), ("uetr", "UETR"),
