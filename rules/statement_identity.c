@@ -173,8 +173,12 @@ bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_
 		if (!row->acct_svcr_ref[0])
 			ref(row->acct_svcr_ref, sizeof(row->acct_svcr_ref), tx->acct_svcr_ref);
 	}
-	/* the customer reference is where an originator's own id goes */
-	if (st->source == CL_STMT_SRC_BAI2 && !row->end_to_end_id[0])
+	/* BAI2: the customer reference is where an originator's own id goes,
+	   an ACH trace number (15 digits) for ACH detail */
+	if (st->source == CL_STMT_SRC_BAI2 && strlen(e->cust_ref) == 15 &&
+	    strspn(e->cust_ref, "0123456789") == 15)
+		ref(row->ach_trace, sizeof(row->ach_trace), e->cust_ref);
+	else if (st->source == CL_STMT_SRC_BAI2 && !row->end_to_end_id[0])
 		ref(row->end_to_end_id, sizeof(row->end_to_end_id), e->cust_ref);
 	ok = key(row->natural_key, sizeof(row->natural_key), "%s|#%lu", row->statement_key,
 		 e->index);

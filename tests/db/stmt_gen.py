@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """stmt_gen.py - write a camt.053.001.08 bank statement for the reconcile
-tests (test_reconcile.sh, tests/bench): one statement of one account whose
-entries are read from standard input, one a line:
+tests (test_reconcile.sh, tests/bench): one statement of one account
+(account=IBAN or other id, ccy=, date=, seq=) whose entries are read from
+standard input, one a line:
 
     AMOUNT_MINOR CCY CRDT|DBIT DATE [e2e=X] [uetr=X] [txid=X] [instr=X]
                  [trace=X] [svcr=X] [pmtinf=X] [batch=N] [rtr=CODE]
@@ -43,7 +44,10 @@ def main():
     out.write('<Stmt><Id>STMT-%s</Id><ElctrncSeqNb>%s</ElctrncSeqNb><CreDtTm>%sT23:00:00'
               '</CreDtTm><FrToDt><FrDtTm>%sT00:00:00</FrDtTm><ToDtTm>%sT23:59:59</ToDtTm>'
               '</FrToDt>\n' % (seq, seq, day, args.get("from", day), day))
-    out.write('<Acct><Id><IBAN>%s</IBAN></Id><Ccy>%s</Ccy></Acct>\n' % (acct, ccy))
+    if acct[:2].isalpha() and acct[2:4].isdigit():
+        out.write('<Acct><Id><IBAN>%s</IBAN></Id><Ccy>%s</Ccy></Acct>\n' % (acct, ccy))
+    else:
+        out.write('<Acct><Id><Othr><Id>%s</Id></Othr></Id><Ccy>%s</Ccy></Acct>\n' % (acct, ccy))
     def bal(tp, minor):
         out.write('<Bal><Tp><CdOrPrtry><Cd>%s</Cd></CdOrPrtry></Tp><Amt Ccy="%s">%s</Amt>'
                   '<CdtDbtInd>%s</CdtDbtInd><Dt><Dt>%s</Dt></Dt></Bal>\n'
