@@ -78,9 +78,11 @@ static const struct cl_option reconcile_command[] = {
 		    "has reconciled yet.  Each match is recorded once, with its run."),
 	CL_OPT_OPERAND("STATEMENT", "a statement or status report file"),
 	CL_OPT_CHECKED('m', "match", "REFS", match, valid_refs,
-		       "uetr, e2e, tx_id, instr_id, trace, acct_svcr_ref, comma-separated",
-		       "the references to match by, in order of trust (default "
-		       "uetr,e2e,tx_id,instr_id,trace)"),
+		       "references, comma-separated, each once, of: uetr e2e tx_id instr_id trace "
+		       "acct_svcr_ref",
+		       "the references to match by, comma-separated, in order of trust (default: the "
+		       "UETR, EndToEndId, TxId, InstrId, ACH trace: uetr e2e tx_id instr_id trace; "
+		       "also acct_svcr_ref)"),
 	CL_OPT_CHECKED(0, "ach-company", "IDS", ach_company, valid_companies,
 		       "ACH company ids of 1 to 10 letters, digits or blanks, comma-separated",
 		       "the ACH originators whose entries settle on the statements' account "
@@ -107,14 +109,14 @@ struct out {
 /* A key with the given accounts masked (unless --no-mask); buf or key. */
 static const char *masked(const char *key, const char *accounts, char *buf, size_t cap)
 {
-	const char *list[4] = { NULL, NULL, NULL, NULL };
-	char copy[4 * CL_ACCOUNT_MAX + 4];
+	const char *list[8];
+	char copy[8 * CL_ACCOUNT_MAX + 8];
 	size_t n = 0;
 
 	if (!key || cl_opt_no_mask || !accounts)
 		return key;
 	snprintf(copy, sizeof(copy), "%s", accounts);
-	for (char *p = strtok(copy, " "); p && n < 4; p = strtok(NULL, " "))
+	for (char *p = strtok(copy, " "); p && n < 8; p = strtok(NULL, " "))
 		list[n++] = p;
 	cl_mask_in_key(key, list, n, buf, cap);
 	return buf;
@@ -182,10 +184,19 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 	return buf;
 }
 
+/* The accounts a record's or an original's key may hold: the record's own
+ * and the statement's (a pain.001 returned is keyed by our account). */
+static const char *key_accounts(const struct cl_recon_item *it, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s %s", or_empty(it->record_accounts), or_empty(it->account));
+	return buf;
+}
+
 static void json_item(const struct cl_recon_item *it, const char *detail)
 {
 	static struct cl_json j;
 	char sk[CL_KEY_MAX], ek[CL_KEY_MAX], rk[CL_KEY_MAX], ok[CL_KEY_MAX], acct[CL_ACCOUNT_MAX];
+	char accts[4 * CL_ACCOUNT_MAX + 8];
 
 	cl_json_begin(&j, stdout, "reconcile");
 	cl_json_str(&j, "status", it->status);
@@ -195,7 +206,7 @@ static void json_item(const struct cl_recon_item *it, const char *detail)
 	cl_json_str(&j, "account", it->account ? cl_out_account(it->account, acct, sizeof(acct)) : NULL);
 	if (it->entry_key) {
 		cl_json_object(&j, "entry");
-		cl_json_str(&j, "kind", it->entry_kind);
+		cl_json_str(&j, CL_FIELD_NAME(kind), it->entry_kind);
 		cl_json_str(&j, "item", it->entry_item);
 		cl_json_str(&j, "key", masked(it->entry_key, it->account, ek, sizeof(ek)));
 		cl_json_int(&j, "load_id", strtoll(it->entry_load_id, NULL, 10));
@@ -207,7 +218,7 @@ static void json_item(const struct cl_recon_item *it, const char *detail)
 		cl_json_str(&j, "currency", it->currency);
 		cl_json_str(&j, "direction", it->direction);
 		cl_json_str(&j, "booking_date", it->booking_date);
-		cl_json_str(&j, "value_date", it->value_date);
+		cl_json_str(&j, CL_FIELD_NAME(value_date), it->value_date);
 		cl_json_str(&j, "payment_status", it->payment_status);
 		cl_json_object_end(&j);
 	} else {
@@ -217,11 +228,12 @@ static void json_item(const struct cl_recon_item *it, const char *detail)
 	cl_json_str(&j, "reference", it->reference);
 	if (it->record_key) {
 		cl_json_object(&j, "record");
-		cl_json_str(&j, "kind", it->record_kind);
-		cl_json_str(&j, "natural_key",
-			    masked(it->record_key, it->record_accounts, rk, sizeof(rk)));
+		cl_json_str(&j, CL_FIELD_NAME(kind), it->record_kind);
+		cl_json_str(&j, CL_FIELD_NAME(natural_key),
+			    masked(it->record_key, key_accounts(it, accts, sizeof(accts)), rk,
+				   sizeof(rk)));
 		cl_json_int(&j, "load_id", strtoll(it->record_load_id, NULL, 10));
-		cl_json_int(&j, "position", strtoll(it->record_position, NULL, 10));
+		cl_json_int(&j, CL_FIELD_NAME(position), strtoll(it->record_position, NULL, 10));
 		cl_json_int(&j, "amount_minor", strtoll(or_empty(it->record_amount), NULL, 10));
 		cl_json_str(&j, "currency", it->record_currency);
 		cl_json_str(&j, "direction", it->record_direction);
@@ -235,8 +247,10 @@ static void json_item(const struct cl_recon_item *it, const char *detail)
 		cl_json_null(&j, "records");
 	if (it->original_key) {
 		cl_json_object(&j, "original");
-		cl_json_str(&j, "kind", it->original_kind);
-		cl_json_str(&j, "natural_key", cl_opt_no_mask ? it->original_key : masked(it->original_key, it->record_accounts, ok, sizeof(ok)));
+		cl_json_str(&j, CL_FIELD_NAME(kind), it->original_kind);
+		cl_json_str(&j, CL_FIELD_NAME(natural_key),
+			    masked(it->original_key, key_accounts(it, accts, sizeof(accts)), ok,
+				   sizeof(ok)));
 		cl_json_object_end(&j);
 	} else {
 		cl_json_null(&j, "original");
@@ -246,13 +260,14 @@ static void json_item(const struct cl_recon_item *it, const char *detail)
 
 static void csv_item(const struct cl_recon_item *it, const char *detail)
 {
-	char sk[CL_KEY_MAX], ek[CL_KEY_MAX], rk[CL_KEY_MAX];
+	char sk[CL_KEY_MAX], ek[CL_KEY_MAX], rk[CL_KEY_MAX], accts[4 * CL_ACCOUNT_MAX + 8];
 	const char *row[] = {
 		it->status, it->why, masked(it->statement, it->account, sk, sizeof(sk)),
 		it->entry_kind, masked(it->entry_key, it->account, ek, sizeof(ek)),
 		it->entry_position, it->amount_minor, it->currency, it->direction, it->booking_date,
 		it->value_date, it->payment_status, it->rule, it->reference, it->record_kind,
-		masked(it->record_key, it->record_accounts, rk, sizeof(rk)), it->record_load_id,
+		masked(it->record_key, key_accounts(it, accts, sizeof(accts)), rk, sizeof(rk)),
+		it->record_load_id,
 		it->record_position, it->record_amount, it->record_currency, it->record_direction,
 		it->records, detail[0] ? detail : NULL,
 	};
@@ -262,7 +277,7 @@ static void csv_item(const struct cl_recon_item *it, const char *detail)
 
 static void text_item(const struct cl_recon_item *it, const char *detail)
 {
-	char ek[CL_KEY_MAX], rk[CL_KEY_MAX], safe[3 * CL_KEY_MAX];
+	char ek[CL_KEY_MAX], rk[CL_KEY_MAX], safe[3 * CL_KEY_MAX], accts[4 * CL_ACCOUNT_MAX + 8];
 
 	printf("%-16s", or_empty(it->status));
 	if (it->entry_key) {
@@ -282,8 +297,9 @@ static void text_item(const struct cl_recon_item *it, const char *detail)
 	if (it->record_key)
 		printf("%s%s %s (load %s, line %s)", it->entry_key ? " -> " : " ",
 		       or_empty(it->record_kind),
-		       cl_text_safe(masked(it->record_key, it->record_accounts, rk, sizeof(rk)), safe,
-				    sizeof(safe)),
+		       cl_text_safe(masked(it->record_key, key_accounts(it, accts, sizeof(accts)), rk,
+					   sizeof(rk)),
+				    safe, sizeof(safe)),
 		       or_empty(it->record_load_id), or_empty(it->record_position));
 	if (detail[0])
 		printf(": %s", detail);
@@ -394,7 +410,7 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 {
 	struct cl_recon_opts ro = {
 		.tenant = args->tenant ? args->tenant : "default",
-		.refs = args->match ? args->match : CL_RECON_DEFAULT_REFS,
+		.refs = args->match,
 		.ach_companies = args->ach_company,
 	};
 	struct out o = { .format = args->format };
@@ -408,9 +424,9 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 	if (cl_schema_check(db, &err) != CL_DB_OK)
 		return cl_db_failed(&err);
 	if (args->format == CL_OUT_CSV) {
-		static const char *const head[] = {
+		const char *const head[] = {
 			"status", "reason", "statement", "entry_kind", "entry_key", "entry_line",
-			"amount_minor", "currency", "direction", "booking_date", "value_date",
+			"amount_minor", "currency", "direction", "booking_date", CL_FIELD_NAME(value_date),
 			"payment_status", "rule", "reference", "record_kind", "record_key",
 			"record_load_id", "record_position", "record_amount_minor", "record_currency",
 			"record_direction", "records", "detail",

@@ -14,15 +14,43 @@
 #include "statement_identity.h"
 #include "xmalloc.h"
 
-static const char *const known_refs[] = { "uetr", "e2e", "tx_id", "instr_id", "trace",
-					  "acct_svcr_ref" };
+/* The references, in their default order of trust; the last is off by
+ * default.  reconcile.sql's reconcile_candidates probes by each. */
+#define NREFS 6
+#define NDEFAULT 5
+static void known_refs(const char *r[NREFS])
+{
+	r[0] = CL_FIELD_NAME(uetr);
+	r[1] = "e2e";
+	r[2] = CL_FIELD_NAME(tx_id);
+	r[3] = CL_FIELD_NAME(instr_id);
+	r[4] = "trace";
+	r[5] = "acct_svcr_ref";
+}
 
 bool cl_recon_ref_known(const char *word, size_t n)
 {
-	for (size_t i = 0; i < sizeof(known_refs) / sizeof(known_refs[0]); i++)
-		if (strlen(known_refs[i]) == n && memcmp(known_refs[i], word, n) == 0)
+	const char *r[NREFS];
+
+	known_refs(r);
+	for (size_t i = 0; i < NREFS; i++)
+		if (strlen(r[i]) == n && memcmp(r[i], word, n) == 0)
 			return true;
 	return false;
+}
+
+const char *cl_recon_default_refs(void)
+{
+	static char buf[64];
+	const char *r[NREFS];
+	size_t o = 0;
+
+	if (buf[0])
+		return buf;
+	known_refs(r);
+	for (size_t i = 0; i < NDEFAULT; i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s", i ? "," : "", r[i]);
+	return buf;
 }
 
 /* A comma list as a PostgreSQL text array literal (a parameter's value):
@@ -191,7 +219,8 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	if (period) {
 		const char *pu[8] = { o->tenant, key, kind, from, to, account, companies, ccy };
 
-		if ((st = exec(db, CL_SQL_RECONCILE_UNMATCHED_OURS, 8, pu, err)) != CL_DB_OK)
+		if ((st = exec(db, CL_SQL_RECONCILE_ANALYZE_ANSWER, 0, NULL, err)) != CL_DB_OK ||
+		    (st = exec(db, CL_SQL_RECONCILE_UNMATCHED_OURS, 8, pu, err)) != CL_DB_OK)
 			return st;
 	}
 	s->statements++;
@@ -232,7 +261,7 @@ static enum cl_db_status record_run(struct cl_db *db, const struct cl_recon_opts
 	p[0] = run;
 	p[1] = o->tenant;
 	p[2] = v[0];
-	p[3] = o->refs;
+	p[3] = o->refs ? o->refs : cl_recon_default_refs();
 	for (int i = 1; i < 7; i++)
 		p[3 + i] = v[i];
 	p[10] = started;
@@ -281,9 +310,11 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o,
 	static const char *const create[] = {
 		CL_SQL_RECONCILE_CREATE,	CL_SQL_RECONCILE_CREATE_ENTRY,
 		CL_SQL_RECONCILE_CREATE_CAND,	CL_SQL_RECONCILE_CREATE_BEST,
-		CL_SQL_RECONCILE_CREATE_BATCH,	CL_SQL_RECONCILE_TRUNCATE,
+		CL_SQL_RECONCILE_CREATE_BATCH,	CL_SQL_RECONCILE_CREATE_INDEX,
+		CL_SQL_RECONCILE_TRUNCATE,
 	};
-	char *refs = array_literal(o->refs), *companies = array_literal(o->ach_companies);
+	const char *ref_list = o->refs ? o->refs : cl_recon_default_refs();
+	char *refs = array_literal(ref_list), *companies = array_literal(o->ach_companies);
 	char run[24], started[48];
 	struct out_ctx oc = { on_item, ctx };
 	enum cl_db_status st;

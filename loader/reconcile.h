@@ -27,15 +27,17 @@
 
 #include "db.h"
 
-/* The references an entry is matched by, in their default order of trust
- * (clearing-load(1) --match). */
-#define CL_RECON_DEFAULT_REFS "uetr,e2e,tx_id,instr_id,trace"
-/* Every reference --match may name. */
+/* Every reference --match may name (clearing-load(1) --match; the words
+ * that are record fields are their column names). */
 bool cl_recon_ref_known(const char *word, size_t n);
+/* The references an entry is matched by when --match is not given, in
+ * order of trust: the UETR, EndToEndId, TxId, InstrId, ACH trace. */
+const char *cl_recon_default_refs(void);
 
 struct cl_recon_opts {
 	const char *tenant;
-	const char *refs;          /* comma list of known references */
+	const char *refs;          /* comma list of known references, NULL: the
+	                              default */
 	const char *ach_companies; /* comma list of ACH company ids, or NULL */
 };
 

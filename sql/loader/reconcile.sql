@@ -47,6 +47,14 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_batch (
 	entry_key text COLLATE "C", rule text, ref text, load_id bigint, company text,
 	batch_number text, kind text, n bigint, total bigint, exact boolean)
 
+-- name: reconcile_create_index
+-- The answer by record (unmatched ours leaves out the records it names).
+CREATE INDEX IF NOT EXISTS cl_recon_record ON pg_temp.cl_recon (record_kind, record_key)
+
+-- name: reconcile_analyze_answer
+-- Statistics of the answer so far, for unmatched ours' anti-join.
+ANALYZE pg_temp.cl_recon
+
 -- name: reconcile_truncate
 -- A run starts with an empty answer (a connection that ran one before).
 TRUNCATE pg_temp.cl_recon
@@ -158,11 +166,10 @@ SELECT b.entry_key, b.rule, b.val, b.kind, b.natural_key, b.load_id, b.position,
          SELECT 1 FROM public.clearing_reconcile_match m
          WHERE m.tenant = $1 AND m.record_kind = b.kind AND m.record_key = b.natural_key
            AND m.entry_kind = b.entry_kind AND m.entry_key <> b.entry_key),
-       (SELECT s.status || coalesce(' ' || s.status_reason, '')
+       (SELECT min(s.status || coalesce(' ' || s.status_reason, ''))
         FROM public.clearing_statement_item s
         WHERE s.tenant = $1 AND s.item = 'status' AND s.status = 'RJCT'
-          AND (s.uetr = b.uetr OR s.end_to_end_id = b.end_to_end_id OR s.tx_id = b.tx_id)
-        ORDER BY s.load_id, s.ordinal LIMIT 1)
+          AND (s.uetr = b.uetr OR s.end_to_end_id = b.end_to_end_id OR s.tx_id = b.tx_id))
 FROM (
   SELECT DISTINCT ON (s.entry_key) s.*, count(*) OVER (PARTITION BY s.entry_key) AS ncand
   FROM (
@@ -261,8 +268,9 @@ LEFT JOIN LATERAL (
   WHERE b.kind IS NULL AND e.is_return AND c.entry_key = e.natural_key
   LIMIT 1) AS orig ON true
 LEFT JOIN LATERAL (
-  SELECT x.kind, x.natural_key, x.load_id, x.position, x.amount_minor, x.currency,
-         x.direction, x.value_date,
+  SELECT * FROM (
+  SELECT x.kind, x.natural_key, x.load_id, x.ordinal, x.position, x.amount_minor,
+         x.currency, x.direction, x.value_date,
          ARRAY[x.debtor_account, x.creditor_account, x.receiving_account] AS accounts
   FROM public.clearing_record x
   WHERE e.item = 'entry' AND e.batch_count IS NULL AND b.kind IS NULL AND NOT e.is_return
@@ -274,6 +282,7 @@ LEFT JOIN LATERAL (
       SELECT 1 FROM public.clearing_reconcile_match m
       WHERE m.tenant = $1 AND m.record_kind = x.kind AND m.record_key = x.natural_key
         AND m.entry_kind = e.kind)
+  OFFSET 0) AS x
   ORDER BY x.load_id, x.ordinal
   LIMIT 1) AS o ON true
 CROSS JOIN LATERAL (
@@ -338,7 +347,8 @@ INSERT INTO pg_temp.cl_recon (statement_key, status, why, account, record_kind, 
 SELECT $2, 'unmatched_ours', 'not_booked', $6, x.kind, x.natural_key, x.load_id, x.position,
        x.amount_minor, x.currency, x.direction,
        ARRAY[x.debtor_account, x.creditor_account, x.receiving_account], x.value_date
-FROM public.clearing_record x
+FROM (
+SELECT x.* FROM public.clearing_record x
 WHERE x.tenant = $1 AND x.value_date BETWEEN $4::date AND $5::date AND x.currency = $8
   AND (x.debtor_account = $6 OR x.creditor_account = $6
        OR (x.kind IN ('ach.entry', 'ach.return') AND x.company_id = ANY ($7::text[])))
@@ -349,6 +359,7 @@ WHERE x.tenant = $1 AND x.value_date BETWEEN $4::date AND $5::date AND x.currenc
   AND NOT EXISTS (
     SELECT 1 FROM pg_temp.cl_recon r
     WHERE r.statement_key = $2 AND r.record_kind = x.kind AND r.record_key = x.natural_key)
+OFFSET 0) AS x
 ORDER BY x.load_id, x.ordinal
 
 -- name: reconcile_mark_statement

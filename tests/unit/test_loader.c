@@ -111,13 +111,16 @@ static void test_migrations_are_embedded_in_order(void **state)
 
 	(void)state;
 	assert_true(cl_migrations_count >= 3);
+	assert_int_equal(cl_migrations[0].version, 1);
 	for (i = 0; i < cl_migrations_count; i++) {
-		assert_int_equal(cl_migrations[i].version, i + 1);
+		/* in order; a branch may lack a number another branch holds */
+		if (i > 0)
+			assert_true(cl_migrations[i].version > cl_migrations[i - 1].version);
 		/* every migration changes the schema */
 		assert_true(strstr(cl_migrations[i].sql, "CREATE") != NULL ||
 			    strstr(cl_migrations[i].sql, "ALTER TABLE") != NULL);
 	}
-	assert_int_equal(cl_schema_latest(), cl_migrations_count);
+	assert_int_equal(cl_schema_latest(), cl_migrations[cl_migrations_count - 1].version);
 	/* the unique key never contains a time column (clearing-load-keys(7): no time in a key) */
 	assert_non_null(strstr(cl_migrations[1].sql,
 			       "CONSTRAINT clearing_record_key PRIMARY KEY (tenant, kind, natural_key)"));
