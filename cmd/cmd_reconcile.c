@@ -174,6 +174,10 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 		snprintf(buf, cap, "the bank booked this record more than once in the statement");
 	else if (strcmp(w, "taken") == 0)
 		snprintf(buf, cap, "already matched by an entry of another statement");
+	else if (strcmp(w, "late_return") == 0)
+		snprintf(buf, cap, "a late return: booked past the return time frame of its reason "
+			 "(2 banking days after the entry's effective date; 60 days for R05, R07, "
+			 "R10, R11, R29, R51)");
 	else if (strcmp(w, "rejected_booked") == 0)
 		snprintf(buf, cap, "rejected by a pacs.002 (%s) but booked", or_empty(it->rejected));
 	else if (strcmp(w, "not_booked") == 0)

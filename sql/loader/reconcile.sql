@@ -39,7 +39,7 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_best (
 	load_id bigint, position bigint, amount_minor bigint, currency text, direction text,
 	value_date date, accounts text[], equal boolean, ncand bigint, nth bigint,
 	original_trace text, orgnl_uetr text, orgnl_end_to_end_id text, uetr text,
-	end_to_end_id text, tx_id text, taken boolean, rejected text)
+	end_to_end_id text, tx_id text, taken boolean, rejected text, late boolean)
 
 -- name: reconcile_create_batch
 -- and the best batch of each batch entry.
@@ -155,7 +155,10 @@ CROSS JOIN LATERAL (
 -- booked direction, nearest in date: the entry's record, with how many
 -- there were, whether an earlier entry of the statement has it too
 -- (booked twice), whether an entry of another statement of its kind
--- matched it, and a pacs.002 that rejected it.
+-- matched it, a pacs.002 that rejected it, and for an ACH return whether
+-- it came late: booked more than 2 banking days after its entry's
+-- effective date, or 60 days for the unauthorized codes (R05, R07, R10,
+-- R11, R29, R51).
 INSERT INTO pg_temp.cl_recon_best
 SELECT b.entry_key, b.rule, b.val, b.kind, b.natural_key, b.load_id, b.position,
        b.amount_minor, b.currency, b.direction, b.value_date, b.accounts, b.equal, b.ncand,
@@ -169,7 +172,13 @@ SELECT b.entry_key, b.rule, b.val, b.kind, b.natural_key, b.load_id, b.position,
        (SELECT min(s.status || coalesce(' ' || s.status_reason, ''))
         FROM public.clearing_statement_item s
         WHERE s.tenant = $1 AND s.item = 'status' AND s.status = 'RJCT'
-          AND (s.uetr = b.uetr OR s.end_to_end_id = b.end_to_end_id OR s.tx_id = b.tx_id))
+          AND (s.uetr = b.uetr OR s.end_to_end_id = b.end_to_end_id OR s.tx_id = b.tx_id)),
+       (SELECT CASE WHEN b.reason_code IN ('R05', 'R07', 'R10', 'R11', 'R29', 'R51')
+                    THEN b.on_date - min(o.value_date) > 60
+                    ELSE public.clearing_banking_days(min(o.value_date), b.on_date) > 2 END
+        FROM public.clearing_record o
+        WHERE b.kind = 'ach.return' AND o.tenant = $1 AND o.trace_number = b.original_trace
+          AND o.kind = 'ach.entry' AND o.value_date <= b.on_date)
 FROM (
   SELECT DISTINCT ON (s.entry_key) s.*, count(*) OVER (PARTITION BY s.entry_key) AS ncand
   FROM (
@@ -177,7 +186,7 @@ FROM (
            x.position, x.amount_minor, x.currency, x.direction, x.value_date,
            ARRAY[x.debtor_account, x.creditor_account, x.receiving_account] AS accounts,
            x.original_trace, x.orgnl_uetr, x.orgnl_end_to_end_id, x.uetr, x.end_to_end_id,
-           x.tx_id, e.entry_index, e.kind AS entry_kind,
+           x.tx_id, x.reason_code, e.entry_index, e.kind AS entry_kind, e.on_date,
            (e.amount_minor IS NULL OR x.amount_minor = e.amount_minor)
              AND (e.currency IS NULL OR x.currency = e.currency)
              AND (e.direction IS NULL
@@ -277,7 +286,7 @@ LEFT JOIN LATERAL (
     AND x.tenant = $1 AND x.value_date = e.on_date AND x.amount_minor = e.amount_minor
     AND x.currency = e.currency
     AND coalesce(public.clearing_booked_direction(x.kind, x.direction), e.direction)
-        IS NOT DISTINCT FROM e.direction
+        = e.direction
     AND NOT EXISTS (
       SELECT 1 FROM public.clearing_reconcile_match m
       WHERE m.tenant = $1 AND m.record_kind = x.kind AND m.record_key = x.natural_key
@@ -288,8 +297,7 @@ LEFT JOIN LATERAL (
 CROSS JOIN LATERAL (
   SELECT CASE WHEN w IN ('matched', 'several') THEN 'matched'
               WHEN w = 'suggested' THEN 'suggested'
-              WHEN w IN ('no_record', 'no_batch', 'return_not_ours', 'status_not_ours')
-                THEN 'unmatched_theirs'
+              WHEN w ~ '^no_|_not_ours$' THEN 'unmatched_theirs'
               ELSE 'exception' END AS status, w AS why
   FROM (SELECT CASE
     WHEN e.batch_count IS NOT NULL AND bb.rule IS NULL THEN 'no_batch'
@@ -303,6 +311,7 @@ CROSS JOIN LATERAL (
     WHEN b.nth > 1 THEN 'booked_twice'
     WHEN b.taken THEN 'taken'
     WHEN coalesce(e.status, 'BOOK') = 'BOOK' AND b.rejected IS NOT NULL THEN 'rejected_booked'
+    WHEN b.late THEN 'late_return'
     WHEN b.ncand > 1 THEN 'several'
     ELSE 'matched' END AS w) AS k) AS v
 ORDER BY e.entry_index

@@ -217,6 +217,21 @@ grep -q '"status":"exception","reason":"rejected_booked","detail":"rejected by a
 	fail "rejected but booked: $(cat "$TMP/out")"
 grep -q '"unmatched_ours":0,' "$TMP/out" || fail "S4's period has nothing else of ours: $(tail -n 1 "$TMP/out")"
 
+# an ACH return (R01 of a debit: the money goes back, a debit of ours) by
+# its own trace: matched to the ach.return (the original entry is not
+# loaded here: no original, and no late flag without it)
+expect_exit 0 cl load --tenant ret "$TESTDATA/ach/corpus/moov-io-ach/test/testdata/return-WEB.ach"
+$GEN account=US00RET ccy=USD date=2000-01-03 seq=7 >"$TMP/s7.xml" <<S
+12354 USD DBIT 2000-01-03 trace=091000017611242 rtr=R01
+4565 USD DBIT 2000-01-03 trace=021000029461242 rtr=R03
+S
+expect_exit 10 cl reconcile --tenant ret --format json "$TMP/s7.xml"
+cat "$TMP/out" >>"$J"
+grep -q '"status":"matched","reason":"matched".*"line":8,.*"rule":"trace","reference":"091000017611242","record":{"kind":"ach.return",.*"original":null' "$TMP/out" ||
+	fail "ACH return: $(cat "$TMP/out")"
+grep -q '"status":"exception","reason":"differs",.*"line":9,.*"record":{"kind":"ach.return"' "$TMP/out" ||
+	fail "ACH return of a credit booked as a debit: $(cat "$TMP/out")"
+
 # E2E-7-1 booked again on another statement: an exception, not a match
 $GEN account=$A date=2026-03-05 seq=5 >"$TMP/s5.xml" <<S
 $a1 EUR DBIT 2026-03-05 e2e=E2E-7-1
