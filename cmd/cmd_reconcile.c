@@ -425,7 +425,7 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 	int code = CL_EXIT_OK;
 	enum cl_db_status st;
 
-	if (cl_schema_check(db, &err) != CL_DB_OK)
+	if (cl_schema_check(db, &err) != CL_DB_OK || cl_recon_session(db, &err) != CL_DB_OK)
 		return cl_db_failed(&err);
 	if (args->format == CL_OUT_CSV) {
 		const char *const head[] = {

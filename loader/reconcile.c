@@ -149,6 +149,11 @@ enum cl_status cl_recon_file_keys(const char *path, char ***keys, size_t *n,
 	return result;
 }
 
+enum cl_db_status cl_recon_session(struct cl_db *db, struct cl_error *err)
+{
+	return cl_db_exec(db, CL_SQL_RECONCILE_SESSION, 0, NULL, NULL, err);
+}
+
 enum cl_db_status cl_recon_pending(struct cl_db *db, const char *tenant, char ***keys,
 				   size_t *n, struct cl_error *err)
 {
@@ -207,10 +212,11 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	PQclear(res);
 	if ((st = exec(db, CL_SQL_RECONCILE_TRUNCATE_WORK, 0, NULL, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_ENTRIES, 2, pk, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_CANDIDATES, 2, pr, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_ANALYZE, 0, NULL, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_BEST, 1, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_BEST, 2, pr, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_BOOKED_TWICE, 0, NULL, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BATCHES, 1, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST, 1, pk, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_JUDGE, 2, pk, err)) != CL_DB_OK ||
 	    (st = cl_db_value(db, CL_SQL_RECONCILE_RECORD_MATCHES, 3, pm, n, sizeof(n), err)) !=
 		    CL_DB_OK)
@@ -308,10 +314,9 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o,
 			       struct cl_recon_summary *s, struct cl_error *err)
 {
 	static const char *const create[] = {
-		CL_SQL_RECONCILE_CREATE,	CL_SQL_RECONCILE_CREATE_ENTRY,
-		CL_SQL_RECONCILE_CREATE_CAND,	CL_SQL_RECONCILE_CREATE_BEST,
-		CL_SQL_RECONCILE_CREATE_BATCH,	CL_SQL_RECONCILE_CREATE_INDEX,
-		CL_SQL_RECONCILE_TRUNCATE,
+		CL_SQL_RECONCILE_SETTINGS,	CL_SQL_RECONCILE_CREATE,	CL_SQL_RECONCILE_CREATE_ENTRY,
+		CL_SQL_RECONCILE_CREATE_BEST,	CL_SQL_RECONCILE_CREATE_SUGG,
+		CL_SQL_RECONCILE_CREATE_BATCH,	CL_SQL_RECONCILE_TRUNCATE,
 	};
 	const char *ref_list = o->refs ? o->refs : cl_recon_default_refs();
 	char *refs = array_literal(ref_list), *companies = array_literal(o->ach_companies);

@@ -69,6 +69,11 @@ enum cl_status cl_recon_file_keys(const char *path, char ***keys, size_t *n,
 				  struct cl_error *err) CL_MUST_CHECK;
 void cl_recon_keys_free(char **keys, size_t n);
 
+/* The session's settings for reconciling, before anything else on the
+ * connection (temporary buffers: fixed by a session's first temporary
+ * table, which loading a statement makes). */
+enum cl_db_status cl_recon_session(struct cl_db *db, struct cl_error *err) CL_MUST_CHECK;
+
 /* The loaded statements of tenant not yet reconciled, oldest first. */
 enum cl_db_status cl_recon_pending(struct cl_db *db, const char *tenant, char ***keys,
 				   size_t *n, struct cl_error *err) CL_MUST_CHECK;

@@ -26,20 +26,22 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_entry AS
 SELECT i.*, false AS is_return, NULL::date AS on_date
 FROM public.clearing_statement_item i WITH NO DATA
 
--- name: reconcile_create_cand
--- the records their references find,
-CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_cand (
-	entry_key text COLLATE "C", rule text, ord bigint, val text, kind text,
-	natural_key text COLLATE "C")
-
 -- name: reconcile_create_best
--- the best of those per entry,
+-- the record each entry's references found (cls: of the entry's class),
 CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_best (
-	entry_key text COLLATE "C", rule text, val text, kind text, natural_key text COLLATE "C",
-	load_id bigint, position bigint, amount_minor bigint, currency text, direction text,
-	value_date date, accounts text[], equal boolean, ncand bigint, nth bigint,
-	original_trace text, orgnl_uetr text, orgnl_end_to_end_id text, uetr text,
-	end_to_end_id text, tx_id text, taken boolean, rejected text, late boolean)
+	entry_key text COLLATE "C", entry_index bigint, rule text, val text, kind text,
+	natural_key text COLLATE "C", load_id bigint, position bigint, amount_minor bigint,
+	currency text, direction text, value_date date, accounts text[], equal boolean,
+	ncand bigint, nth bigint, original_trace text, orgnl_uetr text,
+	orgnl_end_to_end_id text, uetr text, end_to_end_id text, tx_id text, taken boolean,
+	rejected text, late boolean, cls boolean)
+
+-- name: reconcile_create_sugg
+-- the suggestion for an entry no reference matched,
+CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_sugg (
+	entry_key text COLLATE "C", kind text, natural_key text COLLATE "C", load_id bigint,
+	ordinal bigint, position bigint, amount_minor bigint, currency text, direction text,
+	value_date date, accounts text[])
 
 -- name: reconcile_create_batch
 -- and the best batch of each batch entry.
@@ -47,12 +49,9 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_batch (
 	entry_key text COLLATE "C", rule text, ref text, load_id bigint, company text,
 	batch_number text, kind text, n bigint, total bigint, exact boolean)
 
--- name: reconcile_create_index
--- The answer by record (unmatched ours leaves out the records it names).
-CREATE INDEX IF NOT EXISTS cl_recon_record ON pg_temp.cl_recon (record_kind, record_key)
-
 -- name: reconcile_analyze_answer
--- Statistics of the answer so far, for unmatched ours' anti-join.
+-- Statistics of the answer so far, for unmatched ours' anti-join (a hash
+-- of the records it names; an index would cost every item its insert).
 ANALYZE pg_temp.cl_recon
 
 -- name: reconcile_truncate
@@ -61,13 +60,27 @@ TRUNCATE pg_temp.cl_recon
 
 -- name: reconcile_truncate_work
 -- A statement starts with empty work tables.
-TRUNCATE pg_temp.cl_recon_entry, pg_temp.cl_recon_cand, pg_temp.cl_recon_best,
+TRUNCATE pg_temp.cl_recon_entry, pg_temp.cl_recon_best, pg_temp.cl_recon_sugg,
          pg_temp.cl_recon_batch
 
 -- name: reconcile_drop
 -- The answer, once written, and the work tables.
-DROP TABLE IF EXISTS pg_temp.cl_recon, pg_temp.cl_recon_entry, pg_temp.cl_recon_cand,
-  pg_temp.cl_recon_best, pg_temp.cl_recon_batch
+DROP TABLE IF EXISTS pg_temp.cl_recon, pg_temp.cl_recon_entry, pg_temp.cl_recon_best,
+  pg_temp.cl_recon_sugg, pg_temp.cl_recon_batch
+
+-- name: reconcile_settings
+-- For the run's transaction: its sorts and hashes of a statement's
+-- entries in memory, no JIT (the estimates of the per-entry probes are
+-- large, the work small: compiling took longer than running), and the
+-- work tables' statistics from a small sample (their row counts are what
+-- the plans need).
+SELECT pg_catalog.set_config('work_mem', '256MB', true), pg_catalog.set_config('jit', 'off', true),
+       pg_catalog.set_config('default_statistics_target', '10', true)
+
+-- name: reconcile_session
+-- Before the session's first temporary table: buffers for a statement's
+-- work tables (8 MB by default: a million entries went to disk).
+SET temp_buffers = '256MB'
 
 -- name: reconcile_run_id
 -- The run's id, taken when it begins; its row is written at the end.
@@ -105,102 +118,93 @@ FROM public.clearing_statement_item i
 WHERE i.tenant = $1 AND i.statement_key = $2 AND i.item <> 'statement'
 
 -- name: reconcile_analyze
--- Statistics of the work tables, for the plans of the joins over them.
-ANALYZE pg_temp.cl_recon_entry, pg_temp.cl_recon_cand
-
--- name: reconcile_candidates
--- The records of tenant $1 each reference of an entry finds, one index
--- probe per reference and column (the references of $2, a text array, in
--- order of trust; a batch entry's are the batch's, not probed here): its
--- own reference and, for returns, the original's.
-INSERT INTO pg_temp.cl_recon_cand
-SELECT r.entry_key, r.rule, r.ord, r.val, c.kind, c.natural_key
-FROM (
-  SELECT e.natural_key AS entry_key, o.rule, o.ord, v.val
-  FROM pg_temp.cl_recon_entry e
-  CROSS JOIN LATERAL (VALUES ('uetr', e.uetr), ('e2e', e.end_to_end_id), ('tx_id', e.tx_id),
-                             ('instr_id', e.instr_id), ('trace', e.ach_trace),
-                             ('acct_svcr_ref', e.acct_svcr_ref)) AS v(rule, val)
-  JOIN unnest($2::text[]) WITH ORDINALITY AS o(rule, ord) ON o.rule = v.rule
-  WHERE v.val IS NOT NULL AND e.batch_count IS NULL) AS r
-CROSS JOIN LATERAL (
-    SELECT x.kind, x.natural_key FROM public.clearing_record x
-    WHERE r.rule = 'uetr' AND x.tenant = $1 AND x.uetr = r.val
-    UNION ALL
-    SELECT x.kind, x.natural_key FROM public.clearing_record x
-    WHERE r.rule = 'uetr' AND x.tenant = $1 AND x.orgnl_uetr = r.val
-    UNION ALL
-    SELECT x.kind, x.natural_key FROM public.clearing_record x
-    WHERE r.rule IN ('e2e', 'acct_svcr_ref') AND x.tenant = $1 AND x.end_to_end_id = r.val
-    UNION ALL
-    SELECT x.kind, x.natural_key FROM public.clearing_record x
-    WHERE r.rule = 'e2e' AND x.tenant = $1 AND x.orgnl_end_to_end_id = r.val
-    UNION ALL
-    SELECT x.kind, x.natural_key FROM public.clearing_record x
-    WHERE r.rule IN ('tx_id', 'acct_svcr_ref') AND x.tenant = $1 AND x.tx_id = r.val
-    UNION ALL
-    SELECT x.kind, x.natural_key FROM public.clearing_record x
-    WHERE r.rule = 'instr_id' AND x.tenant = $1 AND x.instr_id = r.val
-    UNION ALL
-    SELECT x.kind, x.natural_key FROM public.clearing_record x
-    WHERE r.rule = 'trace' AND x.tenant = $1 AND x.trace_number = r.val
-    UNION ALL
-    SELECT x.kind, x.natural_key FROM public.clearing_record x
-    WHERE r.rule = 'trace' AND x.tenant = $1 AND x.original_trace = r.val) AS c
+-- Statistics of the entries, for the plans of the joins over them.
+ANALYZE pg_temp.cl_recon_entry
 
 -- name: reconcile_best
--- Of each entry's candidates (tenant $1), those of the first reference
--- that found records of the entry's class (returns for a return entry,
--- else payments); of them the one with the same amount, currency and
--- booked direction, nearest in date: the entry's record, with how many
--- there were, whether an earlier entry of the statement has it too
--- (booked twice), whether an entry of another statement of its kind
--- matched it, a pacs.002 that rejected it, and for an ACH return whether
--- it came late: booked more than 2 banking days after its entry's
--- effective date, or 60 days for the unauthorized codes (R05, R07, R10,
--- R11, R29, R51).
+-- Each entry's record (tenant $1), by its references, the text array $2
+-- in order of trust: one probe of clearing_record per entry, a BitmapOr
+-- of the reference indexes (its own references and, for returns, the
+-- original's).  Of the records found, those of the entry's class first
+-- (returns for a return entry, else payments: cls), then of the first
+-- reference, then the one with the same amount, currency and booked
+-- direction, nearest in date; with how many the reference found, whether
+-- an entry of another statement of its kind matched it, a pacs.002 that
+-- rejected it, and for an ACH return whether it came late: booked more
+-- than 2 banking days after its entry's effective date, or 60 days for
+-- the unauthorized codes (R05, R07, R10, R11, R29, R51).
 INSERT INTO pg_temp.cl_recon_best
-SELECT b.entry_key, b.rule, b.val, b.kind, b.natural_key, b.load_id, b.position,
-       b.amount_minor, b.currency, b.direction, b.value_date, b.accounts, b.equal, b.ncand,
-       CASE WHEN b.equal THEN row_number() OVER (PARTITION BY b.kind, b.natural_key, b.equal
-                                                 ORDER BY b.entry_index) END,
-       b.original_trace, b.orgnl_uetr, b.orgnl_end_to_end_id, b.uetr, b.end_to_end_id, b.tx_id,
+SELECT e.natural_key, e.entry_index, r.rule,
+       CASE r.rule WHEN 'uetr' THEN e.uetr WHEN 'e2e' THEN e.end_to_end_id
+         WHEN 'tx_id' THEN e.tx_id WHEN 'instr_id' THEN e.instr_id
+         WHEN 'trace' THEN e.ach_trace ELSE e.acct_svcr_ref END,
+       c.kind, c.natural_key, c.load_id, c.position, c.amount_minor, c.currency, c.direction,
+       c.value_date, c.accounts, c.equal, c.ncand, NULL, c.original_trace, c.orgnl_uetr,
+       c.orgnl_end_to_end_id, c.uetr, c.end_to_end_id, c.tx_id,
        EXISTS (
          SELECT 1 FROM public.clearing_reconcile_match m
-         WHERE m.tenant = $1 AND m.record_kind = b.kind AND m.record_key = b.natural_key
-           AND m.entry_kind = b.entry_kind AND m.entry_key <> b.entry_key),
+         WHERE m.tenant = $1 AND m.record_kind = c.kind AND m.record_key = c.natural_key
+           AND m.entry_kind = e.kind AND m.entry_key <> e.natural_key),
        (SELECT min(s.status || coalesce(' ' || s.status_reason, ''))
         FROM public.clearing_statement_item s
-        WHERE s.tenant = $1 AND s.item = 'status' AND s.status = 'RJCT'
-          AND (s.uetr = b.uetr OR s.end_to_end_id = b.end_to_end_id OR s.tx_id = b.tx_id)),
-       (SELECT CASE WHEN b.reason_code IN ('R05', 'R07', 'R10', 'R11', 'R29', 'R51')
-                    THEN b.on_date - min(o.value_date) > 60
-                    ELSE public.clearing_banking_days(min(o.value_date), b.on_date) > 2 END
+        WHERE coalesce(c.uetr, c.end_to_end_id, c.tx_id) IS NOT NULL
+          AND s.tenant = $1 AND s.item = 'status' AND s.status = 'RJCT'
+          AND (s.uetr = c.uetr OR s.end_to_end_id = c.end_to_end_id OR s.tx_id = c.tx_id)),
+       (SELECT CASE WHEN c.reason_code IN ('R05', 'R07', 'R10', 'R11', 'R29', 'R51')
+                    THEN e.on_date - min(o.value_date) > 60
+                    ELSE public.clearing_banking_days(min(o.value_date), e.on_date) > 2 END
         FROM public.clearing_record o
-        WHERE b.kind = 'ach.return' AND o.tenant = $1 AND o.trace_number = b.original_trace
-          AND o.kind = 'ach.entry' AND o.value_date <= b.on_date)
-FROM (
-  SELECT DISTINCT ON (s.entry_key) s.*, count(*) OVER (PARTITION BY s.entry_key) AS ncand
+        WHERE c.kind = 'ach.return' AND o.tenant = $1 AND o.trace_number = c.original_trace
+          AND o.kind = 'ach.entry' AND o.value_date <= e.on_date),
+       c.cls
+FROM pg_temp.cl_recon_entry e
+CROSS JOIN LATERAL (
+  SELECT f.*, count(*) OVER (PARTITION BY f.cls, f.ord) AS ncand
   FROM (
-    SELECT c.entry_key, c.rule, c.ord, c.val, x.kind, x.natural_key, x.load_id, x.ordinal,
-           x.position, x.amount_minor, x.currency, x.direction, x.value_date,
+    SELECT x.kind, x.natural_key, x.load_id, x.ordinal, x.position, x.amount_minor,
+           x.currency, x.direction, x.value_date,
            ARRAY[x.debtor_account, x.creditor_account, x.receiving_account] AS accounts,
            x.original_trace, x.orgnl_uetr, x.orgnl_end_to_end_id, x.uetr, x.end_to_end_id,
-           x.tx_id, x.reason_code, e.entry_index, e.kind AS entry_kind, e.on_date,
+           x.tx_id, x.reason_code,
+           (x.kind IN ('ach.return', 'ach.noc', 'pacs.004')) = e.is_return AS cls,
+           least(
+             CASE WHEN x.uetr = e.uetr OR x.orgnl_uetr = e.uetr
+               THEN array_position($2::text[], 'uetr') END,
+             CASE WHEN x.end_to_end_id = e.end_to_end_id
+                    OR x.orgnl_end_to_end_id = e.end_to_end_id
+               THEN array_position($2::text[], 'e2e') END,
+             CASE WHEN x.tx_id = e.tx_id THEN array_position($2::text[], 'tx_id') END,
+             CASE WHEN x.instr_id = e.instr_id THEN array_position($2::text[], 'instr_id') END,
+             CASE WHEN x.trace_number = e.ach_trace OR x.original_trace = e.ach_trace
+               THEN array_position($2::text[], 'trace') END,
+             CASE WHEN x.end_to_end_id = e.acct_svcr_ref OR x.tx_id = e.acct_svcr_ref
+               THEN array_position($2::text[], 'acct_svcr_ref') END) AS ord,
            (e.amount_minor IS NULL OR x.amount_minor = e.amount_minor)
              AND (e.currency IS NULL OR x.currency = e.currency)
-             AND (e.direction IS NULL
-                  OR coalesce(public.clearing_booked_direction(x.kind, x.direction),
-                              e.direction) = e.direction) AS equal,
-           abs(coalesce(x.value_date - e.on_date, 0)) AS days_off,
-           min(c.ord) OVER (PARTITION BY c.entry_key) AS first_ord
-    FROM pg_temp.cl_recon_cand c
-    JOIN pg_temp.cl_recon_entry e ON e.natural_key = c.entry_key
-    JOIN public.clearing_record x
-      ON x.tenant = $1 AND x.kind = c.kind AND x.natural_key = c.natural_key
-    WHERE (x.kind IN ('ach.return', 'ach.noc', 'pacs.004')) = e.is_return) AS s
-  WHERE s.ord = s.first_ord
-  ORDER BY s.entry_key, s.equal DESC, s.days_off, s.load_id, s.ordinal) AS b
+             AND (e.direction IS NULL OR e.direction = coalesce(
+                    public.clearing_booked_direction(x.kind, x.direction), e.direction)) AS equal,
+           abs(coalesce(x.value_date - e.on_date, 0)) AS days_off
+    FROM public.clearing_record x
+    WHERE x.tenant = $1
+      AND (x.uetr = e.uetr OR x.orgnl_uetr = e.uetr OR x.end_to_end_id = e.end_to_end_id
+           OR x.orgnl_end_to_end_id = e.end_to_end_id OR x.tx_id = e.tx_id
+           OR x.instr_id = e.instr_id OR x.trace_number = e.ach_trace
+           OR x.original_trace = e.ach_trace OR x.end_to_end_id = e.acct_svcr_ref
+           OR x.tx_id = e.acct_svcr_ref)) AS f
+  WHERE f.ord IS NOT NULL
+  ORDER BY f.cls DESC, f.ord, f.equal DESC, f.days_off, f.load_id, f.ordinal
+  LIMIT 1) AS c
+CROSS JOIN LATERAL (SELECT ($2::text[])[c.ord] AS rule) AS r
+WHERE e.batch_count IS NULL
+
+-- name: reconcile_booked_twice
+-- An entry whose record an earlier entry of the statement has too, the
+-- same in every way: the bank booked it twice.
+UPDATE pg_temp.cl_recon_best b SET nth = t.nth
+FROM (SELECT entry_key,
+             row_number() OVER (PARTITION BY kind, natural_key ORDER BY entry_index) AS nth
+      FROM pg_temp.cl_recon_best WHERE cls AND equal) AS t
+WHERE t.entry_key = b.entry_key AND t.nth > 1
 
 -- name: reconcile_batches
 -- Each batch entry's candidate batches of tenant $1: the pain.001 PmtInf
@@ -237,6 +241,39 @@ CROSS JOIN LATERAL (
 WHERE e.batch_count IS NOT NULL
 ORDER BY e.natural_key, 10 DESC, g.load_id
 
+-- name: reconcile_suggest
+-- For each entry (not a batch, not a return) of the work table that no
+-- reference matched to a record of its class, a record of tenant $1 of
+-- the same amount, currency, booked direction and date that no entry of
+-- its kind matched: a suggestion (the first loaded).  Those entries are
+-- found first (MATERIALIZED): only they probe the day's records.
+WITH need AS MATERIALIZED (
+  SELECT e.natural_key, e.kind, e.on_date, e.amount_minor, e.currency, e.direction
+  FROM pg_temp.cl_recon_entry e
+  WHERE e.item = 'entry' AND e.batch_count IS NULL AND NOT e.is_return
+    AND NOT EXISTS (
+      SELECT 1 FROM pg_temp.cl_recon_best b WHERE b.entry_key = e.natural_key AND b.cls))
+INSERT INTO pg_temp.cl_recon_sugg
+SELECT e.natural_key, o.*
+FROM need e
+CROSS JOIN LATERAL (
+  SELECT * FROM (
+  SELECT x.kind, x.natural_key, x.load_id, x.ordinal, x.position, x.amount_minor,
+         x.currency, x.direction, x.value_date,
+         ARRAY[x.debtor_account, x.creditor_account, x.receiving_account] AS accounts
+  FROM public.clearing_record x
+  WHERE x.tenant = $1 AND x.value_date = e.on_date AND x.amount_minor = e.amount_minor
+    AND x.currency = e.currency
+    AND coalesce(public.clearing_booked_direction(x.kind, x.direction), e.direction)
+        = e.direction
+    AND NOT EXISTS (
+      SELECT 1 FROM public.clearing_reconcile_match m
+      WHERE m.tenant = $1 AND m.record_kind = x.kind AND m.record_key = x.natural_key
+        AND m.entry_kind = e.kind)
+  OFFSET 0) AS x
+  ORDER BY x.load_id, x.ordinal
+  LIMIT 1) AS o
+
 -- name: reconcile_judge
 -- Each entry of statement $2 (tenant $1) with its status and why: a batch
 -- by its batch, else by its record; a return without a return of ours
@@ -259,7 +296,7 @@ SELECT $2, v.status, v.why, e.kind, e.natural_key, e.item, e.position, e.load_id
        coalesce(b.accounts, o.accounts), bb.n, bb.total, e.batch_count, bb.load_id,
        bb.company, bb.batch_number, bb.ref, orig.kind, orig.natural_key, b.ncand, b.rejected
 FROM pg_temp.cl_recon_entry e
-LEFT JOIN pg_temp.cl_recon_best b ON b.entry_key = e.natural_key
+LEFT JOIN pg_temp.cl_recon_best b ON b.entry_key = e.natural_key AND b.cls
 LEFT JOIN pg_temp.cl_recon_batch bb ON bb.entry_key = e.natural_key
 LEFT JOIN LATERAL (
   SELECT x.kind, x.natural_key FROM public.clearing_record x
@@ -273,27 +310,10 @@ LEFT JOIN LATERAL (
   WHERE b.kind = 'pacs.004' AND b.orgnl_uetr IS NULL AND x.tenant = $1
     AND x.end_to_end_id = b.orgnl_end_to_end_id
   UNION ALL
-  SELECT c.kind, c.natural_key FROM pg_temp.cl_recon_cand c
+  SELECT c.kind, c.natural_key FROM pg_temp.cl_recon_best c
   WHERE b.kind IS NULL AND e.is_return AND c.entry_key = e.natural_key
   LIMIT 1) AS orig ON true
-LEFT JOIN LATERAL (
-  SELECT * FROM (
-  SELECT x.kind, x.natural_key, x.load_id, x.ordinal, x.position, x.amount_minor,
-         x.currency, x.direction, x.value_date,
-         ARRAY[x.debtor_account, x.creditor_account, x.receiving_account] AS accounts
-  FROM public.clearing_record x
-  WHERE e.item = 'entry' AND e.batch_count IS NULL AND b.kind IS NULL AND NOT e.is_return
-    AND x.tenant = $1 AND x.value_date = e.on_date AND x.amount_minor = e.amount_minor
-    AND x.currency = e.currency
-    AND coalesce(public.clearing_booked_direction(x.kind, x.direction), e.direction)
-        = e.direction
-    AND NOT EXISTS (
-      SELECT 1 FROM public.clearing_reconcile_match m
-      WHERE m.tenant = $1 AND m.record_kind = x.kind AND m.record_key = x.natural_key
-        AND m.entry_kind = e.kind)
-  OFFSET 0) AS x
-  ORDER BY x.load_id, x.ordinal
-  LIMIT 1) AS o ON true
+LEFT JOIN pg_temp.cl_recon_sugg o ON o.entry_key = e.natural_key
 CROSS JOIN LATERAL (
   SELECT CASE WHEN w IN ('matched', 'several') THEN 'matched'
               WHEN w = 'suggested' THEN 'suggested'

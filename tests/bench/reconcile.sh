@@ -2,17 +2,19 @@
 # of RECON_N entries against RECON_HIST records of history, beside loading
 # that statement (the issue's target: at most 2x its load, bounded memory).
 #
-#   history    ACH files of earlier days (the same trace numbers: ACH trace
-#              sequences restart every day, so each entry's trace finds one
-#              record per day and the nearest in date is taken)
+#   history    ACH files of earlier days (the same trace numbers, other
+#              accounts and amounts: ACH trace sequences restart every day,
+#              so each entry's trace finds one record per day and the
+#              nearest in date is taken)
 #   the day    RECON_N ACH entries of 4 originators, loaded
 #   statement  a camt.053 of the day's entries as the bank books them, by
 #              their traces (tests/db/stmt_gen.py): every 1000th entry left
 #              out (unmatched ours), every 1000th + 500 a cent more
 #              (exceptions), 10 entries of the bank's own (unmatched theirs)
 #   load       clearing-load load of the statement (the baseline)
-#   reconcile  clearing-load reconcile of the same file (its load is then
-#              all duplicate) with --ach-company: the figure
+#   reconcile  clearing-load reconcile without files (the loaded statement
+#              not yet reconciled) with --ach-company: the figure (a file
+#              operand adds its load, all duplicate then)
 #
 # The answer is checked: the counts of each status must be the ones made.
 # Needs run.sh's helpers (measure, fig, log, ...) and W, CL_BIN, CL_TOOLS.
@@ -28,8 +30,12 @@ recon_bench() {
 	dropdb --if-exists "$PGDATABASE" >/dev/null 2>&1
 	createdb "$PGDATABASE" || { log "createdb failed"; return 1; }
 	"$CL_BIN" init >/dev/null || { log "init failed"; return 1; }
+	_seed=10
 	for _d in $RECON_DAYS; do
-		"$CL_TOOLS/gen_ach" --entries "$RECON_N" --seed 5 --effective "$_d" >"$W/rh.ach" &&
+		# each day its own seed (other accounts and amounts): the same
+		# traces with the same amounts days apart would be near duplicates
+		_seed=$((_seed + 1))
+		"$CL_TOOLS/gen_ach" --entries "$RECON_N" --seed "$_seed" --effective "$_d" >"$W/rh.ach" &&
 			"$CL_BIN" load -q "$W/rh.ach" || { log "history $_d failed"; return 1; }
 		RECON_HIST=$((RECON_HIST + RECON_N))
 	done
@@ -58,7 +64,7 @@ recon_bench() {
 	log "reconcile: a $_entries-entry statement against $RECON_HIST records"
 	measure recon_load "$CL_BIN" load "$W/rs.xml" || log "statement load failed: $(head -c 400 "$W/recon_load.err")"
 	settle
-	measure recon_run "$CL_BIN" reconcile -q --format json --ach-company "$_companies" "$W/rs.xml"
+	measure recon_run "$CL_BIN" reconcile -q --format json --ach-company "$_companies"
 	_rrc=$?
 	# the answer: what was made, nothing else
 	_sum=$(grep '"type":"reconcile_summary"' "$W/recon_run.out")
