@@ -48,8 +48,8 @@ static bool valid_companies(const char *s)
 		if (n == 0 || n > 10)
 			return false;
 		for (size_t i = 0; i < n; i++)
-			if (!(p[i] == ' ' || (p[i] >= '0' && p[i] <= '9') || (p[i] >= 'A' && p[i] <= 'Z') ||
-			      (p[i] >= 'a' && p[i] <= 'z')))
+			if (!(p[i] == ' ' || (p[i] >= '0' && p[i] <= '9') ||
+			      (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= 'a' && p[i] <= 'z')))
 				return false;
 		p += n;
 		if (*p == ',' && *++p == '\0')
@@ -62,8 +62,9 @@ static int no_stdin(struct cl_args *args)
 {
 	for (int i = 0; i < args->noperands; i++)
 		if (strcmp(args->operands[i], "-") == 0)
-			return cl_usage_error(args->cmd, "a statement is read twice (its statements, "
-							 "then its load): give a file, not standard input");
+			return cl_usage_error(args->cmd,
+					      "a statement is read twice (its statements, "
+					      "then its load): give a file, not standard input");
 	return 0;
 }
 
@@ -77,16 +78,18 @@ static const struct cl_option reconcile_command[] = {
 		    "re-delivered one is all duplicate); with none, the loaded statements no run "
 		    "has reconciled yet.  Each match is recorded once, with its run."),
 	CL_OPT_OPERAND("STATEMENT", "a statement or status report file"),
-	CL_OPT_CHECKED('m', "match", "REFS", match, valid_refs,
-		       "references, comma-separated, each once, of: uetr e2e tx_id instr_id trace "
-		       "acct_svcr_ref",
-		       "the references to match by, comma-separated, in order of trust (default: the "
-		       "UETR, EndToEndId, TxId, InstrId, ACH trace: uetr e2e tx_id instr_id trace; "
-		       "also acct_svcr_ref)"),
-	CL_OPT_CHECKED(0, "ach-company", "IDS", ach_company, valid_companies,
-		       "ACH company ids of 1 to 10 letters, digits or blanks, comma-separated",
-		       "the ACH originators whose entries settle on the statements' account "
-		       "(their entries of a statement's period are unmatched ours when not booked)"),
+	CL_OPT_CHECKED(
+		'm', "match", "REFS", match, valid_refs,
+		"references, comma-separated, each once, of: uetr e2e tx_id instr_id trace "
+		"acct_svcr_ref",
+		"the references to match by, comma-separated, in order of trust (default: the "
+		"UETR, EndToEndId, TxId, InstrId, ACH trace: uetr e2e tx_id instr_id trace; "
+		"also acct_svcr_ref)"),
+	CL_OPT_CHECKED(
+		0, "ach-company", "IDS", ach_company, valid_companies,
+		"ACH company ids of 1 to 10 letters, digits or blanks, comma-separated",
+		"the ACH originators whose entries settle on the statements' account "
+		"(their entries of a statement's period are unmatched ours when not booked)"),
 	CL_OPT_TENANT(),
 	CL_OPT_FORMAT(),
 	CL_OPT_NO_MASK(),
@@ -133,7 +136,8 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 	const char *w = or_empty(it->why);
 
 	if (strcmp(w, "matched") == 0 && it->batch_count)
-		snprintf(buf, cap, "a batch of %s records, count and sum exact", or_empty(it->records));
+		snprintf(buf, cap, "a batch of %s records, count and sum exact",
+			 or_empty(it->records));
 	else if (strcmp(w, "several") == 0)
 		snprintf(buf, cap, "%s records carry the reference: the nearest in date",
 			 or_empty(it->candidates));
@@ -142,18 +146,24 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 	else if (strcmp(w, "status_not_ours") == 0)
 		snprintf(buf, cap, "a status of a payment we have no record of");
 	else if (strcmp(w, "return_not_ours") == 0)
-		snprintf(buf, cap, "a return booked by the bank, no return of ours (it returns a %s)",
+		snprintf(buf, cap,
+			 "a return booked by the bank, no return of ours (it returns a %s)",
 			 or_empty(it->original_kind));
 	else if (strcmp(w, "no_batch") == 0)
-		snprintf(buf, cap, "a batch entry of %s transactions: no batch of ours by its "
-			 "references", or_empty(it->batch_count));
+		snprintf(buf, cap,
+			 "a batch entry of %s transactions: no batch of ours by its "
+			 "references",
+			 or_empty(it->batch_count));
 	else if (strcmp(w, "batch_differs") == 0)
-		snprintf(buf, cap, "our batch has %s records netting %s as booked (credits "
-			 "positive), the entry %s transactions, %s %s", or_empty(it->records),
-			 or_empty(it->batch_total), or_empty(it->batch_count),
-			 or_empty(it->amount_minor), or_empty(it->direction));
+		snprintf(buf, cap,
+			 "our batch has %s records netting %s as booked (credits "
+			 "positive), the entry %s transactions, %s %s",
+			 or_empty(it->records), or_empty(it->batch_total),
+			 or_empty(it->batch_count), or_empty(it->amount_minor),
+			 or_empty(it->direction));
 	else if (strcmp(w, "suggested") == 0)
-		snprintf(buf, cap, "no reference matched: the same amount, currency, direction and "
+		snprintf(buf, cap,
+			 "no reference matched: the same amount, currency, direction and "
 			 "date (a suggestion, not a match)");
 	else if (strcmp(w, "differs") == 0) {
 		bool amount = it->amount_minor && it->record_amount &&
@@ -162,8 +172,10 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 			   strcmp(it->currency, it->record_currency) != 0;
 
 		if (amount || ccy)
-			snprintf(buf, cap, "the same reference (%s) with another %s%s%s (ours %s %s, "
-				 "booked %s %s)", or_empty(it->rule), amount ? "amount" : "",
+			snprintf(buf, cap,
+				 "the same reference (%s) with another %s%s%s (ours %s %s, "
+				 "booked %s %s)",
+				 or_empty(it->rule), amount ? "amount" : "",
 				 amount && ccy ? " and " : "", ccy ? "currency" : "",
 				 or_empty(it->record_amount), or_empty(it->record_currency),
 				 or_empty(it->amount_minor), or_empty(it->currency));
@@ -175,11 +187,13 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 	else if (strcmp(w, "taken") == 0)
 		snprintf(buf, cap, "already matched by an entry of another statement");
 	else if (strcmp(w, "late_return") == 0)
-		snprintf(buf, cap, "a late return: booked past the return time frame of its reason "
+		snprintf(buf, cap,
+			 "a late return: booked past the return time frame of its reason "
 			 "(2 banking days after the entry's effective date; 60 days for R05, R07, "
 			 "R10, R11, R29, R51)");
 	else if (strcmp(w, "rejected_booked") == 0)
-		snprintf(buf, cap, "rejected by a pacs.002 (%s) but booked", or_empty(it->rejected));
+		snprintf(buf, cap, "rejected by a pacs.002 (%s) but booked",
+			 or_empty(it->rejected));
 	else if (strcmp(w, "not_booked") == 0)
 		snprintf(buf, cap, "applied by us (dated %s), not booked on the statement",
 			 or_empty(it->record_date));
@@ -207,7 +221,8 @@ static void json_item(const struct cl_recon_item *it, const char *detail)
 	cl_json_str(&j, "reason", it->why);
 	cl_json_str(&j, "detail", detail);
 	cl_json_str(&j, "statement", masked(it->statement, it->account, sk, sizeof(sk)));
-	cl_json_str(&j, "account", it->account ? cl_out_account(it->account, acct, sizeof(acct)) : NULL);
+	cl_json_str(&j, "account",
+		    it->account ? cl_out_account(it->account, acct, sizeof(acct)) : NULL);
 	if (it->entry_key) {
 		cl_json_object(&j, "entry");
 		cl_json_str(&j, CL_FIELD_NAME(kind), it->entry_kind);
@@ -266,14 +281,29 @@ static void csv_item(const struct cl_recon_item *it, const char *detail)
 {
 	char sk[CL_KEY_MAX], ek[CL_KEY_MAX], rk[CL_KEY_MAX], accts[4 * CL_ACCOUNT_MAX + 8];
 	const char *row[] = {
-		it->status, it->why, masked(it->statement, it->account, sk, sizeof(sk)),
-		it->entry_kind, masked(it->entry_key, it->account, ek, sizeof(ek)),
-		it->entry_position, it->amount_minor, it->currency, it->direction, it->booking_date,
-		it->value_date, it->payment_status, it->rule, it->reference, it->record_kind,
+		it->status,
+		it->why,
+		masked(it->statement, it->account, sk, sizeof(sk)),
+		it->entry_kind,
+		masked(it->entry_key, it->account, ek, sizeof(ek)),
+		it->entry_position,
+		it->amount_minor,
+		it->currency,
+		it->direction,
+		it->booking_date,
+		it->value_date,
+		it->payment_status,
+		it->rule,
+		it->reference,
+		it->record_kind,
 		masked(it->record_key, key_accounts(it, accts, sizeof(accts)), rk, sizeof(rk)),
 		it->record_load_id,
-		it->record_position, it->record_amount, it->record_currency, it->record_direction,
-		it->records, detail[0] ? detail : NULL,
+		it->record_position,
+		it->record_amount,
+		it->record_currency,
+		it->record_direction,
+		it->records,
+		detail[0] ? detail : NULL,
 	};
 
 	cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
@@ -297,12 +327,13 @@ static void text_item(const struct cl_recon_item *it, const char *detail)
 			printf(" status %s", it->payment_status);
 	}
 	if (it->reference)
-		printf(" %s %s", or_empty(it->rule), cl_text_safe(it->reference, safe, sizeof(safe)));
+		printf(" %s %s", or_empty(it->rule),
+		       cl_text_safe(it->reference, safe, sizeof(safe)));
 	if (it->record_key)
 		printf("%s%s %s (load %s, line %s)", it->entry_key ? " -> " : " ",
 		       or_empty(it->record_kind),
-		       cl_text_safe(masked(it->record_key, key_accounts(it, accts, sizeof(accts)), rk,
-					   sizeof(rk)),
+		       cl_text_safe(masked(it->record_key, key_accounts(it, accts, sizeof(accts)),
+					   rk, sizeof(rk)),
 				    safe, sizeof(safe)),
 		       or_empty(it->record_load_id), or_empty(it->record_position));
 	if (detail[0])
@@ -348,11 +379,12 @@ static void summary(const struct out *o, const struct cl_recon_summary *s)
 	if (cl_opt_quiet)
 		return;
 	fprintf(o->format == CL_OUT_CSV ? stderr : stdout,
-		"reconcile run %lld: %lu statement%s: %lu matched, %lu unmatched ours, %lu unmatched "
+		"reconcile run %lld: %lu statement%s: %lu matched, %lu unmatched ours, %lu "
+		"unmatched "
 		"theirs, %lu exception%s, %lu suggested (%lu new matches recorded)\n",
 		s->run_id, s->statements, s->statements == 1 ? "" : "s", s->matched,
-		s->unmatched_ours, s->unmatched_theirs, s->exceptions, s->exceptions == 1 ? "" : "s",
-		s->suggested, s->new_matches);
+		s->unmatched_ours, s->unmatched_theirs, s->exceptions,
+		s->exceptions == 1 ? "" : "s", s->suggested, s->new_matches);
 }
 
 static void on_load_error(void *ctx, const struct cl_error *err)
@@ -368,7 +400,8 @@ static int load_statement(struct cl_db *db, const struct cl_args *args, const ch
 			  char ***keys, size_t *nkeys, size_t *cap)
 {
 	struct out o = { .file = path };
-	struct cl_load_hooks hooks = { .ctx = &o, .on_error = on_load_error,
+	struct cl_load_hooks hooks = { .ctx = &o,
+				       .on_error = on_load_error,
 				       .on_note = cl_note_if_verbose };
 	struct cl_load_opts opts;
 	struct cl_load_result *r = calloc(1, sizeof(*r));
@@ -429,18 +462,36 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 		return cl_db_failed(&err);
 	if (args->format == CL_OUT_CSV) {
 		const char *const head[] = {
-			"status", "reason", "statement", "entry_kind", "entry_key", "entry_line",
-			"amount_minor", "currency", "direction", "booking_date", CL_FIELD_NAME(value_date),
-			"payment_status", "rule", "reference", "record_kind", "record_key",
-			"record_load_id", "record_position", "record_amount_minor", "record_currency",
-			"record_direction", "records", "detail",
+			"status",
+			"reason",
+			"statement",
+			"entry_kind",
+			"entry_key",
+			"entry_line",
+			"amount_minor",
+			"currency",
+			"direction",
+			"booking_date",
+			CL_FIELD_NAME(value_date),
+			"payment_status",
+			"rule",
+			"reference",
+			"record_kind",
+			"record_key",
+			"record_load_id",
+			"record_position",
+			"record_amount_minor",
+			"record_currency",
+			"record_direction",
+			"records",
+			"detail",
 		};
 
 		cl_csv_row(stdout, head, sizeof(head) / sizeof(head[0]));
 	}
 	for (int i = 0; i < args->noperands; i++)
-		code = cl_exit_worse(code, load_statement(db, args, args->operands[i], &keys, &nkeys,
-							  &cap));
+		code = cl_exit_worse(
+			code, load_statement(db, args, args->operands[i], &keys, &nkeys, &cap));
 	if (!args->noperands &&
 	    (st = cl_recon_pending(db, ro.tenant, &keys, &nkeys, &err)) != CL_DB_OK)
 		return cl_db_failed(&err);

@@ -100,8 +100,7 @@ void cl_recon_keys_free(char **keys, size_t n)
 	free(keys);
 }
 
-enum cl_status cl_recon_file_keys(const char *path, char ***keys, size_t *n,
-				  struct cl_error *err)
+enum cl_status cl_recon_file_keys(const char *path, char ***keys, size_t *n, struct cl_error *err)
 {
 	struct cl_input *in;
 	struct cl_stmt_parser *p;
@@ -154,8 +153,8 @@ enum cl_db_status cl_recon_session(struct cl_db *db, struct cl_error *err)
 	return cl_db_exec(db, CL_SQL_RECONCILE_SESSION, 0, NULL, NULL, err);
 }
 
-enum cl_db_status cl_recon_pending(struct cl_db *db, const char *tenant, char ***keys,
-				   size_t *n, struct cl_error *err)
+enum cl_db_status cl_recon_pending(struct cl_db *db, const char *tenant, char ***keys, size_t *n,
+				   struct cl_error *err)
 {
 	const char *p[1] = { tenant };
 	PGresult *res;
@@ -233,8 +232,7 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	return exec(db, CL_SQL_RECONCILE_MARK_STATEMENT, 3, pm, err);
 }
 
-static enum cl_db_status counts(struct cl_db *db, struct cl_recon_summary *s,
-				struct cl_error *err)
+static enum cl_db_status counts(struct cl_db *db, struct cl_recon_summary *s, struct cl_error *err)
 {
 	PGresult *res;
 	enum cl_db_status st = cl_db_exec(db, CL_SQL_RECONCILE_COUNTS, 0, NULL, &res, err);
@@ -284,13 +282,15 @@ static int out_row(void *ctx, char **f, int nf)
 	struct out_ctx *c = ctx;
 	struct cl_recon_item it;
 	const char **dst[] = {
-		&it.status, &it.why, &it.statement, &it.entry_kind, &it.entry_key, &it.entry_item,
-		&it.entry_position, &it.entry_load_id, &it.account, &it.amount_minor, &it.currency,
-		&it.direction, &it.booking_date, &it.value_date, &it.payment_status, &it.rule,
-		&it.reference, &it.record_kind, &it.record_key, &it.record_load_id,
+		&it.status,          &it.why,           &it.statement,       &it.entry_kind,
+		&it.entry_key,       &it.entry_item,    &it.entry_position,  &it.entry_load_id,
+		&it.account,         &it.amount_minor,  &it.currency,        &it.direction,
+		&it.booking_date,    &it.value_date,    &it.payment_status,  &it.rule,
+		&it.reference,       &it.record_kind,   &it.record_key,      &it.record_load_id,
 		&it.record_position, &it.record_amount, &it.record_currency, &it.record_direction,
-		&it.record_accounts, &it.records, &it.batch_total, &it.batch_count,
-		&it.original_kind, &it.original_key, &it.candidates, &it.rejected, &it.record_date,
+		&it.record_accounts, &it.records,       &it.batch_total,     &it.batch_count,
+		&it.original_kind,   &it.original_key,  &it.candidates,      &it.rejected,
+		&it.record_date,
 	};
 	const int n = (int)(sizeof(dst) / sizeof(dst[0]));
 
@@ -309,14 +309,15 @@ static void rollback(struct cl_db *db)
 		cl_db_close(db);
 }
 
-enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o,
-			       char *const *keys, size_t n, cl_recon_item_fn *on_item, void *ctx,
+enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, char *const *keys,
+			       size_t n, cl_recon_item_fn *on_item, void *ctx,
 			       struct cl_recon_summary *s, struct cl_error *err)
 {
 	static const char *const create[] = {
-		CL_SQL_RECONCILE_SETTINGS,	CL_SQL_RECONCILE_CREATE,	CL_SQL_RECONCILE_CREATE_ENTRY,
-		CL_SQL_RECONCILE_CREATE_BEST,	CL_SQL_RECONCILE_CREATE_SUGG,
-		CL_SQL_RECONCILE_CREATE_BATCH,	CL_SQL_RECONCILE_TRUNCATE,
+		CL_SQL_RECONCILE_SETTINGS,     CL_SQL_RECONCILE_CREATE,
+		CL_SQL_RECONCILE_CREATE_ENTRY, CL_SQL_RECONCILE_CREATE_BEST,
+		CL_SQL_RECONCILE_CREATE_SUGG,  CL_SQL_RECONCILE_CREATE_BATCH,
+		CL_SQL_RECONCILE_TRUNCATE,
 	};
 	const char *ref_list = o->refs ? o->refs : cl_recon_default_refs();
 	char *refs = array_literal(ref_list), *companies = array_literal(o->ach_companies);

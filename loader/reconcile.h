@@ -37,7 +37,7 @@ const char *cl_recon_default_refs(void);
 struct cl_recon_opts {
 	const char *tenant;
 	const char *refs;          /* comma list of known references, NULL: the
-	                              default */
+				      default */
 	const char *ach_companies; /* comma list of ACH company ids, or NULL */
 };
 
@@ -55,9 +55,9 @@ struct cl_recon_item {
 
 struct cl_recon_summary {
 	long long run_id;
-	unsigned long statements, matched, unmatched_ours, unmatched_theirs, exceptions,
-		suggested, new_matches;
-	unsigned long not_loaded;  /* statement keys given that are not loaded */
+	unsigned long statements, matched, unmatched_ours, unmatched_theirs, exceptions, suggested,
+		new_matches;
+	unsigned long not_loaded; /* statement keys given that are not loaded */
 };
 
 typedef void cl_recon_item_fn(void *ctx, const struct cl_recon_item *item);
@@ -75,13 +75,13 @@ void cl_recon_keys_free(char **keys, size_t n);
 enum cl_db_status cl_recon_session(struct cl_db *db, struct cl_error *err) CL_MUST_CHECK;
 
 /* The loaded statements of tenant not yet reconciled, oldest first. */
-enum cl_db_status cl_recon_pending(struct cl_db *db, const char *tenant, char ***keys,
-				   size_t *n, struct cl_error *err) CL_MUST_CHECK;
+enum cl_db_status cl_recon_pending(struct cl_db *db, const char *tenant, char ***keys, size_t *n,
+				   struct cl_error *err) CL_MUST_CHECK;
 
 /* Reconcile the statements keys[0..n) as one run; on_item for each output
  * item after COMMIT. */
-enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o,
-			       char *const *keys, size_t n, cl_recon_item_fn *on_item, void *ctx,
+enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, char *const *keys,
+			       size_t n, cl_recon_item_fn *on_item, void *ctx,
 			       struct cl_recon_summary *s, struct cl_error *err) CL_MUST_CHECK;
 
 #endif

@@ -124,7 +124,8 @@ static void file_error(struct load *L, struct cl_error *e)
 	struct cl_load_result *r = L->r;
 
 	L->incomplete = L->incomplete || strcmp(e->code, "xml_truncated") == 0 ||
-			strcmp(e->code, "truncated") == 0 || strcmp(e->code, "gzip_truncated") == 0 ||
+			strcmp(e->code, "truncated") == 0 ||
+			strcmp(e->code, "gzip_truncated") == 0 ||
 			strcmp(e->code, "empty_file") == 0;
 	if (!r->invalid_count && e->line)
 		snprintf(r->reason, sizeof(r->reason), "line %lu: %.511s", e->line, e->message);
@@ -196,8 +197,7 @@ static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 			}
 		}
 		switch (ok ? item->kind : CL_STMT_STATEMENT) {
-		case CL_STMT_STATEMENT:
-			break;
+		case CL_STMT_STATEMENT: break;
 		case CL_STMT_TX:
 			if (item->tx.index == 1) {
 				first_tx = item->tx;
@@ -205,8 +205,8 @@ static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 			}
 			break;
 		case CL_STMT_ENTRY:
-			ok = cl_stmt_row_entry(&item->stmt, &item->entry, have_tx ? &first_tx : NULL,
-					       fp, &row);
+			ok = cl_stmt_row_entry(&item->stmt, &item->entry,
+					       have_tx ? &first_tx : NULL, fp, &row);
 			emit = true;
 			have_tx = false;
 			break;
@@ -214,8 +214,7 @@ static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 			ok = cl_stmt_row_status(&item->stmt, &item->status, fp, &row);
 			emit = true;
 			break;
-		case CL_STMT_GROUP_STATUS:
-			break;
+		case CL_STMT_GROUP_STATUS: break;
 		}
 		if (!ok) {
 			cl_error_set(&e, cl_input_name(L->in), row.position, "key_too_long",
@@ -357,11 +356,10 @@ enum cl_db_status cl_statement_classify(struct load *L)
 enum cl_db_status cl_statement_apply(struct load *L)
 {
 	struct cl_load_result *r = L->r;
-	const char *p[1] = { L->load_id };
 	char n[24];
 	enum cl_db_status st;
 
-	st = cl_db_value(L->db, CL_SQL_STATEMENT_APPLY, 1, p, n, sizeof(n), &r->err);
+	st = cl_db_value(L->db, CL_SQL_STATEMENT_APPLY, 0, NULL, n, sizeof(n), &r->err);
 	if (st != CL_DB_OK)
 		return st;
 	if (strtoul(n, NULL, 10) != r->new_count) {

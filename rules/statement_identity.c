@@ -153,7 +153,9 @@ bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_
 	date_of(row->value_date, e->value_date);
 	snprintf(row->bank_tx_code, sizeof(row->bank_tx_code), "%s", e->bank_tx_code);
 	row->txs = e->txs;
-	row->batch_count = e->btch_nb_of_txs > 1 ? e->btch_nb_of_txs : e->txs > 1 ? (long)e->txs : -1;
+	row->batch_count = e->btch_nb_of_txs > 1 ? e->btch_nb_of_txs
+			   : e->txs > 1          ? (long)e->txs
+						 : -1;
 	ref(row->batch_msg_id, sizeof(row->batch_msg_id), e->btch_msg_id);
 	ref(row->batch_pmt_inf_id, sizeof(row->batch_pmt_inf_id), e->btch_pmt_inf_id);
 	if (tx) {

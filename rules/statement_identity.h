@@ -40,7 +40,7 @@ enum cl_stmt_row_item { CL_STMT_ROW_STATEMENT, CL_STMT_ROW_ENTRY, CL_STMT_ROW_ST
  * "YYYY-MM-DD" or "" (a dateTime keeps its date). */
 struct cl_stmt_row {
 	enum cl_stmt_row_item item;
-	const char *kind;                /* "camt.053", "bai2", "pacs.002", ... */
+	const char *kind; /* "camt.053", "bai2", "pacs.002", ... */
 	char natural_key[CL_KEY_MAX];
 	char statement_key[CL_KEY_MAX];
 	unsigned char fingerprint[32];
@@ -65,12 +65,12 @@ struct cl_stmt_row {
 	char booking_date[11], value_date[11];
 	char bank_tx_code[CL_STMT_CODE_MAX];
 	unsigned long txs;
-	long batch_count;                /* -1: not a batch entry */
+	long batch_count; /* -1: not a batch entry */
 	char batch_msg_id[CL_ID_MAX], batch_pmt_inf_id[CL_ID_MAX];
 	char msg_id[CL_ID_MAX], pmt_inf_id[CL_ID_MAX], instr_id[CL_ID_MAX];
 	char end_to_end_id[CL_ID_MAX], tx_id[CL_ID_MAX], uetr[37], ach_trace[CL_ID_MAX];
 	char return_reason[CL_STMT_CODE_MAX];
-	unsigned long position;          /* line */
+	unsigned long position; /* line */
 };
 
 /* The kind of a statement source ("camt.053", ...; NULL for unknown). */

@@ -71,11 +71,15 @@ DROP TABLE IF EXISTS pg_temp.cl_recon, pg_temp.cl_recon_entry, pg_temp.cl_recon_
 -- name: reconcile_settings
 -- For the run's transaction: its sorts and hashes of a statement's
 -- entries in memory, no JIT (the estimates of the per-entry probes are
--- large, the work small: compiling took longer than running), and the
--- work tables' statistics from a small sample (their row counts are what
--- the plans need).
+-- large, the work small: compiling took longer than running), the work
+-- tables' statistics from a small sample (their row counts are what the
+-- plans need), and no sequential scans where an index serves: with the
+-- history never analyzed (right after a bulk load) the planner read the
+-- whole of it for a statement's day, or for a batch's file.  The work
+-- tables have no index: they are still read whole.
 SELECT pg_catalog.set_config('work_mem', '256MB', true), pg_catalog.set_config('jit', 'off', true),
-       pg_catalog.set_config('default_statistics_target', '10', true)
+       pg_catalog.set_config('default_statistics_target', '10', true),
+       pg_catalog.set_config('enable_seqscan', 'off', true)
 
 -- name: reconcile_session
 -- Before the session's first temporary table: buffers for a statement's
@@ -349,16 +353,19 @@ WITH ins AS (
   UNION ALL
   SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
-  JOIN public.clearing_record x
-    ON x.tenant = $1 AND x.load_id = r.batch_load_id AND x.pmt_inf_id = r.batch_ref
-   AND x.kind = 'pain.001'
+  CROSS JOIN LATERAL (
+    -- the batch's records, by its file (OFFSET 0: a probe per batch)
+    SELECT x.kind, x.natural_key FROM public.clearing_record x
+    WHERE x.tenant = $1 AND x.load_id = r.batch_load_id AND x.pmt_inf_id = r.batch_ref
+      AND x.kind = 'pain.001' OFFSET 0) AS x
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'pmt_inf_id'
   UNION ALL
   SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
-  JOIN public.clearing_record x
-    ON x.tenant = $1 AND x.load_id = r.batch_load_id AND x.company_id = r.batch_company
-   AND x.batch_number = r.batch_number AND x.kind = 'ach.entry'
+  CROSS JOIN LATERAL (
+    SELECT x.kind, x.natural_key FROM public.clearing_record x
+    WHERE x.tenant = $1 AND x.load_id = r.batch_load_id AND x.company_id = r.batch_company
+      AND x.batch_number = r.batch_number AND x.kind = 'ach.entry' OFFSET 0) AS x
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'trace_batch'
   ON CONFLICT DO NOTHING
   RETURNING 1)

@@ -18,12 +18,19 @@ CREATE TEMPORARY TABLE cl_stmt_stage (
 	bank_tx_code text, txs bigint, batch_count bigint, batch_msg_id text,
 	batch_pmt_inf_id text, msg_id text, pmt_inf_id text, instr_id text, end_to_end_id text,
 	tx_id text, uetr text, ach_trace text, return_reason text, load_id bigint,
-	ordinal bigint, position bigint, journal_key text)
+	ordinal bigint, position bigint, journal_key text, journaled boolean NOT NULL DEFAULT false)
 ON COMMIT DROP
 
 -- name: statement_stage_copy
--- Every item streamed into the stage, in binary (loader/db.h).
-COPY pg_temp.cl_stmt_stage FROM STDIN (FORMAT binary)
+-- Every item streamed into the stage, in binary (loader/db.h): every
+-- column but journaled.
+COPY pg_temp.cl_stmt_stage (tenant, kind, item, natural_key, statement_key, key_rule,
+  fingerprint, message_type, account, account_ccy, statement_id, seq_nb, period_from,
+  period_to, opening_minor, closing_minor, entry_index, entry_ref, acct_svcr_ref, amount_minor,
+  currency, direction, reversal, status, status_reason, booking_date, value_date, bank_tx_code,
+  txs, batch_count, batch_msg_id, batch_pmt_inf_id, msg_id, pmt_inf_id, instr_id, end_to_end_id,
+  tx_id, uetr, ach_trace, return_reason, load_id, ordinal, position, journal_key)
+FROM STDIN (FORMAT binary)
 
 -- name: statement_in_file_duplicates
 -- Two items of the file under one key (first and last line, how many, the
@@ -38,7 +45,8 @@ LIMIT 10
 -- name: statement_classify
 -- The staged items of load $1 whose key tenant $2 has stored: a duplicate
 -- (same fingerprint) or a conflict (other content: the columns that
--- differ named), each a journal row; returns how many of each.
+-- differ named), each a journal row, and marked journaled in the stage
+-- (apply then needs no read of the journal); returns how many of each.
 WITH ev AS (
   INSERT INTO public.clearing_dedupe_event
     (load_id, ordinal, position, tenant, kind, natural_key, reason,
@@ -63,16 +71,18 @@ WITH ev AS (
   FROM pg_temp.cl_stmt_stage s
   JOIN public.clearing_statement_item i
     ON i.tenant = $2 AND i.kind = s.kind AND i.natural_key = s.natural_key
-  RETURNING reason)
+  RETURNING ordinal, reason),
+marked AS (
+  UPDATE pg_temp.cl_stmt_stage s SET journaled = true FROM ev WHERE s.ordinal = ev.ordinal)
 SELECT count(*) FILTER (WHERE reason = 'duplicate'),
        count(*) FILTER (WHERE reason = 'conflict')
 FROM ev
 
 -- name: statement_apply
--- The staged items of load $1 without a journal row, in key order (loaders
--- that insert in one order cannot deadlock); an item stored meanwhile by a
--- concurrent load is skipped (the caller retries the file: it is then a
--- duplicate).  Returns how many were inserted.
+-- The staged items without a journal row (not journaled), in key order
+-- (loaders that insert in one order cannot deadlock); an item stored
+-- meanwhile by a concurrent load is skipped (the caller retries the file:
+-- it is then a duplicate).  Returns how many were inserted.
 WITH ins AS (
   INSERT INTO public.clearing_statement_item
     (tenant, kind, item, natural_key, statement_key, key_rule, fingerprint, message_type,
@@ -89,9 +99,7 @@ WITH ins AS (
          msg_id, pmt_inf_id, instr_id, end_to_end_id, tx_id, uetr, ach_trace, return_reason,
          load_id, ordinal, position
   FROM pg_temp.cl_stmt_stage s
-  WHERE NOT EXISTS (
-    SELECT 1 FROM public.clearing_dedupe_event e
-    WHERE e.load_id = $1::bigint AND e.ordinal = s.ordinal)
+  WHERE NOT s.journaled
   ORDER BY kind, natural_key
   ON CONFLICT (tenant, kind, natural_key) DO NOTHING
   RETURNING 1)
