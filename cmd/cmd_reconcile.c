@@ -449,6 +449,7 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 		.tenant = args->tenant ? args->tenant : "default",
 		.refs = args->match,
 		.ach_companies = args->ach_company,
+		.differences_only = args->quiet,
 	};
 	struct out o = { .format = args->format };
 	struct cl_recon_summary s;

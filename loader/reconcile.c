@@ -348,7 +348,10 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 		return st;
 	}
 	s->run_id = strtoll(run, NULL, 10);
-	if ((st = cl_copy_out(db, CL_SQL_RECONCILE_OUTPUT, out_row, &oc, err)) != CL_DB_OK)
+	st = cl_copy_out(db, o->differences_only ? CL_SQL_RECONCILE_OUTPUT_DIFFERENCES
+						: CL_SQL_RECONCILE_OUTPUT,
+			 out_row, &oc, err);
+	if (st != CL_DB_OK)
 		return st;
 	return exec(db, CL_SQL_RECONCILE_DROP, 0, NULL, err);
 }

@@ -39,6 +39,7 @@ struct cl_recon_opts {
 	const char *refs;          /* comma list of known references, NULL: the
 				      default */
 	const char *ach_companies; /* comma list of ACH company ids, or NULL */
+	bool differences_only;     /* hand out every item but the matched ones */
 };
 
 /* One output item: the run's answer row (NULL for none). */

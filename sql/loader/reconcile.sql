@@ -435,6 +435,19 @@ COPY (
   FROM pg_temp.cl_recon
   ORDER BY seq) TO STDOUT
 
+-- name: reconcile_output_differences
+-- The same without the matched items (reconcile --quiet).
+COPY (
+  SELECT status, why, statement_key, entry_kind, entry_key, entry_item, entry_position,
+         entry_load_id, account, amount_minor, currency, direction, booking_date, value_date,
+         payment_status, rule, reference, record_kind, record_key, record_load_id,
+         record_position, record_amount, record_currency, record_direction,
+         array_to_string(record_accounts, ' '), records, batch_total, batch_count,
+         original_kind, original_key, candidates, rejected, record_date
+  FROM pg_temp.cl_recon
+  WHERE status <> 'matched'
+  ORDER BY seq) TO STDOUT
+
 -- name: reconcile_now
 -- When the run began.
 SELECT pg_catalog.clock_timestamp()
