@@ -31,6 +31,7 @@ enum cl_exit {
 	CL_EXIT_NOT_FOUND = 7,   /* show: no record, loads --uuid: no load matches */
 	CL_EXIT_QUARANTINED = 8, /* clean records applied, conflicting ones parked */
 	CL_EXIT_UNSUPPORTED = 9, /* a well-formed message that is not a clearing file */
+	CL_EXIT_DIFFERENCES = 10, /* reconcile: something unmatched theirs or an exception */
 	CL_EXIT_TEMPFAIL = 75,   /* retry later: database unreachable, connection lost
 	                            before COMMIT, a wait limit, a file still arriving */
 	CL_EXIT_CONFIG = 78,     /* no schema, schema version mismatch, permission denied */
@@ -40,7 +41,8 @@ enum cl_exit {
 
 /* The more severe of two exit codes: outcome unknown, configuration,
  * retryable, database error, interrupted, held, quarantined, invalid,
- * unsupported, not found, usage, pending, success. */
+ * reconciliation differences, unsupported, not found, usage, pending,
+ * success. */
 int cl_exit_worse(int a, int b);
 
 /* The exit code of a database error: retryable (75), configuration (78)
@@ -78,6 +80,7 @@ int cl_cmd_feed(int argc, char **argv);
 int cl_cmd_prune(int argc, char **argv);
 int cl_cmd_conflicts(int argc, char **argv);
 int cl_cmd_resolve(int argc, char **argv);
+int cl_cmd_reconcile(int argc, char **argv);
 
 /* "clearing-load: FILE:LINE: error: message" (or "FILE: error:" with no
  * line; "FILE:LINE: element path: message" for XML). */

@@ -394,8 +394,9 @@ static const struct cl_option ingest_command[] = {
 	CL_OPT_TEXT("Load every ready file of the directory INBOX, one transaction per file as "
 		    "load does, and move each to DIR/done/YYYY-MM-DD/, DIR/rejected/, DIR/held/ "
 		    "or DIR/unsupported/ by what became of it (never overwriting: NAME.2 ...), "
-		    "with NAME.reason beside the last three.  One pass, for cron and systemd "
-		    "timers; one run at a time per inbox."),
+		    "with NAME.reason beside the last three.  Bank statements and status reports "
+		    "(camt.052/053/054, BAI2, pacs.002) are loaded as load loads them.  One pass, "
+		    "for cron and systemd timers; one run at a time per inbox."),
 	CL_OPT_OPERAND("INBOX", "the directory files arrive in"),
 	CL_OPT_STRING(0, "archive", "DIR", archive,
 		      "where files go once loaded (on the inbox's filesystem; made if missing)"),
@@ -476,8 +477,9 @@ static int ingest(struct run *R, struct cl_inbox *in)
 		}
 		int fc = ingest_file(R, f);
 
-		/* a statement or status report moved to unsupported/ was routed,
-		   as it should be: no failure of the run */
+		/* a message that is not a clearing file (a camt.056) moved to
+		   unsupported/ was routed, as it should be: no failure of the run
+		   (statements and status reports are loaded, filed under done/) */
 		code = cl_exit_worse(code, fc == CL_EXIT_UNSUPPORTED ? CL_EXIT_OK : fc);
 	}
 	if (cl_interrupt_signal())

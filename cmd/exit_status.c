@@ -14,8 +14,8 @@
 static const int severity[] = {
 	CL_EXIT_UNKNOWN,     CL_EXIT_CONFIG,  CL_EXIT_TEMPFAIL,	   CL_EXIT_DB,
 	CL_EXIT_SIGNAL,	     CL_EXIT_HELD,    CL_EXIT_QUARANTINED, CL_EXIT_INVALID,
-	CL_EXIT_UNSUPPORTED, CL_EXIT_NOT_FOUND, CL_EXIT_USAGE,	   CL_EXIT_PENDING,
-	CL_EXIT_OK,
+	CL_EXIT_DIFFERENCES, CL_EXIT_UNSUPPORTED, CL_EXIT_NOT_FOUND, CL_EXIT_USAGE,
+	CL_EXIT_PENDING,     CL_EXIT_OK,
 };
 
 static unsigned rank(int code)
@@ -87,6 +87,7 @@ const char cl_exit_table_help[] =
 	"   7  not found (show; loads --uuid)\n"
 	"   8  quarantined: the clean records applied, the conflicting ones parked\n"
 	"   9  unsupported: a well-formed message that is not a clearing file\n"
+	"  10  reconcile: differences (an entry unmatched theirs, or an exception)\n"
 	"  75  retry later: database unreachable, connection lost before COMMIT,\n"
 	"      a wait past the wait limit, a file still arriving (EX_TEMPFAIL)\n"
 	"  78  configuration: no schema, schema version mismatch, permission denied\n"

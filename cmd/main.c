@@ -50,6 +50,7 @@ static const struct command commands[] = {
 	{ "conflicts", cl_cmd_conflicts, "held and quarantined conflicts, old and new values" },
 	{ "resolve", cl_cmd_resolve, "accept a conflict's new version as a correction, or dismiss it" },
 	{ "ingest", cl_cmd_ingest, "load an inbox's ready files and archive them (cron, systemd)" },
+	{ "reconcile", cl_cmd_reconcile, "match bank statements against the loaded records" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -65,6 +65,8 @@ struct cl_args {
 	bool accept;               /* resolve --accept */
 	bool dismiss;              /* resolve --dismiss */
 	const char *note;          /* resolve --note */
+	const char *match;         /* reconcile --match REFS */
+	const char *ach_company;   /* reconcile --ach-company IDS */
 };
 
 /* What an option line does. */

@@ -164,6 +164,10 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 			if (st == CL_DB_OK)
 				st = run(db, CL_SQL_HISTORY_QUARANTINE, 5, qp, "quarantine", fn,
 					 ctx, NULL, err);
+			/* the statement entries that matched it (reconcile) */
+			if (st == CL_DB_OK)
+				st = run(db, CL_SQL_RECONCILE_SHOW, 3, qp, "reconciled", fn, ctx,
+					 NULL, err);
 		}
 	}
 	*found = *total = (unsigned long)n;

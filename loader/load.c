@@ -13,6 +13,7 @@
 #include "failpoint.h"
 #include "interrupt.h"
 #include "loader_sql.h"
+#include "statement_load.h"
 
 /*
  * One transaction per file: the load row, the staged records, the journal
@@ -269,7 +270,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	   for (no originator locks either: a dry run whose plan is streamed
 	   to a slow, or stopped, reader must never hold up real loads; its
 	   near-duplicate answer is a prediction anyway) */
-	if (L->o->dry_run)
+	if (L->o->dry_run && !L->statement)
 		st = cl_load_exec0(L, CL_SQL_PLAN_BEGIN);
 	/* work_mem: the exact-key join hashes the file's keys; at the
 	   server's default (4 MB) a million keys spill to 16 batches on disk
@@ -281,7 +282,8 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	if (st != CL_DB_OK)
 		return st;
 	CL_FAILPOINT("after_load_row", L->db->conn);
-	if ((st = cl_stage_file(L, rewind)) != CL_DB_OK)
+	st = L->statement ? cl_statement_stage(L, rewind) : cl_stage_file(L, rewind);
+	if (st != CL_DB_OK)
 		return st;
 	if (r->invalid_count && L->incomplete && L->o->defer_incomplete) {
 		rollback(L);
@@ -298,26 +300,37 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		record_rejected(L);
 		return CL_DB_OK;
 	}
-	if (L->o->dry_run) {
+	if (L->o->dry_run && !L->statement) {
 		if ((st = cl_plan(L)) != CL_DB_OK)
 			return st;
 		rollback(L);
 		r->outcome = CL_OUTCOME_NONE;
 		return CL_DB_OK;
 	}
-	if ((st = cl_classify_lock_originators(L)) != CL_DB_OK || (st = cl_classify(L)) != CL_DB_OK)
+	if (L->statement)
+		st = cl_statement_classify(L);
+	else if ((st = cl_classify_lock_originators(L)) == CL_DB_OK &&
+		 (st = cl_classify(L)) == CL_DB_OK && r->conflict_count)
+		st = cl_explain_conflicts(L);
+	if (st != CL_DB_OK)
 		return st;
-	if (r->conflict_count && (st = cl_explain_conflicts(L)) != CL_DB_OK)
-		return st;
+	if (L->o->dry_run) {
+		/* a statement's diff: its counts, from a transaction rolled
+		   back (it stages and journals like a load: not on a standby) */
+		rollback(L);
+		r->outcome = CL_OUTCOME_NONE;
+		return CL_DB_OK;
+	}
 	if (r->conflict_count && L->o->on_conflict == CL_ON_CONFLICT_HOLD) {
 		/* nothing is applied; the attempt and its conflicts are kept */
 		conflict_reason(L, "file held, nothing applied");
-		if ((st = write_journal(L, false)) != CL_DB_OK)
+		if (!L->statement && (st = write_journal(L, false)) != CL_DB_OK)
 			return st;
 		r->outcome = CL_OUTCOME_HELD;
 		outcome = "held";
 	} else {
-		if ((st = cl_apply_new(L)) != CL_DB_OK)
+		st = L->statement ? cl_statement_apply(L) : cl_apply_new(L);
+		if (st != CL_DB_OK)
 			return st;
 		CL_FAILPOINT("after_insert", L->db->conn);
 		if (r->conflict_count) {
@@ -328,11 +341,11 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 			r->outcome = CL_OUTCOME_COMMITTED;
 			outcome = "committed";
 		}
-		if ((st = write_journal(L, true)) != CL_DB_OK)
+		if (!L->statement && (st = write_journal(L, true)) != CL_DB_OK)
 			return st;
 	}
 	if ((st = insert_load_row(L, outcome)) != CL_DB_OK ||
-	    (r->new_count && (st = feed_commit(L)) != CL_DB_OK))
+	    (r->new_count && !L->statement && (st = feed_commit(L)) != CL_DB_OK))
 		return st;
 	st = cl_load_commit(L);
 	if (st == CL_DB_OK) {
@@ -389,6 +402,7 @@ void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts 
 			goto out;
 		}
 	}
+	L.statement = cl_statement_detect(&L);
 	for (;;) {
 		st = attempt(&L, res->retries > 0);
 		if (st == CL_DB_OK)

@@ -55,10 +55,10 @@ enum cl_outcome {
 	CL_OUTCOME_INCOMPLETE,   /* opts->defer_incomplete and the file ends
 	                            early or changed while read: nothing
 	                            applied, no load row (it is still arriving) */
-	CL_OUTCOME_UNSUPPORTED,  /* a well-formed message that is not a
-	                            clearing file (a camt.053 statement, a
-	                            pacs.002 status report): nothing applied,
-	                            no load row */
+	CL_OUTCOME_UNSUPPORTED,  /* a well-formed message that is neither a
+	                            clearing file nor a statement or status
+	                            report (a camt.056): nothing applied, no
+	                            load row */
 };
 
 /* "committed", "rejected", "held", "quarantined", "unknown", "failed",

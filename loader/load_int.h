@@ -70,6 +70,9 @@ struct load {
 	                              a message clearing-load does not load */
 	bool incomplete;           /* stage.c: an error says the file ends
 	                              early (it may still be arriving) */
+	bool statement;            /* a bank statement or status report:
+	                              statement_load.c stages, classifies and
+	                              applies it */
 	bool in_commit;            /* commit.c: COMMIT was sent, a lost
 	                              connection now leaves the outcome to be
 	                              found out */

@@ -39,10 +39,10 @@
  *   CL_STMT_TX_STATUS  a pacs.002 TxInfAndSts: the original references of
  *                      one transaction and its status.
  *
- * Identity for idempotent loading: a camt statement is (account, Stmt/Id,
- * ElctrncSeqNb), its entries (statement, NtryRef or AcctSvcrRef, else the
- * entry's index); a BAI2 account report is (01 file id, sender, 03 account,
- * 02 as-of date), its entries (bank reference, else index).
+ * Identity for idempotent loading: rules/statement_identity.h (a camt
+ * statement is its account and ElctrncSeqNb or Stmt/Id, a BAI2 account
+ * report its sender, 01 file id, 03 account and 02 as-of date; an entry
+ * its place in its statement: references repeat within statements).
  *
  * Amounts are in minor units of their currency (ISO 4217 exponent; BAI2
  * amounts are written without a decimal point in minor units already).

@@ -15,7 +15,8 @@
 # Prints the tables and writes them, with the date and the machine, to
 # tests/out/bench/figures.md (the README's figures come from there).
 # BENCH_QUICK=1 scales every size down 10x (a smoke run, for CI);
-# BENCH_CURVES names the curves to run (default "plain partitioned");
+# BENCH_CURVES names the curves to run (default "plain partitioned
+# reconcile"; reconcile: reconcile.sh, a statement against the history);
 # BENCH_KEEP=1 keeps the generated files and the databases (for EXPLAIN
 # afterwards).  Needs CL_BIN (clearing-load) and CL_TOOLS (gen_ach, gen_iso).
 set -u
@@ -183,16 +184,18 @@ rm -f "$W/p1.xml" "$W/p8.xml"
 # ---------------------------------------------------------------- loader
 DB_NOTE=""
 . "$here/curve.sh"
+. "$here/reconcile.sh"
 : >"$W/storage.tsv"
 if psql -XAtqc 'select 1' postgres >/dev/null 2>&1; then
 	DB_NOTE="PostgreSQL $(psql -XAtqc 'show server_version' postgres)"
 	[ -n "${CL_BENCH_SETTINGS:-}" ] && DB_NOTE="$DB_NOTE, throwaway cluster ($CL_BENCH_SETTINGS)"
-	for _c in ${BENCH_CURVES:-plain partitioned}; do
+	for _c in ${BENCH_CURVES:-plain partitioned reconcile}; do
 		log "loader: the growth curve, $_c schema"
 		case $_c in
 		plain) curve plain 0 || log "plain curve incomplete" ;;
 		partitioned) curve partitioned "$PARTITIONS" || log "partitioned curve incomplete" ;;
-		*) log "unknown curve $_c (plain, partitioned)" ;;
+		reconcile) recon_bench || log "reconcile bench incomplete" ;;
+		*) log "unknown curve $_c (plain, partitioned, reconcile)" ;;
 		esac
 	done
 else

@@ -1,7 +1,8 @@
 # The statement readers (parsers/statement.h) through their test tool,
 # statement_dump: one JSON object a line, errors as FILE:LINE on stderr,
-# exit 1 for an invalid file.  The program itself still loads no statement:
-# a camt.053 stays an unsupported message, BAI2 an unknown format.
+# exit 1 for an invalid file.  (parse and validate read clearing files only:
+# to them a camt.053 is an unsupported message; load and reconcile read
+# statements with these readers: tests/db/test_reconcile.sh.)
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
 D="$CL_TOOLS/statement_dump"

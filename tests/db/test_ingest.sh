@@ -67,7 +67,7 @@ assert_eq "$(records)" 20 "a re-upload applies nothing"
 sed '3s/^\(.\{29\}\)\(.\)/\1X/' "$TMP/other.ach" >"$IN/bad.ach"
 cl load "$TESTDATA/demo/original.ach" >/dev/null # changed-amount.ach conflicts with it
 cp "$TESTDATA/demo/changed-amount.ach" "$IN/changed.ach"
-cp "$TESTDATA/unsupported/camt.053-minimal.xml" "$IN/statement.xml"
+cp "$TESTDATA/unsupported/camt.056-minimal.xml" "$IN/statement.xml"
 n=$(records)
 expect_exit 4 ingest --on-event "echo \"\$CL_EVENT \$(basename \"\$CL_FILE\") \$CL_CONFLICT \$CL_ARCHIVED\" >>'$TMP/events'; exit 1"
 assert_eq "$(records)" "$n" "nothing applied from invalid, held or unsupported files"
@@ -82,13 +82,25 @@ grep -qx "rejected bad.ach 0 $AR/rejected/bad.ach" "$TMP/events" || fail "reject
 assert_eq "$(wc -l <"$TMP/events")" 2 "events only for held and rejected here"
 grep -q 'on-event command exited 1' "$TMP/err" || fail "event failure not said: $(cat "$TMP/err")"
 assert_eq "$(q "select count(*) from clearing_load where file_name like '%statement.xml'")" 0 \
-	"a statement is not recorded as a load"
+	"an unsupported message is not recorded as a load"
 
-# a statement alone: routed to unsupported/, and the run is a success
-cp "$TESTDATA/unsupported/camt.053-minimal.xml" "$IN/statement.xml"
+# an unsupported message alone: routed to unsupported/, and the run is a success
+cp "$TESTDATA/unsupported/camt.056-minimal.xml" "$IN/statement.xml"
 expect_exit 0 ingest
-[ -f "$AR/unsupported/statement.xml.2" ] || fail "second statement not routed: $(ls "$AR/unsupported")"
-grep -q 'file=statement.xml outcome=unsupported .* exit=9$' "$TMP/out" || fail "statement line: $(cat "$TMP/out")"
+[ -f "$AR/unsupported/statement.xml.2" ] || fail "second message not routed: $(ls "$AR/unsupported")"
+grep -q 'file=statement.xml outcome=unsupported .* exit=9$' "$TMP/out" || fail "unsupported line: $(cat "$TMP/out")"
+
+# a bank statement is loaded (its items) and filed under done/ like any
+# load; again, it is all duplicate
+cp "$TESTDATA/statements/corpus/camt.053/nordea_example_camt.xml" "$IN/stmt.xml"
+expect_exit 0 ingest
+[ -f "$AR/done/$DAY/stmt.xml" ] || fail "statement not in done/: $(find "$AR" -name 'stmt*')"
+grep -q 'file=stmt.xml outcome=committed load_id=[0-9]* records=7 new=7 ' "$TMP/out" || fail "statement line: $(cat "$TMP/out")"
+cp "$TESTDATA/statements/corpus/camt.053/nordea_example_camt.xml" "$IN/stmt.xml"
+expect_exit 0 ingest
+grep -q 'file=stmt.xml outcome=committed load_id=[0-9]* records=7 new=0 duplicate=7 ' "$TMP/out" ||
+	fail "statement again: $(cat "$TMP/out")"
+[ -f "$AR/done/$DAY/stmt.xml.2" ] || fail "second statement not in done/: $(find "$AR" -name 'stmt*')"
 
 # the crash between COMMIT and the move: the file stays, its records are
 # applied; the next run finds it all duplicate and moves it

@@ -178,6 +178,56 @@ emit "\\echo @@plan history_loads_since" \
 	"\\echo @@plan history_loads_tenant" \
 	"EXPLAIN (FORMAT JSON) EXECUTE history_loads(NULL, NULL, 100, '$TENANT')" '\g'
 
+# ---- a statement loaded (loader/statement_load.c) and reconciled
+# (loader/reconcile.c): the history's own statement (history() loads it)
+# again, all duplicate, then reconciled ----
+# execute NAME ARGS: run a statement prepared by explain_exec (or here)
+execute() { emit "EXECUTE $1($2)" '\g /dev/null'; }
+prepare() { emit "PREPARE $1 AS $(stmt "$1")" '\g /dev/null'; }
+run db_begin
+emit "EXECUTE load_insert_row(pg_catalog.gen_random_uuid(), '$TENANT', 'plans-stmt.xml')" '\gset'
+run statement_stage_create
+emit "INSERT INTO pg_temp.cl_stmt_stage
+      SELECT tenant, kind, item, natural_key, statement_key, key_rule, fingerprint, message_type,
+             account, account_ccy, statement_id, seq_nb, period_from::text, period_to::text,
+             opening_minor, closing_minor, entry_index, entry_ref, acct_svcr_ref, amount_minor,
+             currency, direction, reversal::text, status, status_reason, booking_date::text,
+             value_date::text, bank_tx_code, txs, batch_count, batch_msg_id, batch_pmt_inf_id,
+             msg_id, pmt_inf_id, instr_id, end_to_end_id, tx_id, uetr, ach_trace, return_reason,
+             :load_id, ordinal, position, natural_key
+      FROM public.clearing_statement_item" '\g /dev/null' "ANALYZE pg_temp.cl_stmt_stage" '\g /dev/null'
+explain_exec statement_classify ":load_id, '$TENANT'"
+execute statement_classify ":load_id, '$TENANT'"
+explain statement_apply
+run db_rollback
+emit "SELECT statement_key AS skey, kind AS skind, account AS sacct, period_from AS sfrom,
+             period_to AS sto
+      FROM public.clearing_statement_item WHERE item = 'statement' LIMIT 1" '\gset'
+run db_begin
+for n in reconcile_settings reconcile_create reconcile_create_entry reconcile_create_best \
+	reconcile_create_sugg reconcile_create_batch reconcile_truncate; do
+	run $n
+done
+prepare reconcile_entries
+execute reconcile_entries "'$TENANT', :'skey'"
+run reconcile_analyze
+explain_exec reconcile_best "'$TENANT', '{uetr,e2e,tx_id,instr_id,trace}'"
+execute reconcile_best "'$TENANT', '{uetr,e2e,tx_id,instr_id,trace}'"
+run reconcile_booked_twice
+explain_exec reconcile_batches "'$TENANT'"
+execute reconcile_batches "'$TENANT'"
+explain_exec reconcile_suggest "'$TENANT'"
+execute reconcile_suggest "'$TENANT'"
+explain_exec reconcile_judge "'$TENANT', :'skey'"
+execute reconcile_judge "'$TENANT', :'skey'"
+explain_exec reconcile_record_matches "'$TENANT', :'skey', 1"
+execute reconcile_record_matches "'$TENANT', :'skey', 1"
+run reconcile_analyze_answer
+explain_exec reconcile_unmatched_ours "'$TENANT', :'skey', :'skind', :'sfrom', :'sto', :'sacct',
+	'{1100000000}', 'USD'"
+explain_exec reconcile_show "'$TENANT', 'ach.entry', :'key'"
+run db_rollback
+
 # Every statement that reads the history is explained above, but the
 # definitions of the stage (LIKE) and of the load's journal rows (WITH NO
 # DATA) and the schema's catalog lookups.
@@ -260,6 +310,17 @@ history() {
 	cl load --tenant "$TENANT" "$TMP/p1.xml" >/dev/null || fail "$label: pacs.008 load"
 	expect_exit 8 cl load --tenant "$TENANT" --on-conflict=quarantine "$TMP/bump.ach"
 	assert_eq "$(q "select count(*) from clearing_record")" 103000 "$label: records applied"
+	# a bank statement of 2,000 of the entries, by their traces (reconcile's
+	# statements), and one extra entry
+	{ q "copy (select amount_minor, 'USD', case direction when 'credit' then 'DBIT' else 'CRDT' end,
+	            value_date, 'trace=' || trace_number from clearing_record
+	          where kind = 'ach.entry' order by load_id, ordinal limit 2000)
+	     to stdout with (delimiter ' ')"
+	  echo "1 USD CRDT $(q "select min(value_date) from clearing_record where kind = 'ach.entry'") e2e=X"; } |
+		python3 "$CL_ROOT/tests/db/stmt_gen.py" account=US00PLANS ccy=USD \
+			date="$(q "select min(value_date) from clearing_record where kind = 'ach.entry'")" \
+			seq=1 >"$TMP/s.xml"
+	cl load --tenant "$TENANT" "$TMP/s.xml" >/dev/null || fail "$label: statement load"
 	[ "$(q "select count(*) from clearing_dedupe_event")" -ge 90000 ] ||
 		fail "$label: the journal lacks the re-upload's rows"
 	plans "$label, never analyzed" $KNOWN_UNANALYZED

@@ -88,11 +88,12 @@ cl load "$TESTDATA/demo/original.ach" >/dev/null
 expect_exit 4 cl load "$TESTDATA/demo/changed-amount.ach"
 expect_exit 8 cl load --on-conflict=quarantine "$TESTDATA/demo/changed-amount.ach"
 
-# a bank statement is not a clearing file: 9, and no load row
+# a cancellation request is not a clearing file: 9, and no load row (a bank
+# statement is loaded as one: test_reconcile.sh)
 n=$(q "select count(*) from clearing_load")
-expect_exit 9 cl load "$TESTDATA/unsupported/camt.053-minimal.xml"
-assert_eq "$(q "select count(*) from clearing_load")" "$n" "a statement leaves no load row"
-expect_exit 9 cl diff "$TESTDATA/unsupported/camt.053-minimal.xml"
+expect_exit 9 cl load "$TESTDATA/unsupported/camt.056-minimal.xml"
+assert_eq "$(q "select count(*) from clearing_load")" "$n" "an unsupported message leaves no load row"
+expect_exit 9 cl diff "$TESTDATA/unsupported/camt.056-minimal.xml"
 
 # configuration (78): a role without privileges; a server that is not there
 # is retry later (75)

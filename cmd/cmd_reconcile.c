@@ -1,0 +1,518 @@
+/* cmd_reconcile.c - `clearing-load reconcile`: bank statements against the
+ * loaded records, both ways (loader/reconcile.h). */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbconn.h"
+#include "load.h"
+#include "mask.h"
+#include "options.h"
+#include "reconcile.h"
+#include "schema.h"
+
+/* --match: known references, comma-separated, each once. */
+static bool valid_refs(const char *s)
+{
+	const char *p = s;
+
+	if (!*s)
+		return false;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (!cl_recon_ref_known(p, n))
+			return false;
+		for (const char *q = s; q < p; q += strcspn(q, ",") + 1)
+			if (strcspn(q, ",") == n && memcmp(q, p, n) == 0)
+				return false;
+		p += n;
+		if (*p == ',' && *++p == '\0')
+			return false;
+	}
+	return true;
+}
+
+/* --ach-company: ACH company ids (1 to 10 letters, digits or blanks),
+ * comma-separated. */
+static bool valid_companies(const char *s)
+{
+	const char *p = s;
+
+	if (!*s)
+		return false;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 0 || n > 10)
+			return false;
+		for (size_t i = 0; i < n; i++)
+			if (!(p[i] == ' ' || (p[i] >= '0' && p[i] <= '9') ||
+			      (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= 'a' && p[i] <= 'z')))
+				return false;
+		p += n;
+		if (*p == ',' && *++p == '\0')
+			return false;
+	}
+	return true;
+}
+
+static int no_stdin(struct cl_args *args)
+{
+	for (int i = 0; i < args->noperands; i++)
+		if (strcmp(args->operands[i], "-") == 0)
+			return cl_usage_error(args->cmd,
+					      "a statement is read twice (its statements, "
+					      "then its load): give a file, not standard input");
+	return 0;
+}
+
+static const struct cl_option reconcile_command[] = {
+	CL_OPT_USAGE("reconcile", CL_ANY_OPERANDS, "[OPTION]... [STATEMENT]..."),
+	CL_OPT_TEXT("Match the entries of bank statements and status reports (camt.052, "
+		    "camt.053, camt.054, BAI2, pacs.002) against the loaded records, both ways: "
+		    "one item per entry and per record of ours the bank did not book, each "
+		    "matched, unmatched_ours, unmatched_theirs, exception or suggested, and a "
+		    "summary.  Each STATEMENT file is loaded first (as load loads it: a "
+		    "re-delivered one is all duplicate); with none, the loaded statements no run "
+		    "has reconciled yet.  Each match is recorded once, with its run."),
+	CL_OPT_OPERAND("STATEMENT", "a statement or status report file"),
+	CL_OPT_CHECKED(
+		'm', "match", "REFS", match, valid_refs,
+		"references, comma-separated, each once, of: uetr e2e tx_id instr_id trace "
+		"acct_svcr_ref",
+		"the references to match by, comma-separated, in order of trust (default: the "
+		"UETR, EndToEndId, TxId, InstrId, ACH trace: uetr e2e tx_id instr_id trace; "
+		"also acct_svcr_ref)"),
+	CL_OPT_CHECKED(
+		0, "ach-company", "IDS", ach_company, valid_companies,
+		"ACH company ids of 1 to 10 letters, digits or blanks, comma-separated",
+		"the ACH originators whose entries settle on the statements' account "
+		"(their entries of a statement's period are unmatched ours when not booked)"),
+	CL_OPT_TENANT(),
+	CL_OPT_FORMAT(),
+	CL_OPT_NO_MASK(),
+	CL_OPT_DB(),
+	CL_OPT_QUIET("print only the items that need a person (all but matched) and errors"),
+	CL_OPT_CHECK(no_stdin),
+	CL_OPT_TEXT("Exit status: 0 everything matched (or unmatched ours, or suggested), 10 "
+		    "differences (unmatched theirs or an exception), 2 usage error, 3 invalid "
+		    "statement, 4 a changed statement held, 5 database error, 75 retry later, 78 "
+		    "configuration (see 'clearing-load help')."),
+	CL_OPT_END(),
+};
+
+struct out {
+	const char *file;
+	int format;
+	unsigned long items;
+};
+
+/* A key with the given accounts masked (unless --no-mask); buf or key. */
+static const char *masked(const char *key, const char *accounts, char *buf, size_t cap)
+{
+	const char *list[8];
+	char copy[8 * CL_ACCOUNT_MAX + 8];
+	size_t n = 0;
+
+	if (!key || cl_opt_no_mask || !accounts)
+		return key;
+	snprintf(copy, sizeof(copy), "%s", accounts);
+	for (char *p = strtok(copy, " "); p && n < 8; p = strtok(NULL, " "))
+		list[n++] = p;
+	cl_mask_in_key(key, list, n, buf, cap);
+	return buf;
+}
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+/* What made the item's status, in words. */
+static const char *why_text(const struct cl_recon_item *it, char *buf, size_t cap)
+{
+	const char *w = or_empty(it->why);
+
+	if (strcmp(w, "matched") == 0 && it->batch_count)
+		snprintf(buf, cap, "a batch of %s records, count and sum exact",
+			 or_empty(it->records));
+	else if (strcmp(w, "several") == 0)
+		snprintf(buf, cap, "%s records carry the reference: the nearest in date",
+			 or_empty(it->candidates));
+	else if (strcmp(w, "no_record") == 0)
+		snprintf(buf, cap, "booked by the bank, no record of ours");
+	else if (strcmp(w, "status_not_ours") == 0)
+		snprintf(buf, cap, "a status of a payment we have no record of");
+	else if (strcmp(w, "return_not_ours") == 0)
+		snprintf(buf, cap,
+			 "a return booked by the bank, no return of ours (it returns a %s)",
+			 or_empty(it->original_kind));
+	else if (strcmp(w, "no_batch") == 0)
+		snprintf(buf, cap,
+			 "a batch entry of %s transactions: no batch of ours by its "
+			 "references",
+			 or_empty(it->batch_count));
+	else if (strcmp(w, "batch_differs") == 0)
+		snprintf(buf, cap,
+			 "our batch has %s records netting %s as booked (credits "
+			 "positive), the entry %s transactions, %s %s",
+			 or_empty(it->records), or_empty(it->batch_total),
+			 or_empty(it->batch_count), or_empty(it->amount_minor),
+			 or_empty(it->direction));
+	else if (strcmp(w, "suggested") == 0)
+		snprintf(buf, cap,
+			 "no reference matched: the same amount, currency, direction and "
+			 "date (a suggestion, not a match)");
+	else if (strcmp(w, "differs") == 0) {
+		bool amount = it->amount_minor && it->record_amount &&
+			      strcmp(it->amount_minor, it->record_amount) != 0;
+		bool ccy = it->currency && it->record_currency &&
+			   strcmp(it->currency, it->record_currency) != 0;
+
+		if (amount || ccy)
+			snprintf(buf, cap,
+				 "the same reference (%s) with another %s%s%s (ours %s %s, "
+				 "booked %s %s)",
+				 or_empty(it->rule), amount ? "amount" : "",
+				 amount && ccy ? " and " : "", ccy ? "currency" : "",
+				 or_empty(it->record_amount), or_empty(it->record_currency),
+				 or_empty(it->amount_minor), or_empty(it->currency));
+		else
+			snprintf(buf, cap, "the same reference (%s) booked the other way (%s)",
+				 or_empty(it->rule), or_empty(it->direction));
+	} else if (strcmp(w, "booked_twice") == 0)
+		snprintf(buf, cap, "the bank booked this record more than once in the statement");
+	else if (strcmp(w, "taken") == 0)
+		snprintf(buf, cap, "already matched by an entry of another statement");
+	else if (strcmp(w, "late_return") == 0)
+		snprintf(buf, cap,
+			 "a late return: booked past the return time frame of its reason "
+			 "(2 banking days after the entry's effective date; 60 days for R05, R07, "
+			 "R10, R11, R29, R51)");
+	else if (strcmp(w, "rejected_booked") == 0)
+		snprintf(buf, cap, "rejected by a pacs.002 (%s) but booked",
+			 or_empty(it->rejected));
+	else if (strcmp(w, "not_booked") == 0)
+		snprintf(buf, cap, "applied by us (dated %s), not booked on the statement",
+			 or_empty(it->record_date));
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+/* The accounts a record's or an original's key may hold: the record's own
+ * and the statement's (a pain.001 returned is keyed by our account). */
+static const char *key_accounts(const struct cl_recon_item *it, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s %s", or_empty(it->record_accounts), or_empty(it->account));
+	return buf;
+}
+
+static void json_item(const struct cl_recon_item *it, const char *detail)
+{
+	static struct cl_json j;
+	char sk[CL_KEY_MAX], ek[CL_KEY_MAX], rk[CL_KEY_MAX], ok[CL_KEY_MAX], acct[CL_ACCOUNT_MAX];
+	char accts[4 * CL_ACCOUNT_MAX + 8];
+
+	cl_json_begin(&j, stdout, "reconcile");
+	cl_json_str(&j, "status", it->status);
+	cl_json_str(&j, "reason", it->why);
+	cl_json_str(&j, "detail", detail);
+	cl_json_str(&j, "statement", masked(it->statement, it->account, sk, sizeof(sk)));
+	cl_json_str(&j, "account",
+		    it->account ? cl_out_account(it->account, acct, sizeof(acct)) : NULL);
+	if (it->entry_key) {
+		cl_json_object(&j, "entry");
+		cl_json_str(&j, CL_FIELD_NAME(kind), it->entry_kind);
+		cl_json_str(&j, "item", it->entry_item);
+		cl_json_str(&j, "key", masked(it->entry_key, it->account, ek, sizeof(ek)));
+		cl_json_int(&j, "load_id", strtoll(it->entry_load_id, NULL, 10));
+		cl_json_int(&j, "line", strtoll(it->entry_position, NULL, 10));
+		if (it->amount_minor)
+			cl_json_int(&j, "amount_minor", strtoll(it->amount_minor, NULL, 10));
+		else
+			cl_json_null(&j, "amount_minor");
+		cl_json_str(&j, "currency", it->currency);
+		cl_json_str(&j, "direction", it->direction);
+		cl_json_str(&j, "booking_date", it->booking_date);
+		cl_json_str(&j, CL_FIELD_NAME(value_date), it->value_date);
+		cl_json_str(&j, "payment_status", it->payment_status);
+		cl_json_object_end(&j);
+	} else {
+		cl_json_null(&j, "entry");
+	}
+	cl_json_str(&j, "rule", it->rule);
+	cl_json_str(&j, "reference", it->reference);
+	if (it->record_key) {
+		cl_json_object(&j, "record");
+		cl_json_str(&j, CL_FIELD_NAME(kind), it->record_kind);
+		cl_json_str(&j, CL_FIELD_NAME(natural_key),
+			    masked(it->record_key, key_accounts(it, accts, sizeof(accts)), rk,
+				   sizeof(rk)));
+		cl_json_int(&j, "load_id", strtoll(it->record_load_id, NULL, 10));
+		cl_json_int(&j, CL_FIELD_NAME(position), strtoll(it->record_position, NULL, 10));
+		cl_json_int(&j, "amount_minor", strtoll(or_empty(it->record_amount), NULL, 10));
+		cl_json_str(&j, "currency", it->record_currency);
+		cl_json_str(&j, "direction", it->record_direction);
+		cl_json_object_end(&j);
+	} else {
+		cl_json_null(&j, "record");
+	}
+	if (it->records)
+		cl_json_int(&j, "records", strtoll(it->records, NULL, 10));
+	else
+		cl_json_null(&j, "records");
+	if (it->original_key) {
+		cl_json_object(&j, "original");
+		cl_json_str(&j, CL_FIELD_NAME(kind), it->original_kind);
+		cl_json_str(&j, CL_FIELD_NAME(natural_key),
+			    masked(it->original_key, key_accounts(it, accts, sizeof(accts)), ok,
+				   sizeof(ok)));
+		cl_json_object_end(&j);
+	} else {
+		cl_json_null(&j, "original");
+	}
+	cl_json_end(&j);
+}
+
+static void csv_item(const struct cl_recon_item *it, const char *detail)
+{
+	char sk[CL_KEY_MAX], ek[CL_KEY_MAX], rk[CL_KEY_MAX], accts[4 * CL_ACCOUNT_MAX + 8];
+	const char *row[] = {
+		it->status,
+		it->why,
+		masked(it->statement, it->account, sk, sizeof(sk)),
+		it->entry_kind,
+		masked(it->entry_key, it->account, ek, sizeof(ek)),
+		it->entry_position,
+		it->amount_minor,
+		it->currency,
+		it->direction,
+		it->booking_date,
+		it->value_date,
+		it->payment_status,
+		it->rule,
+		it->reference,
+		it->record_kind,
+		masked(it->record_key, key_accounts(it, accts, sizeof(accts)), rk, sizeof(rk)),
+		it->record_load_id,
+		it->record_position,
+		it->record_amount,
+		it->record_currency,
+		it->record_direction,
+		it->records,
+		detail[0] ? detail : NULL,
+	};
+
+	cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
+}
+
+static void text_item(const struct cl_recon_item *it, const char *detail)
+{
+	char ek[CL_KEY_MAX], rk[CL_KEY_MAX], safe[3 * CL_KEY_MAX], accts[4 * CL_ACCOUNT_MAX + 8];
+
+	printf("%-16s", or_empty(it->status));
+	if (it->entry_key) {
+		printf(" %s line %s:",
+		       cl_text_safe(masked(it->entry_key, it->account, ek, sizeof(ek)), safe,
+				    sizeof(safe)),
+		       or_empty(it->entry_position));
+		if (it->amount_minor)
+			printf(" %s %s", it->amount_minor, or_empty(it->currency));
+		if (it->direction)
+			printf(" %s", it->direction);
+		if (it->payment_status)
+			printf(" status %s", it->payment_status);
+	}
+	if (it->reference)
+		printf(" %s %s", or_empty(it->rule),
+		       cl_text_safe(it->reference, safe, sizeof(safe)));
+	if (it->record_key)
+		printf("%s%s %s (load %s, line %s)", it->entry_key ? " -> " : " ",
+		       or_empty(it->record_kind),
+		       cl_text_safe(masked(it->record_key, key_accounts(it, accts, sizeof(accts)),
+					   rk, sizeof(rk)),
+				    safe, sizeof(safe)),
+		       or_empty(it->record_load_id), or_empty(it->record_position));
+	if (detail[0])
+		printf(": %s", detail);
+	putchar('\n');
+}
+
+static void on_item(void *ctx, const struct cl_recon_item *it)
+{
+	struct out *o = ctx;
+	char detail[512];
+
+	o->items++;
+	if (cl_opt_quiet && strcmp(or_empty(it->status), "matched") == 0)
+		return;
+	why_text(it, detail, sizeof(detail));
+	if (o->format == CL_OUT_JSON)
+		json_item(it, detail);
+	else if (o->format == CL_OUT_CSV)
+		csv_item(it, detail);
+	else
+		text_item(it, detail);
+}
+
+static void summary(const struct out *o, const struct cl_recon_summary *s)
+{
+	if (o->format == CL_OUT_JSON) {
+		static struct cl_json j;
+
+		cl_json_begin(&j, stdout, "reconcile_summary");
+		cl_json_int(&j, "run_id", s->run_id);
+		cl_json_uint(&j, "statements", s->statements);
+		cl_json_uint(&j, "matched", s->matched);
+		cl_json_uint(&j, "unmatched_ours", s->unmatched_ours);
+		cl_json_uint(&j, "unmatched_theirs", s->unmatched_theirs);
+		cl_json_uint(&j, "exception", s->exceptions);
+		cl_json_uint(&j, "suggested", s->suggested);
+		cl_json_uint(&j, "new_matches", s->new_matches);
+		cl_json_uint(&j, "not_loaded", s->not_loaded);
+		cl_json_end(&j);
+		return;
+	}
+	if (cl_opt_quiet)
+		return;
+	fprintf(o->format == CL_OUT_CSV ? stderr : stdout,
+		"reconcile run %lld: %lu statement%s: %lu matched, %lu unmatched ours, %lu "
+		"unmatched "
+		"theirs, %lu exception%s, %lu suggested (%lu new matches recorded)\n",
+		s->run_id, s->statements, s->statements == 1 ? "" : "s", s->matched,
+		s->unmatched_ours, s->unmatched_theirs, s->exceptions,
+		s->exceptions == 1 ? "" : "s", s->suggested, s->new_matches);
+}
+
+static void on_load_error(void *ctx, const struct cl_error *err)
+{
+	const struct out *o = ctx;
+
+	cl_report_error(o->file, err);
+}
+
+/* Load statement file `path` (a re-delivered one is all duplicate) and add
+ * its statements to keys[]; returns its exit code (0: reconcile it). */
+static int load_statement(struct cl_db *db, const struct cl_args *args, const char *path,
+			  char ***keys, size_t *nkeys, size_t *cap)
+{
+	struct out o = { .file = path };
+	struct cl_load_hooks hooks = { .ctx = &o,
+				       .on_error = on_load_error,
+				       .on_note = cl_note_if_verbose };
+	struct cl_load_opts opts;
+	struct cl_load_result *r = calloc(1, sizeof(*r));
+	struct cl_error err;
+	char **fk;
+	size_t n;
+	int code;
+
+	if (!r)
+		return CL_EXIT_DB;
+	if (cl_recon_file_keys(path, &fk, &n, &err) != CL_OK) {
+		cl_report_error(path, &err);
+		free(r);
+		return CL_EXIT_INVALID;
+	}
+	memset(&opts, 0, sizeof(opts));
+	opts.tenant = args->tenant ? args->tenant : "default";
+	cl_args_parse_opts(args, &opts.parse);
+	cl_load_file(db, path, &opts, &hooks, r);
+	code = cl_exit_for_load(r);
+	if (code == CL_EXIT_OK) {
+		for (size_t i = 0; i < n; i++) {
+			if (*nkeys == *cap) {
+				*cap = *cap ? 2 * *cap : 8;
+				*keys = realloc(*keys, *cap * sizeof(**keys));
+				if (!*keys)
+					abort();
+			}
+			(*keys)[(*nkeys)++] = fk[i];
+			fk[i] = NULL;
+		}
+	} else if (r->outcome == CL_OUTCOME_FAILED || r->outcome == CL_OUTCOME_UNKNOWN) {
+		cl_print_db_error(&r->err);
+	} else {
+		cl_msg("%s: %s, not reconciled: %s", path, cl_outcome_name(r->outcome), r->reason);
+	}
+	cl_recon_keys_free(fk, n);
+	free(r);
+	return code;
+}
+
+static int reconcile(const struct cl_args *args, struct cl_db *db)
+{
+	struct cl_recon_opts ro = {
+		.tenant = args->tenant ? args->tenant : "default",
+		.refs = args->match,
+		.ach_companies = args->ach_company,
+		.differences_only = args->quiet,
+	};
+	struct out o = { .format = args->format };
+	struct cl_recon_summary s;
+	struct cl_error err;
+	char **keys = NULL;
+	size_t nkeys = 0, cap = 0;
+	int code = CL_EXIT_OK;
+	enum cl_db_status st;
+
+	if (cl_schema_check(db, &err) != CL_DB_OK || cl_recon_session(db, &err) != CL_DB_OK)
+		return cl_db_failed(&err);
+	if (args->format == CL_OUT_CSV) {
+		const char *const head[] = {
+			"status",
+			"reason",
+			"statement",
+			"entry_kind",
+			"entry_key",
+			"entry_line",
+			"amount_minor",
+			"currency",
+			"direction",
+			"booking_date",
+			CL_FIELD_NAME(value_date),
+			"payment_status",
+			"rule",
+			"reference",
+			"record_kind",
+			"record_key",
+			"record_load_id",
+			"record_position",
+			"record_amount_minor",
+			"record_currency",
+			"record_direction",
+			"records",
+			"detail",
+		};
+
+		cl_csv_row(stdout, head, sizeof(head) / sizeof(head[0]));
+	}
+	for (int i = 0; i < args->noperands; i++)
+		code = cl_exit_worse(
+			code, load_statement(db, args, args->operands[i], &keys, &nkeys, &cap));
+	if (!args->noperands &&
+	    (st = cl_recon_pending(db, ro.tenant, &keys, &nkeys, &err)) != CL_DB_OK)
+		return cl_db_failed(&err);
+	if (!db->conn && cl_db_connect(db, db->conninfo, &err) != CL_DB_OK) {
+		cl_recon_keys_free(keys, nkeys);
+		return cl_exit_worse(code, cl_db_failed(&err));
+	}
+	st = cl_reconcile(db, &ro, keys, nkeys, on_item, &o, &s, &err);
+	cl_recon_keys_free(keys, nkeys);
+	if (st != CL_DB_OK)
+		return cl_exit_worse(code, cl_db_failed(&err));
+	summary(&o, &s);
+	if (s.unmatched_theirs || s.exceptions)
+		code = cl_exit_worse(code, CL_EXIT_DIFFERENCES);
+	return cl_finish_stdout(code);
+}
+
+int cl_cmd_reconcile(int argc, char **argv)
+{
+	struct cl_args args = { 0 };
+
+	return cl_run_db_command(reconcile_command, &args, argc, argv, reconcile);
+}

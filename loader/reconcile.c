@@ -1,0 +1,357 @@
+/* reconcile.c - two-way reconciliation (reconcile.h; statements:
+ * sql/loader/reconcile.sql). */
+#include "reconcile.h"
+
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fingerprint.h"
+#include "input.h"
+#include "loader_sql.h"
+#include "statement.h"
+#include "statement_identity.h"
+#include "xmalloc.h"
+
+/* The references, in their default order of trust; the last is off by
+ * default.  reconcile.sql's reconcile_candidates probes by each. */
+#define NREFS 6
+#define NDEFAULT 5
+static void known_refs(const char *r[NREFS])
+{
+	r[0] = CL_FIELD_NAME(uetr);
+	r[1] = "e2e";
+	r[2] = CL_FIELD_NAME(tx_id);
+	r[3] = CL_FIELD_NAME(instr_id);
+	r[4] = "trace";
+	r[5] = "acct_svcr_ref";
+}
+
+bool cl_recon_ref_known(const char *word, size_t n)
+{
+	const char *r[NREFS];
+
+	known_refs(r);
+	for (size_t i = 0; i < NREFS; i++)
+		if (strlen(r[i]) == n && memcmp(r[i], word, n) == 0)
+			return true;
+	return false;
+}
+
+const char *cl_recon_default_refs(void)
+{
+	static char buf[64];
+	const char *r[NREFS];
+	size_t o = 0;
+
+	if (buf[0])
+		return buf;
+	known_refs(r);
+	for (size_t i = 0; i < NDEFAULT; i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s", i ? "," : "", r[i]);
+	return buf;
+}
+
+/* A comma list as a PostgreSQL text array literal (a parameter's value):
+ * each element double-quoted, " and \ escaped.  malloc'd. */
+static char *array_literal(const char *list)
+{
+	size_t cap = 2 * (list ? strlen(list) : 0) + 8, o = 0;
+	char *out = cl_xmalloc(cap + 2 * cap);
+	const char *p = list ? list : "";
+
+	out[o++] = '{';
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (o > 1)
+			out[o++] = ',';
+		out[o++] = '"';
+		for (size_t i = 0; i < n; i++) {
+			if (p[i] == '"' || p[i] == '\\')
+				out[o++] = '\\';
+			out[o++] = p[i];
+		}
+		out[o++] = '"';
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	out[o++] = '}';
+	out[o] = '\0';
+	return out;
+}
+
+static void keys_add(char ***keys, size_t *n, size_t *cap, const char *key)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 8;
+		*keys = cl_xrealloc(*keys, *cap * sizeof(**keys));
+	}
+	(*keys)[(*n)++] = cl_xstrdup(key);
+}
+
+void cl_recon_keys_free(char **keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+enum cl_status cl_recon_file_keys(const char *path, char ***keys, size_t *n, struct cl_error *err)
+{
+	struct cl_input *in;
+	struct cl_stmt_parser *p;
+	const struct cl_stmt_item *item;
+	struct cl_fp *fp;
+	struct cl_stmt_row row;
+	enum cl_status st, result = CL_OK;
+	unsigned long line = 0;
+	size_t cap = 0;
+
+	*keys = NULL;
+	*n = 0;
+	if ((st = cl_input_open_path(path, &in, err)) != CL_OK)
+		return st;
+	p = cl_stmt_open(in, 1);
+	fp = cl_fp_new();
+	while ((st = cl_stmt_next(p, &item, err)) != CL_END) {
+		if (st == CL_NOTE)
+			continue;
+		if (st != CL_OK) {
+			result = st;
+			break;
+		}
+		if (item->stmt.line == line)
+			continue;
+		line = item->stmt.line;
+		if (cl_stmt_row_statement(&item->stmt, fp, &row))
+			keys_add(keys, n, &cap, row.statement_key);
+	}
+	if (result == CL_OK && cl_stmt_source(p) == CL_STMT_SRC_UNKNOWN) {
+		cl_error_set(err, path, 0, "not_a_statement",
+			     "not a bank statement or status report (camt.052, camt.053, camt.054, "
+			     "BAI2, pacs.002)");
+		result = CL_INVALID;
+	}
+	cl_fp_free(fp);
+	cl_stmt_free(p);
+	cl_input_free(in);
+	if (result != CL_OK) {
+		err->file = path; /* the input's name is gone with it */
+		cl_recon_keys_free(*keys, *n);
+		*keys = NULL;
+		*n = 0;
+	}
+	return result;
+}
+
+enum cl_db_status cl_recon_session(struct cl_db *db, struct cl_error *err)
+{
+	return cl_db_exec(db, CL_SQL_RECONCILE_SESSION, 0, NULL, NULL, err);
+}
+
+enum cl_db_status cl_recon_pending(struct cl_db *db, const char *tenant, char ***keys, size_t *n,
+				   struct cl_error *err)
+{
+	const char *p[1] = { tenant };
+	PGresult *res;
+	enum cl_db_status st;
+	size_t cap = 0;
+
+	*keys = NULL;
+	*n = 0;
+	if ((st = cl_db_exec(db, CL_SQL_RECONCILE_PENDING, 1, p, &res, err)) != CL_DB_OK)
+		return st;
+	for (int i = 0; i < PQntuples(res); i++)
+		keys_add(keys, n, &cap, PQgetvalue(res, i, 0));
+	PQclear(res);
+	return CL_DB_OK;
+}
+
+static enum cl_db_status exec(struct cl_db *db, const char *sql, int np, const char *const *p,
+			      struct cl_error *err)
+{
+	return cl_db_exec(db, sql, np, p, NULL, err);
+}
+
+/* One statement of the run; s counts it. */
+static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_opts *o,
+				       const char *key, const char *run, const char *refs,
+				       const char *companies, struct cl_recon_summary *s,
+				       struct cl_error *err)
+{
+	const char *pk[2] = { o->tenant, key };
+	const char *pr[2] = { o->tenant, refs };
+	const char *pm[3] = { o->tenant, key, run };
+	PGresult *res;
+	char n[24], kind[16], account[CL_ACCOUNT_MAX + 1], from[16], to[16], ccy[8];
+	bool period;
+	enum cl_db_status st;
+
+	if ((st = cl_db_exec(db, CL_SQL_RECONCILE_HEADER, 2, pk, &res, err)) != CL_DB_OK)
+		return st;
+	if (PQntuples(res) == 0) {
+		PQclear(res);
+		s->not_loaded++;
+		return CL_DB_OK;
+	}
+	snprintf(kind, sizeof(kind), "%s", PQgetvalue(res, 0, 0));
+	snprintf(account, sizeof(account), "%s", PQgetvalue(res, 0, 1));
+	snprintf(from, sizeof(from), "%s", PQgetvalue(res, 0, 2));
+	snprintf(to, sizeof(to), "%s", PQgetvalue(res, 0, 3));
+	snprintf(ccy, sizeof(ccy), "%s", PQgetvalue(res, 0, 4));
+	/* only a statement covers a period of an account: a notification
+	   (camt.054), an intraday report (camt.052) and a status report say
+	   what happened, not everything that did */
+	period = (strcmp(kind, "camt.053") == 0 || strcmp(kind, "bai2") == 0) &&
+		 !PQgetisnull(res, 0, 1) && !PQgetisnull(res, 0, 2) && !PQgetisnull(res, 0, 3);
+	PQclear(res);
+	if ((st = exec(db, CL_SQL_RECONCILE_TRUNCATE_WORK, 0, NULL, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_ENTRIES, 2, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_ANALYZE, 0, NULL, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_BEST, 2, pr, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_BOOKED_TWICE, 0, NULL, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_BATCHES, 1, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST, 1, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_JUDGE, 2, pk, err)) != CL_DB_OK ||
+	    (st = cl_db_value(db, CL_SQL_RECONCILE_RECORD_MATCHES, 3, pm, n, sizeof(n), err)) !=
+		    CL_DB_OK)
+		return st;
+	s->new_matches += strtoul(n, NULL, 10);
+	if (period) {
+		const char *pu[8] = { o->tenant, key, kind, from, to, account, companies, ccy };
+
+		if ((st = exec(db, CL_SQL_RECONCILE_ANALYZE_ANSWER, 0, NULL, err)) != CL_DB_OK ||
+		    (st = exec(db, CL_SQL_RECONCILE_UNMATCHED_OURS, 8, pu, err)) != CL_DB_OK)
+			return st;
+	}
+	s->statements++;
+	return exec(db, CL_SQL_RECONCILE_MARK_STATEMENT, 3, pm, err);
+}
+
+static enum cl_db_status counts(struct cl_db *db, struct cl_recon_summary *s, struct cl_error *err)
+{
+	PGresult *res;
+	enum cl_db_status st = cl_db_exec(db, CL_SQL_RECONCILE_COUNTS, 0, NULL, &res, err);
+
+	if (st != CL_DB_OK)
+		return st;
+	s->matched = strtoul(PQgetvalue(res, 0, 0), NULL, 10);
+	s->unmatched_ours = strtoul(PQgetvalue(res, 0, 1), NULL, 10);
+	s->unmatched_theirs = strtoul(PQgetvalue(res, 0, 2), NULL, 10);
+	s->exceptions = strtoul(PQgetvalue(res, 0, 3), NULL, 10);
+	s->suggested = strtoul(PQgetvalue(res, 0, 4), NULL, 10);
+	PQclear(res);
+	return CL_DB_OK;
+}
+
+static enum cl_db_status record_run(struct cl_db *db, const struct cl_recon_opts *o,
+				    const char *run, const char *started,
+				    const struct cl_recon_summary *s, struct cl_error *err)
+{
+	char v[7][24];
+	const char *p[11];
+
+	snprintf(v[0], sizeof(v[0]), "%lu", s->statements);
+	snprintf(v[1], sizeof(v[1]), "%lu", s->matched);
+	snprintf(v[2], sizeof(v[2]), "%lu", s->unmatched_ours);
+	snprintf(v[3], sizeof(v[3]), "%lu", s->unmatched_theirs);
+	snprintf(v[4], sizeof(v[4]), "%lu", s->exceptions);
+	snprintf(v[5], sizeof(v[5]), "%lu", s->suggested);
+	snprintf(v[6], sizeof(v[6]), "%lu", s->new_matches);
+	p[0] = run;
+	p[1] = o->tenant;
+	p[2] = v[0];
+	p[3] = o->refs ? o->refs : cl_recon_default_refs();
+	for (int i = 1; i < 7; i++)
+		p[3 + i] = v[i];
+	p[10] = started;
+	return exec(db, CL_SQL_RECONCILE_RECORD_RUN, 11, p, err);
+}
+
+struct out_ctx {
+	cl_recon_item_fn *on_item;
+	void *ctx;
+};
+
+static int out_row(void *ctx, char **f, int nf)
+{
+	struct out_ctx *c = ctx;
+	struct cl_recon_item it;
+	const char **dst[] = {
+		&it.status,          &it.why,           &it.statement,       &it.entry_kind,
+		&it.entry_key,       &it.entry_item,    &it.entry_position,  &it.entry_load_id,
+		&it.account,         &it.amount_minor,  &it.currency,        &it.direction,
+		&it.booking_date,    &it.value_date,    &it.payment_status,  &it.rule,
+		&it.reference,       &it.record_kind,   &it.record_key,      &it.record_load_id,
+		&it.record_position, &it.record_amount, &it.record_currency, &it.record_direction,
+		&it.record_accounts, &it.records,       &it.batch_total,     &it.batch_count,
+		&it.original_kind,   &it.original_key,  &it.candidates,      &it.rejected,
+		&it.record_date,
+	};
+	const int n = (int)(sizeof(dst) / sizeof(dst[0]));
+
+	for (int i = 0; i < n; i++)
+		*dst[i] = i < nf ? f[i] : NULL;
+	c->on_item(c->ctx, &it);
+	return 0;
+}
+
+static void rollback(struct cl_db *db)
+{
+	struct cl_error ignored;
+
+	if (db->conn && PQtransactionStatus(db->conn) != PQTRANS_IDLE &&
+	    cl_db_exec(db, CL_SQL_DB_ROLLBACK, 0, NULL, NULL, &ignored) != CL_DB_OK)
+		cl_db_close(db);
+}
+
+enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, char *const *keys,
+			       size_t n, cl_recon_item_fn *on_item, void *ctx,
+			       struct cl_recon_summary *s, struct cl_error *err)
+{
+	static const char *const create[] = {
+		CL_SQL_RECONCILE_SETTINGS,     CL_SQL_RECONCILE_CREATE,
+		CL_SQL_RECONCILE_CREATE_ENTRY, CL_SQL_RECONCILE_CREATE_BEST,
+		CL_SQL_RECONCILE_CREATE_SUGG,  CL_SQL_RECONCILE_CREATE_BATCH,
+		CL_SQL_RECONCILE_TRUNCATE,
+	};
+	const char *ref_list = o->refs ? o->refs : cl_recon_default_refs();
+	char *refs = array_literal(ref_list), *companies = array_literal(o->ach_companies);
+	char run[24], started[48];
+	struct out_ctx oc = { on_item, ctx };
+	enum cl_db_status st;
+
+	memset(s, 0, sizeof(*s));
+	st = exec(db, CL_SQL_DB_BEGIN, 0, NULL, err);
+	for (size_t i = 0; st == CL_DB_OK && i < sizeof(create) / sizeof(create[0]); i++)
+		st = exec(db, create[i], 0, NULL, err);
+	if (st == CL_DB_OK)
+		st = cl_db_value(db, CL_SQL_RECONCILE_RUN_ID, 0, NULL, run, sizeof(run), err);
+	if (st == CL_DB_OK)
+		st = cl_db_value(db, CL_SQL_RECONCILE_NOW, 0, NULL, started, sizeof(started), err);
+	for (size_t i = 0; st == CL_DB_OK && i < n; i++)
+		st = one_statement(db, o, keys[i], run, refs, companies, s, err);
+	if (st == CL_DB_OK)
+		st = counts(db, s, err);
+	if (st == CL_DB_OK)
+		st = record_run(db, o, run, started, s, err);
+	if (st == CL_DB_OK)
+		st = exec(db, CL_SQL_DB_COMMIT, 0, NULL, err);
+	free(refs);
+	free(companies);
+	if (st != CL_DB_OK) {
+		rollback(db);
+		return st;
+	}
+	s->run_id = strtoll(run, NULL, 10);
+	st = cl_copy_out(db, o->differences_only ? CL_SQL_RECONCILE_OUTPUT_DIFFERENCES
+						: CL_SQL_RECONCILE_OUTPUT,
+			 out_row, &oc, err);
+	if (st != CL_DB_OK)
+		return st;
+	return exec(db, CL_SQL_RECONCILE_DROP, 0, NULL, err);
+}

@@ -1,0 +1,35 @@
+/*
+ * statement_load.h - a bank statement or status report loaded through the
+ * load pipeline (load.c): its items (rules/statement_identity.h) staged,
+ * classified against clearing_statement_item as duplicates and conflicts
+ * into the same journal, and the new ones stored, in the file's one
+ * transaction, with the same outcomes (held, quarantined) and load row as
+ * a clearing file.  For load.c only.
+ *
+ * Differences from a clearing file: a conflicting item is never copied
+ * into clearing_quarantine (its journal row is the record of it); diff
+ * reports the counts only, not each item; nothing enters the feed (a
+ * statement is no money movement of ours).
+ */
+#ifndef CL_STATEMENT_LOAD_H
+#define CL_STATEMENT_LOAD_H
+
+#include <stdbool.h>
+
+#include "load_int.h"
+
+/* Is L's file a statement or status report (camt.052/053/054, BAI2,
+ * pacs.002)?  Reads its first bytes and rewinds. */
+bool cl_statement_detect(struct load *L);
+
+/* The file's items into the stage (r->records, bytes, sha256, format and
+ * the load row's file facts); r->invalid_count > 0 when it is invalid. */
+enum cl_db_status cl_statement_stage(struct load *L, bool rewind) CL_MUST_CHECK;
+
+/* r->duplicate_count, conflict_count, new_count */
+enum cl_db_status cl_statement_classify(struct load *L) CL_MUST_CHECK;
+
+/* The new items; CL_DB_RETRY when a concurrent load stored one. */
+enum cl_db_status cl_statement_apply(struct load *L) CL_MUST_CHECK;
+
+#endif

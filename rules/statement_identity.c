@@ -1,0 +1,258 @@
+/* statement_identity.c - statement key rule v1 and fingerprints of
+ * statement items (statement_identity.h). */
+#include "statement_identity.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iso_identity.h"
+
+const char *cl_stmt_kind_of(enum cl_stmt_source s)
+{
+	switch (s) {
+	case CL_STMT_SRC_CAMT052: return "camt.052";
+	case CL_STMT_SRC_CAMT053: return "camt.053";
+	case CL_STMT_SRC_CAMT054: return "camt.054";
+	case CL_STMT_SRC_PACS002: return "pacs.002";
+	case CL_STMT_SRC_BAI2: return "bai2";
+	case CL_STMT_SRC_UNKNOWN: break;
+	}
+	return NULL;
+}
+
+/* The date of an xs:date or xs:dateTime ("" when it is neither). */
+static void date_of(char out[11], const char *s)
+{
+	out[0] = '\0';
+	if (strlen(s) < 10 || s[4] != '-' || s[7] != '-')
+		return;
+	for (int i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && !isdigit((unsigned char)s[i]))
+			return;
+	if (s[10] != '\0' && s[10] != 'T')
+		return;
+	memcpy(out, s, 10);
+	out[10] = '\0';
+}
+
+/* A reference as stored: "" for none and for NOTPROVIDED. */
+static void ref(char *dst, size_t cap, const char *src)
+{
+	if (cl_iso_id_unusable(src) || strlen(src) >= cap)
+		dst[0] = '\0';
+	else
+		memcpy(dst, src, strlen(src) + 1);
+}
+
+static bool key(char *dst, size_t cap, const char *fmt, ...) CL_PRINTF(3, 4);
+static bool key(char *dst, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(dst, cap, fmt, ap);
+	va_end(ap);
+	return n > 0 && (size_t)n < cap;
+}
+
+static bool statement_key(const struct cl_stmt_statement *st, struct cl_stmt_row *row)
+{
+	const char *acct = st->acct_iban[0] ? st->acct_iban : st->acct_other;
+	char page[16] = "";
+
+	row->kind = cl_stmt_kind_of(st->source);
+	if (!row->kind)
+		return false;
+	snprintf(row->message_type, sizeof(row->message_type), "%s", st->message_type);
+	snprintf(row->account, sizeof(row->account), "%s", acct);
+	snprintf(row->account_ccy, sizeof(row->account_ccy), "%s", st->acct_ccy);
+	snprintf(row->seq_nb, sizeof(row->seq_nb), "%s", st->elctrnc_seq_nb);
+	date_of(row->period_from, st->from);
+	date_of(row->period_to, st->to);
+	if (st->source == CL_STMT_SRC_PACS002) {
+		snprintf(row->statement_id, sizeof(row->statement_id), "%s", st->msg_id);
+		return key(row->statement_key, sizeof(row->statement_key), "pacs.002|%s",
+			   st->msg_id);
+	}
+	if (st->source == CL_STMT_SRC_BAI2) {
+		snprintf(row->statement_id, sizeof(row->statement_id), "%s", st->msg_id);
+		return key(row->statement_key, sizeof(row->statement_key), "bai2|%s|%s|%s|%s|%s",
+			   st->sender, st->msg_id, acct, st->acct_ccy, row->period_from);
+	}
+	snprintf(row->statement_id, sizeof(row->statement_id), "%s", st->id);
+	if (st->page)
+		snprintf(page, sizeof(page), "|p:%u", st->page);
+	if (st->elctrnc_seq_nb[0])
+		return key(row->statement_key, sizeof(row->statement_key), "%s|%s|%s|esn:%s%s",
+			   row->kind, acct, st->acct_ccy, st->elctrnc_seq_nb, page);
+	return key(row->statement_key, sizeof(row->statement_key), "%s|%s|%s|id:%s%s", row->kind,
+		   acct, st->acct_ccy, st->id, page);
+}
+
+static void fp_dir(struct cl_fp *fp, const char *name, enum cl_direction d)
+{
+	const char *s = cl_direction_name(d);
+
+	cl_fp_str(fp, name, s ? s : "");
+}
+
+bool cl_stmt_row_statement(const struct cl_stmt_statement *st, struct cl_fp *fp,
+			   struct cl_stmt_row *row)
+{
+	memset(row, 0, sizeof(*row));
+	row->item = CL_STMT_ROW_STATEMENT;
+	row->batch_count = -1;
+	row->position = st->line;
+	if (!statement_key(st, row) ||
+	    !key(row->natural_key, sizeof(row->natural_key), "%s|stmt", row->statement_key))
+		return false;
+	row->has_opening = st->opening.present;
+	row->opening_minor = st->opening.amount_minor;
+	row->has_closing = st->closing.present;
+	row->closing_minor = st->closing.amount_minor;
+	cl_fp_begin(fp);
+	cl_fp_str(fp, "item", "statement");
+	cl_fp_str(fp, "account", row->account);
+	cl_fp_str(fp, "ccy", row->account_ccy);
+	cl_fp_str(fp, "from", st->from);
+	cl_fp_str(fp, "to", st->to);
+	cl_fp_str(fp, "opening", st->opening.present ? "y" : "n");
+	cl_fp_int(fp, "opening_minor", st->opening.amount_minor);
+	cl_fp_str(fp, "closing", st->closing.present ? "y" : "n");
+	cl_fp_int(fp, "closing_minor", st->closing.amount_minor);
+	cl_fp_int(fp, "entries", st->sum_nb_of_ntries);
+	cl_fp_str(fp, "sum", st->sum_sum);
+	cl_fp_end(fp, row->fingerprint);
+	return true;
+}
+
+bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_entry *e,
+		       const struct cl_stmt_tx *tx, struct cl_fp *fp, struct cl_stmt_row *row)
+{
+	bool ok;
+
+	memset(row, 0, sizeof(*row));
+	row->item = CL_STMT_ROW_ENTRY;
+	row->position = e->line;
+	if (!statement_key(st, row))
+		return false;
+	row->entry_index = e->index;
+	snprintf(row->entry_ref, sizeof(row->entry_ref), "%s",
+		 st->source == CL_STMT_SRC_BAI2 ? e->cust_ref : e->ntry_ref);
+	snprintf(row->acct_svcr_ref, sizeof(row->acct_svcr_ref), "%s", e->acct_svcr_ref);
+	row->has_amount = true;
+	row->amount_minor = e->amount_minor;
+	snprintf(row->currency, sizeof(row->currency), "%s", e->ccy);
+	row->direction = e->direction;
+	row->reversal = e->reversal;
+	snprintf(row->status, sizeof(row->status), "%s", e->status);
+	date_of(row->booking_date, e->booking_date);
+	date_of(row->value_date, e->value_date);
+	snprintf(row->bank_tx_code, sizeof(row->bank_tx_code), "%s", e->bank_tx_code);
+	row->txs = e->txs;
+	row->batch_count = e->btch_nb_of_txs > 1 ? e->btch_nb_of_txs
+			   : e->txs > 1          ? (long)e->txs
+						 : -1;
+	ref(row->batch_msg_id, sizeof(row->batch_msg_id), e->btch_msg_id);
+	ref(row->batch_pmt_inf_id, sizeof(row->batch_pmt_inf_id), e->btch_pmt_inf_id);
+	if (tx) {
+		ref(row->msg_id, sizeof(row->msg_id), tx->msg_id);
+		ref(row->pmt_inf_id, sizeof(row->pmt_inf_id), tx->pmt_inf_id);
+		ref(row->instr_id, sizeof(row->instr_id), tx->instr_id);
+		ref(row->end_to_end_id, sizeof(row->end_to_end_id), tx->end_to_end_id);
+		ref(row->tx_id, sizeof(row->tx_id), tx->tx_id);
+		ref(row->uetr, sizeof(row->uetr), tx->uetr);
+		for (char *p = row->uetr; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		ref(row->ach_trace, sizeof(row->ach_trace), tx->ach_trace);
+		if (!row->ach_trace[0] && strlen(tx->clr_sys_ref) == 15 &&
+		    strspn(tx->clr_sys_ref, "0123456789") == 15)
+			ref(row->ach_trace, sizeof(row->ach_trace), tx->clr_sys_ref);
+		snprintf(row->return_reason, sizeof(row->return_reason), "%s", tx->rtr_reason);
+		if (!row->acct_svcr_ref[0])
+			ref(row->acct_svcr_ref, sizeof(row->acct_svcr_ref), tx->acct_svcr_ref);
+	}
+	/* BAI2: the customer reference is where an originator's own id goes,
+	   an ACH trace number (15 digits) for ACH detail */
+	if (st->source == CL_STMT_SRC_BAI2 && strlen(e->cust_ref) == 15 &&
+	    strspn(e->cust_ref, "0123456789") == 15)
+		ref(row->ach_trace, sizeof(row->ach_trace), e->cust_ref);
+	else if (st->source == CL_STMT_SRC_BAI2 && !row->end_to_end_id[0])
+		ref(row->end_to_end_id, sizeof(row->end_to_end_id), e->cust_ref);
+	ok = key(row->natural_key, sizeof(row->natural_key), "%s|#%lu", row->statement_key,
+		 e->index);
+	if (!ok)
+		return false;
+	cl_fp_begin(fp);
+	cl_fp_str(fp, "item", "entry");
+	cl_fp_int(fp, "amount_minor", row->amount_minor);
+	cl_fp_str(fp, "ccy", row->currency);
+	fp_dir(fp, "direction", row->direction);
+	cl_fp_str(fp, "reversal", row->reversal ? "y" : "n");
+	cl_fp_str(fp, "status", row->status);
+	cl_fp_str(fp, "booking_date", row->booking_date);
+	cl_fp_str(fp, CL_FIELD_NAME(value_date), row->value_date);
+	cl_fp_str(fp, "bank_tx_code", row->bank_tx_code);
+	cl_fp_str(fp, "entry_ref", row->entry_ref);
+	cl_fp_str(fp, "acct_svcr_ref", row->acct_svcr_ref);
+	cl_fp_int(fp, "batch_count", row->batch_count);
+	cl_fp_str(fp, "pmt_inf_id", row->pmt_inf_id);
+	cl_fp_str(fp, CL_FIELD_NAME(instr_id), row->instr_id);
+	cl_fp_str(fp, CL_FIELD_NAME(end_to_end_id), row->end_to_end_id);
+	cl_fp_str(fp, CL_FIELD_NAME(tx_id), row->tx_id);
+	cl_fp_str(fp, CL_FIELD_NAME(uetr), row->uetr);
+	cl_fp_str(fp, "ach_trace", row->ach_trace);
+	cl_fp_str(fp, "return_reason", row->return_reason);
+	cl_fp_end(fp, row->fingerprint);
+	return true;
+}
+
+bool cl_stmt_row_status(const struct cl_stmt_statement *st, const struct cl_stmt_status *s,
+			struct cl_fp *fp, struct cl_stmt_row *row)
+{
+	bool ok;
+
+	memset(row, 0, sizeof(*row));
+	row->item = CL_STMT_ROW_STATUS;
+	row->batch_count = -1;
+	row->position = s->line;
+	if (!statement_key(st, row))
+		return false;
+	row->entry_index = s->index;
+	snprintf(row->status, sizeof(row->status), "%s", s->status);
+	snprintf(row->status_reason, sizeof(row->status_reason), "%s", s->reason);
+	row->has_amount = s->has_amount;
+	row->amount_minor = s->amount_minor;
+	snprintf(row->currency, sizeof(row->currency), "%s", s->has_amount ? s->ccy : "");
+	date_of(row->booking_date, s->accptnc_dt_tm);
+	ref(row->msg_id, sizeof(row->msg_id), s->orgnl_msg_id);
+	ref(row->instr_id, sizeof(row->instr_id), s->orgnl_instr_id);
+	ref(row->end_to_end_id, sizeof(row->end_to_end_id), s->orgnl_end_to_end_id);
+	ref(row->tx_id, sizeof(row->tx_id), s->orgnl_tx_id);
+	ref(row->uetr, sizeof(row->uetr), s->orgnl_uetr);
+	for (char *p = row->uetr; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	snprintf(row->entry_ref, sizeof(row->entry_ref), "%s", s->sts_id);
+	ok = key(row->natural_key, sizeof(row->natural_key), "%s|#%lu", row->statement_key,
+		 s->index);
+	if (!ok)
+		return false;
+	cl_fp_begin(fp);
+	cl_fp_str(fp, "item", "status");
+	cl_fp_str(fp, "status", row->status);
+	cl_fp_str(fp, "sts_id", row->entry_ref);
+	cl_fp_str(fp, "reason", row->status_reason);
+	cl_fp_str(fp, "orgnl_msg_id", row->msg_id);
+	cl_fp_str(fp, CL_FIELD_NAME(instr_id), row->instr_id);
+	cl_fp_str(fp, CL_FIELD_NAME(end_to_end_id), row->end_to_end_id);
+	cl_fp_str(fp, CL_FIELD_NAME(tx_id), row->tx_id);
+	cl_fp_str(fp, CL_FIELD_NAME(uetr), row->uetr);
+	cl_fp_str(fp, "amount", s->has_amount ? "y" : "n");
+	cl_fp_int(fp, "amount_minor", row->amount_minor);
+	cl_fp_str(fp, "ccy", row->currency);
+	cl_fp_end(fp, row->fingerprint);
+	return true;
+}

@@ -1,0 +1,94 @@
+/*
+ * statement_identity.h - what makes an item of a bank statement or status
+ * report the item it is (statement key rule v1, clearing-load-keys(7)
+ * "Statement keys"): the row it is stored as, its natural key and its
+ * fingerprint, pure functions of what the statement readers hand out
+ * (parsers/statement.h).  The one definition: the loader and the tests call
+ * these, nothing else builds a statement key.
+ *
+ *   statement   camt: KIND|ACCOUNT|CCY|esn:ElctrncSeqNb (else id:Stmt/Id)
+ *               [|p:PAGE]; BAI2: bai2|SENDER|FILE-ID|ACCOUNT|CCY|AS-OF-DATE;
+ *               pacs.002: pacs.002|MsgId
+ *   its header  STATEMENT|stmt
+ *   an entry    STATEMENT|#INDEX (its place in the statement: a statement
+ *               is one document of the bank's, fixed once sent; NtryRef and
+ *               AcctSvcrRef repeat within real statements, so they are in
+ *               the fingerprint, not the key)
+ *   a status    STATEMENT|#INDEX
+ *
+ * The fingerprint hashes the economic content (amounts, currency,
+ * direction, dates, status, references; for a header its balances and
+ * period), so a re-delivered statement is a duplicate and a changed one a
+ * conflict (an entry inserted or removed shifts those after it: they all
+ * conflict, and the file is held).  Names and free text never enter it.
+ */
+#ifndef CL_STATEMENT_IDENTITY_H
+#define CL_STATEMENT_IDENTITY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fingerprint.h"
+#include "record.h"
+#include "statement.h"
+
+#define CL_STMT_KEY_RULE_V1 "s1"
+
+enum cl_stmt_row_item { CL_STMT_ROW_STATEMENT, CL_STMT_ROW_ENTRY, CL_STMT_ROW_STATUS };
+
+/* One row of clearing_statement_item (017_statements.sql).  Dates are
+ * "YYYY-MM-DD" or "" (a dateTime keeps its date). */
+struct cl_stmt_row {
+	enum cl_stmt_row_item item;
+	const char *kind; /* "camt.053", "bai2", "pacs.002", ... */
+	char natural_key[CL_KEY_MAX];
+	char statement_key[CL_KEY_MAX];
+	unsigned char fingerprint[32];
+	char message_type[32];
+	char account[CL_ACCOUNT_MAX];
+	char account_ccy[4];
+	char statement_id[CL_ID_MAX];
+	char seq_nb[24];
+	char period_from[11], period_to[11];
+	bool has_opening, has_closing;
+	int64_t opening_minor, closing_minor;
+	unsigned long entry_index;
+	char entry_ref[CL_ID_MAX];
+	char acct_svcr_ref[CL_ID_MAX];
+	bool has_amount;
+	int64_t amount_minor;
+	char currency[4];
+	enum cl_direction direction;
+	bool reversal;
+	char status[CL_STMT_CODE_MAX];
+	char status_reason[CL_STMT_CODE_MAX];
+	char booking_date[11], value_date[11];
+	char bank_tx_code[CL_STMT_CODE_MAX];
+	unsigned long txs;
+	long batch_count; /* -1: not a batch entry */
+	char batch_msg_id[CL_ID_MAX], batch_pmt_inf_id[CL_ID_MAX];
+	char msg_id[CL_ID_MAX], pmt_inf_id[CL_ID_MAX], instr_id[CL_ID_MAX];
+	char end_to_end_id[CL_ID_MAX], tx_id[CL_ID_MAX], uetr[37], ach_trace[CL_ID_MAX];
+	char return_reason[CL_STMT_CODE_MAX];
+	unsigned long position; /* line */
+};
+
+/* The kind of a statement source ("camt.053", ...; NULL for unknown). */
+const char *cl_stmt_kind_of(enum cl_stmt_source s);
+
+/* The row of a statement's header (from any item of it). */
+bool cl_stmt_row_statement(const struct cl_stmt_statement *st, struct cl_fp *fp,
+			   struct cl_stmt_row *row);
+
+/* The row of an entry; `tx` is its only or first transaction (NULL when it
+ * had none).  A reference "NOTPROVIDED" is no reference. */
+bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_entry *e,
+		       const struct cl_stmt_tx *tx, struct cl_fp *fp, struct cl_stmt_row *row);
+
+/* The row of a pacs.002 transaction status. */
+bool cl_stmt_row_status(const struct cl_stmt_statement *st, const struct cl_stmt_status *s,
+			struct cl_fp *fp, struct cl_stmt_row *row);
+
+/* Each returns false when the key does not fit CL_KEY_MAX (a data error). */
+
+#endif

@@ -1,0 +1,467 @@
+-- reconcile.sql - statement entries against applied records, both ways
+-- (loader/reconcile.c; clearing-load(1) RECONCILIATION).  Every query is
+-- bounded by one statement: its items by the statement index, each
+-- reference an index probe of clearing_record, a batch by the file it came
+-- in, unmatched ours and suggestions by the statement's period.
+
+-- name: reconcile_create
+-- The run's answer, one row per output item; kept past COMMIT (the output
+-- is written once the run has committed), dropped by reconcile_drop.
+-- "why" says what made an entry's status (reconcile.c words it).
+CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon (
+	seq bigserial, statement_key text, status text, why text, entry_kind text,
+	entry_key text COLLATE "C", entry_item text, entry_position bigint, entry_load_id bigint,
+	account text, amount_minor bigint, currency text, direction text, booking_date date,
+	value_date date, payment_status text, rule text, reference text, record_kind text,
+	record_key text COLLATE "C", record_load_id bigint, record_position bigint,
+	record_amount bigint, record_currency text, record_direction text,
+	record_accounts text[], records bigint, batch_total bigint, batch_count bigint,
+	batch_load_id bigint, batch_company text, batch_number text, batch_ref text,
+	original_kind text, original_key text, candidates bigint, rejected text,
+	record_date date)
+
+-- name: reconcile_create_entry
+-- One statement's work tables (emptied for each statement): its entries,
+CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_entry AS
+SELECT i.*, false AS is_return, NULL::date AS on_date
+FROM public.clearing_statement_item i WITH NO DATA
+
+-- name: reconcile_create_best
+-- the record each entry's references found (cls: of the entry's class),
+CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_best (
+	entry_key text COLLATE "C", entry_index bigint, rule text, val text, kind text,
+	natural_key text COLLATE "C", load_id bigint, position bigint, amount_minor bigint,
+	currency text, direction text, value_date date, accounts text[], equal boolean,
+	ncand bigint, nth bigint, original_trace text, orgnl_uetr text,
+	orgnl_end_to_end_id text, uetr text, end_to_end_id text, tx_id text, taken boolean,
+	rejected text, late boolean, cls boolean)
+
+-- name: reconcile_create_sugg
+-- the suggestion for an entry no reference matched,
+CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_sugg (
+	entry_key text COLLATE "C", kind text, natural_key text COLLATE "C", load_id bigint,
+	ordinal bigint, position bigint, amount_minor bigint, currency text, direction text,
+	value_date date, accounts text[])
+
+-- name: reconcile_create_batch
+-- and the best batch of each batch entry.
+CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_batch (
+	entry_key text COLLATE "C", rule text, ref text, load_id bigint, company text,
+	batch_number text, kind text, n bigint, total bigint, exact boolean)
+
+-- name: reconcile_analyze_answer
+-- Statistics of the answer so far, for unmatched ours' anti-join (a hash
+-- of the records it names; an index would cost every item its insert).
+ANALYZE pg_temp.cl_recon
+
+-- name: reconcile_truncate
+-- A run starts with an empty answer (a connection that ran one before).
+TRUNCATE pg_temp.cl_recon
+
+-- name: reconcile_truncate_work
+-- A statement starts with empty work tables.
+TRUNCATE pg_temp.cl_recon_entry, pg_temp.cl_recon_best, pg_temp.cl_recon_sugg,
+         pg_temp.cl_recon_batch
+
+-- name: reconcile_drop
+-- The answer, once written, and the work tables.
+DROP TABLE IF EXISTS pg_temp.cl_recon, pg_temp.cl_recon_entry, pg_temp.cl_recon_best,
+  pg_temp.cl_recon_sugg, pg_temp.cl_recon_batch
+
+-- name: reconcile_settings
+-- For the run's transaction: its sorts and hashes of a statement's
+-- entries in memory, no JIT (the estimates of the per-entry probes are
+-- large, the work small: compiling took longer than running), the work
+-- tables' statistics from a small sample (their row counts are what the
+-- plans need), and no sequential scans where an index serves: with the
+-- history never analyzed (right after a bulk load) the planner read the
+-- whole of it for a statement's day, or for a batch's file.  The work
+-- tables have no index: they are still read whole.
+SELECT pg_catalog.set_config('work_mem', '256MB', true), pg_catalog.set_config('jit', 'off', true),
+       pg_catalog.set_config('default_statistics_target', '10', true),
+       pg_catalog.set_config('enable_seqscan', 'off', true)
+
+-- name: reconcile_session
+-- Before the session's first temporary table: buffers for a statement's
+-- work tables (8 MB by default: a million entries went to disk).
+SET temp_buffers = '256MB'
+
+-- name: reconcile_run_id
+-- The run's id, taken when it begins; its row is written at the end.
+SELECT pg_catalog.nextval('public.clearing_reconcile_run_seq')
+
+-- name: reconcile_pending
+-- The statements of tenant $1 that no run has reconciled yet, oldest first.
+SELECT i.statement_key
+FROM public.clearing_statement_item i
+WHERE i.tenant = $1 AND i.item = 'statement'
+  AND NOT EXISTS (
+    SELECT 1 FROM public.clearing_reconcile_statement r
+    WHERE r.tenant = i.tenant AND r.statement_key = i.statement_key)
+ORDER BY i.load_id, i.ordinal
+
+-- name: reconcile_header
+-- Statement $2 of tenant $1: its kind, account, period (from, to) and
+-- the account's currency (no row: not loaded).
+SELECT kind, account, period_from, period_to, account_ccy
+FROM public.clearing_statement_item
+WHERE tenant = $1 AND statement_key = $2 AND item = 'statement'
+LIMIT 1
+
+-- name: reconcile_entries
+-- The entries (and pacs.002 statuses) of statement $2 of tenant $1 into
+-- the work table, each with whether it is a return (a return reason, a
+-- reversal, a bank transaction code RRTN or RPCR) and its date (value,
+-- else booking date).
+INSERT INTO pg_temp.cl_recon_entry
+SELECT i.*,
+       (i.return_reason IS NOT NULL OR i.reversal
+        OR coalesce(i.bank_tx_code LIKE '%/RRTN' OR i.bank_tx_code LIKE '%/RPCR', false)),
+       coalesce(i.value_date, i.booking_date)
+FROM public.clearing_statement_item i
+WHERE i.tenant = $1 AND i.statement_key = $2 AND i.item <> 'statement'
+
+-- name: reconcile_analyze
+-- Statistics of the entries, for the plans of the joins over them.
+ANALYZE pg_temp.cl_recon_entry
+
+-- name: reconcile_best
+-- Each entry's record (tenant $1), by its references, the text array $2
+-- in order of trust: one probe of clearing_record per entry, a BitmapOr
+-- of the reference indexes (its own references and, for returns, the
+-- original's).  Of the records found, those of the entry's class first
+-- (returns for a return entry, else payments: cls), then of the first
+-- reference, then the one with the same amount, currency and booked
+-- direction, nearest in date; with how many the reference found, whether
+-- an entry of another statement of its kind matched it, a pacs.002 that
+-- rejected it, and for an ACH return whether it came late: booked more
+-- than 2 banking days after its entry's effective date, or 60 days for
+-- the unauthorized codes (R05, R07, R10, R11, R29, R51).
+INSERT INTO pg_temp.cl_recon_best
+SELECT e.natural_key, e.entry_index, r.rule,
+       CASE r.rule WHEN 'uetr' THEN e.uetr WHEN 'e2e' THEN e.end_to_end_id
+         WHEN 'tx_id' THEN e.tx_id WHEN 'instr_id' THEN e.instr_id
+         WHEN 'trace' THEN e.ach_trace ELSE e.acct_svcr_ref END,
+       c.kind, c.natural_key, c.load_id, c.position, c.amount_minor, c.currency, c.direction,
+       c.value_date, c.accounts, c.equal, c.ncand, NULL, c.original_trace, c.orgnl_uetr,
+       c.orgnl_end_to_end_id, c.uetr, c.end_to_end_id, c.tx_id,
+       EXISTS (
+         SELECT 1 FROM public.clearing_reconcile_match m
+         WHERE m.tenant = $1 AND m.record_kind = c.kind AND m.record_key = c.natural_key
+           AND m.entry_kind = e.kind AND m.entry_key <> e.natural_key),
+       (SELECT min(s.status || coalesce(' ' || s.status_reason, ''))
+        FROM public.clearing_statement_item s
+        WHERE coalesce(c.uetr, c.end_to_end_id, c.tx_id) IS NOT NULL
+          AND s.tenant = $1 AND s.item = 'status' AND s.status = 'RJCT'
+          AND (s.uetr = c.uetr OR s.end_to_end_id = c.end_to_end_id OR s.tx_id = c.tx_id)),
+       (SELECT CASE WHEN c.reason_code IN ('R05', 'R07', 'R10', 'R11', 'R29', 'R51')
+                    THEN e.on_date - min(o.value_date) > 60
+                    ELSE public.clearing_banking_days(min(o.value_date), e.on_date) > 2 END
+        FROM public.clearing_record o
+        WHERE c.kind = 'ach.return' AND o.tenant = $1 AND o.trace_number = c.original_trace
+          AND o.kind = 'ach.entry' AND o.value_date <= e.on_date),
+       c.cls
+FROM pg_temp.cl_recon_entry e
+CROSS JOIN LATERAL (
+  SELECT f.*, count(*) OVER (PARTITION BY f.cls, f.ord) AS ncand
+  FROM (
+    SELECT x.kind, x.natural_key, x.load_id, x.ordinal, x.position, x.amount_minor,
+           x.currency, x.direction, x.value_date,
+           ARRAY[x.debtor_account, x.creditor_account, x.receiving_account] AS accounts,
+           x.original_trace, x.orgnl_uetr, x.orgnl_end_to_end_id, x.uetr, x.end_to_end_id,
+           x.tx_id, x.reason_code,
+           (x.kind IN ('ach.return', 'ach.noc', 'pacs.004')) = e.is_return AS cls,
+           least(
+             CASE WHEN x.uetr = e.uetr OR x.orgnl_uetr = e.uetr
+               THEN array_position($2::text[], 'uetr') END,
+             CASE WHEN x.end_to_end_id = e.end_to_end_id
+                    OR x.orgnl_end_to_end_id = e.end_to_end_id
+               THEN array_position($2::text[], 'e2e') END,
+             CASE WHEN x.tx_id = e.tx_id THEN array_position($2::text[], 'tx_id') END,
+             CASE WHEN x.instr_id = e.instr_id THEN array_position($2::text[], 'instr_id') END,
+             CASE WHEN x.trace_number = e.ach_trace OR x.original_trace = e.ach_trace
+               THEN array_position($2::text[], 'trace') END,
+             CASE WHEN x.end_to_end_id = e.acct_svcr_ref OR x.tx_id = e.acct_svcr_ref
+               THEN array_position($2::text[], 'acct_svcr_ref') END) AS ord,
+           (e.amount_minor IS NULL OR x.amount_minor = e.amount_minor)
+             AND (e.currency IS NULL OR x.currency = e.currency)
+             AND (e.direction IS NULL OR e.direction = coalesce(
+                    public.clearing_booked_direction(x.kind, x.direction), e.direction)) AS equal,
+           abs(coalesce(x.value_date - e.on_date, 0)) AS days_off
+    FROM public.clearing_record x
+    WHERE x.tenant = $1
+      AND (x.uetr = e.uetr OR x.orgnl_uetr = e.uetr OR x.end_to_end_id = e.end_to_end_id
+           OR x.orgnl_end_to_end_id = e.end_to_end_id OR x.tx_id = e.tx_id
+           OR x.instr_id = e.instr_id OR x.trace_number = e.ach_trace
+           OR x.original_trace = e.ach_trace OR x.end_to_end_id = e.acct_svcr_ref
+           OR x.tx_id = e.acct_svcr_ref)) AS f
+  WHERE f.ord IS NOT NULL
+  ORDER BY f.cls DESC, f.ord, f.equal DESC, f.days_off, f.load_id, f.ordinal
+  LIMIT 1) AS c
+CROSS JOIN LATERAL (SELECT ($2::text[])[c.ord] AS rule) AS r
+WHERE e.batch_count IS NULL
+
+-- name: reconcile_booked_twice
+-- An entry whose record an earlier entry of the statement has too, the
+-- same in every way: the bank booked it twice.
+UPDATE pg_temp.cl_recon_best b SET nth = t.nth
+FROM (SELECT entry_key,
+             row_number() OVER (PARTITION BY kind, natural_key ORDER BY entry_index) AS nth
+      FROM pg_temp.cl_recon_best WHERE cls AND equal) AS t
+WHERE t.entry_key = b.entry_key AND t.nth > 1
+
+-- name: reconcile_batches
+-- Each batch entry's candidate batches of tenant $1: the pain.001 PmtInf
+-- of its PmtInfId (per file), the ACH batch of its first transaction's
+-- trace (company and batch number, in the file that has it), with their
+-- count and net sum as booked (credits to our account positive) and
+-- whether both are the entry's exactly; the best one.
+INSERT INTO pg_temp.cl_recon_batch
+SELECT DISTINCT ON (e.natural_key) e.natural_key, g.rule, g.ref, g.load_id, g.company,
+       g.batch_number, g.kind, g.n, g.total,
+       g.n = e.batch_count AND g.ccy = e.currency
+         AND g.total = CASE e.direction WHEN 'debit' THEN -e.amount_minor ELSE e.amount_minor END
+FROM pg_temp.cl_recon_entry e
+CROSS JOIN LATERAL (
+  SELECT 'pmt_inf_id'::text AS rule, x.pmt_inf_id AS ref, x.load_id, NULL::text AS company,
+         NULL::text AS batch_number, min(x.kind) AS kind, count(*) AS n,
+         -sum(x.amount_minor) AS total, min(x.currency) AS ccy
+  FROM public.clearing_record x
+  WHERE x.tenant = $1 AND x.pmt_inf_id = coalesce(e.batch_pmt_inf_id, e.pmt_inf_id)
+    AND x.kind = 'pain.001'
+  GROUP BY x.pmt_inf_id, x.load_id
+  UNION ALL
+  SELECT 'trace_batch', t.trace_number, b.load_id, b.company_id, b.batch_number, min(b.kind),
+         count(*), sum(CASE public.clearing_booked_direction(b.kind, b.direction)
+                       WHEN 'debit' THEN -b.amount_minor ELSE b.amount_minor END),
+         min(b.currency)
+  FROM (SELECT DISTINCT x.trace_number, x.load_id, x.company_id, x.batch_number
+        FROM public.clearing_record x
+        WHERE x.tenant = $1 AND x.trace_number = e.ach_trace AND x.kind = 'ach.entry') t
+  JOIN public.clearing_record b
+    ON b.load_id = t.load_id AND b.tenant = $1 AND b.kind = 'ach.entry'
+   AND b.company_id = t.company_id AND b.batch_number = t.batch_number
+  GROUP BY t.trace_number, b.load_id, b.company_id, b.batch_number) AS g
+WHERE e.batch_count IS NOT NULL
+ORDER BY e.natural_key, 10 DESC, g.load_id
+
+-- name: reconcile_suggest
+-- For each entry (not a batch, not a return) of the work table that no
+-- reference matched to a record of its class, a record of tenant $1 of
+-- the same amount, currency, booked direction and date that no entry of
+-- its kind matched: a suggestion (the first loaded).  Those entries are
+-- found first (MATERIALIZED): only they probe the day's records.
+WITH need AS MATERIALIZED (
+  SELECT e.natural_key, e.kind, e.on_date, e.amount_minor, e.currency, e.direction
+  FROM pg_temp.cl_recon_entry e
+  WHERE e.item = 'entry' AND e.batch_count IS NULL AND NOT e.is_return
+    AND NOT EXISTS (
+      SELECT 1 FROM pg_temp.cl_recon_best b WHERE b.entry_key = e.natural_key AND b.cls))
+INSERT INTO pg_temp.cl_recon_sugg
+SELECT e.natural_key, o.*
+FROM need e
+CROSS JOIN LATERAL (
+  SELECT * FROM (
+  SELECT x.kind, x.natural_key, x.load_id, x.ordinal, x.position, x.amount_minor,
+         x.currency, x.direction, x.value_date,
+         ARRAY[x.debtor_account, x.creditor_account, x.receiving_account] AS accounts
+  FROM public.clearing_record x
+  WHERE x.tenant = $1 AND x.value_date = e.on_date AND x.amount_minor = e.amount_minor
+    AND x.currency = e.currency
+    AND coalesce(public.clearing_booked_direction(x.kind, x.direction), e.direction)
+        = e.direction
+    AND NOT EXISTS (
+      SELECT 1 FROM public.clearing_reconcile_match m
+      WHERE m.tenant = $1 AND m.record_kind = x.kind AND m.record_key = x.natural_key
+        AND m.entry_kind = e.kind)
+  OFFSET 0) AS x
+  ORDER BY x.load_id, x.ordinal
+  LIMIT 1) AS o
+
+-- name: reconcile_judge
+-- Each entry of statement $2 (tenant $1) with its status and why: a batch
+-- by its batch, else by its record; a return without a return of ours
+-- names the payment it returns; an entry without a reference found gets
+-- a suggestion (same amount, currency, direction and date, not matched
+-- by an entry of its kind) or none.
+INSERT INTO pg_temp.cl_recon (statement_key, status, why, entry_kind, entry_key, entry_item,
+  entry_position, entry_load_id, account, amount_minor, currency, direction, booking_date,
+  value_date, payment_status, rule, reference, record_kind, record_key, record_load_id,
+  record_position, record_amount, record_currency, record_direction, record_accounts, records,
+  batch_total, batch_count, batch_load_id, batch_company, batch_number, batch_ref,
+  original_kind, original_key, candidates, rejected)
+SELECT $2, v.status, v.why, e.kind, e.natural_key, e.item, e.position, e.load_id, e.account,
+       e.amount_minor, e.currency, e.direction, e.booking_date, e.value_date,
+       CASE WHEN e.item = 'status' THEN e.status END,
+       coalesce(bb.rule, b.rule), coalesce(bb.ref, b.val), coalesce(b.kind, o.kind),
+       coalesce(b.natural_key, o.natural_key), coalesce(b.load_id, o.load_id),
+       coalesce(b.position, o.position), coalesce(b.amount_minor, o.amount_minor),
+       coalesce(b.currency, o.currency), coalesce(b.direction, o.direction),
+       coalesce(b.accounts, o.accounts), bb.n, bb.total, e.batch_count, bb.load_id,
+       bb.company, bb.batch_number, bb.ref, orig.kind, orig.natural_key, b.ncand, b.rejected
+FROM pg_temp.cl_recon_entry e
+LEFT JOIN pg_temp.cl_recon_best b ON b.entry_key = e.natural_key AND b.cls
+LEFT JOIN pg_temp.cl_recon_batch bb ON bb.entry_key = e.natural_key
+LEFT JOIN LATERAL (
+  SELECT x.kind, x.natural_key FROM public.clearing_record x
+  WHERE b.kind IN ('ach.return', 'ach.noc') AND x.tenant = $1
+    AND x.trace_number = b.original_trace AND x.kind = 'ach.entry'
+  UNION ALL
+  SELECT x.kind, x.natural_key FROM public.clearing_record x
+  WHERE b.kind = 'pacs.004' AND x.tenant = $1 AND x.uetr = b.orgnl_uetr
+  UNION ALL
+  SELECT x.kind, x.natural_key FROM public.clearing_record x
+  WHERE b.kind = 'pacs.004' AND b.orgnl_uetr IS NULL AND x.tenant = $1
+    AND x.end_to_end_id = b.orgnl_end_to_end_id
+  UNION ALL
+  SELECT c.kind, c.natural_key FROM pg_temp.cl_recon_best c
+  WHERE b.kind IS NULL AND e.is_return AND c.entry_key = e.natural_key
+  LIMIT 1) AS orig ON true
+LEFT JOIN pg_temp.cl_recon_sugg o ON o.entry_key = e.natural_key
+CROSS JOIN LATERAL (
+  SELECT CASE WHEN w IN ('matched', 'several') THEN 'matched'
+              WHEN w = 'suggested' THEN 'suggested'
+              WHEN w ~ '^no_|_not_ours$' THEN 'unmatched_theirs'
+              ELSE 'exception' END AS status, w AS why
+  FROM (SELECT CASE
+    WHEN e.batch_count IS NOT NULL AND bb.rule IS NULL THEN 'no_batch'
+    WHEN e.batch_count IS NOT NULL AND bb.exact THEN 'matched'
+    WHEN e.batch_count IS NOT NULL THEN 'batch_differs'
+    WHEN b.kind IS NULL AND o.kind IS NOT NULL THEN 'suggested'
+    WHEN b.kind IS NULL AND orig.kind IS NOT NULL THEN 'return_not_ours'
+    WHEN b.kind IS NULL AND e.item = 'status' THEN 'status_not_ours'
+    WHEN b.kind IS NULL THEN 'no_record'
+    WHEN NOT b.equal THEN 'differs'
+    WHEN b.nth > 1 THEN 'booked_twice'
+    WHEN b.taken THEN 'taken'
+    WHEN coalesce(e.status, 'BOOK') = 'BOOK' AND b.rejected IS NOT NULL THEN 'rejected_booked'
+    WHEN b.late THEN 'late_return'
+    WHEN b.ncand > 1 THEN 'several'
+    ELSE 'matched' END AS w) AS k) AS v
+ORDER BY e.entry_index
+
+-- name: reconcile_record_matches
+-- The matches of statement $2 of tenant $1 that no run recorded yet, with
+-- run $3: each matched entry with its record, a batch entry with each
+-- record of its batch.  Returns how many were new.
+WITH ins AS (
+  INSERT INTO public.clearing_reconcile_match
+    (tenant, entry_kind, entry_key, record_kind, record_key, rule, run_id)
+  SELECT $1, r.entry_kind, r.entry_key, r.record_kind, r.record_key, r.rule, $3::bigint
+  FROM pg_temp.cl_recon r
+  WHERE r.statement_key = $2 AND r.status = 'matched' AND r.batch_count IS NULL
+  UNION ALL
+  SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
+  FROM pg_temp.cl_recon r
+  CROSS JOIN LATERAL (
+    -- the batch's records, by its file (OFFSET 0: a probe per batch)
+    SELECT x.kind, x.natural_key FROM public.clearing_record x
+    WHERE x.tenant = $1 AND x.load_id = r.batch_load_id AND x.pmt_inf_id = r.batch_ref
+      AND x.kind = 'pain.001' OFFSET 0) AS x
+  WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'pmt_inf_id'
+  UNION ALL
+  SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
+  FROM pg_temp.cl_recon r
+  CROSS JOIN LATERAL (
+    SELECT x.kind, x.natural_key FROM public.clearing_record x
+    WHERE x.tenant = $1 AND x.load_id = r.batch_load_id AND x.company_id = r.batch_company
+      AND x.batch_number = r.batch_number AND x.kind = 'ach.entry' OFFSET 0) AS x
+  WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'trace_batch'
+  ON CONFLICT DO NOTHING
+  RETURNING 1)
+SELECT count(*) FROM ins
+
+-- name: reconcile_unmatched_ours
+-- The records of tenant $1 the bank should have booked on statement $2 of
+-- kind $3 and did not: in its currency $8, dated within its period ($4 to
+-- $5), on its account $6 (debtor or creditor account), or ACH records of
+-- the originators $7 (a text array), that no entry of a statement of its
+-- kind matched and that this statement's answer does not already name.
+INSERT INTO pg_temp.cl_recon (statement_key, status, why, account, record_kind, record_key,
+  record_load_id, record_position, record_amount, record_currency, record_direction,
+  record_accounts, record_date)
+SELECT $2, 'unmatched_ours', 'not_booked', $6, x.kind, x.natural_key, x.load_id, x.position,
+       x.amount_minor, x.currency, x.direction,
+       ARRAY[x.debtor_account, x.creditor_account, x.receiving_account], x.value_date
+FROM (
+SELECT x.* FROM public.clearing_record x
+WHERE x.tenant = $1 AND x.value_date BETWEEN $4::date AND $5::date AND x.currency = $8
+  AND (x.debtor_account = $6 OR x.creditor_account = $6
+       OR (x.kind IN ('ach.entry', 'ach.return') AND x.company_id = ANY ($7::text[])))
+  AND NOT EXISTS (
+    SELECT 1 FROM public.clearing_reconcile_match m
+    WHERE m.tenant = $1 AND m.record_kind = x.kind AND m.record_key = x.natural_key
+      AND m.entry_kind = $3)
+  AND NOT EXISTS (
+    SELECT 1 FROM pg_temp.cl_recon r
+    WHERE r.statement_key = $2 AND r.record_kind = x.kind AND r.record_key = x.natural_key)
+OFFSET 0) AS x
+ORDER BY x.load_id, x.ordinal
+
+-- name: reconcile_mark_statement
+-- Statement $2 of tenant $1 reconciled by run $3.
+INSERT INTO public.clearing_reconcile_statement (tenant, statement_key, run_id)
+VALUES ($1, $2, $3::bigint)
+ON CONFLICT DO NOTHING
+
+-- name: reconcile_counts
+-- The run's answer counted by status: matched, unmatched_ours,
+-- unmatched_theirs, exception, suggested.
+SELECT count(*) FILTER (WHERE status = 'matched'),
+       count(*) FILTER (WHERE status = 'unmatched_ours'),
+       count(*) FILTER (WHERE status = 'unmatched_theirs'),
+       count(*) FILTER (WHERE status = 'exception'),
+       count(*) FILTER (WHERE status = 'suggested')
+FROM pg_temp.cl_recon
+
+-- name: reconcile_record_run
+-- Run $1 of tenant $2 over $3 statements by references $4: $5 matched,
+-- $6 unmatched ours, $7 unmatched theirs, $8 exceptions, $9 suggested,
+-- $10 matches new, begun at $11.
+INSERT INTO public.clearing_reconcile_run (run_id, tenant, statements, refs, matched,
+  unmatched_ours, unmatched_theirs, exceptions, suggested, new_matches, started_at)
+VALUES ($1::bigint, $2, $3::bigint, $4, $5::bigint, $6::bigint, $7::bigint, $8::bigint,
+        $9::bigint, $10::bigint, $11::timestamptz)
+
+-- name: reconcile_output
+-- The answer in order: each statement's entries, then its unmatched ours.
+COPY (
+  SELECT status, why, statement_key, entry_kind, entry_key, entry_item, entry_position,
+         entry_load_id, account, amount_minor, currency, direction, booking_date, value_date,
+         payment_status, rule, reference, record_kind, record_key, record_load_id,
+         record_position, record_amount, record_currency, record_direction,
+         array_to_string(record_accounts, ' '), records, batch_total, batch_count,
+         original_kind, original_key, candidates, rejected, record_date
+  FROM pg_temp.cl_recon
+  ORDER BY seq) TO STDOUT
+
+-- name: reconcile_output_differences
+-- The same without the matched items (reconcile --quiet).
+COPY (
+  SELECT status, why, statement_key, entry_kind, entry_key, entry_item, entry_position,
+         entry_load_id, account, amount_minor, currency, direction, booking_date, value_date,
+         payment_status, rule, reference, record_kind, record_key, record_load_id,
+         record_position, record_amount, record_currency, record_direction,
+         array_to_string(record_accounts, ' '), records, batch_total, batch_count,
+         original_kind, original_key, candidates, rejected, record_date
+  FROM pg_temp.cl_recon
+  WHERE status <> 'matched'
+  ORDER BY seq) TO STDOUT
+
+-- name: reconcile_now
+-- When the run began.
+SELECT pg_catalog.clock_timestamp()
+
+-- name: reconcile_show
+-- For show, the statement entries (and pacs.002 statuses) that matched the
+-- record of tenant $1, kind $2, natural key $3, as their statement's file
+-- and line (no key: it holds the account), by the run that found each.
+SELECT m.entry_kind, s.statement_id, s.seq_nb, s.entry_index, s.load_id AS entry_load_id,
+       l.file_name AS entry_file, s.position AS entry_position, s.booking_date, m.rule,
+       m.run_id, pg_catalog.to_char(m.matched_at, {iso_ts}) AS matched_at
+FROM public.clearing_reconcile_match m
+JOIN public.clearing_statement_item s
+  ON s.tenant = m.tenant AND s.kind = m.entry_kind AND s.natural_key = m.entry_key
+JOIN public.clearing_load l ON l.load_id = s.load_id
+WHERE m.tenant = $1 AND m.record_kind = $2 AND m.record_key = $3
+ORDER BY m.matched_at, m.entry_kind, m.entry_key

@@ -1,0 +1,173 @@
+/* test_statement_identity.c - statement key rule s1 and the fingerprints
+ * of statement items (rules/statement_identity.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "statement_identity.h"
+
+static void camt(struct cl_stmt_statement *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->source = CL_STMT_SRC_CAMT053;
+	strcpy(st->message_type, "camt.053.001.08");
+	strcpy(st->id, "STMT-1");
+	strcpy(st->acct_iban, "DE89370400440532013000");
+	strcpy(st->acct_ccy, "EUR");
+	strcpy(st->from, "2026-03-03T00:00:00");
+	strcpy(st->to, "2026-03-03T23:59:59+01:00");
+	st->line = 9;
+}
+
+static void entry(struct cl_stmt_entry *e, struct cl_stmt_tx *tx)
+{
+	memset(e, 0, sizeof(*e));
+	memset(tx, 0, sizeof(*tx));
+	e->index = 3;
+	e->line = 40;
+	e->amount_minor = 12345;
+	strcpy(e->ccy, "EUR");
+	e->direction = CL_DIR_DEBIT;
+	strcpy(e->status, "BOOK");
+	strcpy(e->booking_date, "2026-03-03");
+	strcpy(e->acct_svcr_ref, "SVCR-1");
+	e->btch_nb_of_txs = -1;
+	e->txs = 1;
+	strcpy(tx->end_to_end_id, "E2E-1");
+	strcpy(tx->uetr, "174C245F-2682-4291-AD67-2A41E530CD27");
+	strcpy(tx->tx_id, "NOTPROVIDED");
+	strcpy(tx->clr_sys_ref, "091000017611242");
+}
+
+static void test_camt_keys(void **state)
+{
+	struct cl_stmt_statement st;
+	struct cl_stmt_entry e;
+	struct cl_stmt_tx tx;
+	struct cl_stmt_row row;
+	struct cl_fp *fp = cl_fp_new();
+
+	(void)state;
+	camt(&st);
+	assert_true(cl_stmt_row_statement(&st, fp, &row));
+	/* no ElctrncSeqNb: the statement id */
+	assert_string_equal(row.statement_key, "camt.053|DE89370400440532013000|EUR|id:STMT-1");
+	assert_string_equal(row.natural_key,
+			    "camt.053|DE89370400440532013000|EUR|id:STMT-1|stmt");
+	assert_string_equal(row.period_from, "2026-03-03");
+	assert_string_equal(row.period_to, "2026-03-03");
+	strcpy(st.elctrnc_seq_nb, "44");
+	st.page = 2;
+	assert_true(cl_stmt_row_statement(&st, fp, &row));
+	assert_string_equal(row.statement_key, "camt.053|DE89370400440532013000|EUR|esn:44|p:2");
+	entry(&e, &tx);
+	assert_true(cl_stmt_row_entry(&st, &e, &tx, fp, &row));
+	/* the entry's place, never its references (they repeat) */
+	assert_string_equal(row.natural_key, "camt.053|DE89370400440532013000|EUR|esn:44|p:2|#3");
+	assert_string_equal(row.uetr, "174c245f-2682-4291-ad67-2a41e530cd27");
+	assert_string_equal(row.tx_id, "");       /* NOTPROVIDED is none */
+	assert_string_equal(row.ach_trace, "091000017611242"); /* a ClrSysRef of 15 digits */
+	assert_int_equal(row.batch_count, -1);
+	cl_fp_free(fp);
+}
+
+static void test_fingerprint_is_the_content(void **state)
+{
+	struct cl_stmt_statement st;
+	struct cl_stmt_entry e;
+	struct cl_stmt_tx tx;
+	struct cl_stmt_row a, b;
+	struct cl_fp *fp = cl_fp_new();
+
+	(void)state;
+	camt(&st);
+	entry(&e, &tx);
+	assert_true(cl_stmt_row_entry(&st, &e, &tx, fp, &a));
+	/* free text is no content */
+	strcpy(e.text, "another remark");
+	assert_true(cl_stmt_row_entry(&st, &e, &tx, fp, &b));
+	assert_memory_equal(a.fingerprint, b.fingerprint, 32);
+	/* one cent is */
+	e.amount_minor++;
+	assert_true(cl_stmt_row_entry(&st, &e, &tx, fp, &b));
+	assert_memory_not_equal(a.fingerprint, b.fingerprint, 32);
+	assert_string_equal(a.natural_key, b.natural_key);
+	/* and so is the bank's reference */
+	e.amount_minor--;
+	strcpy(e.acct_svcr_ref, "SVCR-2");
+	assert_true(cl_stmt_row_entry(&st, &e, &tx, fp, &b));
+	assert_memory_not_equal(a.fingerprint, b.fingerprint, 32);
+	cl_fp_free(fp);
+}
+
+static void test_bai2_keys(void **state)
+{
+	struct cl_stmt_statement st;
+	struct cl_stmt_entry e;
+	struct cl_stmt_row row;
+	struct cl_fp *fp = cl_fp_new();
+
+	(void)state;
+	memset(&st, 0, sizeof(st));
+	st.source = CL_STMT_SRC_BAI2;
+	strcpy(st.msg_id, "FILE001");
+	strcpy(st.sender, "BANKSEND");
+	strcpy(st.acct_other, "123456789");
+	strcpy(st.acct_ccy, "USD");
+	strcpy(st.from, "2026-11-29");
+	strcpy(st.to, "2026-11-29");
+	memset(&e, 0, sizeof(e));
+	e.index = 2;
+	e.btch_nb_of_txs = -1;
+	strcpy(e.cust_ref, "091000017611242");
+	strcpy(e.acct_svcr_ref, "BREF002");
+	assert_true(cl_stmt_row_entry(&st, &e, NULL, fp, &row));
+	assert_string_equal(row.natural_key, "bai2|BANKSEND|FILE001|123456789|USD|2026-11-29|#2");
+	assert_string_equal(row.ach_trace, "091000017611242");
+	strcpy(e.cust_ref, "INV-7");
+	assert_true(cl_stmt_row_entry(&st, &e, NULL, fp, &row));
+	assert_string_equal(row.end_to_end_id, "INV-7");
+	assert_string_equal(row.ach_trace, "");
+	cl_fp_free(fp);
+}
+
+static void test_status_keys(void **state)
+{
+	struct cl_stmt_statement st;
+	struct cl_stmt_status s;
+	struct cl_stmt_row row;
+	struct cl_fp *fp = cl_fp_new();
+
+	(void)state;
+	memset(&st, 0, sizeof(st));
+	st.source = CL_STMT_SRC_PACS002;
+	strcpy(st.msg_id, "STS-1");
+	memset(&s, 0, sizeof(s));
+	s.index = 1;
+	strcpy(s.status, "RJCT");
+	strcpy(s.orgnl_end_to_end_id, "E2E-7");
+	assert_true(cl_stmt_row_status(&st, &s, fp, &row));
+	assert_string_equal(row.natural_key, "pacs.002|STS-1|#1");
+	assert_string_equal(row.end_to_end_id, "E2E-7");
+	assert_int_equal(row.batch_count, -1);
+	/* an unknown source has no key */
+	st.source = CL_STMT_SRC_UNKNOWN;
+	assert_false(cl_stmt_row_status(&st, &s, fp, &row));
+	cl_fp_free(fp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_camt_keys),
+		cmocka_unit_test(test_fingerprint_is_the_content),
+		cmocka_unit_test(test_bai2_keys),
+		cmocka_unit_test(test_status_keys),
+	};
+
+	return cmocka_run_group_tests_name("statement_identity", tests, NULL, NULL);
+}
