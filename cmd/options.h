@@ -58,6 +58,12 @@ struct cl_args {
 	const char *ack;           /* feed --ack POSITION */
 	const char *journal_before; /* prune --journal-before DATE */
 	bool duplicates_only;      /* prune --duplicates-only */
+	const char *roles[32];     /* init --loader-role and the others, in order */
+	int role_kinds[32];        /* their enum cl_role_kind */
+	unsigned nroles;           /* how many were given (more than 32: refused) */
+	const char *tenant_access[32]; /* init --tenant-access ROLE=TENANT */
+	unsigned naccess;
+	int row_security;          /* init --row-security: 0 not given, 1 on, 2 off */
 };
 
 /* What an option line does. */

@@ -74,6 +74,10 @@ static enum cl_db_status apply(struct cl_db *db, const struct cl_migration *m, i
 	snprintf(parts, sizeof(parts), "%d", partitions > 0 ? partitions : 0);
 	p[0] = parts;
 	st = cl_db_exec(db, CL_SQL_SCHEMA_SET_PARTITIONS, 1, p, NULL, err);
+	/* a migration may rewrite the append-only tables (015) */
+	p[0] = "init";
+	if (st == CL_DB_OK)
+		st = cl_db_exec(db, CL_SQL_DB_MAINTENANCE, 1, p, NULL, err);
 	if (st != CL_DB_OK)
 		goto fail;
 	/* A migration may hold several statements: the simple query protocol

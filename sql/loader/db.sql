@@ -30,3 +30,9 @@ COMMIT
 -- name: db_rollback
 -- Roll the open transaction back.
 ROLLBACK
+
+-- name: db_maintenance
+-- This transaction is the documented maintenance command $1 (init's
+-- migrations, prune): the append-only tables' triggers (migration 015) let
+-- it through.  Transaction-local.
+SELECT pg_catalog.set_config('clearing_load.maintenance', $1, true)
