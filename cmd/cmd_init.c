@@ -82,17 +82,57 @@ static const struct cl_option init_command[] = {
 	CL_OPT_END(),
 };
 
+/* The roles and row-level security the command line asks for, and the
+ * grants of every role init was ever given. */
+static int apply_roles(const struct cl_args *args, struct cl_db *db)
+{
+	struct cl_error err;
+	struct cl_roles_request req = { .row_security = args->row_security == 1   ? 1
+							: args->row_security == 2 ? 0
+										  : -1 };
+	struct cl_roles_result rr;
+
+	for (unsigned i = 0; i < args->nroles; i++) {
+		req.role[i] = args->roles[i];
+		req.kind[i] = (enum cl_role_kind)args->role_kinds[i];
+	}
+	req.nroles = args->nroles;
+	for (unsigned i = 0; i < args->naccess; i++) {
+		static char roles[NLIST(args->tenant_access)][256];
+		const char *eq = strchr(args->tenant_access[i], '=');
+
+		snprintf(roles[i], sizeof(roles[i]), "%.*s", (int)(eq - args->tenant_access[i]),
+			 args->tenant_access[i]);
+		req.access_role[i] = roles[i];
+		req.access_tenant[i] = eq + 1;
+	}
+	req.naccess = args->naccess;
+	if (cl_roles_apply(db, &req, &rr, &err) != CL_DB_OK) {
+		cl_print_db_error(&err);
+		return strcmp(err.code, "no_role") == 0 ? CL_EXIT_CONFIG
+							: cl_exit_for_db_error(&err);
+	}
+	if (!cl_opt_quiet && (args->nroles || rr.granted))
+		printf("roles: %u granted their privileges\n", rr.granted);
+	if (!cl_opt_quiet && req.row_security >= 0)
+		printf("row-level security %s (%u table%s)\n", req.row_security ? "on" : "off",
+		       rr.rls_tables, rr.rls_tables == 1 ? "" : "s");
+	return CL_EXIT_OK;
+}
+
 static int init(const struct cl_args *args, struct cl_db *db)
 {
 	struct cl_init_result r;
 	struct cl_error err;
+	int code;
 
 	if (cl_schema_init(db, args->partitions ? (int)args->partitions : -1, &r, &err) != CL_DB_OK) {
 		cl_print_db_error(&err);
 		/* asking for another partitioning than the table has is the
 		 * operator's mistake, not a database outage */
 		return strcmp(err.code, "partitions_mismatch") == 0 ? CL_EXIT_USAGE
-								       : cl_exit_for_db_error(&err);
+		       : strcmp(err.code, "no_schema") == 0        ? CL_EXIT_CONFIG
+								   : cl_exit_for_db_error(&err);
 	}
 	if (r.from_version > cl_schema_latest()) {
 		/* an older binary during a rolling upgrade: never "up to date";
@@ -113,38 +153,9 @@ static int init(const struct cl_args *args, struct cl_db *db)
 			       r.partitions == 1 ? "" : "s");
 		putchar('\n');
 	}
-	{
-		struct cl_roles_request req = { .row_security = args->row_security == 1   ? 1
-								: args->row_security == 2 ? 0
-											  : -1 };
-		struct cl_roles_result rr;
-
-		for (unsigned i = 0; i < args->nroles; i++) {
-			req.role[i] = args->roles[i];
-			req.kind[i] = (enum cl_role_kind)args->role_kinds[i];
-		}
-		req.nroles = args->nroles;
-		for (unsigned i = 0; i < args->naccess; i++) {
-			static char roles[NLIST(args->tenant_access)][256];
-			const char *eq = strchr(args->tenant_access[i], '=');
-
-			snprintf(roles[i], sizeof(roles[i]), "%.*s", (int)(eq - args->tenant_access[i]),
-				 args->tenant_access[i]);
-			req.access_role[i] = roles[i];
-			req.access_tenant[i] = eq + 1;
-		}
-		req.naccess = args->naccess;
-		if (cl_roles_apply(db, &req, &rr, &err) != CL_DB_OK) {
-			cl_print_db_error(&err);
-			return strcmp(err.code, "no_role") == 0 ? CL_EXIT_CONFIG
-								: cl_exit_for_db_error(&err);
-		}
-		if (!cl_opt_quiet && (args->nroles || rr.granted))
-			printf("roles: %u granted their privileges\n", rr.granted);
-		if (!cl_opt_quiet && req.row_security >= 0)
-			printf("row-level security %s on %u table%s\n", req.row_security ? "on" : "off",
-			       rr.rls_tables, rr.rls_tables == 1 ? "" : "s");
-	}
+	code = apply_roles(args, db);
+	if (code != CL_EXIT_OK)
+		return code;
 	return cl_finish_stdout(CL_EXIT_OK);
 }
 

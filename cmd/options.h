@@ -38,6 +38,7 @@ struct cl_args {
 	unsigned long max_errors;  /* --max-errors; 0: the parser's default */
 	const char *schema;        /* validate --schema, or NULL */
 	const char *db;            /* -d: conninfo, or NULL for libpq's defaults */
+	const char *db_schema;     /* --schema of the database commands, or NULL */
 	unsigned long wait_limit;  /* --wait-limit seconds; 0: not given (300) */
 	const char *tenant;        /* -t, or NULL: the command's default */
 	int on_conflict;           /* load, diff --on-conflict: enum cl_on_conflict */
@@ -166,6 +167,9 @@ struct cl_option {
 	CL_OPT_STRING('d', "db", "CONNINFO", db, \
 		      "connection string or URI (default: libpq environment, PGSERVICE); " \
 		      "never a password: use ~/.pgpass"), \
+	CL_OPT_STRING(0, "schema", "NAME", db_schema, \
+		      "the schema of clearing-load's tables (default: $CLEARING_LOAD_SCHEMA, " \
+		      "else public)"), \
 	CL_OPT_ULONG(0, "wait-limit", "SECONDS", wait_limit, 1, 86400, \
 		     "the longest wait for the server, connecting included (default 300); " \
 		     "one that expires before COMMIT rolls the file back (exit 75)")

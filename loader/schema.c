@@ -116,6 +116,22 @@ enum cl_db_status cl_schema_init(struct cl_db *db, int partitions, struct cl_ini
 	memset(r, 0, sizeof(*r));
 	if ((st = begin_locked(db, err)) != CL_DB_OK)
 		goto fail;
+	{
+		PGresult *res;
+
+		if ((st = cl_db_exec(db, CL_SQL_SCHEMA_NAMESPACE, 0, NULL, &res, err)) != CL_DB_OK)
+			goto fail;
+		if (PQgetisnull(res, 0, 0)) {
+			PQclear(res);
+			cl_error_set(err, NULL, 0, "no_schema",
+				     "the schema named by --schema does not exist in this database");
+			cl_error_hint(err, "create it first (CREATE SCHEMA name AUTHORIZATION owner), "
+					   "then run init again");
+			st = CL_DB_ERROR;
+			goto fail;
+		}
+		PQclear(res);
+	}
 	st = exec0(db, CL_SQL_SCHEMA_CREATE_VERSION_TABLE, err);
 	if (st != CL_DB_OK || (st = current_version(db, &v, err)) != CL_DB_OK)
 		goto fail;

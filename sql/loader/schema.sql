@@ -6,6 +6,11 @@
 -- key (any constant will do, as long as it never changes).
 SELECT pg_catalog.pg_advisory_xact_lock(7308604897068083200)
 
+-- name: schema_namespace
+-- The schema init creates the tables in (the first of the search_path,
+-- --schema), or NULL when it does not exist.
+SELECT pg_catalog.current_schema()
+
 -- name: schema_create_version_table
 -- The table of applied migrations, created by the first init.
 CREATE TABLE IF NOT EXISTS public.clearing_schema_version (
