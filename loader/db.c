@@ -96,6 +96,11 @@ void cl_db_use_schema(const char *name)
 	session_schema = name;
 }
 
+const char *cl_db_schema(void)
+{
+	return session_schema;
+}
+
 enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct cl_error *err)
 {
 	const char *keys[10], *vals[10];

@@ -72,6 +72,7 @@ enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo,
  * (search_path "NAME, pg_temp": pg_catalog first, then it; the temporary
  * schema last).  Default public.  `name` is not copied. */
 void cl_db_use_schema(const char *name);
+const char *cl_db_schema(void);
 
 /* Close the connection (safe on a never-opened or closed db). */
 void cl_db_close(struct cl_db *db);

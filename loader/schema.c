@@ -117,14 +117,15 @@ enum cl_db_status cl_schema_init(struct cl_db *db, int partitions, struct cl_ini
 	if ((st = begin_locked(db, err)) != CL_DB_OK)
 		goto fail;
 	{
+		const char *name = cl_db_schema();
 		PGresult *res;
 
-		if ((st = cl_db_exec(db, CL_SQL_SCHEMA_NAMESPACE, 0, NULL, &res, err)) != CL_DB_OK)
+		if ((st = cl_db_exec(db, CL_SQL_SCHEMA_NAMESPACE, 1, &name, &res, err)) != CL_DB_OK)
 			goto fail;
-		if (PQgetisnull(res, 0, 0)) {
+		if (strcmp(PQgetvalue(res, 0, 0), "t") != 0) {
 			PQclear(res);
 			cl_error_set(err, NULL, 0, "no_schema",
-				     "the schema named by --schema does not exist in this database");
+				     "schema \"%s\" does not exist in this database", name);
 			cl_error_hint(err, "create it first (CREATE SCHEMA name AUTHORIZATION owner), "
 					   "then run init again");
 			st = CL_DB_ERROR;

@@ -7,9 +7,9 @@
 SELECT pg_catalog.pg_advisory_xact_lock(7308604897068083200)
 
 -- name: schema_namespace
--- The schema init creates the tables in (the first of the search_path,
--- --schema), or NULL when it does not exist.
-SELECT pg_catalog.current_schema()
+-- Does schema $1 (--schema) exist?  When it does not, the first schema of
+-- the search path that does would get the tables: the temporary one.
+SELECT pg_catalog.to_regnamespace(pg_catalog.quote_ident($1)) IS NOT NULL
 
 -- name: schema_create_version_table
 -- The table of applied migrations, created by the first init.
