@@ -22,28 +22,30 @@ BEGIN
 END
 $$;
 
-DO $$
+-- Make table t append-only (its partitions too): the trigger above, once.
+-- A later migration that adds such a table calls it.
+CREATE OR REPLACE FUNCTION public.clearing_make_append_only(t regclass) RETURNS void
+LANGUAGE plpgsql AS $$
 DECLARE
-	t regclass;
+	p regclass;
 BEGIN
-	FOR t IN
-		SELECT c.oid::regclass FROM pg_catalog.pg_class c
-		WHERE c.oid IN ('public.clearing_record'::regclass, 'public.clearing_dedupe_event'::regclass,
-				'public.clearing_quarantine'::regclass, 'public.clearing_load'::regclass,
-				'public.clearing_load_archive'::regclass,
-				'public.clearing_feed_commit'::regclass,
-				'public.clearing_prune_audit'::regclass)
-		   OR c.oid IN (SELECT i.inhrelid FROM pg_catalog.pg_inherits i
-				WHERE i.inhparent = 'public.clearing_record'::regclass)
+	FOR p IN
+		SELECT t UNION ALL
+		SELECT i.inhrelid::regclass FROM pg_catalog.pg_inherits i WHERE i.inhparent = t
 	LOOP
 		EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON %s',
-					  (SELECT relname FROM pg_catalog.pg_class WHERE oid = t) || '_append_only', t);
+					  (SELECT relname FROM pg_catalog.pg_class WHERE oid = p) || '_append_only', p);
 		EXECUTE pg_catalog.format('CREATE TRIGGER %I BEFORE UPDATE OR DELETE ON %s '
 					  'FOR EACH STATEMENT EXECUTE FUNCTION public.clearing_append_only()',
-					  (SELECT relname FROM pg_catalog.pg_class WHERE oid = t) || '_append_only', t);
+					  (SELECT relname FROM pg_catalog.pg_class WHERE oid = p) || '_append_only', p);
 	END LOOP;
 END
 $$;
+
+SELECT public.clearing_make_append_only(t) FROM unnest(ARRAY[
+	'public.clearing_record', 'public.clearing_dedupe_event', 'public.clearing_quarantine',
+	'public.clearing_load', 'public.clearing_load_archive', 'public.clearing_feed_commit',
+	'public.clearing_prune_audit']::regclass[]) AS t;
 
 -- What each kind of role may do with each relation, the one definition of
 -- the roles (a later migration that adds a table adds its rows here).
