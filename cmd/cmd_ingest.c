@@ -459,7 +459,7 @@ static int ingest(struct run *R, struct cl_inbox *in)
 	R->t.oldest_ready_age = in->oldest_ready_age;
 	if (!in->nready)
 		return CL_EXIT_OK; /* nothing to do: not even a connection */
-	if ((code = cl_cmd_connect(args->cmd, args->db, &R->db)) != 0)
+	if ((code = cl_cmd_connect(args, &R->db)) != 0)
 		return code;
 	R->connected = true;
 	if (cl_schema_check(&R->db, &err) != CL_DB_OK)

@@ -5,7 +5,49 @@
 
 #include "dbconn.h"
 #include "options.h"
+#include "roles.h"
 #include "schema.h"
+
+#define NLIST(a) (sizeof(a) / sizeof((a)[0]))
+
+static void add_role(struct cl_args *args, const struct cl_option *opt, const char *arg)
+{
+	if (args->nroles < NLIST(args->roles)) {
+		args->roles[args->nroles] = arg;
+		args->role_kinds[args->nroles] = opt->value;
+	}
+	args->nroles++;
+}
+
+static void add_access(struct cl_args *args, const struct cl_option *opt, const char *arg)
+{
+	(void)opt;
+	if (args->naccess < NLIST(args->tenant_access))
+		args->tenant_access[args->naccess] = arg;
+	args->naccess++;
+}
+
+static int check(struct cl_args *args)
+{
+	if (args->nroles > NLIST(args->roles) || args->naccess > NLIST(args->tenant_access))
+		return cl_usage_error(args->cmd, "at most %zu roles and %zu --tenant-access at once",
+				      NLIST(args->roles), NLIST(args->tenant_access));
+	for (unsigned i = 0; i < args->nroles; i++)
+		if (!args->roles[i][0])
+			return cl_usage_error(args->cmd, "a role name is empty");
+	for (unsigned i = 0; i < args->naccess; i++) {
+		const char *eq = strchr(args->tenant_access[i], '=');
+
+		if (!eq || eq == args->tenant_access[i] || !cl_valid_tenant(eq + 1))
+			return cl_usage_error(args->cmd,
+					      "invalid --tenant-access \"%s\" (expected ROLE=TENANT, the "
+					      "tenant 1 to 63 of a-z 0-9 _ . -)",
+					      args->tenant_access[i]);
+	}
+	return 0;
+}
+
+static const struct cl_choice on_off[] = { { "on", 1 }, { "off", 2 }, { NULL, 0 } };
 
 static const struct cl_option init_command[] = {
 	CL_OPT_USAGE("init", CL_NO_OPERANDS, "[OPTION]..."),
@@ -15,26 +57,82 @@ static const struct cl_option init_command[] = {
 	CL_OPT_ULONG('p', "partitions", "N", partitions, 1, 1024,
 		     "create clearing_record hash-partitioned on natural_key in N partitions "
 		     "(1-1024; default: not partitioned)"),
+	CL_OPT_CALLBACK(0, "loader-role", "ROLE", add_role, CL_ROLE_LOADER,
+			"grant ROLE what a loader needs (load, ingest, and what reader has but the "
+			"feed), nothing else; repeatable"),
+	CL_OPT_CALLBACK(0, "reader-role", "ROLE", add_role, CL_ROLE_READER,
+			"grant ROLE read access (show, loads, diff, SQL); repeatable"),
+	CL_OPT_CALLBACK(0, "consumer-role", "ROLE", add_role, CL_ROLE_CONSUMER,
+			"grant ROLE the feed (read and acknowledge); repeatable"),
+	CL_OPT_CALLBACK(0, "tenant-access", "ROLE=TENANT", add_access, 0,
+			"under row-level security, ROLE and its members see and load TENANT; "
+			"repeatable"),
+	CL_OPT_CHOICE(0, "row-security", "on|off", row_security, on_off,
+		      "limit every role to the tenants of its --tenant-access (on), or not (off, "
+		      "the default)"),
 	CL_OPT_QUIET("print nothing but errors"),
 	CL_OPT_VERBOSE(),
+	CL_OPT_CHECK(check),
+	CL_OPT_TEXT("The roles must exist.  Every init grants each role it was ever given exactly "
+		    "its privileges (clearing-load(1) PRIVILEGES)."),
 	CL_OPT_TEXT("Exit status: 0 success, 2 usage error (also --partitions other than the "
 		    "existing table's), 5 database error, 75 database unreachable (retry later), "
-		    "78 permission denied or a schema newer than this clearing-load (nothing is "
-		    "changed)."),
+		    "78 permission denied, a role that does not exist or a schema newer than this "
+		    "clearing-load (nothing is changed)."),
 	CL_OPT_END(),
 };
+
+/* The roles and row-level security the command line asks for, and the
+ * grants of every role init was ever given. */
+static int apply_roles(const struct cl_args *args, struct cl_db *db)
+{
+	struct cl_error err;
+	struct cl_roles_request req = { .row_security = args->row_security == 1   ? 1
+							: args->row_security == 2 ? 0
+										  : -1 };
+	struct cl_roles_result rr;
+
+	for (unsigned i = 0; i < args->nroles; i++) {
+		req.role[i] = args->roles[i];
+		req.kind[i] = (enum cl_role_kind)args->role_kinds[i];
+	}
+	req.nroles = args->nroles;
+	for (unsigned i = 0; i < args->naccess; i++) {
+		static char roles[NLIST(args->tenant_access)][256];
+		const char *eq = strchr(args->tenant_access[i], '=');
+
+		snprintf(roles[i], sizeof(roles[i]), "%.*s", (int)(eq - args->tenant_access[i]),
+			 args->tenant_access[i]);
+		req.access_role[i] = roles[i];
+		req.access_tenant[i] = eq + 1;
+	}
+	req.naccess = args->naccess;
+	if (cl_roles_apply(db, &req, &rr, &err) != CL_DB_OK) {
+		cl_print_db_error(&err);
+		return strcmp(err.code, "no_role") == 0 ? CL_EXIT_CONFIG
+							: cl_exit_for_db_error(&err);
+	}
+	if (!cl_opt_quiet && (args->nroles || rr.granted))
+		printf("roles: %u granted their privileges\n", rr.granted);
+	if (!cl_opt_quiet && req.row_security >= 0)
+		printf("row-level security %s (%u table%s)\n", req.row_security ? "on" : "off",
+		       rr.rls_tables, rr.rls_tables == 1 ? "" : "s");
+	return CL_EXIT_OK;
+}
 
 static int init(const struct cl_args *args, struct cl_db *db)
 {
 	struct cl_init_result r;
 	struct cl_error err;
+	int code;
 
 	if (cl_schema_init(db, args->partitions ? (int)args->partitions : -1, &r, &err) != CL_DB_OK) {
 		cl_print_db_error(&err);
 		/* asking for another partitioning than the table has is the
 		 * operator's mistake, not a database outage */
 		return strcmp(err.code, "partitions_mismatch") == 0 ? CL_EXIT_USAGE
-								       : cl_exit_for_db_error(&err);
+		       : strcmp(err.code, "no_schema") == 0        ? CL_EXIT_CONFIG
+								   : cl_exit_for_db_error(&err);
 	}
 	if (r.from_version > cl_schema_latest()) {
 		/* an older binary during a rolling upgrade: never "up to date";
@@ -55,6 +153,9 @@ static int init(const struct cl_args *args, struct cl_db *db)
 			       r.partitions == 1 ? "" : "s");
 		putchar('\n');
 	}
+	code = apply_roles(args, db);
+	if (code != CL_EXIT_OK)
+		return code;
 	return cl_finish_stdout(CL_EXIT_OK);
 }
 

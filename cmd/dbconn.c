@@ -54,16 +54,25 @@ int cl_run_db_command(const struct cl_option *cmd, struct cl_args *args, int arg
 	if (code >= 0)
 		return code;
 	cl_watchdog_set_limit(args->wait_limit ? (unsigned)args->wait_limit : CL_WAIT_LIMIT_DEFAULT);
-	if ((code = cl_cmd_connect(args->cmd, args->db, &db)) != 0)
+	if ((code = cl_cmd_connect(args, &db)) != 0)
 		return code;
 	code = body(args, &db);
 	cl_db_close(&db);
 	return code;
 }
 
-int cl_cmd_connect(const char *cmd, const char *conninfo, struct cl_db *db)
+int cl_cmd_connect(const struct cl_args *args, struct cl_db *db)
 {
+	const char *cmd = args->cmd, *conninfo = args->db;
+	const char *schema = args->db_schema ? args->db_schema : getenv("CLEARING_LOAD_SCHEMA");
 	struct cl_error err;
+
+	if (!schema || !*schema)
+		schema = "public";
+	if (strlen(schema) > 63)
+		return cl_usage_error(cmd, "invalid --schema \"%.80s...\" (expected a schema name of "
+					   "at most 63 bytes)", schema);
+	cl_db_use_schema(schema);
 
 	if (cl_db_conninfo_has_password(conninfo) || has_password_any_case(conninfo))
 		return cl_usage_error(cmd, "--db must not contain a password: use ~/.pgpass, "

@@ -8,10 +8,12 @@
 #include "db.h"
 #include "options.h"
 
-/* Refuse a conninfo carrying a password (usage error, exit 2), connect,
- * and print why not on failure.  Returns 0 when connected, else the exit
- * code (2, or the database error's: 75, 78 or 5). */
-int cl_cmd_connect(const char *cmd, const char *conninfo, struct cl_db *db);
+/* Refuse a conninfo carrying a password (usage error, exit 2), connect to
+ * args->db with the tables of args->db_schema (--schema; default
+ * CLEARING_LOAD_SCHEMA, else public), and print why not on failure.
+ * Returns 0 when connected, else the exit code (2, or the database
+ * error's: 75, 78 or 5). */
+int cl_cmd_connect(const struct cl_args *args, struct cl_db *db);
 
 /* What a database command does once connected: its exit code. */
 typedef int cl_db_body(const struct cl_args *args, struct cl_db *db);

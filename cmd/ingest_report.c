@@ -137,11 +137,13 @@ static void set_num(const char *name, unsigned long long v)
 	setenv(name, buf, 1);
 }
 
-/* In the child: the facts, then the shell. */
+/* In the child: its own process group (so that the wait limit ends the
+ * shell and everything it started), the facts, then the shell. */
 static void exec_event(const char *command, const struct cl_ingest_event *ev)
 {
 	int null = open("/dev/null", O_RDONLY);
 
+	setpgid(0, 0);
 	if (null >= 0) {
 		dup2(null, STDIN_FILENO);
 		close(null);
@@ -188,6 +190,7 @@ int cl_ingest_run_event(const char *command, const struct cl_ingest_event *ev, u
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		exec_event(command, ev);
 	}
+	setpgid(pid, pid); /* as the child does: whichever runs first */
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline.tv_sec += limit;
 	for (;;) {
@@ -205,7 +208,7 @@ int cl_ingest_run_event(const char *command, const struct cl_ingest_event *ev, u
 		}
 		if (left.tv_sec < 0 ||
 		    (sigtimedwait(&chld, NULL, &left) < 0 && errno == EAGAIN)) {
-			kill(pid, SIGKILL);
+			kill(-pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			sigprocmask(SIG_SETMASK, &old, NULL);
 			snprintf(why, cap, "killed after %u s (the wait limit)", limit);

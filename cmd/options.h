@@ -38,6 +38,7 @@ struct cl_args {
 	unsigned long max_errors;  /* --max-errors; 0: the parser's default */
 	const char *schema;        /* validate --schema, or NULL */
 	const char *db;            /* -d: conninfo, or NULL for libpq's defaults */
+	const char *db_schema;     /* --schema of the database commands, or NULL */
 	unsigned long wait_limit;  /* --wait-limit seconds; 0: not given (300) */
 	const char *tenant;        /* -t, or NULL: the command's default */
 	int on_conflict;           /* load, diff --on-conflict: enum cl_on_conflict */
@@ -67,6 +68,12 @@ struct cl_args {
 	const char *note;          /* resolve --note */
 	const char *match;         /* reconcile --match REFS */
 	const char *ach_company;   /* reconcile --ach-company IDS */
+	const char *roles[32];     /* init --loader-role and the others, in order */
+	int role_kinds[32];        /* their enum cl_role_kind */
+	unsigned nroles;           /* how many were given (more than 32: refused) */
+	const char *tenant_access[32]; /* init --tenant-access ROLE=TENANT */
+	unsigned naccess;
+	int row_security;          /* init --row-security: 0 not given, 1 on, 2 off */
 };
 
 /* What an option line does. */
@@ -169,6 +176,9 @@ struct cl_option {
 	CL_OPT_STRING('d', "db", "CONNINFO", db, \
 		      "connection string or URI (default: libpq environment, PGSERVICE); " \
 		      "never a password: use ~/.pgpass"), \
+	CL_OPT_STRING(0, "schema", "NAME", db_schema, \
+		      "the schema of clearing-load's tables (default: $CLEARING_LOAD_SCHEMA, " \
+		      "else public)"), \
 	CL_OPT_ULONG(0, "wait-limit", "SECONDS", wait_limit, 1, 86400, \
 		     "the longest wait for the server, connecting included (default 300); " \
 		     "one that expires before COMMIT rolls the file back (exit 75)")

@@ -89,6 +89,18 @@ static bool refused_words(const char *msg)
 	return false;
 }
 
+static const char *session_schema = "public";
+
+void cl_db_use_schema(const char *name)
+{
+	session_schema = name;
+}
+
+const char *cl_db_schema(void)
+{
+	return session_schema;
+}
+
 enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct cl_error *err)
 {
 	const char *keys[10], *vals[10];
@@ -147,7 +159,7 @@ enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct c
 	PQsetNoticeProcessor(db->conn, ignore_notice, NULL);
 	/* a secure search path and this session's settings (sql/loader/db.sql) */
 	cl_watchdog_arm(db->conn);
-	res = PQexec(db->conn, CL_SQL_DB_SESSION_SETUP);
+	res = PQexecParams(db->conn, CL_SQL_DB_SESSION_SETUP, 1, NULL, &session_schema, NULL, NULL, 0);
 	cl_watchdog_disarm();
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
 		enum cl_db_status st = cl_db_fail(db, res, "could not set search_path", err);

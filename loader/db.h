@@ -62,11 +62,17 @@ bool cl_db_conninfo_parses(const char *conninfo, char *why, size_t cap);
 
 /* Connect with `conninfo` (a conninfo string or URI; NULL or "" uses the
  * libpq environment and service file), fallback_application_name
- * "clearing-load", and an empty search_path.  CL_DB_LOST with err filled
+ * "clearing-load", and the search_path of cl_db_use_schema.  CL_DB_LOST with err filled
  * ("could not connect to the database: ...") when the server cannot be
  * reached or refuses; CL_DB_ERROR for a malformed conninfo. */
 enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo,
 				struct cl_error *err) CL_MUST_CHECK;
+
+/* The schema of clearing-load's tables for every later connection
+ * (search_path "NAME, pg_temp": pg_catalog first, then it; the temporary
+ * schema last).  Default public.  `name` is not copied. */
+void cl_db_use_schema(const char *name);
+const char *cl_db_schema(void);
 
 /* Close the connection (safe on a never-opened or closed db). */
 void cl_db_close(struct cl_db *db);

@@ -39,10 +39,12 @@ enum cl_db_status cl_prune_journal(struct cl_db *db, const char *before, bool du
 		n = PQntuples(res);
 		for (int i = 0; i < n; i++) {
 			const char *pe[2] = { PQgetvalue(res, i, 0), dup };
+			const char *why[1] = { "prune" };
 			PGresult *del;
 			unsigned long long k;
 
 			if ((st = cl_db_exec(db, CL_SQL_DB_BEGIN, 0, NULL, NULL, err)) != CL_DB_OK ||
+			    (st = cl_db_exec(db, CL_SQL_DB_MAINTENANCE, 1, why, NULL, err)) != CL_DB_OK ||
 			    (st = cl_db_exec(db, CL_SQL_PRUNE_NO_SEQSCAN, 0, NULL, NULL, err)) !=
 				    CL_DB_OK ||
 			    (st = cl_db_exec(db, CL_SQL_PRUNE_LOAD_EVENTS, 2, pe, &del, err)) !=

@@ -74,6 +74,10 @@ static enum cl_db_status apply(struct cl_db *db, const struct cl_migration *m, i
 	snprintf(parts, sizeof(parts), "%d", partitions > 0 ? partitions : 0);
 	p[0] = parts;
 	st = cl_db_exec(db, CL_SQL_SCHEMA_SET_PARTITIONS, 1, p, NULL, err);
+	/* a migration may rewrite the append-only tables (015) */
+	p[0] = "init";
+	if (st == CL_DB_OK)
+		st = cl_db_exec(db, CL_SQL_DB_MAINTENANCE, 1, p, NULL, err);
 	if (st != CL_DB_OK)
 		goto fail;
 	/* A migration may hold several statements: the simple query protocol
@@ -112,6 +116,23 @@ enum cl_db_status cl_schema_init(struct cl_db *db, int partitions, struct cl_ini
 	memset(r, 0, sizeof(*r));
 	if ((st = begin_locked(db, err)) != CL_DB_OK)
 		goto fail;
+	{
+		const char *name = cl_db_schema();
+		PGresult *res;
+
+		if ((st = cl_db_exec(db, CL_SQL_SCHEMA_NAMESPACE, 1, &name, &res, err)) != CL_DB_OK)
+			goto fail;
+		if (strcmp(PQgetvalue(res, 0, 0), "t") != 0) {
+			PQclear(res);
+			cl_error_set(err, NULL, 0, "no_schema",
+				     "schema \"%s\" does not exist in this database", name);
+			cl_error_hint(err, "create it first (CREATE SCHEMA name AUTHORIZATION owner), "
+					   "then run init again");
+			st = CL_DB_ERROR;
+			goto fail;
+		}
+		PQclear(res);
+	}
 	st = exec0(db, CL_SQL_SCHEMA_CREATE_VERSION_TABLE, err);
 	if (st != CL_DB_OK || (st = current_version(db, &v, err)) != CL_DB_OK)
 		goto fail;

@@ -59,3 +59,11 @@ CREATE INDEX IF NOT EXISTS clearing_quarantine_uetr ON public.clearing_quarantin
 -- conflicts --tenant
 CREATE INDEX IF NOT EXISTS clearing_quarantine_tenant ON public.clearing_quarantine
 	(tenant, load_id, ordinal);
+
+-- Append-only like the journal, and the roles' privileges (015).
+SELECT public.clearing_make_append_only('public.clearing_resolution');
+INSERT INTO public.clearing_privilege (relation, role_kind, privileges) VALUES
+	('clearing_resolution', 'loader', 'SELECT, INSERT'),
+	('clearing_resolution', 'reader', 'SELECT'),
+	('clearing_resolution', 'consumer', 'SELECT')
+ON CONFLICT DO NOTHING;

@@ -151,3 +151,20 @@ CREATE TABLE IF NOT EXISTS public.clearing_reconcile_statement (
 
 COMMENT ON TABLE public.clearing_statement_item IS
 	'clearing-load: statement items (camt.052/053/054, BAI2, pacs.002), unique on (tenant, kind, natural_key); see clearing-load-keys(7)';
+
+-- Append-only like the journal, and the roles' privileges (015): loading a
+-- statement and reconciling are a loader's; reading them a reader's.
+SELECT public.clearing_make_append_only(t) FROM unnest(ARRAY[
+	'public.clearing_statement_item', 'public.clearing_reconcile_run',
+	'public.clearing_reconcile_match', 'public.clearing_reconcile_statement']::regclass[]) AS t;
+INSERT INTO public.clearing_privilege (relation, role_kind, privileges) VALUES
+	('clearing_statement_item', 'loader', 'SELECT, INSERT'),
+	('clearing_reconcile_run', 'loader', 'SELECT, INSERT'),
+	('clearing_reconcile_match', 'loader', 'SELECT, INSERT'),
+	('clearing_reconcile_statement', 'loader', 'SELECT, INSERT'),
+	('clearing_reconcile_run_seq', 'loader', 'USAGE'),
+	('clearing_statement_item', 'reader', 'SELECT'),
+	('clearing_reconcile_run', 'reader', 'SELECT'),
+	('clearing_reconcile_match', 'reader', 'SELECT'),
+	('clearing_reconcile_statement', 'reader', 'SELECT')
+ON CONFLICT DO NOTHING;

@@ -6,6 +6,11 @@
 -- key (any constant will do, as long as it never changes).
 SELECT pg_catalog.pg_advisory_xact_lock(7308604897068083200)
 
+-- name: schema_namespace
+-- Does schema $1 (--schema) exist?  When it does not, the first schema of
+-- the search path that does would get the tables: the temporary one.
+SELECT pg_catalog.to_regnamespace(pg_catalog.quote_ident($1)) IS NOT NULL
+
 -- name: schema_create_version_table
 -- The table of applied migrations, created by the first init.
 CREATE TABLE IF NOT EXISTS public.clearing_schema_version (

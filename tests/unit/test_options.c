@@ -144,6 +144,8 @@ static void test_help_comes_from_the_table(void **state)
 		"\n"
 		"  -d, --db=CONNINFO       connection string or URI (default: libpq environment,\n"
 		"                          PGSERVICE); never a password: use ~/.pgpass\n"
+		"      --schema=NAME       the schema of clearing-load's tables (default:\n"
+		"                          $CLEARING_LOAD_SCHEMA, else public)\n"
 		"      --wait-limit=SECONDS\n"
 		"                          the longest wait for the server, connecting included\n"
 		"                          (default 300); one that expires before COMMIT rolls\n"

@@ -1,0 +1,70 @@
+# ingest: the outcomes the main ingest test does not reach.  A quarantined
+# file (clean records applied, the file under done/ with its reason, exit 8,
+# an event); a file the server refuses (left in the inbox for the next run,
+# exit 5, a "failed" event, no load row); -q prints only what needs a person
+# (and the run line when it did not exit 0);
+# an --on-event command that outlives the wait limit is killed with what it
+# started, and the run goes on.
+. "$(dirname "$0")/lib.sh"
+: "${CL_TOOLS:?}"
+db_new
+cl init >/dev/null
+IN="$TMP/inbox"
+AR="$TMP/archive"
+mkdir -p "$IN"
+DAY=$(date -u +%Y-%m-%d)
+EV='echo "$CL_EVENT $(basename "$CL_FILE") new=$CL_NEW conflict=$CL_CONFLICT exit=$CL_EXIT_STATUS load=$CL_LOAD_ID" >>'"'$TMP/events'"
+ingest() { cl ingest --archive "$AR" --min-age 0 "$@" "$IN"; }
+
+# quarantined: the clean records applied, the conflicts parked
+cl load "$TESTDATA/demo/original.ach" >/dev/null
+cp "$TESTDATA/demo/changed-amount.ach" "$IN/changed.ach"
+expect_exit 8 ingest --on-conflict quarantine --on-event "$EV"
+grep -q '^ingest file=changed.ach outcome=quarantined .* exit=8$' "$TMP/out" || fail "line: $(cat "$TMP/out")"
+[ -f "$AR/done/$DAY/changed.ach" ] || fail "a quarantined file is done: $(find "$AR")"
+[ -f "$AR/done/$DAY/changed.ach.reason" ] || fail "with its reason: $(find "$AR")"
+grep -q '^outcome: quarantined$' "$AR/done/$DAY/changed.ach.reason" || fail "reason: $(cat "$AR/done/$DAY/changed.ach.reason")"
+new=$(q "select new_count from clearing_load order by load_id desc limit 1")
+con=$(q "select conflict_count from clearing_load order by load_id desc limit 1")
+lid=$(q "select max(load_id) from clearing_load")
+[ "$con" -gt 0 ] || fail "conflicts counted"
+grep -qx "quarantined changed.ach new=$new conflict=$con exit=8 load=$lid" "$TMP/events" ||
+	fail "event: $(cat "$TMP/events")"
+assert_eq "$(q "select count(*) from clearing_quarantine")" "$con" "the conflicts parked"
+
+# failed: the server refuses the insert (a trigger standing for any refusal):
+# nothing recorded, the file stays for the next run, an event, exit 5
+q "create function refuse() returns trigger language plpgsql as \$\$
+   begin raise exception 'refused for the test' using errcode = 'P0001'; end \$\$;
+   create trigger refuse before insert on clearing_record for each statement execute function refuse()" >/dev/null
+"$CL_TOOLS/gen_ach" -n 5 --start 500 >"$IN/refused.ach"
+: >"$TMP/events"
+n=$(q "select count(*) from clearing_load")
+expect_exit 5 ingest --on-event "$EV"
+grep -q '^ingest file=refused.ach outcome=failed .* exit=5$' "$TMP/out" || fail "failed line: $(cat "$TMP/out")"
+[ -f "$IN/refused.ach" ] || fail "a failed file stays in the inbox: $(find "$IN" "$AR")"
+assert_eq "$(q "select count(*) from clearing_load")" "$n" "no load row for a rolled-back file"
+grep -q '^failed refused.ach new=0 conflict=0 exit=5 load=$' "$TMP/events" || fail "failed event: $(cat "$TMP/events")"
+q "drop trigger refuse on clearing_record" >/dev/null
+
+# -q: a run that committed its files and exits 0 prints nothing
+expect_exit 0 ingest -q
+[ -s "$TMP/out" ] && fail "-q printed a committed file: $(cat "$TMP/out")"
+[ -f "$AR/done/$DAY/refused.ach" ] || fail "loaded on the next run: $(find "$AR")"
+# -q still prints a file that needs a person
+cp "$TESTDATA/demo/changed-amount.ach" "$IN/changed2.ach"
+expect_exit 4 ingest -q
+grep -q '^ingest file=changed2.ach outcome=held ' "$TMP/out" || fail "-q prints the held file: $(cat "$TMP/out")"
+grep -q '^ingest run .* exit=4$' "$TMP/out" || fail "-q prints the run line of exit 4: $(cat "$TMP/out")"
+
+# an event command that outlives the wait limit: killed with its children,
+# the run goes on to the next file
+cp "$TESTDATA/demo/changed-amount.ach" "$IN/a-held.ach"
+"$CL_TOOLS/gen_ach" -n 5 --start 700 >"$IN/b-fine.ach"
+touch -d '-10 minutes' "$IN/a-held.ach"
+marker="cl_evt_sleep_$$"
+expect_exit 4 ingest --wait-limit 2 --on-event "sh -c 'exec -a $marker sleep 300' & sleep 300"
+grep -q 'a-held.ach: --on-event command: killed after 2 s' "$TMP/err" || fail "killed: $(cat "$TMP/err")"
+grep -q 'file=b-fine.ach outcome=committed' "$TMP/out" || fail "the next file: $(cat "$TMP/out")"
+pgrep -f "$marker" >/dev/null && fail "a child of the event command survived"
+echo ok
