@@ -10,7 +10,7 @@
  * (cl_near_dates).  The identity is text, computed here for every record
  * the loader writes and stored in clearing_record.near_key, so the
  * database finds copies by an index probe; sql/010_near_key.sql computes
- * the same text for records applied before (public.clearing_near_key), and
+ * the same text for records applied before (clearing_near_key), and
  * tests/db/test_near_vectors.sh holds both to the same answers.
  *
  * The identity, with each field escaped ('\' and '|' get a '\' before

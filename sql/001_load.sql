@@ -2,7 +2,7 @@
 -- quarantined).  A load that never committed leaves no row: its UUID was
 -- made before BEGIN, so `clearing-load loads --uuid U` finding nothing means
 -- it rolled back.
-CREATE TABLE public.clearing_load (
+CREATE TABLE clearing_load (
 	load_id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
 	load_uuid       uuid NOT NULL UNIQUE,
 	tenant          text NOT NULL,
@@ -28,4 +28,4 @@ CREATE TABLE public.clearing_load (
 	finished_at     timestamptz
 );
 
-CREATE INDEX clearing_load_started_idx ON public.clearing_load (started_at);
+CREATE INDEX clearing_load_started_idx ON clearing_load (started_at);

@@ -64,12 +64,12 @@ BEGIN
 		RAISE EXCEPTION 'clearing_load.partitions must be between 0 and 1024, not %', n;
 	END IF;
 	IF n = 0 THEN
-		EXECUTE 'CREATE TABLE public.clearing_record (' || columns || ')';
+		EXECUTE 'CREATE TABLE clearing_record (' || columns || ')';
 	ELSE
-		EXECUTE 'CREATE TABLE public.clearing_record (' || columns
+		EXECUTE 'CREATE TABLE clearing_record (' || columns
 			|| ') PARTITION BY HASH (natural_key)';
 		FOR i IN 0 .. n - 1 LOOP
-			EXECUTE format('CREATE TABLE public.%I PARTITION OF public.clearing_record '
+			EXECUTE format('CREATE TABLE %I PARTITION OF clearing_record '
 				       'FOR VALUES WITH (MODULUS %s, REMAINDER %s)',
 				       'clearing_record_p' || i, n, i);
 		END LOOP;
@@ -77,5 +77,5 @@ BEGIN
 END
 $migration$;
 
-COMMENT ON TABLE public.clearing_record IS
+COMMENT ON TABLE clearing_record IS
 	'clearing-load: applied records, unique on (tenant, kind, natural_key); see clearing-load-keys(7)';

@@ -7,7 +7,7 @@
 -- amount, another effective date within 5 banking days).  It holds keys,
 -- positions and the names of the fields that differ, never account numbers
 -- or names.
-CREATE TABLE public.clearing_dedupe_event (
+CREATE TABLE clearing_dedupe_event (
 	load_id          bigint NOT NULL,   -- the load that met the record
 	ordinal          bigint NOT NULL,   -- 1-based record index in that file
 	position         bigint NOT NULL,   -- line of the record in that file
@@ -28,16 +28,16 @@ CREATE TABLE public.clearing_dedupe_event (
 -- exact re-upload of a million records writes a million journal rows.
 -- Rows are appended in load order: a BRIN index finds a load's events.
 CREATE INDEX clearing_dedupe_event_load_idx
-	ON public.clearing_dedupe_event USING brin (load_id);
+	ON clearing_dedupe_event USING brin (load_id);
 
 -- "every dedupe event that hit record X": X is (load_id, ordinal).
 CREATE INDEX clearing_dedupe_event_matched_idx
-	ON public.clearing_dedupe_event (matched_load_id, matched_ordinal);
+	ON clearing_dedupe_event (matched_load_id, matched_ordinal);
 
 -- Conflicting records parked by --on-conflict=quarantine, with their full
 -- new content (the columns of clearing_record).
-CREATE TABLE public.clearing_quarantine (
-	LIKE public.clearing_record INCLUDING DEFAULTS,
+CREATE TABLE clearing_quarantine (
+	LIKE clearing_record INCLUDING DEFAULTS,
 	quarantined_at timestamptz NOT NULL DEFAULT now(),
 	CONSTRAINT clearing_quarantine_pkey PRIMARY KEY (load_id, ordinal)
 );
@@ -46,7 +46,7 @@ CREATE TABLE public.clearing_quarantine (
 -- least(a, b) < d <= greatest(a, b).  Holidays are not known to
 -- clearing-load and count as banking days (a near duplicate across a
 -- holiday is still found when it is within 5 weekdays).
-CREATE FUNCTION public.clearing_banking_days(a date, b date) RETURNS integer
+CREATE FUNCTION clearing_banking_days(a date, b date) RETURNS integer
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN (SELECT count(*)::integer
 	FROM generate_series(least(a, b) + 1, greatest(a, b), interval '1 day') AS d

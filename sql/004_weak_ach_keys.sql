@@ -5,6 +5,6 @@
 -- same originator, trace number and effective date under the other rule
 -- (clearing-load-keys(7)).  Entries of the weaker rule are rare; this partial
 -- index holds only them, so the usual (v1) load pays one empty index probe.
-CREATE INDEX clearing_record_weak_ach ON public.clearing_record
+CREATE INDEX clearing_record_weak_ach ON clearing_record
 	(tenant, company_id, trace_number, value_date)
 	WHERE key_rule = 'v1-batch';

@@ -14,8 +14,8 @@
 --
 -- Sizing: a range of 16 pages holds about 800 journal rows; the ordinals
 -- in it are (nearly) all distinct, the matched loads few.
-DROP INDEX public.clearing_dedupe_event_matched_idx;
-CREATE INDEX clearing_dedupe_event_matched_bloom ON public.clearing_dedupe_event
+DROP INDEX clearing_dedupe_event_matched_idx;
+CREATE INDEX clearing_dedupe_event_matched_bloom ON clearing_dedupe_event
 	USING brin (matched_load_id int8_bloom_ops (n_distinct_per_range = 16),
 		    matched_ordinal int8_bloom_ops (n_distinct_per_range = 1000))
 	WITH (pages_per_range = 16);
@@ -24,13 +24,13 @@ CREATE INDEX clearing_dedupe_event_matched_bloom ON public.clearing_dedupe_event
 -- duplicates: what an operator must look at) by load.  A partial index:
 -- a re-upload's million duplicates add nothing to it, and the loader reads
 -- a load's conflicts back through it without touching the duplicates.
-CREATE INDEX clearing_dedupe_event_attention ON public.clearing_dedupe_event
+CREATE INDEX clearing_dedupe_event_attention ON clearing_dedupe_event
 	(load_id, ordinal) WHERE reason <> 'duplicate';
 
 -- The journal is append-only.  VACUUM summarizes the new BRIN ranges (the
 -- loader reads a partly duplicate load's rows back through the index on
 -- load_id, and unsummarized ranges are read whole): have autovacuum visit
 -- it after every million new rows, not after 20% growth.
-ALTER TABLE public.clearing_dedupe_event SET (
+ALTER TABLE clearing_dedupe_event SET (
 	autovacuum_vacuum_insert_threshold = 1000000,
 	autovacuum_vacuum_insert_scale_factor = 0);

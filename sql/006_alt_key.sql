@@ -17,8 +17,8 @@
 -- of them applying two forms at once run one after the other and the second
 -- sees the first (a unique index cannot do it: on a table hash-partitioned
 -- by natural_key every unique index must contain natural_key).
-ALTER TABLE public.clearing_record ADD COLUMN alt_key text COLLATE "C";
-ALTER TABLE public.clearing_quarantine ADD COLUMN alt_key text COLLATE "C";
+ALTER TABLE clearing_record ADD COLUMN alt_key text COLLATE "C";
+ALTER TABLE clearing_quarantine ADD COLUMN alt_key text COLLATE "C";
 
 -- The records applied before this migration get theirs, computed as the
 -- parser does (parsers/iso20022_keys.c alt_key(); "NOTPROVIDED" and blank
@@ -27,7 +27,7 @@ CREATE OR REPLACE FUNCTION pg_temp.cl_agent(a text) RETURNS text LANGUAGE sql IM
 RETURN CASE WHEN length(a) = 11 AND substr(a, 9) = 'XXX' THEN substr(a, 1, 8) ELSE a END;
 CREATE OR REPLACE FUNCTION pg_temp.cl_usable(s text) RETURNS boolean LANGUAGE sql IMMUTABLE
 RETURN coalesce(upper(btrim(s, E' \t\r\n')) NOT IN ('', 'NOTPROVIDED'), false);
-UPDATE public.clearing_record SET alt_key = CASE
+UPDATE clearing_record SET alt_key = CASE
 	WHEN kind = 'pacs.004' AND orgnl_uetr IS NOT NULL
 		THEN 'ouetr|' || orgnl_uetr || '|' || pg_temp.cl_agent(instructing_agent)
 	WHEN kind = 'pacs.004' AND pg_temp.cl_usable(rtr_id)
@@ -39,5 +39,5 @@ UPDATE public.clearing_record SET alt_key = CASE
 	END
 WHERE kind IN ('pacs.008', 'pacs.009', 'pacs.004') AND instructing_agent IS NOT NULL;
 
-CREATE INDEX clearing_record_alt_key ON public.clearing_record
+CREATE INDEX clearing_record_alt_key ON clearing_record
 	(tenant, kind, alt_key) WHERE alt_key IS NOT NULL;

@@ -5,11 +5,11 @@
 -- record; a conflict on one of them now names it.  Records applied before
 -- this migration have them NULL (the file holds them; the fingerprint
 -- already covered them, so no duplicate or conflict changes).
-ALTER TABLE public.clearing_record
+ALTER TABLE clearing_record
 	ADD COLUMN corrected_data text,
 	ADD COLUMN dishonored_code text,
 	ADD COLUMN orgnl_msg_id text;
-ALTER TABLE public.clearing_quarantine
+ALTER TABLE clearing_quarantine
 	ADD COLUMN corrected_data text,
 	ADD COLUMN dishonored_code text,
 	ADD COLUMN orgnl_msg_id text;

@@ -11,22 +11,22 @@
 -- Two records of one sender and UETR that differed only in the instructed
 -- agent would become one key: the migration then fails on the unique index,
 -- nothing changes, and such a database needs a look before it upgrades.
-UPDATE public.clearing_record
+UPDATE clearing_record
 	SET natural_key = regexp_replace(natural_key, '^((?:o?uetr)\|[^|]*\|[^|]*)\|[^|]*$', '\1')
 	WHERE kind IN ('pacs.008', 'pacs.009', 'pacs.004')
 	  AND natural_key ~ '^o?uetr\|[^|]*\|[^|]*\|[^|]*$';
-UPDATE public.clearing_record
+UPDATE clearing_record
 	SET alt_key = regexp_replace(alt_key, '^(ouetr\|[^|]*\|[^|]*)\|[^|]*$', '\1')
 	WHERE kind = 'pacs.004' AND alt_key ~ '^ouetr\|[^|]*\|[^|]*\|[^|]*$';
-UPDATE public.clearing_quarantine
+UPDATE clearing_quarantine
 	SET natural_key = regexp_replace(natural_key, '^((?:o?uetr)\|[^|]*\|[^|]*)\|[^|]*$', '\1')
 	WHERE kind IN ('pacs.008', 'pacs.009', 'pacs.004')
 	  AND natural_key ~ '^o?uetr\|[^|]*\|[^|]*\|[^|]*$';
-UPDATE public.clearing_dedupe_event
+UPDATE clearing_dedupe_event
 	SET natural_key = regexp_replace(natural_key, '^((?:o?uetr)\|[^|]*\|[^|]*)\|[^|]*$', '\1')
 	WHERE kind IN ('pacs.008', 'pacs.009', 'pacs.004')
 	  AND natural_key ~ '^o?uetr\|[^|]*\|[^|]*\|[^|]*$';
-UPDATE public.clearing_dedupe_event
+UPDATE clearing_dedupe_event
 	SET matched_key = regexp_replace(matched_key, '^((?:o?uetr)\|[^|]*\|[^|]*)\|[^|]*$', '\1')
 	WHERE kind IN ('pacs.008', 'pacs.009', 'pacs.004')
 	  AND matched_key ~ '^o?uetr\|[^|]*\|[^|]*\|[^|]*$';
@@ -34,5 +34,5 @@ UPDATE public.clearing_dedupe_event
 -- The fingerprint without the instructed agent (records with an alternate
 -- key; NULL for earlier records, which are then matched by their full
 -- fingerprint).
-ALTER TABLE public.clearing_record ADD COLUMN IF NOT EXISTS alt_fp bytea;
-ALTER TABLE public.clearing_quarantine ADD COLUMN IF NOT EXISTS alt_fp bytea;
+ALTER TABLE clearing_record ADD COLUMN IF NOT EXISTS alt_fp bytea;
+ALTER TABLE clearing_quarantine ADD COLUMN IF NOT EXISTS alt_fp bytea;

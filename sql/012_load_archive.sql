@@ -3,7 +3,7 @@
 -- never rewritten for it, and a file loaded twice (a crash between COMMIT
 -- and the move, then the all-duplicate second run) has the second load's
 -- row pointing to where it went.
-CREATE TABLE IF NOT EXISTS public.clearing_load_archive (
+CREATE TABLE IF NOT EXISTS clearing_load_archive (
 	load_id     bigint NOT NULL,  -- a committed clearing_load.load_id (no foreign
 	                              -- key: clearing_load's maintenance need not name
 	                              -- this table)

@@ -1,7 +1,7 @@
 -- 014: journal retention (clearing-load prune).  Each prune is recorded
 -- here with what it removed; clearing_record is never touched (its keys
 -- are what makes a re-upload a duplicate, for ever).
-CREATE TABLE IF NOT EXISTS public.clearing_prune_audit (
+CREATE TABLE IF NOT EXISTS clearing_prune_audit (
 	prune_id        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
 	run_at          timestamptz NOT NULL DEFAULT pg_catalog.now(),
 	run_by          text NOT NULL DEFAULT current_user,

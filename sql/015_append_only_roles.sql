@@ -9,7 +9,7 @@
 -- maintenance commands (init's migrations, prune) say so first with the
 -- transaction-local setting clearing_load.maintenance; nothing else sets it.
 -- TRUNCATE is left to the owner (no role of clearing-load is granted it).
-CREATE OR REPLACE FUNCTION public.clearing_append_only() RETURNS trigger
+CREATE OR REPLACE FUNCTION clearing_append_only() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
 	IF coalesce(pg_catalog.current_setting('clearing_load.maintenance', true), '') <> '' THEN
@@ -24,7 +24,7 @@ $$;
 
 -- Make table t append-only (its partitions too): the trigger above, once.
 -- A later migration that adds such a table calls it.
-CREATE OR REPLACE FUNCTION public.clearing_make_append_only(t regclass) RETURNS void
+CREATE OR REPLACE FUNCTION clearing_make_append_only(t regclass) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
 	p regclass;
@@ -36,16 +36,16 @@ BEGIN
 		EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON %s',
 					  (SELECT relname FROM pg_catalog.pg_class WHERE oid = p) || '_append_only', p);
 		EXECUTE pg_catalog.format('CREATE TRIGGER %I BEFORE UPDATE OR DELETE ON %s '
-					  'FOR EACH STATEMENT EXECUTE FUNCTION public.clearing_append_only()',
+					  'FOR EACH STATEMENT EXECUTE FUNCTION clearing_append_only()',
 					  (SELECT relname FROM pg_catalog.pg_class WHERE oid = p) || '_append_only', p);
 	END LOOP;
 END
 $$;
 
-SELECT public.clearing_make_append_only(t) FROM unnest(ARRAY[
-	'public.clearing_record', 'public.clearing_dedupe_event', 'public.clearing_quarantine',
-	'public.clearing_load', 'public.clearing_load_archive', 'public.clearing_feed_commit',
-	'public.clearing_prune_audit']::regclass[]) AS t;
+SELECT clearing_make_append_only(t) FROM unnest(ARRAY[
+	'clearing_record', 'clearing_dedupe_event', 'clearing_quarantine',
+	'clearing_load', 'clearing_load_archive', 'clearing_feed_commit',
+	'clearing_prune_audit']::regclass[]) AS t;
 
 -- What each kind of role may do with each relation, the one definition of
 -- the roles (a later migration that adds a table adds its rows here).
@@ -54,14 +54,14 @@ SELECT public.clearing_make_append_only(t) FROM unnest(ARRAY[
 --             archive paths and feed commit; nothing is updated or deleted.
 --   reader:   show, loads, diff (a dry run writes nothing), SQL readers.
 --   consumer: a downstream system reading the feed and acknowledging it.
-CREATE TABLE IF NOT EXISTS public.clearing_privilege (
+CREATE TABLE IF NOT EXISTS clearing_privilege (
 	relation   text NOT NULL,   -- a table, view or sequence of this schema
 	role_kind  text NOT NULL CHECK (role_kind IN ('loader', 'reader', 'consumer')),
 	privileges text NOT NULL CHECK (privileges ~ '^[A-Z]+(, [A-Z]+)*$'),
 	PRIMARY KEY (relation, role_kind)
 );
 
-INSERT INTO public.clearing_privilege (relation, role_kind, privileges) VALUES
+INSERT INTO clearing_privilege (relation, role_kind, privileges) VALUES
 	('clearing_schema_version', 'loader', 'SELECT'),
 	('clearing_record', 'loader', 'SELECT, INSERT'),
 	('clearing_dedupe_event', 'loader', 'SELECT, INSERT'),
@@ -88,14 +88,14 @@ INSERT INTO public.clearing_privilege (relation, role_kind, privileges) VALUES
 ON CONFLICT DO NOTHING;
 
 -- The roles init was told about (init --loader-role and the others).
-CREATE TABLE IF NOT EXISTS public.clearing_role (
+CREATE TABLE IF NOT EXISTS clearing_role (
 	role_name  name PRIMARY KEY,
 	role_kind  text NOT NULL CHECK (role_kind IN ('loader', 'reader', 'consumer'))
 );
 
 -- Which tenants a role (and every role that is a member of it) may see and
 -- load when row-level security is on.
-CREATE TABLE IF NOT EXISTS public.clearing_tenant_access (
+CREATE TABLE IF NOT EXISTS clearing_tenant_access (
 	role_name  name NOT NULL,
 	tenant     text NOT NULL,
 	PRIMARY KEY (role_name, tenant)
@@ -105,16 +105,16 @@ CREATE TABLE IF NOT EXISTS public.clearing_tenant_access (
 -- clearing_role: everything else on those relations is revoked first.
 -- Run by every init, so that a table added by a later migration reaches
 -- the roles set up before it.
-CREATE OR REPLACE FUNCTION public.clearing_apply_grants() RETURNS integer
+CREATE OR REPLACE FUNCTION clearing_apply_grants() RETURNS integer
 LANGUAGE plpgsql AS $$
 DECLARE
 	r record;
 	p record;
 	n integer := 0;
 	ns oid := (SELECT relnamespace FROM pg_catalog.pg_class
-		   WHERE oid = 'public.clearing_privilege'::regclass);
+		   WHERE oid = 'clearing_privilege'::regclass);
 BEGIN
-	FOR r IN SELECT role_name, role_kind FROM public.clearing_role ORDER BY role_name LOOP
+	FOR r IN SELECT role_name, role_kind FROM clearing_role ORDER BY role_name LOOP
 		IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = r.role_name) THEN
 			RAISE EXCEPTION 'role "%" does not exist', r.role_name
 				USING ERRCODE = '42704',
@@ -123,11 +123,11 @@ BEGIN
 		EXECUTE pg_catalog.format('GRANT USAGE ON SCHEMA %I TO %I', ns::regnamespace, r.role_name);
 		FOR p IN
 			SELECT c.oid::regclass AS rel, c.relkind,
-			       (SELECT v.privileges FROM public.clearing_privilege v
+			       (SELECT v.privileges FROM clearing_privilege v
 				WHERE v.relation = c.relname AND v.role_kind = r.role_kind) AS privileges
 			FROM pg_catalog.pg_class c
 			WHERE c.relnamespace = ns
-			  AND c.relname IN (SELECT relation FROM public.clearing_privilege)
+			  AND c.relname IN (SELECT relation FROM clearing_privilege)
 		LOOP
 			EXECUTE pg_catalog.format('REVOKE ALL ON %s %s FROM %I',
 						  CASE WHEN p.relkind = 'S' THEN 'SEQUENCE' ELSE 'TABLE' END,
@@ -148,10 +148,10 @@ $$;
 -- it and for every role it is a member of.  SECURITY DEFINER so that no
 -- role needs to read the table (it names every tenant); session_user, the
 -- login role, because inside the function current_user is the owner.
-CREATE OR REPLACE FUNCTION public.clearing_visible_tenants() RETURNS text[]
+CREATE OR REPLACE FUNCTION clearing_visible_tenants() RETURNS text[]
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path FROM CURRENT AS $$
 	SELECT coalesce(pg_catalog.array_agg(a.tenant), '{}')
-	FROM public.clearing_tenant_access a
+	FROM clearing_tenant_access a
 	JOIN pg_catalog.pg_roles r ON r.rolname = a.role_name
 	WHERE pg_catalog.pg_has_role(session_user, r.oid, 'MEMBER')
 $$;
@@ -161,32 +161,32 @@ $$;
 -- its tenants.  The owner is not subject to it (it is not forced).  With
 -- it on, the feed view runs with its reader's rights (security_invoker,
 -- PostgreSQL 15 and later), so the policy reaches through it.
-CREATE OR REPLACE FUNCTION public.clearing_set_row_security(on_ boolean) RETURNS integer
+CREATE OR REPLACE FUNCTION clearing_set_row_security(on_ boolean) RETURNS integer
 LANGUAGE plpgsql AS $$
 DECLARE
 	t record;
 	n integer := 0;
 	ns oid := (SELECT relnamespace FROM pg_catalog.pg_class
-		   WHERE oid = 'public.clearing_privilege'::regclass);
+		   WHERE oid = 'clearing_privilege'::regclass);
 BEGIN
 	FOR t IN
 		SELECT c.oid::regclass AS rel, c.oid FROM pg_catalog.pg_class c
 		WHERE c.relnamespace = ns AND c.relkind IN ('r', 'p')
-		  AND c.relname IN (SELECT relation FROM public.clearing_privilege)
+		  AND c.relname IN (SELECT relation FROM clearing_privilege)
 		  AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a
 			      WHERE a.attrelid = c.oid AND a.attname = 'tenant' AND NOT a.attisdropped)
 	LOOP
 		IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_policy
 			       WHERE polrelid = t.oid AND polname = 'clearing_tenant') THEN
 			EXECUTE pg_catalog.format('CREATE POLICY clearing_tenant ON %s USING '
-				'(tenant = ANY ((SELECT public.clearing_visible_tenants())::text[]))', t.rel);
+				'(tenant = ANY ((SELECT clearing_visible_tenants())::text[]))', t.rel);
 		END IF;
 		EXECUTE pg_catalog.format('ALTER TABLE %s %s ROW LEVEL SECURITY', t.rel,
 					  CASE WHEN on_ THEN 'ENABLE' ELSE 'DISABLE' END);
 		n := n + 1;
 	END LOOP;
 	IF pg_catalog.current_setting('server_version_num')::integer >= 150000 THEN
-		EXECUTE pg_catalog.format('ALTER VIEW public.clearing_feed SET (security_invoker = %s)',
+		EXECUTE pg_catalog.format('ALTER VIEW clearing_feed SET (security_invoker = %s)',
 					  CASE WHEN on_ THEN 'on' ELSE 'off' END);
 	END IF;
 	RETURN n;

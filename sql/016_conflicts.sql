@@ -16,16 +16,16 @@
 
 -- The journal's reasons: also a correction applied and a conflict
 -- dismissed.  NOT VALID: every existing row has one of the old reasons.
-ALTER TABLE public.clearing_dedupe_event
+ALTER TABLE clearing_dedupe_event
 	DROP CONSTRAINT IF EXISTS clearing_dedupe_event_reason_check;
-ALTER TABLE public.clearing_dedupe_event
+ALTER TABLE clearing_dedupe_event
 	ADD CONSTRAINT clearing_dedupe_event_reason_check
 	CHECK (reason IN ('duplicate', 'conflict', 'near_duplicate', 'correction', 'dismissal'))
 	NOT VALID;
 
 -- One row per resolved conflict: its primary key makes a conflict
 -- resolved once (resolve takes the tenant's lock, then looks here).
-CREATE TABLE IF NOT EXISTS public.clearing_resolution (
+CREATE TABLE IF NOT EXISTS clearing_resolution (
 	load_id            bigint NOT NULL,  -- the conflict: its parked version's load
 	ordinal            bigint NOT NULL,  -- and ordinal (clearing_quarantine)
 	tenant             text NOT NULL,
@@ -44,25 +44,25 @@ CREATE TABLE IF NOT EXISTS public.clearing_resolution (
 -- record's load), and a record's corrections (their number gives the next
 -- one's n).
 CREATE UNIQUE INDEX IF NOT EXISTS clearing_resolution_load
-	ON public.clearing_resolution (resolution_load_id);
+	ON clearing_resolution (resolution_load_id);
 CREATE INDEX IF NOT EXISTS clearing_resolution_matched
-	ON public.clearing_resolution (matched_load_id, matched_ordinal);
+	ON clearing_resolution (matched_load_id, matched_ordinal);
 
 -- show --trace, --e2e and --uetr of a payment seen only in a held or
 -- quarantined file.
-CREATE INDEX IF NOT EXISTS clearing_quarantine_trace ON public.clearing_quarantine
+CREATE INDEX IF NOT EXISTS clearing_quarantine_trace ON clearing_quarantine
 	(tenant, trace_number) WHERE trace_number IS NOT NULL;
-CREATE INDEX IF NOT EXISTS clearing_quarantine_e2e ON public.clearing_quarantine
+CREATE INDEX IF NOT EXISTS clearing_quarantine_e2e ON clearing_quarantine
 	(tenant, end_to_end_id) WHERE end_to_end_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS clearing_quarantine_uetr ON public.clearing_quarantine
+CREATE INDEX IF NOT EXISTS clearing_quarantine_uetr ON clearing_quarantine
 	(tenant, uetr) WHERE uetr IS NOT NULL;
 -- conflicts --tenant
-CREATE INDEX IF NOT EXISTS clearing_quarantine_tenant ON public.clearing_quarantine
+CREATE INDEX IF NOT EXISTS clearing_quarantine_tenant ON clearing_quarantine
 	(tenant, load_id, ordinal);
 
 -- Append-only like the journal, and the roles' privileges (015).
-SELECT public.clearing_make_append_only('public.clearing_resolution');
-INSERT INTO public.clearing_privilege (relation, role_kind, privileges) VALUES
+SELECT clearing_make_append_only('clearing_resolution');
+INSERT INTO clearing_privilege (relation, role_kind, privileges) VALUES
 	('clearing_resolution', 'loader', 'SELECT, INSERT'),
 	('clearing_resolution', 'reader', 'SELECT'),
 	('clearing_resolution', 'consumer', 'SELECT')

@@ -9,7 +9,7 @@
 -- re-delivered statement is all duplicate, a changed one conflicts: the
 -- same journal (clearing_dedupe_event) and outcomes as records.  Append
 -- only.  Never partitioned by time (see 002_record.sql).
-CREATE TABLE IF NOT EXISTS public.clearing_statement_item (
+CREATE TABLE IF NOT EXISTS clearing_statement_item (
 	tenant          text NOT NULL,
 	kind            text NOT NULL,       -- camt.052 camt.053 camt.054 bai2 pacs.002
 	item            text NOT NULL CHECK (item IN ('statement', 'entry', 'status')),
@@ -58,31 +58,31 @@ CREATE TABLE IF NOT EXISTS public.clearing_statement_item (
 
 -- A statement's items (reconcile reads one statement at a time).
 CREATE INDEX IF NOT EXISTS clearing_statement_item_statement
-	ON public.clearing_statement_item (tenant, statement_key);
+	ON clearing_statement_item (tenant, statement_key);
 -- The pacs.002 statuses of a payment (a rejected payment that was booked).
 CREATE INDEX IF NOT EXISTS clearing_statement_item_status_e2e
-	ON public.clearing_statement_item (tenant, end_to_end_id)
+	ON clearing_statement_item (tenant, end_to_end_id)
 	WHERE item = 'status' AND end_to_end_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS clearing_statement_item_status_uetr
-	ON public.clearing_statement_item (tenant, uetr)
+	ON clearing_statement_item (tenant, uetr)
 	WHERE item = 'status' AND uetr IS NOT NULL;
 CREATE INDEX IF NOT EXISTS clearing_statement_item_status_tx_id
-	ON public.clearing_statement_item (tenant, tx_id)
+	ON clearing_statement_item (tenant, tx_id)
 	WHERE item = 'status' AND tx_id IS NOT NULL;
 -- A load's items (show of a load, the journal's matched rows).
 CREATE INDEX IF NOT EXISTS clearing_statement_item_load
-	ON public.clearing_statement_item (load_id, ordinal);
+	ON clearing_statement_item (load_id, ordinal);
 -- The statements of a tenant (reconcile without files: those not yet
 -- reconciled).
 CREATE INDEX IF NOT EXISTS clearing_statement_item_headers
-	ON public.clearing_statement_item (tenant, load_id) WHERE item = 'statement';
+	ON clearing_statement_item (tenant, load_id) WHERE item = 'statement';
 
 -- The direction in which the bank books a record of ours on our account:
 -- an ACH entry we originate the other way round (a credit to the receiver
 -- is a debit of ours), an ACH return or NOC as the record says (a returned
 -- credit comes back), a pain.001 a debit; NULL where it depends on which
 -- side of the hop we are (pacs.008, pacs.009, pacs.004): either is right.
-CREATE OR REPLACE FUNCTION public.clearing_booked_direction(kind text, direction text)
+CREATE OR REPLACE FUNCTION clearing_booked_direction(kind text, direction text)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN CASE
 	WHEN kind = 'ach.entry' AND direction = 'credit' THEN 'debit'
@@ -95,18 +95,18 @@ RETURN CASE
 -- (TxId, InstrId, PmtInfId), and the period a statement covers (unmatched
 -- ours, suggestions): each a partial index, paid only by records that have
 -- the value.
-CREATE INDEX IF NOT EXISTS clearing_record_tx_id ON public.clearing_record
+CREATE INDEX IF NOT EXISTS clearing_record_tx_id ON clearing_record
 	(tenant, tx_id) WHERE tx_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS clearing_record_instr_id ON public.clearing_record
+CREATE INDEX IF NOT EXISTS clearing_record_instr_id ON clearing_record
 	(tenant, instr_id) WHERE instr_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS clearing_record_pmt_inf_id ON public.clearing_record
+CREATE INDEX IF NOT EXISTS clearing_record_pmt_inf_id ON clearing_record
 	(tenant, pmt_inf_id) WHERE pmt_inf_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS clearing_record_value_date ON public.clearing_record
+CREATE INDEX IF NOT EXISTS clearing_record_value_date ON clearing_record
 	(tenant, value_date) WHERE value_date IS NOT NULL;
 
 -- One row per reconcile run, written once at its end (append only).
-CREATE SEQUENCE IF NOT EXISTS public.clearing_reconcile_run_seq;
-CREATE TABLE IF NOT EXISTS public.clearing_reconcile_run (
+CREATE SEQUENCE IF NOT EXISTS clearing_reconcile_run_seq;
+CREATE TABLE IF NOT EXISTS clearing_reconcile_run (
 	run_id          bigint PRIMARY KEY,  -- from clearing_reconcile_run_seq
 	tenant          text NOT NULL,
 	statements      bigint NOT NULL,
@@ -124,7 +124,7 @@ CREATE TABLE IF NOT EXISTS public.clearing_reconcile_run (
 -- Each match of a statement entry with a record, recorded once, by the
 -- run that found it first (a second run over the same statement adds
 -- nothing).  A batch entry has one row per record of its batch.
-CREATE TABLE IF NOT EXISTS public.clearing_reconcile_match (
+CREATE TABLE IF NOT EXISTS clearing_reconcile_match (
 	tenant          text NOT NULL,
 	entry_kind      text NOT NULL,
 	entry_key       text COLLATE "C" NOT NULL,
@@ -138,26 +138,26 @@ CREATE TABLE IF NOT EXISTS public.clearing_reconcile_match (
 );
 -- show of a record: the entries that matched it.
 CREATE INDEX IF NOT EXISTS clearing_reconcile_match_record
-	ON public.clearing_reconcile_match (tenant, record_kind, record_key);
+	ON clearing_reconcile_match (tenant, record_kind, record_key);
 
 -- The statements a run reconciled (reconcile without files takes those
 -- not yet here).
-CREATE TABLE IF NOT EXISTS public.clearing_reconcile_statement (
+CREATE TABLE IF NOT EXISTS clearing_reconcile_statement (
 	tenant          text NOT NULL,
 	statement_key   text COLLATE "C" NOT NULL,
 	run_id          bigint NOT NULL,
 	CONSTRAINT clearing_reconcile_statement_key PRIMARY KEY (tenant, statement_key, run_id)
 );
 
-COMMENT ON TABLE public.clearing_statement_item IS
+COMMENT ON TABLE clearing_statement_item IS
 	'clearing-load: statement items (camt.052/053/054, BAI2, pacs.002), unique on (tenant, kind, natural_key); see clearing-load-keys(7)';
 
 -- Append-only like the journal, and the roles' privileges (015): loading a
 -- statement and reconciling are a loader's; reading them a reader's.
-SELECT public.clearing_make_append_only(t) FROM unnest(ARRAY[
-	'public.clearing_statement_item', 'public.clearing_reconcile_run',
-	'public.clearing_reconcile_match', 'public.clearing_reconcile_statement']::regclass[]) AS t;
-INSERT INTO public.clearing_privilege (relation, role_kind, privileges) VALUES
+SELECT clearing_make_append_only(t) FROM unnest(ARRAY[
+	'clearing_statement_item', 'clearing_reconcile_run',
+	'clearing_reconcile_match', 'clearing_reconcile_statement']::regclass[]) AS t;
+INSERT INTO clearing_privilege (relation, role_kind, privileges) VALUES
 	('clearing_statement_item', 'loader', 'SELECT, INSERT'),
 	('clearing_reconcile_run', 'loader', 'SELECT, INSERT'),
 	('clearing_reconcile_match', 'loader', 'SELECT, INSERT'),

@@ -110,8 +110,8 @@ static void diff(FILE *out, const struct cl_field *f)
 	}
 	fprintf(out,
 		"('%s', c.%s IS DISTINCT FROM r.%s AND (r.%s IS NOT NULL OR r.load_id > "
-		"(SELECT coalesce(max(l.load_id), 0) FROM public.clearing_load l WHERE "
-		"l.started_at < (SELECT v.applied_at FROM public.clearing_schema_version v "
+		"(SELECT coalesce(max(l.load_id), 0) FROM clearing_load l WHERE "
+		"l.started_at < (SELECT v.applied_at FROM clearing_schema_version v "
 		"WHERE v.version = %u))))",
 		n, n, n, n, f->since);
 }
@@ -158,7 +158,7 @@ static const struct list lists[] = {
 	  "l.new_count, l.duplicate_count, l.conflict_count, l.invalid_count, l.outcome, l.reason, "
 	  "l.retries, pg_catalog.to_char(l.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') AS "
 	  "started_at, pg_catalog.to_char(l.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') AS "
-	  "finished_at, (SELECT a.path FROM public.clearing_load_archive a WHERE a.load_id = "
+	  "finished_at, (SELECT a.path FROM clearing_load_archive a WHERE a.load_id = "
 	  "l.load_id ORDER BY a.archived_at DESC LIMIT 1) AS archived_as",
 	  NULL, NULL, NULL },
 };

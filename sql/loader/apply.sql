@@ -8,14 +8,14 @@
 -- in one INSERT ... SELECT; the unique index is the arbiter (a key
 -- committed meanwhile fails it with 23505).  Its row count is the number
 -- inserted.
-INSERT INTO public.clearing_record ({record_columns})
+INSERT INTO clearing_record ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_pending s
 
 -- name: apply_insert_new_unjournaled
 -- The same when some pending records were journaled (near duplicates,
 -- alternate keys): those left out.
-INSERT INTO public.clearing_record ({record_columns})
+INSERT INTO clearing_record ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_pending s
 WHERE NOT EXISTS (
@@ -27,7 +27,7 @@ WHERE NOT EXISTS (
 -- cannot deadlock), a key committed meanwhile skipped; returns how many
 -- were inserted.
 WITH ins AS (
-  INSERT INTO public.clearing_record ({record_columns})
+  INSERT INTO clearing_record ({record_columns})
   SELECT {record_columns}
   FROM pg_temp.cl_pending s
   WHERE NOT EXISTS (
@@ -53,7 +53,7 @@ COPY (INSERT INTO pg_temp.cl_event (load_id, ordinal, position,
       FROM pg_temp.cl_pending s
       CROSS JOIN LATERAL (
         SELECT r.fingerprint, r.load_id, r.ordinal, r.position
-        FROM public.clearing_record r
+        FROM clearing_record r
         WHERE r.tenant = s.tenant AND r.kind = s.kind AND r.natural_key = s.natural_key
           AND r.load_id <> s.load_id
         LIMIT 1) r

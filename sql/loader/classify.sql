@@ -51,7 +51,7 @@ SELECT pg_catalog.pg_advisory_xact_lock(1129072716, pg_catalog.hashtext($1 || '|
 -- fragment: classify_probe_exact
 -- The same key: one probe of the unique index.
 SELECT r.*
-FROM public.clearing_record r
+FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
   AND r.kind = c.kind AND r.natural_key = c.natural_key
 LIMIT 1
@@ -61,10 +61,10 @@ LIMIT 1
 -- natural key and a near date; the closest in date.  One probe of
 -- clearing_record_near_key (migration 010).
 SELECT r.*
-FROM public.clearing_record r
+FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
   AND r.near_key = c.near_key AND r.kind = c.kind AND r.natural_key <> c.natural_key
-  AND public.clearing_near_dates(r.value_date, c.value_date)
+  AND clearing_near_dates(r.value_date, c.value_date)
 ORDER BY abs(r.value_date - c.value_date), r.load_id, r.ordinal
 LIMIT 1
 
@@ -72,7 +72,7 @@ LIMIT 1
 -- A v1 entry against the tenant's v1-batch entries: the same originator,
 -- trace number and effective date (the partial index of migration 004).
 SELECT r.*
-FROM public.clearing_record r
+FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
   AND r.kind = 'ach.entry' AND r.key_rule = 'v1-batch'
   AND r.company_id = c.company_id AND r.trace_number = c.trace_number
@@ -84,7 +84,7 @@ LIMIT 1
 -- A v1-batch entry against the tenant's v1 entries, the same way (the
 -- trace-number index of migration 011).
 SELECT r.*
-FROM public.clearing_record r
+FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
   AND r.kind = 'ach.entry' AND r.key_rule = 'v1'
   AND r.company_id = c.company_id AND r.trace_number = c.trace_number
@@ -98,19 +98,19 @@ LIMIT 1
 -- content (the same fingerprint, or the instructed agent aside when both
 -- have an alt_fp).  Four probes, never a join on an OR.
 SELECT r.*
-FROM (SELECT * FROM public.clearing_record r
+FROM (SELECT * FROM clearing_record r
       WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
         AND r.kind = c.kind AND r.alt_key = c.alt_key
       UNION ALL
-      SELECT * FROM public.clearing_record r
+      SELECT * FROM clearing_record r
       WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
         AND r.kind = c.kind AND r.alt_key = c.alt_key2
       UNION ALL
-      SELECT * FROM public.clearing_record r
+      SELECT * FROM clearing_record r
       WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
         AND r.kind = c.kind AND r.alt_key2 = c.alt_key
       UNION ALL
-      SELECT * FROM public.clearing_record r
+      SELECT * FROM clearing_record r
       WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
         AND r.kind = c.kind AND r.alt_key2 = c.alt_key2) r
 WHERE r.natural_key <> c.natural_key
@@ -124,7 +124,7 @@ LIMIT 1
 CREATE TEMPORARY TABLE cl_event ON COMMIT DROP AS
 SELECT load_id, ordinal, position, tenant, kind, natural_key, reason, matched_key,
        matched_load_id, matched_ordinal, matched_position, fields
-FROM public.clearing_dedupe_event
+FROM clearing_dedupe_event
 WITH NO DATA
 
 -- name: classify_event_index
@@ -193,7 +193,7 @@ CREATE TEMPORARY VIEW cl_pending AS SELECT * FROM pg_temp.cl_stage
 -- probe of clearing_record_near_key)?  (The first row of the index's
 -- order under a LIMIT, not EXISTS: the plan then reads one index entry,
 -- never the table until a match.)
-coalesce((SELECT true FROM public.clearing_record
+coalesce((SELECT true FROM clearing_record
           WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')
             AND near_key IS NOT NULL
           ORDER BY near_key
@@ -209,7 +209,7 @@ SELECT EXISTS (SELECT 1 FROM pg_temp.cl_stage WHERE near_key IS NOT NULL)
 -- Has the tenant applied entries under the v1-batch rule (one probe of the
 -- partial index of migration 004)?  Without any, a v1 load's probes for
 -- them are skipped.
-SELECT coalesce((SELECT true FROM public.clearing_record
+SELECT coalesce((SELECT true FROM clearing_record
                  WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')
                    AND key_rule = 'v1-batch'
                  LIMIT 1), false)

@@ -8,4 +8,4 @@ SELECT 1 FROM pg_catalog.pg_stat_activity WHERE pid = $1::integer
 
 -- name: commit_find_load
 -- The load_id of load UUID $1, if its transaction committed.
-SELECT load_id FROM public.clearing_load WHERE load_uuid = $1
+SELECT load_id FROM clearing_load WHERE load_uuid = $1

@@ -19,18 +19,18 @@ SELECT c.load_id, l.outcome, l.file_name, c.position AS line, c.ordinal, c.tenan
        v.verdict, v.resolution_load_id, v.correction_key, v.note, v.resolved_by,
        pg_catalog.to_char(v.resolved_at, {iso_ts}) AS resolved_at,
        c.receiving_account, c.debtor_account, c.creditor_account
-FROM public.clearing_quarantine c
-JOIN public.clearing_load l ON l.load_id = c.load_id
+FROM clearing_quarantine c
+JOIN clearing_load l ON l.load_id = c.load_id
 CROSS JOIN LATERAL (
   SELECT e.reason, e.matched_key, e.matched_load_id, e.matched_ordinal, e.matched_position
-  FROM public.clearing_dedupe_event e
+  FROM clearing_dedupe_event e
   WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal AND e.reason <> 'duplicate'
   LIMIT 1) e
-JOIN public.clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
-JOIN public.clearing_load ml ON ml.load_id = r.load_id
-LEFT JOIN public.clearing_resolution v ON v.load_id = c.load_id AND v.ordinal = c.ordinal
+JOIN clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
+JOIN clearing_load ml ON ml.load_id = r.load_id
+LEFT JOIN clearing_resolution v ON v.load_id = c.load_id AND v.ordinal = c.ordinal
 WHERE ($1::bigint IS NULL OR c.load_id = $1::bigint
-       OR EXISTS (SELECT 1 FROM public.clearing_dedupe_event k
+       OR EXISTS (SELECT 1 FROM clearing_dedupe_event k
                   WHERE k.tenant = c.tenant AND k.natural_key = c.natural_key
                     AND k.reason <> 'duplicate' AND k.load_id = $1::bigint
                     AND k.kind = c.kind))
@@ -43,10 +43,10 @@ ORDER BY c.load_id, c.ordinal
 -- its journal row names, in the field table's order: the name, the
 -- matched record's (old) and the version's (new) value.
 SELECT x.f AS field, x.o AS old_value, x.n AS new_value
-FROM public.clearing_quarantine c
-JOIN public.clearing_dedupe_event e
+FROM clearing_quarantine c
+JOIN clearing_dedupe_event e
   ON e.load_id = c.load_id AND e.ordinal = c.ordinal AND e.reason <> 'duplicate'
-JOIN public.clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
+JOIN clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
 CROSS JOIN LATERAL (
   SELECT v.f, v.o, v.n, pg_catalog.row_number() OVER () AS k
   FROM (VALUES {compared_changes}) AS v(f, o, n)
@@ -58,7 +58,7 @@ ORDER BY x.k
 -- The conflict of load $1 with ordinal $2 or at line $3 (the other NULL):
 -- its ordinal and tenant, at most two (two: the line is ambiguous).
 SELECT c.ordinal, c.tenant
-FROM public.clearing_quarantine c
+FROM clearing_quarantine c
 WHERE c.load_id = $1::bigint
   AND ($2::bigint IS NULL OR c.ordinal = $2::bigint)
   AND ($3::bigint IS NULL OR c.position = $3::bigint)
@@ -68,7 +68,7 @@ LIMIT 2
 -- name: conflicts_resolution
 -- How conflict (load $1, ordinal $2) was resolved, if it was.
 SELECT v.verdict, v.resolution_load_id, v.correction_key
-FROM public.clearing_resolution v
+FROM clearing_resolution v
 WHERE v.load_id = $1::bigint AND v.ordinal = $2::bigint
 
 -- name: conflicts_target
@@ -76,25 +76,25 @@ WHERE v.load_id = $1::bigint AND v.ordinal = $2::bigint
 -- corrections it has (its next correction's key: rules/correction.h), and
 -- its accounts (for masking that key).
 SELECT r.load_id, r.ordinal, r.position, r.natural_key,
-       (SELECT pg_catalog.count(*) FROM public.clearing_resolution v
+       (SELECT pg_catalog.count(*) FROM clearing_resolution v
         WHERE v.matched_load_id = r.load_id AND v.matched_ordinal = r.ordinal
           AND v.verdict = 'accepted') AS corrections,
        r.receiving_account, r.debtor_account, r.creditor_account
-FROM public.clearing_dedupe_event e
-JOIN public.clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
+FROM clearing_dedupe_event e
+JOIN clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
 WHERE e.load_id = $1::bigint AND e.ordinal = $2::bigint AND e.reason <> 'duplicate'
 LIMIT 1
 
 -- name: conflicts_insert_load
 -- The clearing_load row of a resolution: load UUID $1, of conflict load
 -- $2's tenant and file, $3 records applied, reason $4; committed.
-INSERT INTO public.clearing_load (load_uuid, tenant, file_name, format, message_type, sender,
+INSERT INTO clearing_load (load_uuid, tenant, file_name, format, message_type, sender,
                                   receiver, file_created, file_id, record_count, new_count,
                                   outcome, reason, started_at, finished_at)
 SELECT $1::uuid, l.tenant, l.file_name, l.format, l.message_type, l.sender, l.receiver,
        l.file_created, l.file_id, 1, $3::bigint, 'committed', $4::text, pg_catalog.now(),
        pg_catalog.clock_timestamp()
-FROM public.clearing_load l
+FROM clearing_load l
 WHERE l.load_id = $2::bigint
 RETURNING load_id
 
@@ -102,11 +102,11 @@ RETURNING load_id
 -- The version parked as conflict (load $1, ordinal $2) applied as a new
 -- record under natural key $4, of load $3 (the resolution's) as its
 -- ordinal 1; every other column as parked (its line the line in its file).
-INSERT INTO public.clearing_record ({record_columns})
+INSERT INTO clearing_record ({record_columns})
 SELECT {record_columns}
 FROM (SELECT p.*
-      FROM public.clearing_quarantine q
-      CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::public.clearing_record,
+      FROM clearing_quarantine q
+      CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::clearing_record,
         pg_catalog.to_jsonb(q) || pg_catalog.jsonb_build_object('natural_key', $4::text,
                                                                 'load_id', $3::bigint,
                                                                 'ordinal', 1)) p
@@ -118,7 +118,7 @@ FROM (SELECT p.*
 -- $5 NULL, under the conflict's key) for conflict (load $2, ordinal $3),
 -- naming the record it matched and the compared fields that differ (as
 -- the conflict's own journal row names them).
-INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind, natural_key,
+INSERT INTO clearing_dedupe_event (load_id, ordinal, position, tenant, kind, natural_key,
                                           reason, matched_key, matched_load_id, matched_ordinal,
                                           matched_position, fields)
 SELECT $1::bigint, 1, c.position, c.tenant, c.kind, coalesce($5::text, c.natural_key), $4::text,
@@ -126,17 +126,17 @@ SELECT $1::bigint, 1, c.position, c.tenant, c.kind, coalesce($5::text, c.natural
             ELSE r.natural_key END,
        r.load_id, r.ordinal, r.position,
        e.fields
-FROM public.clearing_quarantine c
-JOIN public.clearing_dedupe_event e
+FROM clearing_quarantine c
+JOIN clearing_dedupe_event e
   ON e.load_id = c.load_id AND e.ordinal = c.ordinal AND e.reason <> 'duplicate'
-JOIN public.clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
+JOIN clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
 WHERE c.load_id = $2::bigint AND c.ordinal = $3::bigint
 
 -- name: conflicts_record_resolution
 -- Conflict (load $1, ordinal $2) of tenant $3 resolved: verdict $4, the
 -- record it matched (load $5, ordinal $6), the resolution's load $7, the
 -- correction's key $8 (accepted), note $9.
-INSERT INTO public.clearing_resolution (load_id, ordinal, tenant, verdict, matched_load_id,
+INSERT INTO clearing_resolution (load_id, ordinal, tenant, verdict, matched_load_id,
                                         matched_ordinal, resolution_load_id, correction_key,
                                         note)
 VALUES ($1::bigint, $2::bigint, $3::text, $4::text, $5::bigint, $6::bigint, $7::bigint,

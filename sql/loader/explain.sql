@@ -11,7 +11,7 @@
 UPDATE pg_temp.cl_event e
 SET fields = (SELECT ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, differs)
                            WHERE differs)
-              FROM public.clearing_record r
+              FROM clearing_record r
               WHERE r.tenant = e.tenant AND r.kind = c.kind
                 AND r.natural_key = coalesce(e.matched_key, c.natural_key)
               LIMIT 1)
@@ -24,12 +24,12 @@ WHERE e.reason <> 'duplicate' AND c.ordinal = e.ordinal
 -- already parked (same key, same fingerprint) is not parked again: a
 -- re-run must not put one payment twice in the queue someone works
 -- through; its journal row says what happened.
-INSERT INTO public.clearing_quarantine ({record_columns})
+INSERT INTO clearing_quarantine ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_stage c
 WHERE c.ordinal IN (
     SELECT e.ordinal FROM pg_temp.cl_event e WHERE e.reason <> 'duplicate')
-  AND NOT EXISTS (SELECT 1 FROM public.clearing_quarantine q
+  AND NOT EXISTS (SELECT 1 FROM clearing_quarantine q
                   WHERE q.tenant = c.tenant AND q.kind = c.kind
                     AND q.natural_key = c.natural_key
                     AND q.fingerprint = c.fingerprint)
@@ -40,12 +40,12 @@ WHERE c.ordinal IN (
 -- them), parked as well: show finds a payment seen only in a held file
 -- ("seen in held load 12, line 40").  A version already parked is not
 -- parked again.
-INSERT INTO public.clearing_quarantine ({record_columns})
+INSERT INTO clearing_quarantine ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_pending c
 WHERE NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
                   WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
-  AND NOT EXISTS (SELECT 1 FROM public.clearing_quarantine q
+  AND NOT EXISTS (SELECT 1 FROM clearing_quarantine q
                   WHERE q.tenant = c.tenant AND q.kind = c.kind
                     AND q.natural_key = c.natural_key
                     AND q.fingerprint = c.fingerprint)

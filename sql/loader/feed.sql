@@ -4,14 +4,14 @@
 
 -- name: feed_acked
 -- Consumer $1's acknowledged position (no row: it has acknowledged nothing).
-SELECT position FROM public.clearing_feed_consumer WHERE consumer = $1
+SELECT position FROM clearing_feed_consumer WHERE consumer = $1
 
 -- name: feed_commits
 -- The commits from commit number $1 on, of tenant $2 only when not NULL,
 -- in commit order, at most $3: one probe of the primary key, then its
 -- range.
 SELECT commit_seq, load_id, tenant, pg_catalog.to_char(committed_at, {iso_ts}) AS applied_at
-FROM public.clearing_feed_commit
+FROM clearing_feed_commit
 WHERE commit_seq >= $1::bigint AND ($2::text IS NULL OR tenant = $2::text)
 ORDER BY commit_seq
 LIMIT $3::bigint
@@ -27,8 +27,8 @@ LIMIT $3::bigint
 SELECT ($3::bigint << 32) + r.ordinal AS feed_position, $4::text AS applied_at,
        {show_columns}, v.matched_load_id AS corrects_load_id,
        v.matched_ordinal AS corrects_ordinal
-FROM public.clearing_record r
-LEFT JOIN public.clearing_resolution v
+FROM clearing_record r
+LEFT JOIN clearing_resolution v
   ON v.resolution_load_id = r.load_id AND v.verdict = 'accepted' AND r.ordinal = 1
 WHERE r.load_id = $1::bigint AND r.ordinal > $5::bigint AND $2::text IS NOT NULL
 ORDER BY r.load_id, r.ordinal
@@ -37,14 +37,14 @@ LIMIT $6::bigint
 -- name: feed_position_exists
 -- Is $1 the feed position of an applied record?
 SELECT 1
-FROM public.clearing_feed_commit f
-JOIN public.clearing_record r ON r.load_id = f.load_id
+FROM clearing_feed_commit f
+JOIN clearing_record r ON r.load_id = f.load_id
 WHERE f.commit_seq = ($1::bigint >> 32) AND r.ordinal = ($1::bigint & 4294967295)
 
 -- name: feed_ack
 -- Consumer $1 has received everything up to position $2: its position
 -- only moves forward.  The position it holds now.
-INSERT INTO public.clearing_feed_consumer AS c (consumer, position, acked_at)
+INSERT INTO clearing_feed_consumer AS c (consumer, position, acked_at)
 VALUES ($1, $2::bigint, pg_catalog.now())
 ON CONFLICT (consumer) DO UPDATE
 SET position = GREATEST(c.position, excluded.position), acked_at = excluded.acked_at

@@ -10,7 +10,7 @@
 -- Every kind is listed, so the unique index is used on all three of its
 -- columns (no skip scan needed).
 SELECT 'natural_key' AS matched_by, {show_columns}
-FROM public.clearing_record r
+FROM clearing_record r
 WHERE r.tenant = $1
   AND r.kind = ANY (ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001',
                           'pacs.008', 'pacs.009', 'pacs.004'])
@@ -24,7 +24,7 @@ LIMIT $3::bigint
 SELECT CASE WHEN r.trace_number = $2 THEN 'trace_number' ELSE 'original_trace' END
          AS matched_by,
        {show_columns}
-FROM public.clearing_record r
+FROM clearing_record r
 WHERE r.tenant = $1 AND (r.trace_number = $2 OR r.original_trace = $2)
 ORDER BY r.kind, r.natural_key
 LIMIT $3::bigint
@@ -35,7 +35,7 @@ LIMIT $3::bigint
 SELECT CASE WHEN r.end_to_end_id = $2 THEN 'end_to_end_id' ELSE 'orgnl_end_to_end_id' END
          AS matched_by,
        {show_columns}
-FROM public.clearing_record r
+FROM clearing_record r
 WHERE r.tenant = $1 AND (r.end_to_end_id = $2 OR r.orgnl_end_to_end_id = $2)
 ORDER BY r.kind, r.natural_key
 LIMIT $3::bigint
@@ -47,7 +47,7 @@ LIMIT $3::bigint
 SELECT CASE WHEN r.uetr = pg_catalog.lower($2) THEN 'uetr' ELSE 'orgnl_uetr' END
          AS matched_by,
        {show_columns}
-FROM public.clearing_record r
+FROM clearing_record r
 WHERE r.tenant = $1 AND (r.uetr = pg_catalog.lower($2) OR r.orgnl_uetr = pg_catalog.lower($2))
 ORDER BY r.kind, r.natural_key
 LIMIT $3::bigint
@@ -58,7 +58,7 @@ LIMIT $3::bigint
 -- name: history_count_by_key
 -- How many records of tenant $1 have natural key $2.
 SELECT pg_catalog.count(*)
-FROM public.clearing_record r
+FROM clearing_record r
 WHERE r.tenant = $1
   AND r.kind = ANY (ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001',
                           'pacs.008', 'pacs.009', 'pacs.004'])
@@ -67,19 +67,19 @@ WHERE r.tenant = $1
 -- name: history_count_by_trace
 -- How many records of tenant $1 have trace number or original trace $2.
 SELECT pg_catalog.count(*)
-FROM public.clearing_record r
+FROM clearing_record r
 WHERE r.tenant = $1 AND (r.trace_number = $2 OR r.original_trace = $2)
 
 -- name: history_count_by_e2e
 -- How many records of tenant $1 have EndToEndId or original EndToEndId $2.
 SELECT pg_catalog.count(*)
-FROM public.clearing_record r
+FROM clearing_record r
 WHERE r.tenant = $1 AND (r.end_to_end_id = $2 OR r.orgnl_end_to_end_id = $2)
 
 -- name: history_count_by_uetr
 -- How many records of tenant $1 have UETR or original UETR $2 (any case).
 SELECT pg_catalog.count(*)
-FROM public.clearing_record r
+FROM clearing_record r
 WHERE r.tenant = $1 AND (r.uetr = pg_catalog.lower($2) OR r.orgnl_uetr = pg_catalog.lower($2))
 
 -- The tenants other than $1 that hold records a lookup matches, when the
@@ -91,16 +91,16 @@ WHERE r.tenant = $1 AND (r.uetr = pg_catalog.lower($2) OR r.orgnl_uetr = pg_cata
 -- name: history_other_tenants_by_key
 -- The tenants other than $1 with records under natural key $2.
 WITH RECURSIVE t(tenant) AS (
-  (SELECT l.tenant FROM public.clearing_load l ORDER BY l.tenant LIMIT 1)
+  (SELECT l.tenant FROM clearing_load l ORDER BY l.tenant LIMIT 1)
   UNION ALL
-  SELECT (SELECT l.tenant FROM public.clearing_load l WHERE l.tenant > t.tenant
+  SELECT (SELECT l.tenant FROM clearing_load l WHERE l.tenant > t.tenant
           ORDER BY l.tenant LIMIT 1)
   FROM t WHERE t.tenant IS NOT NULL
 )
 SELECT t.tenant, c.records
 FROM t CROSS JOIN LATERAL (
   SELECT pg_catalog.count(*) AS records
-  FROM public.clearing_record r
+  FROM clearing_record r
   WHERE r.tenant = t.tenant
     AND r.kind = ANY (ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001',
                             'pacs.008', 'pacs.009', 'pacs.004'])
@@ -112,16 +112,16 @@ LIMIT 10
 -- name: history_other_tenants_by_trace
 -- The tenants other than $1 with records of trace or original trace $2.
 WITH RECURSIVE t(tenant) AS (
-  (SELECT l.tenant FROM public.clearing_load l ORDER BY l.tenant LIMIT 1)
+  (SELECT l.tenant FROM clearing_load l ORDER BY l.tenant LIMIT 1)
   UNION ALL
-  SELECT (SELECT l.tenant FROM public.clearing_load l WHERE l.tenant > t.tenant
+  SELECT (SELECT l.tenant FROM clearing_load l WHERE l.tenant > t.tenant
           ORDER BY l.tenant LIMIT 1)
   FROM t WHERE t.tenant IS NOT NULL
 )
 SELECT t.tenant, c.records
 FROM t CROSS JOIN LATERAL (
   SELECT pg_catalog.count(*) AS records
-  FROM public.clearing_record r
+  FROM clearing_record r
   WHERE r.tenant = t.tenant AND (r.trace_number = $2 OR r.original_trace = $2)) c
 WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
 ORDER BY t.tenant
@@ -131,16 +131,16 @@ LIMIT 10
 -- The tenants other than $1 with records of EndToEndId or original
 -- EndToEndId $2.
 WITH RECURSIVE t(tenant) AS (
-  (SELECT l.tenant FROM public.clearing_load l ORDER BY l.tenant LIMIT 1)
+  (SELECT l.tenant FROM clearing_load l ORDER BY l.tenant LIMIT 1)
   UNION ALL
-  SELECT (SELECT l.tenant FROM public.clearing_load l WHERE l.tenant > t.tenant
+  SELECT (SELECT l.tenant FROM clearing_load l WHERE l.tenant > t.tenant
           ORDER BY l.tenant LIMIT 1)
   FROM t WHERE t.tenant IS NOT NULL
 )
 SELECT t.tenant, c.records
 FROM t CROSS JOIN LATERAL (
   SELECT pg_catalog.count(*) AS records
-  FROM public.clearing_record r
+  FROM clearing_record r
   WHERE r.tenant = t.tenant AND (r.end_to_end_id = $2 OR r.orgnl_end_to_end_id = $2)) c
 WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
 ORDER BY t.tenant
@@ -150,16 +150,16 @@ LIMIT 10
 -- The tenants other than $1 with records of UETR or original UETR $2 (any
 -- case).
 WITH RECURSIVE t(tenant) AS (
-  (SELECT l.tenant FROM public.clearing_load l ORDER BY l.tenant LIMIT 1)
+  (SELECT l.tenant FROM clearing_load l ORDER BY l.tenant LIMIT 1)
   UNION ALL
-  SELECT (SELECT l.tenant FROM public.clearing_load l WHERE l.tenant > t.tenant
+  SELECT (SELECT l.tenant FROM clearing_load l WHERE l.tenant > t.tenant
           ORDER BY l.tenant LIMIT 1)
   FROM t WHERE t.tenant IS NOT NULL
 )
 SELECT t.tenant, c.records
 FROM t CROSS JOIN LATERAL (
   SELECT pg_catalog.count(*) AS records
-  FROM public.clearing_record r
+  FROM clearing_record r
   WHERE r.tenant = t.tenant
     AND (r.uetr = pg_catalog.lower($2) OR r.orgnl_uetr = pg_catalog.lower($2))) c
 WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
@@ -170,7 +170,7 @@ LIMIT 10
 -- The load that applied a record: load $1, with the columns of
 -- history_loads, so that a load has one shape in every output.
 SELECT {load_columns}
-FROM public.clearing_load l
+FROM clearing_load l
 WHERE l.load_id = $1
 
 -- name: history_events
@@ -181,8 +181,8 @@ SELECT e.reason, e.load_id, l.load_uuid, l.file_name, e.position, l.outcome,
        e.kind, e.natural_key, e.matched_key, e.matched_load_id, e.matched_position,
        pg_catalog.array_to_string(e.fields, ',') AS fields,
        pg_catalog.to_char(e.created_at, {iso_ts}) AS created_at
-FROM public.clearing_dedupe_event e
-JOIN public.clearing_load l ON l.load_id = e.load_id
+FROM clearing_dedupe_event e
+JOIN clearing_load l ON l.load_id = e.load_id
 WHERE e.matched_load_id = $1 AND e.matched_ordinal = $2
 ORDER BY e.created_at, e.load_id, e.ordinal
 
@@ -195,8 +195,8 @@ SELECT e.reason, e.load_id, l.load_uuid, l.file_name, e.position, l.outcome,
        e.kind, e.natural_key, e.matched_key, e.matched_load_id, e.matched_position,
        pg_catalog.array_to_string(e.fields, ',') AS fields,
        pg_catalog.to_char(e.created_at, {iso_ts}) AS created_at
-FROM public.clearing_dedupe_event e
-JOIN public.clearing_load l ON l.load_id = e.load_id
+FROM clearing_dedupe_event e
+JOIN clearing_load l ON l.load_id = e.load_id
 WHERE e.tenant = $1 AND e.natural_key = $2 AND e.reason <> 'duplicate'
 ORDER BY e.created_at, e.load_id, e.ordinal
 
@@ -210,11 +210,11 @@ SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.positio
        q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
        q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
        pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
-FROM public.clearing_quarantine q
-JOIN public.clearing_load l ON l.load_id = q.load_id
+FROM clearing_quarantine q
+JOIN clearing_load l ON l.load_id = q.load_id
 WHERE (q.tenant = $1 AND q.kind = $2 AND q.natural_key = $3)
    OR (q.load_id, q.ordinal) IN (SELECT e.load_id, e.ordinal
-                                 FROM public.clearing_dedupe_event e
+                                 FROM clearing_dedupe_event e
                                  WHERE e.matched_load_id = $4 AND e.matched_ordinal = $5)
 ORDER BY q.load_id, q.ordinal
 
@@ -226,8 +226,8 @@ SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.positio
        q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
        q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
        pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
-FROM public.clearing_quarantine q
-JOIN public.clearing_load l ON l.load_id = q.load_id
+FROM clearing_quarantine q
+JOIN clearing_load l ON l.load_id = q.load_id
 WHERE q.tenant = $1 AND q.natural_key = $2
 ORDER BY q.load_id, q.ordinal
 
@@ -239,8 +239,8 @@ SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.positio
        q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
        q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
        pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
-FROM public.clearing_quarantine q
-JOIN public.clearing_load l ON l.load_id = q.load_id
+FROM clearing_quarantine q
+JOIN clearing_load l ON l.load_id = q.load_id
 WHERE q.tenant = $1 AND q.trace_number = $2
 ORDER BY q.load_id, q.ordinal
 
@@ -252,8 +252,8 @@ SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.positio
        q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
        q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
        pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
-FROM public.clearing_quarantine q
-JOIN public.clearing_load l ON l.load_id = q.load_id
+FROM clearing_quarantine q
+JOIN clearing_load l ON l.load_id = q.load_id
 WHERE q.tenant = $1 AND q.end_to_end_id = $2
 ORDER BY q.load_id, q.ordinal
 
@@ -265,8 +265,8 @@ SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.positio
        q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
        q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
        pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
-FROM public.clearing_quarantine q
-JOIN public.clearing_load l ON l.load_id = q.load_id
+FROM clearing_quarantine q
+JOIN clearing_load l ON l.load_id = q.load_id
 WHERE q.tenant = $1 AND q.uetr = pg_catalog.lower($2)
 ORDER BY q.load_id, q.ordinal
 
@@ -283,7 +283,7 @@ SELECT pg_catalog.pg_advisory_unlock(pg_catalog.hashtextextended(pg_catalog.lowe
 -- Loads, newest first: started since $1 (NULL: all), load UUID $2 only and
 -- tenant $4 only when not NULL, at most $3.
 SELECT {load_columns}
-FROM public.clearing_load l
+FROM clearing_load l
 WHERE ($1::timestamptz IS NULL OR l.started_at >= $1::timestamptz)
   AND ($2::uuid IS NULL OR l.load_uuid = $2::uuid)
   AND ($4::text IS NULL OR l.tenant = $4::text)

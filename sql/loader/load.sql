@@ -5,7 +5,7 @@
 -- The load_id of this attempt, taken from clearing_load's own sequence at
 -- its start (the journal rows and records written before the load row
 -- name it); the row itself is written once, at the end (load_insert_row).
-SELECT pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('public.clearing_load', 'load_id'))
+SELECT pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('clearing_load', 'load_id'))
 
 -- name: load_set_context
 -- Tenant $1 and load_id $2 as settings of this transaction: COPY takes no
@@ -20,7 +20,7 @@ SELECT pg_catalog.set_config('clearing_load.tenant', $1, true),
 -- receiver $10, file creation time $11, file id $12, record count $13, new
 -- $14, duplicates $15, conflicts $16, invalid $17, outcome $18, reason $19
 -- and retries $20.  started_at is the transaction's start.
-INSERT INTO public.clearing_load (load_id, load_uuid, tenant, file_name, file_size, sha256,
+INSERT INTO clearing_load (load_id, load_uuid, tenant, file_name, file_size, sha256,
     format, message_type, sender, receiver, file_created, file_id, record_count, new_count,
     duplicate_count, conflict_count, invalid_count, outcome, reason, retries, started_at,
     finished_at)
@@ -47,7 +47,7 @@ SET LOCAL work_mem = '128MB'
 -- file ($1 false: it keeps its attempt and its conflicts, not its
 -- duplicates) those that are not plain duplicates.  The journal is
 -- append-only: nothing written here is changed or deleted later.
-INSERT INTO public.clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
+INSERT INTO clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, fields)
 SELECT load_id, ordinal, position, tenant, kind, natural_key, reason, matched_key,
        matched_load_id, matched_ordinal, matched_position, fields
@@ -56,7 +56,7 @@ WHERE $1::boolean OR reason <> 'duplicate'
 
 -- name: load_record_archive
 -- Where ingest moved load $1's file: $2 (the same move twice adds nothing).
-INSERT INTO public.clearing_load_archive (load_id, path)
+INSERT INTO clearing_load_archive (load_id, path)
 VALUES ($1::bigint, $2)
 ON CONFLICT DO NOTHING
 
@@ -72,8 +72,8 @@ SELECT pg_catalog.pg_advisory_xact_lock(7306385526012115201)
 -- channel clearing_load_feed ("COMMIT_SEQ TENANT") is delivered when the
 -- transaction commits, so a consumer need not poll.
 WITH c AS (
-    INSERT INTO public.clearing_feed_commit (commit_seq, load_id, tenant, records)
-    VALUES (pg_catalog.nextval('public.clearing_feed_seq'), $1::bigint, $2, $3::bigint)
+    INSERT INTO clearing_feed_commit (commit_seq, load_id, tenant, records)
+    VALUES (pg_catalog.nextval('clearing_feed_seq'), $1::bigint, $2, $3::bigint)
     RETURNING commit_seq, tenant)
 SELECT pg_catalog.pg_notify('clearing_load_feed', c.commit_seq::text || ' ' || c.tenant)
 FROM c

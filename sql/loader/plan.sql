@@ -38,7 +38,7 @@ SELECT pg_catalog.set_config('clearing_load.near', $1, true),
 -- of a record in the arrays (see above).
 SELECT a.attname
 FROM pg_catalog.pg_attribute a
-WHERE a.attrelid = 'public.clearing_record'::pg_catalog.regclass AND a.attnum > 0
+WHERE a.attrelid = 'clearing_record'::pg_catalog.regclass AND a.attnum > 0
   AND NOT a.attisdropped
 ORDER BY a.attnum
 
@@ -60,7 +60,7 @@ SELECT c.ordinal, r.reason, r.load_id, l.file_name, r.position,
             THEN ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, differs) WHERE differs)
        END,
        {compared_r}
-FROM pg_catalog.unnest($1::public.clearing_record[]) c
+FROM pg_catalog.unnest($1::clearing_record[]) c
 CROSS JOIN LATERAL (
   SELECT CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END AS reason,
          NULL::text AS matched_key, r.*
@@ -84,5 +84,5 @@ CROSS JOIN LATERAL (
   WHERE c.kind = 'ach.entry'
     AND pg_catalog.current_setting('clearing_load.ach_key') = 'batch'
   LIMIT 1) r
-JOIN public.clearing_load l ON l.load_id = r.load_id
+JOIN clearing_load l ON l.load_id = r.load_id
 ORDER BY c.ordinal

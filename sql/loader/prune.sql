@@ -5,7 +5,7 @@
 -- The loads started before $1, after load $2, oldest first, at most $3:
 -- a range of clearing_load's primary key, filtered by time.
 SELECT load_id
-FROM public.clearing_load
+FROM clearing_load
 WHERE started_at < $1::timestamptz AND load_id > $2::bigint
 ORDER BY load_id
 LIMIT $3::bigint
@@ -14,7 +14,7 @@ LIMIT $3::bigint
 -- Remove load $1's journal rows (only its duplicates when $2): the BRIN
 -- index on load_id finds them (prune_no_seqscan first: the planner would
 -- rather read a journal whole whose statistics say one load is much of it).
-DELETE FROM public.clearing_dedupe_event
+DELETE FROM clearing_dedupe_event
 WHERE load_id = $1::bigint AND (NOT $2::boolean OR reason = 'duplicate')
 
 -- name: prune_no_seqscan
@@ -24,6 +24,6 @@ SELECT pg_catalog.set_config('enable_seqscan', 'off', true)
 -- name: prune_record_audit
 -- What a prune removed: loads started before $1, duplicates only $2, $3
 -- loads, $4 events.
-INSERT INTO public.clearing_prune_audit (journal_before, duplicates_only, loads, events)
+INSERT INTO clearing_prune_audit (journal_before, duplicates_only, loads, events)
 VALUES ($1::timestamptz, $2::boolean, $3::bigint, $4::bigint)
 RETURNING prune_id

@@ -24,7 +24,7 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon (
 -- One statement's work tables (emptied for each statement): its entries,
 CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_entry AS
 SELECT i.*, false AS is_return, NULL::date AS on_date
-FROM public.clearing_statement_item i WITH NO DATA
+FROM clearing_statement_item i WITH NO DATA
 
 -- name: reconcile_create_best
 -- the record each entry's references found (cls: of the entry's class),
@@ -88,15 +88,15 @@ SET temp_buffers = '256MB'
 
 -- name: reconcile_run_id
 -- The run's id, taken when it begins; its row is written at the end.
-SELECT pg_catalog.nextval('public.clearing_reconcile_run_seq')
+SELECT pg_catalog.nextval('clearing_reconcile_run_seq')
 
 -- name: reconcile_pending
 -- The statements of tenant $1 that no run has reconciled yet, oldest first.
 SELECT i.statement_key
-FROM public.clearing_statement_item i
+FROM clearing_statement_item i
 WHERE i.tenant = $1 AND i.item = 'statement'
   AND NOT EXISTS (
-    SELECT 1 FROM public.clearing_reconcile_statement r
+    SELECT 1 FROM clearing_reconcile_statement r
     WHERE r.tenant = i.tenant AND r.statement_key = i.statement_key)
 ORDER BY i.load_id, i.ordinal
 
@@ -104,7 +104,7 @@ ORDER BY i.load_id, i.ordinal
 -- Statement $2 of tenant $1: its kind, account, period (from, to) and
 -- the account's currency (no row: not loaded).
 SELECT kind, account, period_from, period_to, account_ccy
-FROM public.clearing_statement_item
+FROM clearing_statement_item
 WHERE tenant = $1 AND statement_key = $2 AND item = 'statement'
 LIMIT 1
 
@@ -118,7 +118,7 @@ SELECT i.*,
        (i.return_reason IS NOT NULL OR i.reversal
         OR coalesce(i.bank_tx_code LIKE '%/RRTN' OR i.bank_tx_code LIKE '%/RPCR', false)),
        coalesce(i.value_date, i.booking_date)
-FROM public.clearing_statement_item i
+FROM clearing_statement_item i
 WHERE i.tenant = $1 AND i.statement_key = $2 AND i.item <> 'statement'
 
 -- name: reconcile_analyze
@@ -146,18 +146,18 @@ SELECT e.natural_key, e.entry_index, r.rule,
        c.value_date, c.accounts, c.equal, c.ncand, NULL, c.original_trace, c.orgnl_uetr,
        c.orgnl_end_to_end_id, c.uetr, c.end_to_end_id, c.tx_id,
        EXISTS (
-         SELECT 1 FROM public.clearing_reconcile_match m
+         SELECT 1 FROM clearing_reconcile_match m
          WHERE m.tenant = $1 AND m.record_kind = c.kind AND m.record_key = c.natural_key
            AND m.entry_kind = e.kind AND m.entry_key <> e.natural_key),
        (SELECT min(s.status || coalesce(' ' || s.status_reason, ''))
-        FROM public.clearing_statement_item s
+        FROM clearing_statement_item s
         WHERE coalesce(c.uetr, c.end_to_end_id, c.tx_id) IS NOT NULL
           AND s.tenant = $1 AND s.item = 'status' AND s.status = 'RJCT'
           AND (s.uetr = c.uetr OR s.end_to_end_id = c.end_to_end_id OR s.tx_id = c.tx_id)),
        (SELECT CASE WHEN c.reason_code IN ('R05', 'R07', 'R10', 'R11', 'R29', 'R51')
                     THEN e.on_date - min(o.value_date) > 60
-                    ELSE public.clearing_banking_days(min(o.value_date), e.on_date) > 2 END
-        FROM public.clearing_record o
+                    ELSE clearing_banking_days(min(o.value_date), e.on_date) > 2 END
+        FROM clearing_record o
         WHERE c.kind = 'ach.return' AND o.tenant = $1 AND o.trace_number = c.original_trace
           AND o.kind = 'ach.entry' AND o.value_date <= e.on_date),
        c.cls
@@ -186,9 +186,9 @@ CROSS JOIN LATERAL (
            (e.amount_minor IS NULL OR x.amount_minor = e.amount_minor)
              AND (e.currency IS NULL OR x.currency = e.currency)
              AND (e.direction IS NULL OR e.direction = coalesce(
-                    public.clearing_booked_direction(x.kind, x.direction), e.direction)) AS equal,
+                    clearing_booked_direction(x.kind, x.direction), e.direction)) AS equal,
            abs(coalesce(x.value_date - e.on_date, 0)) AS days_off
-    FROM public.clearing_record x
+    FROM clearing_record x
     WHERE x.tenant = $1
       AND (x.uetr = e.uetr OR x.orgnl_uetr = e.uetr OR x.end_to_end_id = e.end_to_end_id
            OR x.orgnl_end_to_end_id = e.end_to_end_id OR x.tx_id = e.tx_id
@@ -226,19 +226,19 @@ CROSS JOIN LATERAL (
   SELECT 'pmt_inf_id'::text AS rule, x.pmt_inf_id AS ref, x.load_id, NULL::text AS company,
          NULL::text AS batch_number, min(x.kind) AS kind, count(*) AS n,
          -sum(x.amount_minor) AS total, min(x.currency) AS ccy
-  FROM public.clearing_record x
+  FROM clearing_record x
   WHERE x.tenant = $1 AND x.pmt_inf_id = coalesce(e.batch_pmt_inf_id, e.pmt_inf_id)
     AND x.kind = 'pain.001'
   GROUP BY x.pmt_inf_id, x.load_id
   UNION ALL
   SELECT 'trace_batch', t.trace_number, b.load_id, b.company_id, b.batch_number, min(b.kind),
-         count(*), sum(CASE public.clearing_booked_direction(b.kind, b.direction)
+         count(*), sum(CASE clearing_booked_direction(b.kind, b.direction)
                        WHEN 'debit' THEN -b.amount_minor ELSE b.amount_minor END),
          min(b.currency)
   FROM (SELECT DISTINCT x.trace_number, x.load_id, x.company_id, x.batch_number
-        FROM public.clearing_record x
+        FROM clearing_record x
         WHERE x.tenant = $1 AND x.trace_number = e.ach_trace AND x.kind = 'ach.entry') t
-  JOIN public.clearing_record b
+  JOIN clearing_record b
     ON b.load_id = t.load_id AND b.tenant = $1 AND b.kind = 'ach.entry'
    AND b.company_id = t.company_id AND b.batch_number = t.batch_number
   GROUP BY t.trace_number, b.load_id, b.company_id, b.batch_number) AS g
@@ -265,13 +265,13 @@ CROSS JOIN LATERAL (
   SELECT x.kind, x.natural_key, x.load_id, x.ordinal, x.position, x.amount_minor,
          x.currency, x.direction, x.value_date,
          ARRAY[x.debtor_account, x.creditor_account, x.receiving_account] AS accounts
-  FROM public.clearing_record x
+  FROM clearing_record x
   WHERE x.tenant = $1 AND x.value_date = e.on_date AND x.amount_minor = e.amount_minor
     AND x.currency = e.currency
-    AND coalesce(public.clearing_booked_direction(x.kind, x.direction), e.direction)
+    AND coalesce(clearing_booked_direction(x.kind, x.direction), e.direction)
         = e.direction
     AND NOT EXISTS (
-      SELECT 1 FROM public.clearing_reconcile_match m
+      SELECT 1 FROM clearing_reconcile_match m
       WHERE m.tenant = $1 AND m.record_kind = x.kind AND m.record_key = x.natural_key
         AND m.entry_kind = e.kind)
   OFFSET 0) AS x
@@ -303,14 +303,14 @@ FROM pg_temp.cl_recon_entry e
 LEFT JOIN pg_temp.cl_recon_best b ON b.entry_key = e.natural_key AND b.cls
 LEFT JOIN pg_temp.cl_recon_batch bb ON bb.entry_key = e.natural_key
 LEFT JOIN LATERAL (
-  SELECT x.kind, x.natural_key FROM public.clearing_record x
+  SELECT x.kind, x.natural_key FROM clearing_record x
   WHERE b.kind IN ('ach.return', 'ach.noc') AND x.tenant = $1
     AND x.trace_number = b.original_trace AND x.kind = 'ach.entry'
   UNION ALL
-  SELECT x.kind, x.natural_key FROM public.clearing_record x
+  SELECT x.kind, x.natural_key FROM clearing_record x
   WHERE b.kind = 'pacs.004' AND x.tenant = $1 AND x.uetr = b.orgnl_uetr
   UNION ALL
-  SELECT x.kind, x.natural_key FROM public.clearing_record x
+  SELECT x.kind, x.natural_key FROM clearing_record x
   WHERE b.kind = 'pacs.004' AND b.orgnl_uetr IS NULL AND x.tenant = $1
     AND x.end_to_end_id = b.orgnl_end_to_end_id
   UNION ALL
@@ -345,7 +345,7 @@ ORDER BY e.entry_index
 -- run $3: each matched entry with its record, a batch entry with each
 -- record of its batch.  Returns how many were new.
 WITH ins AS (
-  INSERT INTO public.clearing_reconcile_match
+  INSERT INTO clearing_reconcile_match
     (tenant, entry_kind, entry_key, record_kind, record_key, rule, run_id)
   SELECT $1, r.entry_kind, r.entry_key, r.record_kind, r.record_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
@@ -355,7 +355,7 @@ WITH ins AS (
   FROM pg_temp.cl_recon r
   CROSS JOIN LATERAL (
     -- the batch's records, by its file (OFFSET 0: a probe per batch)
-    SELECT x.kind, x.natural_key FROM public.clearing_record x
+    SELECT x.kind, x.natural_key FROM clearing_record x
     WHERE x.tenant = $1 AND x.load_id = r.batch_load_id AND x.pmt_inf_id = r.batch_ref
       AND x.kind = 'pain.001' OFFSET 0) AS x
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'pmt_inf_id'
@@ -363,7 +363,7 @@ WITH ins AS (
   SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
   CROSS JOIN LATERAL (
-    SELECT x.kind, x.natural_key FROM public.clearing_record x
+    SELECT x.kind, x.natural_key FROM clearing_record x
     WHERE x.tenant = $1 AND x.load_id = r.batch_load_id AND x.company_id = r.batch_company
       AND x.batch_number = r.batch_number AND x.kind = 'ach.entry' OFFSET 0) AS x
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'trace_batch'
@@ -384,12 +384,12 @@ SELECT $2, 'unmatched_ours', 'not_booked', $6, x.kind, x.natural_key, x.load_id,
        x.amount_minor, x.currency, x.direction,
        ARRAY[x.debtor_account, x.creditor_account, x.receiving_account], x.value_date
 FROM (
-SELECT x.* FROM public.clearing_record x
+SELECT x.* FROM clearing_record x
 WHERE x.tenant = $1 AND x.value_date BETWEEN $4::date AND $5::date AND x.currency = $8
   AND (x.debtor_account = $6 OR x.creditor_account = $6
        OR (x.kind IN ('ach.entry', 'ach.return') AND x.company_id = ANY ($7::text[])))
   AND NOT EXISTS (
-    SELECT 1 FROM public.clearing_reconcile_match m
+    SELECT 1 FROM clearing_reconcile_match m
     WHERE m.tenant = $1 AND m.record_kind = x.kind AND m.record_key = x.natural_key
       AND m.entry_kind = $3)
   AND NOT EXISTS (
@@ -400,7 +400,7 @@ ORDER BY x.load_id, x.ordinal
 
 -- name: reconcile_mark_statement
 -- Statement $2 of tenant $1 reconciled by run $3.
-INSERT INTO public.clearing_reconcile_statement (tenant, statement_key, run_id)
+INSERT INTO clearing_reconcile_statement (tenant, statement_key, run_id)
 VALUES ($1, $2, $3::bigint)
 ON CONFLICT DO NOTHING
 
@@ -418,7 +418,7 @@ FROM pg_temp.cl_recon
 -- Run $1 of tenant $2 over $3 statements by references $4: $5 matched,
 -- $6 unmatched ours, $7 unmatched theirs, $8 exceptions, $9 suggested,
 -- $10 matches new, begun at $11.
-INSERT INTO public.clearing_reconcile_run (run_id, tenant, statements, refs, matched,
+INSERT INTO clearing_reconcile_run (run_id, tenant, statements, refs, matched,
   unmatched_ours, unmatched_theirs, exceptions, suggested, new_matches, started_at)
 VALUES ($1::bigint, $2, $3::bigint, $4, $5::bigint, $6::bigint, $7::bigint, $8::bigint,
         $9::bigint, $10::bigint, $11::timestamptz)
@@ -459,9 +459,9 @@ SELECT pg_catalog.clock_timestamp()
 SELECT m.entry_kind, s.statement_id, s.seq_nb, s.entry_index, s.load_id AS entry_load_id,
        l.file_name AS entry_file, s.position AS entry_position, s.booking_date, m.rule,
        m.run_id, pg_catalog.to_char(m.matched_at, {iso_ts}) AS matched_at
-FROM public.clearing_reconcile_match m
-JOIN public.clearing_statement_item s
+FROM clearing_reconcile_match m
+JOIN clearing_statement_item s
   ON s.tenant = m.tenant AND s.kind = m.entry_kind AND s.natural_key = m.entry_key
-JOIN public.clearing_load l ON l.load_id = s.load_id
+JOIN clearing_load l ON l.load_id = s.load_id
 WHERE m.tenant = $1 AND m.record_kind = $2 AND m.record_key = $3
 ORDER BY m.matched_at, m.entry_kind, m.entry_key

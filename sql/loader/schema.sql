@@ -13,19 +13,19 @@ SELECT pg_catalog.to_regnamespace(pg_catalog.quote_ident($1)) IS NOT NULL
 
 -- name: schema_create_version_table
 -- The table of applied migrations, created by the first init.
-CREATE TABLE IF NOT EXISTS public.clearing_schema_version (
+CREATE TABLE IF NOT EXISTS clearing_schema_version (
  version integer PRIMARY KEY,
  name text NOT NULL,
  applied_at timestamptz NOT NULL DEFAULT now())
 
 -- name: schema_current_version
 -- The version of the newest migration applied (0 when none).
-SELECT coalesce(max(version), 0) FROM public.clearing_schema_version
+SELECT coalesce(max(version), 0) FROM clearing_schema_version
 
 -- name: schema_count_partitions
 -- The number of hash partitions of clearing_record.
 SELECT count(*) FROM pg_catalog.pg_inherits
-WHERE inhparent = 'public.clearing_record'::pg_catalog.regclass
+WHERE inhparent = 'clearing_record'::pg_catalog.regclass
 
 -- name: schema_set_partitions
 -- Tell the migration about to run how many hash partitions to create ($1),
@@ -34,8 +34,8 @@ SELECT pg_catalog.set_config('clearing_load.partitions', $1, true)
 
 -- name: schema_record_version
 -- Record migration $1 (its version), named $2, as applied.
-INSERT INTO public.clearing_schema_version (version, name) VALUES ($1, $2)
+INSERT INTO clearing_schema_version (version, name) VALUES ($1, $2)
 
 -- name: schema_exists
 -- Has init ever run on this database?
-SELECT pg_catalog.to_regclass('public.clearing_schema_version') IS NOT NULL
+SELECT pg_catalog.to_regclass('clearing_schema_version') IS NOT NULL

@@ -5,7 +5,7 @@
 -- The stage of one attempt: every record of the file with all its
 -- clearing_record columns, and the key as the journal keeps it (accounts
 -- masked).  Dropped with the transaction.
-CREATE TEMPORARY TABLE cl_stage (LIKE public.clearing_record, journal_key text)
+CREATE TEMPORARY TABLE cl_stage (LIKE clearing_record, journal_key text)
 ON COMMIT DROP
 
 -- name: stage_copy
@@ -62,7 +62,7 @@ FROM cl_stage a
 JOIN cl_stage b ON b.kind = a.kind AND b.near_key = a.near_key
 WHERE a.near_key IS NOT NULL AND b.ordinal > a.ordinal
   AND b.natural_key <> a.natural_key
-  AND public.clearing_near_dates(a.value_date, b.value_date)
+  AND clearing_near_dates(a.value_date, b.value_date)
 ORDER BY 1, 2
 LIMIT 10
 
@@ -82,7 +82,7 @@ WITH cl_stage AS NOT MATERIALIZED (SELECT * FROM pg_temp.cl_stage)
 -- array, in the same order), for diff.
 WITH cl_stage AS (
   SELECT c.*, k.journal_key
-  FROM pg_catalog.unnest($1::public.clearing_record[]) c
+  FROM pg_catalog.unnest($1::clearing_record[]) c
   JOIN pg_catalog.unnest($2::text[]) WITH ORDINALITY AS k(journal_key, ordinal)
     ON k.ordinal = c.ordinal)
 {stage_check_duplicates}
@@ -90,5 +90,5 @@ WITH cl_stage AS (
 -- name: stage_given_near
 -- The check stage_check_near on the file's records given as $1 (an array
 -- of clearing_record, plan.sql), for diff.
-WITH cl_stage AS (SELECT * FROM pg_catalog.unnest($1::public.clearing_record[]))
+WITH cl_stage AS (SELECT * FROM pg_catalog.unnest($1::clearing_record[]))
 {stage_check_near}

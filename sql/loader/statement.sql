@@ -48,7 +48,7 @@ LIMIT 10
 -- differ named), each a journal row, and marked journaled in the stage
 -- (apply then needs no read of the journal); returns how many of each.
 WITH ev AS (
-  INSERT INTO public.clearing_dedupe_event
+  INSERT INTO clearing_dedupe_event
     (load_id, ordinal, position, tenant, kind, natural_key, reason,
      matched_load_id, matched_ordinal, matched_position, fields)
   SELECT $1::bigint, s.ordinal, s.position, $2, s.kind, s.journal_key,
@@ -69,7 +69,7 @@ WITH ev AS (
            CASE WHEN s.ach_trace IS DISTINCT FROM i.ach_trace THEN 'ach_trace' END],
            NULL) END
   FROM pg_temp.cl_stmt_stage s
-  JOIN public.clearing_statement_item i
+  JOIN clearing_statement_item i
     ON i.tenant = $2 AND i.kind = s.kind AND i.natural_key = s.natural_key
   RETURNING ordinal, reason),
 marked AS (
@@ -84,7 +84,7 @@ FROM ev
 -- meanwhile by a concurrent load is skipped (the caller retries the file:
 -- it is then a duplicate).  Returns how many were inserted.
 WITH ins AS (
-  INSERT INTO public.clearing_statement_item
+  INSERT INTO clearing_statement_item
     (tenant, kind, item, natural_key, statement_key, key_rule, fingerprint, message_type,
      account, account_ccy, statement_id, seq_nb, period_from, period_to, opening_minor,
      closing_minor, entry_index, entry_ref, acct_svcr_ref, amount_minor, currency, direction,

@@ -43,7 +43,8 @@ explain_exec() {
 
 # ---- the session, as the loader runs it (loader/load.c attempt) ----
 emit '\set ON_ERROR_STOP 1'
-run db_session_setup
+emit "PREPARE db_session_setup AS $(stmt db_session_setup)" '\g /dev/null' \
+	"EXECUTE db_session_setup('public')" '\g /dev/null'
 run db_begin
 run load_work_mem
 explain load_take_id
@@ -185,7 +186,7 @@ emit "\\echo @@plan history_loads_since" \
 execute() { emit "EXECUTE $1($2)" '\g /dev/null'; }
 prepare() { emit "PREPARE $1 AS $(stmt "$1")" '\g /dev/null'; }
 run db_begin
-emit "EXECUTE load_insert_row(pg_catalog.gen_random_uuid(), '$TENANT', 'plans-stmt.xml')" '\gset'
+emit "$(stmt load_take_id) AS load_id" '\gset'
 run statement_stage_create
 emit "INSERT INTO pg_temp.cl_stmt_stage
       SELECT tenant, kind, item, natural_key, statement_key, key_rule, fingerprint, message_type,
@@ -232,7 +233,7 @@ run db_rollback
 # definitions of the stage (LIKE) and of the load's journal rows (WITH NO
 # DATA) and the schema's catalog lookups.
 for n in $("$CL_TOOLS/loader_sql" --list); do
-	"$CL_TOOLS/loader_sql" "$n" | grep -Eq 'public\.clearing_(record|dedupe_event|load)([^_a-z]|$)' ||
+	"$CL_TOOLS/loader_sql" "$n" | grep -Eq '(FROM|JOIN|INTO|UPDATE)[[:space:]]+clearing_(record|dedupe_event|load)([^_a-z.]|$)' ||
 		continue
 	case " $EXPLAINED stage_create classify_event_create schema_count_partitions plan_record_columns " in
 	*" $n "*) ;;

@@ -119,10 +119,10 @@ static void test_placeholders_expand_to_the_field_tables_lists(void **state)
 	assert_string_equal(CL_SQL_STAGE_COPY,
 			    "COPY pg_temp.cl_stage (" CL_SQL_RECORD_COLUMNS ", journal_key) FROM STDIN (FORMAT binary)");
 	assert_non_null(strstr(CL_SQL_APPLY_INSERT_NEW,
-			       "INSERT INTO public.clearing_record (" CL_SQL_RECORD_COLUMNS
+			       "INSERT INTO clearing_record (" CL_SQL_RECORD_COLUMNS
 			       ")\nSELECT " CL_SQL_RECORD_COLUMNS "\n"));
 	assert_non_null(strstr(CL_SQL_EXPLAIN_QUARANTINE,
-			       "INSERT INTO public.clearing_quarantine (" CL_SQL_RECORD_COLUMNS
+			       "INSERT INTO clearing_quarantine (" CL_SQL_RECORD_COLUMNS
 			       ")\nSELECT " CL_SQL_RECORD_COLUMNS "\n"));
 	assert_non_null(strstr(CL_SQL_EXPLAIN_FIELDS, "(VALUES " CL_SQL_COMPARED_DIFFS ")"));
 	assert_non_null(strstr(CL_SQL_PLAN_BATCH, "(VALUES " CL_SQL_COMPARED_DIFFS ")"));
@@ -202,14 +202,14 @@ static void test_generator_embeds_a_statement(void **state)
 				  "-- When load $1 started.\n"
 				  "SELECT pg_catalog.to_char(l.started_at, {iso_ts})\n"
 				  "  -- a comment inside is not embedded\n"
-				  "FROM public.clearing_load l WHERE l.load_id = $1\n",
+				  "FROM clearing_load l WHERE l.load_id = $1\n",
 				  &out, &err),
 			 0);
 	assert_string_equal(err, "");
 	assert_non_null(strstr(out, "#define CL_SQL_T_WHEN \\\n"
 				    "\t\"SELECT pg_catalog.to_char(l.started_at, "
 				    "'YYYY-MM-DD\\\"T\\\"HH24:MI:SSTZH:TZM')\\n\" \\\n"
-				    "\t\"FROM public.clearing_load l WHERE l.load_id = $1\"\n"));
+				    "\t\"FROM clearing_load l WHERE l.load_id = $1\"\n"));
 	assert_non_null(strstr(out, "#define CL_LOADER_SQL_LIST(X) \\\n"
 				    "\tX(\"t_when\", CL_SQL_T_WHEN)\n"));
 	free(out);
