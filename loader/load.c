@@ -197,6 +197,28 @@ static void record_rejected(struct load *L)
 	r->load_id = 0;
 }
 
+/* A rejected file whose readable records are staged: they are parked
+ * (show finds them: "seen in rejected load 12, line 40") with the load row,
+ * in the attempt's transaction; on any failure, the attempt alone. */
+static void park_rejected(struct load *L)
+{
+	struct cl_load_result *r = L->r;
+
+	if (L->o->dry_run || !L->rejected_staged) {
+		record_rejected(L);
+		return;
+	}
+	r->outcome = CL_OUTCOME_REJECTED;
+	r->new_count = r->duplicate_count = r->conflict_count = 0;
+	if (cl_load_exec0(L, CL_SQL_EXPLAIN_PARK_REJECTED) == CL_DB_OK &&
+	    insert_load_row(L, "rejected") == CL_DB_OK &&
+	    cl_load_exec0(L, CL_SQL_DB_COMMIT) == CL_DB_OK) {
+		r->load_id = strtoll(L->load_id, NULL, 10);
+		return;
+	}
+	record_rejected(L);
+}
+
 /* The load's commit number for the feed (013_feed.sql), the last thing
  * before COMMIT: the lock it takes serialises only this and the COMMIT. */
 static enum cl_db_status feed_commit(struct load *L)
@@ -297,7 +319,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		return CL_DB_OK;
 	}
 	if (r->invalid_count) {
-		record_rejected(L);
+		park_rejected(L);
 		return CL_DB_OK;
 	}
 	if (L->o->dry_run && !L->statement) {

@@ -68,6 +68,8 @@ struct load {
 	bool ordered_path;         /* apply.c: a retry inserts in key order */
 	bool unsupported;          /* stage.c: the file's only error says it is
 	                              a message clearing-load does not load */
+	bool rejected_staged;      /* stage.c: an invalid file's readable
+				      records are in the stage (to park) */
 	bool incomplete;           /* stage.c: an error says the file ends
 	                              early (it may still be arriving) */
 	bool statement;            /* a bank statement or status report:

@@ -251,6 +251,11 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 	struct cl_error e;
 	enum cl_status ps;
 	bool copying = c != NULL; /* diff stages nothing */
+	/* the last line an error named since the previous record: a record
+	   that begins at or before it has an error of its own and is not
+	   staged once the file is invalid (it is never applied, and parked
+	   only when it was read whole) */
+	unsigned long error_line = 0;
 	const int64_t load_id = strtoll(L->load_id, NULL, 10); /* once, not per record */
 
 	L->unsupported = L->incomplete = false;
@@ -271,11 +276,12 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 		switch (ps) {
 		case CL_OK:
 			r->records++;
-			if (copying) {
+			if (copying && !(error_line && error_line >= rec->position)) {
 				stage_row(L, c, rec, r->records, load_id);
 				if (r->records == 1)
 					CL_FAILPOINT("mid_copy", L->db->conn);
 			}
+			error_line = 0;
 			note_record(s, rec);
 			if (L->h->on_progress && r->records % PROGRESS_EVERY == 0)
 				L->h->on_progress(L->h->ctx, r->records, cl_input_raw_bytes(L->in));
@@ -294,11 +300,11 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 			else if (!r->invalid_count)
 				snprintf(r->reason, sizeof(r->reason), "%.511s", e.message);
 			r->invalid_count += cl_error_count(&e);
+			if (e.line > error_line)
+				error_line = e.line;
 			L->h->on_error(L->h->ctx, &e);
-			if (copying) {
-				cl_copy_in_abort(c, "invalid file");
-				copying = false;
-			}
+			/* the records read still go to the stage: a rejected
+			   file's are parked, never applied (cl_stage_file) */
 			break;
 		}
 	}
@@ -307,9 +313,10 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 		r->max_errors_stopped = s->info.stopped ? s->info.max_errors : 0;
 		drain(L);
 	}
-	cl_parser_free(p);
-	if (copying && r->invalid_count) /* the parser could not even open the file */
+	if (copying && !p) /* the parser could not even open the file */
 		cl_copy_in_abort(c, "invalid file");
+	L->rejected_staged = copying && p && r->invalid_count;
+	cl_parser_free(p);
 	return !r->invalid_count ? CL_DB_OK : CL_DB_ERROR;
 }
 
@@ -450,11 +457,16 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 		free(c);
 		return st;
 	}
+	L->rejected_staged = false;
 	staged = read_file(L, rewind, c) == CL_DB_OK;
 	file_read(L);
 	if (!staged) {
+		/* invalid (r->invalid_count says so): the records that could be
+		   read, staged, for the load to park */
+		if (L->rejected_staged && cl_copy_in_end(c, NULL, &r->err) != CL_DB_OK)
+			L->rejected_staged = false;
 		free(c);
-		return CL_DB_OK; /* invalid: r->invalid_count says so */
+		return CL_DB_OK;
 	}
 	st = cl_copy_in_end(c, NULL, &r->err);
 	free(c);

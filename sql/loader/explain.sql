@@ -34,6 +34,18 @@ WHERE c.ordinal IN (
                     AND q.natural_key = c.natural_key
                     AND q.fingerprint = c.fingerprint)
 
+-- name: explain_park_rejected
+-- A rejected file's records that could be read, parked, never applied:
+-- show finds a payment seen only in a rejected file ("seen in rejected
+-- load 12, line 40").  A version already parked is not parked again.
+INSERT INTO clearing_quarantine ({record_columns})
+SELECT {record_columns}
+FROM pg_temp.cl_stage c
+WHERE NOT EXISTS (SELECT 1 FROM clearing_quarantine q
+                  WHERE q.tenant = c.tenant AND q.kind = c.kind
+                    AND q.natural_key = c.natural_key
+                    AND q.fingerprint = c.fingerprint)
+
 -- name: explain_park_held
 -- A held file's other records, those it would have applied (the pending
 -- records without a journal row, as apply_insert_new_unjournaled takes
