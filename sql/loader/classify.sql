@@ -214,6 +214,16 @@ SELECT coalesce((SELECT true FROM clearing_record
                    AND key_rule = 'v1-batch'
                  LIMIT 1), false)
 
+-- fragment: classify_near_event
+-- A pending record c journaled as a near duplicate of the applied record r
+-- a probe found (CROSS JOIN LATERAL (probe) r follows).
+  INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
+    natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
+  SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
+         coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
+         r.load_id, r.ordinal, r.position
+  FROM pg_temp.cl_pending c
+
 -- name: classify_near
 -- ACH near duplicates among the pending records without a journal row yet
 -- (entries, returns and NOCs): an applied record of this tenant with the
@@ -224,12 +234,7 @@ SELECT coalesce((SELECT true FROM clearing_record
 -- planner hashes the tenant's every record once the file is large.
 -- Returns each journaled record's ordinal and reason.
 COPY (
-  INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
-    natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
-  SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
-         coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
-         r.load_id, r.ordinal, r.position
-  FROM pg_temp.cl_pending c
+  {classify_near_event}
   CROSS JOIN LATERAL ({classify_probe_near}) r
   WHERE c.near_key IS NOT NULL
     AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
@@ -244,12 +249,7 @@ COPY (
 -- probe goes through the partial index of migration 004 (empty unless
 -- --ach-key=batch was ever used).
 COPY (
-  INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
-    natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
-  SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
-         coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
-         r.load_id, r.ordinal, r.position
-  FROM pg_temp.cl_pending c
+  {classify_near_event}
   CROSS JOIN LATERAL ({classify_probe_rule_v1}) r
   WHERE c.kind = 'ach.entry'
     AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
@@ -263,12 +263,7 @@ COPY (
 -- date; one would cost every load): a probe reads the tenant's records of
 -- one trace number, one a business day at most.
 COPY (
-  INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
-    natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
-  SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
-         coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
-         r.load_id, r.ordinal, r.position
-  FROM pg_temp.cl_pending c
+  {classify_near_event}
   CROSS JOIN LATERAL ({classify_probe_rule_batch}) r
   WHERE c.kind = 'ach.entry'
     AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
@@ -287,12 +282,7 @@ COPY (
 -- migrations 006 and 008), never a join on an OR: that one went quadratic
 -- (80 s for a 22,000-transaction re-upload).
 COPY (
-  INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
-    natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
-  SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
-         coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
-         r.load_id, r.ordinal, r.position
-  FROM pg_temp.cl_pending c
+  {classify_near_event}
   CROSS JOIN LATERAL ({classify_probe_alt}) r
   WHERE c.alt_key IS NOT NULL
   RETURNING ordinal, reason) TO STDOUT

@@ -88,8 +88,10 @@ WHERE r.tenant = $1 AND (r.uetr = pg_catalog.lower($2) OR r.orgnl_uetr = pg_cata
 -- clearing_load_tenant_started one at a time (a loose index scan), then
 -- each is looked up by the same index as the lookup itself.
 
--- name: history_other_tenants_by_key
--- The tenants other than $1 with records under natural key $2.
+-- fragment: history_tenants
+-- Every tenant that has loads, as t(tenant), by a skip scan of the
+-- (tenant, load) index: one probe per tenant, never the load table (the
+-- last row is NULL).
 WITH RECURSIVE t(tenant) AS (
   (SELECT l.tenant FROM clearing_load l ORDER BY l.tenant LIMIT 1)
   UNION ALL
@@ -97,6 +99,10 @@ WITH RECURSIVE t(tenant) AS (
           ORDER BY l.tenant LIMIT 1)
   FROM t WHERE t.tenant IS NOT NULL
 )
+
+-- name: history_other_tenants_by_key
+-- The tenants other than $1 with records under natural key $2.
+{history_tenants}
 SELECT t.tenant, c.records
 FROM t CROSS JOIN LATERAL (
   SELECT pg_catalog.count(*) AS records
@@ -111,13 +117,7 @@ LIMIT 10
 
 -- name: history_other_tenants_by_trace
 -- The tenants other than $1 with records of trace or original trace $2.
-WITH RECURSIVE t(tenant) AS (
-  (SELECT l.tenant FROM clearing_load l ORDER BY l.tenant LIMIT 1)
-  UNION ALL
-  SELECT (SELECT l.tenant FROM clearing_load l WHERE l.tenant > t.tenant
-          ORDER BY l.tenant LIMIT 1)
-  FROM t WHERE t.tenant IS NOT NULL
-)
+{history_tenants}
 SELECT t.tenant, c.records
 FROM t CROSS JOIN LATERAL (
   SELECT pg_catalog.count(*) AS records
@@ -130,13 +130,7 @@ LIMIT 10
 -- name: history_other_tenants_by_e2e
 -- The tenants other than $1 with records of EndToEndId or original
 -- EndToEndId $2.
-WITH RECURSIVE t(tenant) AS (
-  (SELECT l.tenant FROM clearing_load l ORDER BY l.tenant LIMIT 1)
-  UNION ALL
-  SELECT (SELECT l.tenant FROM clearing_load l WHERE l.tenant > t.tenant
-          ORDER BY l.tenant LIMIT 1)
-  FROM t WHERE t.tenant IS NOT NULL
-)
+{history_tenants}
 SELECT t.tenant, c.records
 FROM t CROSS JOIN LATERAL (
   SELECT pg_catalog.count(*) AS records
@@ -149,13 +143,7 @@ LIMIT 10
 -- name: history_other_tenants_by_uetr
 -- The tenants other than $1 with records of UETR or original UETR $2 (any
 -- case).
-WITH RECURSIVE t(tenant) AS (
-  (SELECT l.tenant FROM clearing_load l ORDER BY l.tenant LIMIT 1)
-  UNION ALL
-  SELECT (SELECT l.tenant FROM clearing_load l WHERE l.tenant > t.tenant
-          ORDER BY l.tenant LIMIT 1)
-  FROM t WHERE t.tenant IS NOT NULL
-)
+{history_tenants}
 SELECT t.tenant, c.records
 FROM t CROSS JOIN LATERAL (
   SELECT pg_catalog.count(*) AS records
@@ -200,11 +188,9 @@ JOIN clearing_load l ON l.load_id = e.load_id
 WHERE e.tenant = $1 AND e.natural_key = $2 AND e.reason <> 'duplicate'
 ORDER BY e.created_at, e.load_id, e.ordinal
 
--- name: history_quarantine
--- The versions of a record parked in quarantine: those under its own key
--- (tenant $1, kind $2, natural key $3: a conflict) and those whose journal
--- row names it as the record they copy (a near duplicate, parked under its
--- own, other key); $4, $5: the record's load_id and ordinal.
+-- fragment: history_parked
+-- A parked version as show prints it, with the load that parked it (its
+-- file and outcome), for the statements after it to filter.
 SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.kind,
        q.natural_key, q.alt_key,
        q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
@@ -212,6 +198,13 @@ SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.positio
        pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
 FROM clearing_quarantine q
 JOIN clearing_load l ON l.load_id = q.load_id
+
+-- name: history_quarantine
+-- The versions of a record parked in quarantine: those under its own key
+-- (tenant $1, kind $2, natural key $3: a conflict) and those whose journal
+-- row names it as the record they copy (a near duplicate, parked under its
+-- own, other key); $4, $5: the record's load_id and ordinal.
+{history_parked}
 WHERE (q.tenant = $1 AND q.kind = $2 AND q.natural_key = $3)
    OR (q.load_id, q.ordinal) IN (SELECT e.load_id, e.ordinal
                                  FROM clearing_dedupe_event e
@@ -221,52 +214,28 @@ ORDER BY q.load_id, q.ordinal
 -- name: history_key_quarantine
 -- The versions parked under a key that was never applied (tenant $1,
 -- natural key $2): show KEY still shows them.
-SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.kind,
-       q.natural_key, q.alt_key,
-       q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
-       q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
-       pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
-FROM clearing_quarantine q
-JOIN clearing_load l ON l.load_id = q.load_id
+{history_parked}
 WHERE q.tenant = $1 AND q.natural_key = $2
 ORDER BY q.load_id, q.ordinal
 
 -- name: history_quarantine_by_trace
 -- The versions parked by held and quarantined loads of tenant $1 with ACH trace number
 -- $2: show finds a payment seen only in such a file.
-SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.kind,
-       q.natural_key, q.alt_key,
-       q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
-       q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
-       pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
-FROM clearing_quarantine q
-JOIN clearing_load l ON l.load_id = q.load_id
+{history_parked}
 WHERE q.tenant = $1 AND q.trace_number = $2
 ORDER BY q.load_id, q.ordinal
 
 -- name: history_quarantine_by_e2e
 -- The versions parked by held and quarantined loads of tenant $1 with EndToEndId
 -- $2: show finds a payment seen only in such a file.
-SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.kind,
-       q.natural_key, q.alt_key,
-       q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
-       q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
-       pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
-FROM clearing_quarantine q
-JOIN clearing_load l ON l.load_id = q.load_id
+{history_parked}
 WHERE q.tenant = $1 AND q.end_to_end_id = $2
 ORDER BY q.load_id, q.ordinal
 
 -- name: history_quarantine_by_uetr
 -- The versions parked by held and quarantined loads of tenant $1 with UETR
 -- $2 (any case): show finds a payment seen only in such a file.
-SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.kind,
-       q.natural_key, q.alt_key,
-       q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
-       q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
-       pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
-FROM clearing_quarantine q
-JOIN clearing_load l ON l.load_id = q.load_id
+{history_parked}
 WHERE q.tenant = $1 AND q.uetr = pg_catalog.lower($2)
 ORDER BY q.load_id, q.ordinal
 
