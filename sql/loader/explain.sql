@@ -18,6 +18,15 @@ SET fields = (SELECT ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, diffe
 FROM pg_temp.cl_stage c
 WHERE e.reason <> 'duplicate' AND c.ordinal = e.ordinal
 
+-- fragment: explain_not_parked
+-- Staged record c has no version parked yet (same key, same fingerprint):
+-- a re-run must not put one payment twice in the queue someone works
+-- through.
+NOT EXISTS (SELECT 1 FROM clearing_quarantine q
+            WHERE q.tenant = c.tenant AND q.kind = c.kind
+              AND q.natural_key = c.natural_key
+              AND q.fingerprint = c.fingerprint)
+
 -- name: explain_quarantine
 -- Park the conflicting records of a held or quarantined load with their
 -- full content (what `conflicts` lists and `resolve` applies).  A version
@@ -29,10 +38,7 @@ SELECT {record_columns}
 FROM pg_temp.cl_stage c
 WHERE c.ordinal IN (
     SELECT e.ordinal FROM pg_temp.cl_event e WHERE e.reason <> 'duplicate')
-  AND NOT EXISTS (SELECT 1 FROM clearing_quarantine q
-                  WHERE q.tenant = c.tenant AND q.kind = c.kind
-                    AND q.natural_key = c.natural_key
-                    AND q.fingerprint = c.fingerprint)
+  AND {explain_not_parked}
 
 -- name: explain_park_rejected
 -- A rejected file's records that could be read, parked, never applied:
@@ -41,10 +47,7 @@ WHERE c.ordinal IN (
 INSERT INTO clearing_quarantine ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_stage c
-WHERE NOT EXISTS (SELECT 1 FROM clearing_quarantine q
-                  WHERE q.tenant = c.tenant AND q.kind = c.kind
-                    AND q.natural_key = c.natural_key
-                    AND q.fingerprint = c.fingerprint)
+WHERE {explain_not_parked}
 
 -- name: explain_park_held
 -- A held file's other records, those it would have applied (the pending
@@ -57,7 +60,4 @@ SELECT {record_columns}
 FROM pg_temp.cl_pending c
 WHERE NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
                   WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
-  AND NOT EXISTS (SELECT 1 FROM clearing_quarantine q
-                  WHERE q.tenant = c.tenant AND q.kind = c.kind
-                    AND q.natural_key = c.natural_key
-                    AND q.fingerprint = c.fingerprint)
+  AND {explain_not_parked}

@@ -423,28 +423,27 @@ INSERT INTO clearing_reconcile_run (run_id, tenant, statements, refs, matched,
 VALUES ($1::bigint, $2, $3::bigint, $4, $5::bigint, $6::bigint, $7::bigint, $8::bigint,
         $9::bigint, $10::bigint, $11::timestamptz)
 
+-- fragment: reconcile_answer
+-- The answer's columns, in the order loader/reconcile.c reads them (COPY
+-- takes no parameters: the two statements below differ in their filter).
+SELECT status, why, statement_key, entry_kind, entry_key, entry_item, entry_position,
+       entry_load_id, account, amount_minor, currency, direction, booking_date, value_date,
+       payment_status, rule, reference, record_kind, record_key, record_load_id,
+       record_position, record_amount, record_currency, record_direction,
+       array_to_string(record_accounts, ' '), records, batch_total, batch_count,
+       original_kind, original_key, candidates, rejected, record_date
+FROM pg_temp.cl_recon
+
 -- name: reconcile_output
 -- The answer in order: each statement's entries, then its unmatched ours.
 COPY (
-  SELECT status, why, statement_key, entry_kind, entry_key, entry_item, entry_position,
-         entry_load_id, account, amount_minor, currency, direction, booking_date, value_date,
-         payment_status, rule, reference, record_kind, record_key, record_load_id,
-         record_position, record_amount, record_currency, record_direction,
-         array_to_string(record_accounts, ' '), records, batch_total, batch_count,
-         original_kind, original_key, candidates, rejected, record_date
-  FROM pg_temp.cl_recon
+  {reconcile_answer}
   ORDER BY seq) TO STDOUT
 
 -- name: reconcile_output_differences
 -- The same without the matched items (reconcile --quiet).
 COPY (
-  SELECT status, why, statement_key, entry_kind, entry_key, entry_item, entry_position,
-         entry_load_id, account, amount_minor, currency, direction, booking_date, value_date,
-         payment_status, rule, reference, record_kind, record_key, record_load_id,
-         record_position, record_amount, record_currency, record_direction,
-         array_to_string(record_accounts, ' '), records, batch_total, batch_count,
-         original_kind, original_key, candidates, rejected, record_date
-  FROM pg_temp.cl_recon
+  {reconcile_answer}
   WHERE status <> 'matched'
   ORDER BY seq) TO STDOUT
 
