@@ -77,9 +77,28 @@ loads -x|invalid option -- 'x'
 loads --since|option '--since' requires an argument
 init -p|option '-p' requires an argument
 init extra|unexpected argument "extra"
+init --tenant-access bob|invalid --tenant-access "bob" (expected ROLE=TENANT, the tenant 1 to 63 of a-z 0-9 _ . -)
+init --tenant-access =acme|invalid --tenant-access "=acme" (expected ROLE=TENANT, the tenant 1 to 63 of a-z 0-9 _ . -)
+init --tenant-access bob=Acme|invalid --tenant-access "bob=Acme" (expected ROLE=TENANT, the tenant 1 to 63 of a-z 0-9 _ . -)
+init --row-security maybe|invalid --row-security "maybe" (expected on or off)
 show --trace 1 KEY|give only one of --trace, --e2e, --uetr or a KEY
 show|give one of --trace, --e2e, --uetr or a KEY
 CASES
+
+# init's role lists are bounded, a role name is never empty, a schema name
+# has at most 63 bytes: usage errors before any connection
+roles=
+for i in $(seq 33); do roles="$roles --reader-role r$i"; done
+# shellcheck disable=SC2086
+run init $roles
+expect_status 2
+expect_stderr_has "at most 32 roles and 32 --tenant-access at once"
+run init --loader-role ""
+expect_status 2
+expect_stderr_has "a role name is empty"
+run loads --schema "$(printf 's%.0s' $(seq 64))" --db "host=127.0.0.1 port=1"
+expect_status 2
+expect_stderr_has "expected a schema name of at most 63 bytes"
 
 run validate --format yaml x
 expect_status 2
