@@ -34,8 +34,12 @@ BINDIR=/usr/lib/postgresql/$major/bin
 [ "$(q "show max_wal_senders")" -gt 0 ] || fail "the server has max_wal_senders = 0 (set it to 10)"
 
 # the replica: its directory is the server's OS user's when run as root
-# (PostgreSQL refuses to run as root)
-S=$(mktemp -d /tmp/cl_standby.XXXXXX)
+# (PostgreSQL refuses to run as root), so it is under /tmp, not in $TMP,
+# which that user cannot enter; one of this name is a dead run's (no living
+# process has our pid)
+S=/tmp/cl_standby_$$
+rm -rf "$S"
+mkdir -m 700 "$S" || fail "cannot make $S"
 SPORT=$((20000 + $$ % 20000))
 SLOT="cl_standby_$$"
 RO="cl_diff_reader_$$"
