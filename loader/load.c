@@ -276,6 +276,49 @@ static void conflict_reason(struct load *L, const char *what)
 
 /* ---- one attempt at the whole file ---- */
 
+/* The file's records against the applied ones (classify.c), after the
+ * originator locks.  A file none of whose sampled keys is applied (a day's
+ * new file, the common case) is taken for new: classified without the
+ * exact-key probes and inserted at once, so the unique index is descended
+ * once per record, by the insert's own check, instead of twice.  Whatever
+ * says otherwise (a conflict or near duplicate found, an applied key
+ * failing the insert with 23505) undoes both to a savepoint and the file
+ * is classified in full, in the same transaction.  A retry (another load
+ * applied keys of ours meanwhile) is always classified in full. */
+static enum cl_db_status classify_file(struct load *L)
+{
+	struct cl_load_result *r = L->r;
+	enum cl_db_status st;
+	bool new_file = false;
+
+	L->applied = false;
+	if ((st = cl_classify_lock_originators(L)) != CL_DB_OK)
+		return st;
+	if (!L->ordered_path && r->records && (st = cl_classify_sample(L, &new_file)) != CL_DB_OK)
+		return st;
+	if (new_file) {
+		if ((st = cl_load_exec0(L, CL_SQL_LOAD_SAVEPOINT_NEW)) != CL_DB_OK)
+			return st;
+		st = cl_classify(L, true);
+		if (st == CL_DB_OK && !r->conflict_count) {
+			st = cl_apply_new(L);
+			if (st == CL_DB_OK) {
+				L->applied = true;
+				return CL_DB_OK;
+			}
+		}
+		if (st != CL_DB_OK && !(st == CL_DB_RETRY && strcmp(r->err.sqlstate, "23505") == 0))
+			return st;
+		if ((st = cl_load_exec0(L, CL_SQL_LOAD_ROLLBACK_NEW)) != CL_DB_OK)
+			return st;
+		memset(&r->err, 0, sizeof(r->err));
+	}
+	st = cl_classify(L, false);
+	if (st == CL_DB_OK && r->conflict_count)
+		st = cl_explain_conflicts(L);
+	return st;
+}
+
 static enum cl_db_status attempt(struct load *L, bool rewind)
 {
 	struct cl_load_result *r = L->r;
@@ -329,11 +372,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		r->outcome = CL_OUTCOME_NONE;
 		return CL_DB_OK;
 	}
-	if (L->statement)
-		st = cl_statement_classify(L);
-	else if ((st = cl_classify_lock_originators(L)) == CL_DB_OK &&
-		 (st = cl_classify(L)) == CL_DB_OK && r->conflict_count)
-		st = cl_explain_conflicts(L);
+	st = L->statement ? cl_statement_classify(L) : classify_file(L);
 	if (st != CL_DB_OK)
 		return st;
 	if (L->o->dry_run) {
@@ -351,7 +390,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		r->outcome = CL_OUTCOME_HELD;
 		outcome = "held";
 	} else {
-		st = L->statement ? cl_statement_apply(L) : cl_apply_new(L);
+		st = L->statement ? cl_statement_apply(L) : L->applied ? CL_DB_OK : cl_apply_new(L);
 		if (st != CL_DB_OK)
 			return st;
 		CL_FAILPOINT("after_insert", L->db->conn);

@@ -66,6 +66,8 @@ struct load {
 	bool pending_journaled;    /* classify.c: a record the exact-key join
 	                              left pending was journaled after it */
 	bool ordered_path;         /* apply.c: a retry inserts in key order */
+	bool applied;              /* load.c: a file taken for new was inserted
+	                              with its classification */
 	bool unsupported;          /* stage.c: the file's only error says it is
 	                              a message clearing-load does not load */
 	bool rejected_staged;      /* stage.c: an invalid file's readable
@@ -104,8 +106,13 @@ void cl_stage_release(struct load_stage *s);
 
 /* classify.c */
 enum cl_db_status cl_classify_lock_originators(struct load *L) CL_MUST_CHECK;
-/* r->duplicate_count, conflict_count, new_count; L->near_count */
-enum cl_db_status cl_classify(struct load *L) CL_MUST_CHECK;
+/* Does a sample of the staged keys (one in 32, and the last) find none
+ * applied?  Then *new_file: the file is taken for new (load.c). */
+enum cl_db_status cl_classify_sample(struct load *L, bool *new_file) CL_MUST_CHECK;
+/* r->duplicate_count, conflict_count, new_count; L->near_count.  With
+ * assume_new, no exact-key probes: every staged record is pending (the
+ * alternate-key and near-duplicate probes still run). */
+enum cl_db_status cl_classify(struct load *L, bool assume_new) CL_MUST_CHECK;
 
 /* explain.c: name the differing fields of each conflict in its journal
  * row; with --on-conflict=quarantine park the conflicting records. */

@@ -41,6 +41,16 @@ SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(pg_catalog.l
 -- For this transaction only.
 SET LOCAL work_mem = '128MB'
 
+-- name: load_savepoint_new
+-- Before a file taken for new is inserted at once: what is undone when it
+-- is not (loader/load.c classify_file).
+SAVEPOINT cl_new
+
+-- name: load_rollback_new
+-- The file was not new after all: its insert and classification undone,
+-- the stage kept.
+ROLLBACK TO SAVEPOINT cl_new
+
 -- name: load_write_journal
 -- The load's journal rows (pg_temp.cl_event, classify.sql) appended to the
 -- journal, once, when the outcome is known: all of them, or for a held

@@ -75,6 +75,7 @@ emit '\echo @@plan control_exact_join' "EXPLAIN (FORMAT JSON) $(stmt classify_ex
 JOIN public.clearing_record r
   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
  AND r.kind = c.kind AND r.natural_key = c.natural_key" '\g'
+explain_exec classify_sample "100000"
 explain classify_exact
 run classify_exact
 explain classify_conflict_rows
