@@ -100,6 +100,11 @@ static void of_r(FILE *out, const struct cl_field *f)
 	fprintf(out, "r.%s", f->name);
 }
 
+/* (name, differs): a field added by a later migration (f->since) differs
+ * only where the applied record could have it: not NULL, or its load
+ * started after the migration (one probe of clearing_load's key, asked
+ * only of a NULL that differs; the last load before the migration, found
+ * with max(load_id), walked the load table back from its newest row). */
 static void diff(FILE *out, const struct cl_field *f)
 {
 	const char *n = f->name;
@@ -109,10 +114,10 @@ static void diff(FILE *out, const struct cl_field *f)
 		return;
 	}
 	fprintf(out,
-		"('%s', c.%s IS DISTINCT FROM r.%s AND (r.%s IS NOT NULL OR r.load_id > "
-		"(SELECT coalesce(max(l.load_id), 0) FROM clearing_load l WHERE "
-		"l.started_at < (SELECT v.applied_at FROM clearing_schema_version v "
-		"WHERE v.version = %u))))",
+		"('%s', c.%s IS DISTINCT FROM r.%s AND (r.%s IS NOT NULL OR "
+		"((SELECT l.started_at FROM clearing_load l WHERE l.load_id = r.load_id) < "
+		"(SELECT v.applied_at FROM clearing_schema_version v WHERE v.version = %u)) "
+		"IS NOT TRUE))",
 		n, n, n, n, f->since);
 }
 

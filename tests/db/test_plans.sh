@@ -245,15 +245,12 @@ done
 # Plans still unbounded (printed as KNOWN in the log, not failed): with the
 # history never analyzed, the stage read whole for the pending records
 # (classify_pending) and loads --since
-# walking clearing_load_pkey; in both states the walk of clearing_load back
-# to migration 007 in the kept fields' test (explain_fields, and diff's
-# plan_batch, which names the differing fields by the same test; an
-# uncorrelated subquery, once per statement) and a tenant's
+# walking clearing_load_pkey; in both states a tenant's
 # loads sorted (loads --tenant); prune's delete of a load's journal rows,
 # which prune.c runs with sequential scans off (maintenance run by hand:
 # the BRIN on load_id then bounds it by the load), and with clearing_load
 # never analyzed, prune's walk of it.
-KNOWN_ALWAYS="explain_fields plan_batch plan_batch_rule_batch history_loads_tenant prune_load_events"
+KNOWN_ALWAYS="history_loads_tenant prune_load_events"
 KNOWN_UNANALYZED="classify_pending history_loads_since prune_loads"
 # Analyzed, history_key_events may walk clearing_dedupe_event_attention
 # instead of clearing_dedupe_event_key: both are partial on reason <>
