@@ -134,7 +134,8 @@ ANALYZE pg_temp.cl_recon_entry
 -- reference, then the one with the same amount, currency and booked
 -- direction, nearest in date; with how many the reference found, whether
 -- an entry of another statement of its kind matched it, a pacs.002 that
--- rejected it, and for an ACH return whether it came late: booked more
+-- rejected it (its transaction, else its whole original message: a group
+-- status), and for an ACH return whether it came late: booked more
 -- than 2 banking days after its entry's effective date, or 60 days for
 -- the unauthorized codes (R05, R07, R10, R11, R29, R51).
 INSERT INTO pg_temp.cl_recon_best
@@ -149,11 +150,18 @@ SELECT e.natural_key, e.entry_index, r.rule,
          SELECT 1 FROM clearing_reconcile_match m
          WHERE m.tenant = $1 AND m.record_kind = c.kind AND m.record_key = c.natural_key
            AND m.entry_kind = e.kind AND m.entry_key <> e.natural_key),
-       (SELECT min(s.status || coalesce(' ' || s.status_reason, ''))
-        FROM clearing_statement_item s
-        WHERE coalesce(c.uetr, c.end_to_end_id, c.tx_id) IS NOT NULL
-          AND s.tenant = $1 AND s.item = 'status' AND s.status = 'RJCT'
-          AND (s.uetr = c.uetr OR s.end_to_end_id = c.end_to_end_id OR s.tx_id = c.tx_id)),
+       coalesce(
+         (SELECT min(s.status || coalesce(' ' || s.status_reason, ''))
+          FROM clearing_statement_item s
+          WHERE coalesce(c.uetr, c.end_to_end_id, c.tx_id) IS NOT NULL
+            AND s.tenant = $1 AND s.item = 'status' AND s.status = 'RJCT'
+            AND (s.uetr = c.uetr OR s.end_to_end_id = c.end_to_end_id OR s.tx_id = c.tx_id)),
+         (SELECT min(s.status || coalesce(' ' || s.status_reason, ''))
+          FROM clearing_statement_item s
+          WHERE c.msg_id IS NOT NULL AND s.tenant = $1 AND s.msg_id = c.msg_id
+            AND s.status = 'RJCT'
+            AND clearing_group_status(s.item, s.instr_id, s.end_to_end_id, s.tx_id, s.uetr)
+            AND s.msg_id IS NOT NULL)),
        (SELECT CASE WHEN c.reason_code IN ('R05', 'R07', 'R10', 'R11', 'R29', 'R51')
                     THEN e.on_date - min(o.value_date) > 60
                     ELSE clearing_banking_days(min(o.value_date), e.on_date) > 2 END
@@ -169,7 +177,7 @@ CROSS JOIN LATERAL (
            x.currency, x.direction, x.value_date,
            ARRAY[x.debtor_account, x.creditor_account, x.receiving_account] AS accounts,
            x.original_trace, x.orgnl_uetr, x.orgnl_end_to_end_id, x.uetr, x.end_to_end_id,
-           x.tx_id, x.reason_code,
+           x.tx_id, x.reason_code, x.msg_id,
            (x.kind IN ('ach.return', 'ach.noc', 'pacs.004')) = e.is_return AS cls,
            least(
              CASE WHEN x.uetr = e.uetr OR x.orgnl_uetr = e.uetr
@@ -215,7 +223,9 @@ WHERE t.entry_key = b.entry_key AND t.nth > 1
 -- of its PmtInfId (per file), the ACH batch of its first transaction's
 -- trace (company and batch number, in the file that has it), with their
 -- count and net sum as booked (credits to our account positive) and
--- whether both are the entry's exactly; the best one.
+-- whether both are the entry's exactly; the best one.  A pacs.002 group
+-- status has for its batch the records of its original message (per
+-- file; no count or sum to compare: it attaches to them).
 INSERT INTO pg_temp.cl_recon_batch
 SELECT DISTINCT ON (e.natural_key) e.natural_key, g.rule, g.ref, g.load_id, g.company,
        g.batch_number, g.kind, g.n, g.total,
@@ -241,8 +251,15 @@ CROSS JOIN LATERAL (
   JOIN clearing_record b
     ON b.load_id = t.load_id AND b.tenant = $1 AND b.kind = 'ach.entry'
    AND b.company_id = t.company_id AND b.batch_number = t.batch_number
-  GROUP BY t.trace_number, b.load_id, b.company_id, b.batch_number) AS g
+  GROUP BY t.trace_number, b.load_id, b.company_id, b.batch_number
+  UNION ALL
+  SELECT 'msg_id', x.msg_id, x.load_id, NULL, NULL, min(x.kind), count(*), NULL, NULL
+  FROM clearing_record x
+  WHERE clearing_group_status(e.item, e.instr_id, e.end_to_end_id, e.tx_id, e.uetr)
+    AND x.tenant = $1 AND x.msg_id = e.msg_id
+  GROUP BY x.msg_id, x.load_id) AS g
 WHERE e.batch_count IS NOT NULL
+   OR clearing_group_status(e.item, e.instr_id, e.end_to_end_id, e.tx_id, e.uetr)
 ORDER BY e.natural_key, 10 DESC, g.load_id
 
 -- name: reconcile_suggest
@@ -280,7 +297,8 @@ CROSS JOIN LATERAL (
 
 -- name: reconcile_judge
 -- Each entry of statement $2 (tenant $1) with its status and why: a batch
--- by its batch, else by its record; a return without a return of ours
+-- by its batch, a group status attached to its message's records, else by
+-- its record; a return without a return of ours
 -- names the payment it returns; an entry without a reference found gets
 -- a suggestion (same amount, currency, direction and date, not matched
 -- by an entry of its kind) or none.
@@ -324,6 +342,7 @@ CROSS JOIN LATERAL (
               WHEN w ~ '^no_|_not_ours$' THEN 'unmatched_theirs'
               ELSE 'exception' END AS status, w AS why
   FROM (SELECT CASE
+    WHEN bb.rule = 'msg_id' THEN 'matched'
     WHEN e.batch_count IS NOT NULL AND bb.rule IS NULL THEN 'no_batch'
     WHEN e.batch_count IS NOT NULL AND bb.exact THEN 'matched'
     WHEN e.batch_count IS NOT NULL THEN 'batch_differs'
@@ -342,14 +361,15 @@ ORDER BY e.entry_index
 
 -- name: reconcile_record_matches
 -- The matches of statement $2 of tenant $1 that no run recorded yet, with
--- run $3: each matched entry with its record, a batch entry with each
--- record of its batch.  Returns how many were new.
+-- run $3: each matched entry with its record, a batch entry (or a group
+-- status) with each record of its batch.  Returns how many were new.
 WITH ins AS (
   INSERT INTO clearing_reconcile_match
     (tenant, entry_kind, entry_key, record_kind, record_key, rule, run_id)
   SELECT $1, r.entry_kind, r.entry_key, r.record_kind, r.record_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.batch_count IS NULL
+    AND r.record_key IS NOT NULL
   UNION ALL
   SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
@@ -367,6 +387,14 @@ WITH ins AS (
     WHERE x.tenant = $1 AND x.load_id = r.batch_load_id AND x.company_id = r.batch_company
       AND x.batch_number = r.batch_number AND x.kind = 'ach.entry' OFFSET 0) AS x
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'trace_batch'
+  UNION ALL
+  SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
+  FROM pg_temp.cl_recon r
+  CROSS JOIN LATERAL (
+    SELECT x.kind, x.natural_key FROM clearing_record x
+    WHERE x.tenant = $1 AND x.load_id = r.batch_load_id AND x.msg_id = r.batch_ref
+    OFFSET 0) AS x
+  WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'msg_id'
   ON CONFLICT DO NOTHING
   RETURNING 1)
 SELECT count(*) FROM ins
