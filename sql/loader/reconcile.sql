@@ -4,6 +4,13 @@
 -- reference an index probe of clearing_record, a batch by the file it came
 -- in, unmatched ours and suggestions by the statement's period.
 
+-- fragment: reconcile_no_money
+-- The kinds of record that move no money: an ACH NOC (notification of
+-- change, a COR entry of amount zero).  A statement never books one: no
+-- entry matches it and it is never unmatched ours (the loader links it to
+-- its original, show says which).
+'ach.noc'
+
 -- name: reconcile_create
 -- The run's answer, one row per output item; kept past COMMIT (the output
 -- is written once the run has committed), dropped by reconcile_drop.
@@ -129,7 +136,8 @@ ANALYZE pg_temp.cl_recon_entry
 -- Each entry's record (tenant $1), by its references, the text array $2
 -- in order of trust: one probe of clearing_record per entry, a BitmapOr
 -- of the reference indexes (its own references and, for returns, the
--- original's).  Of the records found, those of the entry's class first
+-- original's), never a record that moves no money.  Of the records
+-- found, those of the entry's class first
 -- (returns for a return entry, else payments: cls), then of the first
 -- reference, then the one with the same amount, currency and booked
 -- direction, nearest in date; with how many the reference found, whether
@@ -178,7 +186,7 @@ CROSS JOIN LATERAL (
            ARRAY[x.debtor_account, x.creditor_account, x.receiving_account] AS accounts,
            x.original_trace, x.orgnl_uetr, x.orgnl_end_to_end_id, x.uetr, x.end_to_end_id,
            x.tx_id, x.reason_code, x.msg_id,
-           (x.kind IN ('ach.return', 'ach.noc', 'pacs.004')) = e.is_return AS cls,
+           (x.kind IN ('ach.return', 'pacs.004')) = e.is_return AS cls,
            least(
              CASE WHEN x.uetr = e.uetr OR x.orgnl_uetr = e.uetr
                THEN array_position($2::text[], 'uetr') END,
@@ -202,7 +210,8 @@ CROSS JOIN LATERAL (
            OR x.orgnl_end_to_end_id = e.end_to_end_id OR x.tx_id = e.tx_id
            OR x.instr_id = e.instr_id OR x.trace_number = e.ach_trace
            OR x.original_trace = e.ach_trace OR x.end_to_end_id = e.acct_svcr_ref
-           OR x.tx_id = e.acct_svcr_ref)) AS f
+           OR x.tx_id = e.acct_svcr_ref)
+      AND x.kind NOT IN ({reconcile_no_money})) AS f
   WHERE f.ord IS NOT NULL
   ORDER BY f.cls DESC, f.ord, f.equal DESC, f.days_off, f.load_id, f.ordinal
   LIMIT 1) AS c
@@ -322,7 +331,7 @@ LEFT JOIN pg_temp.cl_recon_best b ON b.entry_key = e.natural_key AND b.cls
 LEFT JOIN pg_temp.cl_recon_batch bb ON bb.entry_key = e.natural_key
 LEFT JOIN LATERAL (
   SELECT x.kind, x.natural_key FROM clearing_record x
-  WHERE b.kind IN ('ach.return', 'ach.noc') AND x.tenant = $1
+  WHERE b.kind = 'ach.return' AND x.tenant = $1
     AND x.trace_number = b.original_trace AND x.kind = 'ach.entry'
   UNION ALL
   SELECT x.kind, x.natural_key FROM clearing_record x
@@ -401,7 +410,7 @@ SELECT count(*) FROM ins
 
 -- name: reconcile_unmatched_ours
 -- The records of tenant $1 the bank should have booked on statement $2 of
--- kind $3 and did not: in its currency $8, dated within its period ($4 to
+-- kind $3 and did not (what moves money): in its currency $8, dated within its period ($4 to
 -- $5), on its account $6 (debtor or creditor account), or ACH records of
 -- the originators $7 (a text array), that no entry of a statement of its
 -- kind matched and that this statement's answer does not already name.
@@ -414,6 +423,7 @@ SELECT $2, 'unmatched_ours', 'not_booked', $6, x.kind, x.natural_key, x.load_id,
 FROM (
 SELECT x.* FROM clearing_record x
 WHERE x.tenant = $1 AND x.value_date BETWEEN $4::date AND $5::date AND x.currency = $8
+  AND x.kind NOT IN ({reconcile_no_money})
   AND (x.debtor_account = $6 OR x.creditor_account = $6
        OR (x.kind IN ('ach.entry', 'ach.return') AND x.company_id = ANY ($7::text[])))
   AND NOT EXISTS (

@@ -264,6 +264,33 @@ grep -q '"status":"matched","reason":"matched".*"line":8,.*"rule":"trace","refer
 grep -q '"status":"exception","reason":"differs",.*"line":9,.*"record":{"kind":"ach.return"' "$TMP/out" ||
 	fail "ACH return of a credit booked as a debit: $(cat "$TMP/out")"
 
+# a NOC (COR entry, no money moves) of entry 1 of an ACH file, effective
+# on the statement's day: the bank books entry 1's return, entry 2 as it
+# is.  The return is no return of ours (only the NOC names that original:
+# not an exception against the NOC), entry 2 matches by its own trace
+# (the NOC is no second candidate), and the NOC is never unmatched ours
+# (entry 1 is: the bank booked its return, not it)
+"$CL_TOOLS/gen_ach" --entries 2 --seed 3 --effective 260303 >"$TMP/n.ach"
+sed 's/^\(5220.*Vendor Pay      \)000000/\1260303/' \
+	"$TESTDATA/ach/corpus/moov-io-ach/test/testdata/cor-example.ach" >"$TMP/cor.ach"
+expect_exit 0 cl load --tenant noc "$TMP/n.ach"
+expect_exit 0 cl load --tenant noc "$TMP/cor.ach"
+assert_eq "$(q "select kind || ' ' || original_trace || ' ' || value_date from clearing_record
+                where tenant = 'noc' and kind = 'ach.noc'")" "ach.noc 121042880000001 2026-03-03" "NOC loaded"
+n1=$(q "select amount_minor from clearing_record where tenant = 'noc' and trace_number = '121042880000001' and kind = 'ach.entry'")
+n2=$(q "select amount_minor from clearing_record where tenant = 'noc' and trace_number = '121042880000002'")
+$GEN account=US00NOC ccy=USD date=2026-03-03 seq=8 >"$TMP/s8.xml" <<S
+$n1 USD CRDT 2026-03-03 trace=121042880000001 rtr=R01
+$n2 USD CRDT 2026-03-03 trace=121042880000002
+S
+expect_exit 10 cl reconcile --tenant noc --format json --ach-company 1100000000,121042882 "$TMP/s8.xml"
+cat "$TMP/out" >>"$J"
+assert_eq "$(st "$TMP/out" | tr '\n' ';')" \
+	"8 unmatched_theirs return_not_ours;9 matched matched;ours 1100000000|121042880000001|2026-03-03;" \
+	"NOC: never matched, never unmatched ours"
+grep -q '"line":8,.*"original":{"kind":"ach.entry"' "$TMP/out" || fail "NOC: the return names entry 1: $(cat "$TMP/out")"
+! grep -q '"kind":"ach.noc"' "$TMP/out" || fail "NOC in the answer: $(cat "$TMP/out")"
+
 # E2E-7-1 booked again on another statement: an exception, not a match
 $GEN account=$A date=2026-03-05 seq=5 >"$TMP/s5.xml" <<S
 $a1 EUR DBIT 2026-03-05 e2e=E2E-7-1
