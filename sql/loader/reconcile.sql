@@ -152,7 +152,7 @@ SELECT e.natural_key, e.entry_index, r.rule,
          WHEN 'tx_id' THEN e.tx_id WHEN 'instr_id' THEN e.instr_id
          WHEN 'trace' THEN e.ach_trace ELSE e.acct_svcr_ref END,
        c.kind, c.natural_key, c.load_id, c.position, c.amount_minor, c.currency, c.direction,
-       c.value_date, c.accounts, c.equal, c.ncand, NULL, c.original_trace, c.orgnl_uetr,
+       c.value_date, ARRAY[c.debtor_account, c.creditor_account, c.receiving_account], c.equal, c.ncand, NULL, c.original_trace, c.orgnl_uetr,
        c.orgnl_end_to_end_id, c.uetr, c.end_to_end_id, c.tx_id,
        EXISTS (
          SELECT 1 FROM clearing_reconcile_match m
@@ -179,11 +179,14 @@ SELECT e.natural_key, e.entry_index, r.rule,
        c.cls
 FROM pg_temp.cl_recon_entry e
 CROSS JOIN LATERAL (
-  SELECT f.*, count(*) OVER (PARTITION BY f.cls, f.ord) AS ncand
+  -- (the window sorted as the ORDER BY is: one sort of the candidates)
+  SELECT f.*, count(*) OVER (PARTITION BY NOT f.cls, f.ord ORDER BY f.equal DESC, f.days_off,
+                                f.load_id, f.ordinal
+                                ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS ncand
   FROM (
     SELECT x.kind, x.natural_key, x.load_id, x.ordinal, x.position, x.amount_minor,
            x.currency, x.direction, x.value_date,
-           ARRAY[x.debtor_account, x.creditor_account, x.receiving_account] AS accounts,
+           x.debtor_account, x.creditor_account, x.receiving_account,
            x.original_trace, x.orgnl_uetr, x.orgnl_end_to_end_id, x.uetr, x.end_to_end_id,
            x.tx_id, x.reason_code, x.msg_id,
            (x.kind IN ('ach.return', 'pacs.004')) = e.is_return AS cls,
@@ -213,7 +216,7 @@ CROSS JOIN LATERAL (
            OR x.tx_id = e.acct_svcr_ref)
       AND x.kind NOT IN ({reconcile_no_money})) AS f
   WHERE f.ord IS NOT NULL
-  ORDER BY f.cls DESC, f.ord, f.equal DESC, f.days_off, f.load_id, f.ordinal
+  ORDER BY NOT f.cls, f.ord, f.equal DESC, f.days_off, f.load_id, f.ordinal
   LIMIT 1) AS c
 CROSS JOIN LATERAL (SELECT ($2::text[])[c.ord] AS rule) AS r
 WHERE e.batch_count IS NULL
