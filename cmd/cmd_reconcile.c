@@ -135,7 +135,12 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 {
 	const char *w = or_empty(it->why);
 
-	if (strcmp(w, "matched") == 0 && it->batch_count)
+	if (strcmp(w, "matched") == 0 && strcmp(or_empty(it->rule), "msg_id") == 0)
+		snprintf(buf, cap,
+			 "a status of the whole original message (group status): attached to "
+			 "its %s records",
+			 or_empty(it->records));
+	else if (strcmp(w, "matched") == 0 && it->batch_count)
 		snprintf(buf, cap, "a batch of %s records, count and sum exact",
 			 or_empty(it->records));
 	else if (strcmp(w, "several") == 0)

@@ -214,7 +214,14 @@ static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 			ok = cl_stmt_row_status(&item->stmt, &item->status, fp, &row);
 			emit = true;
 			break;
-		case CL_STMT_GROUP_STATUS: break;
+		case CL_STMT_GROUP_STATUS:
+			/* an OrgnlGrpInfAndSts without GrpSts says nothing of
+			   its transactions: only their own statuses do */
+			if (!item->status.status[0] || !item->status.orgnl_msg_id[0])
+				break;
+			ok = cl_stmt_row_group_status(&item->stmt, &item->status, fp, &row);
+			emit = true;
+			break;
 		}
 		if (!ok) {
 			cl_error_set(&e, cl_input_name(L->in), row.position, "key_too_long",

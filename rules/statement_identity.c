@@ -210,8 +210,11 @@ bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_
 	return true;
 }
 
-bool cl_stmt_row_status(const struct cl_stmt_statement *st, const struct cl_stmt_status *s,
-			struct cl_fp *fp, struct cl_stmt_row *row)
+/* A status row: of one transaction (keyed by its index among them), or of
+ * a whole original message (group: OrgnlMsgId only, keyed "grp#" and its
+ * index among the groups). */
+static bool status_row(const struct cl_stmt_statement *st, const struct cl_stmt_status *s,
+		       bool group, struct cl_fp *fp, struct cl_stmt_row *row)
 {
 	bool ok;
 
@@ -236,12 +239,12 @@ bool cl_stmt_row_status(const struct cl_stmt_statement *st, const struct cl_stmt
 	for (char *p = row->uetr; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
 	snprintf(row->entry_ref, sizeof(row->entry_ref), "%s", s->sts_id);
-	ok = key(row->natural_key, sizeof(row->natural_key), "%s|#%lu", row->statement_key,
-		 s->index);
+	ok = key(row->natural_key, sizeof(row->natural_key), "%s|%s#%lu", row->statement_key,
+		 group ? "grp" : "", s->index);
 	if (!ok)
 		return false;
 	cl_fp_begin(fp);
-	cl_fp_str(fp, "item", "status");
+	cl_fp_str(fp, "item", group ? "group_status" : "status");
 	cl_fp_str(fp, "status", row->status);
 	cl_fp_str(fp, "sts_id", row->entry_ref);
 	cl_fp_str(fp, "reason", row->status_reason);
@@ -255,4 +258,16 @@ bool cl_stmt_row_status(const struct cl_stmt_statement *st, const struct cl_stmt
 	cl_fp_str(fp, "ccy", row->currency);
 	cl_fp_end(fp, row->fingerprint);
 	return true;
+}
+
+bool cl_stmt_row_status(const struct cl_stmt_statement *st, const struct cl_stmt_status *s,
+			struct cl_fp *fp, struct cl_stmt_row *row)
+{
+	return status_row(st, s, false, fp, row);
+}
+
+bool cl_stmt_row_group_status(const struct cl_stmt_statement *st, const struct cl_stmt_status *s,
+			      struct cl_fp *fp, struct cl_stmt_row *row)
+{
+	return status_row(st, s, true, fp, row);
 }

@@ -89,6 +89,13 @@ bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_
 bool cl_stmt_row_status(const struct cl_stmt_statement *st, const struct cl_stmt_status *s,
 			struct cl_fp *fp, struct cl_stmt_row *row);
 
+/* The row of a pacs.002 group status (GrpSts): a status of every
+ * transaction of the original message OrgnlMsgId; a row without any
+ * transaction reference, keyed STATEMENT|grp#N (N its OrgnlGrpInfAndSts
+ * among the report's). */
+bool cl_stmt_row_group_status(const struct cl_stmt_statement *st, const struct cl_stmt_status *s,
+			      struct cl_fp *fp, struct cl_stmt_row *row);
+
 /* Each returns false when the key does not fit CL_KEY_MAX (a data error). */
 
 #endif

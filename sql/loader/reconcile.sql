@@ -4,6 +4,13 @@
 -- reference an index probe of clearing_record, a batch by the file it came
 -- in, unmatched ours and suggestions by the statement's period.
 
+-- fragment: reconcile_no_money
+-- The kinds of record that move no money: an ACH NOC (notification of
+-- change, a COR entry of amount zero).  A statement never books one: no
+-- entry matches it and it is never unmatched ours (the loader links it to
+-- its original, show says which).
+'ach.noc'
+
 -- name: reconcile_create
 -- The run's answer, one row per output item; kept past COMMIT (the output
 -- is written once the run has committed), dropped by reconcile_drop.
@@ -129,12 +136,14 @@ ANALYZE pg_temp.cl_recon_entry
 -- Each entry's record (tenant $1), by its references, the text array $2
 -- in order of trust: one probe of clearing_record per entry, a BitmapOr
 -- of the reference indexes (its own references and, for returns, the
--- original's).  Of the records found, those of the entry's class first
+-- original's), never a record that moves no money.  Of the records
+-- found, those of the entry's class first
 -- (returns for a return entry, else payments: cls), then of the first
 -- reference, then the one with the same amount, currency and booked
 -- direction, nearest in date; with how many the reference found, whether
 -- an entry of another statement of its kind matched it, a pacs.002 that
--- rejected it, and for an ACH return whether it came late: booked more
+-- rejected it (its transaction, else its whole original message: a group
+-- status), and for an ACH return whether it came late: booked more
 -- than 2 banking days after its entry's effective date, or 60 days for
 -- the unauthorized codes (R05, R07, R10, R11, R29, R51).
 INSERT INTO pg_temp.cl_recon_best
@@ -143,17 +152,24 @@ SELECT e.natural_key, e.entry_index, r.rule,
          WHEN 'tx_id' THEN e.tx_id WHEN 'instr_id' THEN e.instr_id
          WHEN 'trace' THEN e.ach_trace ELSE e.acct_svcr_ref END,
        c.kind, c.natural_key, c.load_id, c.position, c.amount_minor, c.currency, c.direction,
-       c.value_date, c.accounts, c.equal, c.ncand, NULL, c.original_trace, c.orgnl_uetr,
+       c.value_date, ARRAY[c.debtor_account, c.creditor_account, c.receiving_account], c.equal, c.ncand, NULL, c.original_trace, c.orgnl_uetr,
        c.orgnl_end_to_end_id, c.uetr, c.end_to_end_id, c.tx_id,
        EXISTS (
          SELECT 1 FROM clearing_reconcile_match m
          WHERE m.tenant = $1 AND m.record_kind = c.kind AND m.record_key = c.natural_key
            AND m.entry_kind = e.kind AND m.entry_key <> e.natural_key),
-       (SELECT min(s.status || coalesce(' ' || s.status_reason, ''))
-        FROM clearing_statement_item s
-        WHERE coalesce(c.uetr, c.end_to_end_id, c.tx_id) IS NOT NULL
-          AND s.tenant = $1 AND s.item = 'status' AND s.status = 'RJCT'
-          AND (s.uetr = c.uetr OR s.end_to_end_id = c.end_to_end_id OR s.tx_id = c.tx_id)),
+       coalesce(
+         (SELECT min(s.status || coalesce(' ' || s.status_reason, ''))
+          FROM clearing_statement_item s
+          WHERE coalesce(c.uetr, c.end_to_end_id, c.tx_id) IS NOT NULL
+            AND s.tenant = $1 AND s.item = 'status' AND s.status = 'RJCT'
+            AND (s.uetr = c.uetr OR s.end_to_end_id = c.end_to_end_id OR s.tx_id = c.tx_id)),
+         (SELECT min(s.status || coalesce(' ' || s.status_reason, ''))
+          FROM clearing_statement_item s
+          WHERE c.msg_id IS NOT NULL AND s.tenant = $1 AND s.msg_id = c.msg_id
+            AND s.status = 'RJCT'
+            AND clearing_group_status(s.item, s.instr_id, s.end_to_end_id, s.tx_id, s.uetr)
+            AND s.msg_id IS NOT NULL)),
        (SELECT CASE WHEN c.reason_code IN ('R05', 'R07', 'R10', 'R11', 'R29', 'R51')
                     THEN e.on_date - min(o.value_date) > 60
                     ELSE clearing_banking_days(min(o.value_date), e.on_date) > 2 END
@@ -163,14 +179,17 @@ SELECT e.natural_key, e.entry_index, r.rule,
        c.cls
 FROM pg_temp.cl_recon_entry e
 CROSS JOIN LATERAL (
-  SELECT f.*, count(*) OVER (PARTITION BY f.cls, f.ord) AS ncand
+  -- (the window sorted as the ORDER BY is: one sort of the candidates)
+  SELECT f.*, count(*) OVER (PARTITION BY NOT f.cls, f.ord ORDER BY f.equal DESC, f.days_off,
+                                f.load_id, f.ordinal
+                                ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS ncand
   FROM (
     SELECT x.kind, x.natural_key, x.load_id, x.ordinal, x.position, x.amount_minor,
            x.currency, x.direction, x.value_date,
-           ARRAY[x.debtor_account, x.creditor_account, x.receiving_account] AS accounts,
+           x.debtor_account, x.creditor_account, x.receiving_account,
            x.original_trace, x.orgnl_uetr, x.orgnl_end_to_end_id, x.uetr, x.end_to_end_id,
-           x.tx_id, x.reason_code,
-           (x.kind IN ('ach.return', 'ach.noc', 'pacs.004')) = e.is_return AS cls,
+           x.tx_id, x.reason_code, x.msg_id,
+           (x.kind IN ('ach.return', 'pacs.004')) = e.is_return AS cls,
            least(
              CASE WHEN x.uetr = e.uetr OR x.orgnl_uetr = e.uetr
                THEN array_position($2::text[], 'uetr') END,
@@ -194,9 +213,10 @@ CROSS JOIN LATERAL (
            OR x.orgnl_end_to_end_id = e.end_to_end_id OR x.tx_id = e.tx_id
            OR x.instr_id = e.instr_id OR x.trace_number = e.ach_trace
            OR x.original_trace = e.ach_trace OR x.end_to_end_id = e.acct_svcr_ref
-           OR x.tx_id = e.acct_svcr_ref)) AS f
+           OR x.tx_id = e.acct_svcr_ref)
+      AND x.kind NOT IN ({reconcile_no_money})) AS f
   WHERE f.ord IS NOT NULL
-  ORDER BY f.cls DESC, f.ord, f.equal DESC, f.days_off, f.load_id, f.ordinal
+  ORDER BY NOT f.cls, f.ord, f.equal DESC, f.days_off, f.load_id, f.ordinal
   LIMIT 1) AS c
 CROSS JOIN LATERAL (SELECT ($2::text[])[c.ord] AS rule) AS r
 WHERE e.batch_count IS NULL
@@ -215,7 +235,9 @@ WHERE t.entry_key = b.entry_key AND t.nth > 1
 -- of its PmtInfId (per file), the ACH batch of its first transaction's
 -- trace (company and batch number, in the file that has it), with their
 -- count and net sum as booked (credits to our account positive) and
--- whether both are the entry's exactly; the best one.
+-- whether both are the entry's exactly; the best one.  A pacs.002 group
+-- status has for its batch the records of its original message (per
+-- file; no count or sum to compare: it attaches to them).
 INSERT INTO pg_temp.cl_recon_batch
 SELECT DISTINCT ON (e.natural_key) e.natural_key, g.rule, g.ref, g.load_id, g.company,
        g.batch_number, g.kind, g.n, g.total,
@@ -241,8 +263,15 @@ CROSS JOIN LATERAL (
   JOIN clearing_record b
     ON b.load_id = t.load_id AND b.tenant = $1 AND b.kind = 'ach.entry'
    AND b.company_id = t.company_id AND b.batch_number = t.batch_number
-  GROUP BY t.trace_number, b.load_id, b.company_id, b.batch_number) AS g
+  GROUP BY t.trace_number, b.load_id, b.company_id, b.batch_number
+  UNION ALL
+  SELECT 'msg_id', x.msg_id, x.load_id, NULL, NULL, min(x.kind), count(*), NULL, NULL
+  FROM clearing_record x
+  WHERE clearing_group_status(e.item, e.instr_id, e.end_to_end_id, e.tx_id, e.uetr)
+    AND x.tenant = $1 AND x.msg_id = e.msg_id
+  GROUP BY x.msg_id, x.load_id) AS g
 WHERE e.batch_count IS NOT NULL
+   OR clearing_group_status(e.item, e.instr_id, e.end_to_end_id, e.tx_id, e.uetr)
 ORDER BY e.natural_key, 10 DESC, g.load_id
 
 -- name: reconcile_suggest
@@ -280,7 +309,8 @@ CROSS JOIN LATERAL (
 
 -- name: reconcile_judge
 -- Each entry of statement $2 (tenant $1) with its status and why: a batch
--- by its batch, else by its record; a return without a return of ours
+-- by its batch, a group status attached to its message's records, else by
+-- its record; a return without a return of ours
 -- names the payment it returns; an entry without a reference found gets
 -- a suggestion (same amount, currency, direction and date, not matched
 -- by an entry of its kind) or none.
@@ -304,7 +334,7 @@ LEFT JOIN pg_temp.cl_recon_best b ON b.entry_key = e.natural_key AND b.cls
 LEFT JOIN pg_temp.cl_recon_batch bb ON bb.entry_key = e.natural_key
 LEFT JOIN LATERAL (
   SELECT x.kind, x.natural_key FROM clearing_record x
-  WHERE b.kind IN ('ach.return', 'ach.noc') AND x.tenant = $1
+  WHERE b.kind = 'ach.return' AND x.tenant = $1
     AND x.trace_number = b.original_trace AND x.kind = 'ach.entry'
   UNION ALL
   SELECT x.kind, x.natural_key FROM clearing_record x
@@ -324,6 +354,7 @@ CROSS JOIN LATERAL (
               WHEN w ~ '^no_|_not_ours$' THEN 'unmatched_theirs'
               ELSE 'exception' END AS status, w AS why
   FROM (SELECT CASE
+    WHEN bb.rule = 'msg_id' THEN 'matched'
     WHEN e.batch_count IS NOT NULL AND bb.rule IS NULL THEN 'no_batch'
     WHEN e.batch_count IS NOT NULL AND bb.exact THEN 'matched'
     WHEN e.batch_count IS NOT NULL THEN 'batch_differs'
@@ -342,14 +373,15 @@ ORDER BY e.entry_index
 
 -- name: reconcile_record_matches
 -- The matches of statement $2 of tenant $1 that no run recorded yet, with
--- run $3: each matched entry with its record, a batch entry with each
--- record of its batch.  Returns how many were new.
+-- run $3: each matched entry with its record, a batch entry (or a group
+-- status) with each record of its batch.  Returns how many were new.
 WITH ins AS (
   INSERT INTO clearing_reconcile_match
     (tenant, entry_kind, entry_key, record_kind, record_key, rule, run_id)
   SELECT $1, r.entry_kind, r.entry_key, r.record_kind, r.record_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.batch_count IS NULL
+    AND r.record_key IS NOT NULL
   UNION ALL
   SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
@@ -367,13 +399,21 @@ WITH ins AS (
     WHERE x.tenant = $1 AND x.load_id = r.batch_load_id AND x.company_id = r.batch_company
       AND x.batch_number = r.batch_number AND x.kind = 'ach.entry' OFFSET 0) AS x
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'trace_batch'
+  UNION ALL
+  SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
+  FROM pg_temp.cl_recon r
+  CROSS JOIN LATERAL (
+    SELECT x.kind, x.natural_key FROM clearing_record x
+    WHERE x.tenant = $1 AND x.load_id = r.batch_load_id AND x.msg_id = r.batch_ref
+    OFFSET 0) AS x
+  WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'msg_id'
   ON CONFLICT DO NOTHING
   RETURNING 1)
 SELECT count(*) FROM ins
 
 -- name: reconcile_unmatched_ours
 -- The records of tenant $1 the bank should have booked on statement $2 of
--- kind $3 and did not: in its currency $8, dated within its period ($4 to
+-- kind $3 and did not (what moves money): in its currency $8, dated within its period ($4 to
 -- $5), on its account $6 (debtor or creditor account), or ACH records of
 -- the originators $7 (a text array), that no entry of a statement of its
 -- kind matched and that this statement's answer does not already name.
@@ -386,6 +426,7 @@ SELECT $2, 'unmatched_ours', 'not_booked', $6, x.kind, x.natural_key, x.load_id,
 FROM (
 SELECT x.* FROM clearing_record x
 WHERE x.tenant = $1 AND x.value_date BETWEEN $4::date AND $5::date AND x.currency = $8
+  AND x.kind NOT IN ({reconcile_no_money})
   AND (x.debtor_account = $6 OR x.creditor_account = $6
        OR (x.kind IN ('ach.entry', 'ach.return') AND x.company_id = ANY ($7::text[])))
   AND NOT EXISTS (

@@ -2,10 +2,11 @@
 # of RECON_N entries against RECON_HIST records of history, beside loading
 # that statement (the target: at most 2x its load, bounded memory).
 #
-#   history    ACH files of earlier days (the same trace numbers, other
-#              accounts and amounts: ACH trace sequences restart every day,
-#              so each entry's trace finds one record per day and the
-#              nearest in date is taken)
+#   history    RECON_HIST_WANT records: an ACH file of an earlier day
+#              loaded, then copied in SQL (curve.sh's grow_to) to weeks
+#              before it: the same trace numbers (ACH trace sequences
+#              restart every day), so each entry's trace finds a record
+#              in each copy and the nearest in date is taken
 #   the day    RECON_N ACH entries of 4 originators, loaded
 #   statement  a camt.053 of the day's entries as the bank books them, by
 #              their traces (tests/db/stmt_gen.py): every 1000th entry left
@@ -21,24 +22,23 @@
 
 recon_bench() {
 	if [ -n "${BENCH_QUICK:-}" ]; then
-		RECON_N=100000 RECON_DAYS="260226 260227"
+		RECON_N=100000 RECON_HIST_WANT=1000000
 	else
-		RECON_N=1000000 RECON_DAYS="260216 260217 260218 260219 260220 260223 260224 260225 260226 260227"
+		RECON_N=1000000 RECON_HIST_WANT=10000000
 	fi
-	RECON_HIST=0
 	export PGDATABASE="cl_bench_reconcile_$$"
 	dropdb --if-exists "$PGDATABASE" >/dev/null 2>&1
 	createdb "$PGDATABASE" || { log "createdb failed"; return 1; }
 	"$CL_BIN" init >/dev/null || { log "init failed"; return 1; }
-	_seed=10
-	for _d in $RECON_DAYS; do
-		# each day its own seed (other accounts and amounts): the same
-		# traces with the same amounts days apart would be near duplicates
-		_seed=$((_seed + 1))
-		"$CL_TOOLS/gen_ach" --entries "$RECON_N" --seed "$_seed" --effective "$_d" >"$W/rh.ach" &&
-			"$CL_BIN" load -q "$W/rh.ach" || { log "history $_d failed"; return 1; }
-		RECON_HIST=$((RECON_HIST + RECON_N))
-	done
+	# the first day of history loaded, the rest made from it in SQL as the
+	# growth curve does (curve.sh's grow_to: keys suffixed, value dates 1 to
+	# 18 weeks back, a quarter in three light tenants)
+	"$CL_TOOLS/gen_ach" --entries "$RECON_N" --seed 11 --effective 260223 >"$W/rh.ach" &&
+		"$CL_BIN" load -q "$W/rh.ach" || { log "history failed"; return 1; }
+	TEMPLATE_LOAD=$(sql "select max(load_id) from clearing_load")
+	KCOPIES=0
+	grow_to "$RECON_HIST_WANT" || return 1
+	RECON_HIST=$(sql "select count(*) from clearing_record")
 	"$CL_TOOLS/gen_ach" --entries "$RECON_N" --seed 5 --effective 260302 >"$W/rd.ach" &&
 		"$CL_BIN" load -q "$W/rd.ach" || { log "the day's load failed"; return 1; }
 	RECON_HIST=$((RECON_HIST + RECON_N))

@@ -34,12 +34,15 @@ grep -v '^#' "$TESTDATA/statements/MANIFEST" | while read -r path stmts entries 
 	id=$(sed -n 's/.*"type":"file".*"load_id":\([0-9]*\).*/\1/p' "$TMP/o")
 	headers=$stmts
 	[ "$statuses" -gt 0 ] && [ "$stmts" = 0 ] && headers=1 # a pacs.002 report
-	# of the statuses, those of transactions are stored (a group status
-	# says nothing of a payment by itself)
+	# of the statuses, those of transactions are stored, and those of
+	# groups that have a GrpSts and an OrgnlMsgId (one without says
+	# nothing of the group's payments)
 	txsts=$("$CL_TOOLS/statement_dump" "$f" 2>/dev/null | grep -c '"kind":"transaction_status"' || true)
+	grpsts=$("$CL_TOOLS/statement_dump" "$f" 2>/dev/null |
+		grep '"kind":"group_status"' | grep -v '"orgnl_msg_id":null' | grep -vc '"status":null' || true)
 	items=$(q "select count(*) from clearing_statement_item where load_id = $id")
 	dups=$(q "select duplicate_count from clearing_load where load_id = $id")
-	assert_eq "$((items + dups))" "$((headers + entries + txsts))" "$path: items"
+	assert_eq "$((items + dups))" "$((headers + entries + txsts + grpsts))" "$path: items"
 	[ "$dups" = 0 ] || continue
 	[ "$txsts" = "$statuses" ] || continue
 	net=$(q "select coalesce(sum(case when item = 'status' then coalesce(amount_minor, 0)
@@ -217,6 +220,35 @@ grep -q '"status":"exception","reason":"rejected_booked","detail":"rejected by a
 	fail "rejected but booked: $(cat "$TMP/out")"
 grep -q '"unmatched_ours":0,' "$TMP/out" || fail "S4's period has nothing else of ours: $(tail -n 1 "$TMP/out")"
 
+# a pacs.002 group status (GrpSts RJCT of the original message MSG-G, no
+# transaction status): attached to each record of that message as a
+# transaction status is (one item, its records counted, a match recorded
+# per record); a statement that books one of them anyway: an exception
+"$CL_TOOLS/gen_iso" --type pain.001 --tx 2 --seed 9 --msg-id MSG-G >"$TMP/g.xml"
+expect_exit 0 cl load --tenant grp "$TMP/g.xml"
+cat >"$TMP/stsg.xml" <<'X'
+<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10"><FIToFIPmtStsRpt>
+<GrpHdr><MsgId>STS-G</MsgId><CreDtTm>2026-03-03T10:00:00</CreDtTm></GrpHdr>
+<OrgnlGrpInfAndSts><OrgnlMsgId>MSG-G</OrgnlMsgId><OrgnlMsgNmId>pain.001.001.09</OrgnlMsgNmId><GrpSts>RJCT</GrpSts><StsRsnInf><Rsn><Cd>AM05</Cd></Rsn></StsRsnInf></OrgnlGrpInfAndSts>
+</FIToFIPmtStsRpt></Document>
+X
+g1=$(q "select amount_minor from clearing_record where tenant = 'grp' and end_to_end_id = 'E2E-9-1'")
+GA=$(q "select debtor_account from clearing_record where tenant = 'grp' and end_to_end_id = 'E2E-9-1'")
+$GEN account="$GA" date=2026-03-03 seq=9 >"$TMP/s9.xml" <<S
+$g1 EUR DBIT 2026-03-03 e2e=E2E-9-1
+S
+expect_exit 10 cl reconcile --tenant grp --format json "$TMP/stsg.xml" "$TMP/s9.xml"
+cat "$TMP/out" >>"$J"
+grep -q '"status":"matched","reason":"matched","detail":"a status of the whole original message (group status): attached to its 2 records".*"item":"status".*"payment_status":"RJCT".*"rule":"msg_id","reference":"MSG-G","record":null,"records":2' "$TMP/out" ||
+	fail "group status attached: $(cat "$TMP/out")"
+grep -q '"status":"exception","reason":"rejected_booked","detail":"rejected by a pacs.002 (RJCT AM05) but booked"' "$TMP/out" ||
+	fail "a rejected group booked: $(cat "$TMP/out")"
+assert_eq "$(q "select count(*) from clearing_reconcile_match where tenant = 'grp' and rule = 'msg_id'")" 2 \
+	"group status: a match per record of the message"
+assert_eq "$(q "select count(*) from clearing_statement_item where tenant = 'grp' and item = 'status'
+                and natural_key like '%|grp#1'")" 1 "group status: keyed grp#1"
+
 # an ACH return (R01 of a debit: the money goes back, a debit of ours) by
 # its own trace: matched to the ach.return (the original entry is not
 # loaded here: no original, and no late flag without it)
@@ -231,6 +263,33 @@ grep -q '"status":"matched","reason":"matched".*"line":8,.*"rule":"trace","refer
 	fail "ACH return: $(cat "$TMP/out")"
 grep -q '"status":"exception","reason":"differs",.*"line":9,.*"record":{"kind":"ach.return"' "$TMP/out" ||
 	fail "ACH return of a credit booked as a debit: $(cat "$TMP/out")"
+
+# a NOC (COR entry, no money moves) of entry 1 of an ACH file, effective
+# on the statement's day: the bank books entry 1's return, entry 2 as it
+# is.  The return is no return of ours (only the NOC names that original:
+# not an exception against the NOC), entry 2 matches by its own trace
+# (the NOC is no second candidate), and the NOC is never unmatched ours
+# (entry 1 is: the bank booked its return, not it)
+"$CL_TOOLS/gen_ach" --entries 2 --seed 3 --effective 260303 >"$TMP/n.ach"
+sed 's/^\(5220.*Vendor Pay      \)000000/\1260303/' \
+	"$TESTDATA/ach/corpus/moov-io-ach/test/testdata/cor-example.ach" >"$TMP/cor.ach"
+expect_exit 0 cl load --tenant noc "$TMP/n.ach"
+expect_exit 0 cl load --tenant noc "$TMP/cor.ach"
+assert_eq "$(q "select kind || ' ' || original_trace || ' ' || value_date from clearing_record
+                where tenant = 'noc' and kind = 'ach.noc'")" "ach.noc 121042880000001 2026-03-03" "NOC loaded"
+n1=$(q "select amount_minor from clearing_record where tenant = 'noc' and trace_number = '121042880000001' and kind = 'ach.entry'")
+n2=$(q "select amount_minor from clearing_record where tenant = 'noc' and trace_number = '121042880000002'")
+$GEN account=US00NOC ccy=USD date=2026-03-03 seq=8 >"$TMP/s8.xml" <<S
+$n1 USD CRDT 2026-03-03 trace=121042880000001 rtr=R01
+$n2 USD CRDT 2026-03-03 trace=121042880000002
+S
+expect_exit 10 cl reconcile --tenant noc --format json --ach-company 1100000000,121042882 "$TMP/s8.xml"
+cat "$TMP/out" >>"$J"
+assert_eq "$(st "$TMP/out" | tr '\n' ';')" \
+	"8 unmatched_theirs return_not_ours;9 matched matched;ours 1100000000|121042880000001|2026-03-03;" \
+	"NOC: never matched, never unmatched ours"
+grep -q '"line":8,.*"original":{"kind":"ach.entry"' "$TMP/out" || fail "NOC: the return names entry 1: $(cat "$TMP/out")"
+! grep -q '"kind":"ach.noc"' "$TMP/out" || fail "NOC in the answer: $(cat "$TMP/out")"
 
 # E2E-7-1 booked again on another statement: an exception, not a match
 $GEN account=$A date=2026-03-05 seq=5 >"$TMP/s5.xml" <<S

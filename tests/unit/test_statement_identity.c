@@ -160,6 +160,34 @@ static void test_status_keys(void **state)
 	cl_fp_free(fp);
 }
 
+/* A group status: keyed apart from the transaction statuses (grp#), the
+ * original message only, and another fingerprint than a transaction
+ * status of the same content. */
+static void test_group_status_keys(void **state)
+{
+	struct cl_stmt_statement st;
+	struct cl_stmt_status s;
+	struct cl_stmt_row grp, tx;
+	struct cl_fp *fp = cl_fp_new();
+
+	(void)state;
+	memset(&st, 0, sizeof(st));
+	st.source = CL_STMT_SRC_PACS002;
+	strcpy(st.msg_id, "STS-G");
+	memset(&s, 0, sizeof(s));
+	s.index = 1;
+	strcpy(s.status, "RJCT");
+	strcpy(s.orgnl_msg_id, "MSG-G");
+	assert_true(cl_stmt_row_group_status(&st, &s, fp, &grp));
+	assert_string_equal(grp.natural_key, "pacs.002|STS-G|grp#1");
+	assert_string_equal(grp.msg_id, "MSG-G");
+	assert_string_equal(grp.end_to_end_id, "");
+	assert_true(cl_stmt_row_status(&st, &s, fp, &tx));
+	assert_string_equal(tx.natural_key, "pacs.002|STS-G|#1");
+	assert_memory_not_equal(grp.fingerprint, tx.fingerprint, sizeof(grp.fingerprint));
+	cl_fp_free(fp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_fingerprint_is_the_content),
 		cmocka_unit_test(test_bai2_keys),
 		cmocka_unit_test(test_status_keys),
+		cmocka_unit_test(test_group_status_keys),
 	};
 
 	return cmocka_run_group_tests_name("statement_identity", tests, NULL, NULL);
