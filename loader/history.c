@@ -164,7 +164,8 @@ static const char *array_text(struct array *a)
 	return a->text;
 }
 
-/* The row of `loads` (history_loads_of: by load_id) of load `id`, or -1. */
+/* The row of `loads` (history_loads_of: load_id first, in order) of load
+ * `id`, or -1. */
 static int load_row(PGresult *loads, const char *id)
 {
 	long long want = strtoll(id, NULL, 10);
