@@ -180,11 +180,12 @@ static int loads(const struct cl_args *args, struct cl_db *db)
 	struct cl_error err;
 	unsigned long found;
 
+	if (cl_schema_check(db, &err) != CL_DB_OK)
+		return cl_db_failed(&err);
 	if (args->uuid) {
 		bool running = false;
 
-		if (cl_schema_check(db, &err) != CL_DB_OK ||
-		    cl_history_lock_uuid(db, args->uuid, &running, &err) != CL_DB_OK)
+		if (cl_history_lock_uuid(db, args->uuid, &running, &err) != CL_DB_OK)
 			return cl_db_failed(&err);
 		if (running) {
 			/* its transaction has not ended: committing or rolling back */
@@ -194,8 +195,7 @@ static int loads(const struct cl_args *args, struct cl_db *db)
 			return cl_finish_stdout(CL_EXIT_UNKNOWN);
 		}
 	}
-	if (cl_schema_check(db, &err) != CL_DB_OK ||
-	    cl_history_loads(db, args->since, args->uuid, args->tenant, args->limit, print_load,
+	if (cl_history_loads(db, args->since, args->uuid, args->tenant, args->limit, print_load,
 			     &out, &found, &err) != CL_DB_OK)
 		return cl_db_failed(&err);
 	if (args->uuid)

@@ -8,6 +8,7 @@
 
 #include "loader_sql.h"
 #include "record.h"
+#include "xmalloc.h"
 
 /* OIDs of int2, int4, int8, numeric (pg_type.h is server-side) */
 static bool numeric_type(Oid t)
@@ -23,24 +24,25 @@ static bool is_account(const char *name, size_t n)
 	return f && (f->flags & CL_FF_ACCOUNT);
 }
 
-/* Row i of res as section; `extra`, when not NULL, is one more column
- * after the row's (show: the record's file name, from its load). */
-static void emit_row_with(PGresult *res, int i, const char *section, cl_history_fn fn, void *ctx,
-			  const struct cl_kv *extra)
+/* Row i of res from column `first` on as section; `extra`, when not NULL,
+ * is one more column after the row's (show: the record's file name, from
+ * its load). */
+static void emit_cols(PGresult *res, int i, int first, const char *section, cl_history_fn fn,
+		      void *ctx, const struct cl_kv *extra)
 {
-	int cols = PQnfields(res), c;
+	int cols = PQnfields(res) - first, c;
 	struct cl_kv kv[CL_HISTORY_MAX_COLS];
 
 	if (cols > CL_HISTORY_MAX_COLS - 1)
 		cols = CL_HISTORY_MAX_COLS - 1;
 	for (c = 0; c < cols; c++) {
-		const char *name = PQfname(res, c);
+		const char *name = PQfname(res, first + c);
 		size_t n = strlen(name);
 
 		kv[c].name = name;
-		kv[c].value = PQgetisnull(res, i, c) ? NULL : PQgetvalue(res, i, c);
+		kv[c].value = PQgetisnull(res, i, first + c) ? NULL : PQgetvalue(res, i, first + c);
 		kv[c].account = is_account(name, n);
-		kv[c].number = numeric_type(PQftype(res, c));
+		kv[c].number = numeric_type(PQftype(res, first + c));
 	}
 	if (extra)
 		kv[cols++] = *extra;
@@ -49,7 +51,7 @@ static void emit_row_with(PGresult *res, int i, const char *section, cl_history_
 
 static void emit_row(PGresult *res, int i, const char *section, cl_history_fn fn, void *ctx)
 {
-	emit_row_with(res, i, section, fn, ctx, NULL);
+	emit_cols(res, i, 0, section, fn, ctx, NULL);
 }
 
 void cl_history_rows(PGresult *res, const char *section, cl_history_fn fn, void *ctx)
@@ -115,6 +117,147 @@ enum cl_db_status cl_history_other_tenants(struct cl_db *db, enum cl_show_by by,
 	return run(db, lookup_of(by)->other_tenants, 2, p, "tenant", fn, ctx, NULL, err);
 }
 
+/* A PostgreSQL array literal growing one element at a time: the value of
+ * one parameter (never SQL text). */
+struct array {
+	char *text;
+	size_t len, cap;
+	unsigned long n;
+};
+
+static void array_put(struct array *a, const char *p, size_t n)
+{
+	if (a->len + n + 2 > a->cap) {
+		while (a->len + n + 2 > a->cap)
+			a->cap = a->cap ? 2 * a->cap : 1024;
+		a->text = cl_xrealloc(a->text, a->cap);
+	}
+	memcpy(a->text + a->len, p, n);
+	a->len += n;
+	a->text[a->len] = '\0';
+}
+
+/* Element v, in double quotes with each quote and backslash escaped (so
+ * any text, a key with commas or braces too, is one element). */
+static void array_add(struct array *a, const char *v)
+{
+	array_put(a, a->n++ ? ",\"" : "{\"", 2);
+	for (const char *run = v;; v++) {
+		if (*v == '"' || *v == '\\' || !*v) {
+			array_put(a, run, (size_t)(v - run));
+			if (!*v)
+				break;
+			array_put(a, "\\", 1);
+			run = v;
+		}
+	}
+	array_put(a, "\"", 1);
+}
+
+/* The literal, closed ("{}" when empty); valid until the next call. */
+static const char *array_text(struct array *a)
+{
+	if (!a->n)
+		return "{}";
+	a->text[a->len] = '}';
+	a->text[a->len + 1] = '\0';
+	return a->text;
+}
+
+/* The row of `loads` (history_loads_of: load_id first, in order) of load
+ * `id`, or -1. */
+static int load_row(PGresult *loads, const char *id)
+{
+	long long want = strtoll(id, NULL, 10);
+	int lo = 0, hi = PQntuples(loads) - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		long long got = strtoll(PQgetvalue(loads, mid, 0), NULL, 10);
+
+		if (got == want)
+			return mid;
+		if (got < want)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* The rows of a facts answer (column 0: the record's place, from 1, in
+ * order) that belong to record `place`, from *next on, as section, their
+ * first `skip` columns left out. */
+static void emit_facts(PGresult *res, int *next, long long place, int skip, const char *section,
+		       cl_history_fn fn, void *ctx)
+{
+	for (; *next < PQntuples(res); ++*next) {
+		if (strtoll(PQgetvalue(res, *next, 0), NULL, 10) != place)
+			break;
+		emit_cols(res, *next, skip, section, fn, ctx, NULL);
+	}
+}
+
+/* Each record of `rec` (its first n rows) followed by its load, the
+ * dedupe events that hit it, its parked versions and the statement
+ * entries that matched it: one statement for each of the four, whatever
+ * n is. */
+static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, const char *tenant,
+				    cl_history_fn fn, void *ctx, struct cl_error *err)
+{
+	int c_load = PQfnumber(rec, "load_id"), c_ord = PQfnumber(rec, "ordinal");
+	int c_kind = PQfnumber(rec, CL_FIELD_NAME(kind));
+	int c_key = PQfnumber(rec, CL_FIELD_NAME(natural_key));
+	struct array loads = { 0 }, ords = { 0 }, kinds = { 0 }, keys = { 0 };
+	PGresult *f[4] = { NULL, NULL, NULL, NULL }; /* loads, events, parked, reconciled */
+	enum cl_db_status st;
+	int i, next[4] = { 0, 0, 0, 0 };
+
+	for (i = 0; i < n; i++) {
+		array_add(&loads, PQgetvalue(rec, i, c_load));
+		array_add(&ords, PQgetvalue(rec, i, c_ord));
+		array_add(&kinds, PQgetvalue(rec, i, c_kind));
+		array_add(&keys, PQgetvalue(rec, i, c_key));
+	}
+	{
+		const char *lp[1] = { array_text(&loads) };
+		const char *ep[2] = { array_text(&loads), array_text(&ords) };
+		const char *qp[5] = { tenant, array_text(&kinds), array_text(&keys),
+				      array_text(&loads), array_text(&ords) };
+
+		if ((st = cl_db_exec(db, CL_SQL_HISTORY_LOADS_OF, 1, lp, &f[0], err)) == CL_DB_OK &&
+		    (st = cl_db_exec(db, CL_SQL_HISTORY_EVENTS_OF, 2, ep, &f[1], err)) == CL_DB_OK &&
+		    (st = cl_db_exec(db, CL_SQL_HISTORY_QUARANTINE_OF, 5, qp, &f[2], err)) ==
+			    CL_DB_OK)
+			st = cl_db_exec(db, CL_SQL_HISTORY_RECONCILED_OF, 3, qp, &f[3], err);
+	}
+	for (i = 0; i < n && st == CL_DB_OK; i++) {
+		int l = load_row(f[0], PQgetvalue(rec, i, c_load));
+		int c_file = PQfnumber(f[0], "file_name");
+		struct cl_kv file = { "file_name", NULL, false, false };
+
+		/* the record itself (a one-row view of the result) with the
+		   name of the file it came from, then the load that applied it */
+		if (l >= 0 && !PQgetisnull(f[0], l, c_file))
+			file.value = PQgetvalue(f[0], l, c_file);
+		emit_cols(rec, i, 0, "record", fn, ctx, &file);
+		if (l >= 0)
+			emit_row(f[0], l, "load", fn, ctx);
+		emit_facts(f[1], &next[1], i + 1, 1, "event", fn, ctx);
+		/* (after i: the version's ordinal, its order) */
+		emit_facts(f[2], &next[2], i + 1, 2, "quarantine", fn, ctx);
+		/* the statement entries that matched it (reconcile) */
+		emit_facts(f[3], &next[3], i + 1, 1, "reconciled", fn, ctx);
+	}
+	for (i = 0; i < 4; i++)
+		PQclear(f[i]);
+	free(loads.text);
+	free(ords.text);
+	free(kinds.text);
+	free(keys.text);
+	return st;
+}
+
 enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const char *value,
 				  const char *tenant, unsigned long limit, cl_history_fn fn, void *ctx,
 				  unsigned long *found, unsigned long *total, struct cl_error *err)
@@ -124,7 +267,7 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 	const char *p[3] = { tenant, value, lim };
 	PGresult *res;
 	enum cl_db_status st;
-	int i, n;
+	int n;
 
 	*found = *total = 0;
 	/* one more than asked for: tells whether there are more */
@@ -134,42 +277,8 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 	n = PQntuples(res);
 	if ((unsigned long)n > limit)
 		n = (int)limit;
-	for (i = 0; i < n && st == CL_DB_OK; i++) {
-		const char *rp[3];
-		int c_load = PQfnumber(res, "load_id"), c_ord = PQfnumber(res, "ordinal");
-		int c_kind = PQfnumber(res, CL_FIELD_NAME(kind));
-		int c_key = PQfnumber(res, CL_FIELD_NAME(natural_key));
-
-		PGresult *lres;
-		struct cl_kv file = { "file_name", NULL, false, false };
-
-		/* the record itself (a one-row view of the result) with the
-		   name of the file it came from, then the load that applied it */
-		rp[0] = PQgetvalue(res, i, c_load);
-		if ((st = cl_db_exec(db, CL_SQL_HISTORY_LOAD, 1, rp, &lres, err)) != CL_DB_OK)
-			break;
-		if (PQntuples(lres) && !PQgetisnull(lres, 0, PQfnumber(lres, "file_name")))
-			file.value = PQgetvalue(lres, 0, PQfnumber(lres, "file_name"));
-		emit_row_with(res, i, "record", fn, ctx, &file);
-		cl_history_rows(lres, "load", fn, ctx);
-		PQclear(lres);
-		rp[1] = PQgetvalue(res, i, c_ord);
-		if (st == CL_DB_OK)
-			st = run(db, CL_SQL_HISTORY_EVENTS, 2, rp, "event", fn, ctx, NULL, err);
-		{
-			const char *qp[5] = { tenant, PQgetvalue(res, i, c_kind),
-					      PQgetvalue(res, i, c_key), PQgetvalue(res, i, c_load),
-					      PQgetvalue(res, i, c_ord) };
-
-			if (st == CL_DB_OK)
-				st = run(db, CL_SQL_HISTORY_QUARANTINE, 5, qp, "quarantine", fn,
-					 ctx, NULL, err);
-			/* the statement entries that matched it (reconcile) */
-			if (st == CL_DB_OK)
-				st = run(db, CL_SQL_RECONCILE_SHOW, 3, qp, "reconciled", fn, ctx,
-					 NULL, err);
-		}
-	}
+	if (n > 0)
+		st = show_facts(db, res, n, tenant, fn, ctx, err);
 	*found = *total = (unsigned long)n;
 	if (st == CL_DB_OK && (unsigned long)PQntuples(res) > limit) {
 		/* more than shown: say how many there are */

@@ -43,7 +43,10 @@ enum cl_show_by { CL_SHOW_KEY, CL_SHOW_TRACE, CL_SHOW_E2E, CL_SHOW_UETR };
  * and quarantined loads (for --trace, --e2e and --uetr: with that
  * reference) are still reported (a held conflict is never applied).  *found = the records
  * reported, *total = the records that match (more than *found when the
- * limit cut the list). */
+ * limit cut the list).  At most six statements whatever the number of
+ * records: the records, then each kind of fact for all of them at once,
+ * and their count when the limit cut the list (or, with no record, the
+ * events and parked versions of the key or reference). */
 enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const char *value,
 				  const char *tenant, unsigned long limit, cl_history_fn fn, void *ctx,
 				  unsigned long *found, unsigned long *total,

@@ -27,7 +27,7 @@ static void rollback(struct cl_db *db)
 		(void)exec0(db, CL_SQL_DB_ROLLBACK, &ignored);
 }
 
-/* In an open transaction: the current version (0 when none). */
+/* The current version (0 when none; init asks it in its locked transaction). */
 static enum cl_db_status current_version(struct cl_db *db, unsigned *v, struct cl_error *err)
 {
 	char b[24];
@@ -174,19 +174,18 @@ fail:
 
 enum cl_db_status cl_schema_check(struct cl_db *db, struct cl_error *err)
 {
-	char got[8];
 	enum cl_db_status st;
 	unsigned v;
 
-	st = cl_db_value(db, CL_SQL_SCHEMA_EXISTS, 0, NULL, got, sizeof(got), err);
-	if (st != CL_DB_OK)
-		return st;
-	if (strcmp(got, "t") != 0) {
+	/* one statement: the version table not there (undefined_table, by
+	   the search path as to_regclass would find it) is no schema */
+	st = current_version(db, &v, err);
+	if (st == CL_DB_ERROR && strcmp(err->sqlstate, "42P01") == 0) {
 		cl_error_set(err, NULL, 0, "schema_missing",
 			     "the database has no clearing-load schema: run 'clearing-load init' first");
 		return CL_DB_ERROR;
 	}
-	if ((st = current_version(db, &v, err)) != CL_DB_OK)
+	if (st != CL_DB_OK)
 		return st;
 	if (v != cl_schema_latest()) {
 		cl_error_set(err, NULL, 0, "schema_version",

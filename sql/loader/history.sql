@@ -154,25 +154,35 @@ WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
 ORDER BY t.tenant
 LIMIT 10
 
--- name: history_load
--- The load that applied a record: load $1, with the columns of
--- history_loads, so that a load has one shape in every output.
+-- The facts of the records one lookup found, each kind of fact for all of
+-- them in one statement (show sends the same few statements whatever the
+-- number of records): the records as parallel arrays, in the order show
+-- prints them; each row of an answer starts with i, the record's place in
+-- those arrays (from 1), and the answer is in order of i.  Each element is
+-- its own index probe.
+
+-- name: history_loads_of
+-- The loads that applied the records: load ids $1 (bigint[], repeats
+-- allowed), with the columns of history_loads, so that a load has one
+-- shape in every output; by load_id.
 SELECT {load_columns}
 FROM clearing_load l
-WHERE l.load_id = $1
+WHERE l.load_id = ANY ($1::bigint[])
+ORDER BY l.load_id
 
--- name: history_events
--- The dedupe events that hit a record: the record applied by load $1 as
--- its ordinal $2, in the order they happened; the columns of
--- history_key_events, so that an event has one shape.
-SELECT e.reason, e.load_id, l.load_uuid, l.file_name, e.position, l.outcome,
+-- name: history_events_of
+-- The dedupe events that hit each record: the record applied by load
+-- $1[i] as its ordinal $2[i], in the order they happened; after i, the
+-- columns of history_key_events, so that an event has one shape.
+SELECT k.i, e.reason, e.load_id, l.load_uuid, l.file_name, e.position, l.outcome,
        e.kind, e.natural_key, e.matched_key, e.matched_load_id, e.matched_position,
        pg_catalog.array_to_string(e.fields, ',') AS fields,
        pg_catalog.to_char(e.created_at, {iso_ts}) AS created_at
-FROM clearing_dedupe_event e
+FROM ROWS FROM (pg_catalog.unnest($1::bigint[]), pg_catalog.unnest($2::bigint[]))
+  WITH ORDINALITY AS k(load_id, ordinal, i)
+JOIN clearing_dedupe_event e ON e.matched_load_id = k.load_id AND e.matched_ordinal = k.ordinal
 JOIN clearing_load l ON l.load_id = e.load_id
-WHERE e.matched_load_id = $1 AND e.matched_ordinal = $2
-ORDER BY e.created_at, e.load_id, e.ordinal
+ORDER BY k.i, e.created_at, e.load_id, e.ordinal
 
 -- name: history_key_events
 -- The dedupe events of a key that has no record: tenant $1, journal key
@@ -188,28 +198,61 @@ JOIN clearing_load l ON l.load_id = e.load_id
 WHERE e.tenant = $1 AND e.natural_key = $2 AND e.reason <> 'duplicate'
 ORDER BY e.created_at, e.load_id, e.ordinal
 
--- fragment: history_parked
+-- fragment: history_parked_columns
 -- A parked version as show prints it, with the load that parked it (its
--- file and outcome), for the statements after it to filter.
-SELECT q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.kind,
+-- file and outcome): the columns, of clearing_quarantine q and
+-- clearing_load l.
+q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.kind,
        q.natural_key, q.alt_key,
        q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
        q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
        pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
+
+-- fragment: history_parked
+-- A parked version as show prints it, for the statements after it to
+-- filter.
+SELECT {history_parked_columns}
 FROM clearing_quarantine q
 JOIN clearing_load l ON l.load_id = q.load_id
 
--- name: history_quarantine
--- The versions of a record parked in quarantine: those under its own key
--- (tenant $1, kind $2, natural key $3: a conflict) and those whose journal
--- row names it as the record they copy (a near duplicate, parked under its
--- own, other key); $4, $5: the record's load_id and ordinal.
-{history_parked}
-WHERE (q.tenant = $1 AND q.kind = $2 AND q.natural_key = $3)
-   OR (q.load_id, q.ordinal) IN (SELECT e.load_id, e.ordinal
-                                 FROM clearing_dedupe_event e
-                                 WHERE e.matched_load_id = $4 AND e.matched_ordinal = $5)
-ORDER BY q.load_id, q.ordinal
+-- name: history_quarantine_of
+-- The versions of each record parked in quarantine: those under its own
+-- key (tenant $1, kind $2[i], natural key $3[i]: a conflict) and those
+-- whose journal row names it as the record they copy (a near duplicate,
+-- parked under its own, other key; the record: load $4[i], ordinal
+-- $5[i]).  After i, the version's ordinal (its order, with load_id), then
+-- the columns of history_parked; a version both ways is one row.
+SELECT k.i, q.ordinal AS parked_ordinal, {history_parked_columns}
+FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]))
+  WITH ORDINALITY AS k(kind, natural_key, i)
+JOIN clearing_quarantine q
+  ON q.tenant = $1 AND q.kind = k.kind AND q.natural_key = k.natural_key
+JOIN clearing_load l ON l.load_id = q.load_id
+UNION
+SELECT k.i, q.ordinal, {history_parked_columns}
+FROM ROWS FROM (pg_catalog.unnest($4::bigint[]), pg_catalog.unnest($5::bigint[]))
+  WITH ORDINALITY AS k(load_id, ordinal, i)
+JOIN clearing_dedupe_event e ON e.matched_load_id = k.load_id AND e.matched_ordinal = k.ordinal
+JOIN clearing_quarantine q ON q.load_id = e.load_id AND q.ordinal = e.ordinal
+JOIN clearing_load l ON l.load_id = q.load_id
+ORDER BY 1, 3, 2
+
+-- name: history_reconciled_of
+-- The statement entries (and pacs.002 statuses) that matched each record
+-- (tenant $1, kind $2[i], natural key $3[i]), as their statement's file
+-- and line (no key: it holds the account), by the run that found each;
+-- after i, the columns of reconcile_show (sql/loader/reconcile.sql).
+SELECT k.i, m.entry_kind, s.statement_id, s.seq_nb, s.entry_index,
+       s.load_id AS entry_load_id, l.file_name AS entry_file, s.position AS entry_position,
+       s.booking_date, m.rule, m.run_id, pg_catalog.to_char(m.matched_at, {iso_ts}) AS matched_at
+FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]))
+  WITH ORDINALITY AS k(kind, natural_key, i)
+JOIN clearing_reconcile_match m
+  ON m.tenant = $1 AND m.record_kind = k.kind AND m.record_key = k.natural_key
+JOIN clearing_statement_item s
+  ON s.tenant = m.tenant AND s.kind = m.entry_kind AND s.natural_key = m.entry_key
+JOIN clearing_load l ON l.load_id = s.load_id
+ORDER BY k.i, m.matched_at, m.entry_kind, m.entry_key
 
 -- name: history_key_quarantine
 -- The versions parked under a key that was never applied (tenant $1,

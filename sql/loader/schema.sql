@@ -19,7 +19,9 @@ CREATE TABLE IF NOT EXISTS clearing_schema_version (
  applied_at timestamptz NOT NULL DEFAULT now())
 
 -- name: schema_current_version
--- The version of the newest migration applied (0 when none).
+-- The version of the newest migration applied (0 when none); every
+-- command but init asks it first, and the table not there (undefined_table)
+-- is a database init never ran on.
 SELECT coalesce(max(version), 0) FROM clearing_schema_version
 
 -- name: schema_count_partitions
@@ -35,7 +37,3 @@ SELECT pg_catalog.set_config('clearing_load.partitions', $1, true)
 -- name: schema_record_version
 -- Record migration $1 (its version), named $2, as applied.
 INSERT INTO clearing_schema_version (version, name) VALUES ($1, $2)
-
--- name: schema_exists
--- Has init ever run on this database?
-SELECT pg_catalog.to_regclass('clearing_schema_version') IS NOT NULL

@@ -146,11 +146,20 @@ explain_exec history_other_tenants_by_key "'$TENANT', :'key'"
 explain_exec history_other_tenants_by_trace "'$TENANT', :'trace'"
 explain_exec history_other_tenants_by_e2e "'$TENANT', :'e2e'"
 explain_exec history_other_tenants_by_uetr "'$TENANT', :'uetr'"
-explain_exec history_load ":rec_load"
+# the facts of the records a lookup found, all of them at once: 100
+# records of the first load (the re-upload's duplicates hit them)
+emit "SELECT pg_catalog.array_agg(load_id ORDER BY load_id, ordinal) AS recs_load,
+             pg_catalog.array_agg(ordinal ORDER BY load_id, ordinal) AS recs_ord,
+             pg_catalog.array_agg(kind ORDER BY load_id, ordinal) AS recs_kind,
+             pg_catalog.array_agg(natural_key ORDER BY load_id, ordinal) AS recs_key
+      FROM (SELECT load_id, ordinal, kind, natural_key FROM public.clearing_record
+            WHERE tenant = '$TENANT' ORDER BY load_id, ordinal LIMIT 100) r" '\gset'
+explain_exec history_loads_of ":'recs_load'"
 explain_exec commit_find_load ":'last_uuid'"
-explain_exec history_events ":rec_load, :rec_ord"
+explain_exec history_events_of ":'recs_load', :'recs_ord'"
 explain_exec history_key_events "'$TENANT', :'key'"
-explain_exec history_quarantine "'$TENANT', 'ach.entry', :'key', :rec_load, :rec_ord"
+explain_exec history_quarantine_of "'$TENANT', :'recs_kind', :'recs_key', :'recs_load', :'recs_ord'"
+explain_exec history_reconciled_of "'$TENANT', :'recs_kind', :'recs_key'"
 explain_exec history_key_quarantine "'$TENANT', :'key'"
 explain_exec history_quarantine_by_trace "'$TENANT', :'trace'"
 explain_exec history_quarantine_by_e2e "'$TENANT', :'e2e'"

@@ -137,7 +137,7 @@ static void test_placeholders_expand_to_the_field_tables_lists(void **state)
 			       "pg_catalog.to_char(l.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') "
 			       "AS started_at"));
 	/* {load_columns}: one list for show's load and loads */
-	assert_non_null(strstr(CL_SQL_HISTORY_LOAD, "AS archived_as"));
+	assert_non_null(strstr(CL_SQL_HISTORY_LOADS_OF, "AS archived_as"));
 	assert_non_null(strstr(CL_SQL_HISTORY_LOADS, "AS archived_as"));
 }
 
