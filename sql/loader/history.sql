@@ -240,8 +240,7 @@ ORDER BY 1, 3, 2
 -- name: history_reconciled_of
 -- The statement entries (and pacs.002 statuses) that matched each record
 -- (tenant $1, kind $2[i], natural key $3[i]), as their statement's file
--- and line (no key: it holds the account), by the run that found each;
--- after i, the columns of reconcile_show (sql/loader/reconcile.sql).
+-- and line (no key: it holds the account), by the run that found each.
 SELECT k.i, m.entry_kind, s.statement_id, s.seq_nb, s.entry_index,
        s.load_id AS entry_load_id, l.file_name AS entry_file, s.position AS entry_position,
        s.booking_date, m.rule, m.run_id, pg_catalog.to_char(m.matched_at, {iso_ts}) AS matched_at

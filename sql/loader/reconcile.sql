@@ -491,17 +491,3 @@ COPY (
 -- name: reconcile_now
 -- When the run began.
 SELECT pg_catalog.clock_timestamp()
-
--- name: reconcile_show
--- For show, the statement entries (and pacs.002 statuses) that matched the
--- record of tenant $1, kind $2, natural key $3, as their statement's file
--- and line (no key: it holds the account), by the run that found each.
-SELECT m.entry_kind, s.statement_id, s.seq_nb, s.entry_index, s.load_id AS entry_load_id,
-       l.file_name AS entry_file, s.position AS entry_position, s.booking_date, m.rule,
-       m.run_id, pg_catalog.to_char(m.matched_at, {iso_ts}) AS matched_at
-FROM clearing_reconcile_match m
-JOIN clearing_statement_item s
-  ON s.tenant = m.tenant AND s.kind = m.entry_kind AND s.natural_key = m.entry_key
-JOIN clearing_load l ON l.load_id = s.load_id
-WHERE m.tenant = $1 AND m.record_kind = $2 AND m.record_key = $3
-ORDER BY m.matched_at, m.entry_kind, m.entry_key

@@ -236,7 +236,6 @@ execute reconcile_record_matches "'$TENANT', :'skey', 1"
 run reconcile_analyze_answer
 explain_exec reconcile_unmatched_ours "'$TENANT', :'skey', :'skind', :'sfrom', :'sto', :'sacct',
 	'{1100000000}', 'USD'"
-explain_exec reconcile_show "'$TENANT', 'ach.entry', :'key'"
 run db_rollback
 
 # Every statement that reads the history is explained above, but the
