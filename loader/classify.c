@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "failpoint.h"
 #include "loader_sql.h"
 
 /* ---- near duplicates and concurrency: originator locks ---- */
@@ -208,6 +207,5 @@ enum cl_db_status cl_classify(struct load *L, bool assume_new)
 		return st;
 	L->pending_journaled = L->r->conflict_count > exact_conflicts;
 	L->r->new_count = L->r->records - L->r->duplicate_count - L->r->conflict_count;
-	CL_FAILPOINT("after_journal", L->db->conn);
 	return CL_DB_OK;
 }

@@ -300,6 +300,8 @@ static enum cl_db_status classify_file(struct load *L)
 		if ((st = cl_load_exec0(L, CL_SQL_LOAD_SAVEPOINT_NEW)) != CL_DB_OK)
 			return st;
 		st = cl_classify(L, true);
+		if (st == CL_DB_OK)
+			CL_FAILPOINT("after_journal", L->db->conn);
 		if (st == CL_DB_OK && !r->conflict_count) {
 			st = cl_apply_new(L);
 			if (st == CL_DB_OK) {
@@ -314,6 +316,8 @@ static enum cl_db_status classify_file(struct load *L)
 		memset(&r->err, 0, sizeof(r->err));
 	}
 	st = cl_classify(L, false);
+	if (st == CL_DB_OK && !new_file) /* once an attempt */
+		CL_FAILPOINT("after_journal", L->db->conn);
 	if (st == CL_DB_OK && r->conflict_count)
 		st = cl_explain_conflicts(L);
 	return st;

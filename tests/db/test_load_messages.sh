@@ -58,9 +58,13 @@ assert_eq "$(q "select count(*) from clearing_record")" 20000 "every record once
 # 3. changed between attempts: a pain.001 loader stops after classifying;
 # meanwhile another load applies one of its payments and the file's first
 # remittance text changes.  Its insert meets that key (23505), the retry
-# reads other bytes: rejected, nothing of it applied
+# reads other bytes: rejected, nothing of it applied.  Its first payment
+# is applied already (an earlier file), so the file is classified in full
+# (a file taken for new settles that race in its attempt: 3b)
 "$CL_TOOLS/gen_iso" --type pain.001 --tx 200 --start 1 --seed 7 --msg-id M1 >"$TMP/p.xml"
 "$CL_TOOLS/gen_iso" --type pain.001 --tx 1 --start 150 --seed 7 --msg-id M2 >"$TMP/q.xml"
+"$CL_TOOLS/gen_iso" --type pain.001 --tx 1 --start 1 --seed 7 --msg-id M0 >"$TMP/o.xml"
+expect_exit 0 cl load --tenant t3 "$TMP/o.xml"
 stopped env CL_FAILPOINT=after_journal:stop "$CL_BIN_FP" load --tenant t3 "$TMP/p.xml"
 expect_exit 0 cl load --tenant t3 "$TMP/q.xml"
 # in place (a writer that replaces the file gives the loader, which holds
@@ -70,8 +74,8 @@ printf 'f' | dd of="$TMP/p.xml" bs=1 seek=$((at + 13)) conv=notrunc 2>/dev/null
 grep -q '<Ustrd>Invoicf 1</Ustrd>' "$TMP/p.xml" || fail "the test did not change the file"
 resume
 assert_eq "$rc" 3 "a file changed between attempts: exit status"
-assert_eq "$(q "select count(*) from clearing_record where tenant = 't3'")" 1 \
-	"nothing of it applied (the other load's payment only)"
+assert_eq "$(q "select count(*) from clearing_record where tenant = 't3'")" 2 \
+	"nothing of it applied (the other loads' payments only)"
 assert_eq "$(q "select outcome || ' ' || (reason like 'the file changed while it was loaded%')::text
 	from clearing_load where tenant = 't3' and file_name like '%p.xml'")" "rejected true" \
 	"the attempt is recorded"
@@ -85,4 +89,22 @@ grep -q "^clearing-load: $TMP/p.xml: hint: load a file only once whoever writes 
 	fail "no hint: $(cat "$TMP/err")"
 assert_eq "$(grep -o 'nothing applied\|nothing from this file was applied' "$TMP/err" | wc -l)" 1 \
 	"'nothing applied' said once"
+
+# 3b. the same race for a file taken for new (none of its sampled keys
+# applied): its insert meets the key the other load applied meanwhile
+# (23505), the attempt rolls back to its savepoint and classifies in full:
+# that payment a duplicate, the rest applied from the bytes it read, no
+# retry, the journal naming the one duplicate
+"$CL_TOOLS/gen_iso" --type pain.001 --tx 200 --start 1 --seed 8 --msg-id N1 >"$TMP/p8.xml"
+"$CL_TOOLS/gen_iso" --type pain.001 --tx 1 --start 150 --seed 8 --msg-id N2 >"$TMP/q8.xml"
+stopped env CL_FAILPOINT=after_journal:stop "$CL_BIN_FP" load --format json --tenant t4 "$TMP/p8.xml"
+expect_exit 0 cl load --tenant t4 "$TMP/q8.xml"
+resume
+assert_eq "$rc" 0 "a new file meeting a key applied meanwhile: exit status"
+assert_eq "$(q "select count(*) from clearing_record where tenant = 't4'")" 200 \
+	"every payment once"
+assert_eq "$(q "select outcome, new_count, duplicate_count, retries from clearing_load
+	where tenant = 't4' and file_name like '%p8.xml'")" "committed|199|1|0" "the load row"
+assert_eq "$(q "select e.reason from clearing_dedupe_event e join clearing_load l using (load_id)
+	where l.tenant = 't4' and l.file_name like '%p8.xml'")" "duplicate" "its journal"
 echo ok
