@@ -21,8 +21,7 @@ static const struct cl_choice ach_key_choices[] = {
 	{ "strict", CL_ACH_KEY_STRICT }, { "batch", CL_ACH_KEY_BATCH }, { NULL, 0 },
 };
 
-const struct cl_option cl_file_options[] = {
-	CL_OPT_FORMAT(),
+const struct cl_option cl_file_read_options[] = {
 	CL_OPT_CHOICE(0, "ach-key", "RULE", ach_key, ach_key_choices,
 		      "strict (default) or batch (the NACHA key rule; batch is weaker, see "
 		      "clearing-load-keys(7))"),
@@ -33,6 +32,12 @@ const struct cl_option cl_file_options[] = {
 		     "stop reading a file after N errors shown (1-1000000, default 100; repeats "
 		     "of one kind are counted, not shown)"),
 	CL_OPT_NO_MASK(),
+	CL_OPT_END(),
+};
+
+const struct cl_option cl_file_options[] = {
+	CL_OPT_FORMAT(),
+	CL_OPT_INCLUDE(cl_file_read_options),
 	CL_OPT_END(),
 };
 

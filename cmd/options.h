@@ -193,6 +193,8 @@ extern const struct cl_choice cl_format_choices[];
  * of every command that reads clearing files (parse, validate, load,
  * diff). */
 extern const struct cl_option cl_file_options[];
+/* the same without -f (ingest, whose output is text or JSON) */
+extern const struct cl_option cl_file_read_options[];
 
 /* Parse argv[1..] (argv[0] is the command's name) by the command's table
  * into `args` (with the command's name and its operands), check the
