@@ -76,7 +76,8 @@ diff -u "$TMP/help.codes" "$TMP/readme.codes" || fail "exit codes differ between
 # paragraph of its own.
 sed -n '/^\.SH TERMS/,/^\.SH /p' "$MAN1" | grep -A1 '^\.TP' | grep '^\.I' |
 	sed 's/^\.IR* "*\([a-z ]*\).*/\1/' | sed 's/ *$//' >"$TMP/terms"
-for term in load tenant "natural key" duplicate conflict "near duplicate" held quarantined; do
+for term in load tenant "natural key" fingerprint duplicate conflict "near duplicate" held quarantined \
+	committed rejected unsupported "still arriving" "outcome unknown"; do
 	grep -qx "$term" "$TMP/terms" || fail "TERMS does not define \"$term\": $(tr '\n' ',' <"$TMP/terms")"
 done
 echo ok
