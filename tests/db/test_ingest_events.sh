@@ -126,4 +126,13 @@ grep -q '^ingest run .* failed=1 .* exit=143$' "$TMP/t.out" || fail "SIGTERM run
 [ -f "$IN/term.ach" ] || fail "an interrupted file left the inbox"
 assert_eq "$(q "select count(*) from clearing_record")" "$n" "nothing of the interrupted file applied"
 grep -q '^failed term.ach new=0 conflict=0 exit=143 load=$' "$TMP/events" || fail "SIGTERM event: $(cat "$TMP/events")"
+
+# a file name with a space, a quote and a newline: one line, the value
+# quoted, the quote and the escape's backslash escaped
+"$CL_TOOLS/gen_ach" -n 5 --start 30000 >"$IN/$(printf 'a b"c\nd.ach')"
+rm -f "$IN/term.ach"
+expect_exit 0 ingest
+assert_eq "$(wc -l <"$TMP/out")" 2 "one line for the file, one for the run: $(cat "$TMP/out")"
+grep -q '^ingest file="a b\\"c\\\\x0Ad.ach" outcome=committed .* archived="[^"]*/a b\\"c\\\\x0Ad.ach" exit=0$' "$TMP/out" ||
+	fail "quoted name: $(cat "$TMP/out")"
 echo ok
