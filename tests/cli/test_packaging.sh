@@ -26,7 +26,8 @@ mk $M -s -o "$CL_BIN" install BIN="$CL_BIN" DESTDIR="$R" PREFIX=/usr >"$TMP/i.ou
 	fail "make install: $(tail -n 5 "$TMP/i.out")"
 for f in usr/bin/clearing-load usr/share/man/man1/clearing-load.1 usr/share/man/man7/clearing-load-keys.7 \
 	usr/lib/systemd/system/clearing-load-ingest@.service usr/lib/systemd/system/clearing-load-ingest@.timer \
-	usr/share/doc/clearing-load/clearing-load.cron usr/share/doc/clearing-load/LICENSE; do
+	usr/share/doc/clearing-load/clearing-load.cron usr/share/doc/clearing-load/LICENSE \
+	usr/lib/sysusers.d/clearing-load.conf; do
 	[ -s "$R/$f" ] || fail "make install did not place $f: $(cd "$R" && find . -type f)"
 done
 [ -x "$R/usr/bin/clearing-load" ] || fail "the installed program is not executable"
