@@ -300,6 +300,16 @@ static int ingest_file(struct run *R, const struct cl_inbox_file *f)
 	}
 	CL_FAILPOINT("ingest_before_move", NULL);
 	sub = folder_of(R, o, folder, sizeof(folder));
+	if (sub && cl_inbox_changed(f)) {
+		/* renamed over (a re-upload) or written to while loaded: what
+		   the inbox holds now was not read, and moving it would file
+		   it as loaded.  What was read stands; the next run loads the
+		   new version. */
+		cl_msg("%s: replaced or changed while it was loaded: left in the inbox for the "
+		       "next run", cl_text_safe(f->name, safe, sizeof(safe)));
+		code = cl_exit_worse(code, CL_EXIT_TEMPFAIL);
+		sub = NULL;
+	}
 	if (sub) {
 		if (cl_archive_move(R->args->archive, sub, f, dest, sizeof(dest), why,
 				    sizeof(why)) != 0) {
