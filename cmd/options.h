@@ -219,6 +219,11 @@ void cl_args_parse_opts(const struct cl_args *args, struct cl_parse_opts *popts)
 /* A file operand as messages and output name it: "(stdin)" for "-". */
 const char *cl_file_name(const char *arg);
 
+/* Every operand but "-" an existing file that is no directory: 0, else the
+ * usage error's exit code (said).  CL_FILE_OPERANDS commands get it from
+ * the option parser; a command of CL_ANY_OPERANDS calls it from its check. */
+int cl_check_file_operands(const struct cl_args *args);
+
 /* The on_note hook of the file commands: the note on stderr with -v. */
 void cl_note_if_verbose(void *ctx, const struct cl_error *err);
 

@@ -218,4 +218,12 @@ mkdir -p "$TMP/inbox"
 run ingest --format csv --archive "$TMP/archive" "$TMP/inbox"
 expect_status 2
 expect_stderr_has 'clearing-load ingest: invalid --format "csv" (expected text or json)'
+# reconcile's statement files as every command's: a missing one or a
+# directory is a usage error, before any connection (no run recorded)
+run reconcile --db "host=127.0.0.1 port=1" "$TMP/missing.xml"
+expect_status 2
+expect_stderr_has "clearing-load reconcile: $TMP/missing.xml: no such file"
+run reconcile --db "host=127.0.0.1 port=1" "$TMP"
+expect_status 2
+expect_stderr_has "clearing-load reconcile: $TMP is a directory"
 echo ok
