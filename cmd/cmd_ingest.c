@@ -227,8 +227,14 @@ static void write_reason(const struct run *R, const struct cl_inbox_file *f,
 			 const struct cl_load_result *r, enum cl_ingest_outcome o,
 			 const char *dest)
 {
-	char text[4096], why[512], safe[1024];
+	char text[4096], see[256] = "", why[512], safe[1024], reason[2048];
 
+	if (r->load_id)
+		snprintf(see, sizeof(see),
+			 "see: clearing-load loads --uuid %s; clearing-load diff on the file shows "
+			 "each record\n", r->load_uuid);
+	/* the reason quotes the file (a key, a value): escaped as in every
+	   message, so the file cannot reach a terminal through `cat` */
 	snprintf(text, sizeof(text),
 		 "file: %s\noutcome: %s\nload_id: %lld\nload_uuid: %s\ntenant: %s\nsha256: %s\n"
 		 "records: %lu\nnew: %lu\nduplicate: %lu\nconflict: %lu\ninvalid: %lu\n"
@@ -236,17 +242,17 @@ static void write_reason(const struct run *R, const struct cl_inbox_file *f,
 		 cl_text_safe(f->name, safe, sizeof(safe)), cl_ingest_outcome_name(o), r->load_id,
 		 r->load_id ? r->load_uuid : "", R->opts.tenant, r->sha256, r->records,
 		 o == CL_INGEST_QUARANTINED ? r->new_count : 0, r->duplicate_count,
-		 r->conflict_count, r->invalid_count, r->reason,
-		 r->load_id ? "see: clearing-load loads --uuid LOAD_UUID; clearing-load diff on the "
-			      "file shows each record\n" : "");
+		 r->conflict_count, r->invalid_count, cl_text_safe(r->reason, reason, sizeof(reason)),
+		 see);
 	if (cl_archive_reason(dest, text, why, sizeof(why)) != 0)
 		cl_msg("%s", why);
 }
 
 static void fire_event(const struct run *R, const struct cl_inbox_file *f,
 		       const struct cl_load_result *r, enum cl_ingest_outcome o,
-		       const char *dest, int code)
+		       const char *dest, const char *reason, int code)
 {
+	char safe_reason[2048];
 	struct cl_ingest_event ev;
 	char why[256], safe[1024];
 	int st;
@@ -260,7 +266,9 @@ static void fire_event(const struct run *R, const struct cl_inbox_file *f,
 	ev.tenant = R->opts.tenant;
 	ev.load_id = r ? r->load_id : 0;
 	ev.load_uuid = r ? r->load_uuid : NULL;
-	ev.reason = r ? (r->reason[0] ? r->reason : r->err.message) : NULL;
+	/* the reason of the file's line, escaped as every message is (the
+	   path names stay as they are: the command opens them) */
+	ev.reason = cl_text_safe(reason, safe_reason, sizeof(safe_reason));
 	if (r && r->outcome != CL_OUTCOME_FAILED) {
 		ev.records = r->records;
 		ev.new_count = o == CL_INGEST_QUARANTINED ? r->new_count : 0;
@@ -353,7 +361,7 @@ static int ingest_file(struct run *R, const struct cl_inbox_file *f)
 		R->t.records_invalid += r.invalid_count;
 	}
 	file_line(R, f, o, &r, dest, why, code);
-	fire_event(R, f, &r, o, dest, code);
+	fire_event(R, f, &r, o, dest, why, code);
 	if (cl_interrupt_signal())
 		R->stop = true;
 	return code;

@@ -135,4 +135,21 @@ expect_exit 0 ingest
 assert_eq "$(wc -l <"$TMP/out")" 2 "one line for the file, one for the run: $(cat "$TMP/out")"
 grep -q '^ingest file="a b\\"c\\\\x0Ad.ach" outcome=committed .* archived="[^"]*/a b\\"c\\\\x0Ad.ach" exit=0$' "$TMP/out" ||
 	fail "quoted name: $(cat "$TMP/out")"
+
+# control characters from a file escaped in NAME.reason and CL_REASON as in
+# every message: a pain.001 whose repeated EndToEndId holds a CR and the C1
+# CSI; the reason file's "see:" line names the load's UUID
+raw() { LC_ALL=C grep -q "$(printf '\r')" "$1" || LC_ALL=C grep -q "$(printf '\302\233')" "$1"; }
+sed 's/<EndToEndId>E2E-1-1</<EndToEndId>E2E\&#13;\xc2\x9b[2J</' "$TESTDATA/keys/duplicate-e2e.xml" >"$IN/ctl.xml"
+: >"$TMP/events"
+expect_exit 3 ingest --on-event 'printf "%s\n" "$CL_REASON" >>'"'$TMP/events'"
+R="$AR/rejected/ctl.xml.reason"
+[ -f "$R" ] || fail "no reason file: $(find "$AR" -name 'ctl*')"
+! raw "$R" || fail "a raw CR or CSI in the reason file: $(cat -v "$R")"
+grep -q '^reason: line 28: .*E2E\\x0D\\xC2\\x9B\[2J' "$R" || fail "reason file: $(cat -v "$R")"
+! raw "$TMP/events" || fail "a raw CR or CSI in CL_REASON: $(cat -v "$TMP/events")"
+grep -q 'E2E\\x0D\\xC2\\x9B\[2J' "$TMP/events" || fail "CL_REASON: $(cat -v "$TMP/events")"
+u=$(sed -n 's/^load_uuid: //p' "$R")
+[ -n "$u" ] || fail "no load_uuid in the reason file"
+grep -q "^see: clearing-load loads --uuid $u\b" "$R" || fail "see: line: $(grep '^see' "$R")"
 echo ok
