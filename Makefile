@@ -7,6 +7,7 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 DESTDIR ?=
 
 CC ?= gcc
@@ -148,10 +149,11 @@ fuzz:
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # The program, its man pages, the systemd units (their ExecStart names
-# BINDIR) and the cron example, the licence.
+# BINDIR), the sysusers.d file of the user they run as, the cron example,
+# the licence.
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 \
-		$(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(DATADIR)/doc/clearing-load
+		$(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DATADIR)/doc/clearing-load
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/clearing-load
 	install -m 644 man/clearing-load.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/clearing-load-keys.7 $(DESTDIR)$(MANDIR)/man7/
@@ -159,6 +161,7 @@ install: $(BIN)
 		sed 's|/usr/local/bin/|$(BINDIR)/|g' "$$u" >$(DESTDIR)$(SYSTEMDUNITDIR)/$$(basename "$$u") && \
 		chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$(basename "$$u") || exit 1; \
 	done
+	install -m 644 contrib/clearing-load.sysusers $(DESTDIR)$(SYSUSERSDIR)/clearing-load.conf
 	sed 's|/usr/local/bin/|$(BINDIR)/|g' contrib/clearing-load.cron \
 		>$(DESTDIR)$(DATADIR)/doc/clearing-load/clearing-load.cron
 	install -m 644 LICENSE README.md $(DESTDIR)$(DATADIR)/doc/clearing-load/
@@ -167,7 +170,8 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clearing-load $(DESTDIR)$(MANDIR)/man1/clearing-load.1 \
 		$(DESTDIR)$(MANDIR)/man7/clearing-load-keys.7 \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/clearing-load-ingest@.service \
-		$(DESTDIR)$(SYSTEMDUNITDIR)/clearing-load-ingest@.timer
+		$(DESTDIR)$(SYSTEMDUNITDIR)/clearing-load-ingest@.timer \
+		$(DESTDIR)$(SYSUSERSDIR)/clearing-load.conf
 	rm -rf $(DESTDIR)$(DATADIR)/doc/clearing-load
 
 lint: $(B)/gen/record_sql.h $(B)/gen/loader_sql.h

@@ -227,8 +227,14 @@ static void write_reason(const struct run *R, const struct cl_inbox_file *f,
 			 const struct cl_load_result *r, enum cl_ingest_outcome o,
 			 const char *dest)
 {
-	char text[4096], why[512], safe[1024];
+	char text[4096], see[256] = "", why[512], safe[1024], reason[2048];
 
+	if (r->load_id)
+		snprintf(see, sizeof(see),
+			 "see: clearing-load loads --uuid %s; clearing-load diff on the file shows "
+			 "each record\n", r->load_uuid);
+	/* the reason quotes the file (a key, a value): escaped as in every
+	   message, so the file cannot reach a terminal through `cat` */
 	snprintf(text, sizeof(text),
 		 "file: %s\noutcome: %s\nload_id: %lld\nload_uuid: %s\ntenant: %s\nsha256: %s\n"
 		 "records: %lu\nnew: %lu\nduplicate: %lu\nconflict: %lu\ninvalid: %lu\n"
@@ -236,17 +242,17 @@ static void write_reason(const struct run *R, const struct cl_inbox_file *f,
 		 cl_text_safe(f->name, safe, sizeof(safe)), cl_ingest_outcome_name(o), r->load_id,
 		 r->load_id ? r->load_uuid : "", R->opts.tenant, r->sha256, r->records,
 		 o == CL_INGEST_QUARANTINED ? r->new_count : 0, r->duplicate_count,
-		 r->conflict_count, r->invalid_count, r->reason,
-		 r->load_id ? "see: clearing-load loads --uuid LOAD_UUID; clearing-load diff on the "
-			      "file shows each record\n" : "");
+		 r->conflict_count, r->invalid_count, cl_text_safe(r->reason, reason, sizeof(reason)),
+		 see);
 	if (cl_archive_reason(dest, text, why, sizeof(why)) != 0)
 		cl_msg("%s", why);
 }
 
 static void fire_event(const struct run *R, const struct cl_inbox_file *f,
 		       const struct cl_load_result *r, enum cl_ingest_outcome o,
-		       const char *dest, int code)
+		       const char *dest, const char *reason, int code)
 {
+	char safe_reason[2048];
 	struct cl_ingest_event ev;
 	char why[256], safe[1024];
 	int st;
@@ -260,7 +266,9 @@ static void fire_event(const struct run *R, const struct cl_inbox_file *f,
 	ev.tenant = R->opts.tenant;
 	ev.load_id = r ? r->load_id : 0;
 	ev.load_uuid = r ? r->load_uuid : NULL;
-	ev.reason = r ? (r->reason[0] ? r->reason : r->err.message) : NULL;
+	/* the reason of the file's line, escaped as every message is (the
+	   path names stay as they are: the command opens them) */
+	ev.reason = cl_text_safe(reason, safe_reason, sizeof(safe_reason));
 	if (r && r->outcome != CL_OUTCOME_FAILED) {
 		ev.records = r->records;
 		ev.new_count = o == CL_INGEST_QUARANTINED ? r->new_count : 0;
@@ -300,6 +308,16 @@ static int ingest_file(struct run *R, const struct cl_inbox_file *f)
 	}
 	CL_FAILPOINT("ingest_before_move", NULL);
 	sub = folder_of(R, o, folder, sizeof(folder));
+	if (sub && cl_inbox_changed(f)) {
+		/* renamed over (a re-upload) or written to while loaded: what
+		   the inbox holds now was not read, and moving it would file
+		   it as loaded.  What was read stands; the next run loads the
+		   new version. */
+		cl_msg("%s: replaced or changed while it was loaded: left in the inbox for the "
+		       "next run", cl_text_safe(f->name, safe, sizeof(safe)));
+		code = cl_exit_worse(code, CL_EXIT_TEMPFAIL);
+		sub = NULL;
+	}
 	if (sub) {
 		if (cl_archive_move(R->args->archive, sub, f, dest, sizeof(dest), why,
 				    sizeof(why)) != 0) {
@@ -343,7 +361,7 @@ static int ingest_file(struct run *R, const struct cl_inbox_file *f)
 		R->t.records_invalid += r.invalid_count;
 	}
 	file_line(R, f, o, &r, dest, why, code);
-	fire_event(R, f, &r, o, dest, code);
+	fire_event(R, f, &r, o, dest, why, code);
 	if (cl_interrupt_signal())
 		R->stop = true;
 	return code;
@@ -371,10 +389,6 @@ static bool operands(struct cl_args *args, int *code)
 				       cl_text_safe(args->operands[0], safe, sizeof(safe)));
 		return false;
 	}
-	if (args->format == CL_OUT_CSV) {
-		*code = cl_usage_error(args->cmd, "--format csv: ingest writes text or json");
-		return false;
-	}
 	return true;
 }
 
@@ -387,6 +401,12 @@ static int check_operands(struct cl_args *args)
 
 static const struct cl_choice on_conflict_choices[] = {
 	{ "hold", CL_ON_CONFLICT_HOLD }, { "quarantine", CL_ON_CONFLICT_QUARANTINE }, { NULL, 0 },
+};
+
+/* key=value lines or JSON objects: a CSV of runs and files would be a third
+ * shape of the same facts */
+static const struct cl_choice format_choices[] = {
+	{ "text", CL_OUT_TEXT }, { "json", CL_OUT_JSON }, { NULL, 0 },
 };
 
 static const struct cl_option ingest_command[] = {
@@ -415,7 +435,8 @@ static const struct cl_option ingest_command[] = {
 	CL_OPT_TENANT(),
 	CL_OPT_CHOICE(0, "on-conflict", "MODE", on_conflict, on_conflict_choices,
 		      "hold (default) or quarantine, as for load"),
-	CL_OPT_INCLUDE(cl_file_options),
+	CL_OPT_CHOICE('f', "format", "FORMAT", format, format_choices, "text (default) or json"),
+	CL_OPT_INCLUDE(cl_file_read_options),
 	CL_OPT_QUIET("print only files that need attention, and the run line when it did "
 		     "not exit 0"),
 	CL_OPT_VERBOSE(),

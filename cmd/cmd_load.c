@@ -75,6 +75,21 @@ static void on_progress(void *ctx, unsigned long records, uint64_t bytes)
 	o->progress_shown = true;
 }
 
+/* Reading done: the rest (comparing with the database, applying, COMMIT)
+ * has no percent to show, but the line must not stand at "0:00 left" while
+ * it runs.  Shown where reading progress was, or would have been. */
+static void on_read(void *ctx, unsigned long records)
+{
+	struct out *o = ctx;
+
+	if (!o->progress || (!o->progress_shown && records < 100000 && since(&o->start) < 1.0))
+		return;
+	fprintf(stderr, "\r%s: %lu records read in %.1f s; %s\033[K", o->file_text, records,
+		since(&o->start), o->diff ? "comparing with the database" :
+		"comparing with the database and applying");
+	o->progress_shown = true;
+}
+
 static void progress_done(struct out *o)
 {
 	if (o->progress_shown)
@@ -495,6 +510,7 @@ static int load(const struct cl_args *args, struct cl_db *db)
 	hooks.on_error = on_error;
 	hooks.on_note = cl_note_if_verbose;
 	hooks.on_progress = on_progress;
+	hooks.on_read = on_read;
 	hooks.on_plan = diff ? on_plan : NULL;
 	if (diff && o.format == CL_OUT_CSV) {
 		const char *const head[] = { "file", CL_FIELD_NAME(position), CL_FIELD_NAME(kind),

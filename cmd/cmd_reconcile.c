@@ -58,6 +58,7 @@ static bool valid_companies(const char *s)
 	return true;
 }
 
+/* statement files only: not standard input, each one there */
 static int no_stdin(struct cl_args *args)
 {
 	for (int i = 0; i < args->noperands; i++)
@@ -65,7 +66,7 @@ static int no_stdin(struct cl_args *args)
 			return cl_usage_error(args->cmd,
 					      "a statement is read twice (its statements, "
 					      "then its load): give a file, not standard input");
-	return 0;
+	return cl_check_file_operands(args);
 }
 
 static const struct cl_option reconcile_command[] = {

@@ -227,6 +227,16 @@ int cl_archive_move(const char *archive, const char *sub, const struct cl_inbox_
 			return -1;
 		}
 		if (link(f->path, dest) == 0) {
+			struct stat st;
+
+			if (lstat(dest, &st) != 0 || st.st_ino != f->st.st_ino) {
+				/* replaced since the caller's last look: not the
+				   file that was read */
+				unlink(dest);
+				snprintf(why, cap, "replaced in the inbox before it could be moved: "
+						   "left for the next run");
+				return -1;
+			}
 			if (unlink(f->path) != 0) {
 				snprintf(why, cap, "moved to %s but cannot remove it from the inbox: %s",
 					 dest, strerror(errno));

@@ -65,7 +65,8 @@ int cl_archive_prepare(const char *archive, const struct cl_inbox *in, char *why
 
 /* Move `f` into ARCHIVE/sub (made if missing; "done/2026-12-01") under
  * its own name, or NAME.2, NAME.3 ... when that is taken.  The new path
- * in dest[cap].  0, or -1 with why[]. */
+ * in dest[cap].  0, or -1 with why[] (also when the inbox's NAME is no
+ * longer the file scanned: a re-upload renamed over it stays). */
 int cl_archive_move(const char *archive, const char *sub, const struct cl_inbox_file *f,
 		    char *dest, size_t dcap, char *why, size_t cap);
 

@@ -21,8 +21,7 @@ static const struct cl_choice ach_key_choices[] = {
 	{ "strict", CL_ACH_KEY_STRICT }, { "batch", CL_ACH_KEY_BATCH }, { NULL, 0 },
 };
 
-const struct cl_option cl_file_options[] = {
-	CL_OPT_FORMAT(),
+const struct cl_option cl_file_read_options[] = {
 	CL_OPT_CHOICE(0, "ach-key", "RULE", ach_key, ach_key_choices,
 		      "strict (default) or batch (the NACHA key rule; batch is weaker, see "
 		      "clearing-load-keys(7))"),
@@ -33,6 +32,12 @@ const struct cl_option cl_file_options[] = {
 		     "stop reading a file after N errors shown (1-1000000, default 100; repeats "
 		     "of one kind are counted, not shown)"),
 	CL_OPT_NO_MASK(),
+	CL_OPT_END(),
+};
+
+const struct cl_option cl_file_options[] = {
+	CL_OPT_FORMAT(),
+	CL_OPT_INCLUDE(cl_file_read_options),
 	CL_OPT_END(),
 };
 
@@ -79,6 +84,30 @@ void cl_note_if_verbose(void *ctx, const struct cl_error *err)
 		cl_print_note(err);
 }
 
+/* A name that is no file (a typo, a glob that matched nothing) or a
+ * directory is the command line's mistake, not an invalid file: nothing is
+ * read and nothing recorded. */
+int cl_check_file_operands(const struct cl_args *args)
+{
+	for (int i = 0; i < args->noperands; i++) {
+		const char *f = args->operands[i];
+		struct stat st;
+		char safe[1024];
+
+		if (strcmp(f, "-") == 0)
+			continue;
+		if (stat(f, &st) != 0 && errno == ENOENT)
+			return cl_usage_error(args->cmd, "%s: no such file",
+					      cl_text_safe(f, safe, sizeof(safe)));
+		if (stat(f, &st) == 0 && S_ISDIR(st.st_mode))
+			return cl_usage_error(args->cmd,
+					      "%s is a directory: give the files in it "
+					      "(or read an inbox with 'clearing-load ingest')",
+					      cl_text_safe(f, safe, sizeof(safe)));
+	}
+	return 0;
+}
+
 static int check_operands(const struct cl_args *args, enum cl_operands operands)
 {
 	switch (operands) {
@@ -95,26 +124,7 @@ static int check_operands(const struct cl_args *args, enum cl_operands operands)
 			if (strcmp(args->operands[i], "-") == 0 && stdin_seen++)
 				return cl_usage_error(args->cmd,
 						      "standard input (-) given more than once");
-		/* a name that is no file (a typo, a glob that matched
-		   nothing) or a directory is the command line's mistake,
-		   not an invalid file: nothing is read and nothing recorded */
-		for (int i = 0; i < args->noperands; i++) {
-			const char *f = args->operands[i];
-			struct stat st;
-			char safe[1024];
-
-			if (strcmp(f, "-") == 0)
-				continue;
-			if (stat(f, &st) != 0 && errno == ENOENT)
-				return cl_usage_error(args->cmd, "%s: no such file",
-						      cl_text_safe(f, safe, sizeof(safe)));
-			if (stat(f, &st) == 0 && S_ISDIR(st.st_mode))
-				return cl_usage_error(args->cmd,
-						      "%s is a directory: give the files in it "
-						      "(or read an inbox with 'clearing-load ingest')",
-						      cl_text_safe(f, safe, sizeof(safe)));
-		}
-		break;
+		return cl_check_file_operands(args);
 	case CL_ANY_OPERANDS:
 		break;
 	}

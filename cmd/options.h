@@ -193,6 +193,8 @@ extern const struct cl_choice cl_format_choices[];
  * of every command that reads clearing files (parse, validate, load,
  * diff). */
 extern const struct cl_option cl_file_options[];
+/* the same without -f (ingest, whose output is text or JSON) */
+extern const struct cl_option cl_file_read_options[];
 
 /* Parse argv[1..] (argv[0] is the command's name) by the command's table
  * into `args` (with the command's name and its operands), check the
@@ -216,6 +218,11 @@ void cl_args_parse_opts(const struct cl_args *args, struct cl_parse_opts *popts)
 
 /* A file operand as messages and output name it: "(stdin)" for "-". */
 const char *cl_file_name(const char *arg);
+
+/* Every operand but "-" an existing file that is no directory: 0, else the
+ * usage error's exit code (said).  CL_FILE_OPERANDS commands get it from
+ * the option parser; a command of CL_ANY_OPERANDS calls it from its check. */
+int cl_check_file_operands(const struct cl_args *args);
 
 /* The on_note hook of the file commands: the note on stderr with -v. */
 void cl_note_if_verbose(void *ctx, const struct cl_error *err);

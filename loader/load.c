@@ -369,6 +369,8 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		park_rejected(L);
 		return CL_DB_OK;
 	}
+	if (L->h->on_read)
+		L->h->on_read(L->h->ctx, r->records);
 	if (L->o->dry_run && !L->statement) {
 		if ((st = cl_plan(L)) != CL_DB_OK)
 			return st;

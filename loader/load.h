@@ -106,6 +106,9 @@ struct cl_load_hooks {
 	/* records read (and staged) so far; may be NULL; called every few
 	   thousand records */
 	void (*on_progress)(void *ctx, unsigned long records, uint64_t bytes);
+	/* the file is read and valid: the database now compares (and applies)
+	   its records, which may take longer than the reading; may be NULL */
+	void (*on_read)(void *ctx, unsigned long records);
 	/* diff only: each record's fate, in file order */
 	void (*on_plan)(void *ctx, const struct cl_plan_item *item);
 };

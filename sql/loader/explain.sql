@@ -27,18 +27,35 @@ NOT EXISTS (SELECT 1 FROM clearing_quarantine q
               AND q.natural_key = c.natural_key
               AND q.fingerprint = c.fingerprint)
 
+-- fragment: explain_not_parked_as_conflict
+-- Staged record c has no version parked as a conflict yet (same key, same
+-- fingerprint, parked with a conflict's journal row: what `conflicts`
+-- lists).  A version a rejected or held file parked only for show has no
+-- such row, and does not stand in for the conflict.
+-- Per conflict one probe of the journal's conflicts under its key as
+-- journaled (journal_key: a pain.001's account masked;
+-- clearing_dedupe_event_key), then of the version each parked (the
+-- quarantine's primary key); OFFSET 0 keeps it a probe (the planner would
+-- rather hash every conflict of the journal).
+NOT EXISTS (SELECT 1 FROM clearing_dedupe_event k
+            JOIN clearing_quarantine q ON q.load_id = k.load_id AND q.ordinal = k.ordinal
+            WHERE k.tenant = c.tenant AND k.natural_key = coalesce(c.journal_key, c.natural_key)
+              AND k.reason <> 'duplicate' AND k.kind = c.kind
+              AND q.natural_key = c.natural_key AND q.fingerprint = c.fingerprint
+            OFFSET 0)
+
 -- name: explain_quarantine
 -- Park the conflicting records of a held or quarantined load with their
 -- full content (what `conflicts` lists and `resolve` applies).  A version
--- already parked (same key, same fingerprint) is not parked again: a
--- re-run must not put one payment twice in the queue someone works
--- through; its journal row says what happened.
+-- already parked as a conflict (same key, same fingerprint) is not
+-- parked again, as a re-run must not put one payment twice in the queue
+-- someone works through; its journal row says what happened.
 INSERT INTO clearing_quarantine ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_stage c
 WHERE c.ordinal IN (
     SELECT e.ordinal FROM pg_temp.cl_event e WHERE e.reason <> 'duplicate')
-  AND {explain_not_parked}
+  AND {explain_not_parked_as_conflict}
 
 -- name: explain_park_rejected
 -- A rejected file's records that could be read, parked, never applied:

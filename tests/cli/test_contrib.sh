@@ -3,7 +3,7 @@
 # line give is one `clearing-load ingest` takes.
 . "$(dirname "$0")/lib.sh"
 C="$CL_ROOT/contrib"
-for f in clearing-load-ingest@.service clearing-load-ingest@.timer clearing-load.cron; do
+for f in clearing-load-ingest@.service clearing-load-ingest@.timer clearing-load.cron clearing-load.sysusers; do
 	[ -s "$C/$f" ] || fail "contrib/$f missing"
 done
 
@@ -36,4 +36,18 @@ done <"$TMP/used"
 grep -v '^#' "$C/clearing-load.cron" | grep 'clearing-load ingest' |
 	awk 'NF < 8 || $6 !~ /^[a-z_][a-z0-9_-]*$/ || $7 !~ /^\// { bad = 1 } END { exit bad }' ||
 	fail "the cron line is not: m h dom mon dow user command"
+
+# the user the service and the cron line run as is one the sysusers.d file
+# creates (a fresh system has no such user: the unit would fail with
+# 217/USER), and systemd-sysusers reads that file
+svc_user=$(sed -n 's/^User=//p' "$C/clearing-load-ingest@.service")
+cron_user=$(grep -v '^#' "$C/clearing-load.cron" | awk '/clearing-load ingest/ { print $6 }')
+sys_user=$(awk '$1 == "u" { print $2 }' "$C/clearing-load.sysusers")
+[ -n "$svc_user" ] && [ "$svc_user" = "$sys_user" ] && [ "$cron_user" = "$sys_user" ] ||
+	fail "users: service $svc_user, cron $cron_user, sysusers.d $sys_user"
+if command -v systemd-sysusers >/dev/null 2>&1; then
+	systemd-sysusers --dry-run --root="$TMP/sysroot" "$C/clearing-load.sysusers" >"$TMP/su.out" 2>&1 ||
+		fail "systemd-sysusers: $(cat "$TMP/su.out")"
+	grep -q "$sys_user" "$TMP/su.out" || fail "systemd-sysusers would not create $sys_user: $(cat "$TMP/su.out")"
+fi
 echo ok

@@ -65,12 +65,19 @@ sed -n '/^Exit status/,/^$/p' "$TMP/help" >"$TMP/help.table"
 sed -n '/^\.SH "EXIT STATUS"/,/^\.SH/p' "$MAN1" | grep -A1 '^\.TP' | grep '^\.BR\? [0-9]' |
 	grep -o '[0-9][0-9]*' | sort -u >"$TMP/man.codes"
 diff -u "$TMP/help.codes" "$TMP/man.codes" || fail "exit codes differ between --help and EXIT STATUS"
+# and the README's table: its rows start "| CODE |" ("| 130, 143 |")
+awk '/^Exit status, one table/ { on = 1 } on && /^\|/ { t = 1; print; next } t { exit }' "$CL_ROOT/README.md" |
+	sed -n 's/^| \([0-9][0-9, ]*\) |.*/\1/p' |
+	tr ',' '\n' | tr -d ' ' | sort -u >"$TMP/readme.codes"
+[ -s "$TMP/readme.codes" ] || fail "no exit status table found in README.md"
+diff -u "$TMP/help.codes" "$TMP/readme.codes" || fail "exit codes differ between --help and README.md"
 
 # The terms the messages use are defined once, in TERMS, each a tagged
 # paragraph of its own.
 sed -n '/^\.SH TERMS/,/^\.SH /p' "$MAN1" | grep -A1 '^\.TP' | grep '^\.I' |
 	sed 's/^\.IR* "*\([a-z ]*\).*/\1/' | sed 's/ *$//' >"$TMP/terms"
-for term in load tenant "natural key" duplicate conflict "near duplicate" held quarantined; do
+for term in load tenant "natural key" fingerprint duplicate conflict "near duplicate" held quarantined \
+	committed rejected unsupported "still arriving" "outcome unknown"; do
 	grep -qx "$term" "$TMP/terms" || fail "TERMS does not define \"$term\": $(tr '\n' ',' <"$TMP/terms")"
 done
 echo ok

@@ -208,4 +208,22 @@ for f in "--tenant bank2" "--since 2030-01-01"; do
 	expect_status 2
 	expect_stderr_has "clearing-load loads: --uuid cannot be combined with ${f%% *}"
 done
+# ingest writes text or JSON: its --help offers no CSV, and --format csv is
+# refused as any value outside the list
+run ingest --help
+expect_status 0
+expect_stdout_has "text (default) or json"
+if grep -q 'json or csv' "$TMP/stdout"; then fail "ingest --help offers csv: $(grep format "$TMP/stdout")"; fi
+mkdir -p "$TMP/inbox"
+run ingest --format csv --archive "$TMP/archive" "$TMP/inbox"
+expect_status 2
+expect_stderr_has 'clearing-load ingest: invalid --format "csv" (expected text or json)'
+# reconcile's statement files as every command's: a missing one or a
+# directory is a usage error, before any connection (no run recorded)
+run reconcile --db "host=127.0.0.1 port=1" "$TMP/missing.xml"
+expect_status 2
+expect_stderr_has "clearing-load reconcile: $TMP/missing.xml: no such file"
+run reconcile --db "host=127.0.0.1 port=1" "$TMP"
+expect_status 2
+expect_stderr_has "clearing-load reconcile: $TMP is a directory"
 echo ok

@@ -196,4 +196,19 @@ expect_exit 0 cl conflicts --tenant q --load "$(q "select max(load_id) from clea
 	--format json
 assert_eq "$(grep -c '"type":"conflict"' "$TMP/out")" 1 "a re-run's conflicts: $(cat "$TMP/out")"
 assert_eq "$(json_field load_id <"$TMP/out")" "$quar" "listed under the load that parked it"
+
+# ---- a version first seen in a rejected file is still a conflict ----
+# A rejected file's records are parked for show; the same changed payment
+# in a valid file later is a conflict conflicts lists and resolve reaches
+sed 's/18050.68/18050.69/' "$D/original-pain001.xml" >"$TMP/r-bad.xml"       # CtrlSum off: rejected
+sed 's/18050.68/18050.69/; s/227245.11/227245.12/g' "$D/original-pain001.xml" >"$TMP/r-good.xml"
+cl load --tenant rj "$D/original-pain001.xml" >/dev/null
+expect_exit 3 cl load --tenant rj "$TMP/r-bad.xml"
+expect_exit 8 cl load --tenant rj --on-conflict quarantine "$TMP/r-good.xml"
+rq=$(q "select max(load_id) from clearing_load")
+assert_eq "$(q "select count(*) from clearing_quarantine where load_id = $rq")" 1 \
+	"the conflict parked by the quarantined load"
+expect_exit 0 cl conflicts --tenant rj
+assert_eq "$(grep -c '^conflict:' "$TMP/out")" 1 "the conflict listed ($(cat "$TMP/err"))"
+grep -q "^  load_id              $rq$" "$TMP/out" || fail "listed under its load: $(cat "$TMP/out")"
 echo ok

@@ -117,6 +117,40 @@ expect_exit 0 ingest
 grep -q 'file=crash.ach outcome=committed .* new=0 duplicate=20 ' "$TMP/out" || fail "second run: $(cat "$TMP/out")"
 assert_eq "$(records)" "$after_crash" "nothing doubled after the crash"
 
+# a re-upload renamed over the file while it is loaded (what an SFTP client
+# does with NAME.part): the new version was never read, so it stays in the
+# inbox, the version read stands; the next run loads the new one
+state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null || true; }
+"$CL_TOOLS/gen_ach" -n 10 --start 7000 >"$IN/swap.ach"
+"$CL_TOOLS/gen_ach" -n 10 --start 7100 >"$TMP/swap2.ach"
+before_swap=$(records)
+CL_FAILPOINT=ingest_before_move:stop "$CL_BIN_FP" ingest --archive "$AR" --min-age 0 "$IN" \
+	>"$TMP/swap.out" 2>"$TMP/swap.err" &
+pid=$!
+i=0
+while [ "$(state "$pid")" != T ]; do
+	i=$((i + 1))
+	[ "$i" -lt 6000 ] || fail "ingest never reached ingest_before_move"
+	kill -0 "$pid" 2>/dev/null || fail "ingest exited early: $(cat "$TMP/swap.err")"
+	sleep 0.01
+done
+cp "$TMP/swap2.ach" "$IN/swap.ach.part"
+mv "$IN/swap.ach.part" "$IN/swap.ach"
+kill -CONT "$pid"
+set +e
+wait "$pid"
+rc=$?
+set -e
+assert_eq "$rc" 75 "a file replaced during its load: retry later ($(cat "$TMP/swap.out" "$TMP/swap.err"))"
+cmp -s "$IN/swap.ach" "$TMP/swap2.ach" || fail "the re-upload left the inbox: $(find "$AR" -name 'swap*')"
+[ ! -e "$AR/done/$DAY/swap.ach" ] || fail "the unread re-upload was archived as loaded"
+grep -q 'swap.ach: replaced or changed while it was loaded: left in the inbox' "$TMP/swap.err" ||
+	fail "not said: $(cat "$TMP/swap.err")"
+assert_eq "$(records)" $((before_swap + 10)) "the version read stands"
+expect_exit 0 ingest
+cmp -s "$AR/done/$DAY/swap.ach" "$TMP/swap2.ach" || fail "the re-upload not loaded next: $(find "$AR" -name 'swap*')"
+assert_eq "$(records)" $((before_swap + 20)) "the re-upload applied on the next run"
+
 # a file that ends early while young is still arriving: left, not recorded,
 # exit 75; once older than --arrival-limit it is rejected
 head -n 5 "$TMP/other.ach" >"$IN/partial.ach"

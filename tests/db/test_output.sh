@@ -184,3 +184,7 @@ sys.exit(p.wait())
 PY
 grep -q 'reading [0-9]* records ([0-9.]* MB of [0-9.]* MB, [0-9]*%, about [0-9]*:[0-9][0-9] left)' \
 	"$TMP/tty.err" || fail "no progress with percent and time left on a terminal: $(cat -v "$TMP/tty.err")"
+# and once read, the line says the database is at work (no "0:00 left"
+# standing while the records are compared and applied)
+tr '\r' '\n' <"$TMP/tty.err" | grep -q 'big.ach: 200000 records read in [0-9.]* s; comparing with the database and applying' ||
+	fail "no line for the time after reading: $(cat -v "$TMP/tty.err")"

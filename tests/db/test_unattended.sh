@@ -53,6 +53,45 @@ grep -q '"retries":1' "$TMP/out" || fail "stalled COMMIT: not retried once: $(ca
 assert_eq "$(records)" 80 "the stalled file applied once"
 set --
 
+# TCP keepalives on by default (idle 60 s), off when the conninfo says
+# keepalives=0: the loader's socket, seen by ss(8) while the loader is
+# stopped mid-COPY behind a relaying proxy
+if command -v ss >/dev/null 2>&1; then
+	set -- $("$CL_TOOLS/cut_proxy" --to "$srv_host" --to-port "$(q "show port")" --cut none \
+		--daemon 2>"$TMP/proxy.err") || fail "cut_proxy did not start"
+	pport=$1
+	ppid=$2
+	"$CL_TOOLS/gen_ach" -n 2000 --start 5000 >"$TMP/k.ach"
+	for ka in on off; do
+		extra=
+		[ "$ka" = off ] && extra=keepalives=0
+		CL_FAILPOINT=mid_copy:stop "$CL_BIN_FP" load --db "host=127.0.0.1 port=$pport dbname=$PGDATABASE $extra" \
+			"$TMP/k.ach" >/dev/null 2>&1 &
+		pid=$!
+		i=0
+		while [ "$(state "$pid")" != T ]; do
+			i=$((i + 1))
+			[ "$i" -lt 6000 ] || fail "keepalives $ka: the loader never reached mid_copy"
+			kill -0 "$pid" 2>/dev/null || fail "keepalives $ka: the loader exited early"
+			sleep 0.01
+		done
+		ss -tnoHp state established | grep "pid=$pid," >"$TMP/ss" || true
+		kill -TERM "$pid"
+		kill -CONT "$pid"
+		wait "$pid" 2>/dev/null || true
+		grep -q "pid=$pid," "$TMP/ss" || fail "keepalives $ka: the loader's socket not found by ss"
+		if [ "$ka" = on ]; then
+			grep -q 'timer:(keepalive,[0-9.]*\(sec\|min\)' "$TMP/ss" || fail "keepalives not on by default: $(cat "$TMP/ss")"
+		elif grep -q 'keepalive' "$TMP/ss"; then
+			fail "keepalives=0 in the conninfo not honoured: $(cat "$TMP/ss")"
+		fi
+	done
+	kill "$ppid" 2>/dev/null || true
+	set --
+else
+	echo "note: no ss here: the keepalive check is skipped"
+fi
+
 # SIGTERM (and SIGINT) while the file is read: rolled back, the file named,
 # exit 143 (130)
 "$CL_TOOLS/gen_ach" -n 2000 --start 9000 >"$TMP/big.ach"
