@@ -10,6 +10,7 @@
 #include "keyset.h"
 #include "near.h"
 #include "same_key.h"
+#include "statement.h"
 #include "trace_ranges.h"
 #include "xmalloc.h"
 
@@ -391,6 +392,43 @@ static void walk_near(const char *path, const struct cl_parse_opts *opts,
 	cl_input_free(in);
 }
 
+/* A bank statement or status report (statement.h): no clearing file, but
+ * load and ingest load it for reconcile, so it is checked by the statement
+ * reader's own checks (balances, totals, trailers) and its items
+ * (statements, entries, transactions, statuses) are counted; it has no
+ * clearing record for parse to print. */
+static enum cl_status walk_statement(struct cl_input *in, enum cl_stmt_source src,
+				     const struct cl_parse_opts *opts, const struct cl_walk_cb *cb,
+				     void *ctx, struct cl_walk_result *res)
+{
+	struct cl_stmt_parser *p = cl_stmt_open(in, opts->max_errors);
+	const struct cl_stmt_item *item;
+	struct cl_error err;
+	enum cl_status st, last = CL_OK;
+
+	while ((st = cl_stmt_next(p, &item, &err)) != CL_END) {
+		if (st == CL_OK) {
+			res->info.records++;
+		} else if (st == CL_NOTE) {
+			if (cb->on_note)
+				cb->on_note(ctx, &err);
+		} else {
+			res->errors += cl_error_count(&err);
+			cb->on_error(ctx, &err);
+			last = st;
+			if (st == CL_IO)
+				break;
+		}
+	}
+	snprintf(res->info.format_name, sizeof(res->info.format_name), "%s",
+		 src == CL_STMT_SRC_BAI2 ? "bai2" : "iso20022");
+	snprintf(res->info.message_type, sizeof(res->info.message_type), "%s",
+		 cl_stmt_message_type(p));
+	res->info.max_errors = opts->max_errors;
+	cl_stmt_free(p);
+	return last;
+}
+
 bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 		  const struct cl_walk_cb *cb, void *ctx, struct cl_walk_result *res)
 {
@@ -408,6 +446,16 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 		res->errors++;
 		cb->on_error(ctx, &err);
 		return false;
+	}
+	{
+		/* (a file that cannot be rewound, standard input, is read as a
+		   clearing file) */
+		enum cl_stmt_source src = cl_stmt_detect(in);
+
+		if (src != CL_STMT_SRC_UNKNOWN) {
+			st = walk_statement(in, src, opts, cb, ctx, res);
+			goto done;
+		}
 	}
 	st = cl_parser_open(in, opts, &p, &err);
 	if (st != CL_OK) {

@@ -19,23 +19,7 @@
 
 bool cl_statement_detect(struct load *L)
 {
-	struct cl_stmt_parser *p;
-	const struct cl_stmt_item *item;
-	struct cl_error e;
-	enum cl_stmt_source src;
-	enum cl_status st;
-
-	if (cl_input_rewind(L->in, &e) != CL_OK)
-		return false;
-	p = cl_stmt_open(L->in, 1);
-	do
-		st = cl_stmt_next(p, &item, &e);
-	while (st == CL_NOTE);
-	src = cl_stmt_source(p);
-	cl_stmt_free(p);
-	if (cl_input_rewind(L->in, &e) != CL_OK)
-		return false;
-	return src != CL_STMT_SRC_UNKNOWN;
+	return cl_stmt_detect(L->in) != CL_STMT_SRC_UNKNOWN;
 }
 
 static void text(struct cl_copy_in *c, const char *s)

@@ -1,8 +1,8 @@
 # The statement readers (parsers/statement.h) through their test tool,
 # statement_dump: one JSON object a line, errors as FILE:LINE on stderr,
-# exit 1 for an invalid file.  (parse and validate read clearing files only:
-# to them a camt.053 is an unsupported message; load and reconcile read
-# statements with these readers: tests/db/test_reconcile.sh.)
+# exit 1 for an invalid file.  validate and parse check a statement with
+# the same readers (and parse prints no clearing record of it); load and
+# reconcile read statements with them too: tests/db/test_reconcile.sh.
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
 D="$CL_TOOLS/statement_dump"
@@ -42,11 +42,18 @@ dump "$C"
 expect_status 0
 [ "$(grep -c '"kind":"entry"' "$TMP/stdout")" -eq 9 ] || fail "expected 9 entries: $(cat "$TMP/stdout")"
 
-# loading is unchanged
+# validate and parse: the readers' checks, the items counted, no record
 run validate --format json "$C"
-expect_status 3
-expect_stdout_has '"code":"unsupported_message"'
+expect_status 0
+expect_stdout_has '"outcome":"valid","valid":true,"format":"iso20022","message_type":"camt.053.001.02"'
 run validate --format json "$B"
+expect_status 0
+expect_stdout_has '"format":"bai2","message_type":"bai2"'
+expect_stdout_has '"records":6,"errors":0'
+run validate "$TMP/bad.bai"
 expect_status 3
-expect_stdout_has '"code":"unknown_format"'
+expect_stderr_has "$TMP/bad.bai:8: error: 49 account trailer control total is 301001"
+run parse --format json "$B"
+expect_status 0
+if grep -q '"type":"record"' "$TMP/stdout"; then fail "parse printed a record of a statement: $(cat "$TMP/stdout")"; fi
 echo ok
