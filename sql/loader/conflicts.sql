@@ -8,7 +8,10 @@
 -- resolved ones too when $3, by load and ordinal; the version's accounts
 -- last (for masking its key).  A version is parked once, by the first
 -- load that met it: load $1's conflicts are those it parked and those
--- under a key its journal names as a conflict (a re-run of a held file).
+-- under a key its journal names as a conflict (a re-run of a held file),
+-- and, where the journal keeps that key masked (an account in it), those
+-- of the same key: a conflict against the record one of its conflicts
+-- matched.
 -- Per parked version one probe of its journal row (a lateral: the
 -- planner would rather walk every conflict's journal row), then of the
 -- matched record by its (load_id, ordinal) index; load $1's journal rows
@@ -33,7 +36,12 @@ WHERE ($1::bigint IS NULL OR c.load_id = $1::bigint
        OR EXISTS (SELECT 1 FROM clearing_dedupe_event k
                   WHERE k.tenant = c.tenant AND k.natural_key = c.natural_key
                     AND k.reason <> 'duplicate' AND k.load_id = $1::bigint
-                    AND k.kind = c.kind))
+                    AND k.kind = c.kind)
+       OR (e.reason = 'conflict'
+           AND EXISTS (SELECT 1 FROM clearing_dedupe_event k
+                       WHERE k.matched_load_id = e.matched_load_id
+                         AND k.matched_ordinal = e.matched_ordinal
+                         AND k.reason = 'conflict' AND k.load_id = $1::bigint)))
   AND ($2::text IS NULL OR c.tenant = $2::text)
   AND ($3::boolean OR v.load_id IS NULL)
 ORDER BY c.load_id, c.ordinal
