@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -48,7 +49,8 @@ static bool upload_in_progress(const char *name)
 	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
 		size_t k = strlen(suffixes[i]);
 
-		if (n > k && strcmp(name + n - k, suffixes[i]) == 0)
+		/* in any case: X.ACH.PART is an upload too */
+		if (n > k && strcasecmp(name + n - k, suffixes[i]) == 0)
 			return true;
 	}
 	return false;
