@@ -12,10 +12,11 @@ db_new
 cl init ${CL_INIT_ARGS:-} >/dev/null
 
 field() { grep '"type":"file"' "$TMP/out" | json_field "$1"; }
-records_of() { q "select count(*) from clearing_record r join clearing_load l using (load_id)
-		  where l.file_name like '%/$1'"; }
+# (of the file's first load: DOUBLE=1 loads each file twice)
+first_load() { q "select min(load_id) from clearing_load where file_name like '%/$1'"; }
+records_of() { q "select count(*) from clearing_record where load_id = $(first_load "$1")"; }
 events_of() { q "select e.reason || ':' || e.ordinal from clearing_dedupe_event e
-		 join clearing_load l using (load_id) where l.file_name like '%/$1' order by e.ordinal"; }
+		 where e.load_id = $(first_load "$1") order by e.ordinal"; }
 gen() { _o=$1; shift; "$CL_TOOLS/gen_ach" "$@" >"$TMP/$_o"; }
 
 # 1. new indeed: every record applied, nothing journaled, no retry
