@@ -9,6 +9,7 @@
 #include "interrupt.h"
 #include "loader_sql.h"
 #include "watchdog.h"
+#include "xmalloc.h"
 
 bool cl_db_conninfo_has_password(const char *conninfo)
 {
@@ -545,3 +546,70 @@ enum cl_db_status cl_copy_out(struct cl_db *db, const char *copy_sql, cl_copy_ro
 		st = cl_db_fail(db, NULL, "COPY failed", err);
 	return st;
 }
+
+/* ---- text array parameters ---- */
+
+static void text_put(struct cl_text_array *a, const char *p, size_t n)
+{
+	if (a->len + n + 2 > a->cap) {
+		while (a->len + n + 2 > a->cap)
+			a->cap = a->cap ? 2 * a->cap : 1024;
+		a->text = cl_xrealloc(a->text, a->cap);
+	}
+	memcpy(a->text + a->len, p, n);
+	a->len += n;
+	a->text[a->len] = '\0';
+}
+
+static void text_add(struct cl_text_array *a, const char *v, size_t n)
+{
+	const char *run = v, *end = v + n;
+
+	text_put(a, a->n++ ? ",\"" : "{\"", 2);
+	for (; v < end; v++) {
+		if (*v != '"' && *v != '\\')
+			continue;
+		text_put(a, run, (size_t)(v - run));
+		text_put(a, "\\", 1);
+		run = v;
+	}
+	text_put(a, run, (size_t)(end - run));
+	text_put(a, "\"", 1);
+}
+
+void cl_text_array_add(struct cl_text_array *a, const char *v)
+{
+	text_add(a, v, strlen(v));
+}
+
+void cl_text_array_add_list(struct cl_text_array *a, const char *list)
+{
+	const char *p = list ? list : "";
+
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		text_add(a, p, n);
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+}
+
+const char *cl_text_array_text(struct cl_text_array *a)
+{
+	if (!a->n)
+		return "{}";
+	/* text_put left room for the brace and the NUL */
+	a->text[a->len] = '}';
+	a->text[a->len + 1] = '\0';
+	return a->text;
+}
+
+void cl_text_array_free(struct cl_text_array *a)
+{
+	free(a->text);
+	memset(a, 0, sizeof(*a));
+}
+

@@ -90,6 +90,22 @@ enum cl_db_status cl_db_value(struct cl_db *db, const char *sql, int nparams,
 			      const char *const *params, char *out, size_t cap,
 			      struct cl_error *err) CL_MUST_CHECK;
 
+/* A text[] parameter's value, one element at a time: each element in
+ * double quotes with " and \ escaped, so any text (a key with commas or
+ * braces too) is one element; a value, never SQL text.  Zeroed is empty. */
+struct cl_text_array {
+	char *text;
+	size_t len, cap;
+	unsigned long n;           /* elements added */
+};
+
+void cl_text_array_add(struct cl_text_array *a, const char *v);
+/* The elements of a comma-separated list (NULL or "": none). */
+void cl_text_array_add_list(struct cl_text_array *a, const char *list);
+/* The literal ("{}" when empty); valid until the next add. */
+const char *cl_text_array_text(struct cl_text_array *a);
+void cl_text_array_free(struct cl_text_array *a);
+
 /* Fill err from a failed result (or the connection's message) and classify
  * it; clears `res` (may be NULL). */
 enum cl_db_status cl_db_fail(struct cl_db *db, struct pg_result *res, const char *what,

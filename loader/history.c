@@ -8,7 +8,6 @@
 
 #include "loader_sql.h"
 #include "record.h"
-#include "xmalloc.h"
 
 /* OIDs of int2, int4, int8, numeric (pg_type.h is server-side) */
 static bool numeric_type(Oid t)
@@ -117,53 +116,6 @@ enum cl_db_status cl_history_other_tenants(struct cl_db *db, enum cl_show_by by,
 	return run(db, lookup_of(by)->other_tenants, 2, p, "tenant", fn, ctx, NULL, err);
 }
 
-/* A PostgreSQL array literal growing one element at a time: the value of
- * one parameter (never SQL text). */
-struct array {
-	char *text;
-	size_t len, cap;
-	unsigned long n;
-};
-
-static void array_put(struct array *a, const char *p, size_t n)
-{
-	if (a->len + n + 2 > a->cap) {
-		while (a->len + n + 2 > a->cap)
-			a->cap = a->cap ? 2 * a->cap : 1024;
-		a->text = cl_xrealloc(a->text, a->cap);
-	}
-	memcpy(a->text + a->len, p, n);
-	a->len += n;
-	a->text[a->len] = '\0';
-}
-
-/* Element v, in double quotes with each quote and backslash escaped (so
- * any text, a key with commas or braces too, is one element). */
-static void array_add(struct array *a, const char *v)
-{
-	array_put(a, a->n++ ? ",\"" : "{\"", 2);
-	for (const char *run = v;; v++) {
-		if (*v == '"' || *v == '\\' || !*v) {
-			array_put(a, run, (size_t)(v - run));
-			if (!*v)
-				break;
-			array_put(a, "\\", 1);
-			run = v;
-		}
-	}
-	array_put(a, "\"", 1);
-}
-
-/* The literal, closed ("{}" when empty); valid until the next call. */
-static const char *array_text(struct array *a)
-{
-	if (!a->n)
-		return "{}";
-	a->text[a->len] = '}';
-	a->text[a->len + 1] = '\0';
-	return a->text;
-}
-
 /* The row of `loads` (history_loads_of: load_id first, in order) of load
  * `id`, or -1. */
 static int load_row(PGresult *loads, const char *id)
@@ -208,22 +160,22 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 	int c_load = PQfnumber(rec, "load_id"), c_ord = PQfnumber(rec, "ordinal");
 	int c_kind = PQfnumber(rec, CL_FIELD_NAME(kind));
 	int c_key = PQfnumber(rec, CL_FIELD_NAME(natural_key));
-	struct array loads = { 0 }, ords = { 0 }, kinds = { 0 }, keys = { 0 };
+	struct cl_text_array loads = { 0 }, ords = { 0 }, kinds = { 0 }, keys = { 0 };
 	PGresult *f[4] = { NULL, NULL, NULL, NULL }; /* loads, events, parked, reconciled */
 	enum cl_db_status st;
 	int i, next[4] = { 0, 0, 0, 0 };
 
 	for (i = 0; i < n; i++) {
-		array_add(&loads, PQgetvalue(rec, i, c_load));
-		array_add(&ords, PQgetvalue(rec, i, c_ord));
-		array_add(&kinds, PQgetvalue(rec, i, c_kind));
-		array_add(&keys, PQgetvalue(rec, i, c_key));
+		cl_text_array_add(&loads, PQgetvalue(rec, i, c_load));
+		cl_text_array_add(&ords, PQgetvalue(rec, i, c_ord));
+		cl_text_array_add(&kinds, PQgetvalue(rec, i, c_kind));
+		cl_text_array_add(&keys, PQgetvalue(rec, i, c_key));
 	}
 	{
-		const char *lp[1] = { array_text(&loads) };
-		const char *ep[2] = { array_text(&loads), array_text(&ords) };
-		const char *qp[5] = { tenant, array_text(&kinds), array_text(&keys),
-				      array_text(&loads), array_text(&ords) };
+		const char *lp[1] = { cl_text_array_text(&loads) };
+		const char *ep[2] = { cl_text_array_text(&loads), cl_text_array_text(&ords) };
+		const char *qp[5] = { tenant, cl_text_array_text(&kinds), cl_text_array_text(&keys),
+				      cl_text_array_text(&loads), cl_text_array_text(&ords) };
 
 		if ((st = cl_db_exec(db, CL_SQL_HISTORY_LOADS_OF, 1, lp, &f[0], err)) == CL_DB_OK &&
 		    (st = cl_db_exec(db, CL_SQL_HISTORY_EVENTS_OF, 2, ep, &f[1], err)) == CL_DB_OK &&
@@ -251,10 +203,10 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 	}
 	for (i = 0; i < 4; i++)
 		PQclear(f[i]);
-	free(loads.text);
-	free(ords.text);
-	free(kinds.text);
-	free(keys.text);
+	cl_text_array_free(&loads);
+	cl_text_array_free(&ords);
+	cl_text_array_free(&kinds);
+	cl_text_array_free(&keys);
 	return st;
 }
 

@@ -53,37 +53,6 @@ const char *cl_recon_default_refs(void)
 	return buf;
 }
 
-/* A comma list as a PostgreSQL text array literal (a parameter's value):
- * each element double-quoted, " and \ escaped.  malloc'd. */
-static char *array_literal(const char *list)
-{
-	size_t cap = 2 * (list ? strlen(list) : 0) + 8, o = 0;
-	char *out = cl_xmalloc(cap + 2 * cap);
-	const char *p = list ? list : "";
-
-	out[o++] = '{';
-	while (*p) {
-		const char *end = strchr(p, ',');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-
-		if (o > 1)
-			out[o++] = ',';
-		out[o++] = '"';
-		for (size_t i = 0; i < n; i++) {
-			if (p[i] == '"' || p[i] == '\\')
-				out[o++] = '\\';
-			out[o++] = p[i];
-		}
-		out[o++] = '"';
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	out[o++] = '}';
-	out[o] = '\0';
-	return out;
-}
-
 static void keys_add(char ***keys, size_t *n, size_t *cap, const char *key)
 {
 	if (*n == *cap) {
@@ -320,12 +289,14 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 		CL_SQL_RECONCILE_TRUNCATE,
 	};
 	const char *ref_list = o->refs ? o->refs : cl_recon_default_refs();
-	char *refs = array_literal(ref_list), *companies = array_literal(o->ach_companies);
+	struct cl_text_array refs = { 0 }, companies = { 0 };
 	char run[24], started[48];
 	struct out_ctx oc = { on_item, ctx };
 	enum cl_db_status st;
 
 	memset(s, 0, sizeof(*s));
+	cl_text_array_add_list(&refs, ref_list);
+	cl_text_array_add_list(&companies, o->ach_companies);
 	st = exec(db, CL_SQL_DB_BEGIN, 0, NULL, err);
 	for (size_t i = 0; st == CL_DB_OK && i < sizeof(create) / sizeof(create[0]); i++)
 		st = exec(db, create[i], 0, NULL, err);
@@ -334,15 +305,16 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 	if (st == CL_DB_OK)
 		st = cl_db_value(db, CL_SQL_RECONCILE_NOW, 0, NULL, started, sizeof(started), err);
 	for (size_t i = 0; st == CL_DB_OK && i < n; i++)
-		st = one_statement(db, o, keys[i], run, refs, companies, s, err);
+		st = one_statement(db, o, keys[i], run, cl_text_array_text(&refs),
+				   cl_text_array_text(&companies), s, err);
 	if (st == CL_DB_OK)
 		st = counts(db, s, err);
 	if (st == CL_DB_OK)
 		st = record_run(db, o, run, started, s, err);
 	if (st == CL_DB_OK)
 		st = exec(db, CL_SQL_DB_COMMIT, 0, NULL, err);
-	free(refs);
-	free(companies);
+	cl_text_array_free(&refs);
+	cl_text_array_free(&companies);
 	if (st != CL_DB_OK) {
 		rollback(db);
 		return st;

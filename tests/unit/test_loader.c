@@ -71,6 +71,31 @@ static void test_copy_empty_text_is_null_only_when_asked(void **state)
 	assert_memory_equal(c.buf, "\xff\xff\xff\xff", 4);
 }
 
+/* A text[] parameter: every element quoted, " and \ escaped, commas and
+ * braces inside an element kept; a comma list split into elements. */
+static void test_text_array_literal(void **state)
+{
+	struct cl_text_array a = { 0 };
+
+	(void)state;
+	assert_string_equal(cl_text_array_text(&a), "{}");
+	cl_text_array_add(&a, "a,b{c}");
+	cl_text_array_add(&a, "say \"x\" \\ y");
+	cl_text_array_add(&a, "");
+	assert_string_equal(cl_text_array_text(&a), "{\"a,b{c}\",\"say \\\"x\\\" \\\\ y\",\"\"}");
+	cl_text_array_free(&a);
+	cl_text_array_add_list(&a, "uetr,e2e,,trace");
+	assert_string_equal(cl_text_array_text(&a), "{\"uetr\",\"e2e\",\"\",\"trace\"}");
+	cl_text_array_free(&a);
+	cl_text_array_add_list(&a, NULL);
+	assert_string_equal(cl_text_array_text(&a), "{}");
+	/* many elements: the buffer grows */
+	for (int i = 0; i < 5000; i++)
+		cl_text_array_add(&a, "0123456789");
+	assert_int_equal(strlen(cl_text_array_text(&a)), 2 + 5000 * 12 + 4999);
+	cl_text_array_free(&a);
+}
+
 static void test_mask_key_hides_the_records_accounts(void **state)
 {
 	static struct cl_record rec;
@@ -151,6 +176,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_copy_binary_columns),
+		cmocka_unit_test(test_text_array_literal),
 		cmocka_unit_test(test_copy_empty_text_is_null_only_when_asked),
 		cmocka_unit_test(test_mask_key_hides_the_records_accounts),
 		cmocka_unit_test(test_uuid_v4_form),
