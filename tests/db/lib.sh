@@ -100,6 +100,19 @@ cl_load() {
 	return "$_rc"
 }
 
+# wait_stopped PID WHAT [ERRFILE]: until process PID stops at a failpoint's
+# :stop (state T); fails if it exits first (saying ERRFILE's text) or has
+# not stopped after a minute.  WHAT names it in the message.
+wait_stopped() {
+	_i=0
+	while [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null || true)" != T ]; do
+		_i=$((_i + 1))
+		[ "$_i" -lt 6000 ] || fail "$2 never reached its failpoint"
+		kill -0 "$1" 2>/dev/null || fail "$2 exited early${3:+: $(cat "$3")}"
+		sleep 0.01
+	done
+}
+
 # load_at_once TENANT FILE1 FILE2: two loaders started together on the two
 # files under TENANT; their JSON reports in $TMP/r1 and $TMP/r2 (exit
 # statuses are not checked: the caller asserts what the database holds).

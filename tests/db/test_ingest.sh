@@ -121,20 +121,13 @@ assert_eq "$(records)" "$after_crash" "nothing doubled after the crash"
 # a re-upload renamed over the file while it is loaded (what an SFTP client
 # does with NAME.part): the new version was never read, so it stays in the
 # inbox, the version read stands; the next run loads the new one
-state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null || true; }
 "$CL_TOOLS/gen_ach" -n 10 --start 7000 >"$IN/swap.ach"
 "$CL_TOOLS/gen_ach" -n 10 --start 7100 >"$TMP/swap2.ach"
 before_swap=$(records)
 CL_FAILPOINT=ingest_before_move:stop "$CL_BIN_FP" ingest --archive "$AR" --min-age 0 "$IN" \
 	>"$TMP/swap.out" 2>"$TMP/swap.err" &
 pid=$!
-i=0
-while [ "$(state "$pid")" != T ]; do
-	i=$((i + 1))
-	[ "$i" -lt 6000 ] || fail "ingest never reached ingest_before_move"
-	kill -0 "$pid" 2>/dev/null || fail "ingest exited early: $(cat "$TMP/swap.err")"
-	sleep 0.01
-done
+wait_stopped "$pid" "ingest (ingest_before_move)" "$TMP/swap.err"
 cp "$TMP/swap2.ach" "$IN/swap.ach.part"
 mv "$IN/swap.ach.part" "$IN/swap.ach"
 kill -CONT "$pid"

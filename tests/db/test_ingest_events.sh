@@ -99,20 +99,13 @@ grep -q '^ingest file=cut.ach outcome=committed .* new=0 duplicate=40 ' "$TMP/ou
 
 # SIGTERM while a file is read (systemctl stop): rolled back, the file
 # named in its line and the run's, left in the inbox, exit 143, an event
-state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null || true; }
 "$CL_TOOLS/gen_ach" -n 2000 --start 20000 >"$IN/term.ach"
 n=$(q "select count(*) from clearing_record")
 : >"$TMP/events"
 CL_FAILPOINT=mid_copy:stop "$CL_BIN_FP" ingest --archive "$AR" --min-age 0 --on-event "$EV" "$IN" \
 	>"$TMP/t.out" 2>"$TMP/t.err" &
 pid=$!
-i=0
-while [ "$(state "$pid")" != T ]; do
-	i=$((i + 1))
-	[ "$i" -lt 6000 ] || fail "ingest never reached mid_copy"
-	kill -0 "$pid" 2>/dev/null || fail "ingest exited early: $(cat "$TMP/t.err")"
-	sleep 0.01
-done
+wait_stopped "$pid" "ingest (mid_copy)" "$TMP/t.err"
 kill -TERM "$pid"
 kill -CONT "$pid"
 set +e

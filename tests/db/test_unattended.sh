@@ -10,9 +10,6 @@ cl init >/dev/null
 "$CL_TOOLS/gen_ach" -n 50 >"$TMP/a.ach"
 records() { q "select count(*) from clearing_record"; }
 
-# state PID: the process's state letter (T = stopped), "" once gone
-state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null || true; }
-
 # --wait-limit: a session holds clearing_record locked; the loader's wait
 # for it ends after 2 s with the file rolled back, exit 75, and the reason
 psql -XAtq -c "begin; lock table clearing_record in access exclusive mode; select pg_sleep(120)" \
@@ -68,13 +65,7 @@ if command -v ss >/dev/null 2>&1; then
 		CL_FAILPOINT=mid_copy:stop "$CL_BIN_FP" load --db "host=127.0.0.1 port=$pport dbname=$PGDATABASE $extra" \
 			"$TMP/k.ach" >/dev/null 2>&1 &
 		pid=$!
-		i=0
-		while [ "$(state "$pid")" != T ]; do
-			i=$((i + 1))
-			[ "$i" -lt 6000 ] || fail "keepalives $ka: the loader never reached mid_copy"
-			kill -0 "$pid" 2>/dev/null || fail "keepalives $ka: the loader exited early"
-			sleep 0.01
-		done
+		wait_stopped "$pid" "keepalives $ka: the loader (mid_copy)"
 		ss -tnoHp state established | grep "pid=$pid," >"$TMP/ss" || true
 		kill -TERM "$pid"
 		kill -CONT "$pid"
@@ -98,13 +89,7 @@ fi
 for sig in TERM:143 INT:130; do
 	CL_FAILPOINT=mid_copy:stop "$CL_BIN_FP" load "$TMP/big.ach" "$TMP/a.ach" >"$TMP/t.out" 2>"$TMP/t.err" &
 	pid=$!
-	i=0
-	while [ "$(state "$pid")" != T ]; do
-		i=$((i + 1))
-		[ "$i" -lt 6000 ] || fail "the loader never reached mid_copy"
-		kill -0 "$pid" 2>/dev/null || fail "the loader exited early: $(cat "$TMP/t.err")"
-		sleep 0.01
-	done
+	wait_stopped "$pid" "the loader (mid_copy)" "$TMP/t.err"
 	kill -"${sig%:*}" "$pid"
 	kill -CONT "$pid"
 	set +e
