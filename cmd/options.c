@@ -96,10 +96,13 @@ int cl_check_file_operands(const struct cl_args *args)
 
 		if (strcmp(f, "-") == 0)
 			continue;
-		if (stat(f, &st) != 0 && errno == ENOENT)
-			return cl_usage_error(args->cmd, "%s: no such file",
-					      cl_text_safe(f, safe, sizeof(safe)));
-		if (stat(f, &st) == 0 && S_ISDIR(st.st_mode))
+		if (stat(f, &st) != 0) {
+			if (errno == ENOENT)
+				return cl_usage_error(args->cmd, "%s: no such file",
+						      cl_text_safe(f, safe, sizeof(safe)));
+			continue; /* unreadable: the command says so for the file */
+		}
+		if (S_ISDIR(st.st_mode))
 			return cl_usage_error(args->cmd,
 					      "%s is a directory: give the files in it "
 					      "(or read an inbox with 'clearing-load ingest')",
