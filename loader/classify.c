@@ -172,13 +172,18 @@ static enum cl_db_status make_pending(struct load *L)
 
 enum cl_db_status cl_classify_sample(struct load *L, bool *new_file)
 {
-	char last[24], got[8];
-	const char *p[1] = { last };
+	struct cl_text_array kinds = { 0 }, keys = { 0 };
+	char got[8];
+	const char *p[2];
 	enum cl_db_status st;
 
-	snprintf(last, sizeof(last), "%lu", L->r->records);
-	st = cl_db_value(L->db, CL_SQL_CLASSIFY_SAMPLE, 1, p, got, sizeof(got), &L->r->err);
+	cl_key_sample_arrays(&L->stage.sample, &kinds, &keys);
+	p[0] = cl_text_array_text(&kinds);
+	p[1] = cl_text_array_text(&keys);
+	st = cl_db_value(L->db, CL_SQL_CLASSIFY_SAMPLE, 2, p, got, sizeof(got), &L->r->err);
 	*new_file = st == CL_DB_OK && strcmp(got, "f") == 0;
+	cl_text_array_free(&kinds);
+	cl_text_array_free(&keys);
 	return st;
 }
 

@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "db.h"
+#include "key_sample.h"
 #include "load.h"
 #include "parser.h"
 #include "trace_ranges.h"
@@ -48,6 +49,7 @@ struct load_stage {
 	   one of its own entries? */
 	struct cl_trace_ranges traces;
 	bool has_alt;              /* some record has an alt_key (record.h) */
+	struct cl_key_sample sample; /* of the staged keys, for cl_classify_sample */
 	unsigned long nreturns;    /* ach.return and ach.noc records */
 };
 
@@ -106,8 +108,8 @@ void cl_stage_release(struct load_stage *s);
 
 /* classify.c */
 enum cl_db_status cl_classify_lock_originators(struct load *L) CL_MUST_CHECK;
-/* Does a sample of the staged keys (one in 32, and the last) find none
- * applied?  Then *new_file: the file is taken for new (load.c). */
+/* Does the sample of the staged keys (key_sample.h) find none applied?
+ * Then *new_file: the file is taken for new (load.c). */
 enum cl_db_status cl_classify_sample(struct load *L, bool *new_file) CL_MUST_CHECK;
 /* r->duplicate_count, conflict_count, new_count; L->near_count.  With
  * assume_new, no exact-key probes: every staged record is pending (the

@@ -37,6 +37,7 @@ void cl_stage_release(struct load_stage *s)
 	free(s->companies);
 	s->companies = NULL;
 	cl_trace_ranges_free(&s->traces);
+	cl_key_sample_free(&s->sample);
 }
 
 /* After a parser's CL_END: read whatever it left so the SHA-256 is final. */
@@ -278,6 +279,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 			r->records++;
 			if (copying && !(error_line && error_line >= rec->position)) {
 				stage_row(L, c, rec, r->records, load_id);
+				cl_key_sample_add(&s->sample, rec->kind, rec->natural_key);
 				if (r->records == 1)
 					CL_FAILPOINT("mid_copy", L->db->conn);
 			}
@@ -446,6 +448,7 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 	s->has_alt = false;
 	s->nreturns = 0;
 	cl_trace_ranges_reset(&s->traces);
+	cl_key_sample_reset(&s->sample);
 	if (L->o->dry_run) {
 		free(c);
 		return dry_stage(L, rewind);

@@ -134,16 +134,18 @@ WITH NO DATA
 CREATE INDEX cl_event_attention ON pg_temp.cl_event (ordinal) WHERE reason <> 'duplicate'
 
 -- name: classify_sample
--- Is a key of the file applied already?  Asked of one staged record in 32
--- and of the last, $1 (a re-upload is whole or partial, a corrected one
--- adds at its end): when none is, the file is taken for new and its
--- records are inserted without the exact-key probes, the unique index's
--- own check on insert standing in for them (loader/load.c).  A probe of
--- the unique index per sampled record, the first match ends it.
+-- Is a key of the file applied already?  Asked of the sample of its keys
+-- the loader took while staging it (loader/key_sample.h: at most 2,048
+-- evenly spaced, and the last; kinds $1 and keys $2, text arrays of equal
+-- length): when none is, the file is taken for new and its records are
+-- inserted without the exact-key probes, the unique index's own check on
+-- insert standing in for them (loader/load.c).  A probe of the unique
+-- index per sampled key, the first match ends it; the stage is not read.
 SELECT EXISTS (
-  SELECT 1 FROM pg_temp.cl_stage c
-  CROSS JOIN LATERAL ({classify_probe_exact}) r
-  WHERE c.ordinal % 32 = 1 OR c.ordinal = $1::bigint)
+  SELECT 1
+  FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]))
+    AS c(kind, natural_key)
+  CROSS JOIN LATERAL ({classify_probe_exact}) r)
 
 -- name: classify_exact
 -- Exact key matches: one INSERT ... SELECT writes the journal rows of the

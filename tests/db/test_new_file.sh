@@ -20,21 +20,22 @@ events_of() { q "select e.reason || ':' || e.ordinal from clearing_dedupe_event 
 gen() { _o=$1; shift; "$CL_TOOLS/gen_ach" "$@" >"$TMP/$_o"; }
 
 # 1. new indeed: every record applied, nothing journaled, no retry
-gen a --entries 200 --start 1001 --effective 261201
+gen a --entries 200 --start 20001 --effective 261201
 cl_load "$TMP/a" >"$TMP/out" || fail "new file exited $?"
 assert_eq "$(field outcome):$(field new):$(field duplicate):$(field retries)" committed:200:0:0 "new file"
 assert_eq "$(records_of a)" 200 "new file: records"
 assert_eq "$(events_of a)" "" "new file: journal"
 
-# 2. one applied key at ordinal 2 (the sample asks ordinals 1, 33, ... and
-#    the last): the insert fails on it, the full classification finds it
+# 2. one applied key at ordinal 2 (of 5,000 keys the sample asks ordinals
+#    1, 5, 9, ... and the last: loader/key_sample.h): the insert fails on
+#    it, the full classification finds it
 gen one --entries 1 --start 2 --effective 261201
 cl_load "$TMP/one" >/dev/null || fail "one-entry file exited $?"
-gen b --entries 200 --start 1 --effective 261201
+gen b --entries 5000 --start 1 --effective 261201
 cl_load "$TMP/b" >"$TMP/out" || fail "file with an unsampled duplicate exited $?"
-assert_eq "$(field outcome):$(field new):$(field duplicate):$(field retries)" committed:199:1:0 \
+assert_eq "$(field outcome):$(field new):$(field duplicate):$(field retries)" committed:4999:1:0 \
 	"unsampled duplicate"
-assert_eq "$(records_of b)" 199 "unsampled duplicate: records"
+assert_eq "$(records_of b)" 4999 "unsampled duplicate: records"
 assert_eq "$(events_of b)" "duplicate:2" "unsampled duplicate: journal"
 
 # 3. a re-dated copy of an applied entry at ordinal 5: a near duplicate;
@@ -51,8 +52,8 @@ assert_eq "$(records_of e)" 0 "re-dated copy: nothing applied"
 events_of e | grep -q '^near_duplicate:' || fail "re-dated copy: no near duplicate journaled: $(events_of e)"
 
 # 4. another amount under an applied key at ordinal 3 (unsampled): held
-gen f --entries 1 --start 3003 --effective 261201 --bump-amount-every 1
-gen g --entries 100 --start 3001 --effective 261201
+gen f --entries 1 --start 10003 --effective 261201 --bump-amount-every 1
+gen g --entries 5000 --start 10001 --effective 261201
 cl_load "$TMP/f" >/dev/null || fail "one-entry file f exited $?"
 rc=0
 cl_load "$TMP/g" >"$TMP/out" || rc=$?

@@ -75,7 +75,10 @@ emit '\echo @@plan control_exact_join' "EXPLAIN (FORMAT JSON) $(stmt classify_ex
 JOIN public.clearing_record r
   ON r.tenant = pg_catalog.current_setting('clearing_load.tenant')
  AND r.kind = c.kind AND r.natural_key = c.natural_key" '\g'
-explain_exec classify_sample "100000"
+emit "SELECT pg_catalog.array_agg(kind ORDER BY ordinal) AS sample_kinds,
+	        pg_catalog.array_agg(natural_key ORDER BY ordinal) AS sample_keys
+	 FROM pg_temp.cl_stage WHERE ordinal % 64 = 1" '\gset'
+explain_exec classify_sample ":'sample_kinds', :'sample_keys'"
 explain classify_exact
 run classify_exact
 explain classify_conflict_rows
