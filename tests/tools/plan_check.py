@@ -32,6 +32,9 @@ DEFAULT_TABLES = "clearing_record,clearing_dedupe_event,clearing_load"
 PASS_THROUGH = {"Result", "Subquery Scan", "Append", "Merge Append"}
 # "(col op ...": the index column of each clause of an index condition
 COND_COLUMN = re.compile(r'\(\s*(?:\w+\.)?"?(\w+)"?\s*(?:=|<>|<=|>=|<|>|~~)')
+# a column under a function on an expression index's side of a condition:
+# (hashtextextended(near_key, '0'::bigint) = ...)
+COND_EXPR_COLUMN = re.compile(r'\(\s*\w+\(\s*(?:\w+\.)?"?(\w+)"?[^()]*\)\s*(?:=|<>|<=|>=|<|>)')
 
 
 def unwrap(sql):
@@ -41,7 +44,7 @@ def unwrap(sql):
 
 
 def cond_columns(cond):
-    return set(COND_COLUMN.findall(cond or ""))
+    return set(COND_COLUMN.findall(cond or "")) | set(COND_EXPR_COLUMN.findall(cond or ""))
 
 
 def describe(node):
