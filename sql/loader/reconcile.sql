@@ -144,7 +144,7 @@ ANALYZE pg_temp.cl_recon_entry
 -- Each entry's record (tenant $1), by its references, the text array $2
 -- in order of trust: one probe of clearing_record per entry, a BitmapOr
 -- of the reference indexes (its own references and, for returns, the
--- original's; an ACH trace only within clearing_trace_dates of the
+-- original's; an ACH trace only within clearing_trace_window of the
 -- entry's date: trace numbers restart daily), never a record that moves
 -- no money.  Of the records
 -- found, those of the entry's class first
@@ -209,7 +209,7 @@ CROSS JOIN LATERAL (
              CASE WHEN x.tx_id = e.tx_id THEN array_position($2::text[], 'tx_id') END,
              CASE WHEN x.instr_id = e.instr_id THEN array_position($2::text[], 'instr_id') END,
              CASE WHEN (x.trace_number = e.ach_trace OR x.original_trace = e.ach_trace)
-                       AND clearing_trace_dates(x.value_date, e.on_date)
+                       AND clearing_trace_window(x.value_date, e.on_date)
                THEN array_position($2::text[], 'trace') END,
              CASE WHEN x.end_to_end_id = e.acct_svcr_ref OR x.tx_id = e.acct_svcr_ref
                THEN array_position($2::text[], 'acct_svcr_ref') END) AS ord,
@@ -223,9 +223,9 @@ CROSS JOIN LATERAL (
       AND (x.uetr = e.uetr OR x.orgnl_uetr = e.uetr OR x.end_to_end_id = e.end_to_end_id
            OR x.orgnl_end_to_end_id = e.end_to_end_id OR x.tx_id = e.tx_id
            OR x.instr_id = e.instr_id
-           OR (x.trace_number = e.ach_trace AND clearing_trace_dates(x.value_date, e.on_date))
+           OR (x.trace_number = e.ach_trace AND clearing_trace_window(x.value_date, e.on_date))
            OR (x.original_trace = e.ach_trace
-               AND clearing_trace_dates(x.value_date, e.on_date))
+               AND clearing_trace_window(x.value_date, e.on_date))
            OR x.end_to_end_id = e.acct_svcr_ref OR x.tx_id = e.acct_svcr_ref)
       AND x.kind NOT IN ({reconcile_no_money})) AS f
   WHERE f.ord IS NOT NULL
@@ -247,7 +247,7 @@ WHERE t.entry_key = b.entry_key AND t.nth > 1
 -- Each batch entry's candidate batches of tenant $1: the pain.001 PmtInf
 -- of its PmtInfId (per file), the ACH batch of its first transaction's
 -- trace (company and batch number, in the file that has it; the trace
--- within clearing_trace_dates of the entry's date), with their
+-- within clearing_trace_window of the entry's date), with their
 -- count and net sum as booked (credits to our account positive) and
 -- whether both are the entry's exactly; the best one.  A pacs.002 group
 -- status has for its batch the records of its original message (per
@@ -274,7 +274,7 @@ CROSS JOIN LATERAL (
   FROM (SELECT DISTINCT x.trace_number, x.load_id, x.company_id, x.batch_number
         FROM clearing_record x
         WHERE x.tenant = $1 AND x.trace_number = e.ach_trace AND x.kind = 'ach.entry'
-          AND clearing_trace_dates(x.value_date, e.on_date)) t
+          AND clearing_trace_window(x.value_date, e.on_date)) t
   JOIN clearing_record b
     ON b.load_id = t.load_id AND b.tenant = $1 AND b.kind = 'ach.entry'
    AND b.company_id = t.company_id AND b.batch_number = t.batch_number
