@@ -272,9 +272,14 @@ CROSS JOIN LATERAL (
                        WHEN 'debit' THEN -b.amount_minor ELSE b.amount_minor END),
          min(b.currency)
   FROM (SELECT DISTINCT x.trace_number, x.load_id, x.company_id, x.batch_number
-        FROM clearing_record x
-        WHERE x.tenant = $1 AND x.trace_number = e.ach_trace AND x.kind = 'ach.entry'
-          AND clearing_trace_window(x.value_date, e.on_date)) t
+        FROM (
+          -- the trace's records in the window (OFFSET 0: the kind is no
+          -- index condition, the trace index is the only way in)
+          SELECT x.* FROM clearing_record x
+          WHERE x.tenant = $1 AND x.trace_number = e.ach_trace
+            AND clearing_trace_window(x.value_date, e.on_date)
+          OFFSET 0) AS x
+        WHERE x.kind = 'ach.entry') t
   JOIN clearing_record b
     ON b.load_id = t.load_id AND b.tenant = $1 AND b.kind = 'ach.entry'
    AND b.company_id = t.company_id AND b.batch_number = t.batch_number
