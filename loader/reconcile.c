@@ -155,6 +155,7 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	const char *pk[2] = { o->tenant, key };
 	const char *pr[2] = { o->tenant, refs };
 	const char *pm[3] = { o->tenant, key, run };
+	const char *pc[2] = { o->tenant, companies };
 	PGresult *res;
 	char n[24], kind[16], account[CL_ACCOUNT_MAX + 1], from[16], to[16], ccy[8];
 	bool period;
@@ -185,6 +186,7 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	    (st = exec(db, CL_SQL_RECONCILE_BOOKED_TWICE, 0, NULL, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BATCHES, 1, pk, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST, 1, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST_BATCH, 2, pc, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_JUDGE, 2, pk, err)) != CL_DB_OK ||
 	    (st = cl_db_value(db, CL_SQL_RECONCILE_RECORD_MATCHES, 3, pm, n, sizeof(n), err)) !=
 		    CL_DB_OK)

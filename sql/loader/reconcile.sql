@@ -11,6 +11,13 @@
 -- its original, show says which).
 'ach.noc'
 
+-- fragment: reconcile_bai2_ach_codes
+-- The BAI2 detail type codes of ACH credits and debits that may settle a
+-- whole batch or file of ours in one amount: 165 preauthorized ACH credit,
+-- 166 ACH settlement, 169 miscellaneous ACH credit, 455 preauthorized ACH
+-- debit, 466 ACH settlement, 469 miscellaneous ACH debit.
+'165', '166', '169', '455', '466', '469'
+
 -- name: reconcile_create
 -- The run's answer, one row per output item; kept past COMMIT (the output
 -- is written once the run has committed), dropped by reconcile_drop.
@@ -51,10 +58,11 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_sugg (
 	value_date date, accounts text[])
 
 -- name: reconcile_create_batch
--- and the best batch of each batch entry.
+-- and the best batch of each batch entry (on_date: of a BAI2 ACH line's
+-- suggested batch or file, the day of its records).
 CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_batch (
 	entry_key text COLLATE "C", rule text, ref text, load_id bigint, company text,
-	batch_number text, kind text, n bigint, total bigint, exact boolean)
+	batch_number text, kind text, n bigint, total bigint, exact boolean, on_date date)
 
 -- name: reconcile_analyze_answer
 -- Statistics of the answer so far, for unmatched ours' anti-join (a hash
@@ -136,7 +144,9 @@ ANALYZE pg_temp.cl_recon_entry
 -- Each entry's record (tenant $1), by its references, the text array $2
 -- in order of trust: one probe of clearing_record per entry, a BitmapOr
 -- of the reference indexes (its own references and, for returns, the
--- original's), never a record that moves no money.  Of the records
+-- original's; an ACH trace only within clearing_trace_window of the
+-- entry's date: trace numbers restart daily), never a record that moves
+-- no money.  Of the records
 -- found, those of the entry's class first
 -- (returns for a return entry, else payments: cls), then of the first
 -- reference, then the one with the same amount, currency and booked
@@ -198,7 +208,8 @@ CROSS JOIN LATERAL (
                THEN array_position($2::text[], 'e2e') END,
              CASE WHEN x.tx_id = e.tx_id THEN array_position($2::text[], 'tx_id') END,
              CASE WHEN x.instr_id = e.instr_id THEN array_position($2::text[], 'instr_id') END,
-             CASE WHEN x.trace_number = e.ach_trace OR x.original_trace = e.ach_trace
+             CASE WHEN (x.trace_number = e.ach_trace OR x.original_trace = e.ach_trace)
+                       AND clearing_trace_window(x.value_date, e.on_date)
                THEN array_position($2::text[], 'trace') END,
              CASE WHEN x.end_to_end_id = e.acct_svcr_ref OR x.tx_id = e.acct_svcr_ref
                THEN array_position($2::text[], 'acct_svcr_ref') END) AS ord,
@@ -211,9 +222,11 @@ CROSS JOIN LATERAL (
     WHERE x.tenant = $1
       AND (x.uetr = e.uetr OR x.orgnl_uetr = e.uetr OR x.end_to_end_id = e.end_to_end_id
            OR x.orgnl_end_to_end_id = e.end_to_end_id OR x.tx_id = e.tx_id
-           OR x.instr_id = e.instr_id OR x.trace_number = e.ach_trace
-           OR x.original_trace = e.ach_trace OR x.end_to_end_id = e.acct_svcr_ref
-           OR x.tx_id = e.acct_svcr_ref)
+           OR x.instr_id = e.instr_id
+           OR (x.trace_number = e.ach_trace AND clearing_trace_window(x.value_date, e.on_date))
+           OR (x.original_trace = e.ach_trace
+               AND clearing_trace_window(x.value_date, e.on_date))
+           OR x.end_to_end_id = e.acct_svcr_ref OR x.tx_id = e.acct_svcr_ref)
       AND x.kind NOT IN ({reconcile_no_money})) AS f
   WHERE f.ord IS NOT NULL
   ORDER BY NOT f.cls, f.ord, f.equal DESC, f.days_off, f.load_id, f.ordinal
@@ -233,7 +246,8 @@ WHERE t.entry_key = b.entry_key AND t.nth > 1
 -- name: reconcile_batches
 -- Each batch entry's candidate batches of tenant $1: the pain.001 PmtInf
 -- of its PmtInfId (per file), the ACH batch of its first transaction's
--- trace (company and batch number, in the file that has it), with their
+-- trace (company and batch number, in the file that has it; the trace
+-- within clearing_trace_window of the entry's date), with their
 -- count and net sum as booked (credits to our account positive) and
 -- whether both are the entry's exactly; the best one.  A pacs.002 group
 -- status has for its batch the records of its original message (per
@@ -258,8 +272,14 @@ CROSS JOIN LATERAL (
                        WHEN 'debit' THEN -b.amount_minor ELSE b.amount_minor END),
          min(b.currency)
   FROM (SELECT DISTINCT x.trace_number, x.load_id, x.company_id, x.batch_number
-        FROM clearing_record x
-        WHERE x.tenant = $1 AND x.trace_number = e.ach_trace AND x.kind = 'ach.entry') t
+        FROM (
+          -- the trace's records in the window (OFFSET 0: the kind is no
+          -- index condition, the trace index is the only way in)
+          SELECT x.* FROM clearing_record x
+          WHERE x.tenant = $1 AND x.trace_number = e.ach_trace
+            AND clearing_trace_window(x.value_date, e.on_date)
+          OFFSET 0) AS x
+        WHERE x.kind = 'ach.entry') t
   JOIN clearing_record b
     ON b.load_id = t.load_id AND b.tenant = $1 AND b.kind = 'ach.entry'
    AND b.company_id = t.company_id AND b.batch_number = t.batch_number
@@ -307,13 +327,66 @@ CROSS JOIN LATERAL (
   ORDER BY x.load_id, x.ordinal
   LIMIT 1) AS o
 
+-- name: reconcile_suggest_batch
+-- For each BAI2 ACH line ({reconcile_bai2_ach_codes}) of the work table that
+-- no reference matched and no single record was suggested for: an ACH
+-- batch of tenant $1 (load, company and batch number), else a whole file
+-- (load), of the originators $2 (a text array; every originator when it is
+-- empty), whose entries dated the line's day net exactly to its amount as
+-- booked (credits to our account positive), none of them matched by a
+-- BAI2 line: a suggestion (the first loaded), never a match (a BAI2 detail
+-- has no item count).  Bounded by the days of those lines.
+WITH need AS MATERIALIZED (
+  SELECT e.natural_key, e.on_date, e.currency,
+         CASE e.direction WHEN 'debit' THEN -e.amount_minor ELSE e.amount_minor END AS net
+  FROM pg_temp.cl_recon_entry e
+  WHERE e.kind = 'bai2' AND e.item = 'entry' AND e.batch_count IS NULL AND NOT e.is_return
+    AND e.bank_tx_code IN ({reconcile_bai2_ach_codes}) AND e.on_date IS NOT NULL
+    AND NOT EXISTS (
+      SELECT 1 FROM pg_temp.cl_recon_best b WHERE b.entry_key = e.natural_key AND b.cls)
+    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_recon_sugg o WHERE o.entry_key = e.natural_key)),
+day AS MATERIALIZED (
+  SELECT x.load_id, x.company_id, x.batch_number, x.value_date, x.currency,
+         CASE clearing_booked_direction(x.kind, x.direction)
+           WHEN 'debit' THEN -x.amount_minor ELSE x.amount_minor END AS net
+  FROM (SELECT DISTINCT on_date FROM need) d
+  CROSS JOIN LATERAL (
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.value_date = d.on_date AND x.kind = 'ach.entry'
+      AND (pg_catalog.cardinality($2::text[]) = 0 OR x.company_id = ANY ($2::text[]))
+      AND NOT EXISTS (
+        SELECT 1 FROM clearing_reconcile_match m
+        WHERE m.tenant = $1 AND m.record_kind = x.kind AND m.record_key = x.natural_key
+          AND m.entry_kind = 'bai2')
+    OFFSET 0) AS x),
+sums AS (
+  SELECT 'ach_batch_sum'::text AS rule,
+         load_id || '/' || company_id || '/' || batch_number AS ref, load_id, company_id,
+         batch_number, value_date, min(currency) AS ccy, count(*) AS n, sum(net) AS total
+  FROM day
+  GROUP BY load_id, company_id, batch_number, value_date
+  HAVING count(DISTINCT currency) = 1
+  UNION ALL
+  SELECT 'ach_file_sum', load_id::text, load_id, NULL, NULL, value_date, min(currency),
+         count(*), sum(net)
+  FROM day
+  GROUP BY load_id, value_date
+  HAVING count(DISTINCT currency) = 1)
+INSERT INTO pg_temp.cl_recon_batch
+SELECT DISTINCT ON (n.natural_key) n.natural_key, s.rule, s.ref, s.load_id, s.company_id,
+       s.batch_number, 'ach.entry', s.n, s.total, false, s.value_date
+FROM need n
+JOIN sums s ON s.value_date = n.on_date AND s.total = n.net AND s.ccy = n.currency
+ORDER BY n.natural_key, s.rule, s.load_id, s.company_id, s.batch_number
+
 -- name: reconcile_judge
 -- Each entry of statement $2 (tenant $1) with its status and why: a batch
 -- by its batch, a group status attached to its message's records, else by
 -- its record; a return without a return of ours
 -- names the payment it returns; an entry without a reference found gets
 -- a suggestion (same amount, currency, direction and date, not matched
--- by an entry of its kind) or none.
+-- by an entry of its kind; for a BAI2 ACH line, else an ACH batch or file
+-- of that net sum) or none.
 INSERT INTO pg_temp.cl_recon (statement_key, status, why, entry_kind, entry_key, entry_item,
   entry_position, entry_load_id, account, amount_minor, currency, direction, booking_date,
   value_date, payment_status, rule, reference, record_kind, record_key, record_load_id,
@@ -350,7 +423,7 @@ LEFT JOIN LATERAL (
 LEFT JOIN pg_temp.cl_recon_sugg o ON o.entry_key = e.natural_key
 CROSS JOIN LATERAL (
   SELECT CASE WHEN w IN ('matched', 'several') THEN 'matched'
-              WHEN w = 'suggested' THEN 'suggested'
+              WHEN w IN ('suggested', 'suggested_batch') THEN 'suggested'
               WHEN w ~ '^no_|_not_ours$' THEN 'unmatched_theirs'
               ELSE 'exception' END AS status, w AS why
   FROM (SELECT CASE
@@ -359,6 +432,7 @@ CROSS JOIN LATERAL (
     WHEN e.batch_count IS NOT NULL AND bb.exact THEN 'matched'
     WHEN e.batch_count IS NOT NULL THEN 'batch_differs'
     WHEN b.kind IS NULL AND o.kind IS NOT NULL THEN 'suggested'
+    WHEN b.kind IS NULL AND bb.rule IN ('ach_batch_sum', 'ach_file_sum') THEN 'suggested_batch'
     WHEN b.kind IS NULL AND orig.kind IS NOT NULL THEN 'return_not_ours'
     WHEN b.kind IS NULL AND e.item = 'status' THEN 'status_not_ours'
     WHEN b.kind IS NULL THEN 'no_record'
@@ -416,7 +490,9 @@ SELECT count(*) FROM ins
 -- kind $3 and did not (what moves money): in its currency $8, dated within its period ($4 to
 -- $5), on its account $6 (debtor or creditor account), or ACH records of
 -- the originators $7 (a text array), that no entry of a statement of its
--- kind matched and that this statement's answer does not already name.
+-- kind matched, that this statement's answer does not already name, and
+-- that are not of an ACH batch or file suggested for one of its BAI2
+-- lines (reconcile_suggest_batch: the suggestion names them).
 INSERT INTO pg_temp.cl_recon (statement_key, status, why, account, record_kind, record_key,
   record_load_id, record_position, record_amount, record_currency, record_direction,
   record_accounts, record_date)
@@ -436,6 +512,12 @@ WHERE x.tenant = $1 AND x.value_date BETWEEN $4::date AND $5::date AND x.currenc
   AND NOT EXISTS (
     SELECT 1 FROM pg_temp.cl_recon r
     WHERE r.statement_key = $2 AND r.record_kind = x.kind AND r.record_key = x.natural_key)
+  AND NOT EXISTS (
+    SELECT 1 FROM pg_temp.cl_recon_batch s
+    WHERE s.load_id = x.load_id AND s.on_date = x.value_date AND x.kind = 'ach.entry'
+      AND s.rule IN ('ach_batch_sum', 'ach_file_sum')
+      AND coalesce(s.company, x.company_id) = x.company_id
+      AND coalesce(s.batch_number, x.batch_number) = x.batch_number)
 OFFSET 0) AS x
 ORDER BY x.load_id, x.ordinal
 

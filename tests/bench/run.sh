@@ -33,7 +33,7 @@ if [ -z "${PGHOST:-}${PGPORT:-}${PGDATABASE:-}${PGSERVICE:-}" ] && [ -z "${CL_IN
 	if command -v pg_virtualenv >/dev/null 2>&1; then
 		set --
 		for s in $PG_SETTINGS; do set -- "$@" -o "$s"; done
-		CL_IN_PGVENV=1 CL_BENCH_SETTINGS="$PG_SETTINGS" exec pg_virtualenv "$@" sh "$0"
+		CL_IN_PGVENV=1 CL_BENCH_SETTINGS="$PG_SETTINGS" exec pg_virtualenv -t "$@" sh "$0"
 	fi
 	echo "bench: no pg_virtualenv and no PG* server: database figures skipped" >&2
 fi

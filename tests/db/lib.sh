@@ -124,3 +124,9 @@ load_at_once() {
 	wait $_p1 || true
 	wait $_p2 || true
 }
+
+# recon_st FILE: the items of reconcile --format json output FILE, one a
+# line: "LINE STATUS REASON" for an entry, "ours KEY" for unmatched ours
+recon_st() {
+	sed -n 's/.*"status":"\([a-z_]*\)","reason":"\([a-z_]*\)".*"line":\([0-9]*\),.*/\3 \1 \2/p; s/.*"status":"unmatched_ours","reason":"\([a-z_]*\)".*"natural_key":"\([^"]*\)".*/ours \2/p' "$1"
+}

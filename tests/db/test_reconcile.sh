@@ -132,8 +132,7 @@ S
 expect_exit 10 cl reconcile --format json "$TMP/s1.xml"
 cp "$TMP/out" "$TMP/s1.json"
 cat "$TMP/out" >>"$J"
-st() { sed -n 's/.*"status":"\([a-z_]*\)","reason":"\([a-z_]*\)".*"line":\([0-9]*\),.*/\3 \1 \2/p; s/.*"status":"unmatched_ours","reason":"\([a-z_]*\)".*"natural_key":"\([^"]*\)".*/ours \2/p' "$1"; }
-assert_eq "$(st "$TMP/s1.json" | tr '\n' ';')" \
+assert_eq "$(recon_st "$TMP/s1.json" | tr '\n' ';')" \
 	"8 matched matched;9 exception differs;10 suggested suggested;11 unmatched_theirs no_record;12 matched matched;ours ******************7726|E2E-7-7;" \
 	"S1 statuses"
 grep -q '"reason":"differs","detail":"the same reference (e2e) with another amount (ours '"$a2"' EUR, booked '"$((a2 + 1))"' EUR)"' "$TMP/s1.json" ||
@@ -285,7 +284,7 @@ $n2 USD CRDT 2026-03-03 trace=121042880000002
 S
 expect_exit 10 cl reconcile --tenant noc --format json --ach-company 1100000000,121042882 "$TMP/s8.xml"
 cat "$TMP/out" >>"$J"
-assert_eq "$(st "$TMP/out" | tr '\n' ';')" \
+assert_eq "$(recon_st "$TMP/out" | tr '\n' ';')" \
 	"8 unmatched_theirs return_not_ours;9 matched matched;ours 1100000000|121042880000001|2026-03-03;" \
 	"NOC: never matched, never unmatched ours"
 grep -q '"line":8,.*"original":{"kind":"ach.entry"' "$TMP/out" || fail "NOC: the return names entry 1: $(cat "$TMP/out")"

@@ -1,0 +1,88 @@
+# BAI2 ACH settlement lines (clearing-load(1) RECONCILIATION): a type 16
+# detail has no item count, so a line never matches a batch; a line of an
+# ACH type code whose amount is the net sum of one ACH batch (else one
+# file) of ours that day is suggested naming it, and that batch's records
+# are not also unmatched ours.  The BAI2 file is written from the
+# specification (the layout is at the top of parsers/statement_bai2.c).
+. "$(dirname "$0")/lib.sh"
+: "${CL_TOOLS:?}"
+db_new
+cl init >/dev/null
+
+# ours, all dated Tuesday 2026-03-03, company 1100000000: file 1, two
+# batches of 3; file 2, two batches of 2 (other traces)
+"$CL_TOOLS/gen_ach" --entries 6 --batch-size 3 --seed 3 --effective 260303 >"$TMP/f1.ach"
+"$CL_TOOLS/gen_ach" --entries 4 --batch-size 2 --start 10 --seed 4 --effective 260303 >"$TMP/f2.ach"
+expect_exit 0 cl load --tenant settle "$TMP/f1.ach"
+expect_exit 0 cl load --tenant settle "$TMP/f2.ach"
+L1=$(q "select min(load_id) from clearing_load where tenant = 'settle'")
+L2=$(q "select max(load_id) from clearing_load where tenant = 'settle'")
+# net WHERE: the net as booked on our account (a credit to a receiver is
+# a debit of ours) of the records WHERE
+net() {
+	q "select sum(case direction when 'credit' then -amount_minor else amount_minor end)
+	   from clearing_record where tenant = 'settle' and $1"
+}
+B1=$(net "load_id = $L1 and batch_number = '0000001'")
+B2=$(net "load_id = $L1 and batch_number = '0000002'")
+F2=$(net "load_id = $L2")
+[ "$F2" != "$(net "load_id = $L2 and batch_number = '0000001'")" ] &&
+	[ "$F2" != "$(net "load_id = $L2 and batch_number = '0000002'")" ] ||
+	fail "file 2 nets as one of its batches: the test needs them apart"
+
+# detail NET CODE_CREDIT CODE_DEBIT REF TEXT: a 16 of that net amount, the
+# credit or debit type code by its sign
+detail() {
+	if [ "$1" -ge 0 ]; then
+		echo "16,$2,$1,0,$4,,$5/"
+	else
+		echo "16,$3,$((-$1)),0,$4,,$5/"
+	fi
+}
+{
+	detail "$B1" 166 466 SREF1 "ACH SETTLEMENT"
+	detail "$F2" 169 469 SREF2 "ACH SETTLEMENT FILE"
+	detail 12345 166 466 SREF3 "ACH SETTLEMENT NOT OURS"
+	detail "$B2" 195 495 SREF4 "INCOMING WIRE"
+} >"$TMP/details"
+# the closing ledger balance is the opening (0) plus credits less debits;
+# the 49 total adds up the 03 and 16 amounts as written; record counts
+# include the header and the trailer
+close=$(awk -F, '{ n += ($2 < 400 ? $3 : -$3) } END { print n }' "$TMP/details")
+total=$(awk -F, -v c="$close" '{ n += $3 } END { print n + c }' "$TMP/details")
+{
+	echo "01,BANKSEND,CUSTRECV,260303,2300,S0303,80,,2/"
+	echo "02,CUSTRECV,BANKSEND,1,260303,2400,USD,2/"
+	echo "03,555000222,USD,010,0,,,015,$close,,/"
+	cat "$TMP/details"
+	echo "49,$total,6/"
+	echo "98,$total,1,8/"
+	echo "99,$total,1,10/"
+} >"$TMP/day.bai"
+expect_exit 0 cl validate "$TMP/day.bai"
+
+expect_exit 10 cl reconcile --tenant settle --ach-company 1100000000 --format json "$TMP/day.bai"
+cp "$TMP/out" "$TMP/r.json"
+# line 4: batch 1 of file 1; line 5: file 2 (its batches each net to
+# another amount); line 6: no batch of that sum; line 7: a wire is no ACH
+# line, though its amount is batch 2's; batch 2's records are unmatched
+# ours, those of the suggested batch and file are not
+assert_eq "$(recon_st "$TMP/r.json" | sed 's/|12104288000000\([0-9]\)|2026-03-03/ \1/' | tr '\n' ';')" \
+	"4 suggested suggested_batch;5 suggested suggested_batch;6 unmatched_theirs no_record;7 unmatched_theirs no_record;ours 1100000000 4;ours 1100000000 5;ours 1100000000 6;" \
+	"BAI2 settlement lines"
+grep -q '"line":4,.*"rule":"ach_batch_sum","reference":"'"$L1"'/1100000000/0000001","record":null,"records":3,' "$TMP/r.json" ||
+	fail "batch 1 named: $(grep '"line":4,' "$TMP/r.json")"
+grep -q '"line":5,.*"rule":"ach_file_sum","reference":"'"$L2"'","record":null,"records":4,' "$TMP/r.json" ||
+	fail "file 2 named: $(grep '"line":5,' "$TMP/r.json")"
+grep -q '"type":"reconcile_summary".*"matched":0,"unmatched_ours":3,"unmatched_theirs":2,"exception":0,"suggested":2,"new_matches":0,' "$TMP/r.json" ||
+	fail "summary: $(tail -n 1 "$TMP/r.json")"
+assert_eq "$(q "select count(*) from clearing_reconcile_match where tenant = 'settle'")" 0 \
+	"a suggestion records no match"
+python3 "$CL_ROOT/tests/tools/json_output_check.py" "$CL_ROOT/man/clearing-load-output.schema.json" \
+	--expect reconcile,reconcile_summary "$TMP/r.json" || fail "JSON output not valid against the schema"
+
+# the text output says what the suggestion is, and that it is no match
+expect_exit 10 cl reconcile --tenant settle --ach-company 1100000000 "$TMP/day.bai"
+grep -q "^suggested .* line 4: .*: no reference matched: the net sum of our ACH batch (load/company/batch) $L1/1100000000/0000001, 3 records dated that day (a suggestion, not a match: a BAI2 detail has no item count)$" "$TMP/out" ||
+	fail "text: $(cat "$TMP/out")"
+echo "ok"
