@@ -59,12 +59,10 @@ LIMIT 1
 -- fragment: classify_probe_near
 -- An ACH near duplicate (rules/near.h): the same near identity, another
 -- natural key and a near date; the closest in date.  One probe of
--- clearing_record_near_hash (migration 020) by the identity's hash; the
--- identity itself is compared on the rows the probe finds.
+-- clearing_record_near_key (migration 010).
 SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-  AND pg_catalog.hashtextextended(r.near_key, 0) = pg_catalog.hashtextextended(c.near_key, 0)
   AND r.near_key = c.near_key AND r.kind = c.kind AND r.natural_key <> c.natural_key
   AND clearing_near_dates(r.value_date, c.value_date)
 ORDER BY abs(r.value_date - c.value_date), r.load_id, r.ordinal
@@ -206,13 +204,13 @@ CREATE TEMPORARY VIEW cl_pending AS SELECT * FROM pg_temp.cl_stage
 
 -- fragment: classify_tenant_near
 -- Has the tenant applied ACH records (every one has a near identity: one
--- probe of clearing_record_near_hash)?  (The first row of the index's
+-- probe of clearing_record_near_key)?  (The first row of the index's
 -- order under a LIMIT, not EXISTS: the plan then reads one index entry,
 -- never the table until a match.)
 coalesce((SELECT true FROM clearing_record
           WHERE tenant = pg_catalog.current_setting('clearing_load.tenant')
             AND near_key IS NOT NULL
-          ORDER BY pg_catalog.hashtextextended(near_key, 0)
+          ORDER BY near_key
           LIMIT 1), false)
 
 -- name: classify_near_wanted
@@ -232,33 +230,28 @@ SELECT coalesce((SELECT true FROM clearing_record
 
 -- fragment: classify_near_event
 -- A pending record c journaled as a near duplicate of the applied record r
--- a probe found (FROM the pending records c, CROSS JOIN LATERAL (probe) r
--- follow).
+-- a probe found (CROSS JOIN LATERAL (probe) r follows).
   INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
   SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
+  FROM pg_temp.cl_pending c
 
 -- name: classify_near
 -- ACH near duplicates among the pending records without a journal row yet
 -- (entries, returns and NOCs): an applied record of this tenant with the
 -- same near identity (rules/near.h), another natural key and a near date
 -- is the same payment or return again; the closest in date is named in
--- the journal.  A lateral probe of clearing_record_near_hash (migration
--- 020) per pending record, whatever the table holds: as a plain join the
--- planner hashes the tenant's every record once the file is large.  The
--- probes go in the index's order (the identities' hashes sorted first), so
--- each reads the index page the one before it read or the next: in file
--- order they were random reads of an index that outgrows memory.
+-- the journal.  A lateral probe of clearing_record_near_key (migration
+-- 010) per pending record, whatever the table holds: as a plain join the
+-- planner hashes the tenant's every record once the file is large.
 -- Returns each journaled record's ordinal and reason.
 COPY (
   {classify_near_event}
-  FROM (SELECT * FROM pg_temp.cl_pending
-        WHERE near_key IS NOT NULL
-        ORDER BY pg_catalog.hashtextextended(near_key, 0)) c
   CROSS JOIN LATERAL ({classify_probe_near}) r
-  WHERE NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
+  WHERE c.near_key IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
                     WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
   RETURNING ordinal, reason) TO STDOUT
 
@@ -271,7 +264,6 @@ COPY (
 -- --ach-key=batch was ever used).
 COPY (
   {classify_near_event}
-  FROM pg_temp.cl_pending c
   CROSS JOIN LATERAL ({classify_probe_rule_v1}) r
   WHERE c.kind = 'ach.entry'
     AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
@@ -286,7 +278,6 @@ COPY (
 -- one trace number, one a business day at most.
 COPY (
   {classify_near_event}
-  FROM pg_temp.cl_pending c
   CROSS JOIN LATERAL ({classify_probe_rule_batch}) r
   WHERE c.kind = 'ach.entry'
     AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
@@ -306,7 +297,6 @@ COPY (
 -- (80 s for a 22,000-transaction re-upload).
 COPY (
   {classify_near_event}
-  FROM pg_temp.cl_pending c
   CROSS JOIN LATERAL ({classify_probe_alt}) r
   WHERE c.alt_key IS NOT NULL
   RETURNING ordinal, reason) TO STDOUT

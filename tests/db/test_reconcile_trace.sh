@@ -1,5 +1,5 @@
 # reconcile by ACH trace only within the trace window (clearing-load(1)
-# RECONCILIATION, migration 021's clearing_trace_window): the record's
+# RECONCILIATION, migration 020's clearing_trace_window): the record's
 # effective date at most 2 banking days from the entry's date.  Trace
 # numbers restart every day, so the history holds the same trace on other
 # days, here with the same amounts (the same generator seed).

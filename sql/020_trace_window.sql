@@ -1,4 +1,4 @@
--- 021: reconcile finds a record by its ACH trace number only near the
+-- 020: reconcile finds a record by its ACH trace number only near the
 -- statement entry's date (clearing-load(1) RECONCILIATION,
 -- clearing-load-keys(7) "DATES AND BANKING DAYS").  Trace numbers restart
 -- every day, so a trace alone finds a record of each day of history with
