@@ -140,6 +140,26 @@ WHERE i.tenant = $1 AND i.statement_key = $2 AND i.item <> 'statement'
 -- Statistics of the entries, for the plans of the joins over them.
 ANALYZE pg_temp.cl_recon_entry
 
+-- fragment: reconcile_return_original
+-- The original entry of an ACH return ret (ret.tenant, ret.kind,
+-- ret.original_trace, ret.amount_minor, ret.value_date) booked on
+-- e.on_date: the latest entry of that trace and amount dated on or before
+-- the return's own date, at most 70 days before it (the longest return
+-- time frame, 60 days, and a margin).  Trace numbers restart every day:
+-- the trace alone finds an entry of every day of history, and the oldest
+-- of a year's made every return late.  A range of the trace index
+-- (migration 020).
+SELECT o.kind, o.natural_key, o.value_date
+FROM clearing_record o
+WHERE ret.kind = 'ach.return' AND o.tenant = ret.tenant
+  AND o.trace_number = ret.original_trace
+  AND o.kind = 'ach.entry' AND o.amount_minor = ret.amount_minor
+  AND o.value_date - DATE '2000-01-01'
+      BETWEEN coalesce(ret.value_date, e.on_date) - DATE '2000-01-01' - 70
+          AND coalesce(ret.value_date, e.on_date) - DATE '2000-01-01'
+ORDER BY o.value_date - DATE '2000-01-01' DESC
+LIMIT 1
+
 -- name: reconcile_best
 -- Each entry's record (tenant $1), by its references, the text array $2
 -- in order of trust: one probe of clearing_record per entry, a BitmapOr
@@ -181,11 +201,11 @@ SELECT e.natural_key, e.entry_index, r.rule,
             AND clearing_group_status(s.item, s.instr_id, s.end_to_end_id, s.tx_id, s.uetr)
             AND s.msg_id IS NOT NULL)),
        (SELECT CASE WHEN c.reason_code IN ('R05', 'R07', 'R10', 'R11', 'R29', 'R51')
-                    THEN e.on_date - min(o.value_date) > 60
-                    ELSE clearing_banking_days(min(o.value_date), e.on_date) > 2 END
-        FROM clearing_record o
-        WHERE c.kind = 'ach.return' AND o.tenant = $1 AND o.trace_number = c.original_trace
-          AND o.kind = 'ach.entry' AND o.value_date <= e.on_date),
+                    THEN e.on_date - o.value_date > 60
+                    ELSE clearing_banking_days(o.value_date, e.on_date) > 2 END
+        FROM (SELECT $1::text AS tenant, c.kind, c.original_trace, c.amount_minor,
+                     c.value_date) ret
+        CROSS JOIN LATERAL ({reconcile_return_original}) o),
        c.cls
 FROM pg_temp.cl_recon_entry e
 CROSS JOIN LATERAL (
@@ -406,9 +426,10 @@ FROM pg_temp.cl_recon_entry e
 LEFT JOIN pg_temp.cl_recon_best b ON b.entry_key = e.natural_key AND b.cls
 LEFT JOIN pg_temp.cl_recon_batch bb ON bb.entry_key = e.natural_key
 LEFT JOIN LATERAL (
-  SELECT x.kind, x.natural_key FROM clearing_record x
-  WHERE b.kind = 'ach.return' AND x.tenant = $1
-    AND x.trace_number = b.original_trace AND x.kind = 'ach.entry'
+  SELECT x.kind, x.natural_key
+  FROM (SELECT $1::text AS tenant, b.kind, b.original_trace, b.amount_minor,
+               b.value_date) ret
+  CROSS JOIN LATERAL ({reconcile_return_original}) x
   UNION ALL
   SELECT x.kind, x.natural_key FROM clearing_record x
   WHERE b.kind = 'pacs.004' AND x.tenant = $1 AND x.uetr = b.orgnl_uetr

@@ -273,7 +273,14 @@ KNOWN_UNANALYZED="classify_pending history_loads_since prune_loads"
 # 'duplicate', and when the sample says that subset is a handful of rows
 # (this test's journal) either is as cheap; at size the key index wins on
 # cost.  Seen in one run of six on the same data, so listed, not failed.
-KNOWN_ANALYZED="history_key_events"
+# The parking and conflict statements (explain_quarantine, conflicts_*)
+# once took the journal's key or attention index for its order alone, a
+# LIMIT over an index scan filtered by load and ordinal, when the sampled
+# statistics made the journal look tiny: seen once in about eight runs on
+# the plain schema, analyzed.  Listed, not failed, so CI does not flip
+# with the sample; each is an index probe in every other run.
+KNOWN_ANALYZED="history_key_events explain_quarantine conflicts_list_all conflicts_list_load
+	conflicts_changes conflicts_target"
 
 # plans LABEL KNOWN...: run the session, check its plans
 plans() {

@@ -75,4 +75,19 @@ assert_eq "$(q "select count(*) from clearing_record where tenant = 'win' and ki
                 and original_trace = '$T1'")" 1 "the return loaded"
 assert_eq "$(echo "55192 USD DBIT 2026-03-03 trace=$T1 rtr=R01" | recon 5 2026-03-03)" \
 	"8 unmatched_theirs return_not_ours;" "a return two weeks back is not this one"
+
+# a return of Friday's trace 1 (effective Monday 03-16), booked Tuesday
+# 03-17: its original is Friday's entry of that trace and amount, a
+# banking day before, not the entry of that trace two weeks back (which
+# made it a late return): matched, Friday's entry named as the original
+amt=$(q "select amount_minor from clearing_record where tenant = 'win' and trace_number = '$T1'
+         and value_date = '2026-03-13'")
+sed -e 's/260216260216/260316260316/' -e 's/0000901/0000902/g' \
+	-e "/^6/s/0000055192/$(printf '%010d' "$amt")/" \
+	-e "/^[89]/s/000000055192/$(printf '%012d' "$amt")/" "$TMP/ret.ach" >"$TMP/ret2.ach"
+expect_exit 0 cl load --tenant win "$TMP/ret2.ach"
+assert_eq "$(echo "$amt USD CRDT 2026-03-17 trace=$T1 rtr=R01" | recon 6 2026-03-17)" \
+	"8 matched matched;" "a return of Friday's entry, a banking day after it"
+grep -q '"original":{"kind":"ach.entry","natural_key":"1100000000|'$T1'|2026-03-13"' "$TMP/out" ||
+	fail "the return's original is Friday's entry: $(cat "$TMP/out")"
 echo "ok"
