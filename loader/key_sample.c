@@ -2,7 +2,6 @@
  * (key_sample.h). */
 #include "key_sample.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,10 +15,19 @@ void cl_key_sample_reset(struct cl_key_sample *s)
 	s->last.kind[0] = s->last.key[0] = '\0';
 }
 
+/* Called for every record of a file: a bounded copy, no formatting. */
+static void copy(char *dst, size_t cap, const char *src)
+{
+	size_t n = strnlen(src, cap - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 static void put(struct cl_key_sample_key *k, const char *kind, const char *key)
 {
-	snprintf(k->kind, sizeof(k->kind), "%s", kind);
-	snprintf(k->key, sizeof(k->key), "%s", key);
+	copy(k->kind, sizeof(k->kind), kind);
+	copy(k->key, sizeof(k->key), key);
 }
 
 void cl_key_sample_add(struct cl_key_sample *s, const char *kind, const char *key)
