@@ -152,14 +152,18 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 				       const char *companies, struct cl_recon_summary *s,
 				       struct cl_error *err)
 {
+	char n[24], kind[16], account[CL_ACCOUNT_MAX + 1], from[16], to[16], ccy[8], ord[24];
 	const char *pk[2] = { o->tenant, key };
 	const char *pr[2] = { o->tenant, refs };
 	const char *pm[3] = { o->tenant, key, run };
 	const char *pc[2] = { o->tenant, companies };
+	const char *pj[3] = { o->tenant, key, ord };
 	PGresult *res;
-	char n[24], kind[16], account[CL_ACCOUNT_MAX + 1], from[16], to[16], ccy[8];
 	bool period;
 	enum cl_db_status st;
+
+	/* the statement's number in the run: where its items go in the answer */
+	snprintf(ord, sizeof(ord), "%lu", (unsigned long)s->statements);
 
 	if ((st = cl_db_exec(db, CL_SQL_RECONCILE_HEADER, 2, pk, &res, err)) != CL_DB_OK)
 		return st;
@@ -183,20 +187,21 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	    (st = exec(db, CL_SQL_RECONCILE_ENTRIES, 2, pk, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_ANALYZE, 0, NULL, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BEST, 2, pr, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_ANALYZE_BEST, 0, NULL, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BOOKED_TWICE, 0, NULL, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BATCHES, 1, pk, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST, 1, pk, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST_BATCH, 2, pc, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_JUDGE, 2, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_JUDGE, 3, pj, err)) != CL_DB_OK ||
 	    (st = cl_db_value(db, CL_SQL_RECONCILE_RECORD_MATCHES, 3, pm, n, sizeof(n), err)) !=
 		    CL_DB_OK)
 		return st;
 	s->new_matches += strtoul(n, NULL, 10);
 	if (period) {
-		const char *pu[8] = { o->tenant, key, kind, from, to, account, companies, ccy };
+		const char *pu[9] = { o->tenant, key, ord, from, to, account, companies, ccy, kind };
 
 		if ((st = exec(db, CL_SQL_RECONCILE_ANALYZE_ANSWER, 0, NULL, err)) != CL_DB_OK ||
-		    (st = exec(db, CL_SQL_RECONCILE_UNMATCHED_OURS, 8, pu, err)) != CL_DB_OK)
+		    (st = exec(db, CL_SQL_RECONCILE_UNMATCHED_OURS, 9, pu, err)) != CL_DB_OK)
 			return st;
 	}
 	s->statements++;

@@ -162,11 +162,12 @@ LIMIT 1
 
 -- name: reconcile_best
 -- Each entry's record (tenant $1), by its references, the text array $2
--- in order of trust: one probe of clearing_record per entry, a BitmapOr
--- of the reference indexes (its own references and, for returns, the
--- original's; an ACH trace only within clearing_trace_window of the
--- entry's date: trace numbers restart daily), never a record that moves
--- no money.  Of the records
+-- in order of trust: an index probe of clearing_record per reference the
+-- entry has (its own references and, for returns, the original's; an ACH
+-- trace only within clearing_trace_window of the entry's date: trace
+-- numbers restart daily), never a record that moves no money.  (One
+-- BitmapOr of every reference index per entry was slower: most entries
+-- carry one or two references.)  Of the records
 -- found, those of the entry's class first
 -- (returns for a return entry, else payments: cls), then of the first
 -- reference, then the one with the same amount, currency and booked
@@ -238,30 +239,88 @@ CROSS JOIN LATERAL (
              AND (e.direction IS NULL OR e.direction = coalesce(
                     clearing_booked_direction(x.kind, x.direction), e.direction)) AS equal,
            abs(coalesce(x.value_date - e.on_date, 0)) AS days_off
-    FROM clearing_record x
-    WHERE x.tenant = $1
-      AND (x.uetr = e.uetr OR x.orgnl_uetr = e.uetr OR x.end_to_end_id = e.end_to_end_id
-           OR x.orgnl_end_to_end_id = e.end_to_end_id OR x.tx_id = e.tx_id
-           OR x.instr_id = e.instr_id
-           OR (x.trace_number = e.ach_trace AND clearing_trace_window(x.value_date, e.on_date))
-           OR (x.original_trace = e.ach_trace
-               AND clearing_trace_window(x.value_date, e.on_date))
-           OR x.end_to_end_id = e.acct_svcr_ref OR x.tx_id = e.acct_svcr_ref)
-      AND x.kind NOT IN ({reconcile_no_money})) AS f
+    FROM (
+      -- one index probe per reference the entry has (and the run matches
+      -- by): an arm whose reference is absent is skipped whole
+      SELECT 1 AS arm, x.* FROM clearing_record x
+      WHERE e.uetr IS NOT NULL AND 'uetr' = ANY ($2::text[])
+        AND x.tenant = $1 AND x.uetr = e.uetr
+      UNION ALL
+      SELECT 2, x.* FROM clearing_record x
+      WHERE e.uetr IS NOT NULL AND 'uetr' = ANY ($2::text[])
+        AND x.tenant = $1 AND x.orgnl_uetr = e.uetr
+      UNION ALL
+      SELECT 3, x.* FROM clearing_record x
+      WHERE e.end_to_end_id IS NOT NULL AND 'e2e' = ANY ($2::text[])
+        AND x.tenant = $1 AND x.end_to_end_id = e.end_to_end_id
+      UNION ALL
+      SELECT 4, x.* FROM clearing_record x
+      WHERE e.end_to_end_id IS NOT NULL AND 'e2e' = ANY ($2::text[])
+        AND x.tenant = $1 AND x.orgnl_end_to_end_id = e.end_to_end_id
+      UNION ALL
+      SELECT 5, x.* FROM clearing_record x
+      WHERE e.tx_id IS NOT NULL AND 'tx_id' = ANY ($2::text[])
+        AND x.tenant = $1 AND x.tx_id = e.tx_id
+      UNION ALL
+      SELECT 6, x.* FROM clearing_record x
+      WHERE e.instr_id IS NOT NULL AND 'instr_id' = ANY ($2::text[])
+        AND x.tenant = $1 AND x.instr_id = e.instr_id
+      UNION ALL
+      SELECT 7, x.* FROM clearing_record x
+      WHERE e.ach_trace IS NOT NULL AND 'trace' = ANY ($2::text[])
+        AND x.tenant = $1 AND x.trace_number = e.ach_trace
+        AND clearing_trace_window(x.value_date, e.on_date)
+      UNION ALL
+      SELECT 8, x.* FROM clearing_record x
+      WHERE e.ach_trace IS NOT NULL AND 'trace' = ANY ($2::text[])
+        AND x.tenant = $1 AND x.original_trace = e.ach_trace
+        AND clearing_trace_window(x.value_date, e.on_date)
+      UNION ALL
+      SELECT 9, x.* FROM clearing_record x
+      WHERE e.acct_svcr_ref IS NOT NULL AND 'acct_svcr_ref' = ANY ($2::text[])
+        AND x.tenant = $1 AND x.end_to_end_id = e.acct_svcr_ref
+      UNION ALL
+      SELECT 10, x.* FROM clearing_record x
+      WHERE e.acct_svcr_ref IS NOT NULL AND 'acct_svcr_ref' = ANY ($2::text[])
+        AND x.tenant = $1 AND x.tx_id = e.acct_svcr_ref) AS x
+    WHERE x.kind NOT IN ({reconcile_no_money})
+      -- a record two arms found counts once: in the first of them
+      AND x.arm = CASE
+        WHEN 'uetr' = ANY ($2::text[]) AND x.uetr = e.uetr THEN 1
+        WHEN 'uetr' = ANY ($2::text[]) AND x.orgnl_uetr = e.uetr THEN 2
+        WHEN 'e2e' = ANY ($2::text[]) AND x.end_to_end_id = e.end_to_end_id THEN 3
+        WHEN 'e2e' = ANY ($2::text[]) AND x.orgnl_end_to_end_id = e.end_to_end_id THEN 4
+        WHEN 'tx_id' = ANY ($2::text[]) AND x.tx_id = e.tx_id THEN 5
+        WHEN 'instr_id' = ANY ($2::text[]) AND x.instr_id = e.instr_id THEN 6
+        WHEN 'trace' = ANY ($2::text[]) AND x.trace_number = e.ach_trace
+             AND clearing_trace_window(x.value_date, e.on_date) THEN 7
+        WHEN 'trace' = ANY ($2::text[]) AND x.original_trace = e.ach_trace
+             AND clearing_trace_window(x.value_date, e.on_date) THEN 8
+        WHEN 'acct_svcr_ref' = ANY ($2::text[]) AND x.end_to_end_id = e.acct_svcr_ref THEN 9
+        WHEN 'acct_svcr_ref' = ANY ($2::text[]) AND x.tx_id = e.acct_svcr_ref THEN 10
+        END) AS f
   WHERE f.ord IS NOT NULL
   ORDER BY NOT f.cls, f.ord, f.equal DESC, f.days_off, f.load_id, f.ordinal
   LIMIT 1) AS c
 CROSS JOIN LATERAL (SELECT ($2::text[])[c.ord] AS rule) AS r
 WHERE e.batch_count IS NULL
 
+-- name: reconcile_analyze_best
+-- Statistics of the records found, for the joins over them (how many
+-- there are, so that a join hashes them rather than sorting both sides).
+ANALYZE pg_temp.cl_recon_best
+
 -- name: reconcile_booked_twice
 -- An entry whose record an earlier entry of the statement has too, the
--- same in every way: the bank booked it twice.
-UPDATE pg_temp.cl_recon_best b SET nth = t.nth
-FROM (SELECT entry_key,
-             row_number() OVER (PARTITION BY kind, natural_key ORDER BY entry_index) AS nth
-      FROM pg_temp.cl_recon_best WHERE cls AND equal) AS t
-WHERE t.entry_key = b.entry_key AND t.nth > 1
+-- same in every way: the bank booked it twice (nth 2: not the first).
+-- The records found more than once are grouped first (one pass, no sort
+-- of the million found once).
+UPDATE pg_temp.cl_recon_best b SET nth = 2
+FROM (SELECT kind, natural_key, min(entry_index) AS first
+      FROM pg_temp.cl_recon_best WHERE cls AND equal
+      GROUP BY kind, natural_key HAVING count(*) > 1) AS d
+WHERE b.cls AND b.equal AND b.kind = d.kind AND b.natural_key = d.natural_key
+  AND b.entry_index > d.first
 
 -- name: reconcile_batches
 -- Each batch entry's candidate batches of tenant $1: the pain.001 PmtInf
@@ -399,21 +458,31 @@ FROM need n
 JOIN sums s ON s.value_date = n.on_date AND s.total = n.net AND s.ccy = n.currency
 ORDER BY n.natural_key, s.rule, s.load_id, s.company_id, s.batch_number
 
+-- fragment: reconcile_seq_step
+-- The answer's order (seq) for each statement of a run: the items of its
+-- statement number n (from 0) from (n + 1) times this, its entries by
+-- their index, then its unmatched ours from half a step on.  The items
+-- go in unsorted (a sort of a million wide rows went to disk); the output
+-- sorts them, or only those it prints.
+1000000000000
+
 -- name: reconcile_judge
--- Each entry of statement $2 (tenant $1) with its status and why: a batch
+-- Each entry of statement $2 (tenant $1, the run's statement number $3)
+-- with its status and why: a batch
 -- by its batch, a group status attached to its message's records, else by
 -- its record; a return without a return of ours
 -- names the payment it returns; an entry without a reference found gets
 -- a suggestion (same amount, currency, direction and date, not matched
 -- by an entry of its kind; for a BAI2 ACH line, else an ACH batch or file
 -- of that net sum) or none.
-INSERT INTO pg_temp.cl_recon (statement_key, status, why, entry_kind, entry_key, entry_item,
+INSERT INTO pg_temp.cl_recon (seq, statement_key, status, why, entry_kind, entry_key, entry_item,
   entry_position, entry_load_id, account, amount_minor, currency, direction, booking_date,
   value_date, payment_status, rule, reference, record_kind, record_key, record_load_id,
   record_position, record_amount, record_currency, record_direction, record_accounts, records,
   batch_total, batch_count, batch_load_id, batch_company, batch_number, batch_ref,
   original_kind, original_key, candidates, rejected)
-SELECT $2, v.status, v.why, e.kind, e.natural_key, e.item, e.position, e.load_id, e.account,
+SELECT ($3::bigint + 1) * {reconcile_seq_step} + coalesce(e.entry_index, 0),
+       $2, v.status, v.why, e.kind, e.natural_key, e.item, e.position, e.load_id, e.account,
        e.amount_minor, e.currency, e.direction, e.booking_date, e.value_date,
        CASE WHEN e.item = 'status' THEN e.status END,
        coalesce(bb.rule, b.rule), coalesce(bb.ref, b.val), coalesce(b.kind, o.kind),
@@ -464,7 +533,6 @@ CROSS JOIN LATERAL (
     WHEN b.late THEN 'late_return'
     WHEN b.ncand > 1 THEN 'several'
     ELSE 'matched' END AS w) AS k) AS v
-ORDER BY e.entry_index
 
 -- name: reconcile_record_matches
 -- The matches of statement $2 of tenant $1 that no run recorded yet, with
@@ -507,29 +575,30 @@ WITH ins AS (
 SELECT count(*) FROM ins
 
 -- name: reconcile_unmatched_ours
--- The records of tenant $1 the bank should have booked on statement $2 of
--- kind $3 and did not (what moves money): in its currency $8, dated within its period ($4 to
+-- The records of tenant $1 the bank should have booked on statement $2 (the
+-- run's statement number $3) of kind $9 and did not (what moves money): in its currency $8, dated within its period ($4 to
 -- $5), on its account $6 (debtor or creditor account), or ACH records of
 -- the originators $7 (a text array), that no entry of a statement of its
 -- kind matched, that this statement's answer does not already name, and
 -- that are not of an ACH batch or file suggested for one of its BAI2
 -- lines (reconcile_suggest_batch: the suggestion names them).
-INSERT INTO pg_temp.cl_recon (statement_key, status, why, account, record_kind, record_key,
-  record_load_id, record_position, record_amount, record_currency, record_direction,
-  record_accounts, record_date)
-SELECT $2, 'unmatched_ours', 'not_booked', $6, x.kind, x.natural_key, x.load_id, x.position,
+INSERT INTO pg_temp.cl_recon (seq, statement_key, status, why, account, record_kind,
+  record_key, record_load_id, record_position, record_amount, record_currency,
+  record_direction, record_accounts, record_date)
+SELECT ($3::bigint + 1) * {reconcile_seq_step} + {reconcile_seq_step} / 2
+         + pg_catalog.row_number() OVER (ORDER BY x.load_id, x.ordinal),
+       $2, 'unmatched_ours', 'not_booked', $6, x.kind, x.natural_key, x.load_id, x.position,
        x.amount_minor, x.currency, x.direction,
        ARRAY[x.debtor_account, x.creditor_account, x.receiving_account], x.value_date
 FROM (
+-- the period's records this statement's answer does not name (a hash of
+-- the answer: it names most), then a probe of the matches for each left
+SELECT x.* FROM (
 SELECT x.* FROM clearing_record x
 WHERE x.tenant = $1 AND x.value_date BETWEEN $4::date AND $5::date AND x.currency = $8
   AND x.kind NOT IN ({reconcile_no_money})
   AND (x.debtor_account = $6 OR x.creditor_account = $6
        OR (x.kind IN ('ach.entry', 'ach.return') AND x.company_id = ANY ($7::text[])))
-  AND NOT EXISTS (
-    SELECT 1 FROM clearing_reconcile_match m
-    WHERE m.tenant = $1 AND m.record_kind = x.kind AND m.record_key = x.natural_key
-      AND m.entry_kind = $3)
   AND NOT EXISTS (
     SELECT 1 FROM pg_temp.cl_recon r
     WHERE r.statement_key = $2 AND r.record_kind = x.kind AND r.record_key = x.natural_key)
@@ -540,7 +609,14 @@ WHERE x.tenant = $1 AND x.value_date BETWEEN $4::date AND $5::date AND x.currenc
       AND coalesce(s.company, x.company_id) = x.company_id
       AND coalesce(s.batch_number, x.batch_number) = x.batch_number)
 OFFSET 0) AS x
-ORDER BY x.load_id, x.ordinal
+WHERE NOT EXISTS (
+  -- (OFFSET 0: a probe per record, never a join with every match of
+  -- statements of this kind, which grow with the years)
+  SELECT 1 FROM clearing_reconcile_match m
+  WHERE m.tenant = $1 AND m.record_kind = x.kind AND m.record_key = x.natural_key
+    AND m.entry_kind = $9
+  OFFSET 0)
+OFFSET 0) AS x
 
 -- name: reconcile_mark_statement
 -- Statement $2 of tenant $1 reconciled by run $3.

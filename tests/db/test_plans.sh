@@ -231,6 +231,7 @@ execute reconcile_entries "'$TENANT', :'skey'"
 run reconcile_analyze
 explain_exec reconcile_best "'$TENANT', '{uetr,e2e,tx_id,instr_id,trace}'"
 execute reconcile_best "'$TENANT', '{uetr,e2e,tx_id,instr_id,trace}'"
+run reconcile_analyze_best
 run reconcile_booked_twice
 explain_exec reconcile_batches "'$TENANT'"
 execute reconcile_batches "'$TENANT'"
@@ -238,13 +239,13 @@ explain_exec reconcile_suggest "'$TENANT'"
 execute reconcile_suggest "'$TENANT'"
 explain_exec reconcile_suggest_batch "'$TENANT', '{1100000000}'"
 execute reconcile_suggest_batch "'$TENANT', '{1100000000}'"
-explain_exec reconcile_judge "'$TENANT', :'skey'"
-execute reconcile_judge "'$TENANT', :'skey'"
+explain_exec reconcile_judge "'$TENANT', :'skey', 0"
+execute reconcile_judge "'$TENANT', :'skey', 0"
 explain_exec reconcile_record_matches "'$TENANT', :'skey', 1"
 execute reconcile_record_matches "'$TENANT', :'skey', 1"
 run reconcile_analyze_answer
-explain_exec reconcile_unmatched_ours "'$TENANT', :'skey', :'skind', :'sfrom', :'sto', :'sacct',
-	'{1100000000}', 'USD'"
+explain_exec reconcile_unmatched_ours "'$TENANT', :'skey', 0, :'sfrom', :'sto', :'sacct',
+	'{1100000000}', 'USD', :'skind'"
 run db_rollback
 
 # Every statement that reads the history is explained above, but the

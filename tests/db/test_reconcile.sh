@@ -320,6 +320,24 @@ grep -q 'a.ach:1: error: unknown format: expected a BAI2 file' "$TMP/err" || fai
 expect_exit 2 cl reconcile -
 expect_exit 2 cl reconcile --match e2e,iban "$TMP/s1.xml"
 
+# one record found by two references of an entry (its EndToEndId and its
+# InstrId, each probed by its own index) is one candidate, not "several";
+# a reference the run does not match by finds nothing
+i3=$(q "select instr_id from clearing_record where end_to_end_id = 'E2E-7-3'")
+[ -n "$i3" ] || fail "E2E-7-3 has no InstrId"
+$GEN account=$A date=2026-03-03 seq=9 >"$TMP/s9.xml" <<S
+$a3 EUR DBIT 2026-03-03 e2e=E2E-7-3 instr=$i3
+S
+expect_exit 0 cl reconcile --format json "$TMP/s9.xml"
+grep -q '"status":"matched","reason":"matched".*"rule":"e2e"' "$TMP/out" ||
+	fail "two references, one record: $(cat "$TMP/out")"
+$GEN account=$A date=2026-03-03 seq=10 >"$TMP/s10.xml" <<S
+$a3 EUR DBIT 2026-03-03 instr=$i3
+S
+expect_exit 10 cl reconcile --match e2e --format json "$TMP/s10.xml"
+assert_eq "$(recon_st "$TMP/out" | head -n 1)" "8 unmatched_theirs no_record" \
+	"an InstrId when the run matches by EndToEndId only"
+
 # every object valid against the schema
 python3 "$CHECK" "$SCHEMA" --expect reconcile,reconcile_summary,reconciled,record "$J" ||
 	fail "JSON output not valid against the schema"
