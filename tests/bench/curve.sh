@@ -196,6 +196,12 @@ day() {
 		echo "show failed" >"$W/${_p}_show.wrong"
 	best_of 5 "${_p}_loads" "$CL_BIN" loads ||
 		echo "loads failed" >"$W/${_p}_loads.wrong"
+	# their floors: starting the program, and connecting with psql's own
+	# binary (Debian's psql on PATH is a Perl wrapper: ~70 ms of its own)
+	best_of 5 "${_p}_start" "$CL_BIN" --version
+	_psql="$("${PG_CONFIG:-pg_config}" --bindir 2>/dev/null)/psql"
+	[ -x "$_psql" ] || _psql=psql
+	best_of 5 "${_p}_connect" "$_psql" -XAtqc 'select 1'
 	storage "$_tag"
 
 	cl_load "${_p}_p8a" "$W/p8a.xml" "$ISO_OVL" 0 "iso$_d"
@@ -219,6 +225,8 @@ day() {
 	fig "${_p}_90" "$_bytes" "$ACH_N" "$_tag load: 90%-duplicate re-upload" "${_p}_copy" 1.5 - 32768
 	fig "${_p}_show" 0 1 "$_tag show --trace (best of 5)" - - - - 0.05
 	fig "${_p}_loads" 0 1 "$_tag loads (best of 5)" - - - - 0.05
+	fig "${_p}_start" 0 1 "$_tag clearing-load --version: process start (floor, best of 5)"
+	fig "${_p}_connect" 0 1 "$_tag psql binary: connect, select 1 (floor, best of 5)"
 	fig "${_p}_p8a" "$_p8bytes" "$ISO_OVL" "$_tag load: pacs.008, $ISO_OVL transactions"
 	fig "${_p}_p8b" "$_p8bytes" "$ISO_OVL" "$_tag load: pacs.008 sharing half of it" "${_p}_p8a" 1.5 - 32768
 }
