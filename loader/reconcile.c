@@ -305,6 +305,11 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 	cl_text_array_add_list(&refs, ref_list);
 	cl_text_array_add_list(&companies, o->ach_companies);
 	st = exec(db, CL_SQL_DB_BEGIN, 0, NULL, err);
+	if (st == CL_DB_OK) {
+		const char *pt[1] = { o->tenant };
+
+		st = exec(db, CL_SQL_RECONCILE_LOCK, 1, pt, err);
+	}
 	for (size_t i = 0; st == CL_DB_OK && i < sizeof(create) / sizeof(create[0]); i++)
 		st = exec(db, create[i], 0, NULL, err);
 	if (st == CL_DB_OK)

@@ -32,7 +32,7 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon (
 	record_accounts text[], records bigint, batch_total bigint, batch_count bigint,
 	batch_load_id bigint, batch_company text, batch_number text, batch_ref text,
 	original_kind text, original_key text, candidates bigint, rejected text,
-	record_date date)
+	record_date date, recorded boolean)
 
 -- name: reconcile_create_entry
 -- One statement's work tables (emptied for each statement): its entries,
@@ -48,7 +48,7 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_best (
 	currency text, direction text, value_date date, accounts text[], equal boolean,
 	ncand bigint, nth bigint, original_trace text, orgnl_uetr text,
 	orgnl_end_to_end_id text, uetr text, end_to_end_id text, tx_id text, taken boolean,
-	rejected text, late boolean, cls boolean)
+	rejected text, late boolean, cls boolean, recorded boolean)
 
 -- name: reconcile_create_sugg
 -- the suggestion for an entry no reference matched,
@@ -100,6 +100,13 @@ SELECT pg_catalog.set_config('work_mem', '256MB', true), pg_catalog.set_config('
 -- Before the session's first temporary table: buffers for a statement's
 -- work tables (8 MB by default: a million entries went to disk).
 SET temp_buffers = '256MB'
+
+-- name: reconcile_lock
+-- One run at a time per tenant $1 (transaction-level): a second waits,
+-- then finds the first's matches recorded (reconcile_best's recorded) and
+-- records none of them again.
+SELECT pg_catalog.pg_advisory_xact_lock(
+  pg_catalog.hashtextextended('clearing-load reconcile ' || $1, 0))
 
 -- name: reconcile_run_id
 -- The run's id, taken when it begins; its row is written at the end.
@@ -184,11 +191,7 @@ SELECT e.natural_key, e.entry_index, r.rule,
          WHEN 'trace' THEN e.ach_trace ELSE e.acct_svcr_ref END,
        c.kind, c.natural_key, c.load_id, c.position, c.amount_minor, c.currency, c.direction,
        c.value_date, ARRAY[c.debtor_account, c.creditor_account, c.receiving_account], c.equal, c.ncand, NULL, c.original_trace, c.orgnl_uetr,
-       c.orgnl_end_to_end_id, c.uetr, c.end_to_end_id, c.tx_id,
-       EXISTS (
-         SELECT 1 FROM clearing_reconcile_match m
-         WHERE m.tenant = $1 AND m.record_kind = c.kind AND m.record_key = c.natural_key
-           AND m.entry_kind = e.kind AND m.entry_key <> e.natural_key),
+       c.orgnl_end_to_end_id, c.uetr, c.end_to_end_id, c.tx_id, t.taken,
        coalesce(
          (SELECT min(s.status || coalesce(' ' || s.status_reason, ''))
           FROM clearing_statement_item s
@@ -207,7 +210,7 @@ SELECT e.natural_key, e.entry_index, r.rule,
         FROM (SELECT $1::text AS tenant, c.kind, c.original_trace, c.amount_minor,
                      c.value_date) ret
         CROSS JOIN LATERAL ({reconcile_return_original}) o),
-       c.cls
+       c.cls, t.recorded
 FROM pg_temp.cl_recon_entry e
 CROSS JOIN LATERAL (
   -- (the window sorted as the ORDER BY is: one sort of the candidates)
@@ -303,6 +306,14 @@ CROSS JOIN LATERAL (
   ORDER BY NOT f.cls, f.ord, f.equal DESC, f.days_off, f.load_id, f.ordinal
   LIMIT 1) AS c
 CROSS JOIN LATERAL (SELECT ($2::text[])[c.ord] AS rule) AS r
+CROSS JOIN LATERAL (
+  -- one probe of the matches of the record: by another entry of a
+  -- statement of this kind (taken), by this entry (recorded already)
+  SELECT coalesce(bool_or(m.entry_key <> e.natural_key), false) AS taken,
+         coalesce(bool_or(m.entry_key = e.natural_key), false) AS recorded
+  FROM clearing_reconcile_match m
+  WHERE m.tenant = $1 AND m.record_kind = c.kind AND m.record_key = c.natural_key
+    AND m.entry_kind = e.kind) AS t
 WHERE e.batch_count IS NULL
 
 -- name: reconcile_analyze_best
@@ -480,7 +491,7 @@ INSERT INTO pg_temp.cl_recon (seq, statement_key, status, why, entry_kind, entry
   value_date, payment_status, rule, reference, record_kind, record_key, record_load_id,
   record_position, record_amount, record_currency, record_direction, record_accounts, records,
   batch_total, batch_count, batch_load_id, batch_company, batch_number, batch_ref,
-  original_kind, original_key, candidates, rejected)
+  original_kind, original_key, candidates, rejected, recorded)
 SELECT ($3::bigint + 1) * {reconcile_seq_step} + coalesce(e.entry_index, 0),
        $2, v.status, v.why, e.kind, e.natural_key, e.item, e.position, e.load_id, e.account,
        e.amount_minor, e.currency, e.direction, e.booking_date, e.value_date,
@@ -490,7 +501,8 @@ SELECT ($3::bigint + 1) * {reconcile_seq_step} + coalesce(e.entry_index, 0),
        coalesce(b.position, o.position), coalesce(b.amount_minor, o.amount_minor),
        coalesce(b.currency, o.currency), coalesce(b.direction, o.direction),
        coalesce(b.accounts, o.accounts), bb.n, bb.total, e.batch_count, bb.load_id,
-       bb.company, bb.batch_number, bb.ref, orig.kind, orig.natural_key, b.ncand, b.rejected
+       bb.company, bb.batch_number, bb.ref, orig.kind, orig.natural_key, b.ncand, b.rejected,
+       b.recorded
 FROM pg_temp.cl_recon_entry e
 LEFT JOIN pg_temp.cl_recon_best b ON b.entry_key = e.natural_key AND b.cls
 LEFT JOIN pg_temp.cl_recon_batch bb ON bb.entry_key = e.natural_key
@@ -536,16 +548,22 @@ CROSS JOIN LATERAL (
 
 -- name: reconcile_record_matches
 -- The matches of statement $2 of tenant $1 that no run recorded yet, with
--- run $3: each matched entry with its record, a batch entry (or a group
--- status) with each record of its batch.  Returns how many were new.
-WITH ins AS (
+-- run $3: each matched entry with its record (not recorded already:
+-- reconcile_best probed, under reconcile_lock, so a plain insert; ON
+-- CONFLICT cost each of a million rows a second probe and a second WAL
+-- record), a batch entry (or a group status) with each record of its
+-- batch (ON CONFLICT: those were not probed).  Returns how many were new.
+WITH ref AS (
   INSERT INTO clearing_reconcile_match
     (tenant, entry_kind, entry_key, record_kind, record_key, rule, run_id)
   SELECT $1, r.entry_kind, r.entry_key, r.record_kind, r.record_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.batch_count IS NULL
-    AND r.record_key IS NOT NULL
-  UNION ALL
+    AND r.record_key IS NOT NULL AND r.recorded IS NOT TRUE
+  RETURNING 1),
+ins AS (
+  INSERT INTO clearing_reconcile_match
+    (tenant, entry_kind, entry_key, record_kind, record_key, rule, run_id)
   SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
   CROSS JOIN LATERAL (
@@ -572,7 +590,7 @@ WITH ins AS (
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'msg_id'
   ON CONFLICT DO NOTHING
   RETURNING 1)
-SELECT count(*) FROM ins
+SELECT (SELECT count(*) FROM ref) + (SELECT count(*) FROM ins)
 
 -- name: reconcile_unmatched_ours
 -- The records of tenant $1 the bank should have booked on statement $2 (the

@@ -338,6 +338,47 @@ expect_exit 10 cl reconcile --match e2e --format json "$TMP/s10.xml"
 assert_eq "$(recon_st "$TMP/out" | head -n 1)" "8 unmatched_theirs no_record" \
 	"an InstrId when the run matches by EndToEndId only"
 
+# two runs at once over one statement: the second waits for the first
+# (reconcile_lock, held here first so that both wait), then finds the match
+# recorded: recorded once, both answers the same
+$GEN account=$A date=2026-03-03 seq=11 >"$TMP/s11.xml" <<S
+$a2 EUR DBIT 2026-03-03 e2e=E2E-7-2
+S
+expect_exit 0 cl load "$TMP/s11.xml"
+mkfifo "$TMP/rlock.in"
+psql -XAtq <"$TMP/rlock.in" >"$TMP/rlock.out" 2>&1 &
+lockpid=$!
+exec 3>"$TMP/rlock.in"
+echo "begin; select pg_advisory_xact_lock(hashtextextended('clearing-load reconcile default', 0));" >&3
+advisory() { q "select count(*) from pg_locks where locktype = 'advisory' and granted = $1"; }
+i=0
+until [ "$(advisory true)" = 1 ]; do
+	i=$((i + 1)); [ "$i" -lt 3000 ] || fail "the lock was never taken"; sleep 0.01
+done
+"$CL_BIN" reconcile --format json "$TMP/s11.xml" >"$TMP/r1.out" 2>"$TMP/r1.err" &
+r1=$!
+"$CL_BIN" reconcile --format json "$TMP/s11.xml" >"$TMP/r2.out" 2>"$TMP/r2.err" &
+r2=$!
+i=0
+until [ "$(advisory false)" = 2 ]; do
+	i=$((i + 1)); [ "$i" -lt 3000 ] || fail "the runs never waited"; sleep 0.01
+done
+echo "commit;" >&3
+exec 3>&-
+wait "$lockpid"
+rc1=0; wait "$r1" || rc1=$?
+rc2=0; wait "$r2" || rc2=$?
+assert_eq "$rc1 $rc2" "0 0" "both runs: $(cat "$TMP/r1.err" "$TMP/r2.err")"
+assert_eq "$(cat "$TMP/r1.out" "$TMP/r2.out" | sed -n 's/.*"new_matches":\([0-9]*\).*/\1/p' | sort | tr '\n' ' ')" \
+	"0 1 " "one run recorded the match, the other found it recorded"
+assert_eq "$(q "select count(*) from clearing_reconcile_match m join clearing_statement_item s
+               on s.tenant = m.tenant and s.kind = m.entry_kind and s.natural_key = m.entry_key
+               where s.seq_nb = '11'")" 1 \
+	"the match of the statement recorded once"
+grep -v reconcile_summary "$TMP/r1.out" >"$TMP/r1.items"
+grep -v reconcile_summary "$TMP/r2.out" >"$TMP/r2.items"
+cmp -s "$TMP/r1.items" "$TMP/r2.items" || fail "two answers: $(diff "$TMP/r1.items" "$TMP/r2.items")"
+
 # every object valid against the schema
 python3 "$CHECK" "$SCHEMA" --expect reconcile,reconcile_summary,reconciled,record "$J" ||
 	fail "JSON output not valid against the schema"
