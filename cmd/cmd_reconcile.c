@@ -99,8 +99,9 @@ static const struct cl_option reconcile_command[] = {
 	CL_OPT_CHECK(no_stdin),
 	CL_OPT_TEXT("Exit status: 0 everything matched (or unmatched ours, or suggested), 10 "
 		    "differences (unmatched theirs or an exception), 2 usage error, 3 invalid "
-		    "statement, 4 a changed statement held, 5 database error, 75 retry later, 78 "
-		    "configuration (see 'clearing-load help')."),
+		    "statement, 4 a changed statement held, 5 database error, 6 a statement's "
+		    "load outcome unknown (its load UUID is printed), 75 retry later, 78 "
+		    "configuration, 130/143 interrupted (see 'clearing-load help')."),
 	CL_OPT_END(),
 };
 

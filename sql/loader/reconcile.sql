@@ -48,7 +48,7 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_best (
 	currency text, direction text, value_date date, accounts text[], equal boolean,
 	ncand bigint, nth bigint, original_trace text, orgnl_uetr text,
 	orgnl_end_to_end_id text, uetr text, end_to_end_id text, tx_id text, taken boolean,
-	rejected text, late boolean, cls boolean, recorded boolean)
+	rejected text, late boolean, cls boolean, recorded boolean, booked text)
 
 -- name: reconcile_create_sugg
 -- the suggestion for an entry no reference matched,
@@ -181,7 +181,9 @@ LIMIT 1
 -- direction, nearest in date; with how many the reference found, whether
 -- an entry of another statement of its kind matched it, a pacs.002 that
 -- rejected it (its transaction, else its whole original message: a group
--- status), and for an ACH return whether it came late: booked more
+-- status), for a pacs.002 rejection the kind of statement whose booked
+-- entry matched the record already (booked), and for an ACH return whether
+-- it came late: booked more
 -- than 2 banking days after its entry's effective date, or 60 days for
 -- the unauthorized codes (R05, R07, R10, R11, R29, R51).
 INSERT INTO pg_temp.cl_recon_best
@@ -210,7 +212,14 @@ SELECT e.natural_key, e.entry_index, r.rule,
         FROM (SELECT $1::text AS tenant, c.kind, c.original_trace, c.amount_minor,
                      c.value_date) ret
         CROSS JOIN LATERAL ({reconcile_return_original}) o),
-       c.cls, t.recorded
+       c.cls, t.recorded,
+       (SELECT min(m.entry_kind)
+        FROM clearing_reconcile_match m
+        JOIN clearing_statement_item s
+          ON s.tenant = m.tenant AND s.kind = m.entry_kind AND s.natural_key = m.entry_key
+        WHERE e.item = 'status' AND e.status = 'RJCT'
+          AND m.tenant = $1 AND m.record_kind = c.kind AND m.record_key = c.natural_key
+          AND s.item = 'entry' AND coalesce(s.status, 'BOOK') = 'BOOK')
 FROM pg_temp.cl_recon_entry e
 CROSS JOIN LATERAL (
   -- (the window sorted as the ORDER BY is: one sort of the candidates)
@@ -485,7 +494,10 @@ ORDER BY n.natural_key, s.rule, s.load_id, s.company_id, s.batch_number
 -- names the payment it returns; an entry without a reference found gets
 -- a suggestion (same amount, currency, direction and date, not matched
 -- by an entry of its kind; for a BAI2 ACH line, else an ACH batch or file
--- of that net sum) or none.
+-- of that net sum) or none.  A pacs.002 status is never taken (a payment
+-- has several statuses, one report after another); a rejection of a
+-- record a statement's booked entry matched before is rejected_booked, as
+-- a booking of a record a pacs.002 rejected before is.
 INSERT INTO pg_temp.cl_recon (seq, statement_key, status, why, entry_kind, entry_key, entry_item,
   entry_position, entry_load_id, account, amount_minor, currency, direction, booking_date,
   value_date, payment_status, rule, reference, record_kind, record_key, record_load_id,
@@ -540,8 +552,9 @@ CROSS JOIN LATERAL (
     WHEN b.kind IS NULL THEN 'no_record'
     WHEN NOT b.equal THEN 'differs'
     WHEN b.nth > 1 THEN 'booked_twice'
-    WHEN b.taken THEN 'taken'
+    WHEN b.taken AND e.item <> 'status' THEN 'taken'
     WHEN coalesce(e.status, 'BOOK') = 'BOOK' AND b.rejected IS NOT NULL THEN 'rejected_booked'
+    WHEN e.item = 'status' AND b.booked IS NOT NULL THEN 'rejected_booked'
     WHEN b.late THEN 'late_return'
     WHEN b.ncand > 1 THEN 'several'
     ELSE 'matched' END AS w) AS k) AS v

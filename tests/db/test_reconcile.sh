@@ -338,6 +338,52 @@ expect_exit 10 cl reconcile --match e2e --format json "$TMP/s10.xml"
 assert_eq "$(recon_st "$TMP/out" | head -n 1)" "8 unmatched_theirs no_record" \
 	"an InstrId when the run matches by EndToEndId only"
 
+# a batch entry whose sum is not its PmtInf's (a cent more) differs; one
+# whose PmtInf we do not have has no batch; an ACH entry the bank booked
+# twice in one statement: the first matched, the second an exception
+pmt1=$(q "select sum(amount_minor) from clearing_record where pmt_inf_id = 'PMT-1'")
+t6=121042880000006
+l6=$(q "select amount_minor || ' USD ' || case direction when 'credit' then 'DBIT' else 'CRDT' end
+        from clearing_record where trace_number = '$t6'")
+$GEN account=$A date=2026-03-03 seq=12 >"$TMP/s12.xml" <<S
+$((pmt1 + 1)) EUR DBIT 2026-03-03 batch=3 pmtinf=PMT-1
+500 EUR DBIT 2026-03-03 batch=2 pmtinf=PMT-NONE
+S
+expect_exit 10 cl reconcile --format json "$TMP/s12.xml"
+assert_eq "$(recon_st "$TMP/out" | grep -v '^ours' | tr '\n' ';')" \
+	"8 exception batch_differs;9 unmatched_theirs no_batch;" "batch differs, no batch"
+$GEN account=GB33BUKB20201555555555 ccy=USD date=2026-03-03 seq=13 >"$TMP/s13.xml" <<S
+$l6 2026-03-03 trace=$t6
+$l6 2026-03-03 trace=$t6
+S
+expect_exit 10 cl reconcile --format json "$TMP/s13.xml"
+assert_eq "$(recon_st "$TMP/out" | grep -v '^ours' | tr '\n' ';')" \
+	"8 matched matched;9 exception booked_twice;" "booked twice in one statement"
+
+# pacs.002 statuses after the booking: a payment's second status (ACSP,
+# then ACSC) is matched as the first was, never "taken"; a rejection of a
+# payment a statement booked before (E2E-7-3, booked by S9) is an exception
+sts() { # MSGID E2E STATUS
+	cat <<X
+<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10"><FIToFIPmtStsRpt>
+<GrpHdr><MsgId>$1</MsgId><CreDtTm>2026-03-04T10:00:00</CreDtTm></GrpHdr>
+<OrgnlGrpInfAndSts><OrgnlMsgId>MSG-7</OrgnlMsgId><OrgnlMsgNmId>pain.001.001.09</OrgnlMsgNmId></OrgnlGrpInfAndSts>
+<TxInfAndSts><OrgnlEndToEndId>$2</OrgnlEndToEndId><TxSts>$3</TxSts></TxInfAndSts>
+</FIToFIPmtStsRpt></Document>
+X
+}
+sts STS-P E2E-7-1 ACSP >"$TMP/stsp.xml"
+sts STS-C E2E-7-1 ACSC >"$TMP/stsc.xml"
+expect_exit 0 cl reconcile --format json "$TMP/stsp.xml"
+expect_exit 0 cl reconcile --format json "$TMP/stsc.xml"
+grep -q '"status":"matched","reason":"matched".*"item":"status".*"payment_status":"ACSC"' "$TMP/out" ||
+	fail "a second status: $(cat "$TMP/out")"
+sts STS-R E2E-7-3 RJCT >"$TMP/stsr.xml"
+expect_exit 10 cl reconcile --format json "$TMP/stsr.xml"
+grep -q '"status":"exception","reason":"rejected_booked".*"item":"status".*"payment_status":"RJCT"' "$TMP/out" ||
+	fail "rejected after the booking: $(cat "$TMP/out")"
+
 # two runs at once over one statement: the second waits for the first
 # (reconcile_lock, held here first so that both wait), then finds the match
 # recorded: recorded once, both answers the same

@@ -90,4 +90,14 @@ assert_eq "$(echo "$amt USD CRDT 2026-03-17 trace=$T1 rtr=R01" | recon 6 2026-03
 	"8 matched matched;" "a return of Friday's entry, a banking day after it"
 grep -q '"original":{"kind":"ach.entry","natural_key":"1100000000|'$T1'|2026-03-13"' "$TMP/out" ||
 	fail "the return's original is Friday's entry: $(cat "$TMP/out")"
+
+# a return of Monday's trace 1 (effective Friday 03-06, 4 banking days
+# after it), booked that Friday: R01's time frame is 2 banking days, so a
+# late return (an exception), its original Monday's entry
+sed -e 's/260216260216/260306260306/' -e 's/0000901/0000903/g' "$TMP/ret.ach" >"$TMP/ret3.ach"
+expect_exit 0 cl load --tenant win "$TMP/ret3.ach"
+assert_eq "$(echo "55192 USD CRDT 2026-03-06 trace=$T1 rtr=R01" | recon 7 2026-03-06)" \
+	"8 exception late_return;" "a return 4 banking days after its entry"
+grep -q '"original":{"kind":"ach.entry","natural_key":"1100000000|'$T1'|2026-03-02"' "$TMP/out" ||
+	fail "the late return's original is Monday's entry: $(cat "$TMP/out")"
 echo "ok"
