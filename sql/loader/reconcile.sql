@@ -34,10 +34,19 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon (
 	original_kind text, original_key text, candidates bigint, rejected text,
 	record_date date, recorded boolean)
 
+-- fragment: reconcile_entry_columns
+-- The columns of a statement's items the work reads (not the keys' rules,
+-- fingerprints, balances and statement headers: a narrower copy of a
+-- million items, and narrower scans of it).
+i.kind, i.item, i.natural_key, i.entry_index, i.account, i.acct_svcr_ref, i.amount_minor,
+i.currency, i.direction, i.status, i.booking_date, i.value_date, i.bank_tx_code,
+i.batch_count, i.batch_pmt_inf_id, i.msg_id, i.pmt_inf_id, i.instr_id, i.end_to_end_id,
+i.tx_id, i.uetr, i.ach_trace, i.load_id, i.position
+
 -- name: reconcile_create_entry
 -- One statement's work tables (emptied for each statement): its entries,
 CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_entry AS
-SELECT i.*, false AS is_return, NULL::date AS on_date
+SELECT {reconcile_entry_columns}, false AS is_return, NULL::date AS on_date
 FROM clearing_statement_item i WITH NO DATA
 
 -- name: reconcile_create_best
@@ -136,7 +145,7 @@ LIMIT 1
 -- reversal, a bank transaction code RRTN or RPCR) and its date (value,
 -- else booking date).
 INSERT INTO pg_temp.cl_recon_entry
-SELECT i.*,
+SELECT {reconcile_entry_columns},
        (i.return_reason IS NOT NULL OR i.reversal
         OR coalesce(i.bank_tx_code LIKE '%/RRTN' OR i.bank_tx_code LIKE '%/RPCR', false)),
        coalesce(i.value_date, i.booking_date)
