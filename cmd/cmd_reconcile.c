@@ -136,6 +136,7 @@ static const char *or_empty(const char *s)
 static const char *why_text(const struct cl_recon_item *it, char *buf, size_t cap)
 {
 	const char *w = or_empty(it->why);
+	bool whole_file = strcmp(or_empty(it->rule), "trace_file") == 0;
 
 	if (strcmp(w, "matched") == 0 && strcmp(or_empty(it->rule), "msg_id") == 0)
 		snprintf(buf, cap,
@@ -143,8 +144,8 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 			 "its %s records",
 			 or_empty(it->records));
 	else if (strcmp(w, "matched") == 0 && it->batch_count)
-		snprintf(buf, cap, "a batch of %s records, count and sum exact",
-			 or_empty(it->records));
+		snprintf(buf, cap, "a %s of %s records, count and sum exact",
+			 whole_file ? "whole ACH file" : "batch", or_empty(it->records));
 	else if (strcmp(w, "several") == 0)
 		snprintf(buf, cap, "%s records carry the reference: the nearest in date",
 			 or_empty(it->candidates));
@@ -163,9 +164,9 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 			 or_empty(it->batch_count));
 	else if (strcmp(w, "batch_differs") == 0)
 		snprintf(buf, cap,
-			 "our batch has %s records netting %s as booked (credits "
+			 "our %s has %s records netting %s as booked (credits "
 			 "positive), the entry %s transactions, %s %s",
-			 or_empty(it->records), or_empty(it->batch_total),
+			 whole_file ? "ACH file" : "batch", or_empty(it->records), or_empty(it->batch_total),
 			 or_empty(it->batch_count), or_empty(it->amount_minor),
 			 or_empty(it->direction));
 	else if (strcmp(w, "suggested") == 0)

@@ -353,13 +353,15 @@ WHERE b.cls AND b.equal AND b.kind = d.kind AND b.natural_key = d.natural_key
 
 -- name: reconcile_batches
 -- Each batch entry's candidate batches of tenant $1: the pain.001 PmtInf
--- of its PmtInfId (per file), the ACH batch of its first transaction's
--- trace (company and batch number, in the file that has it; the trace
--- within clearing_trace_window of the entry's date), with their
--- count and net sum as booked (credits to our account positive) and
--- whether both are the entry's exactly; the best one.  A pacs.002 group
--- status has for its batch the records of its original message (per
--- file; no count or sum to compare: it attaches to them).
+-- of its PmtInfId (per file); the ACH batch (company and batch number, in
+-- the file that has it) and the whole ACH file (the load) of its first
+-- transaction's trace (the trace within clearing_trace_window of the
+-- entry's date), one read of that file's entries grouped both ways; with
+-- their count and net sum as booked (credits to our account positive) and
+-- whether both are the entry's exactly.  The best one: exact, else of the
+-- entry's count, then the first loaded, a batch before its file.  A
+-- pacs.002 group status has for its batch the records of its original
+-- message (per file; no count or sum to compare: it attaches to them).
 INSERT INTO pg_temp.cl_recon_batch
 SELECT DISTINCT ON (e.natural_key) e.natural_key, g.rule, g.ref, g.load_id, g.company,
        g.batch_number, g.kind, g.n, g.total,
@@ -375,10 +377,12 @@ CROSS JOIN LATERAL (
     AND x.kind = 'pain.001'
   GROUP BY x.pmt_inf_id, x.load_id
   UNION ALL
-  SELECT 'trace_batch', t.trace_number, b.load_id, b.company_id, b.batch_number, min(b.kind),
-         count(*), sum(CASE clearing_booked_direction(b.kind, b.direction)
-                       WHEN 'debit' THEN -b.amount_minor ELSE b.amount_minor END),
-         min(b.currency)
+  SELECT CASE GROUPING(b.company_id, b.batch_number) WHEN 0 THEN 'trace_batch'
+           ELSE 'trace_file' END,
+         t.trace_number, t.load_id, b.company_id, b.batch_number, min(b.kind), count(*),
+         sum(CASE clearing_booked_direction(b.kind, b.direction)
+             WHEN 'debit' THEN -b.amount_minor ELSE b.amount_minor END),
+         CASE WHEN min(b.currency) = max(b.currency) THEN min(b.currency) END
   FROM (SELECT DISTINCT x.trace_number, x.load_id, x.company_id, x.batch_number
         FROM (
           -- the trace's records in the window (OFFSET 0: the kind is no
@@ -388,10 +392,18 @@ CROSS JOIN LATERAL (
             AND clearing_trace_window(x.value_date, e.on_date)
           OFFSET 0) AS x
         WHERE x.kind = 'ach.entry') t
-  JOIN clearing_record b
-    ON b.load_id = t.load_id AND b.tenant = $1 AND b.kind = 'ach.entry'
-   AND b.company_id = t.company_id AND b.batch_number = t.batch_number
-  GROUP BY t.trace_number, b.load_id, b.company_id, b.batch_number
+  CROSS JOIN LATERAL (
+    -- the file's records, by the load index (OFFSET 0: the load id is
+    -- the only index condition; a load is of one tenant, and the primary
+    -- key's prefix (tenant, kind) is every ACH entry of the tenant)
+    SELECT b.* FROM clearing_record b
+    WHERE b.load_id = t.load_id
+    OFFSET 0) AS b
+  WHERE b.tenant = $1 AND b.kind = 'ach.entry'
+  GROUP BY t.trace_number, t.load_id, t.company_id, t.batch_number,
+           GROUPING SETS ((b.company_id, b.batch_number), ())
+  HAVING GROUPING(b.company_id, b.batch_number) <> 0
+      OR (b.company_id = t.company_id AND b.batch_number = t.batch_number)
   UNION ALL
   SELECT 'msg_id', x.msg_id, x.load_id, NULL, NULL, min(x.kind), count(*), NULL, NULL
   FROM clearing_record x
@@ -400,7 +412,7 @@ CROSS JOIN LATERAL (
   GROUP BY x.msg_id, x.load_id) AS g
 WHERE e.batch_count IS NOT NULL
    OR clearing_group_status(e.item, e.instr_id, e.end_to_end_id, e.tx_id, e.uetr)
-ORDER BY e.natural_key, 10 DESC, g.load_id
+ORDER BY e.natural_key, 10 DESC, g.n = e.batch_count DESC NULLS LAST, g.load_id, g.rule
 
 -- name: reconcile_suggest
 -- For each entry (not a batch, not a return) of the work table that no
@@ -459,8 +471,13 @@ day AS MATERIALIZED (
            WHEN 'debit' THEN -x.amount_minor ELSE x.amount_minor END AS net
   FROM (SELECT DISTINCT on_date FROM need) d
   CROSS JOIN LATERAL (
-    SELECT x.* FROM clearing_record x
-    WHERE x.tenant = $1 AND x.value_date = d.on_date AND x.kind = 'ach.entry'
+    SELECT x.* FROM (
+      -- the day's records (OFFSET 0: the kind is no index condition, the
+      -- primary key's prefix (tenant, kind) is every ACH entry)
+      SELECT x.* FROM clearing_record x
+      WHERE x.tenant = $1 AND x.value_date = d.on_date
+      OFFSET 0) AS x
+    WHERE x.kind = 'ach.entry'
       AND (pg_catalog.cardinality($2::text[]) = 0 OR x.company_id = ANY ($2::text[]))
       AND NOT EXISTS (
         SELECT 1 FROM clearing_reconcile_match m
@@ -574,7 +591,7 @@ CROSS JOIN LATERAL (
 -- reconcile_best probed, under reconcile_lock, so a plain insert; ON
 -- CONFLICT cost each of a million rows a second probe and a second WAL
 -- record), a batch entry (or a group status) with each record of its
--- batch (ON CONFLICT: those were not probed).  Returns how many were new.
+-- batch or file (ON CONFLICT: those were not probed).  Returns how many were new.
 WITH ref AS (
   INSERT INTO clearing_reconcile_match
     (tenant, entry_kind, entry_key, record_kind, record_key, rule, run_id)
@@ -598,10 +615,14 @@ ins AS (
   SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
   CROSS JOIN LATERAL (
-    SELECT x.kind, x.natural_key FROM clearing_record x
-    WHERE x.tenant = $1 AND x.load_id = r.batch_load_id AND x.company_id = r.batch_company
-      AND x.batch_number = r.batch_number AND x.kind = 'ach.entry' OFFSET 0) AS x
-  WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'trace_batch'
+    -- the file's records, by the load index (as reconcile_batches)
+    SELECT x.tenant, x.kind, x.natural_key, x.company_id, x.batch_number
+    FROM clearing_record x
+    WHERE x.load_id = r.batch_load_id OFFSET 0) AS x
+  WHERE r.statement_key = $2 AND r.status = 'matched'
+    AND r.rule IN ('trace_batch', 'trace_file') AND x.tenant = $1 AND x.kind = 'ach.entry'
+    AND (r.rule = 'trace_file'
+         OR (x.company_id = r.batch_company AND x.batch_number = r.batch_number))
   UNION ALL
   SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r

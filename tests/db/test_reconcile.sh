@@ -425,6 +425,40 @@ grep -v reconcile_summary "$TMP/r1.out" >"$TMP/r1.items"
 grep -v reconcile_summary "$TMP/r2.out" >"$TMP/r2.items"
 cmp -s "$TMP/r1.items" "$TMP/r2.items" || fail "two answers: $(diff "$TMP/r1.items" "$TMP/r2.items")"
 
+# a whole ACH file booked in one entry (tenant achfile: its 4 entries in
+# two batches, count 4 and the file's net): matched by the file of its
+# first trace, each of the 4 recorded; the same file a cent off, in another
+# statement, is the file that differs (its count is the entry's), not its
+# first batch; a count that is neither a batch's nor the file's, no match
+"$CL_TOOLS/gen_ach" --entries 4 --batch-size 2 --seed 5 --start 100 --effective 260304 >"$TMP/f.ach"
+expect_exit 0 cl load --tenant achfile "$TMP/f.ach"
+assert_eq "$(q "select count(distinct batch_number) || ' ' || count(*) from clearing_record
+               where tenant = 'achfile'")" "2 4" "the file: two batches, 4 entries"
+fnet=$(q "select sum(case direction when 'credit' then -amount_minor else amount_minor end)
+          from clearing_record where tenant = 'achfile'")
+fline() { # NET COUNT: a statement line of that net, as booked
+	if [ "$1" -ge 0 ]; then echo "$1 USD CRDT 2026-03-04 batch=$2 traces=$FT"; else echo "$((-$1)) USD DBIT 2026-03-04 batch=$2 traces=$FT"; fi
+}
+FT=121042880000101,121042880000102,121042880000103,121042880000104
+fline "$fnet" 4 | $GEN account=GB33BUKB20201555555555 ccy=USD date=2026-03-04 seq=30 >"$TMP/s30.xml"
+expect_exit 0 cl reconcile --tenant achfile --ach-company 1100000000 "$TMP/s30.xml"
+grep -q '^matched .*|#1 line 8: .* trace_file 121042880000101: a whole ACH file of 4 records, count and sum exact$' "$TMP/out" ||
+	fail "ACH file: $(cat "$TMP/out")"
+assert_eq "$(q "select count(*) || ' ' || min(rule) from clearing_reconcile_match where tenant = 'achfile'")" \
+	"4 trace_file" "each record of the file matched once"
+fline "$((fnet + 1))" 4 | $GEN account=GB33BUKB20201555555555 ccy=USD date=2026-03-04 seq=31 >"$TMP/s31.xml"
+expect_exit 10 cl reconcile --tenant achfile --format json "$TMP/s31.xml"
+grep -q '"status":"exception","reason":"batch_differs","detail":"our ACH file has 4 records netting '"$fnet"' as booked.*"rule":"trace_file"' "$TMP/out" ||
+	fail "ACH file a cent off: $(cat "$TMP/out")"
+cat "$TMP/out" >>"$J"
+FT=121042880000101,121042880000102,121042880000103
+fline "$fnet" 3 | $GEN account=GB33BUKB20201555555555 ccy=USD date=2026-03-04 seq=32 >"$TMP/s32.xml"
+expect_exit 10 cl reconcile --tenant achfile --format json "$TMP/s32.xml"
+grep -q '"status":"exception","reason":"batch_differs",.*"rule":"trace_batch"' "$TMP/out" ||
+	fail "ACH count of neither: $(cat "$TMP/out")"
+assert_eq "$(q "select count(*) from clearing_reconcile_match where tenant = 'achfile'")" 4 \
+	"nothing recorded for a file that differs"
+
 # every object valid against the schema
 python3 "$CHECK" "$SCHEMA" --expect reconcile,reconcile_summary,reconciled,record "$J" ||
 	fail "JSON output not valid against the schema"

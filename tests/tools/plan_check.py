@@ -10,8 +10,10 @@
       clearing_dedupe_event, clearing_load; pass the partitions too) must be
       bounded:
         - an index, index-only or bitmap scan whose index condition names a
-          column other than the tenant (a condition on the tenant alone
-          walks the tenant's every record: the merge join's plan);
+          column other than the tenant and the kind (a condition on the
+          tenant alone walks the tenant's every record: the merge join's
+          plan; on the tenant and a kind, every record of that kind: the
+          primary key's prefix, which once served "the records of a batch");
         - or an index scan without a filter right under a Limit (the first
           N of an ordered index: loads, newest first).
       Never a sequential scan.  Scans of other tables (the pg_temp stage and
@@ -60,9 +62,13 @@ def bitmap_leaves(node):
         yield from bitmap_leaves(child)
 
 
+# columns that bound nothing: a tenant's records, of one kind
+UNBOUNDING = {"tenant", "kind"}
+
+
 def bounded_cond(cond):
     cols = cond_columns(cond)
-    return bool(cols - {"tenant"})
+    return bool(cols - UNBOUNDING)
 
 
 def verdict(node, parents):
@@ -77,7 +83,7 @@ def verdict(node, parents):
         if "Index Cond" not in node:
             return "an index scan without an index condition walks the whole index"
         if cond_columns(node["Index Cond"]):
-            return "an index condition on the tenant alone walks the tenant's every row"
+            return "an index condition on the tenant (and kind) alone walks the tenant's every row (of the kind)"
         return "an index condition that bounds nothing walks the whole index"
     if kind == "Bitmap Heap Scan":
         for leaf in bitmap_leaves(node):
