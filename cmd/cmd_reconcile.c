@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dbconn.h"
+#include "interrupt.h"
 #include "load.h"
 #include "mask.h"
 #include "options.h"
@@ -505,9 +506,18 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 
 		cl_csv_row(stdout, head, sizeof(head) / sizeof(head[0]));
 	}
-	for (int i = 0; i < args->noperands; i++)
+	cl_interrupt_install();
+	for (int i = 0; i < args->noperands; i++) {
 		code = cl_exit_worse(
 			code, load_statement(db, args, args->operands[i], &keys, &nkeys, &cap));
+		if (cl_interrupt_signal()) {
+			/* what became of the file was said; nothing is reconciled */
+			cl_msg("interrupted: nothing reconciled (the statements loaded are "
+			       "reconciled by the next run without files)");
+			cl_recon_keys_free(keys, nkeys);
+			return cl_exit_worse(code, CL_EXIT_SIGNAL + cl_interrupt_signal());
+		}
+	}
 	if (!args->noperands &&
 	    (st = cl_recon_pending(db, ro.tenant, &keys, &nkeys, &err)) != CL_DB_OK)
 		return cl_db_failed(&err);
@@ -517,6 +527,17 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 	}
 	st = cl_reconcile(db, &ro, keys, nkeys, on_item, &o, &s, &err);
 	cl_recon_keys_free(keys, nkeys);
+	if (st != CL_DB_OK && cl_interrupt_signal()) {
+		if (s.run_id)
+			cl_msg("interrupted after run %lld committed: its matches are recorded, "
+			       "its answer not all printed (reconcile the same statements again "
+			       "for it: the same answer, nothing recorded twice)",
+			       s.run_id);
+		else
+			cl_msg("interrupted: the run rolled back, nothing of it recorded (the "
+			       "statements loaded are reconciled by the next run without files)");
+		return cl_exit_worse(code, CL_EXIT_SIGNAL + cl_interrupt_signal());
+	}
 	if (st != CL_DB_OK)
 		return cl_exit_worse(code, cl_db_failed(&err));
 	summary(&o, &s);

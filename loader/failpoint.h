@@ -14,7 +14,9 @@
  * The names are an interface of the test suite:
  *   after_load_row, mid_copy, after_insert, after_journal, before_commit,
  *   after_commit (committed, before the report is printed),
- *   init_between_migrations.
+ *   init_between_migrations,
+ *   reconcile_before_commit, reconcile_after_commit (a reconcile run's
+ *   transaction; after: committed, before the answer is printed).
  */
 #ifndef CL_FAILPOINT_H
 #define CL_FAILPOINT_H

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "failpoint.h"
 #include "fingerprint.h"
 #include "input.h"
+#include "interrupt.h"
 #include "loader_sql.h"
 #include "statement.h"
 #include "statement_identity.h"
@@ -141,9 +143,21 @@ enum cl_db_status cl_recon_pending(struct cl_db *db, const char *tenant, char **
 	return CL_DB_OK;
 }
 
+/* Whether a SIGINT or SIGTERM came (interrupt.h): then nothing more is
+ * sent, and the run rolls back. */
+static bool interrupted(struct cl_error *err)
+{
+	if (!cl_interrupt_signal())
+		return false;
+	cl_error_set(err, NULL, 0, "interrupted", "interrupted: the run rolled back");
+	return true;
+}
+
 static enum cl_db_status exec(struct cl_db *db, const char *sql, int np, const char *const *p,
 			      struct cl_error *err)
 {
+	if (interrupted(err))
+		return CL_DB_ERROR;
 	return cl_db_exec(db, sql, np, p, NULL, err);
 }
 
@@ -166,6 +180,8 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	/* the statement's number in the run: where its items go in the answer */
 	snprintf(ord, sizeof(ord), "%lu", (unsigned long)s->statements);
 
+	if (interrupted(err))
+		return CL_DB_ERROR;
 	if ((st = cl_db_exec(db, CL_SQL_RECONCILE_HEADER, 2, pk, &res, err)) != CL_DB_OK)
 		return st;
 	if (PQntuples(res) == 0) {
@@ -324,15 +340,19 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 		st = counts(db, s, err);
 	if (st == CL_DB_OK)
 		st = record_run(db, o, run, started, s, err);
-	if (st == CL_DB_OK)
+	if (st == CL_DB_OK) {
+		CL_FAILPOINT("reconcile_before_commit", db->conn);
 		st = exec(db, CL_SQL_DB_COMMIT, 0, NULL, err);
+	}
 	cl_text_array_free(&refs);
 	cl_text_array_free(&companies);
 	if (st != CL_DB_OK) {
 		rollback(db);
 		return st;
 	}
+	/* committed: the run's matches are recorded */
 	s->run_id = strtoll(run, NULL, 10);
+	CL_FAILPOINT("reconcile_after_commit", db->conn);
 	st = cl_copy_out(db, o->differences_only ? CL_SQL_RECONCILE_OUTPUT_DIFFERENCES
 						: CL_SQL_RECONCILE_OUTPUT,
 			 out_row, &oc, err);
