@@ -176,10 +176,11 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 			 "date (a suggestion, not a match)");
 	else if (strcmp(w, "suggested_batch") == 0)
 		snprintf(buf, cap,
-			 "no reference matched: the net sum of our ACH %s %s, %s records dated "
+			 "no reference matched: the net sum of our ACH %s%s %s, %s records dated "
 			 "that day (a suggestion, not a match: a BAI2 detail has no item count)",
-			 strcmp(or_empty(it->rule), "ach_file_sum") == 0 ? "file of load"
-									 : "batch (load/company/batch)",
+			 strstr(or_empty(it->rule), "_return_") ? "returns of the " : "",
+			 strstr(or_empty(it->rule), "_file_") ? "file of load"
+							      : "batch (load/company/batch)",
 			 or_empty(it->reference), or_empty(it->records));
 	else if (strcmp(w, "differs") == 0) {
 		bool amount = it->amount_minor && it->record_amount &&

@@ -18,6 +18,13 @@
 -- debit, 466 ACH settlement, 469 miscellaneous ACH debit.
 '165', '166', '169', '455', '466', '469'
 
+-- fragment: reconcile_bai2_ach_return_codes
+-- The BAI2 detail type codes of ACH returns settled in one amount: 168
+-- ACH return item or adjustment settlement (credit), 468 (debit).  Not
+-- 167 and 467, settlement adjustments: a correction of a settlement's
+-- amount, no set of records of ours.
+'168', '468'
+
 -- name: reconcile_create
 -- The run's answer, one row per output item; kept past COMMIT (the output
 -- is written once the run has committed), dropped by reconcile_drop.
@@ -448,25 +455,30 @@ CROSS JOIN LATERAL (
   LIMIT 1) AS o
 
 -- name: reconcile_suggest_batch
--- For each BAI2 ACH line ({reconcile_bai2_ach_codes}) of the work table that
--- no reference matched and no single record was suggested for: an ACH
--- batch of tenant $1 (load, company and batch number), else a whole file
--- (load), of the originators $2 (a text array; every originator when it is
--- empty), whose entries dated the line's day net exactly to its amount as
--- booked (credits to our account positive), none of them matched by a
--- BAI2 line: a suggestion (the first loaded), never a match (a BAI2 detail
--- has no item count).  Bounded by the days of those lines.
+-- For each BAI2 ACH line ({reconcile_bai2_ach_codes}; of returns:
+-- {reconcile_bai2_ach_return_codes}) of the work table that no reference
+-- matched and no single record was suggested for: an ACH batch of tenant
+-- $1 (load, company and batch number), else a whole file (load), of the
+-- originators $2 (a text array; every originator when it is empty), whose
+-- entries (of a returns line: whose returns) dated the line's day net
+-- exactly to its amount as booked (credits to our account positive), none
+-- of them matched by a BAI2 line: a suggestion (the first loaded), never a
+-- match (a BAI2 detail has no item count).  Bounded by the days of those
+-- lines.
 WITH need AS MATERIALIZED (
   SELECT e.natural_key, e.on_date, e.currency,
+         CASE WHEN e.bank_tx_code IN ({reconcile_bai2_ach_return_codes}) THEN 'ach.return'
+              ELSE 'ach.entry' END AS kind,
          CASE e.direction WHEN 'debit' THEN -e.amount_minor ELSE e.amount_minor END AS net
   FROM pg_temp.cl_recon_entry e
   WHERE e.kind = 'bai2' AND e.item = 'entry' AND e.batch_count IS NULL AND NOT e.is_return
-    AND e.bank_tx_code IN ({reconcile_bai2_ach_codes}) AND e.on_date IS NOT NULL
+    AND e.bank_tx_code IN ({reconcile_bai2_ach_codes}, {reconcile_bai2_ach_return_codes})
+    AND e.on_date IS NOT NULL
     AND NOT EXISTS (
       SELECT 1 FROM pg_temp.cl_recon_best b WHERE b.entry_key = e.natural_key AND b.cls)
     AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_recon_sugg o WHERE o.entry_key = e.natural_key)),
 day AS MATERIALIZED (
-  SELECT x.load_id, x.company_id, x.batch_number, x.value_date, x.currency,
+  SELECT x.kind, x.load_id, x.company_id, x.batch_number, x.value_date, x.currency,
          CASE clearing_booked_direction(x.kind, x.direction)
            WHEN 'debit' THEN -x.amount_minor ELSE x.amount_minor END AS net
   FROM (SELECT DISTINCT on_date FROM need) d
@@ -477,7 +489,7 @@ day AS MATERIALIZED (
       SELECT x.* FROM clearing_record x
       WHERE x.tenant = $1 AND x.value_date = d.on_date
       OFFSET 0) AS x
-    WHERE x.kind = 'ach.entry'
+    WHERE x.kind IN ('ach.entry', 'ach.return')
       AND (pg_catalog.cardinality($2::text[]) = 0 OR x.company_id = ANY ($2::text[]))
       AND NOT EXISTS (
         SELECT 1 FROM clearing_reconcile_match m
@@ -485,23 +497,25 @@ day AS MATERIALIZED (
           AND m.entry_kind = 'bai2')
     OFFSET 0) AS x),
 sums AS (
-  SELECT 'ach_batch_sum'::text AS rule,
+  SELECT kind, 'batch_sum'::text AS rule,
          load_id || '/' || company_id || '/' || batch_number AS ref, load_id, company_id,
          batch_number, value_date, min(currency) AS ccy, count(*) AS n, sum(net) AS total
   FROM day
-  GROUP BY load_id, company_id, batch_number, value_date
+  GROUP BY kind, load_id, company_id, batch_number, value_date
   HAVING count(DISTINCT currency) = 1
   UNION ALL
-  SELECT 'ach_file_sum', load_id::text, load_id, NULL, NULL, value_date, min(currency),
+  SELECT kind, 'file_sum', load_id::text, load_id, NULL, NULL, value_date, min(currency),
          count(*), sum(net)
   FROM day
-  GROUP BY load_id, value_date
+  GROUP BY kind, load_id, value_date
   HAVING count(DISTINCT currency) = 1)
 INSERT INTO pg_temp.cl_recon_batch
-SELECT DISTINCT ON (n.natural_key) n.natural_key, s.rule, s.ref, s.load_id, s.company_id,
-       s.batch_number, 'ach.entry', s.n, s.total, false, s.value_date
+SELECT DISTINCT ON (n.natural_key) n.natural_key,
+       CASE s.kind WHEN 'ach.return' THEN 'ach_return_' ELSE 'ach_' END || s.rule, s.ref,
+       s.load_id, s.company_id, s.batch_number, s.kind, s.n, s.total, false, s.value_date
 FROM need n
-JOIN sums s ON s.value_date = n.on_date AND s.total = n.net AND s.ccy = n.currency
+JOIN sums s
+  ON s.kind = n.kind AND s.value_date = n.on_date AND s.total = n.net AND s.ccy = n.currency
 ORDER BY n.natural_key, s.rule, s.load_id, s.company_id, s.batch_number
 
 -- fragment: reconcile_seq_step
@@ -572,7 +586,7 @@ CROSS JOIN LATERAL (
     WHEN e.batch_count IS NOT NULL AND bb.exact THEN 'matched'
     WHEN e.batch_count IS NOT NULL THEN 'batch_differs'
     WHEN b.kind IS NULL AND o.kind IS NOT NULL THEN 'suggested'
-    WHEN b.kind IS NULL AND bb.rule IN ('ach_batch_sum', 'ach_file_sum') THEN 'suggested_batch'
+    WHEN b.kind IS NULL AND bb.on_date IS NOT NULL THEN 'suggested_batch'
     WHEN b.kind IS NULL AND orig.kind IS NOT NULL THEN 'return_not_ours'
     WHEN b.kind IS NULL AND e.item = 'status' THEN 'status_not_ours'
     WHEN b.kind IS NULL THEN 'no_record'
@@ -665,8 +679,7 @@ WHERE x.tenant = $1 AND x.value_date BETWEEN $4::date AND $5::date AND x.currenc
     WHERE r.statement_key = $2 AND r.record_kind = x.kind AND r.record_key = x.natural_key)
   AND NOT EXISTS (
     SELECT 1 FROM pg_temp.cl_recon_batch s
-    WHERE s.load_id = x.load_id AND s.on_date = x.value_date AND x.kind = 'ach.entry'
-      AND s.rule IN ('ach_batch_sum', 'ach_file_sum')
+    WHERE s.load_id = x.load_id AND s.on_date = x.value_date AND s.kind = x.kind
       AND coalesce(s.company, x.company_id) = x.company_id
       AND coalesce(s.batch_number, x.batch_number) = x.batch_number)
 OFFSET 0) AS x

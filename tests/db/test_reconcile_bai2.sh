@@ -45,20 +45,23 @@ detail() {
 	detail 12345 166 466 SREF3 "ACH SETTLEMENT NOT OURS"
 	detail "$B2" 195 495 SREF4 "INCOMING WIRE"
 } >"$TMP/details"
-# the closing ledger balance is the opening (0) plus credits less debits;
-# the 49 total adds up the 03 and 16 amounts as written; record counts
-# include the header and the trailer
-close=$(awk -F, '{ n += ($2 < 400 ? $3 : -$3) } END { print n }' "$TMP/details")
-total=$(awk -F, -v c="$close" '{ n += $3 } END { print n + c }' "$TMP/details")
-{
-	echo "01,BANKSEND,CUSTRECV,260303,2300,S0303,80,,2/"
+# bai DETAILS FILE_ID ACCOUNT: a BAI2 file of 2026-03-03 with those 16
+# records.  The closing ledger balance is the opening (0) plus credits
+# less debits; the 49 total adds up the 03 and 16 amounts as written;
+# record counts include the header and the trailer
+bai() {
+	_close=$(awk -F, '{ n += ($2 < 400 ? $3 : -$3) } END { print n }' "$1")
+	_total=$(awk -F, -v c="$_close" '{ n += $3 } END { print n + c }' "$1")
+	_n=$(wc -l <"$1")
+	echo "01,BANKSEND,CUSTRECV,260303,2300,$2,80,,2/"
 	echo "02,CUSTRECV,BANKSEND,1,260303,2400,USD,2/"
-	echo "03,555000222,USD,010,0,,,015,$close,,/"
-	cat "$TMP/details"
-	echo "49,$total,6/"
-	echo "98,$total,1,8/"
-	echo "99,$total,1,10/"
-} >"$TMP/day.bai"
+	echo "03,$3,USD,010,0,,,015,$_close,,/"
+	cat "$1"
+	echo "49,$_total,$((_n + 2))/"
+	echo "98,$_total,1,$((_n + 4))/"
+	echo "99,$_total,1,$((_n + 6))/"
+}
+bai "$TMP/details" S0303 555000222 >"$TMP/day.bai"
 expect_exit 0 cl validate "$TMP/day.bai"
 
 expect_exit 10 cl reconcile --tenant settle --ach-company 1100000000 --format json "$TMP/day.bai"
@@ -85,4 +88,47 @@ python3 "$CL_ROOT/tests/tools/json_output_check.py" "$CL_ROOT/man/clearing-load-
 expect_exit 10 cl reconcile --tenant settle --ach-company 1100000000 "$TMP/day.bai"
 grep -q "^suggested .* line 4: .*: no reference matched: the net sum of our ACH batch (load/company/batch) $L1/1100000000/0000001, 3 records dated that day (a suggestion, not a match: a BAI2 detail has no item count)$" "$TMP/out" ||
 	fail "text: $(cat "$TMP/out")"
+
+# ACH returns settled in one amount (168 credit, 468 debit): two returns of
+# ours dated 03-03 in one batch (tenant rets), a 168 line of their net sum
+# is suggested naming their batch, and they are not unmatched ours; a 168
+# line of another amount is no record of ours
+R1=55192 R2=1234
+python3 - "$R1" "$R2" >"$TMP/ret.ach" <<'PY'
+import sys
+a = [int(x) for x in sys.argv[1:]]
+rows = ["101 121042882 1210428822603030000A094101BANK                   COMPANY                        ",
+        "5220COMPANY 0                           1100000000PPDRETURN    260303260303   1121042880000001"]
+for i, amt in enumerate(a):
+    trace = "1210428800009%02d" % (i + 1)
+    rows.append("621121042882123456789        %010dRETURN %-8dRECEIVER %-13d  1%s" % (amt, i + 1, i + 1, trace))
+    rows.append("799R01%-15s      12104288%44s%s" % ("1210428800000%02d" % (i + 1), "", trace))
+n = 2 * len(a)
+h = 12104288 * len(a)
+rows.append("8220%06d%010d%012d%012d1100000000%19s%6s121042880000001" % (n, h, 0, sum(a), "", ""))
+rows.append("9000001000001%08d%010d%012d%012d%39s" % (n, h, 0, sum(a), ""))
+for r in rows:
+    assert len(r) == 94, (len(r), r)
+    print(r)
+PY
+expect_exit 0 cl load --tenant rets "$TMP/ret.ach"
+assert_eq "$(q "select count(*) || ' ' || sum(case direction when 'credit' then amount_minor else -amount_minor end)
+               from clearing_record where tenant = 'rets' and kind = 'ach.return'
+               and value_date = '2026-03-03'")" "2 $((R1 + R2))" "the returns loaded, credits"
+LR=$(q "select max(load_id) from clearing_load where tenant = 'rets'")
+{
+	detail "$((R1 + R2))" 168 468 RREF1 "ACH RETURN SETTLEMENT"
+	detail 777 168 468 RREF2 "ACH RETURN SETTLEMENT NOT OURS"
+} >"$TMP/rdetails"
+bai "$TMP/rdetails" R0303 555000333 >"$TMP/ret.bai"
+expect_exit 10 cl reconcile --tenant rets --ach-company 1100000000 --format json "$TMP/ret.bai"
+assert_eq "$(recon_st "$TMP/out" | tr '\n' ';')" "4 suggested suggested_batch;5 unmatched_theirs no_record;" \
+	"BAI2 return settlement lines"
+grep -q '"line":4,.*"rule":"ach_return_batch_sum","reference":"'"$LR"'/1100000000/0000001","record":null,"records":2,' "$TMP/out" ||
+	fail "the returns' batch named: $(grep '"line":4,' "$TMP/out")"
+python3 "$CL_ROOT/tests/tools/json_output_check.py" "$CL_ROOT/man/clearing-load-output.schema.json" \
+	--expect reconcile,reconcile_summary "$TMP/out" || fail "returns: JSON output not valid against the schema"
+expect_exit 10 cl reconcile --tenant rets --ach-company 1100000000 "$TMP/ret.bai"
+grep -q "^suggested .* line 4: .*: no reference matched: the net sum of our ACH returns of the batch (load/company/batch) $LR/1100000000/0000001, 2 records dated that day" "$TMP/out" ||
+	fail "returns text: $(cat "$TMP/out")"
 echo "ok"
