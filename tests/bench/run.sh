@@ -56,8 +56,10 @@ PARTITIONS=8
 now_ns() { date +%s%N; }
 log() { echo "bench: $*" >&2; }
 
-# measure NAME CMD...: run CMD (stdout to /dev/null), record its wall time
-# in seconds and its peak RSS in kB in $W/NAME.m as "SECONDS KB RC".
+# measure NAME CMD...: run CMD (stdout to $W/NAME.out), record its wall
+# time in seconds and its peak RSS in kB in $W/NAME.m as "SECONDS KB RC"
+# (tests/tools/stopwatch: timed inside one exec, not by date(1) around
+# /usr/bin/time, which added about 20 ms to every figure).
 measure() {
 	_n=$1
 	shift
@@ -65,13 +67,9 @@ measure() {
 	# 800 MB of JSON must not be timed as a disk write
 	_out="$W/$_n.out"
 	case $_n in parse_*) _out=/dev/null ;; esac
-	_t0=$(now_ns)
-	/usr/bin/time -f '%M' -o "$W/$_n.rss" "$@" >"$_out" 2>"$W/$_n.err"
+	"$CL_TOOLS/stopwatch" "$W/$_n.m" "$@" >"$_out" 2>"$W/$_n.err"
 	_rc=$?
-	_t1=$(now_ns)
-	_kb=$(tail -n 1 "$W/$_n.rss")
-	case $_kb in '' | *[!0-9]*) _kb=0 ;; esac
-	echo "$(awk -v a="$_t0" -v b="$_t1" 'BEGIN{printf "%.3f", (b-a)/1e9}') $_kb $_rc" >"$W/$_n.m"
+	[ -s "$W/$_n.m" ] || echo "0 0 $_rc" >"$W/$_n.m"
 	return $_rc
 }
 
