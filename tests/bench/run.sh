@@ -54,7 +54,7 @@ fi
 PARTITIONS=8
 
 now_ns() { date +%s%N; }
-log() { echo "bench: $*" >&2; }
+log() { echo "bench: $(date -u +%H:%M:%S) $*" >&2; }
 
 # measure NAME CMD...: run CMD (stdout to $W/NAME.out), record its wall
 # time in seconds and its peak RSS in kB in $W/NAME.m as "SECONDS KB RC"
@@ -210,7 +210,7 @@ DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 	echo "Measured by \`make bench\` ($SCALE) on $DATE: $(nproc) CPUs ($MODEL), $MEM memory${DB_NOTE:+; $DB_NOTE}."
 	echo "Ratios are wall-time ratios to the floor or baseline (parsers: best of 3 runs; the"
 	printf '%s\n' "COPY baseline: one psql \\copy, as the loads; loads: one run each, after VACUUM ANALYZE"
-	echo "and CHECKPOINT; peak memory: maximum RSS of the process, from /usr/bin/time)."
+	echo "and CHECKPOINT; peak memory: maximum RSS of the process, from wait4; tests/tools/stopwatch)."
 	echo "The loader's figures are a growth curve (tests/bench/curve.sh): one business day of"
 	echo "$ACH_N ACH entries (8 originators) at $CURVE_POINTS records of history, on the plain"
 	echo "schema and on $PARTITIONS hash partitions. History is made in SQL from the first day's rows"
