@@ -59,9 +59,48 @@ static bool valid_companies(const char *s)
 	return true;
 }
 
-/* statement files only: not standard input, each one there */
+#define NLIST(a) (sizeof(a) / sizeof((a)[0]))
+
+static void add_match_account(struct cl_args *args, const struct cl_option *opt, const char *arg)
+{
+	(void)opt;
+	if (args->nmatch_account < NLIST(args->match_account))
+		args->match_account[args->nmatch_account] = arg;
+	args->nmatch_account++;
+}
+
+/* --match-account ACCOUNT=REFS, each account once */
+static int check_match_accounts(struct cl_args *args)
+{
+	if (args->nmatch_account > NLIST(args->match_account))
+		return cl_usage_error(args->cmd, "at most %zu --match-account at once",
+				      NLIST(args->match_account));
+	for (unsigned i = 0; i < args->nmatch_account; i++) {
+		const char *a = args->match_account[i], *eq = strchr(a, '=');
+		size_t n = eq ? (size_t)(eq - a) : 0;
+
+		if (!eq || n == 0 || n >= CL_ACCOUNT_MAX || !valid_refs(eq + 1))
+			return cl_usage_error(
+				args->cmd,
+				"invalid --match-account \"%s\" (expected ACCOUNT=REFS: the account as "
+				"its statements write it, the references as --match takes them)",
+				a);
+		for (unsigned j = 0; j < i; j++)
+			if (strncmp(args->match_account[j], a, n + 1) == 0)
+				return cl_usage_error(args->cmd, "--match-account: account %.*s twice",
+						      (int)n, a);
+	}
+	return 0;
+}
+
+/* statement files only: not standard input, each one there; the
+ * --match-account lists */
 static int no_stdin(struct cl_args *args)
 {
+	int code = check_match_accounts(args);
+
+	if (code)
+		return code;
 	for (int i = 0; i < args->noperands; i++)
 		if (strcmp(args->operands[i], "-") == 0)
 			return cl_usage_error(args->cmd,
@@ -87,6 +126,10 @@ static const struct cl_option reconcile_command[] = {
 		"the references to match by, comma-separated, in order of trust (default: the "
 		"UETR, EndToEndId, TxId, InstrId, ACH trace: uetr e2e tx_id instr_id trace; "
 		"also acct_svcr_ref)"),
+	CL_OPT_CALLBACK(0, "match-account", "ACCOUNT=REFS", add_match_account, 0,
+			"for the statements of ACCOUNT (as they write it: an IBAN without blanks, "
+			"a BAI2 account number), these references instead of --match's (a bank's "
+			"own use of the fields; repeat for each account)"),
 	CL_OPT_CHECKED(
 		0, "ach-company", "IDS", ach_company, valid_companies,
 		"ACH company ids of 1 to 10 letters, digits or blanks, comma-separated",
@@ -466,6 +509,8 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 		.tenant = args->tenant ? args->tenant : "default",
 		.refs = args->match,
 		.ach_companies = args->ach_company,
+		.account_refs = args->match_account,
+		.naccount_refs = args->nmatch_account,
 		.differences_only = args->quiet,
 	};
 	struct out o = { .format = args->format };

@@ -68,6 +68,8 @@ struct cl_args {
 	const char *note;          /* resolve --note */
 	const char *match;         /* reconcile --match REFS */
 	const char *ach_company;   /* reconcile --ach-company IDS */
+	const char *match_account[32]; /* reconcile --match-account ACCOUNT=REFS */
+	unsigned nmatch_account;   /* how many were given (more than 32: refused) */
 	const char *roles[32];     /* init --loader-role and the others, in order */
 	int role_kinds[32];        /* their enum cl_role_kind */
 	unsigned nroles;           /* how many were given (more than 32: refused) */

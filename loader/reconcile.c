@@ -161,15 +161,52 @@ static enum cl_db_status exec(struct cl_db *db, const char *sql, int np, const c
 	return cl_db_exec(db, sql, np, p, NULL, err);
 }
 
+/* The references of the run: its own (refs[0]) and those of the
+ * accounts of --match-account (refs[1 + i] for o->account_refs[i]). */
+struct run_refs {
+	size_t n;
+	struct cl_text_array *arrays;
+};
+
+static void run_refs_init(struct run_refs *r, const struct cl_recon_opts *o)
+{
+	r->n = 1 + o->naccount_refs;
+	r->arrays = cl_xcalloc(r->n, sizeof(*r->arrays));
+	cl_text_array_add_list(&r->arrays[0], o->refs ? o->refs : cl_recon_default_refs());
+	for (size_t i = 0; i < o->naccount_refs; i++)
+		cl_text_array_add_list(&r->arrays[1 + i], strchr(o->account_refs[i], '=') + 1);
+}
+
+static void run_refs_free(struct run_refs *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		cl_text_array_free(&r->arrays[i]);
+	free(r->arrays);
+}
+
+/* The references a statement of `account` is matched by: its account's,
+ * else the run's. */
+static const char *refs_for(struct run_refs *r, const struct cl_recon_opts *o,
+			    const char *account)
+{
+	for (size_t i = 0; i < o->naccount_refs; i++) {
+		size_t n = (size_t)(strchr(o->account_refs[i], '=') - o->account_refs[i]);
+
+		if (strlen(account) == n && memcmp(account, o->account_refs[i], n) == 0)
+			return cl_text_array_text(&r->arrays[1 + i]);
+	}
+	return cl_text_array_text(&r->arrays[0]);
+}
+
 /* One statement of the run; s counts it. */
 static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_opts *o,
-				       const char *key, const char *run, const char *refs,
+				       const char *key, const char *run, struct run_refs *rr,
 				       const char *companies, struct cl_recon_summary *s,
 				       struct cl_error *err)
 {
 	char n[24], kind[16], account[CL_ACCOUNT_MAX + 1], from[16], to[16], ccy[8], ord[24];
 	const char *pk[2] = { o->tenant, key };
-	const char *pr[2] = { o->tenant, refs };
+	const char *pr[2] = { o->tenant, NULL };
 	const char *pm[3] = { o->tenant, key, run };
 	const char *pc[2] = { o->tenant, companies };
 	const char *pj[3] = { o->tenant, key, ord };
@@ -200,6 +237,7 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	period = (strcmp(kind, "camt.053") == 0 || strcmp(kind, "bai2") == 0) &&
 		 !PQgetisnull(res, 0, 1) && !PQgetisnull(res, 0, 2) && !PQgetisnull(res, 0, 3);
 	PQclear(res);
+	pr[1] = refs_for(rr, o, account);
 	if ((st = exec(db, CL_SQL_RECONCILE_TRUNCATE_WORK, 0, NULL, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_ENTRIES, 2, pk, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_ANALYZE, 0, NULL, err)) != CL_DB_OK ||
@@ -245,9 +283,19 @@ static enum cl_db_status record_run(struct cl_db *db, const struct cl_recon_opts
 				    const char *run, const char *started,
 				    const struct cl_recon_summary *s, struct cl_error *err)
 {
-	char v[7][24];
+	const char *own = o->refs ? o->refs : cl_recon_default_refs();
+	char v[7][24], *refs;
 	const char *p[11];
+	size_t cap = strlen(own) + 1, n;
+	enum cl_db_status st;
 
+	/* the run's references, then each account's: "REFS; ACCOUNT=REFS" */
+	for (size_t i = 0; i < o->naccount_refs; i++)
+		cap += 2 + strlen(o->account_refs[i]);
+	refs = cl_xmalloc(cap);
+	n = (size_t)snprintf(refs, cap, "%s", own);
+	for (size_t i = 0; i < o->naccount_refs; i++)
+		n += (size_t)snprintf(refs + n, cap - n, "; %s", o->account_refs[i]);
 	snprintf(v[0], sizeof(v[0]), "%lu", s->statements);
 	snprintf(v[1], sizeof(v[1]), "%lu", s->matched);
 	snprintf(v[2], sizeof(v[2]), "%lu", s->unmatched_ours);
@@ -258,11 +306,13 @@ static enum cl_db_status record_run(struct cl_db *db, const struct cl_recon_opts
 	p[0] = run;
 	p[1] = o->tenant;
 	p[2] = v[0];
-	p[3] = o->refs ? o->refs : cl_recon_default_refs();
+	p[3] = refs;
 	for (int i = 1; i < 7; i++)
 		p[3 + i] = v[i];
 	p[10] = started;
-	return exec(db, CL_SQL_RECONCILE_RECORD_RUN, 11, p, err);
+	st = exec(db, CL_SQL_RECONCILE_RECORD_RUN, 11, p, err);
+	free(refs);
+	return st;
 }
 
 struct out_ctx {
@@ -312,14 +362,14 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 		CL_SQL_RECONCILE_CREATE_SUGG,  CL_SQL_RECONCILE_CREATE_BATCH,
 		CL_SQL_RECONCILE_TRUNCATE,
 	};
-	const char *ref_list = o->refs ? o->refs : cl_recon_default_refs();
-	struct cl_text_array refs = { 0 }, companies = { 0 };
+	struct run_refs refs;
+	struct cl_text_array companies = { 0 };
 	char run[24], started[48];
 	struct out_ctx oc = { on_item, ctx };
 	enum cl_db_status st;
 
 	memset(s, 0, sizeof(*s));
-	cl_text_array_add_list(&refs, ref_list);
+	run_refs_init(&refs, o);
 	cl_text_array_add_list(&companies, o->ach_companies);
 	st = exec(db, CL_SQL_DB_BEGIN, 0, NULL, err);
 	if (st == CL_DB_OK) {
@@ -334,8 +384,8 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 	if (st == CL_DB_OK)
 		st = cl_db_value(db, CL_SQL_RECONCILE_NOW, 0, NULL, started, sizeof(started), err);
 	for (size_t i = 0; st == CL_DB_OK && i < n; i++)
-		st = one_statement(db, o, keys[i], run, cl_text_array_text(&refs),
-				   cl_text_array_text(&companies), s, err);
+		st = one_statement(db, o, keys[i], run, &refs, cl_text_array_text(&companies), s,
+				   err);
 	if (st == CL_DB_OK)
 		st = counts(db, s, err);
 	if (st == CL_DB_OK)
@@ -344,7 +394,7 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 		CL_FAILPOINT("reconcile_before_commit", db->conn);
 		st = exec(db, CL_SQL_DB_COMMIT, 0, NULL, err);
 	}
-	cl_text_array_free(&refs);
+	run_refs_free(&refs);
 	cl_text_array_free(&companies);
 	if (st != CL_DB_OK) {
 		rollback(db);

@@ -39,6 +39,9 @@ struct cl_recon_opts {
 	const char *refs;          /* comma list of known references, NULL: the
 				      default */
 	const char *ach_companies; /* comma list of ACH company ids, or NULL */
+	const char *const *account_refs; /* "ACCOUNT=REFS": the references of the
+					    statements of that account, for refs */
+	size_t naccount_refs;
 	bool differences_only;     /* hand out every item but the matched ones */
 };
 

@@ -337,6 +337,24 @@ S
 expect_exit 10 cl reconcile --match e2e --format json "$TMP/s10.xml"
 assert_eq "$(recon_st "$TMP/out" | head -n 1)" "8 unmatched_theirs no_record" \
 	"an InstrId when the run matches by EndToEndId only"
+# per account (a bank's own use of the fields): the account's references,
+# not --match's (E2E-7-3 is S9's: found by its InstrId, it is taken); the
+# run records both
+expect_exit 10 cl reconcile --match e2e --match-account "$A=instr_id" --format json "$TMP/s10.xml"
+assert_eq "$(recon_st "$TMP/out" | head -n 1)" "8 exception taken" \
+	"the account's InstrId over --match e2e"
+expect_exit 10 cl reconcile --match instr_id --match-account "$A=e2e" \
+	--match-account "GB33BUKB20201555555555=instr_id" --format json "$TMP/s10.xml"
+assert_eq "$(recon_st "$TMP/out" | head -n 1)" "8 unmatched_theirs no_record" \
+	"the account's EndToEndId over --match instr_id"
+assert_eq "$(q "select refs from clearing_reconcile_run order by run_id desc limit 1")" \
+	"instr_id; $A=e2e; GB33BUKB20201555555555=instr_id" "the run's references, each account's"
+for bad in "=e2e" "$A=" "$A=e2e,bogus" "$A"; do
+	expect_exit 2 cl reconcile --match-account "$bad" "$TMP/s10.xml"
+	grep -q 'invalid --match-account' "$TMP/err" || fail "--match-account $bad: $(cat "$TMP/err")"
+done
+expect_exit 2 cl reconcile --match-account "$A=e2e" --match-account "$A=trace" "$TMP/s10.xml"
+grep -q "account $A twice" "$TMP/err" || fail "an account twice: $(cat "$TMP/err")"
 
 # a batch entry whose sum is not its PmtInf's (a cent more) differs; one
 # whose PmtInf we do not have has no batch; an ACH entry the bank booked
