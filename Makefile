@@ -97,7 +97,8 @@ $(B)/gen/loader_sql.h: $(B)/gen/gen_record_sql $(LOADER_SQL)
 
 $(LIB_OBJS) $(MAIN_OBJ): | $(B)/gen/record_sql.h $(B)/gen/loader_sql.h
 
-$(B)/gen/schema_sql.c: $(SQL_FILES) sql/embed.sh
+# (sql/ itself: a migration removed changes the folder, not any file left)
+$(B)/gen/schema_sql.c: $(SQL_FILES) sql sql/embed.sh
 	@mkdir -p $(dir $@)
 	sh sql/embed.sh $(SQL_FILES) >$@.tmp && mv $@.tmp $@
 

@@ -400,9 +400,10 @@ CROSS JOIN LATERAL (
           OFFSET 0) AS x
         WHERE x.kind = 'ach.entry') t
   CROSS JOIN LATERAL (
-    -- the file's records, by the load index (OFFSET 0: the load id is
-    -- the only index condition; a load is of one tenant, and the primary
-    -- key's prefix (tenant, kind) is every ACH entry of the tenant)
+    -- the file's records, by their load (the feed's index of (load_id,
+    -- ordinal), migration 013; OFFSET 0: the load id is the only index
+    -- condition; a load is of one tenant, and the primary key's prefix
+    -- (tenant, kind) is every ACH entry of the tenant)
     SELECT b.* FROM clearing_record b
     WHERE b.load_id = t.load_id
     OFFSET 0) AS b
@@ -629,7 +630,7 @@ ins AS (
   SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
   CROSS JOIN LATERAL (
-    -- the file's records, by the load index (as reconcile_batches)
+    -- the file's records, by their load (as reconcile_batches)
     SELECT x.tenant, x.kind, x.natural_key, x.company_id, x.batch_number
     FROM clearing_record x
     WHERE x.load_id = r.batch_load_id OFFSET 0) AS x
