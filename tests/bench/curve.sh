@@ -9,13 +9,18 @@
 #   90%      a file of the day's last 90% and 10% more, right after
 #   show     show --trace of one of the day's entries, and loads (best of 5)
 #   pacs.008 an ISO_OVL-transaction file, then one sharing half of it
-#   COPY     the baseline: the day's rows as the loader stored them, under
-#            fresh keys (suffixed), COPYed into the same table right after
-#            the day's loads, then removed.  Not the day's own rows deleted
-#            and COPYed back: those land in index pages split for them
-#            already (a million rows at 20M records, plain schema: 31.2 s
-#            back into their places, 63.5 s under fresh keys, the load of
-#            them 53.3 s; at 6M on 8 partitions 21.5 s, 39.9 s and 54.5 s)
+#   COPY     the baseline: the day's rows as the loader stored them, the
+#            same keys, COPYed into the twin: a second clearing-load schema
+#            of the same shape (init --schema bench_twin, the same
+#            partitions) that holds the same history and every earlier
+#            day's rows, not this day's.  The same index work as the load
+#            into a table of the same size, whose pages the day's loads have
+#            not touched.  (Earlier runs COPYed the rows under fresh keys
+#            into the same table right after the loads: into pages the load
+#            had just split, a baseline that ran fast at some points; the
+#            day's own rows deleted and COPYed back land in pages split for
+#            them, faster still: at 20M records 31.2 s against 63.5 s under
+#            fresh keys.)  Then the day's other new rows go to the twin too.
 #
 # The history is made in SQL from the first day's rows, as a restore would
 # (indexes dropped, rows inserted, indexes rebuilt, VACUUM ANALYZE): copy k
@@ -62,17 +67,9 @@ history_columns() {
 	     and not attisdropped"
 }
 
-# The columns of clearing_record as the day's COPY baseline writes them:
-# the day's rows under fresh keys, in a load of their own (3000000 + day).
-baseline_columns() {
-	sql "select string_agg(case attname
-		when 'natural_key' then 'natural_key || ''#c'''
-		when 'near_key' then 'near_key || ''#c'''
-		when 'load_id' then '3000000 + $_d'
-		else quote_ident(attname) end, ', ' order by attnum)
-	     from pg_attribute where attrelid = 'clearing_record'::regclass and attnum > 0
-	     and not attisdropped"
-}
+# The baseline's table: clearing-load's schema once more (curve: init
+# --schema, the same partitions).  Empty: no twin (the reconcile bench).
+TWIN=""
 
 # The condition on pg_index that an index of clearing_record holds entries
 # (itself, or on a partitioned table one of its partitions' indexes; an
@@ -83,7 +80,8 @@ filled_index() {
 }
 
 # grow_to N: history copies of the template load's rows until the table
-# holds at least N records.
+# holds at least N records; the same copies into the twin (when there is
+# one: it holds the template load's rows too).
 grow_to() {
 	_t0=$(now_ns)
 	_have=$(sql "select count(*) from clearing_record")
@@ -92,6 +90,17 @@ grow_to() {
 	[ "$_n" -gt 0 ] || return 0
 	_k0=$((KCOPIES + 1))
 	KCOPIES=$((KCOPIES + _n))
+	grow_schema || return 1
+	if [ -n "$TWIN" ]; then
+		(PGOPTIONS="-c search_path=$TWIN" && export PGOPTIONS && grow_schema) || return 1
+	fi
+	log "history: $(sql "select count(*) from clearing_record") records in" \
+		"$(awk -v a="$_t0" -v b="$(now_ns)" 'BEGIN{printf "%.0f", (b-a)/1e9}') s${TWIN:+ (and its twin)}"
+}
+
+# grow_schema: copies _k0 to KCOPIES (_tpl rows each) into the tables the
+# search path finds first (PGOPTIONS).
+grow_schema() {
 	_names=$(sql "select string_agg(quote_ident(attname), ', ' order by attnum)
 		      from pg_attribute where attrelid = 'clearing_record'::regclass and attnum > 0
 		      and not attisdropped")
@@ -149,8 +158,6 @@ grow_to() {
 	} >"$W/grow.sql"
 	psql -Xq -v ON_ERROR_STOP=1 -f "$W/grow.sql" >"$W/grow.out" 2>&1 ||
 		{ log "history failed: $(cat "$W/grow.out")"; return 1; }
-	log "history: $(sql "select count(*) from clearing_record") records in" \
-		"$(awk -v a="$_t0" -v b="$(now_ns)" 'BEGIN{printf "%.0f", (b-a)/1e9}') s"
 }
 
 # storage P: bytes per record (table, TOAST and indexes, over every
@@ -214,18 +221,22 @@ day() {
 	cl_load "${_p}_p8a" "$W/p8a.xml" "$ISO_OVL" 0 "iso$_d"
 	cl_load "${_p}_p8b" "$W/p8b.xml" $((ISO_OVL / 2)) $((ISO_OVL / 2)) "iso$_d"
 
-	# the baseline: the day's rows as the loader stored them, under fresh
-	# keys (natural and near key suffixed '#c', so each lands beside the
-	# day's own in every index, as the day's did beside their twins of
-	# other days), COPYed into the same table, then removed again
-	psql -Xq -v ON_ERROR_STOP=1 -c "\\copy (select $(baseline_columns) from clearing_record where load_id = $_lid) to '$W/rows.copy'" &&
+	# the baseline: the day's rows as the loader stored them, COPYed into
+	# the twin (the same keys into the same indexes of a table of the same
+	# size); then the day's other new rows (the 90% re-upload's tenth, the
+	# pacs.008 files; the history's loads are numbered from 1000000), so
+	# that the twin holds what the table holds
+	psql -Xq -v ON_ERROR_STOP=1 -c "\\copy (select * from clearing_record where load_id = $_lid) to '$W/rows.copy'" &&
 		settle &&
-		measure "${_p}_copy" psql -Xq -v ON_ERROR_STOP=1 -c "\\copy clearing_record from '$W/rows.copy'" &&
-		sql "set clearing_load.maintenance = 'bench'; delete from clearing_record where load_id = 3000000 + $_d" ||
+		measure "${_p}_copy" psql -Xq -v ON_ERROR_STOP=1 -c "\\copy $TWIN.clearing_record from '$W/rows.copy'" &&
+		sql "insert into $TWIN.clearing_record select * from clearing_record
+		     where load_id > $_lid and load_id < 1000000" ||
 		log "COPY baseline failed: $(cat "$W/${_p}_copy.err" 2>/dev/null)"
 	rm -f "$W/rows.copy"
+	_twin=$(sql "select (select count(*) from clearing_record) - (select count(*) from $TWIN.clearing_record)")
+	[ "$_twin" = 0 ] || echo "the twin differs from the table by $_twin records" >"$W/${_p}_copy.wrong"
 
-	fig "${_p}_copy" "$_bytes" "$ACH_N" "$_tag plain COPY of the day's $ACH_N rows (baseline)"
+	fig "${_p}_copy" "$_bytes" "$ACH_N" "$_tag plain COPY of the day's $ACH_N rows into the twin (baseline)"
 	fig "${_p}_load" "$_bytes" "$ACH_N" "$_tag load: $ACH_N new entries" "${_p}_copy" 1.5 - 32768
 	fig "${_p}_diff" "$_bytes" "$ACH_N" "$_tag diff of the same file, before it" "${_p}_load" 1.0 - 32768
 	fig "${_p}_exact" "$_bytes" "$ACH_N" "$_tag load: exact re-upload" "${_p}_copy" 1.2 - 32768
@@ -243,11 +254,15 @@ curve() {
 	export PGDATABASE="cl_bench_$1_$$"
 	dropdb --if-exists "$PGDATABASE" >/dev/null 2>&1
 	createdb "$PGDATABASE" || { log "createdb failed"; return 1; }
-	if [ "$2" -gt 0 ]; then
-		"$CL_BIN" init --partitions "$2" >"$W/init.out" 2>&1
-	else
-		"$CL_BIN" init >"$W/init.out" 2>&1
-	fi || { log "init failed: $(cat "$W/init.out")"; return 1; }
+	TWIN=bench_twin
+	sql "create schema $TWIN" || return 1
+	for _schema in public "$TWIN"; do
+		if [ "$2" -gt 0 ]; then
+			"$CL_BIN" init --schema "$_schema" --partitions "$2" >"$W/init.out" 2>&1
+		else
+			"$CL_BIN" init --schema "$_schema" >"$W/init.out" 2>&1
+		fi || { log "init failed: $(cat "$W/init.out")"; return 1; }
+	done
 	TEMPLATE_LOAD=""
 	KCOPIES=0
 	_d=0
@@ -259,5 +274,6 @@ curve() {
 		_d=$((_d + 1))
 	done
 	[ -n "${BENCH_KEEP:-}" ] || dropdb "$PGDATABASE" >/dev/null 2>&1
+	TWIN=""
 	return 0
 }

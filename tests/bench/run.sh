@@ -10,7 +10,8 @@
 #            names): the growth curve of curve.sh, one business day of
 #            1,000,000 entries at 0, 5M and 20M records of history, on the
 #            plain and on the hash-partitioned schema; baseline: a plain
-#            COPY of the same rows into the same table.
+#            COPY of the same rows into a twin of the table, of the same
+#            size and shape.
 #
 # Prints the tables and writes them, with the date and the machine, to
 # tests/out/bench/figures.md (the README's figures come from there).
@@ -217,8 +218,8 @@ DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 	echo "(keys and near identities suffixed, value dates 1 to 18 weeks back, a quarter in three light"
 	echo "tenants, one record in ten re-uploaded once); VACUUM ANALYZE and CHECKPOINT before each day,"
 	echo "none between a load and its re-uploads. Each load's baseline is a plain COPY of the day's"
-	echo "rows as the loader stored them, under fresh keys (suffixed, so they land beside the day's in"
-	echo "every index), into the same table right after the day's loads; then they are removed."
+	echo "rows as the loader stored them, the same keys, into a twin: the same schema again (init"
+	echo "--schema, the same partitions) holding the same history and earlier days, not this day's."
 	echo
 	echo "| measurement | wall s | MB/s | records/s | peak MB | ratio | target | result |"
 	echo "|---|---:|---:|---:|---:|---:|---|---|"
