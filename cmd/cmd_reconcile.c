@@ -565,8 +565,12 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 		}
 	}
 	if (!args->noperands &&
-	    (st = cl_recon_pending(db, ro.tenant, &keys, &nkeys, &err)) != CL_DB_OK)
-		return cl_db_failed(&err);
+	    (st = cl_recon_pending(db, ro.tenant, &keys, &nkeys, &err)) != CL_DB_OK) {
+		if (!cl_interrupt_signal())
+			return cl_db_failed(&err);
+		cl_msg("interrupted: nothing reconciled");
+		return CL_EXIT_SIGNAL + cl_interrupt_signal();
+	}
 	if (!db->conn && cl_db_connect(db, db->conninfo, &err) != CL_DB_OK) {
 		cl_recon_keys_free(keys, nkeys);
 		return cl_exit_worse(code, cl_db_failed(&err));
