@@ -8,11 +8,9 @@
 #include "roles.h"
 #include "schema.h"
 
-#define NLIST(a) (sizeof(a) / sizeof((a)[0]))
-
 static void add_role(struct cl_args *args, const struct cl_option *opt, const char *arg)
 {
-	if (args->nroles < NLIST(args->roles)) {
+	if (args->nroles < CL_NLIST(args->roles)) {
 		args->roles[args->nroles] = arg;
 		args->role_kinds[args->nroles] = opt->value;
 	}
@@ -22,16 +20,14 @@ static void add_role(struct cl_args *args, const struct cl_option *opt, const ch
 static void add_access(struct cl_args *args, const struct cl_option *opt, const char *arg)
 {
 	(void)opt;
-	if (args->naccess < NLIST(args->tenant_access))
-		args->tenant_access[args->naccess] = arg;
-	args->naccess++;
+	cl_list_add(args->tenant_access, CL_NLIST(args->tenant_access), &args->naccess, arg);
 }
 
 static int check(struct cl_args *args)
 {
-	if (args->nroles > NLIST(args->roles) || args->naccess > NLIST(args->tenant_access))
+	if (args->nroles > CL_NLIST(args->roles) || args->naccess > CL_NLIST(args->tenant_access))
 		return cl_usage_error(args->cmd, "at most %zu roles and %zu --tenant-access at once",
-				      NLIST(args->roles), NLIST(args->tenant_access));
+				      CL_NLIST(args->roles), CL_NLIST(args->tenant_access));
 	for (unsigned i = 0; i < args->nroles; i++)
 		if (!args->roles[i][0])
 			return cl_usage_error(args->cmd, "a role name is empty");
@@ -98,7 +94,7 @@ static int apply_roles(const struct cl_args *args, struct cl_db *db)
 	}
 	req.nroles = args->nroles;
 	for (unsigned i = 0; i < args->naccess; i++) {
-		static char roles[NLIST(args->tenant_access)][256];
+		static char roles[CL_NLIST(args->tenant_access)][256];
 		const char *eq = strchr(args->tenant_access[i], '=');
 
 		snprintf(roles[i], sizeof(roles[i]), "%.*s", (int)(eq - args->tenant_access[i]),

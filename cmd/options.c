@@ -305,6 +305,13 @@ static void print_lines(const struct lines *l)
 	}
 }
 
+void cl_list_add(const char **list, size_t cap, unsigned *n, const char *arg)
+{
+	if (*n < cap)
+		list[*n] = arg;
+	(*n)++;
+}
+
 void cl_print_help(const struct cl_option *table)
 {
 	struct lines l;

@@ -207,6 +207,14 @@ extern const struct cl_option cl_file_read_options[];
  * order: the operands, -q with -v, then the table's CHECK lines. */
 int cl_parse_options(const struct cl_option *cmd, int argc, char **argv, struct cl_args *args);
 
+/* The number of elements of array `a`. */
+#define CL_NLIST(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A repeated option's argument appended to `list` (of `cap` elements);
+ * `*n` counts every one given, past `cap` too: the command's check
+ * refuses more than the list holds. */
+void cl_list_add(const char **list, size_t cap, unsigned *n, const char *arg);
+
 /* Print a table as --help does, to stdout: its usage line, its text and
  * its options, -h, --help after the last one. */
 void cl_print_help(const struct cl_option *table);
