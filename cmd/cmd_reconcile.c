@@ -59,22 +59,18 @@ static bool valid_companies(const char *s)
 	return true;
 }
 
-#define NLIST(a) (sizeof(a) / sizeof((a)[0]))
-
 static void add_match_account(struct cl_args *args, const struct cl_option *opt, const char *arg)
 {
 	(void)opt;
-	if (args->nmatch_account < NLIST(args->match_account))
-		args->match_account[args->nmatch_account] = arg;
-	args->nmatch_account++;
+	cl_list_add(args->match_account, CL_NLIST(args->match_account), &args->nmatch_account, arg);
 }
 
 /* --match-account ACCOUNT=REFS, each account once */
 static int check_match_accounts(struct cl_args *args)
 {
-	if (args->nmatch_account > NLIST(args->match_account))
+	if (args->nmatch_account > CL_NLIST(args->match_account))
 		return cl_usage_error(args->cmd, "at most %zu --match-account at once",
-				      NLIST(args->match_account));
+				      CL_NLIST(args->match_account));
 	for (unsigned i = 0; i < args->nmatch_account; i++) {
 		const char *a = args->match_account[i], *eq = strchr(a, '=');
 		size_t n = eq ? (size_t)(eq - a) : 0;
@@ -503,6 +499,21 @@ static int load_statement(struct cl_db *db, const struct cl_args *args, const ch
 	return code;
 }
 
+/* A SIGINT or SIGTERM came: what became of the run (`run`: the id of the
+ * run that had committed, or 0), and the exit status, worse than `code`. */
+static int interrupted(int code, long long run)
+{
+	if (run)
+		cl_msg("interrupted after run %lld committed: its matches are recorded, its answer "
+		       "not all printed (reconcile the same statements again for it: the same "
+		       "answer, nothing recorded twice)",
+		       run);
+	else
+		cl_msg("interrupted: the run rolled back, nothing of it recorded (the statements "
+		       "loaded are reconciled by the next run without files)");
+	return cl_exit_worse(code, CL_EXIT_SIGNAL + cl_interrupt_signal());
+}
+
 static int reconcile(const struct cl_args *args, struct cl_db *db)
 {
 	struct cl_recon_opts ro = {
@@ -557,37 +568,22 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 		code = cl_exit_worse(
 			code, load_statement(db, args, args->operands[i], &keys, &nkeys, &cap));
 		if (cl_interrupt_signal()) {
-			/* what became of the file was said; nothing is reconciled */
-			cl_msg("interrupted: nothing reconciled (the statements loaded are "
-			       "reconciled by the next run without files)");
+			/* what became of the file was said */
 			cl_recon_keys_free(keys, nkeys);
-			return cl_exit_worse(code, CL_EXIT_SIGNAL + cl_interrupt_signal());
+			return interrupted(code, 0);
 		}
 	}
 	if (!args->noperands &&
-	    (st = cl_recon_pending(db, ro.tenant, &keys, &nkeys, &err)) != CL_DB_OK) {
-		if (!cl_interrupt_signal())
-			return cl_db_failed(&err);
-		cl_msg("interrupted: nothing reconciled");
-		return CL_EXIT_SIGNAL + cl_interrupt_signal();
-	}
+	    (st = cl_recon_pending(db, ro.tenant, &keys, &nkeys, &err)) != CL_DB_OK)
+		return cl_interrupt_signal() ? interrupted(code, 0) : cl_db_failed(&err);
 	if (!db->conn && cl_db_connect(db, db->conninfo, &err) != CL_DB_OK) {
 		cl_recon_keys_free(keys, nkeys);
 		return cl_exit_worse(code, cl_db_failed(&err));
 	}
 	st = cl_reconcile(db, &ro, keys, nkeys, on_item, &o, &s, &err);
 	cl_recon_keys_free(keys, nkeys);
-	if (st != CL_DB_OK && cl_interrupt_signal()) {
-		if (s.run_id)
-			cl_msg("interrupted after run %lld committed: its matches are recorded, "
-			       "its answer not all printed (reconcile the same statements again "
-			       "for it: the same answer, nothing recorded twice)",
-			       s.run_id);
-		else
-			cl_msg("interrupted: the run rolled back, nothing of it recorded (the "
-			       "statements loaded are reconciled by the next run without files)");
-		return cl_exit_worse(code, CL_EXIT_SIGNAL + cl_interrupt_signal());
-	}
+	if (st != CL_DB_OK && cl_interrupt_signal())
+		return interrupted(code, s.run_id);
 	if (st != CL_DB_OK)
 		return cl_exit_worse(code, cl_db_failed(&err));
 	summary(&o, &s);
