@@ -125,6 +125,35 @@ load_at_once() {
 	wait $_p2 || true
 }
 
+# hold_recon_lock TENANT: a session of its own takes reconcile's lock of
+# TENANT (sql/loader/reconcile.sql reconcile_lock) and holds it until
+# release_recon_lock; returns once it is granted.
+hold_recon_lock() {
+	mkfifo "$TMP/rlock.in"
+	psql -XAtq <"$TMP/rlock.in" >"$TMP/rlock.out" 2>&1 &
+	_lockpid=$!
+	exec 3>"$TMP/rlock.in"
+	echo "begin; select pg_advisory_xact_lock(hashtextextended('clearing-load reconcile $1', 0));" >&3
+	wait_advisory true 1 "the lock was never taken"
+}
+release_recon_lock() {
+	echo "commit;" >&3
+	exec 3>&-
+	wait "$_lockpid"
+	rm -f "$TMP/rlock.in"
+}
+# advisory GRANTED: how many advisory locks are held (true) or waited for
+# (false)
+advisory() { q "select count(*) from pg_locks where locktype = 'advisory' and granted = $1"; }
+# wait_advisory GRANTED N WHY: until N advisory locks are held (true) or
+# waited for (false); fails saying WHY after 30 s
+wait_advisory() {
+	_i=0
+	until [ "$(advisory "$1")" = "$2" ]; do
+		_i=$((_i + 1)); [ "$_i" -lt 3000 ] || fail "$3"; sleep 0.01
+	done
+}
+
 # recon_st FILE: the items of reconcile --format json output FILE, one a
 # line: "LINE STATUS REASON" for an entry, "ours KEY" for unmatched ours
 recon_st() {

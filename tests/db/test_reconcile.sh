@@ -355,6 +355,11 @@ for bad in "=e2e" "$A=" "$A=e2e,bogus" "$A"; do
 done
 expect_exit 2 cl reconcile --match-account "$A=e2e" --match-account "$A=trace" "$TMP/s10.xml"
 grep -q "account $A twice" "$TMP/err" || fail "an account twice: $(cat "$TMP/err")"
+set --
+for i in $(seq 1 33); do set -- "$@" --match-account "ACC$i=e2e"; done
+expect_exit 2 cl reconcile "$@" "$TMP/s10.xml"
+grep -q "at most 32 --match-account at once" "$TMP/err" || fail "33 accounts: $(cat "$TMP/err")"
+set --
 
 # a batch entry whose sum is not its PmtInf's (a cent more) differs; one
 # whose PmtInf we do not have has no batch; an ACH entry the bank booked
@@ -409,27 +414,13 @@ $GEN account=$A date=2026-03-03 seq=11 >"$TMP/s11.xml" <<S
 $a2 EUR DBIT 2026-03-03 e2e=E2E-7-2
 S
 expect_exit 0 cl load "$TMP/s11.xml"
-mkfifo "$TMP/rlock.in"
-psql -XAtq <"$TMP/rlock.in" >"$TMP/rlock.out" 2>&1 &
-lockpid=$!
-exec 3>"$TMP/rlock.in"
-echo "begin; select pg_advisory_xact_lock(hashtextextended('clearing-load reconcile default', 0));" >&3
-advisory() { q "select count(*) from pg_locks where locktype = 'advisory' and granted = $1"; }
-i=0
-until [ "$(advisory true)" = 1 ]; do
-	i=$((i + 1)); [ "$i" -lt 3000 ] || fail "the lock was never taken"; sleep 0.01
-done
+hold_recon_lock default
 "$CL_BIN" reconcile --format json "$TMP/s11.xml" >"$TMP/r1.out" 2>"$TMP/r1.err" &
 r1=$!
 "$CL_BIN" reconcile --format json "$TMP/s11.xml" >"$TMP/r2.out" 2>"$TMP/r2.err" &
 r2=$!
-i=0
-until [ "$(advisory false)" = 2 ]; do
-	i=$((i + 1)); [ "$i" -lt 3000 ] || fail "the runs never waited"; sleep 0.01
-done
-echo "commit;" >&3
-exec 3>&-
-wait "$lockpid"
+wait_advisory false 2 "the runs never waited"
+release_recon_lock
 rc1=0; wait "$r1" || rc1=$?
 rc2=0; wait "$r2" || rc2=$?
 assert_eq "$rc1 $rc2" "0 0" "both runs: $(cat "$TMP/r1.err" "$TMP/r2.err")"

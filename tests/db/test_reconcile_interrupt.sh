@@ -82,18 +82,24 @@ expect_exit 75 env CL_FAILPOINT=reconcile_before_commit:disconnect "$CL_BIN_FP" 
 assert_eq "$(recorded cut)" "0 0 0" "cut: nothing recorded"
 rerun cut 5
 
-# SIGINT at COMMIT (the run stopped there, signalled, resumed): it rolls
-# back, 130, and says so
+# sigint_at FAILPOINT TENANT: a run of TENANT stopped at FAILPOINT, sent
+# SIGINT, resumed: it must exit 130; its stderr in $TMP/TENANT.err, its
+# output in $TMP/TENANT.out
+sigint_at() {
+	CL_FAILPOINT=$1:stop "$CL_BIN_FP" reconcile --tenant "$2" --ach-company "$CO" --format json \
+		"$TMP/s.xml" >"$TMP/$2.out" 2>"$TMP/$2.err" &
+	_pid=$!
+	wait_stopped "$_pid" "reconcile ($1)" "$TMP/$2.err"
+	kill -INT "$_pid"
+	kill -CONT "$_pid"
+	_rc=0
+	wait "$_pid" || _rc=$?
+	assert_eq "$_rc" 130 "$2: interrupted by SIGINT: $(cat "$TMP/$2.err")"
+}
+
+# SIGINT at COMMIT: it rolls back, 130, and says so
 setup int
-CL_FAILPOINT=reconcile_before_commit:stop "$CL_BIN_FP" reconcile --tenant int \
-	--ach-company "$CO" --format json "$TMP/s.xml" >"$TMP/int.out" 2>"$TMP/int.err" &
-pid=$!
-wait_stopped "$pid" "reconcile (reconcile_before_commit)" "$TMP/int.err"
-kill -INT "$pid"
-kill -CONT "$pid"
-rc=0
-wait "$pid" || rc=$?
-assert_eq "$rc" 130 "int: interrupted by SIGINT: $(cat "$TMP/int.err")"
+sigint_at reconcile_before_commit int
 grep -q 'interrupted: the run rolled back, nothing of it recorded' "$TMP/int.err" ||
 	fail "int: the message: $(cat "$TMP/int.err")"
 [ ! -s "$TMP/int.out" ] || fail "int: an interrupted run printed: $(cat "$TMP/int.out")"
@@ -104,15 +110,7 @@ rerun int 5
 # SIGINT after COMMIT: committed, 130, the message says so; again: the
 # same answer, nothing new
 setup int2
-CL_FAILPOINT=reconcile_after_commit:stop "$CL_BIN_FP" reconcile --tenant int2 \
-	--ach-company "$CO" --format json "$TMP/s.xml" >"$TMP/int2.out" 2>"$TMP/int2.err" &
-pid=$!
-wait_stopped "$pid" "reconcile (reconcile_after_commit)" "$TMP/int2.err"
-kill -INT "$pid"
-kill -CONT "$pid"
-rc=0
-wait "$pid" || rc=$?
-assert_eq "$rc" 130 "int2: interrupted by SIGINT: $(cat "$TMP/int2.err")"
+sigint_at reconcile_after_commit int2
 grep -q 'interrupted after run [0-9]* committed: its matches are recorded' "$TMP/int2.err" ||
 	fail "int2: the message: $(cat "$TMP/int2.err")"
 assert_eq "$(recorded int2)" "5 1 1" "int2: the run committed"
@@ -121,22 +119,10 @@ rerun int2 0
 # SIGTERM while waiting for another run of the tenant (its lock held
 # here): the wait is cancelled at once, 143, nothing recorded
 setup term
-mkfifo "$TMP/lock.in"
-psql -XAtq <"$TMP/lock.in" >"$TMP/lock.out" 2>&1 &
-lockpid=$!
-exec 3>"$TMP/lock.in"
-echo "begin; select pg_advisory_xact_lock(hashtextextended('clearing-load reconcile term', 0));" >&3
-advisory() { q "select count(*) from pg_locks where locktype = 'advisory' and granted = $1"; }
-i=0
-until [ "$(advisory true)" = 1 ]; do
-	i=$((i + 1)); [ "$i" -lt 3000 ] || fail "term: the lock was never taken"; sleep 0.01
-done
+hold_recon_lock term
 "$CL_BIN" reconcile --tenant term --ach-company "$CO" >"$TMP/term.out" 2>"$TMP/term.err" &
 pid=$!
-i=0
-until [ "$(advisory false)" = 1 ]; do
-	i=$((i + 1)); [ "$i" -lt 3000 ] || fail "term: the run never waited"; sleep 0.01
-done
+wait_advisory false 1 "term: the run never waited"
 kill -TERM "$pid"
 rc=0
 wait "$pid" || rc=$?
@@ -144,9 +130,7 @@ assert_eq "$rc" 143 "term: interrupted by SIGTERM: $(cat "$TMP/term.err")"
 grep -q 'interrupted: the run rolled back' "$TMP/term.err" ||
 	fail "term: the message: $(cat "$TMP/term.err")"
 assert_eq "$(advisory false)" 0 "term: its wait ended with it"
-echo "commit;" >&3
-exec 3>&-
-wait "$lockpid"
+release_recon_lock
 assert_eq "$(recorded term)" "0 0 0" "term: nothing recorded"
 no_lock term
 rerun term 5
