@@ -8,6 +8,7 @@
 
 #include "banking_days.h"
 #include "near.h"
+#include "shard.h"
 #include "xmalloc.h"
 
 /* The STORED fields, in the def's order (that of CL_SQL_RECORD_COLUMNS). */
@@ -84,6 +85,10 @@ void cl_row_value(const struct cl_field *f, const struct cl_record *r, struct cl
 			v->kind = CL_RV_TEXT;
 			v->s = v->buf;
 		}
+		return;
+	case CL_FT_SHARD:
+		v->kind = CL_RV_INT8;
+		v->i = cl_shard(r->kind, r->natural_key);
 		return;
 	}
 }

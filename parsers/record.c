@@ -106,7 +106,8 @@ const char *cl_direction_name(enum cl_direction d)
 #define HAS_OFFSET_LINE(n) 0
 #define HAS_OFFSET_COUNT(n) 0
 #define HAS_OFFSET_DERIVED(n) 0
-/* where the member is, and its size: none for DERIVED */
+#define HAS_OFFSET_SHARD(n) 0
+/* where the member is, and its size: none for DERIVED and SHARD */
 #define OFFSET_OF(type, n) OFFSET_##type(n)
 #define OFFSET_STATIC(n) offsetof(struct cl_record, n)
 #define OFFSET_TEXT(n) offsetof(struct cl_record, n)
@@ -118,6 +119,7 @@ const char *cl_direction_name(enum cl_direction d)
 #define OFFSET_LINE(n) offsetof(struct cl_record, n)
 #define OFFSET_COUNT(n) offsetof(struct cl_record, n)
 #define OFFSET_DERIVED(n) 0
+#define OFFSET_SHARD(n) 0
 #define SIZE_OF(type, n) SIZE_##type(n)
 #define SIZE_STATIC(n) sizeof(((struct cl_record *)0)->n)
 #define SIZE_TEXT(n) sizeof(((struct cl_record *)0)->n)
@@ -129,6 +131,7 @@ const char *cl_direction_name(enum cl_direction d)
 #define SIZE_LINE(n) sizeof(((struct cl_record *)0)->n)
 #define SIZE_COUNT(n) sizeof(((struct cl_record *)0)->n)
 #define SIZE_DERIVED(n) 0
+#define SIZE_SHARD(n) 0
 
 const struct cl_field cl_fields[CL_NFIELDS] = {
 #define CL_FIELD(n, type, cap, scope, store, flags, since, csv, shape, width, check)          \
@@ -198,6 +201,7 @@ const char *cl_field_text(const struct cl_field *f, const struct cl_record *rec,
 		snprintf(buf, 65, "%u", *(const unsigned *)(const void *)p);
 		return buf;
 	case CL_FT_DERIVED:
+	case CL_FT_SHARD:
 		break; /* not in the record: the loader computes it */
 	}
 	return "";

@@ -68,6 +68,7 @@ enum cl_direction {
 #define CL_MEMBER_LINE(n, cap) unsigned long n;
 #define CL_MEMBER_COUNT(n, cap) unsigned n;
 #define CL_MEMBER_DERIVED(n, cap)
+#define CL_MEMBER_SHARD(n, cap)
 
 struct cl_record {
 #define CL_FIELD(name, type, cap, ...) CL_MEMBER_##type(name, cap)
@@ -87,7 +88,7 @@ enum cl_field_id {
 
 enum cl_field_type {
 	CL_FT_STATIC, CL_FT_TEXT, CL_FT_DATE, CL_FT_HASH, CL_FT_HASHOPT, CL_FT_AMOUNT, CL_FT_DIR,
-	CL_FT_LINE, CL_FT_COUNT, CL_FT_DERIVED,
+	CL_FT_LINE, CL_FT_COUNT, CL_FT_DERIVED, CL_FT_SHARD,
 };
 
 enum cl_field_scope { CL_SCOPE_ALL, CL_SCOPE_ACH, CL_SCOPE_ISO };
@@ -119,8 +120,8 @@ struct cl_field {
 	unsigned char scope;      /* enum cl_field_scope */
 	unsigned char since;      /* schema version that added the column */
 	unsigned flags;           /* CL_FF_* */
-	size_t offset;            /* in struct cl_record (0 for DERIVED) */
-	size_t size;              /* of the member (0 for DERIVED) */
+	size_t offset;            /* in struct cl_record (0 for DERIVED, SHARD) */
+	size_t size;              /* of the member (0 for DERIVED, SHARD) */
 	size_t has_offset;        /* HASHOPT: of its int has_<name> */
 };
 

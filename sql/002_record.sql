@@ -4,8 +4,11 @@
 -- would turn global uniqueness into per-partition uniqueness.
 -- `clearing-load init --partitions N` sets clearing_load.partitions = N for
 -- this migration's transaction, and the table is then hash-partitioned on
--- natural_key (contained in the unique index, so uniqueness stays global;
--- the same holds for a distributed table on natural_key).
+-- shard, the shard identity (rules/shard.h, migration 022), with the unique
+-- key (tenant, kind, natural_key, shard): the shard is a function of the
+-- kind and the natural key, so uniqueness stays global (the same holds for
+-- a distributed table on shard).  Before schema version 22 the partition
+-- key was natural_key; a database made then keeps it.
 --
 -- Not stored: names of people and companies, remittance and addenda text,
 -- company entry descriptions (they are not needed to deduplicate, and
@@ -57,17 +60,19 @@ DECLARE
 	load_id             bigint NOT NULL,
 	ordinal             bigint NOT NULL,
 	position            bigint NOT NULL,
-	CONSTRAINT clearing_record_key PRIMARY KEY (tenant, kind, natural_key)
+	shard               bigint NOT NULL
 	$columns$;
 BEGIN
 	IF n < 0 OR n > 1024 THEN
 		RAISE EXCEPTION 'clearing_load.partitions must be between 0 and 1024, not %', n;
 	END IF;
 	IF n = 0 THEN
-		EXECUTE 'CREATE TABLE clearing_record (' || columns || ')';
+		EXECUTE 'CREATE TABLE clearing_record (' || columns || ', '
+			|| 'CONSTRAINT clearing_record_key PRIMARY KEY (tenant, kind, natural_key))';
 	ELSE
-		EXECUTE 'CREATE TABLE clearing_record (' || columns
-			|| ') PARTITION BY HASH (natural_key)';
+		EXECUTE 'CREATE TABLE clearing_record (' || columns || ', '
+			|| 'CONSTRAINT clearing_record_key PRIMARY KEY (tenant, kind, natural_key, shard)'
+			|| ') PARTITION BY HASH (shard)';
 		FOR i IN 0 .. n - 1 LOOP
 			EXECUTE format('CREATE TABLE %I PARTITION OF clearing_record '
 				       'FOR VALUES WITH (MODULUS %s, REMAINDER %s)',

@@ -68,6 +68,7 @@ static const char *sql_type(const struct cl_field *f)
 		return "bytea";
 	case CL_FT_AMOUNT:
 	case CL_FT_LINE:
+	case CL_FT_SHARD:
 		return "bigint";
 	case CL_FT_COUNT:
 		return "integer";

@@ -34,7 +34,7 @@ WITH ins AS (
     SELECT 1 FROM pg_temp.cl_event e
     WHERE e.ordinal = s.ordinal AND e.reason <> 'duplicate')
   ORDER BY kind, natural_key
-  ON CONFLICT (tenant, kind, natural_key) DO NOTHING
+  ON CONFLICT ON CONSTRAINT clearing_record_key DO NOTHING
   RETURNING 1)
 SELECT count(*) FROM ins
 
@@ -55,7 +55,7 @@ COPY (INSERT INTO pg_temp.cl_event (load_id, ordinal, position,
         SELECT r.fingerprint, r.load_id, r.ordinal, r.position
         FROM clearing_record r
         WHERE r.tenant = s.tenant AND r.kind = s.kind AND r.natural_key = s.natural_key
-          AND r.load_id <> s.load_id
+          AND r.shard = s.shard AND r.load_id <> s.load_id
         LIMIT 1) r
       WHERE NOT EXISTS (
         SELECT 1 FROM pg_temp.cl_event e

@@ -49,21 +49,24 @@ SELECT pg_catalog.pg_advisory_xact_lock(1129072716, pg_catalog.hashtext($1 || '|
 -- key rule).
 
 -- fragment: classify_probe_exact
--- The same key: one probe of the unique index.
+-- The same key: one probe of the unique index, in the one partition of
+-- the key's shard (rules/shard.h) when the table is partitioned.
 SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-  AND r.kind = c.kind AND r.natural_key = c.natural_key
+  AND r.kind = c.kind AND r.natural_key = c.natural_key AND r.shard = c.shard
 LIMIT 1
 
 -- fragment: classify_probe_near
 -- An ACH near duplicate (rules/near.h): the same near identity, another
 -- natural key and a near date; the closest in date.  One probe of
--- clearing_record_near_key (migration 010).
+-- clearing_record_near_key (migration 010), in one partition: a near
+-- duplicate has the same trace, so the same shard (rules/shard.h).
 SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-  AND r.near_key = c.near_key AND r.kind = c.kind AND r.natural_key <> c.natural_key
+  AND r.near_key = c.near_key AND r.shard = c.shard AND r.kind = c.kind
+  AND r.natural_key <> c.natural_key
   AND clearing_near_dates(r.value_date, c.value_date)
 ORDER BY abs(r.value_date - c.value_date), r.load_id, r.ordinal
 LIMIT 1
@@ -76,7 +79,7 @@ FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
   AND r.kind = 'ach.entry' AND r.key_rule = 'v1-batch'
   AND r.company_id = c.company_id AND r.trace_number = c.trace_number
-  AND r.value_date = c.value_date
+  AND r.value_date = c.value_date AND r.shard = c.shard
 ORDER BY r.load_id, r.ordinal
 LIMIT 1
 
@@ -88,7 +91,7 @@ FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
   AND r.kind = 'ach.entry' AND r.key_rule = 'v1'
   AND r.company_id = c.company_id AND r.trace_number = c.trace_number
-  AND r.value_date = c.value_date
+  AND r.value_date = c.value_date AND r.shard = c.shard
 ORDER BY r.load_id, r.ordinal
 LIMIT 1
 
@@ -143,8 +146,9 @@ CREATE INDEX cl_event_attention ON pg_temp.cl_event (ordinal) WHERE reason <> 'd
 -- index per sampled key, the first match ends it; the stage is not read.
 SELECT EXISTS (
   SELECT 1
-  FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]))
-    AS c(kind, natural_key)
+  FROM (SELECT u.kind, u.natural_key, clearing_shard(u.kind, u.natural_key) AS shard
+        FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]))
+          AS u(kind, natural_key)) c
   CROSS JOIN LATERAL ({classify_probe_exact}) r)
 
 -- name: classify_exact

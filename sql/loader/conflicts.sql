@@ -109,13 +109,15 @@ RETURNING load_id
 -- name: conflicts_apply_correction
 -- The version parked as conflict (load $1, ordinal $2) applied as a new
 -- record under natural key $4, of load $3 (the resolution's) as its
--- ordinal 1; every other column as parked (its line the line in its file).
+-- ordinal 1, with the shard of that key; every other column as parked
+-- (its line the line in its file).
 INSERT INTO clearing_record ({record_columns})
 SELECT {record_columns}
 FROM (SELECT p.*
       FROM clearing_quarantine q
       CROSS JOIN LATERAL pg_catalog.jsonb_populate_record(NULL::clearing_record,
         pg_catalog.to_jsonb(q) || pg_catalog.jsonb_build_object('natural_key', $4::text,
+                                                                'shard', clearing_shard(q.kind, $4::text),
                                                                 'load_id', $3::bigint,
                                                                 'ordinal', 1)) p
       WHERE q.load_id = $1::bigint AND q.ordinal = $2::bigint) c

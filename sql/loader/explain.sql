@@ -6,14 +6,16 @@
 -- name: explain_fields
 -- The differing compared fields of each conflict, named in its journal
 -- row (conflict c as staged from the file, against the applied record r
--- it matched: one probe of the unique index per conflict), before the
--- rows are appended to the journal (load_write_journal).
+-- it matched: one probe of the unique index per conflict, in the
+-- partition of the matched key's shard), before the rows are appended to
+-- the journal (load_write_journal).
 UPDATE pg_temp.cl_event e
 SET fields = (SELECT ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, differs)
                            WHERE differs)
               FROM clearing_record r
               WHERE r.tenant = e.tenant AND r.kind = c.kind
                 AND r.natural_key = coalesce(e.matched_key, c.natural_key)
+                AND r.shard = clearing_shard(c.kind, coalesce(e.matched_key, c.natural_key))
               LIMIT 1)
 FROM pg_temp.cl_stage c
 WHERE e.reason <> 'duplicate' AND c.ordinal = e.ordinal

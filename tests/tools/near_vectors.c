@@ -8,6 +8,10 @@
  *       original_rdfi, tab-separated; prints the line number and the near
  *       identity of rules/near.c (an empty field when the rule is not
  *       about the kind)
+ *   near_vectors shards <VECTORS
+ *       each line: kind, natural key, tab-separated; prints the line
+ *       number and the shard identity of rules/shard.c
+ *       (tests/db/test_shard.sh holds migration 022's clearing_shard to it)
  *   near_vectors dates FROM DAYS [FROM DAYS]...
  *       every pair of dates of the ranges (and each date with no date):
  *       a, b, cl_banking_days, cl_near_dates as t or f (no date: empty)
@@ -19,6 +23,7 @@
 
 #include "banking_days.h"
 #include "near.h"
+#include "shard.h"
 
 static int field(char *dst, size_t cap, char **line)
 {
@@ -66,6 +71,26 @@ static int keys(void)
 	return 0;
 }
 
+static int shards(void)
+{
+	char buf[4096], kind[32];
+	unsigned long no = 0;
+
+	while (fgets(buf, sizeof(buf), stdin)) {
+		char *line = buf, *nl = strchr(buf, '\n');
+
+		if (nl)
+			*nl = '\0';
+		no++;
+		if (field(kind, sizeof(kind), &line) != 0) {
+			fprintf(stderr, "near_vectors: line %lu: kind too long\n", no);
+			return 1;
+		}
+		printf("%lu\t%" PRId64 "\n", no, cl_shard(kind, line));
+	}
+	return 0;
+}
+
 static void date_pair(const char *a, const char *b, long da, long db)
 {
 	bool near = cl_near_dates(a, b);
@@ -104,8 +129,10 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "keys") == 0)
 		return keys();
+	if (argc >= 2 && strcmp(argv[1], "shards") == 0)
+		return shards();
 	if (argc >= 4 && strcmp(argv[1], "dates") == 0)
 		return dates(argc - 2, argv + 2);
-	fprintf(stderr, "usage: near_vectors keys <VECTORS | dates FROM DAYS [FROM DAYS]...\n");
+	fprintf(stderr, "usage: near_vectors keys <VECTORS | shards <VECTORS | dates FROM DAYS [FROM DAYS]...\n");
 	return 2;
 }

@@ -1,0 +1,131 @@
+#!/bin/sh
+# The shard identity (rules/shard.h, migration 022): one rule in C and in
+# SQL; on the hash-partitioned schema each probe of a record goes to one
+# partition, the near-duplicate probe included; a database from before
+# version 22 gets every record's shard when init upgrades it.
+. "$(dirname "$0")/lib.sh"
+: "${CL_TOOLS:?}"
+V="$CL_ROOT/tests/db/shard_vectors.tsv"
+db_new
+cl init --partitions 4 >/dev/null
+
+# ---- one rule: the vectors through rules/shard.c and clearing_shard ----
+# (traces, keys too short to have the field, a 19-digit trace, non-ASCII
+# ISO keys, empty keys)
+"$CL_TOOLS/near_vectors" shards <"$V" >"$TMP/c.tsv" || fail "near_vectors shards"
+n=$(wc -l <"$V" | tr -d ' ')
+psql -XAtq -v ON_ERROR_STOP=1 >"$TMP/v.out" <<SQL || fail "shard vectors: $(cat "$TMP/v.out")"
+CREATE TEMP TABLE v (no serial, kind text, natural_key text);
+CREATE TEMP TABLE c (no int, shard bigint);
+\copy v (kind, natural_key) from '$V' with (format csv, delimiter E'\t', quote E'\x01')
+\copy c from '$TMP/c.tsv' with (format csv, delimiter E'\t', quote E'\x01')
+SELECT count(*) FROM v JOIN c USING (no);
+SELECT v.no || ': C ' || c.shard || ', SQL ' || public.clearing_shard(v.kind, coalesce(v.natural_key, ''))
+FROM v JOIN c USING (no)
+WHERE c.shard IS DISTINCT FROM public.clearing_shard(v.kind, coalesce(v.natural_key, ''))
+ORDER BY v.no;
+SQL
+assert_eq "$(cat "$TMP/v.out")" "$n" "C and SQL shards of every vector (count, then differences)"
+# an entry under either ACH key rule, its return and its NOC: one shard,
+# the trace
+assert_eq "$(cut -f2 "$TMP/c.tsv" | sed -n 1,6p | sort -u)" 121042880000001 "the trace is the shard"
+
+# ---- every record the loader writes has the rule's shard ----
+"$CL_TOOLS/gen_ach" --entries 3000 --seed 11 --effective 261201 >"$TMP/day1.ach"
+"$CL_TOOLS/gen_ach" --entries 3000 --seed 11 --effective 261202 >"$TMP/day1-redated.ach"
+"$CL_TOOLS/gen_iso" --type pacs.008 --tx 300 >"$TMP/p.xml"
+"$CL_TOOLS/gen_iso" --type pain.001 --tx 300 >"$TMP/pain.xml"
+cl load "$TMP/day1.ach" >/dev/null || fail "entries"
+cl load "$TMP/p.xml" >/dev/null || fail "pacs.008"
+cl load "$TMP/pain.xml" >/dev/null || fail "pain.001"
+cl load "$TESTDATA/near/return.ach" >/dev/null || fail "returns"
+cl load "$TESTDATA/ach/corpus/rubyritas-ach/spec/ach/fixtures/return_noc.txt" >/dev/null || fail "NOCs"
+"$CL_TOOLS/gen_ach" --entries 200 --seed 12 --effective 261130 >"$TMP/batch.ach"
+cl load --ach-key=batch "$TMP/batch.ach" >/dev/null || fail "v1-batch entries"
+assert_eq "$(q "select string_agg(distinct kind, ',' order by kind) from clearing_record")" \
+	"ach.entry,ach.noc,ach.return,pacs.008,pain.001" "the kinds loaded"
+assert_eq "$(q "select count(*) from clearing_record where key_rule = 'v1-batch'")" 200 "v1-batch entries"
+assert_eq "$(q "select count(*) from clearing_record where shard <> clearing_shard(kind, natural_key)")" 0 \
+	"records whose shard is not the rule's"
+assert_eq "$(q "select count(*) from clearing_record
+	where kind = 'ach.entry' and shard <> trace_number::bigint
+	   or kind in ('ach.return', 'ach.noc') and shard <> original_trace::bigint")" 0 \
+	"ACH records not in the shard of their trace"
+[ "$(q "select count(distinct tableoid) from clearing_record")" = 4 ] || fail "records not spread over the 4 partitions"
+
+# ---- each probe in one partition ----
+# The re-dated day: every entry is a near duplicate, found (held, exit 4).
+expect_exit 4 cl load "$TMP/day1-redated.ach"
+assert_eq "$(q "select count(*) from clearing_dedupe_event where reason = 'near_duplicate'")" 3000 \
+	"near duplicates found across partitions"
+# The loader's near-duplicate statement, run on the re-dated copies of 500
+# applied entries as the loader runs it, under EXPLAIN ANALYZE: each
+# partition's near index is probed only for the copies of its shard (the
+# loops of the four add up to 500, one partition a copy; without the shard
+# in the probe each is probed 500 times).
+stmt() { "$CL_TOOLS/loader_sql" "$1" | python3 "$CL_ROOT/tests/tools/plan_check.py" unwrap; }
+psql -XAtq -v ON_ERROR_STOP=1 >"$TMP/near.json" 2>"$TMP/near.err" <<SQL || fail "near statement: $(cat "$TMP/near.err")"
+BEGIN;
+SELECT set_config('clearing_load.tenant', 'default', true),
+       set_config('clearing_load.load_id', '999999', true) \g /dev/null
+$(stmt stage_create) \g /dev/null
+INSERT INTO pg_temp.cl_stage SELECT r.*, NULL FROM clearing_record r
+WHERE r.kind = 'ach.entry' AND r.key_rule = 'v1' ORDER BY r.load_id, r.ordinal LIMIT 500;
+UPDATE pg_temp.cl_stage SET value_date = value_date + 1, load_id = 999999,
+	natural_key = company_id || '|' || trace_number || '|' || (value_date + 1)::text;
+$(stmt classify_event_create) \g /dev/null
+$(stmt classify_pending_all) \g /dev/null
+EXPLAIN (ANALYZE, FORMAT JSON) $(stmt classify_near)
+ROLLBACK;
+SQL
+python3 - "$TMP/near.json" >"$TMP/loops" <<'PY' || fail "near plan: $(cat "$TMP/loops")"
+import json, sys
+text = open(sys.argv[1]).read()
+plan = json.loads(text[text.index('['):])
+loops = {}
+def walk(n):
+    if n.get("Index Name", "").endswith("near_key_value_date_idx"):
+        loops[n["Relation Name"]] = loops.get(n["Relation Name"], 0) + n.get("Actual Loops", 0)
+    for c in n.get("Plans", []):
+        walk(c)
+walk(plan[0]["Plan"])
+print(len(loops), sum(loops.values()), max(loops.values()))
+PY
+read -r parts total most <"$TMP/loops"
+assert_eq "$parts" 4 "partitions whose near index the plan holds"
+assert_eq "$total" 500 "near-index probes of 500 staged records (one partition each)"
+[ "$most" -lt 500 ] || fail "one partition probed for every record: $(cat "$TMP/loops")"
+
+# ---- a database of before version 22 gets its shards ----
+dropdb -f "$PGDATABASE"
+createdb "$PGDATABASE"
+cl init >/dev/null
+cl load "$TMP/day1.ach" >/dev/null || fail "entries (plain schema)"
+cl load "$TESTDATA/near/return.ach" >/dev/null || fail "returns (plain schema)"
+# back to version 21: no shard column, 022 not applied
+# and the feed view made by migration 013 without it, row-level security on
+cl init --row-security=on >/dev/null
+q "drop view clearing_feed; alter table clearing_record drop column shard;
+   alter table clearing_quarantine drop column shard;
+   delete from clearing_schema_version where version = 22" >/dev/null
+q "$(sed -n '/^CREATE OR REPLACE VIEW clearing_feed/,/;$/p' "$CL_ROOT/sql/013_feed.sql")
+   alter view clearing_feed set (security_invoker = on)" >/dev/null
+cl init >/dev/null || fail "init upgrading to version 22"
+assert_eq "$(q "select max(version) from clearing_schema_version")" 22 "schema version"
+assert_eq "$(q "select count(*) from clearing_record where shard is distinct from clearing_shard(kind, natural_key)")" 0 \
+	"records given the rule's shard by the migration"
+assert_eq "$(q "select attnotnull from pg_attribute where attrelid = 'clearing_record'::regclass and attname = 'shard'")" t \
+	"shard NOT NULL"
+# the upgraded history is probed as before: a re-upload is all duplicates,
+# the re-dated day all near duplicates
+cl load "$TMP/day1.ach" >"$TMP/out" || fail "re-upload after the upgrade"
+grep -q "0 new, 3000 duplicate" "$TMP/out" || fail "re-upload after the upgrade: $(cat "$TMP/out")"
+expect_exit 4 cl load "$TMP/day1-redated.ach"
+grep -q "3000 conflict" "$TMP/out" || fail "near duplicates after the upgrade: $(cat "$TMP/out")"
+assert_eq "$(q "select attname from pg_attribute where attrelid = 'clearing_feed'::regclass
+	and attnum > 0 order by attnum desc limit 1")" shard "the feed view made again, with the shard"
+assert_eq "$(q "select reloptions::text from pg_class where oid = 'clearing_feed'::regclass")" \
+	"{security_invoker=on}" "the feed view keeps its reader's rights"
+# records stay append-only: the migration's triggers are back
+expect_exit 1 q "update clearing_record set shard = 0"
+echo "ok: one shard rule in C and SQL, one partition per probe, shards given on upgrade"
