@@ -51,7 +51,7 @@ static const struct cl_option init_command[] = {
 		    "at once)."),
 	CL_OPT_DB(),
 	CL_OPT_ULONG('p', "partitions", "N", partitions, 1, 1024,
-		     "create clearing_record hash-partitioned on natural_key in N partitions "
+		     "create clearing_record hash-partitioned on its shard identity in N partitions "
 		     "(1-1024; default: not partitioned)"),
 	CL_OPT_CALLBACK(0, "loader-role", "ROLE", add_role, CL_ROLE_LOADER,
 			"grant ROLE what a loader needs (load, ingest, and what reader has but the "

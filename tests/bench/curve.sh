@@ -60,6 +60,8 @@ history_columns() {
 		when 'tenant' then 'case when k % 4 = 0 then ''light'' || (k / 4 % 3 + 1) else tenant end'
 		when 'natural_key' then 'natural_key || ''#h'' || k'
 		when 'near_key' then 'near_key || ''#h'' || k'
+		when 'shard' then 'case when kind like ''ach.%'' then shard
+			else clearing_shard(kind, natural_key || ''#h'' || k) end'
 		when 'value_date' then 'value_date - 7 * (k % 18 + 1)'
 		when 'load_id' then '1000000 + k'
 		else quote_ident(attname) end, ', ' order by attnum)

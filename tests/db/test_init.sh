@@ -1,6 +1,6 @@
 #!/bin/sh
 # init: creates the schema, is idempotent, two at once are safe, and
-# --partitions makes clearing_record hash-partitioned on natural_key.
+# --partitions makes clearing_record hash-partitioned on its shard identity.
 . "$(dirname "$0")/lib.sh"
 db_new
 
@@ -42,6 +42,12 @@ grep -q "hash-partitioned in 4" "$TMP/out" || fail "partitions reported: $(cat "
 assert_eq "$(q "select partstrat from pg_partitioned_table where partrelid = 'clearing_record'::regclass")" h \
 	"hash partitioned"
 assert_eq "$(q "select count(*) from pg_inherits where inhparent = 'clearing_record'::regclass")" 4 "4 partitions"
+assert_eq "$(q "select a.attname from pg_partitioned_table p
+	join pg_attribute a on a.attrelid = p.partrelid and a.attnum = p.partattrs[0]
+	where p.partrelid = 'clearing_record'::regclass")" shard "partitioned on the shard"
+assert_eq "$(q "select pg_get_constraintdef(oid) from pg_constraint where conname = 'clearing_record_key'
+	and conrelid = 'clearing_record'::regclass")" "PRIMARY KEY (tenant, kind, natural_key, shard)" \
+	"the unique key holds the shard"
 expect_exit 0 cl init --partitions 4
 expect_exit 2 cl init --partitions 0
 expect_exit 2 cl init --partitions 2000
