@@ -2,7 +2,8 @@
 # The shard identity (rules/shard.h, migration 022): one rule in C and in
 # SQL; on the hash-partitioned schema each probe of a record goes to one
 # partition, the near-duplicate probe included; a database from before
-# version 22 gets every record's shard when init upgrades it.
+# version 22 gets every record's shard when init upgrades it; the move of
+# keys(7) copies a database into one split otherwise.
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
 V="$CL_ROOT/tests/db/shard_vectors.tsv"
@@ -96,6 +97,35 @@ assert_eq "$parts" 4 "partitions whose near index the plan holds"
 assert_eq "$total" 500 "near-index probes of 500 staged records (one partition each)"
 [ "$most" -lt 500 ] || fail "one partition probed for every record: $(cat "$TMP/loops")"
 
+# ---- the move of keys(7): every table into a database split otherwise ----
+# Its documented command, from these 4 partitions into a new database of
+# 8 (partitions p0..p3 exist in both, so rows copied partition by partition
+# would be refused): the same records, journal and loads; ids and feed
+# positions go on; the moved history is probed as before.
+OLD=$PGDATABASE
+NEW="${OLD}_moved"
+createdb "$NEW"
+PGDATABASE=$NEW cl init --partitions 8 >/dev/null
+pg_dump --data-only --load-via-partition-root \
+	--exclude-table-data=clearing_schema_version \
+	--exclude-table-data=clearing_privilege "$OLD" >"$TMP/move.sql" || fail "pg_dump of the move"
+PGDATABASE=$NEW psql -Xq -v ON_ERROR_STOP=1 --single-transaction -f "$TMP/move.sql" >"$TMP/move.out" 2>&1 ||
+	{ dropdb -f "$NEW"; fail "restore of the move: $(cat "$TMP/move.out")"; }
+counts="select (select count(*) || '/' || sum(amount_minor) from clearing_record),
+	(select count(*) from clearing_dedupe_event), (select count(*) from clearing_load),
+	(select max(load_id) from clearing_load)"
+before=$(q "$counts")
+after=$(PGDATABASE=$NEW q "$counts")
+next_load=$(PGDATABASE=$NEW q "select nextval('clearing_load_load_id_seq')")
+PGDATABASE=$NEW expect_exit 4 cl load "$TMP/day1-redated.ach"
+moved_near=$(PGDATABASE=$NEW q "select count(*) from clearing_dedupe_event where reason = 'near_duplicate'")
+parts=$(PGDATABASE=$NEW q "select count(distinct tableoid) from clearing_record")
+dropdb -f "$NEW"
+assert_eq "$after" "$before" "records, journal and loads after the move"
+[ "$next_load" -gt "$(q "select max(load_id) from clearing_load")" ] || fail "load ids start again after the move"
+assert_eq "$moved_near" 6000 "near duplicates found in the moved history"
+assert_eq "$parts" 8 "moved records spread over the 8 partitions"
+
 # ---- a database of before version 22 gets its shards ----
 dropdb -f "$PGDATABASE"
 createdb "$PGDATABASE"
@@ -128,4 +158,4 @@ assert_eq "$(q "select reloptions::text from pg_class where oid = 'clearing_feed
 	"{security_invoker=on}" "the feed view keeps its reader's rights"
 # records stay append-only: the migration's triggers are back
 expect_exit 1 q "update clearing_record set shard = 0"
-echo "ok: one shard rule in C and SQL, one partition per probe, shards given on upgrade"
+echo "ok: one shard rule in C and SQL, one partition per probe, shards given on upgrade, the move"
