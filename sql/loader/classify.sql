@@ -61,11 +61,17 @@ LIMIT 1
 -- An ACH near duplicate (rules/near.h): the same near identity, another
 -- natural key and a near date; the closest in date.  One probe of
 -- clearing_record_near_key (migration 010), in one partition: a near
--- duplicate has the same trace, so the same shard (rules/shard.h).
+-- duplicate has the same trace, so the same shard (rules/shard.h).  The
+-- kind compared with IS NOT DISTINCT FROM (kind is never null), which no
+-- index can take: compared with =, the unique index (tenant, kind) looked
+-- as good as the near index to a planner without statistics (a table
+-- never analyzed: autovacuum off, just restored) and each probe read a
+-- whole partition of the tenant's records.
 SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-  AND r.near_key = c.near_key AND r.shard = c.shard AND r.kind = c.kind
+  AND r.near_key = c.near_key AND r.shard = c.shard
+  AND r.kind IS NOT DISTINCT FROM c.kind
   AND r.natural_key <> c.natural_key
   AND clearing_near_dates(r.value_date, c.value_date)
 ORDER BY abs(r.value_date - c.value_date), r.load_id, r.ordinal

@@ -4,9 +4,41 @@
 -- name: stage_create
 -- The stage of one attempt: every record of the file with all its
 -- clearing_record columns, and the key as the journal keeps it (accounts
--- masked).  Dropped with the transaction.
-CREATE TEMPORARY TABLE cl_stage (LIKE clearing_record, journal_key text)
-ON COMMIT DROP
+-- masked).  Dropped with the transaction.  When clearing_record is
+-- partitioned (init --partitions), the stage is partitioned the same way
+-- (its key and every partition's bounds, read from the catalog): the
+-- statements that read it then read the records a partition of
+-- clearing_record at a time, so the INSERT of the new records fills one
+-- partition after the other (in file order it went round them a row at
+-- a time, 30% slower on 8 partitions) and the probes stay in one
+-- partition's index pages.  Only the first level is copied: a partition
+-- that is itself partitioned gets a plain one.
+DO $stage$
+DECLARE
+  root oid := 'clearing_record'::pg_catalog.regclass;
+  part record;
+BEGIN
+  IF (SELECT c.relkind FROM pg_catalog.pg_class c WHERE c.oid = root) <> 'p' THEN
+    CREATE TEMPORARY TABLE cl_stage (LIKE clearing_record, journal_key text)
+    ON COMMIT DROP;
+    RETURN;
+  END IF;
+  EXECUTE pg_catalog.format(
+    'CREATE TEMPORARY TABLE cl_stage (LIKE clearing_record, journal_key text) '
+    'PARTITION BY %s ON COMMIT DROP', pg_catalog.pg_get_partkeydef(root));
+  FOR part IN
+    SELECT pg_catalog.row_number() OVER (ORDER BY c.oid) AS n,
+           pg_catalog.pg_get_expr(c.relpartbound, c.oid) AS bound
+    FROM pg_catalog.pg_inherits i
+    JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
+    WHERE i.inhparent = root
+  LOOP
+    EXECUTE pg_catalog.format(
+      'CREATE TEMPORARY TABLE %I PARTITION OF pg_temp.cl_stage %s ON COMMIT DROP',
+      'cl_stage_' || part.n, part.bound);
+  END LOOP;
+END
+$stage$
 
 -- name: stage_copy
 -- Every record streamed into the stage, in binary (loader/db.h).

@@ -62,8 +62,11 @@ def bitmap_leaves(node):
         yield from bitmap_leaves(child)
 
 
-# columns that bound nothing: a tenant's records, of one kind
-UNBOUNDING = {"tenant", "kind"}
+# columns that bound nothing: a tenant's records, of one kind; and the
+# shard, which every index holds after the natural key only (the unique
+# index (tenant, kind, natural_key, shard)): a condition on the tenant,
+# kind and shard walks the tenant's every row of the kind, testing each
+UNBOUNDING = {"tenant", "kind", "shard"}
 
 
 def bounded_cond(cond):
@@ -83,7 +86,7 @@ def verdict(node, parents):
         if "Index Cond" not in node:
             return "an index scan without an index condition walks the whole index"
         if cond_columns(node["Index Cond"]):
-            return "an index condition on the tenant (and kind) alone walks the tenant's every row (of the kind)"
+            return "an index condition on the tenant (kind, shard) alone walks the tenant's every row (of the kind)"
         return "an index condition that bounds nothing walks the whole index"
     if kind == "Bitmap Heap Scan":
         for leaf in bitmap_leaves(node):
