@@ -2,6 +2,7 @@
 #
 #   . "$(dirname "$0")/lib.sh"
 #   db_new                        # fresh database, PGDATABASE exported, dropped on exit
+#   db_also_drop NAME             # another database made by the test, dropped on exit
 #   cl init                       # run clearing-load (CL_BIN) with args
 #   expect_exit 3 cl load bad.ach # assert an exit code (stdout/stderr in $TMP/out, $TMP/err)
 #   q "select count(*) from clearing_record"   # one value, unaligned
@@ -15,10 +16,19 @@ export LC_ALL=C
 CL_ROOT=${CL_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 TESTDATA="$CL_ROOT/testdata"
 TMP=$(mktemp -d)
+_db_also=""
+# db_also_drop NAME: another database the test made, dropped on exit too
+# (whether the test passed or failed midway)
+db_also_drop() {
+	_db_also="$_db_also $1"
+}
 _db_cleanup() {
 	if [ -n "${PGDATABASE:-}" ] && [ "${_db_made:-0}" = 1 ]; then
 		dropdb --if-exists -f "$PGDATABASE" >/dev/null 2>&1 || true
 	fi
+	for _d in $_db_also; do
+		dropdb --if-exists -f "$_d" >/dev/null 2>&1 || true
+	done
 	rm -rf "$TMP"
 }
 trap _db_cleanup EXIT

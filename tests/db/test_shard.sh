@@ -102,15 +102,29 @@ assert_eq "$total" 500 "near-index probes of 500 staged records (one partition e
 # 8 (partitions p0..p3 exist in both, so rows copied partition by partition
 # would be refused): the same records, journal and loads; ids and feed
 # positions go on; the moved history is probed as before.
+# A reader limited by row-level security to tenant "other" comes along:
+# init in the new database, run again after the copy, grants it from the
+# copied rows (keys(7)).
 OLD=$PGDATABASE
 NEW="${OLD}_moved"
+READER=cl_moved_reader_$$
+_shard_cleanup() {
+	_db_cleanup
+	psql -XAtq -d postgres -c "drop role if exists $READER" >/dev/null 2>&1 || true
+}
+trap _shard_cleanup EXIT
+q "create role $READER nologin" >/dev/null
+cl init --reader-role "$READER" --tenant-access "$READER=other" --row-security on >/dev/null ||
+	fail "init with a reader of tenant other"
+cl load --tenant other "$TESTDATA/demo/original.ach" >/dev/null || fail "tenant other's load"
 createdb "$NEW"
+db_also_drop "$NEW"
 PGDATABASE=$NEW cl init --partitions 8 >/dev/null
 pg_dump --data-only --load-via-partition-root \
 	--exclude-table-data=clearing_schema_version \
 	--exclude-table-data=clearing_privilege "$OLD" >"$TMP/move.sql" || fail "pg_dump of the move"
 PGDATABASE=$NEW psql -Xq -v ON_ERROR_STOP=1 --single-transaction -f "$TMP/move.sql" >"$TMP/move.out" 2>&1 ||
-	{ dropdb -f "$NEW"; fail "restore of the move: $(cat "$TMP/move.out")"; }
+	fail "restore of the move: $(cat "$TMP/move.out")"
 counts="select (select count(*) || '/' || sum(amount_minor) from clearing_record),
 	(select count(*) from clearing_dedupe_event), (select count(*) from clearing_load),
 	(select max(load_id) from clearing_load)"
@@ -120,11 +134,18 @@ next_load=$(PGDATABASE=$NEW q "select nextval('clearing_load_load_id_seq')")
 PGDATABASE=$NEW expect_exit 4 cl load "$TMP/day1-redated.ach"
 moved_near=$(PGDATABASE=$NEW q "select count(*) from clearing_dedupe_event where reason = 'near_duplicate'")
 parts=$(PGDATABASE=$NEW q "select count(distinct tableoid) from clearing_record")
+PGDATABASE=$NEW cl init --row-security on >/dev/null || fail "init again after the move"
+granted=$(PGDATABASE=$NEW q "select has_table_privilege('$READER', 'clearing_record', 'SELECT')")
+seen=$(PGDATABASE=$NEW q "set role $READER; select count(*) || ' ' || string_agg(distinct tenant, ',')
+	from clearing_record")
+other=$(q "select count(*) from clearing_record where tenant = 'other'")
 dropdb -f "$NEW"
 assert_eq "$after" "$before" "records, journal and loads after the move"
 [ "$next_load" -gt "$(q "select max(load_id) from clearing_load")" ] || fail "load ids start again after the move"
 assert_eq "$moved_near" 6000 "near duplicates found in the moved history"
 assert_eq "$parts" 8 "moved records spread over the 8 partitions"
+assert_eq "$granted" t "the reader granted again by init after the move"
+assert_eq "$seen" "$other other" "the moved reader sees its tenant's records only"
 
 # ---- a database of before version 22 gets its shards ----
 dropdb -f "$PGDATABASE"
