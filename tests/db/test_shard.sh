@@ -97,6 +97,24 @@ assert_eq "$parts" 4 "partitions whose near index the plan holds"
 assert_eq "$total" 500 "near-index probes of 500 staged records (one partition each)"
 [ "$most" -lt 500 ] || fail "one partition probed for every record: $(cat "$TMP/loops")"
 
+# The stage is partitioned as the table is (sql/loader/stage.sql): every
+# staged record in the partition of the same bounds as the one that holds
+# its key (the INSERT of the new records then fills one partition after
+# another).
+psql -XAtq -v ON_ERROR_STOP=1 >"$TMP/stage.out" 2>&1 <<SQL || fail "stage: $(cat "$TMP/stage.out")"
+BEGIN;
+$(stmt stage_create) \g /dev/null
+INSERT INTO pg_temp.cl_stage SELECT r.*, NULL FROM clearing_record r;
+SELECT count(*) FROM pg_inherits WHERE inhparent = 'pg_temp.cl_stage'::regclass;
+SELECT count(*) FILTER (WHERE pg_get_expr(cs.relpartbound, cs.oid) = pg_get_expr(cr.relpartbound, cr.oid))
+       || '/' || count(*)
+FROM pg_temp.cl_stage s JOIN clearing_record r USING (tenant, kind, natural_key, shard)
+JOIN pg_class cs ON cs.oid = s.tableoid JOIN pg_class cr ON cr.oid = r.tableoid;
+ROLLBACK;
+SQL
+n=$(q "select count(*) from clearing_record")
+assert_eq "$(tr '\n' ' ' <"$TMP/stage.out")" "4 $n/$n " "stage partitions, and staged records in the partition of their key's bounds"
+
 # ---- the move of keys(7): every table into a database split otherwise ----
 # Its documented command, from these 4 partitions into a new database of
 # 8 (partitions p0..p3 exist in both, so rows copied partition by partition
