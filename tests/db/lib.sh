@@ -3,6 +3,7 @@
 #   . "$(dirname "$0")/lib.sh"
 #   db_new                        # fresh database, PGDATABASE exported, dropped on exit
 #   db_also_drop NAME             # another database made by the test, dropped on exit
+#   role_new NAME [OPTIONS]       # a role, dropped on exit after the databases
 #   cl init                       # run clearing-load (CL_BIN) with args
 #   expect_exit 3 cl load bad.ach # assert an exit code (stdout/stderr in $TMP/out, $TMP/err)
 #   q "select count(*) from clearing_record"   # one value, unaligned
@@ -22,12 +23,22 @@ _db_also=""
 db_also_drop() {
 	_db_also="$_db_also $1"
 }
+_roles_made=""
+# role_new NAME [OPTIONS]: CREATE ROLE NAME OPTIONS, dropped on exit (after
+# the databases that hold its grants)
+role_new() {
+	psql -XAtq -v ON_ERROR_STOP=1 -c "create role $1 ${2:-}" >/dev/null || fail "create role $1"
+	_roles_made="$_roles_made $1"
+}
 _db_cleanup() {
 	if [ -n "${PGDATABASE:-}" ] && [ "${_db_made:-0}" = 1 ]; then
 		dropdb --if-exists -f "$PGDATABASE" >/dev/null 2>&1 || true
 	fi
 	for _d in $_db_also; do
 		dropdb --if-exists -f "$_d" >/dev/null 2>&1 || true
+	done
+	for _r in $_roles_made; do
+		psql -XAtq -d postgres -c "drop role if exists $_r" >/dev/null 2>&1 || true
 	done
 	rm -rf "$TMP"
 }

@@ -140,9 +140,9 @@ q "delete from clearing_schema_version where version = $latest + 1"
 expect_exit 2 cl init --partitions 4
 # 20: "in 4 partitions"
 main_db=$PGDATABASE
+db_also_drop "$main_db"
 export PGDATABASE="${main_db}_p"
 createdb "$PGDATABASE"
-trap 'dropdb --if-exists -f "${main_db}_p" >/dev/null 2>&1; PGDATABASE=$main_db; _db_cleanup' EXIT
 expect_exit 0 cl init --partitions 4
 grep -q "clearing_record hash-partitioned in 4 partitions\$" "$TMP/out" || fail "init wording: $(cat "$TMP/out")"
 echo ok

@@ -34,9 +34,9 @@ grep -q "already exists with 0 hash partitions" "$TMP/err" || fail "mismatch mes
 
 # partitioned schema in a second database
 main_db=$PGDATABASE
+db_also_drop "$main_db"
 export PGDATABASE="${main_db}_p"
 createdb "$PGDATABASE"
-trap 'dropdb --if-exists -f "${main_db}_p" >/dev/null 2>&1; PGDATABASE=$main_db; _db_cleanup' EXIT
 expect_exit 0 cl init --partitions 4
 grep -q "hash-partitioned in 4" "$TMP/out" || fail "partitions reported: $(cat "$TMP/out")"
 assert_eq "$(q "select partstrat from pg_partitioned_table where partrelid = 'clearing_record'::regclass")" h \

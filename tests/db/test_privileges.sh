@@ -10,15 +10,8 @@
 db_new
 sfx=$$
 LOADER=cl_loader_$sfx READER=cl_reader_$sfx CONSUMER=cl_consumer_$sfx OTHER=cl_other_$sfx
-_roles_cleanup() {
-	_db_cleanup
-	for r in $LOADER $READER $CONSUMER $OTHER; do
-		psql -XAtq -d postgres -c "drop role if exists $r" >/dev/null 2>&1 || true
-	done
-}
-trap _roles_cleanup EXIT
 for r in $LOADER $READER $CONSUMER $OTHER; do
-	q "create role $r login password 'pw'" >/dev/null
+	role_new "$r" "login password 'pw'"
 done
 port=$(q "show port")
 run_as() { # run_as ROLE COMMAND ARGS...

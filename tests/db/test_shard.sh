@@ -126,12 +126,7 @@ assert_eq "$(tr '\n' ' ' <"$TMP/stage.out")" "4 $n/$n " "stage partitions, and s
 OLD=$PGDATABASE
 NEW="${OLD}_moved"
 READER=cl_moved_reader_$$
-_shard_cleanup() {
-	_db_cleanup
-	psql -XAtq -d postgres -c "drop role if exists $READER" >/dev/null 2>&1 || true
-}
-trap _shard_cleanup EXIT
-q "create role $READER nologin" >/dev/null
+role_new "$READER" nologin
 cl init --reader-role "$READER" --tenant-access "$READER=other" --row-security on >/dev/null ||
 	fail "init with a reader of tenant other"
 cl load --tenant other "$TESTDATA/demo/original.ach" >/dev/null || fail "tenant other's load"
