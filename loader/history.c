@@ -23,13 +23,13 @@ static bool is_account(const char *name, size_t n)
 	return f && (f->flags & CL_FF_ACCOUNT);
 }
 
-/* Row i of res from column `first` on as section; `extra`, when not NULL,
- * is one more column after the row's (show: the record's file name, from
- * its load). */
-static void emit_cols(PGresult *res, int i, int first, const char *section, cl_history_fn fn,
-		      void *ctx, const struct cl_kv *extra)
+/* Row i of res from column `first` to column `end` (excluded) as
+ * section; `extra`, when not NULL, is one more column after the row's
+ * (show: the record's file name, from its load). */
+static void emit_cols(PGresult *res, int i, int first, int end, const char *section,
+		      cl_history_fn fn, void *ctx, const struct cl_kv *extra)
 {
-	int cols = PQnfields(res) - first, c;
+	int cols = end - first, c;
 	struct cl_kv kv[CL_HISTORY_MAX_COLS];
 
 	if (cols > CL_HISTORY_MAX_COLS - 1)
@@ -50,7 +50,7 @@ static void emit_cols(PGresult *res, int i, int first, const char *section, cl_h
 
 static void emit_row(PGresult *res, int i, const char *section, cl_history_fn fn, void *ctx)
 {
-	emit_cols(res, i, 0, section, fn, ctx, NULL);
+	emit_cols(res, i, 0, PQnfields(res), section, fn, ctx, NULL);
 }
 
 void cl_history_rows(PGresult *res, const char *section, cl_history_fn fn, void *ctx)
@@ -143,17 +143,27 @@ static int load_row(PGresult *loads, const char *id)
 static void emit_facts(PGresult *res, int *next, long long place, int skip, const char *section,
 		       cl_history_fn fn, void *ctx)
 {
-	for (; *next < PQntuples(res); ++*next) {
+	for (; res && *next < PQntuples(res); ++*next) {
 		if (strtoll(PQgetvalue(res, *next, 0), NULL, 10) != place)
 			break;
-		emit_cols(res, *next, skip, section, fn, ctx, NULL);
+		emit_cols(res, *next, skip, PQnfields(res), section, fn, ctx, NULL);
 	}
+}
+
+/* Whether boolean column `name` of the first row of res is true (and
+ * there is a row). */
+static bool first_row_true(PGresult *res, const char *name)
+{
+	int c = PQfnumber(res, name);
+
+	return c >= 0 && PQntuples(res) > 0 && strcmp(PQgetvalue(res, 0, c), "t") == 0;
 }
 
 /* Each record of `rec` (its first n rows) followed by its load, the
  * dedupe events that hit it, its parked versions and the statement
  * entries that matched it: one statement for each of the four, whatever
- * n is. */
+ * n is; none for parked versions or matches when the tenant has none at
+ * all (history_loads_of tells, in its two last columns). */
 static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, const char *tenant,
 				    cl_history_fn fn, void *ctx, struct cl_error *err)
 {
@@ -163,7 +173,7 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 	struct cl_text_array loads = { 0 }, ords = { 0 }, kinds = { 0 }, keys = { 0 };
 	PGresult *f[4] = { NULL, NULL, NULL, NULL }; /* loads, events, parked, reconciled */
 	enum cl_db_status st;
-	int i, next[4] = { 0, 0, 0, 0 };
+	int i, load_cols, next[4] = { 0, 0, 0, 0 };
 
 	for (i = 0; i < n; i++) {
 		cl_text_array_add(&loads, PQgetvalue(rec, i, c_load));
@@ -172,17 +182,20 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 		cl_text_array_add(&keys, PQgetvalue(rec, i, c_key));
 	}
 	{
-		const char *lp[1] = { cl_text_array_text(&loads) };
+		const char *lp[2] = { cl_text_array_text(&loads), tenant };
 		const char *ep[2] = { cl_text_array_text(&loads), cl_text_array_text(&ords) };
 		const char *qp[5] = { tenant, cl_text_array_text(&kinds), cl_text_array_text(&keys),
 				      cl_text_array_text(&loads), cl_text_array_text(&ords) };
 
-		if ((st = cl_db_exec(db, CL_SQL_HISTORY_LOADS_OF, 1, lp, &f[0], err)) == CL_DB_OK &&
+		if ((st = cl_db_exec(db, CL_SQL_HISTORY_LOADS_OF, 2, lp, &f[0], err)) == CL_DB_OK &&
 		    (st = cl_db_exec(db, CL_SQL_HISTORY_EVENTS_OF, 2, ep, &f[1], err)) == CL_DB_OK &&
-		    (st = cl_db_exec(db, CL_SQL_HISTORY_QUARANTINE_OF, 5, qp, &f[2], err)) ==
-			    CL_DB_OK)
+		    first_row_true(f[0], "tenant_has_parked"))
+			st = cl_db_exec(db, CL_SQL_HISTORY_QUARANTINE_OF, 5, qp, &f[2], err);
+		if (st == CL_DB_OK && first_row_true(f[0], "tenant_has_reconciled"))
 			st = cl_db_exec(db, CL_SQL_HISTORY_RECONCILED_OF, 3, qp, &f[3], err);
 	}
+	/* the load's own columns: all but the two flags */
+	load_cols = f[0] ? PQnfields(f[0]) - 2 : 0;
 	for (i = 0; i < n && st == CL_DB_OK; i++) {
 		int l = load_row(f[0], PQgetvalue(rec, i, c_load));
 		int c_file = PQfnumber(f[0], "file_name");
@@ -192,9 +205,9 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 		   name of the file it came from, then the load that applied it */
 		if (l >= 0 && !PQgetisnull(f[0], l, c_file))
 			file.value = PQgetvalue(f[0], l, c_file);
-		emit_cols(rec, i, 0, "record", fn, ctx, &file);
+		emit_cols(rec, i, 0, PQnfields(rec), "record", fn, ctx, &file);
 		if (l >= 0)
-			emit_row(f[0], l, "load", fn, ctx);
+			emit_cols(f[0], l, 0, load_cols, "load", fn, ctx, NULL);
 		emit_facts(f[1], &next[1], i + 1, 1, "event", fn, ctx);
 		/* (after i: the version's ordinal, its order) */
 		emit_facts(f[2], &next[2], i + 1, 2, "quarantine", fn, ctx);

@@ -164,8 +164,16 @@ LIMIT 10
 -- name: history_loads_of
 -- The loads that applied the records: load ids $1 (bigint[], repeats
 -- allowed), with the columns of history_loads, so that a load has one
--- shape in every output; by load_id.
-SELECT {load_columns}
+-- shape in every output; by load_id.  Then two columns that are not the
+-- load's: whether tenant $2 has any version parked in quarantine and any
+-- reconciliation match at all (one probe of each table's tenant index).
+-- When it has none, show does not ask for the records' parked versions
+-- or matches: in a fresh session each of those statements costs more to
+-- plan than this probe.
+SELECT {load_columns},
+       EXISTS (SELECT FROM clearing_quarantine q WHERE q.tenant = $2) AS tenant_has_parked,
+       EXISTS (SELECT FROM clearing_reconcile_match m WHERE m.tenant = $2)
+         AS tenant_has_reconciled
 FROM clearing_load l
 WHERE l.load_id = ANY ($1::bigint[])
 ORDER BY l.load_id

@@ -157,7 +157,7 @@ emit "SELECT pg_catalog.array_agg(load_id ORDER BY load_id, ordinal) AS recs_loa
              pg_catalog.array_agg(natural_key ORDER BY load_id, ordinal) AS recs_key
       FROM (SELECT load_id, ordinal, kind, natural_key FROM public.clearing_record
             WHERE tenant = '$TENANT' ORDER BY load_id, ordinal LIMIT 100) r" '\gset'
-explain_exec history_loads_of ":'recs_load'"
+explain_exec history_loads_of ":'recs_load', '$TENANT'"
 explain_exec commit_find_load ":'last_uuid'"
 explain_exec history_events_of ":'recs_load', :'recs_ord'"
 explain_exec history_key_events "'$TENANT', :'key'"
