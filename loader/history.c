@@ -229,15 +229,24 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 {
 	const struct lookup *q = lookup_of(by);
 	char lim[24];
-	const char *p[3] = { tenant, value, lim };
-	PGresult *res;
+	const char *p[4] = { tenant, value, lim, NULL };
+	PGresult *res, *shards = NULL;
 	enum cl_db_status st;
 	int n;
 
 	*found = *total = 0;
 	/* one more than asked for: tells whether there are more */
 	snprintf(lim, sizeof(lim), "%lu", limit + 1);
-	if ((st = cl_db_exec(db, q->records, 3, p, &res, err)) != CL_DB_OK)
+	if (by == CL_SHOW_TRACE) {
+		/* the shards a trace's records are in: the lookup names them */
+		if ((st = cl_db_exec(db, CL_SQL_HISTORY_TRACE_SHARDS, 2, p, &shards, err)) != CL_DB_OK)
+			return st;
+		p[3] = PQgetvalue(shards, 0, 0);
+	}
+	st = cl_db_exec(db, q->records, p[3] ? 4 : 3, p, &res, err);
+	PQclear(shards);
+	p[3] = NULL;
+	if (st != CL_DB_OK)
 		return st;
 	n = PQntuples(res);
 	if ((unsigned long)n > limit)

@@ -18,14 +18,28 @@ WHERE r.tenant = $1
 ORDER BY r.kind, r.natural_key
 LIMIT $3::bigint
 
+-- name: history_trace_shards
+-- The shards that hold the records of tenant $1 with trace number or
+-- original trace $2, as the bigint[] $4 of history_show_by_trace: the
+-- trace's own (an entry's shard is its trace, a return's or NOC's its
+-- original trace: rules/shard.h) and the shards of the returns and NOCs
+-- whose own trace it is (migration 023).
+SELECT pg_catalog.array_append(
+         ARRAY(SELECT s.shard FROM clearing_trace_shard s
+               WHERE s.tenant = $1 AND s.trace_number = $2),
+         clearing_shard_of($2)) AS shards
+
 -- name: history_show_by_trace
 -- The records of tenant $1 with ACH trace number $2, and the returns and
--- NOCs that name $2 as their original trace; at most $3.
+-- NOCs that name $2 as their original trace; at most $3; in the shards $4
+-- (history_trace_shards), so that a partitioned table is planned for
+-- their partitions alone (a value, known when the statement is planned).
 SELECT CASE WHEN r.trace_number = $2 THEN 'trace_number' ELSE 'original_trace' END
          AS matched_by,
        {show_columns}
 FROM clearing_record r
-WHERE r.tenant = $1 AND (r.trace_number = $2 OR r.original_trace = $2)
+WHERE r.tenant = $1 AND r.shard = ANY ($4::bigint[])
+  AND (r.trace_number = $2 OR r.original_trace = $2)
 ORDER BY r.kind, r.natural_key
 LIMIT $3::bigint
 

@@ -137,7 +137,9 @@ emit "SELECT natural_key AS key, trace_number AS trace, load_id AS rec_load, ord
 show_args="'$TENANT', :'key', 101"
 explain_exec history_show_by_key "$show_args"
 explain_exec history_count_by_key "'$TENANT', :'key'"
-explain_exec history_show_by_trace "'$TENANT', :'trace', 101"
+explain_exec history_trace_shards "'$TENANT', :'trace'"
+emit "EXECUTE history_trace_shards('$TENANT', :'trace')" '\gset trace_'
+explain_exec history_show_by_trace "'$TENANT', :'trace', 101, :'trace_shards'"
 explain_exec history_count_by_trace "'$TENANT', :'trace'"
 explain_exec history_show_by_e2e "'$TENANT', :'e2e', 101"
 explain_exec history_count_by_e2e "'$TENANT', :'e2e'"

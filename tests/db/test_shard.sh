@@ -1,7 +1,8 @@
 #!/bin/sh
-# The shard identity (rules/shard.h, migration 022): one rule in C and in
-# SQL; on the hash-partitioned schema each probe of a record goes to one
-# partition, the near-duplicate probe included; a database from before
+# The shard identity (rules/shard.h, migrations 022 and 023): one rule in
+# C and in SQL; on the hash-partitioned schema each probe of a record goes
+# to one partition, the near-duplicate probe included, and show --trace to
+# the partitions of its shards; a database from before
 # version 22 gets every record's shard when init upgrades it; the move of
 # keys(7) copies a database into one split otherwise.
 . "$(dirname "$0")/lib.sh"
@@ -115,6 +116,55 @@ SQL
 n=$(q "select count(*) from clearing_record")
 assert_eq "$(tr '\n' ' ' <"$TMP/stage.out")" "4 $n/$n " "stage partitions, and staged records in the partition of their key's bounds"
 
+# ---- show --trace reads the partitions of its shards (migration 023) ----
+# Every return and NOC is in clearing_trace_shard under its own trace;
+# show --trace of that trace finds it, in the partition of its original
+# trace (without the table's row, the lookup would leave that shard out
+# and miss it); the lookup of the trace of an entry (that no return or
+# NOC has as its own) is planned for one partition of the four.
+assert_eq "$(q "select count(*) from clearing_record r
+	where r.kind in ('ach.return', 'ach.noc') and r.trace_number is not null
+	  and not exists (select from clearing_trace_shard s where s.tenant = r.tenant
+	                  and s.trace_number = r.trace_number and s.shard = r.shard)")" 0 \
+	"returns and NOCs without their trace's shard"
+own=$(q "select count(*) from clearing_record where kind in ('ach.return', 'ach.noc')
+	and shard <> clearing_shard_of(trace_number)")
+[ "$own" -gt 0 ] || fail "no return or NOC sharded away from its own trace"
+q "select trace_number, natural_key from clearing_record where kind in ('ach.return', 'ach.noc')
+	and shard <> clearing_shard_of(trace_number) order by 1, 2" >"$TMP/own"
+found=0
+while IFS='|' read -r t k; do
+	cl show --trace "$t" --limit 1000 --format json >"$TMP/show" || fail "show --trace $t: $(cat "$TMP/show")"
+	grep -F "\"natural_key\":\"$k\"" "$TMP/show" | grep -q '"matched_by":"trace_number"' ||
+		fail "show --trace $t: its return or NOC $k not found: $(head -c 600 "$TMP/show")"
+	found=$((found + 1))
+done <"$TMP/own"
+assert_eq "$found" "$own" "returns and NOCs found by their own trace"
+entry=$(q "select r.trace_number from clearing_record r where r.kind = 'ach.entry' and r.key_rule = 'v1'
+	and not exists (select from clearing_trace_shard s where s.trace_number = r.trace_number)
+	order by r.load_id, r.ordinal limit 1")
+psql -XAtq -v ON_ERROR_STOP=1 >"$TMP/show.json" 2>"$TMP/show.err" <<SQL || fail "show plan: $(cat "$TMP/show.err")"
+PREPARE shards AS $(stmt history_trace_shards);
+EXECUTE shards('default', '$entry') \gset
+PREPARE lookup AS $(stmt history_show_by_trace);
+EXPLAIN (FORMAT JSON) EXECUTE lookup('default', '$entry', 101, :'shards');
+SQL
+python3 - "$TMP/show.json" >"$TMP/parts" <<'PY' || fail "show plan: $(cat "$TMP/parts")"
+import json, sys
+text = open(sys.argv[1]).read()
+plan = json.loads(text[text.index('['):])
+rels = set()
+def walk(n):
+    if "Relation Name" in n:
+        rels.add(n["Relation Name"])
+    for c in n.get("Plans", []):
+        walk(c)
+walk(plan[0]["Plan"])
+print(len(rels), ",".join(sorted(rels)))
+PY
+read -r nparts rels <"$TMP/parts"
+assert_eq "$nparts" 1 "partitions planned for show --trace of an entry ($rels)"
+
 # ---- the move of keys(7): every table into a database split otherwise ----
 # Its documented command, from these 4 partitions into a new database of
 # 8 (partitions p0..p3 exist in both, so rows copied partition by partition
@@ -135,12 +185,13 @@ db_also_drop "$NEW"
 PGDATABASE=$NEW cl init --partitions 8 >/dev/null
 pg_dump --data-only --load-via-partition-root \
 	--exclude-table-data=clearing_schema_version \
-	--exclude-table-data=clearing_privilege "$OLD" >"$TMP/move.sql" || fail "pg_dump of the move"
+	--exclude-table-data=clearing_privilege \
+	--exclude-table-data=clearing_trace_shard "$OLD" >"$TMP/move.sql" || fail "pg_dump of the move"
 PGDATABASE=$NEW psql -Xq -v ON_ERROR_STOP=1 --single-transaction -f "$TMP/move.sql" >"$TMP/move.out" 2>&1 ||
 	fail "restore of the move: $(cat "$TMP/move.out")"
 counts="select (select count(*) || '/' || sum(amount_minor) from clearing_record),
 	(select count(*) from clearing_dedupe_event), (select count(*) from clearing_load),
-	(select max(load_id) from clearing_load)"
+	(select max(load_id) from clearing_load), (select count(*) from clearing_trace_shard)"
 before=$(q "$counts")
 after=$(PGDATABASE=$NEW q "$counts")
 next_load=$(PGDATABASE=$NEW q "select nextval('clearing_load_load_id_seq')")
@@ -166,16 +217,23 @@ createdb "$PGDATABASE"
 cl init >/dev/null
 cl load "$TMP/day1.ach" >/dev/null || fail "entries (plain schema)"
 cl load "$TESTDATA/near/return.ach" >/dev/null || fail "returns (plain schema)"
-# back to version 21: no shard column, 022 not applied
+# back to version 21: no shard column, 022 and 023 not applied
 # and the feed view made by migration 013 without it, row-level security on
 cl init --row-security=on >/dev/null
-q "drop view clearing_feed; alter table clearing_record drop column shard;
+q "drop table clearing_trace_shard; drop function clearing_note_trace_shard() cascade;
+   drop view clearing_feed; alter table clearing_record drop column shard;
    alter table clearing_quarantine drop column shard;
-   delete from clearing_schema_version where version = 22" >/dev/null
+   delete from clearing_schema_version where version >= 22" >/dev/null
 q "$(sed -n '/^CREATE OR REPLACE VIEW clearing_feed/,/;$/p' "$CL_ROOT/sql/013_feed.sql")
    alter view clearing_feed set (security_invoker = on)" >/dev/null
-cl init >/dev/null || fail "init upgrading to version 22"
-assert_eq "$(q "select max(version) from clearing_schema_version")" 22 "schema version"
+cl init >/dev/null || fail "init upgrading to version 23"
+assert_eq "$(q "select max(version) from clearing_schema_version")" 23 "schema version"
+assert_eq "$(q "select count(*) || '/' || count(s.shard) from clearing_record r
+	left join clearing_trace_shard s on s.tenant = r.tenant and s.trace_number = r.trace_number
+	  and s.shard = r.shard
+	where r.kind in ('ach.return', 'ach.noc')")" "1/1" "returns given their trace's shard by the migration"
+assert_eq "$(q "select relrowsecurity from pg_class where oid = 'clearing_trace_shard'::regclass")" t \
+	"row-level security on the new table, as on the records"
 assert_eq "$(q "select count(*) from clearing_record where shard is distinct from clearing_shard(kind, natural_key)")" 0 \
 	"records given the rule's shard by the migration"
 assert_eq "$(q "select attnotnull from pg_attribute where attrelid = 'clearing_record'::regclass and attname = 'shard'")" t \
@@ -192,4 +250,4 @@ assert_eq "$(q "select reloptions::text from pg_class where oid = 'clearing_feed
 	"{security_invoker=on}" "the feed view keeps its reader's rights"
 # records stay append-only: the migration's triggers are back
 expect_exit 1 q "update clearing_record set shard = 0"
-echo "ok: one shard rule in C and SQL, one partition per probe, shards given on upgrade, the move"
+echo "ok: one shard rule in C and SQL, one partition per probe and per show --trace, shards given on upgrade, the move"
