@@ -5,16 +5,28 @@
 -- selects at most $3 records (show asks for one more than it prints, to
 -- know whether there are more); matched_by says which column matched.
 
+-- fragment: history_kinds
+-- Every kind of record, as a text[]: a lookup by key lists them, so the
+-- unique index is used on all of (tenant, kind, natural_key) (no skip
+-- scan needed).
+ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001', 'pacs.008', 'pacs.009', 'pacs.004']
+
 -- name: history_show_by_key
--- The records of tenant $1 under natural key $2, of any kind, at most $3.
--- Every kind is listed, so the unique index is used on all three of its
--- columns (no skip scan needed).
+-- The records of tenant $1 under natural key $2, of any kind, at most $3;
+-- in the shards that key has under each kind (rules/shard.h): values when
+-- the statement is planned, so a partitioned table is planned for their
+-- partitions alone (at most three: an entry's, a return's or NOC's, any
+-- other kind's), and the unique index of a partitioned table is used on
+-- all four of its columns.
 SELECT 'natural_key' AS matched_by, {show_columns}
 FROM clearing_record r
 WHERE r.tenant = $1
-  AND r.kind = ANY (ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001',
-                          'pacs.008', 'pacs.009', 'pacs.004'])
+  AND r.kind = ANY ({history_kinds})
   AND r.natural_key = $2
+  AND r.shard = ANY (ARRAY[clearing_shard('ach.entry', $2), clearing_shard('ach.return', $2),
+                           clearing_shard('ach.noc', $2), clearing_shard('pain.001', $2),
+                           clearing_shard('pacs.008', $2), clearing_shard('pacs.009', $2),
+                           clearing_shard('pacs.004', $2)])
 ORDER BY r.kind, r.natural_key
 LIMIT $3::bigint
 
@@ -74,8 +86,7 @@ LIMIT $3::bigint
 SELECT pg_catalog.count(*)
 FROM clearing_record r
 WHERE r.tenant = $1
-  AND r.kind = ANY (ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001',
-                          'pacs.008', 'pacs.009', 'pacs.004'])
+  AND r.kind = ANY ({history_kinds})
   AND r.natural_key = $2
 
 -- name: history_count_by_trace
@@ -122,8 +133,7 @@ FROM t CROSS JOIN LATERAL (
   SELECT pg_catalog.count(*) AS records
   FROM clearing_record r
   WHERE r.tenant = t.tenant
-    AND r.kind = ANY (ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001',
-                            'pacs.008', 'pacs.009', 'pacs.004'])
+    AND r.kind = ANY ({history_kinds})
     AND r.natural_key = $2) c
 WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
 ORDER BY t.tenant

@@ -116,6 +116,25 @@ SQL
 n=$(q "select count(*) from clearing_record")
 assert_eq "$(tr '\n' ' ' <"$TMP/stage.out")" "4 $n/$n " "stage partitions, and staged records in the partition of their key's bounds"
 
+# planned_relations FILE: the relations an EXPLAIN (FORMAT JSON) in FILE
+# reads, as $nparts (how many) and $rels (their names).
+planned_relations() {
+	python3 - "$1" >"$TMP/parts" <<'PY' || fail "plan of $1: $(cat "$TMP/parts")"
+import json, sys
+text = open(sys.argv[1]).read()
+plan = json.loads(text[text.index('['):])
+rels = set()
+def walk(n):
+    if "Relation Name" in n:
+        rels.add(n["Relation Name"])
+    for c in n.get("Plans", []):
+        walk(c)
+walk(plan[0]["Plan"])
+print(len(rels), ",".join(sorted(rels)))
+PY
+	read -r nparts rels <"$TMP/parts"
+}
+
 # ---- show --trace reads the partitions of its shards (migration 023) ----
 # Every return and NOC is in clearing_trace_shard under its own trace;
 # show --trace of that trace finds it, in the partition of its original
@@ -149,21 +168,21 @@ EXECUTE shards('default', '$entry') \gset
 PREPARE lookup AS $(stmt history_show_by_trace);
 EXPLAIN (FORMAT JSON) EXECUTE lookup('default', '$entry', 101, :'shards');
 SQL
-python3 - "$TMP/show.json" >"$TMP/parts" <<'PY' || fail "show plan: $(cat "$TMP/parts")"
-import json, sys
-text = open(sys.argv[1]).read()
-plan = json.loads(text[text.index('['):])
-rels = set()
-def walk(n):
-    if "Relation Name" in n:
-        rels.add(n["Relation Name"])
-    for c in n.get("Plans", []):
-        walk(c)
-walk(plan[0]["Plan"])
-print(len(rels), ",".join(sorted(rels)))
-PY
-read -r nparts rels <"$TMP/parts"
+planned_relations "$TMP/show.json"
 assert_eq "$nparts" 1 "partitions planned for show --trace of an entry ($rels)"
+# show KEY: planned for the partitions of the key's shards under each
+# kind (here three: the entry's trace, the company id a return's key would
+# start with, the whole key), not the four; and it finds the entry.
+key=$(q "select natural_key from clearing_record where kind = 'ach.entry' and key_rule = 'v1'
+	and trace_number = '$entry' order by load_id limit 1")
+cl show "$key" --format json >"$TMP/show" || fail "show $key: $(cat "$TMP/show")"
+grep -q "\"natural_key\":\"$key\"" "$TMP/show" || fail "show $key: not found: $(head -c 600 "$TMP/show")"
+psql -XAtq -v ON_ERROR_STOP=1 >"$TMP/show.json" 2>"$TMP/show.err" <<SQL || fail "show KEY plan: $(cat "$TMP/show.err")"
+PREPARE by_key AS $(stmt history_show_by_key);
+EXPLAIN (FORMAT JSON) EXECUTE by_key('default', '$key', 101);
+SQL
+planned_relations "$TMP/show.json"
+[ "$nparts" -le 3 ] || fail "partitions planned for show KEY: $nparts ($rels), want at most 3 of 4"
 
 # ---- the move of keys(7): every table into a database split otherwise ----
 # Its documented command, from these 4 partitions into a new database of
