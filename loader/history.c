@@ -194,8 +194,8 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 		if (st == CL_DB_OK && first_row_true(f[0], "tenant_has_reconciled"))
 			st = cl_db_exec(db, CL_SQL_HISTORY_RECONCILED_OF, 3, qp, &f[3], err);
 	}
-	/* the load's own columns: all but the two flags */
-	load_cols = f[0] ? PQnfields(f[0]) - 2 : 0;
+	/* the load's own columns: those before the flags */
+	load_cols = f[0] ? PQfnumber(f[0], "tenant_has_parked") : 0;
 	for (i = 0; i < n && st == CL_DB_OK; i++) {
 		int l = load_row(f[0], PQgetvalue(rec, i, c_load));
 		int c_file = PQfnumber(f[0], "file_name");
@@ -243,9 +243,9 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 			return st;
 		p[3] = PQgetvalue(shards, 0, 0);
 	}
-	st = cl_db_exec(db, q->records, p[3] ? 4 : 3, p, &res, err);
+	st = cl_db_exec(db, q->records, shards ? 4 : 3, p, &res, err);
 	PQclear(shards);
-	p[3] = NULL;
+	p[3] = NULL; /* freed with shards; the statements below take two */
 	if (st != CL_DB_OK)
 		return st;
 	n = PQntuples(res);

@@ -17,7 +17,9 @@ ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001', 'pacs.008', 'pacs.009', 
 -- the statement is planned, so a partitioned table is planned for their
 -- partitions alone (at most three: an entry's, a return's or NOC's, any
 -- other kind's), and the unique index of a partitioned table is used on
--- all four of its columns.
+-- all four of its columns.  The kinds are written out again here: shards
+-- taken from {history_kinds} by a subquery would not be values when the
+-- statement is planned.
 SELECT 'natural_key' AS matched_by, {show_columns}
 FROM clearing_record r
 WHERE r.tenant = $1
