@@ -34,12 +34,15 @@ static const struct cl_option feed_command[] = {
 	CL_OPT_LIMIT("at most N records (1-1000000, default 1000)"),
 	CL_OPT_DB(),
 	CL_OPT_FORMAT(),
-	CL_OPT_NO_MASK(),
+	CL_OPT_BOOL(0, "no-mask", no_mask,
+		    "print account numbers in full in the text format too (json and csv are "
+		    "never masked: a receiver keys on what they carry)"),
 	CL_OPT_QUIET("no note of how many records were printed"),
 	CL_OPT_CHECK(need_consumer),
 	CL_OPT_TEXT("Exit status: 0 success (also: nothing new), 2 usage error, 5 database "
 		    "error, 7 --ack of a position no applied record has, 75 retry later, 78 "
-		    "configuration (see 'clearing-load help')."),
+		    "configuration, also row security hiding every tenant this consumer could "
+		    "read (see 'clearing-load help')."),
 	CL_OPT_END(),
 };
 
@@ -85,7 +88,30 @@ static int feed(const struct cl_args *args, struct cl_db *db)
 	}
 	{
 		unsigned long found;
+		bool blind;
 
+		if (cl_feed_blind(db, args->tenant, &blind, &err) != CL_DB_OK)
+			return cl_db_failed(&err);
+		if (blind) {
+			if (args->tenant)
+				cl_msg("row security hides tenant %s from this login: consumer %s "
+				       "would receive nothing (hint: clearing-load init "
+				       "--tenant-access ROLE=%s, as the schema's owner)",
+				       args->tenant, args->consumer, args->tenant);
+			else
+				cl_msg("row security hides every tenant from this login: consumer %s "
+				       "would receive nothing (hint: clearing-load init "
+				       "--tenant-access ROLE=TENANT, as the schema's owner)",
+				       args->consumer);
+			return cl_finish_stdout(CL_EXIT_CONFIG);
+		}
+
+		/* What a receiver keys on travels whole: a masked natural key
+		 * makes two payments one key (two debtors whose IBANs end alike).
+		 * Masking is for people's terminals; who may read the feed is
+		 * the consumer role's privilege. */
+		if (args->format != CL_OUT_TEXT)
+			cl_opt_no_mask = true;
 		if (cl_feed_read(db, args->consumer, args->tenant, args->limit, cl_history_print,
 				 &out, &pos, &found, &err) != CL_DB_OK)
 			return cl_db_failed(&err);

@@ -75,6 +75,17 @@ enum cl_db_status cl_feed_read(struct cl_db *db, const char *consumer, const cha
 	}
 }
 
+enum cl_db_status cl_feed_blind(struct cl_db *db, const char *tenant, bool *blind,
+				struct cl_error *err)
+{
+	char v[8];
+	const char *p[1] = { tenant };
+	enum cl_db_status st = cl_db_value(db, CL_SQL_FEED_BLIND, 1, p, v, sizeof(v), err);
+
+	*blind = st == CL_DB_OK && v[0] == 't';
+	return st;
+}
+
 enum cl_db_status cl_feed_ack(struct cl_db *db, const char *consumer, long long position,
 			      bool *exists, long long *now, struct cl_error *err)
 {

@@ -29,6 +29,12 @@ enum cl_db_status cl_feed_read(struct cl_db *db, const char *consumer, const cha
 			       unsigned long limit, cl_history_fn fn, void *ctx, long long *acked,
 			       unsigned long *found, struct cl_error *err) CL_MUST_CHECK;
 
+/* *blind = row security is active for this session and hides every
+ * tenant it could be fed (or `tenant`, when not NULL): such a reader
+ * would be told "nothing new" for ever. */
+enum cl_db_status cl_feed_blind(struct cl_db *db, const char *tenant, bool *blind,
+				struct cl_error *err) CL_MUST_CHECK;
+
 /* Acknowledge everything up to `position` for `consumer`.  *exists =
  * false (and nothing changed) when no applied record has that position
  * (0 always exists: nothing acknowledged); *now = the consumer's position

@@ -49,3 +49,13 @@ VALUES ($1, $2::bigint, pg_catalog.now())
 ON CONFLICT (consumer) DO UPDATE
 SET position = GREATEST(c.position, excluded.position), acked_at = excluded.acked_at
 RETURNING position
+
+-- name: feed_blind
+-- Whether row security hides every record this session could be fed:
+-- row security is active for it on clearing_record and the tenants it
+-- may see (clearing_visible_tenants, the policy's own list) are none, or
+-- do not include tenant $1 when one is given.  Such a consumer would be
+-- told "0 records" for ever: it is refused instead.
+SELECT pg_catalog.row_security_active('clearing_record'::pg_catalog.regclass)
+       AND ($1::text IS NULL AND pg_catalog.cardinality(clearing_visible_tenants()) = 0
+            OR $1::text IS NOT NULL AND NOT $1::text = ANY (clearing_visible_tenants()))
