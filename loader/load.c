@@ -411,8 +411,11 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		if (!L->statement && (st = write_journal(L, true)) != CL_DB_OK)
 			return st;
 	}
+	/* a held file applied nothing: no commit number (its new records are
+	   parked, and clearing_take_feed_commit refuses a load without any) */
 	if ((st = insert_load_row(L, outcome)) != CL_DB_OK ||
-	    (r->new_count && !L->statement && (st = feed_commit(L)) != CL_DB_OK))
+	    (r->new_count && !L->statement && r->outcome != CL_OUTCOME_HELD &&
+	     (st = feed_commit(L)) != CL_DB_OK))
 		return st;
 	st = cl_load_commit(L);
 	if (st == CL_DB_OK) {

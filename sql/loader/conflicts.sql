@@ -95,16 +95,10 @@ LIMIT 1
 
 -- name: conflicts_insert_load
 -- The clearing_load row of a resolution: load UUID $1, of conflict load
--- $2's tenant and file, $3 records applied, reason $4; committed.
-INSERT INTO clearing_load (load_uuid, tenant, file_name, format, message_type, sender,
-                                  receiver, file_created, file_id, record_count, new_count,
-                                  outcome, reason, started_at, finished_at)
-SELECT $1::uuid, l.tenant, l.file_name, l.format, l.message_type, l.sender, l.receiver,
-       l.file_created, l.file_id, 1, $3::bigint, 'committed', $4::text, pg_catalog.now(),
-       pg_catalog.clock_timestamp()
-FROM clearing_load l
-WHERE l.load_id = $2::bigint
-RETURNING load_id
+-- $2's tenant and file, $3 records applied, reason $4; committed.  Its
+-- load id (NULL: no load $2), taken by clearing_write_resolution_load
+-- (024).
+SELECT clearing_write_resolution_load($1::uuid, $2::bigint, $3::bigint, $4::text)
 
 -- name: conflicts_apply_correction
 -- The version parked as conflict (load $1, ordinal $2) applied as a new

@@ -19,15 +19,11 @@ SELECT pg_catalog.set_config('clearing_load.tenant', $1, true),
 -- name $4, file size $5, SHA-256 $6, format $7, message type $8, sender $9,
 -- receiver $10, file creation time $11, file id $12, record count $13, new
 -- $14, duplicates $15, conflicts $16, invalid $17, outcome $18, reason $19
--- and retries $20.  started_at is the transaction's start.
-INSERT INTO clearing_load (load_id, load_uuid, tenant, file_name, file_size, sha256,
-    format, message_type, sender, receiver, file_created, file_id, record_count, new_count,
-    duplicate_count, conflict_count, invalid_count, outcome, reason, retries, started_at,
-    finished_at)
-OVERRIDING SYSTEM VALUE
-VALUES ($1::bigint, $2::uuid, $3, $4, $5::bigint, $6, $7, $8, $9, $10, $11, $12, $13::bigint,
-    $14::bigint, $15::bigint, $16::bigint, $17::bigint, $18, $19, $20::integer,
-    pg_catalog.now(), pg_catalog.clock_timestamp())
+-- and retries $20.  Through clearing_write_load (024): only for the load
+-- id this session took.  started_at is the transaction's start.
+SELECT clearing_write_load($1::bigint, $2::uuid, $3, $4, $5::bigint, $6, $7, $8, $9, $10,
+    $11, $12, $13::bigint, $14::bigint, $15::bigint, $16::bigint, $17::bigint, $18, $19,
+    $20::integer)
 
 -- name: load_lock_uuid
 -- The transaction-level advisory lock on load UUID $1 (any case), held
@@ -65,10 +61,9 @@ FROM pg_temp.cl_event
 WHERE $1::boolean OR reason <> 'duplicate'
 
 -- name: load_record_archive
--- Where ingest moved load $1's file: $2 (the same move twice adds nothing).
-INSERT INTO clearing_load_archive (load_id, path)
-VALUES ($1::bigint, $2)
-ON CONFLICT DO NOTHING
+-- Where ingest moved load $1's file: $2 (the same move twice adds
+-- nothing); through clearing_write_archive (024).
+SELECT clearing_write_archive($1::bigint, $2)
 
 -- name: load_feed_lock
 -- The lock every load that applies records takes just before COMMIT, held
@@ -78,12 +73,8 @@ SELECT pg_catalog.pg_advisory_xact_lock(7306385526012115201)
 
 -- name: load_feed_commit
 -- The load's commit number, its last statement before COMMIT (after
--- load_feed_lock): load $1 of tenant $2 applied $3 records.  The NOTIFY on
+-- load_feed_lock): load $1 of tenant $2 applied $3 records.  The number is
+-- taken by clearing_take_feed_commit (024), never given; its NOTIFY on
 -- channel clearing_load_feed ("COMMIT_SEQ TENANT") is delivered when the
 -- transaction commits, so a consumer need not poll.
-WITH c AS (
-    INSERT INTO clearing_feed_commit (commit_seq, load_id, tenant, records)
-    VALUES (pg_catalog.nextval('clearing_feed_seq'), $1::bigint, $2, $3::bigint)
-    RETURNING commit_seq, tenant)
-SELECT pg_catalog.pg_notify('clearing_load_feed', c.commit_seq::text || ' ' || c.tenant)
-FROM c
+SELECT clearing_take_feed_commit($1::bigint, $2, $3::bigint)

@@ -1,0 +1,131 @@
+#!/bin/sh
+# What PRIVILEGES promises, tried against the database itself (clearing-load(1)
+# PRIVILEGES, migration 024): every write a role must not make is refused,
+# table by table and role by role; the load history, archive paths and feed
+# commit numbers are written only through clearing-load's own functions, each
+# for the caller's own load: a loader cannot forge a commit number (a
+# consumer that acknowledged one far ahead would never receive a later load),
+# a load row for a load it did not take, or an archive path for a load that
+# does not exist; and loads, ingest and resolve still work as that loader.
+. "$(dirname "$0")/lib.sh"
+db_new
+sfx=$$
+LOADER=cl_ldr_$sfx READER=cl_rdr_$sfx CONSUMER=cl_csm_$sfx
+for r in $LOADER $READER $CONSUMER; do
+	role_new "$r" "login password 'pw'"
+done
+port=$(q "show port")
+conn() { echo "host=127.0.0.1 port=$port user=$1 dbname=$PGDATABASE"; }
+run_as() { _r=$1 _c=$2; shift 2; PGPASSWORD=pw "$CL_BIN" "$_c" --db "$(conn "$_r")" "$@"; }
+# try ROLE SQL: exit 0 when the statement is refused for lack of privilege
+# (SQLSTATE 42501); prints the error
+try_refused() {
+	set +e
+	PGPASSWORD=pw psql -XAtq -v ON_ERROR_STOP=1 -v VERBOSITY=verbose "$(conn "$1")" -c "$2" \
+		>/dev/null 2>"$TMP/try.err"
+	_rc=$?
+	set -e
+	[ "$_rc" != 0 ] && grep -q "42501" "$TMP/try.err"
+}
+D=$TESTDATA/demo
+expect_exit 0 cl init --loader-role $LOADER --reader-role $READER --consumer-role $CONSUMER
+run_as $LOADER load "$D/original.ach" >/dev/null || fail "a load as the loader"
+
+# every table and sequence of the schema, every role, every write: refused
+# unless clearing_privilege grants it
+checked=0
+for rel in $(q "select c.relname from pg_class c
+		where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p', 'S')
+		  and c.relname like 'clearing%' and not c.relispartition order by 1"); do
+	kind=$(q "select relkind from pg_class where oid = '$rel'::regclass")
+	col=$(q "select attname from pg_attribute where attrelid = '$rel'::regclass and attnum > 0
+		 and not attisdropped and attidentity = '' and attgenerated = '' order by attnum limit 1")
+	for role in $LOADER $READER $CONSUMER; do
+		rk=$(q "select role_kind from clearing_role where role_name = '$role'")
+		granted=$(q "select coalesce((select privileges from clearing_privilege
+			     where relation = '$rel' and role_kind = '$rk'), '')")
+		if [ "$kind" = S ]; then
+			try_refused $role "select setval('$rel', 1000000000)" ||
+				fail "$role setval on $rel: $(cat "$TMP/try.err")"
+			case $granted in *USAGE*) continue ;; esac
+			try_refused $role "select nextval('$rel')" ||
+				fail "$role nextval on $rel: $(cat "$TMP/try.err")"
+			checked=$((checked + 1))
+			continue
+		fi
+		for op in INSERT UPDATE DELETE TRUNCATE; do
+			case ", $granted," in *", $op,"*) continue ;; esac
+			case $op in
+			INSERT) sql="insert into $rel default values" ;;
+			UPDATE) sql="update $rel set $col = $col" ;;
+			DELETE) sql="delete from $rel" ;;
+			TRUNCATE) sql="truncate $rel" ;;
+			esac
+			try_refused $role "$sql" || fail "$role: $sql: $(cat "$TMP/try.err")"
+			checked=$((checked + 1))
+		done
+	done
+done
+[ "$checked" -gt 100 ] || fail "only $checked writes tried"
+
+# the three tables a loader used to insert into directly: no longer
+for rel in clearing_feed_commit clearing_load clearing_load_archive; do
+	assert_eq "$(q "select has_table_privilege('$LOADER', '$rel', 'INSERT')")" f "loader INSERT on $rel"
+done
+try_refused $LOADER "insert into clearing_feed_commit (commit_seq, load_id, tenant, records)
+		      values (1000000000, 1, 'default', 1)" || fail "forged commit: $(cat "$TMP/try.err")"
+try_refused $LOADER "select nextval('clearing_feed_seq')" || fail "feed sequence: $(cat "$TMP/try.err")"
+# the functions refuse another session's load id, a load without records, a
+# load row for an id not taken here, an archive path of no load
+try_refused $LOADER "select clearing_take_feed_commit(1, 'default', 5)" ||
+	fail "commit for a load not taken: $(cat "$TMP/try.err")"
+grep -q "this session did not take that load id" "$TMP/try.err" || fail "why: $(cat "$TMP/try.err")"
+try_refused $LOADER "select nextval(pg_get_serial_sequence('clearing_load', 'load_id'));
+		      select clearing_take_feed_commit(currval(pg_get_serial_sequence('clearing_load', 'load_id')), 'default', 5)" ||
+	fail "commit for a load without records: $(cat "$TMP/try.err")"
+grep -q "applied no record" "$TMP/try.err" || fail "why: $(cat "$TMP/try.err")"
+try_refused $LOADER "select clearing_write_load(1000000, gen_random_uuid(), 'default', 'x', 1, null,
+		      null, null, null, null, null, null, 0, 0, 0, 0, 0, 'committed', null, 0)" ||
+	fail "load row for a load not taken: $(cat "$TMP/try.err")"
+try_refused $LOADER "select clearing_write_archive(1000000, '/tmp/x')" ||
+	fail "archive path of no load: $(cat "$TMP/try.err")"
+grep -q "no such load" "$TMP/try.err" || fail "why: $(cat "$TMP/try.err")"
+for role in $READER $CONSUMER; do
+	try_refused $role "select clearing_write_archive(1, '/tmp/x')" ||
+		fail "$role calls a write function: $(cat "$TMP/try.err")"
+done
+assert_eq "$(q "select max(commit_seq) from clearing_feed_commit")" 1 "no commit number forged"
+assert_eq "$(q "select count(*) from clearing_load")" 1 "no load row forged"
+
+# row security: a loader may not write the history of a tenant it cannot see
+expect_exit 0 cl init --tenant-access $LOADER=acme --row-security on
+try_refused $LOADER "select clearing_write_archive(1, '/tmp/x')" ||
+	fail "archive path of a hidden tenant: $(cat "$TMP/try.err")"
+grep -q "row security hides its tenant" "$TMP/try.err" || fail "why: $(cat "$TMP/try.err")"
+expect_exit 0 cl init --row-security off
+
+# genuine work as the loader: loads (a conflict held), ingest with its
+# archive rows, resolve with its correction in the feed
+run_as $LOADER load "$D/corrected.ach" >/dev/null || fail "corrected as the loader"
+set +e
+run_as $LOADER load "$D/changed-amount.ach" >/dev/null 2>"$TMP/held.err"
+rc=$?
+set -e
+assert_eq "$rc" 4 "held as the loader: $(cat "$TMP/held.err")"
+held=$(q "select max(load_id) from clearing_load where outcome = 'held'")
+ord=$(q "select min(ordinal) from clearing_quarantine where load_id = $held")
+run_as $LOADER resolve --load "$held" --ordinal "$ord" --accept >/dev/null ||
+	fail "resolve as the loader"
+assert_eq "$(q "select count(*) from clearing_feed_commit f join clearing_load l using (load_id)
+	       where l.reason like 'resolve:%'")" 1 "the correction took its commit number"
+mkdir -p "$TMP/inbox" "$TMP/archive"
+"${CL_TOOLS:?}/gen_ach" -n 10 --start 7000 >"$TMP/inbox/new.ach"
+run_as $LOADER ingest --min-age 0 --archive "$TMP/archive" "$TMP/inbox" >"$TMP/ingest.out" 2>"$TMP/ingest.err" ||
+	fail "ingest as the loader: $(cat "$TMP/ingest.err")"
+assert_eq "$(q "select count(*) from clearing_load_archive a join clearing_load l using (load_id)
+	       where l.file_name like '%new.ach'")" 1 "the archive row, through its function: $(cat "$TMP/ingest.out" "$TMP/ingest.err")"
+# commit numbers are the sequence's, in commit order, one per applying load
+assert_eq "$(q "select count(*) from clearing_feed_commit")" \
+	"$(q "select count(*) from clearing_load where new_count > 0 and outcome in ('committed', 'quarantined')")" \
+	"one commit per applying load"
+echo ok
