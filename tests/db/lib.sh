@@ -2,6 +2,7 @@
 #
 #   . "$(dirname "$0")/lib.sh"
 #   db_new                        # fresh database, PGDATABASE exported, dropped on exit
+#                                 # (CL_DB_SETUP, when set, is run on its name)
 #   db_also_drop NAME             # another database made by the test, dropped on exit
 #   role_new NAME [OPTIONS]       # a role, dropped on exit after the databases
 #   cl init                       # run clearing-load (CL_BIN) with args
@@ -54,6 +55,8 @@ db_new() {
 	createdb "$_name" || fail "createdb $_name"
 	export PGDATABASE="$_name"
 	_db_made=1
+	# another kind of server (tests/citus/cluster.sh: a Citus database)
+	[ -z "${CL_DB_SETUP:-}" ] || sh "$CL_DB_SETUP" "$_name" || fail "$CL_DB_SETUP $_name"
 }
 
 cl() {
