@@ -239,14 +239,15 @@ cl load "$TESTDATA/near/return.ach" >/dev/null || fail "returns (plain schema)"
 # back to version 21: no shard column, 022 and 023 not applied
 # and the feed view made by migration 013 without it, row-level security on
 cl init --row-security=on >/dev/null
+latest=$(q "select max(version) from clearing_schema_version")
 q "drop table clearing_trace_shard; drop function clearing_note_trace_shard() cascade;
    drop view clearing_feed; alter table clearing_record drop column shard;
    alter table clearing_quarantine drop column shard;
    delete from clearing_schema_version where version >= 22" >/dev/null
 q "$(sed -n '/^CREATE OR REPLACE VIEW clearing_feed/,/;$/p' "$CL_ROOT/sql/013_feed.sql")
    alter view clearing_feed set (security_invoker = on)" >/dev/null
-cl init >/dev/null || fail "init upgrading to version 23"
-assert_eq "$(q "select max(version) from clearing_schema_version")" 23 "schema version"
+cl init >/dev/null || fail "init upgrading to version $latest"
+assert_eq "$(q "select max(version) from clearing_schema_version")" "$latest" "schema version"
 assert_eq "$(q "select count(*) || '/' || count(s.shard) from clearing_record r
 	left join clearing_trace_shard s on s.tenant = r.tenant and s.trace_number = r.trace_number
 	  and s.shard = r.shard
