@@ -57,7 +57,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
 
-.PHONY: all deps check check-unit check-cli check-db demo bench fuzz install uninstall \
+.PHONY: all deps check check-unit check-cli check-db check-citus demo bench fuzz install uninstall \
 	clean lint format-check man-check tools
 
 all: $(BIN) tools
@@ -136,6 +136,12 @@ check-db: $(BIN) $(TOOL_BINS)
 	@$(MAKE) --no-print-directory FAILPOINTS=1 $(FP_B)/clearing-load
 	@CL_BIN=$(abspath $(BIN)) CL_BIN_FP=$(abspath $(FP_B)/clearing-load) \
 		CL_TOOLS=$(abspath $(B)/tools) DOUBLE=$(DOUBLE) sh tests/db/run.sh
+
+# The distributed schema on Citus (tests/citus): builds and installs Citus
+# from ../shared/citus when it is not installed (root), starts a coordinator
+# and two workers on loopback, runs tests/citus/run.sh, stops them.
+check-citus: $(BIN)
+	@CL_BIN=$(abspath $(BIN)) sh tests/citus/run.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory $(BIN)

@@ -53,6 +53,15 @@ assert_eq "$(q "select pg_get_indexdef('clearing_record_key'::regclass)")" \
 cl init >"$TMP/out" || fail "second init"
 grep -q "up to date at version $latest" "$TMP/out" || fail "second init said: $(cat "$TMP/out")"
 
+section "init --partitions fails on Citus (the distribution takes its place)"
+db_also_drop "cl_citus_parts_$$"
+createdb "cl_citus_parts_$$" && sh "$CL_DB_SETUP" "cl_citus_parts_$$"
+expect_exit 5 env PGDATABASE="cl_citus_parts_$$" "$CL_BIN" init --partitions 4
+grep -q "clearing_record is hash-partitioned (init --partitions): on Citus it is distributed on its shard instead" "$TMP/err" ||
+	fail "init --partitions: $(cat "$TMP/err")"
+assert_eq "$(PGDATABASE="cl_citus_parts_$$" q "select count(*) from pg_dist_partition")" 0 \
+	"nothing distributed"
+
 section "records spread over both workers, one key once"
 # 400 ACH entries written as a restore would (the owner's INSERT), each with
 # the shard the loader computes (clearing_shard, held to rules/shard.c by
