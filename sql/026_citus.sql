@@ -58,15 +58,6 @@ BEGIN
 		RETURN;
 	END IF;
 
-	-- the functions the shards' queries, policies and triggers call, on
-	-- every node
-	FOR f IN SELECT p.oid::regprocedure FROM pg_catalog.pg_proc p
-		 WHERE p.pronamespace = ns AND p.proname LIKE 'clearing\_%' AND p.prokind = 'f'
-		 ORDER BY p.oid
-	LOOP
-		PERFORM create_distributed_function(f);
-	END LOOP;
-
 	-- Citus cannot send a policy with a subquery to the shards (015's
 	-- initplan form): on these tables the policy calls the function for
 	-- each row instead, and is made again after the distribution when
@@ -127,6 +118,23 @@ BEGIN
 	PERFORM create_distributed_table('clearing_trace_shard', 'shard',
 					 colocate_with => 'clearing_record');
 	PERFORM create_reference_table('clearing_tenant_access');
+
+	-- the rows of before are in the shards now; their copy in the
+	-- coordinator's own table (account numbers among them) goes
+	FOREACH t IN ARRAY ARRAY['clearing_record', 'clearing_quarantine', 'clearing_trace_shard',
+				 'clearing_tenant_access'] LOOP
+		PERFORM truncate_local_data_after_distributing_table(t::regclass);
+	END LOOP;
+
+	-- the functions the shards' queries, policies and triggers call, on
+	-- every node (after the tables: a function of SQL reads its tables
+	-- when it is made)
+	FOR f IN SELECT p.oid::regprocedure FROM pg_catalog.pg_proc p
+		 WHERE p.pronamespace = ns AND p.proname LIKE 'clearing\_%' AND p.prokind = 'f'
+		 ORDER BY p.oid
+	LOOP
+		PERFORM create_distributed_function(f);
+	END LOOP;
 
 	PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', 'on', true);
 	PERFORM clearing_make_append_only(x::regclass)

@@ -53,6 +53,43 @@ assert_eq "$(q "select pg_get_indexdef('clearing_record_key'::regclass)")" \
 cl init >"$TMP/out" || fail "second init"
 grep -q "up to date at version $latest" "$TMP/out" || fail "second init said: $(cat "$TMP/out")"
 
+# 026 runs again harmlessly (a table already distributed is left as it is)
+q "delete from clearing_schema_version where version = 26" >/dev/null
+cl init >"$TMP/out" || fail "init running 026 again"
+grep -q "applied 1 migration" "$TMP/out" || fail "026 again: $(cat "$TMP/out")"
+assert_eq "$(q "select count(*) from citus_tables")" 4 "the same tables after 026 again"
+
+section "a database loaded before Citus: 026 distributes its records"
+up="cl_citus_up_$$"
+db_also_drop "$up"
+createdb "$up"
+export PGDATABASE="$up"
+cl init -q --row-security on || fail "init without citus"
+cl load -q "$TESTDATA/demo/original.ach" || fail "load without citus"
+cl load -q "$TESTDATA/near/return.ach" || fail "returns without citus"
+record_dump >"$TMP/up_before"
+n_before=$(q "select count(*) from clearing_record")
+traces_before=$(q "select count(*) from clearing_trace_shard")
+[ "$n_before" -gt 0 ] && [ "$traces_before" -gt 0 ] || fail "nothing loaded: $n_before, $traces_before"
+sh "$CL_DB_SETUP" "$up"
+q "delete from clearing_schema_version where version = 26" >/dev/null
+cl init -q || fail "init distributing a loaded database"
+assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 3 \
+	"distributed on upgrade"
+record_dump >"$TMP/up_after"
+cmp -s "$TMP/up_before" "$TMP/up_after" || fail "records changed by the distribution"
+assert_eq "$(q "select count(*) from clearing_trace_shard")" "$traces_before" "trace shards moved"
+assert_eq "$(q "select pg_relation_size('clearing_record') + pg_relation_size('clearing_trace_shard')")" 0 \
+	"no copy of the records left in the coordinator's own tables"
+assert_eq "$(q "select count(*) from pg_policy where polrelid = 'clearing_record'::regclass
+		and pg_get_expr(polqual, polrelid) = '(tenant = ANY (clearing_visible_tenants()))'")" 1 \
+	"row security kept, with the policy Citus can send"
+assert_eq "$(q "select count(*) from run_command_on_shards('clearing_record',
+		\$\$select count(*) from %s\$\$) where result::bigint > 0")" \
+	"$(q "select count(distinct get_shard_id_for_distribution_column('clearing_record', shard))
+	      from clearing_record")" "every record in the shard of its shard value"
+export PGDATABASE="$_name"
+
 section "init --partitions fails on Citus (the distribution takes its place)"
 db_also_drop "cl_citus_parts_$$"
 createdb "cl_citus_parts_$$" && sh "$CL_DB_SETUP" "cl_citus_parts_$$"
