@@ -30,14 +30,18 @@
 -- superuser or a BYPASSRLS role, else when the tenant is one of
 -- clearing_visible_tenants() (015).
 CREATE OR REPLACE FUNCTION clearing_tenant_writable(t_ text) RETURNS boolean
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path FROM CURRENT AS $$
-	SELECT NOT c.relrowsecurity
-	    OR EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
-		       WHERE r.rolname = session_user
-			 AND (r.rolsuper OR r.rolbypassrls OR r.oid = c.relowner))
-	    OR t_ = ANY (clearing_visible_tenants())
-	FROM pg_catalog.pg_class c
-	WHERE c.oid = 'clearing_load'::pg_catalog.regclass
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path FROM CURRENT AS $$
+BEGIN
+	-- plpgsql: the body names no table until it runs (a distributed
+	-- PostgreSQL copies functions to nodes that do not have the table)
+	RETURN (SELECT NOT c.relrowsecurity
+		    OR EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
+			       WHERE r.rolname = session_user
+				 AND (r.rolsuper OR r.rolbypassrls OR r.oid = c.relowner))
+		    OR t_ = ANY (clearing_visible_tenants())
+		FROM pg_catalog.pg_class c
+		WHERE c.oid = pg_catalog.to_regclass('clearing_load'));
+END
 $$;
 
 -- The load id this session last took from clearing_load's sequence, or
@@ -131,7 +135,7 @@ CREATE OR REPLACE FUNCTION clearing_write_resolution_load(uuid_ uuid, c_ bigint,
 RETURNS bigint
 LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
 DECLARE
-	l clearing_load%ROWTYPE;
+	l record; -- (not %ROWTYPE: a node without the table compiles this too)
 	id bigint;
 BEGIN
 	SELECT * INTO l FROM clearing_load WHERE load_id = c_;
