@@ -5,7 +5,9 @@
 #
 #   parsers  NACHA validate / parse --format json on a 1,000,000-entry file,
 #            beside `wc -l`; ISO 20022 validate on 200,000-transaction
-#            pain.001 and pacs.008 files, beside `xmllint --stream --noout`.
+#            pain.001 and pacs.008 files, beside `xmllint --stream --noout`;
+#            the bank's answers (camt.053, pacs.002 beside xmllint, BAI2
+#            beside wc -l) of as many items.
 #   loader   against a throwaway cluster (pg_virtualenv, or the server PG*
 #            names): the growth curve of curve.sh, one business day of
 #            1,000,000 entries at 0, 5M and 20M records of history, on the
@@ -179,6 +181,32 @@ fig validate_p1 "$P1_BYTES" "$ISO_N" "validate, pain.001 $ISO_N tx" xmllint_p1 1
 fig xmllint_p8 "$P8_BYTES" "$ISO_N" "xmllint --stream --noout, pacs.008 $ISO_N tx (floor)"
 fig validate_p8 "$P8_BYTES" "$ISO_N" "validate, pacs.008 $ISO_N tx" xmllint_p8 1.5 - 16384
 rm -f "$W/p1.xml" "$W/p8.xml"
+
+# The bank's answers, each family beside the C floor that reads the same
+# file: a camt.053 statement and a pacs.002 status report of $ISO_N items
+# beside xmllint, a BAI2 file of $ISO_N details beside wc -l
+# (tests/bench/gen_answers.py writes them).
+log "generating a camt.053, a BAI2 file and a pacs.002 of $ISO_N items each"
+for _k in camt.053 bai2 pacs.002; do
+	python3 "$here/gen_answers.py" "$_k" "$ISO_N" >"$W/ans.$_k" || { log "gen_answers $_k failed"; exit 1; }
+done
+cat "$W/ans.camt.053" "$W/ans.bai2" "$W/ans.pacs.002" >/dev/null
+C53_BYTES=$(size_of "$W/ans.camt.053")
+BAI_BYTES=$(size_of "$W/ans.bai2")
+P2_BYTES=$(size_of "$W/ans.pacs.002")
+best_of 3 xmllint_c53 xmllint --stream --noout "$W/ans.camt.053"
+best_of 3 validate_c53 "$CL_BIN" validate "$W/ans.camt.053"
+best_of 3 wc_bai wc -l "$W/ans.bai2"
+best_of 3 validate_bai "$CL_BIN" validate "$W/ans.bai2"
+best_of 3 xmllint_p2 xmllint --stream --noout "$W/ans.pacs.002"
+best_of 3 validate_p2 "$CL_BIN" validate "$W/ans.pacs.002"
+fig xmllint_c53 "$C53_BYTES" "$ISO_N" "xmllint --stream --noout, camt.053 $ISO_N entries (floor)"
+fig validate_c53 "$C53_BYTES" "$ISO_N" "validate, camt.053 $ISO_N entries" xmllint_c53 1.5 - 16384
+fig wc_bai "$BAI_BYTES" "$ISO_N" "wc -l, BAI2 $ISO_N details (floor)"
+fig validate_bai "$BAI_BYTES" "$ISO_N" "validate, BAI2 $ISO_N details" wc_bai - - 16384
+fig xmllint_p2 "$P2_BYTES" "$ISO_N" "xmllint --stream --noout, pacs.002 $ISO_N statuses (floor)"
+fig validate_p2 "$P2_BYTES" "$ISO_N" "validate, pacs.002 $ISO_N statuses" xmllint_p2 1.5 - 16384
+rm -f "$W/ans.camt.053" "$W/ans.bai2" "$W/ans.pacs.002"
 
 # ---------------------------------------------------------------- loader
 DB_NOTE=""

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""gen_answers.py KIND N - write a bank's answer of N items to standard
+output, for the reader figures of `make bench` (tests/bench/run.sh):
+
+  camt.053  one statement (camt.053.001.08) of N booked entries, each with
+            one TxDtls carrying an EndToEndId; the balances add up
+  bai2      one BAI2 file of one account with N type-16 details; every
+            control total and record count as the specification says
+  pacs.002  one FIToFIPmtStsRpt (pacs.002.001.10) of N TxInfAndSts
+
+The amounts vary (1.00 to 9,999.99) so that no reader can take a shortcut."""
+import sys
+
+def amount(i):
+    return 100 + (i * 7919) % 999900
+
+def money(minor):
+    return "%d.%02d" % (minor // 100, minor % 100)
+
+def camt053(n, out):
+    entries = []
+    net = 0
+    for i in range(n):
+        a = amount(i)
+        d = "CRDT" if i % 3 else "DBIT"
+        net += a if d == "CRDT" else -a
+        entries.append((a, d))
+    w = out.write
+    w('<?xml version="1.0" encoding="UTF-8"?>\n'
+      '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">\n'
+      '<BkToCstmrStmt><GrpHdr><MsgId>BENCH-STMT</MsgId><CreDtTm>2026-03-03T23:00:00'
+      '</CreDtTm></GrpHdr>\n<Stmt><Id>BENCH-STMT-1</Id><ElctrncSeqNb>1</ElctrncSeqNb>'
+      '<CreDtTm>2026-03-03T23:00:00</CreDtTm>\n'
+      '<Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>\n')
+    for tp, minor in (("OPBD", 0), ("CLBD", net)):
+        w('<Bal><Tp><CdOrPrtry><Cd>%s</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">%s</Amt>'
+          '<CdtDbtInd>%s</CdtDbtInd><Dt><Dt>2026-03-03</Dt></Dt></Bal>\n'
+          % (tp, money(abs(minor)), "CRDT" if minor >= 0 else "DBIT"))
+    for i, (a, d) in enumerate(entries):
+        w('<Ntry><Amt Ccy="EUR">%s</Amt><CdtDbtInd>%s</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>'
+          '<BookgDt><Dt>2026-03-03</Dt></BookgDt><ValDt><Dt>2026-03-03</Dt></ValDt>'
+          '<AcctSvcrRef>SVC%09d</AcctSvcrRef><BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>%s</Cd>'
+          '<SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd><NtryDtls><TxDtls><Refs>'
+          '<EndToEndId>E2E-%09d</EndToEndId></Refs><Amt Ccy="EUR">%s</Amt><CdtDbtInd>%s'
+          '</CdtDbtInd></TxDtls></NtryDtls></Ntry>\n'
+          % (money(a), d, i, "ICDT" if d == "DBIT" else "RCDT", i, money(a), d))
+    w('</Stmt></BkToCstmrStmt></Document>\n')
+
+def bai2(n, out):
+    details, total, net = [], 0, 0
+    for i in range(n):
+        a = amount(i)
+        code = 195 if i % 3 else 495
+        net += a if code < 400 else -a
+        total += a
+        details.append("16,%d,%d,0,BREF%09d,CREF%09d,BENCH PAYMENT %d/" % (code, a, i, i, i))
+    summary = "03,555000222,USD,010,0,,,015,%d,,/" % net
+    t49 = total + net          # the 03 amounts (0 and the closing) and the 16s
+    w = out.write
+    w("01,BANKSEND,CUSTRECV,260303,2300,BENCH1,80,,2/\n")
+    w("02,CUSTRECV,BANKSEND,1,260303,2400,USD,2/\n")
+    w(summary + "\n")
+    for d in details:
+        w(d + "\n")
+    w("49,%d,%d/\n" % (t49, n + 2))
+    w("98,%d,1,%d/\n" % (t49, n + 4))
+    w("99,%d,1,%d/\n" % (t49, n + 6))
+
+def pacs002(n, out):
+    w = out.write
+    w('<?xml version="1.0" encoding="UTF-8"?>\n'
+      '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10">\n'
+      '<FIToFIPmtStsRpt><GrpHdr><MsgId>BENCH-STS</MsgId><CreDtTm>2026-03-03T23:00:00'
+      '</CreDtTm></GrpHdr>\n<OrgnlGrpInfAndSts><OrgnlMsgId>BENCH-P8</OrgnlMsgId>'
+      '<OrgnlMsgNmId>pacs.008.001.08</OrgnlMsgNmId></OrgnlGrpInfAndSts>\n')
+    for i in range(n):
+        w('<TxInfAndSts><OrgnlInstrId>I%09d</OrgnlInstrId><OrgnlEndToEndId>E2E-%09d'
+          '</OrgnlEndToEndId><OrgnlTxId>TX%09d</OrgnlTxId><TxSts>%s</TxSts></TxInfAndSts>\n'
+          % (i, i, i, "ACSC" if i % 10 else "RJCT"))
+    w('</FIToFIPmtStsRpt></Document>\n')
+
+def main():
+    kind, n = sys.argv[1], int(sys.argv[2])
+    {"camt.053": camt053, "bai2": bai2, "pacs.002": pacs002}[kind](n, sys.stdout)
+
+if __name__ == "__main__":
+    main()
