@@ -150,7 +150,7 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory $(BIN) tools
 	@CL_BIN=$(abspath $(BIN)) CL_TOOLS=$(abspath $(B)/tools) sh tests/bench/run.sh
-	@sh tests/bench/readme.sh
+	@sh tests/bench/results.sh
 
 fuzz:
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)

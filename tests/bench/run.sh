@@ -16,7 +16,8 @@
 #            size and shape.
 #
 # Prints the tables and writes them, with the date and the machine, to
-# tests/out/bench/figures.md (the README's figures come from there).
+# tests/out/bench/figures.md; results.sh copies a full run's into
+# docs/bench/results.md.
 # BENCH_QUICK=1 scales every size down 10x (a smoke run, for CI);
 # BENCH_CURVES names the curves to run (default "plain partitioned
 # reconcile"; reconcile: reconcile.sh, a statement against the history);
