@@ -1,5 +1,5 @@
 -- 025: on a Citus coordinator, the per-record tables distributed on their
--- shard identity (docs/design/citus-distribution.md; clearing-load-keys(7),
+-- shard identity (docs/design/0023-citus-distribution.md; clearing-load-keys(7),
 -- SCALING).  On any other PostgreSQL (no citus extension in this database)
 -- it does nothing.
 --

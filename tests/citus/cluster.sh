@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/citus/cluster.sh - a throwaway Citus cluster on this machine, for
-# the distributed tests (issue 31; docs/design/citus-distribution.md).
+# the distributed tests (issue 31; docs/design/0023-citus-distribution.md).
 #
 #   sh tests/citus/cluster.sh COMMAND [ARG]...
 #

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/citus/run.sh - clearing-load on a Citus coordinator with two workers
-# (issue 31; docs/design/citus-distribution.md).
+# (issue 31; docs/design/0023-citus-distribution.md).
 #
 #   CL_BIN=./clearing-load sh tests/citus/run.sh
 #
@@ -184,7 +184,7 @@ err=$(psql -XAtq -v ON_ERROR_STOP=1 -U "cl_citus_loader_$$" -c "update clearing_
 echo "$err" | grep -q "permission denied for table clearing_record" || fail "loader update: $err"
 
 section "a load on Citus fails closed (the classification is not distributable yet)"
-# Known gap of issue 31 (docs/design/citus-distribution.md): the probes are
+# Known gap of issue 31 (docs/design/0023-citus-distribution.md): the probes are
 # LATERAL joins of the staged records with clearing_record, which Citus
 # cannot push down.  Until they are rewritten, a load must fail whole,
 # leaving nothing: no record, no load row.
