@@ -53,7 +53,7 @@ int cl_stmt_decimal_minor(const char *text, const char *ccy, int exponent, int64
 	if (neg && sig_int + sig_frac > 0) {
 		snprintf(why, cap,
 			 "amount \"%.40s\" is negative: expected zero or more (the schema's "
-			 "minInclusive 0; CdtDbtInd gives the direction)",
+			 "minInclusive 0; CdtDbtInd says credit or debit)",
 			 text);
 		return -1;
 	}

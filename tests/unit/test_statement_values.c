@@ -52,7 +52,7 @@ static void test_statement_values_decimal_forms(void **state)
 	assert_int_equal(minor_ok("1234567890123456.78", 2), 123456789012345678LL);
 	assert_string_equal(minor_bad("-1.00", 2),
 			    "amount \"-1.00\" is negative: expected zero or more (the schema's "
-			    "minInclusive 0; CdtDbtInd gives the direction)");
+			    "minInclusive 0; CdtDbtInd says credit or debit)");
 	assert_string_equal(minor_bad("1.234567", 5),
 			    "amount \"1.234567\" has 6 decimals: expected at most 5 (the schema's "
 			    "fractionDigits)");
