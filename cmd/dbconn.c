@@ -73,6 +73,7 @@ int cl_cmd_connect(const struct cl_args *args, struct cl_db *db)
 		return cl_usage_error(cmd, "invalid --schema \"%.80s...\" (expected a schema name of "
 					   "at most 63 bytes)", schema);
 	cl_db_use_schema(schema);
+	cl_db_on_note(cl_note_if_verbose, NULL); /* -v: retries of a transient error */
 
 	if (cl_db_conninfo_has_password(conninfo) || has_password_any_case(conninfo))
 		return cl_usage_error(cmd, "--db must not contain a password: use ~/.pgpass, "

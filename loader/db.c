@@ -266,11 +266,77 @@ enum cl_db_status cl_db_fail(struct cl_db *db, PGresult *res, const char *what,
 	return st;
 }
 
+bool cl_db_transient(const struct cl_error *err)
+{
+	return strcmp(err->sqlstate, "40001") == 0 || strcmp(err->sqlstate, "40P01") == 0;
+}
+
+static cl_db_note_fn *note_fn;
+static void *note_ctx;
+
+void cl_db_on_note(cl_db_note_fn *fn, void *ctx)
+{
+	note_fn = fn;
+	note_ctx = ctx;
+}
+
+/* Roll back what a failed transaction left (nothing when idle or gone). */
+static void txn_rollback(struct cl_db *db)
+{
+	PGresult *res;
+
+	if (!db->conn || PQstatus(db->conn) != CONNECTION_OK ||
+	    PQtransactionStatus(db->conn) == PQTRANS_IDLE)
+		return;
+	cl_watchdog_arm(db->conn);
+	res = PQexec(db->conn, CL_SQL_DB_ROLLBACK);
+	cl_watchdog_disarm();
+	PQclear(res);
+}
+
+/* May a transaction that failed with err run again (retry `n`, 1-based)?
+ * Says so through the note hook when it may. */
+static bool retry_transient(struct cl_db *db, const struct cl_error *err, unsigned n,
+			    const char *what)
+{
+	struct cl_error note;
+
+	if (!cl_db_transient(err) || n > CL_DB_MAX_RETRIES || !db->conn ||
+	    PQstatus(db->conn) != CONNECTION_OK || cl_interrupt_signal())
+		return false;
+	if (note_fn) {
+		cl_error_set(&note, NULL, 0, "note",
+			     "%s (SQLSTATE %s): nothing was committed, retrying the %s (retry %u of %u)",
+			     err->message, err->sqlstate, what, n, CL_DB_MAX_RETRIES);
+		note_fn(note_ctx, &note);
+	}
+	return true;
+}
+
+enum cl_db_status cl_db_run_txn(struct cl_db *db, cl_db_txn_fn *txn, void *ctx,
+				unsigned *retries, struct cl_error *err)
+{
+	enum cl_db_status st;
+	unsigned n = 0;
+
+	while ((st = txn(db, ctx, err)) != CL_DB_OK) {
+		txn_rollback(db);
+		if (!retry_transient(db, err, n + 1, "transaction"))
+			break;
+		n++;
+	}
+	if (retries)
+		*retries = n;
+	return st;
+}
+
 enum cl_db_status cl_db_exec(struct cl_db *db, const char *sql, int nparams,
 			     const char *const *params, PGresult **out, struct cl_error *err)
 {
 	PGresult *res;
 	ExecStatusType rs;
+	bool own_txn;
+	enum cl_db_status st;
 
 	if (out)
 		*out = NULL;
@@ -278,12 +344,20 @@ enum cl_db_status cl_db_exec(struct cl_db *db, const char *sql, int nparams,
 		cl_error_set(err, NULL, 0, "db_lost", "no database connection");
 		return CL_DB_LOST;
 	}
-	cl_watchdog_arm(db->conn);
-	res = PQexecParams(db->conn, sql, nparams, NULL, params, NULL, NULL, 0);
-	cl_watchdog_disarm();
-	rs = PQresultStatus(res);
-	if (rs != PGRES_COMMAND_OK && rs != PGRES_TUPLES_OK)
-		return cl_db_fail(db, res, "statement failed", err);
+	/* outside a transaction the statement is one of its own: when it
+	   fails transiently it committed nothing and may simply run again */
+	own_txn = PQtransactionStatus(db->conn) == PQTRANS_IDLE;
+	for (unsigned n = 1;; n++) {
+		cl_watchdog_arm(db->conn);
+		res = PQexecParams(db->conn, sql, nparams, NULL, params, NULL, NULL, 0);
+		cl_watchdog_disarm();
+		rs = PQresultStatus(res);
+		if (rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK)
+			break;
+		st = cl_db_fail(db, res, "statement failed", err);
+		if (!own_txn || !retry_transient(db, err, n, "statement"))
+			return st;
+	}
 	if (out)
 		*out = res;
 	else

@@ -79,7 +79,9 @@ void cl_db_close(struct cl_db *db);
 
 /* Run `sql` with text parameters (NULL element = SQL NULL).  On CL_DB_OK
  * and when `res` is not NULL, *res holds the result (caller PQclear()s it);
- * otherwise the result is cleared here and err is filled. */
+ * otherwise the result is cleared here and err is filled.  A statement run
+ * outside a transaction (its own) that fails transiently is run again as
+ * cl_db_run_txn would; inside one, the transaction's owner decides. */
 enum cl_db_status cl_db_exec(struct cl_db *db, const char *sql, int nparams,
 			     const char *const *params, struct pg_result **res,
 			     struct cl_error *err) CL_MUST_CHECK;
@@ -105,6 +107,36 @@ void cl_text_array_add_list(struct cl_text_array *a, const char *list);
 /* The literal ("{}" when empty); valid until the next add. */
 const char *cl_text_array_text(struct cl_text_array *a);
 void cl_text_array_free(struct cl_text_array *a);
+
+/* ---- transient errors: one retry policy for every command ----
+ *
+ * PostgreSQL's own word for an error that a transaction run again may not
+ * meet: serialization failure (40001) and deadlock detected (40P01).  A
+ * transaction that failed with one committed nothing, so running it again
+ * is what its caller would do by hand.  Every command runs a failed
+ * transaction again at most CL_DB_MAX_RETRIES times (a load: the whole
+ * file, loader/load.c, which also retries a concurrent loader's 23505). */
+#define CL_DB_MAX_RETRIES 8
+
+/* True when err carries 40001 or 40P01. */
+bool cl_db_transient(const struct cl_error *err);
+
+/* Where a retry is told (a note such as "...: nothing was committed,
+ * retrying the transaction (retry 1 of 8)"); NULL: nowhere.  Process-wide,
+ * like the schema; the command sets it once. */
+typedef void cl_db_note_fn(void *ctx, const struct cl_error *note);
+void cl_db_on_note(cl_db_note_fn *fn, void *ctx);
+
+/* One transaction, BEGIN to COMMIT, that leaves nothing behind on failure
+ * but an aborted or rolled-back transaction (cl_db_run_txn rolls it back). */
+typedef enum cl_db_status cl_db_txn_fn(struct cl_db *db, void *ctx, struct cl_error *err);
+
+/* Run txn(db, ctx, err); while it fails with a transient error (and the
+ * connection is up), roll back, tell the note hook and run it again, at
+ * most CL_DB_MAX_RETRIES times.  Returns txn's last status (err filled on
+ * failure); *retries (may be NULL) = the retries made. */
+enum cl_db_status cl_db_run_txn(struct cl_db *db, cl_db_txn_fn *txn, void *ctx,
+				unsigned *retries, struct cl_error *err) CL_MUST_CHECK;
 
 /* Fill err from a failed result (or the connection's message) and classify
  * it; clears `res` (may be NULL). */

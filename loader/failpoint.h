@@ -15,6 +15,8 @@
  *   after_load_row, mid_copy, after_insert, after_journal, before_commit,
  *   after_commit (committed, before the report is printed),
  *   init_between_migrations,
+ *   init_roles_recorded (init's roles transaction: the roles recorded, before
+ *   the grants and row-level security),
  *   reconcile_before_commit, reconcile_after_commit (a reconcile run's
  *   transaction; after: committed, before the answer is printed).
  */

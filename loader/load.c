@@ -23,8 +23,6 @@
  * committed) and the whole file is tried again, in key order (apply.c).
  */
 
-#define DEFAULT_RETRIES 8
-
 const char *cl_outcome_name(enum cl_outcome o)
 {
 	switch (o) {
@@ -439,7 +437,7 @@ void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts 
 	struct load L;
 	struct cl_error e;
 	enum cl_db_status st;
-	unsigned max = opts->max_retries ? opts->max_retries : DEFAULT_RETRIES;
+	unsigned max = opts->max_retries ? opts->max_retries : CL_DB_MAX_RETRIES;
 
 	memset(res, 0, sizeof(*res));
 	memset(&L, 0, sizeof(L));

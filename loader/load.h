@@ -118,7 +118,7 @@ struct cl_load_opts {
 	enum cl_on_conflict on_conflict;
 	bool dry_run;              /* diff */
 	struct cl_parse_opts parse;
-	unsigned max_retries;      /* whole-file retries; 0 = 8 (load.c DEFAULT_RETRIES) */
+	unsigned max_retries;      /* whole-file retries; 0 = CL_DB_MAX_RETRIES (db.h) */
 	bool defer_incomplete;     /* ingest, for a young file: one that ends
 	                              early (truncated, empty) or changes while
 	                              read is CL_OUTCOME_INCOMPLETE, not rejected */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "failpoint.h"
 #include "loader_sql.h"
 
 const char *cl_role_kind_name(enum cl_role_kind k)
@@ -52,9 +53,15 @@ static enum cl_db_status count(struct cl_db *db, const char *sql, int n, const c
 	return st;
 }
 
-enum cl_db_status cl_roles_apply(struct cl_db *db, const struct cl_roles_request *req,
-				 struct cl_roles_result *r, struct cl_error *err)
+struct roles_txn {
+	const struct cl_roles_request *req;
+	struct cl_roles_result *r;
+};
+
+static enum cl_db_status roles_txn(struct cl_db *db, void *ctx, struct cl_error *err)
 {
+	const struct cl_roles_request *req = ((struct roles_txn *)ctx)->req;
+	struct cl_roles_result *r = ((struct roles_txn *)ctx)->r;
 	enum cl_db_status st;
 	const char *on[1];
 
@@ -70,6 +77,7 @@ enum cl_db_status cl_roles_apply(struct cl_db *db, const struct cl_roles_request
 		if ((st = record(db, CL_SQL_ROLES_TENANT_ACCESS, req->access_role[i],
 				 req->access_tenant[i], err)) != CL_DB_OK)
 			goto fail;
+	CL_FAILPOINT("init_roles_recorded", db->conn);
 	if ((st = count(db, CL_SQL_ROLES_GRANT, 0, NULL, &r->granted, err)) != CL_DB_OK)
 		goto fail;
 	on[0] = req->row_security > 0 ? "true" : "false";
@@ -82,4 +90,13 @@ enum cl_db_status cl_roles_apply(struct cl_db *db, const struct cl_roles_request
 fail:
 	rollback(db);
 	return st;
+}
+
+enum cl_db_status cl_roles_apply(struct cl_db *db, const struct cl_roles_request *req,
+				 struct cl_roles_result *r, struct cl_error *err)
+{
+	struct roles_txn t = { req, r };
+
+	/* run again on a deadlock or a serialization failure (db.h) */
+	return cl_db_run_txn(db, roles_txn, &t, NULL, err);
 }

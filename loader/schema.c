@@ -55,9 +55,21 @@ static enum cl_db_status begin_locked(struct cl_db *db, struct cl_error *err)
 	return st;
 }
 
-static enum cl_db_status apply(struct cl_db *db, const struct cl_migration *m, int partitions,
-			       bool *done, struct cl_error *err)
+/* What one transaction of init works on (cl_db_run_txn's ctx). */
+struct init_txn {
+	const struct cl_migration *m; /* apply: the migration */
+	int partitions;
+	bool done;                    /* apply: this call applied it */
+	unsigned version;             /* prepare: the version found */
+};
+
+/* One migration in its own transaction, unless another init applied it. */
+static enum cl_db_status apply(struct cl_db *db, void *ctx, struct cl_error *err)
 {
+	struct init_txn *t = ctx;
+	const struct cl_migration *m = t->m;
+	int partitions = t->partitions;
+	bool *done = &t->done;
 	enum cl_db_status st;
 	unsigned v;
 	char version[16], parts[16];
@@ -106,70 +118,81 @@ fail:
 	return st;
 }
 
-enum cl_db_status cl_schema_init(struct cl_db *db, int partitions, struct cl_init_result *r,
-				 struct cl_error *err)
+/* The first transaction: the schema is there, the version table too, the
+ * version and the partitioning as asked. */
+static enum cl_db_status prepare(struct cl_db *db, void *ctx, struct cl_error *err)
 {
+	struct init_txn *t = ctx;
 	enum cl_db_status st;
-	unsigned i, v;
-	bool done;
+	unsigned v;
+	const char *name = cl_db_schema();
+	PGresult *res;
 
-	memset(r, 0, sizeof(*r));
-	if ((st = begin_locked(db, err)) != CL_DB_OK)
+	if ((st = begin_locked(db, err)) != CL_DB_OK ||
+	    (st = cl_db_exec(db, CL_SQL_SCHEMA_NAMESPACE, 1, &name, &res, err)) != CL_DB_OK)
 		goto fail;
-	{
-		const char *name = cl_db_schema();
-		PGresult *res;
-
-		if ((st = cl_db_exec(db, CL_SQL_SCHEMA_NAMESPACE, 1, &name, &res, err)) != CL_DB_OK)
-			goto fail;
-		if (strcmp(PQgetvalue(res, 0, 0), "t") != 0) {
-			PQclear(res);
-			cl_error_set(err, NULL, 0, "no_schema",
-				     "schema \"%s\" does not exist in this database", name);
-			cl_error_hint(err, "create it first (CREATE SCHEMA name AUTHORIZATION owner), "
-					   "then run init again");
-			st = CL_DB_ERROR;
-			goto fail;
-		}
+	if (strcmp(PQgetvalue(res, 0, 0), "t") != 0) {
 		PQclear(res);
+		cl_error_set(err, NULL, 0, "no_schema",
+			     "schema \"%s\" does not exist in this database", name);
+		cl_error_hint(err, "create it first (CREATE SCHEMA name AUTHORIZATION owner), "
+				   "then run init again");
+		st = CL_DB_ERROR;
+		goto fail;
 	}
+	PQclear(res);
 	st = exec0(db, CL_SQL_SCHEMA_CREATE_VERSION_TABLE, err);
 	if (st != CL_DB_OK || (st = current_version(db, &v, err)) != CL_DB_OK)
 		goto fail;
-	r->from_version = v;
-	if (v >= 2 && partitions >= 0) {
+	t->version = v;
+	if (v >= 2 && t->partitions >= 0) {
 		int have;
 
 		if ((st = count_partitions(db, &have, err)) != CL_DB_OK)
 			goto fail;
-		if (have != partitions) {
+		if (have != t->partitions) {
 			cl_error_set(err, NULL, 0, "partitions_mismatch",
 				     "clearing_record already exists with %d hash partitions, not %d: "
 				     "init does not repartition a table that holds records",
-				     have, partitions);
+				     have, t->partitions);
 			st = CL_DB_ERROR;
 			goto fail;
 		}
 	}
 	if ((st = exec0(db, CL_SQL_DB_COMMIT, err)) != CL_DB_OK)
 		goto fail;
+	return CL_DB_OK;
+fail:
+	rollback(db);
+	return st;
+}
+
+enum cl_db_status cl_schema_init(struct cl_db *db, int partitions, struct cl_init_result *r,
+				 struct cl_error *err)
+{
+	enum cl_db_status st;
+	struct init_txn t = { .partitions = partitions };
+	unsigned i;
+
+	memset(r, 0, sizeof(*r));
+	/* each transaction run again on a deadlock or a serialization
+	   failure: it committed nothing (db.h) */
+	if ((st = cl_db_run_txn(db, prepare, &t, NULL, err)) != CL_DB_OK)
+		return st;
+	r->from_version = t.version;
 	for (i = 0; i < cl_migrations_count; i++) {
-		if (cl_migrations[i].version <= v)
+		if (cl_migrations[i].version <= r->from_version)
 			continue;
-		if ((st = apply(db, &cl_migrations[i], partitions, &done, err)) != CL_DB_OK)
+		t.m = &cl_migrations[i];
+		if ((st = cl_db_run_txn(db, apply, &t, NULL, err)) != CL_DB_OK)
 			return st;
-		if (done)
+		if (t.done)
 			r->applied++;
 		if (i + 1 < cl_migrations_count)
 			CL_FAILPOINT("init_between_migrations", db->conn);
 	}
 	r->to_version = cl_schema_latest();
-	if ((st = count_partitions(db, &r->partitions, err)) != CL_DB_OK)
-		return st;
-	return CL_DB_OK;
-fail:
-	rollback(db);
-	return st;
+	return count_partitions(db, &r->partitions, err);
 }
 
 enum cl_db_status cl_schema_check(struct cl_db *db, struct cl_error *err)
