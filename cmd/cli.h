@@ -40,9 +40,9 @@ enum cl_exit {
 };
 
 /* The more severe of two exit codes: outcome unknown, configuration,
- * retryable, database error, interrupted, held, quarantined, invalid,
- * reconciliation differences, unsupported, not found, usage, pending,
- * success. */
+ * database error, held, quarantined, invalid, reconciliation differences
+ * (a person must look), retryable, interrupted, unsupported, not found,
+ * usage, pending, success (docs/design/exit-status-ranking.md). */
 int cl_exit_worse(int a, int b);
 
 /* The exit code of a database error: retryable (75), configuration (78)
@@ -54,9 +54,10 @@ int cl_exit_for_db_error(const struct cl_error *err);
 struct cl_load_result;
 int cl_exit_for_load(const struct cl_load_result *r);
 
-/* The exit-status table as --help prints it (main.c, and each command's
- * help names the lines that apply to it). */
-extern const char cl_exit_table_help[];
+/* The exit-status table as 'clearing-load help' prints it, headed by the
+ * order of cl_exit_worse() (each command's help names the lines that apply
+ * to it). */
+void cl_print_exit_table(FILE *f);
 
 /* Output format chosen with --format. */
 enum cl_out_format { CL_OUT_TEXT = 0, CL_OUT_JSON, CL_OUT_CSV };

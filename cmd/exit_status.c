@@ -2,19 +2,26 @@
  * database error earns. */
 #include "cli.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "db.h"
 #include "interrupt.h"
 #include "load.h"
 
-/* Most severe first: a code a script must act on by hand outranks one it
- * can retry, which outranks what a person reviews (held, quarantined,
- * invalid), which outranks success. */
+/* Most severe first (docs/design/exit-status-ranking.md): what a person
+ * must look at before anything else (an outcome unknown, a configuration
+ * that fails every file, a refusal, held, quarantined and rejected files,
+ * reconciliation differences) outranks "retry later", which outranks an
+ * interruption (run again), which outranks what needs no one (a message
+ * routed elsewhere, not found, usage, pending) and success.  A run that
+ * held one file and found another still arriving must not look like a
+ * transient failure: cron and the systemd unit take 75 as "the next run
+ * retries". */
 static const int severity[] = {
-	CL_EXIT_UNKNOWN,     CL_EXIT_CONFIG,  CL_EXIT_TEMPFAIL,	   CL_EXIT_DB,
-	CL_EXIT_SIGNAL,	     CL_EXIT_HELD,    CL_EXIT_QUARANTINED, CL_EXIT_INVALID,
-	CL_EXIT_DIFFERENCES, CL_EXIT_UNSUPPORTED, CL_EXIT_NOT_FOUND, CL_EXIT_USAGE,
+	CL_EXIT_UNKNOWN,     CL_EXIT_CONFIG,   CL_EXIT_DB,	   CL_EXIT_HELD,
+	CL_EXIT_QUARANTINED, CL_EXIT_INVALID,  CL_EXIT_DIFFERENCES, CL_EXIT_TEMPFAIL,
+	CL_EXIT_SIGNAL,	     CL_EXIT_UNSUPPORTED, CL_EXIT_NOT_FOUND, CL_EXIT_USAGE,
 	CL_EXIT_PENDING,     CL_EXIT_OK,
 };
 
@@ -75,8 +82,7 @@ int cl_exit_for_load(const struct cl_load_result *r)
 	return cl_exit_for_db_error(&r->err);
 }
 
-const char cl_exit_table_help[] =
-	"Exit status (with several files the most severe; clearing-load(1) EXIT STATUS):\n"
+static const char exit_table[] =
 	"   0  success (diff: nothing would be applied)\n"
 	"   1  diff: new records would be applied\n"
 	"   2  usage error (also a missing file or a directory: no load recorded)\n"
@@ -93,3 +99,19 @@ const char cl_exit_table_help[] =
 	"  78  configuration: no schema, schema version mismatch, permission denied\n"
 	"      (EX_CONFIG)\n"
 	" 130  interrupted by SIGINT, 143 by SIGTERM: the file's transaction rolled back\n";
+
+void cl_print_exit_table(FILE *f)
+{
+	fputs("Exit status (clearing-load(1) EXIT STATUS).  With several files the most\n"
+	      "severe wins: ", f);
+	for (size_t i = 0; i < sizeof(severity) / sizeof(severity[0]); i++) {
+		if (i)
+			fputs(", ", f);
+		if (severity[i] == CL_EXIT_SIGNAL)
+			fprintf(f, "%d/%d", CL_EXIT_SIGNAL + 2, CL_EXIT_SIGNAL + 15); /* SIGINT, SIGTERM */
+		else
+			fprintf(f, "%d", severity[i]);
+	}
+	fputs(".\n", f);
+	fputs(exit_table, f);
+}

@@ -70,7 +70,7 @@ static int print_help(void)
 	      "Run 'clearing-load COMMAND --help' for the options of a command.\n"
 	      "See clearing-load(1) and clearing-load-keys(7).\n\n",
 	      stdout);
-	fputs(cl_exit_table_help, stdout);
+	cl_print_exit_table(stdout);
 	return cl_finish_stdout(CL_EXIT_OK);
 }
 

@@ -71,6 +71,14 @@ awk '/^Exit status, one table/ { on = 1 } on && /^\|/ { t = 1; print; next } t {
 	tr ',' '\n' | tr -d ' ' | sort -u >"$TMP/readme.codes"
 [ -s "$TMP/readme.codes" ] || fail "no exit status table found in README.md"
 diff -u "$TMP/help.codes" "$TMP/readme.codes" || fail "exit codes differ between --help and README.md"
+# the order of severity: help prints it from cl_exit_worse()'s table; the
+# man page's EXIT STATUS says the same
+help_order=$(tr '\n' ' ' <"$TMP/help.table" | grep -o 'most severe wins: [0-9/, ]*' | grep -o '[0-9/]*' | tr '\n' ' ')
+man_order=$(sed -n '/^\.SH "EXIT STATUS"/,/^\.SH/p' "$MAN1" | tr '\n' ' ' |
+	grep -o 'most severe status wins, in this order: [0-9/, ]*' | grep -o '[0-9/]*' | tr '\n' ' ')
+[ -n "$help_order" ] || fail "no order of severity in 'clearing-load help'"
+[ "$man_order" = "$help_order" ] ||
+	fail "order of severity: EXIT STATUS '$man_order', 'clearing-load help' '$help_order'"
 
 # The terms the messages use are defined once, in TERMS, each a tagged
 # paragraph of its own.
