@@ -383,6 +383,10 @@ static void report(const struct out *o, const struct cl_load_result *r)
 		else
 			cl_msg("%s: %s%s", o->file_text, r->err.message,
 			       said ? "" : ": nothing from this file was applied");
+		if (r->err.detail[0])
+			cl_msg("%s: detail: %s", o->file_text, r->err.detail);
+		if (r->err.hint[0])
+			cl_msg("%s: hint: %s", o->file_text, r->err.hint);
 	} else if (r->outcome == CL_OUTCOME_UNKNOWN) {
 		/* the reason without its own "outcome unknown" tail; and the
 		 * database may never have gone away (the old session can still
@@ -567,7 +571,9 @@ int cl_cmd_load(int argc, char **argv)
 	/* not run, and neither help (0) nor a usage error: not connected */
 	if (!load_ran && code != CL_EXIT_OK && code != CL_EXIT_USAGE &&
 	    args.format == CL_OUT_JSON) {
-		files_not_loaded(&args, "the database could not be reached: nothing was applied");
+		files_not_loaded(&args, code == CL_EXIT_TEMPFAIL
+						? "the database could not be reached: nothing was applied"
+						: "the database refused the connection: nothing was applied");
 		return cl_finish_stdout_report(code);
 	}
 	return code;

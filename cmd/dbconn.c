@@ -16,6 +16,11 @@ void cl_print_db_error(const struct cl_error *err)
 		cl_msg("%s (SQLSTATE %s)", err->message, err->sqlstate);
 	else
 		cl_msg("%s", err->message);
+	/* PostgreSQL's parts: where it was looked, and what to do next */
+	if (err->detail[0])
+		cl_msg("detail: %s", err->detail);
+	if (err->hint[0])
+		cl_msg("hint: %s", err->hint);
 	if (cl_opt_format == CL_OUT_JSON)
 		cl_json_error(NULL, err); /* stdout too: every command's JSON has its errors */
 }

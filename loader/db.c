@@ -150,9 +150,23 @@ enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct c
 	if (PQstatus(db->conn) != CONNECTION_OK) {
 		const char *msg = PQerrorMessage(db->conn);
 
-		set_libpq_message(err, PQconnectionNeedsPassword(db->conn) || refused_words(msg)
-					       ? "db_auth" : "db_connect",
+		/* asked for a password (and refused it, or none was given): the
+		   server answered */
+		bool refused = PQconnectionNeedsPassword(db->conn) ||
+			       PQconnectionUsedPassword(db->conn) || refused_words(msg);
+
+		set_libpq_message(err, refused ? "db_auth" : "db_connect",
 				  "could not connect to the database", msg);
+		if (refused) {
+			cl_error_detail(err, "the server answered and refused the connection: a retry "
+					     "will not succeed");
+			cl_error_hint(err, "check the role's password (~/.pgpass, PGPASSFILE or a service "
+					   "file), that the role and database exist and may log in, and "
+					   "the server's pg_hba.conf for this host, database and role");
+		} else {
+			cl_error_hint(err, "check the host and port (--db, PGHOST, PGPORT) and that the "
+					   "server runs; the same command later may succeed");
+		}
 		cl_db_close(db);
 		return CL_DB_LOST;
 	}
@@ -239,6 +253,22 @@ enum cl_db_class cl_db_error_class(const struct cl_error *err)
 	return CL_DB_CLASS_REFUSED;
 }
 
+/* insufficient_privilege (42501): a missing grant or, under row-level
+ * security, a row of a tenant the role may not see.  Who was refused (the
+ * server's message names the relation) and what to run. */
+static void explain_denied(struct cl_db *db, struct cl_error *err)
+{
+	const char *role = db->conn ? PQuser(db->conn) : NULL;
+
+	if (!err->detail[0])
+		cl_error_detail(err, "refused to role \"%s\" in schema \"%s\"", role ? role : "?",
+				session_schema);
+	if (!err->hint[0])
+		cl_error_hint(err, "the schema's owner grants it: 'clearing-load init --loader-role "
+				   "ROLE' (load, ingest) or '--reader-role ROLE' (show, loads, diff); "
+				   "under row-level security, '--tenant-access ROLE=TENANT'");
+}
+
 enum cl_db_status cl_db_fail(struct cl_db *db, PGresult *res, const char *what,
 			     struct cl_error *err)
 {
@@ -252,8 +282,18 @@ enum cl_db_status cl_db_fail(struct cl_db *db, PGresult *res, const char *what,
 	else
 		set_libpq_message(err, bad ? "db_lost" : "db_error", what,
 				  db->conn ? PQerrorMessage(db->conn) : "no connection");
-	if (state)
+	if (state) {
+		const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
+		const char *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
+
 		snprintf(err->sqlstate, sizeof(err->sqlstate), "%s", state);
+		if (detail)
+			cl_error_detail(err, "%s", detail);
+		if (hint)
+			cl_error_hint(err, "%s", hint);
+		if (strcmp(state, "42501") == 0)
+			explain_denied(db, err);
+	}
 	if (st == CL_DB_LOST)
 		snprintf(err->code, sizeof(err->code), "db_lost");
 	if (bad && cl_watchdog_fired()) {

@@ -431,6 +431,29 @@ static void fail(struct load *L, enum cl_outcome o)
 		snprintf(L->r->reason, sizeof(L->r->reason), "%.511s", L->r->err.message);
 }
 
+/* A load refused with insufficient_privilege (42501), rolled back: when
+ * row-level security is why (the tenant is none the role may see), say
+ * so, and which --tenant-access mends it (else db.c's grant hint stands). */
+static void explain_row_security(struct load *L)
+{
+	struct cl_error ignored;
+	char denies[8];
+	const char *role;
+
+	if (!L->db->conn || PQstatus(L->db->conn) != CONNECTION_OK ||
+	    PQtransactionStatus(L->db->conn) != PQTRANS_IDLE ||
+	    cl_db_value(L->db, CL_SQL_LOAD_ROW_SECURITY_DENIES, 1, &L->o->tenant, denies,
+			sizeof(denies), &ignored) != CL_DB_OK ||
+	    strcmp(denies, "t") != 0)
+		return;
+	role = PQuser(L->db->conn);
+	cl_error_detail(&L->r->err, "row-level security is on and role \"%s\" may not see tenant "
+				    "\"%s\"", role, L->o->tenant);
+	cl_error_hint(&L->r->err, "the schema's owner runs 'clearing-load init --tenant-access "
+				  "%s=%s' (or gives it to a role %s is a member of)",
+		      role, L->o->tenant, role);
+}
+
 void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts *opts,
 		  const struct cl_load_hooks *hooks, struct cl_load_result *res)
 {
@@ -528,6 +551,8 @@ void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts 
 			fail(&L, CL_OUTCOME_UNKNOWN);
 			break;
 		}
+		if (strcmp(res->err.sqlstate, "42501") == 0)
+			explain_row_security(&L);
 		fail(&L, CL_OUTCOME_FAILED);
 		break;
 	}

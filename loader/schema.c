@@ -199,22 +199,52 @@ enum cl_db_status cl_schema_check(struct cl_db *db, struct cl_error *err)
 {
 	enum cl_db_status st;
 	unsigned v;
+	const char *name = cl_db_schema();
 
 	/* one statement: the version table not there (undefined_table, by
 	   the search path as to_regclass would find it) is no schema */
 	st = current_version(db, &v, err);
 	if (st == CL_DB_ERROR && strcmp(err->sqlstate, "42P01") == 0) {
+		char elsewhere[512] = "";
+		struct cl_error ignored;
+
+		/* where else they are: init here would make a second, empty
+		   schema beside the real one */
+		if (PQtransactionStatus(db->conn) == PQTRANS_IDLE &&
+		    cl_db_value(db, CL_SQL_SCHEMA_ELSEWHERE, 1, &name, elsewhere, sizeof(elsewhere),
+				&ignored) != CL_DB_OK)
+			elsewhere[0] = '\0';
 		cl_error_set(err, NULL, 0, "schema_missing",
-			     "the database has no clearing-load schema: run 'clearing-load init' first");
+			     "no clearing-load schema in schema \"%s\" of this database", name);
+		if (elsewhere[0]) {
+			cl_error_detail(err, "looked in schema \"%s\" (--schema, else "
+					     "CLEARING_LOAD_SCHEMA, else public); clearing-load tables "
+					     "are in schema %s", name, elsewhere);
+			cl_error_hint(err, "run with --schema %s (or CLEARING_LOAD_SCHEMA); 'clearing-load "
+					   "init' here would make a second, empty schema", elsewhere);
+		} else {
+			cl_error_detail(err, "looked in schema \"%s\" (--schema, else "
+					     "CLEARING_LOAD_SCHEMA, else public); no other schema of this "
+					     "database holds clearing-load tables", name);
+			cl_error_hint(err, "run 'clearing-load init' as the owner of schema \"%s\", or "
+					   "give --schema and --db of the database that holds them", name);
+		}
 		return CL_DB_ERROR;
 	}
 	if (st != CL_DB_OK)
 		return st;
 	if (v != cl_schema_latest()) {
 		cl_error_set(err, NULL, 0, "schema_version",
-			     "the database schema is at version %u, this clearing-load needs %u: "
-			     "run 'clearing-load init'%s",
-			     v, cl_schema_latest(), v > cl_schema_latest() ? " of a newer release" : "");
+			     "the database schema is at version %u, this clearing-load needs %u", v,
+			     cl_schema_latest());
+		cl_error_detail(err, "schema \"%s\" is %s than this clearing-load's", name,
+				v > cl_schema_latest() ? "newer" : "older");
+		if (v > cl_schema_latest())
+			cl_error_hint(err, "upgrade this clearing-load to the release of schema version "
+					   "%u (every host that loads); do not run init of this one", v);
+		else
+			cl_error_hint(err, "run 'clearing-load init' once, as the owner of schema "
+					   "\"%s\", to upgrade it to version %u", name, cl_schema_latest());
 		return CL_DB_ERROR;
 	}
 	return CL_DB_OK;

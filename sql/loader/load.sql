@@ -78,3 +78,11 @@ SELECT pg_catalog.pg_advisory_xact_lock(7306385526012115201)
 -- channel clearing_load_feed ("COMMIT_SEQ TENANT") is delivered when the
 -- transaction commits, so a consumer need not poll.
 SELECT clearing_take_feed_commit($1::bigint, $2, $3::bigint)
+
+-- name: load_row_security_denies
+-- After an insufficient_privilege (42501) of a load under tenant $1: is it
+-- row-level security (on for clearing_record, and tenant $1 not among the
+-- tenants the login role may see), rather than a missing grant?
+SELECT coalesce((SELECT c.relrowsecurity FROM pg_catalog.pg_class c
+		 WHERE c.oid = 'clearing_record'::pg_catalog.regclass), false)
+       AND NOT ($1 = ANY (clearing_visible_tenants()))

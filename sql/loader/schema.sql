@@ -37,3 +37,14 @@ SELECT pg_catalog.set_config('clearing_load.partitions', $1, true)
 -- name: schema_record_version
 -- Record migration $1 (its version), named $2, as applied.
 INSERT INTO clearing_schema_version (version, name) VALUES ($1, $2)
+
+-- name: schema_elsewhere
+-- The other schemas of this database that hold clearing-load's tables (a
+-- clearing_schema_version table), quoted and comma-separated ('' when none):
+-- a command that found none under its --schema $1 names them.
+SELECT coalesce(pg_catalog.string_agg(pg_catalog.quote_ident(n.nspname), ', '
+				     ORDER BY n.nspname), '')
+FROM pg_catalog.pg_class c
+JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+WHERE c.relname = 'clearing_schema_version' AND c.relkind IN ('r', 'p')
+  AND n.nspname <> $1 AND n.nspname !~ '^pg_(toast_)?temp_'
