@@ -42,7 +42,7 @@ enum cl_exit {
 /* The more severe of two exit codes: outcome unknown, configuration,
  * database error, held, quarantined, invalid, reconciliation differences
  * (a person must look), retryable, interrupted, unsupported, not found,
- * usage, pending, success (docs/design/exit-status-ranking.md). */
+ * usage, pending, success (docs/design/0026-exit-status-ranking.md). */
 int cl_exit_worse(int a, int b);
 
 /* The exit code of a database error: retryable (75), configuration (78)

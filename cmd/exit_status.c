@@ -9,7 +9,7 @@
 #include "interrupt.h"
 #include "load.h"
 
-/* Most severe first (docs/design/exit-status-ranking.md): what a person
+/* Most severe first (docs/design/0026-exit-status-ranking.md): what a person
  * must look at before anything else (an outcome unknown, a configuration
  * that fails every file, a refusal, held, quarantined and rejected files,
  * reconciliation differences) outranks "retry later", which outranks an

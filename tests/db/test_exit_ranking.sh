@@ -1,5 +1,5 @@
 #!/bin/sh
-# Exit status ranking (docs/design/exit-status-ranking.md): what a person
+# Exit status ranking (docs/design/0026-exit-status-ranking.md): what a person
 # must look at outranks "retry later".  An ingest run with a rejected file,
 # a held file and a file still arriving exits 4 (held), not 75: cron and the
 # systemd unit take 75 as "the next run retries" and would count the run a
