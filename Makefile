@@ -21,7 +21,7 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 	-Wwrite-strings -Wformat=2 -Wvla -Wimplicit-fallthrough -Wno-overlength-strings -Werror
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread $(WARN) \
-	-Iparsers -Irules -Iloader -Icmd $(PKG_CFLAGS) $(CFLAGS)
+	-I. $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS ?=
 
 # SANITIZE=1 (or SANITIZE=address,undefined): a separate build tree.
@@ -46,7 +46,7 @@ ifneq ($(FAILPOINTS),)
   BIN := $(B)/clearing-load
 endif
 
-LIB_SRCS := $(sort $(wildcard parsers/*.c rules/*.c loader/*.c) $(filter-out cmd/main.c,$(wildcard cmd/*.c)))
+LIB_SRCS := $(sort $(wildcard base/*.c parsers/*.c rules/*.c loader/*.c) $(filter-out cmd/main.c,$(wildcard cmd/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 # sql/NNN_*.sql embedded into the binary (loader/schema.h: cl_migrations[])
 SQL_FILES := $(sort $(wildcard sql/[0-9]*.sql))
@@ -78,13 +78,13 @@ Q := $(if $(V),,@)
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -I$(B)/gen -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(B) -MMD -MP -c -o $@ $<
 
-# The SQL column lists of parsers/record_fields.def, written at build time.
-$(B)/gen/gen_record_sql: sql/gen_record_sql.c parsers/record.c parsers/record.h \
-		parsers/record_fields.def
+# The SQL column lists of base/record_fields.def, written at build time.
+$(B)/gen/gen_record_sql: sql/gen_record_sql.c base/record.c base/record.h \
+		base/record_fields.def
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ sql/gen_record_sql.c parsers/record.c $(LDFLAGS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ sql/gen_record_sql.c base/record.c $(LDFLAGS)
 
 $(B)/gen/record_sql.h: $(B)/gen/gen_record_sql
 	$(Q)$< >$@.tmp && mv $@.tmp $@
@@ -115,11 +115,11 @@ $(BIN): $(MAIN_OBJ) $(LIB_OBJS)
 
 $(B)/tests/%: tests/unit/%.c $(B)/libcl.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -I$(B)/gen -Wno-missing-prototypes -MMD -MP -o $@ $< $(B)/libcl.a $(PKG_LIBS) -lcmocka $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -I$(B) -Wno-missing-prototypes -MMD -MP -o $@ $< $(B)/libcl.a $(PKG_LIBS) -lcmocka $(LDFLAGS)
 
 $(B)/tools/%: tests/tools/%.c $(B)/libcl.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -I$(B)/gen -MMD -MP -o $@ $< $(B)/libcl.a $(PKG_LIBS) $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -I$(B) -MMD -MP -o $@ $< $(B)/libcl.a $(PKG_LIBS) $(LDFLAGS)
 
 check: deps
 	$(MAKE) check-unit check-cli check-db
@@ -182,7 +182,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)/doc/clearing-load
 
 lint: $(B)/gen/record_sql.h $(B)/gen/loader_sql.h
-	clang-tidy --quiet $(LIB_SRCS) cmd/main.c -- $(ALL_CFLAGS) -I$(B)/gen
+	clang-tidy --quiet $(LIB_SRCS) cmd/main.c -- $(ALL_CFLAGS) -I$(B)
 
 format-check:
 	clang-format --dry-run --Werror $(LIB_SRCS) cmd/main.c

@@ -1,6 +1,6 @@
 /* cli.c - messages, JSON and CSV writers, masking: what all commands share. */
 #define _GNU_SOURCE /* fputs_unlocked, fwrite_unlocked: the JSON writer is hot */
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -9,27 +9,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fingerprint.h"
-#include "mask.h"
+#include "base/mask.h"
+#include "base/text.h"
+#include "rules/fingerprint.h"
 
 bool cl_opt_quiet;
 int cl_opt_verbose;
 bool cl_opt_no_mask;
 enum cl_out_format cl_opt_format;
-
-/* The character at p as text output takes it: 0 when it is printed as is
- * (its *n bytes), else the number of its bytes written as \xNN: a C0
- * control, DEL or a byte that is not UTF-8 (1), a C1 control U+0080-U+009F
- * (2: C2 80 to C2 9F; U+009B is the terminal's CSI). */
-static size_t unsafe_bytes(const unsigned char *p, size_t *n)
-{
-	*n = cl_utf8_len(p);
-	if (*n == 0 || *p < 0x20 || *p == 0x7f)
-		return 1;
-	if (p[0] == 0xC2 && p[1] < 0xA0)
-		return 2;
-	return 0;
-}
 
 /* Diagnostics quote bytes from hostile files: write `s` as cl_text_safe()
  * makes it, so no file can drive the operator's terminal or forge lines in
@@ -39,7 +26,7 @@ static void put_safe(const char *s, FILE *f)
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
-		size_t n, bad = unsafe_bytes(p, &n);
+		size_t n, bad = cl_text_escaped_bytes(p, &n, CL_ESC_TERMINAL);
 
 		if (bad) {
 			for (size_t i = 0; i < bad; i++)
@@ -652,27 +639,7 @@ int cl_finish_stdout_report(int code)
 
 const char *cl_text_safe(const char *s, char *buf, size_t cap)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t o = 0;
-
-	while (*p) {
-		size_t n, bad = unsafe_bytes(p, &n);
-
-		if (bad) {
-			if (o + 4 * bad >= cap)
-				break;
-			for (size_t i = 0; i < bad; i++)
-				o += (size_t)snprintf(buf + o, cap - o, "\\x%02X", p[i]);
-			p += bad;
-			continue;
-		}
-		if (o + n >= cap)
-			break;
-		memcpy(buf + o, p, n);
-		o += n;
-		p += n;
-	}
-	buf[o] = '\0';
+	(void)cl_text_escape(s, buf, cap, CL_ESC_TERMINAL);
 	return buf;
 }
 

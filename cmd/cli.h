@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "parser.h"
-#include "record.h"
+#include "base/record.h"
+#include "parsers/parser.h"
 
 /* Exit codes (clearing-load(1), EXIT STATUS; the same table in --help and
  * the README).  Each says what a script should do next; 75 and 78 are
@@ -96,7 +96,7 @@ void cl_msg(const char *fmt, ...) CL_PRINTF(1, 2);
 int cl_usage_error(const char *cmd, const char *fmt, ...) CL_PRINTF(2, 3);
 
 
-/* An account number as output shows it: masked (rules/mask.h) unless
+/* An account number as output shows it: masked (base/mask.h) unless
  * --no-mask.  Returns acct itself or buf. */
 const char *cl_out_account(const char *acct, char *buf, size_t cap);
 /* A natural key (or a key of the journal) of `rec` as output shows it: the

@@ -1,17 +1,17 @@
 /* cmd_conflicts.c - `clearing-load conflicts`: the held and quarantined
  * conflicts, each with the old and the new value of every differing
  * compared field (loader/conflicts.h). */
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "conflicts.h"
-#include "dbconn.h"
-#include "mask.h"
-#include "options.h"
-#include "schema.h"
-#include "xmalloc.h"
+#include "base/mask.h"
+#include "base/xmalloc.h"
+#include "cmd/dbconn.h"
+#include "cmd/options.h"
+#include "loader/conflicts.h"
+#include "loader/schema.h"
 
 static const struct cl_option conflicts_command[] = {
 	CL_OPT_USAGE("conflicts", CL_NO_OPERANDS, "[OPTION]..."),

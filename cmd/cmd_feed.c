@@ -1,16 +1,16 @@
 /* cmd_feed.c - `clearing-load feed`: the records applied since a
  * consumer's acknowledged position, in commit order (loader/feed.h). */
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dbconn.h"
-#include "feed.h"
-#include "history_print.h"
-#include "options.h"
-#include "schema.h"
+#include "cmd/dbconn.h"
+#include "cmd/history_print.h"
+#include "cmd/options.h"
+#include "loader/feed.h"
+#include "loader/schema.h"
 
 static int need_consumer(struct cl_args *args)
 {

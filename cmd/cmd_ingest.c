@@ -3,7 +3,7 @@
  * and moved to the archive by what became of it; the database stays the
  * arbiter of what is applied, so a crash anywhere costs at most a second,
  * all-duplicate load of a file. */
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,15 +12,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dbconn.h"
-#include "failpoint.h"
-#include "inbox.h"
-#include "ingest_report.h"
-#include "interrupt.h"
-#include "load.h"
-#include "options.h"
-#include "schema.h"
-#include "watchdog.h"
+#include "cmd/dbconn.h"
+#include "cmd/inbox.h"
+#include "cmd/ingest_report.h"
+#include "cmd/options.h"
+#include "loader/failpoint.h"
+#include "loader/interrupt.h"
+#include "loader/load.h"
+#include "loader/schema.h"
+#include "loader/watchdog.h"
 
 struct run {
 	const struct cl_args *args;

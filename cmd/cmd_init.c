@@ -1,12 +1,12 @@
 /* cmd_init.c - `clearing-load init`: create or upgrade the schema. */
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <string.h>
 
-#include "dbconn.h"
-#include "options.h"
-#include "roles.h"
-#include "schema.h"
+#include "cmd/dbconn.h"
+#include "cmd/options.h"
+#include "loader/roles.h"
+#include "loader/schema.h"
 
 static void add_role(struct cl_args *args, const struct cl_option *opt, const char *arg)
 {

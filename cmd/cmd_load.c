@@ -1,5 +1,5 @@
 /* cmd_load.c - `clearing-load load` and `clearing-load diff`. */
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -7,11 +7,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dbconn.h"
-#include "interrupt.h"
-#include "load.h"
-#include "options.h"
-#include "schema.h"
+#include "cmd/dbconn.h"
+#include "cmd/options.h"
+#include "loader/interrupt.h"
+#include "loader/load.h"
+#include "loader/schema.h"
 
 struct out {
 	const char *cmd;

@@ -1,17 +1,17 @@
 /* cmd_loads.c - `clearing-load loads`: load history, newest first. */
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "dbconn.h"
-#include "history.h"
-#include "history_print.h"
-#include "options.h"
-#include "schema.h"
-#include "uuid.h"
+#include "cmd/dbconn.h"
+#include "cmd/history_print.h"
+#include "cmd/options.h"
+#include "loader/history.h"
+#include "loader/schema.h"
+#include "loader/uuid.h"
 
 static const char *get(const struct cl_kv *kv, int n, const char *name)
 {

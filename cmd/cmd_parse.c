@@ -1,9 +1,9 @@
 /* cmd_parse.c - `clearing-load parse`: records as text, JSON lines or CSV. */
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <inttypes.h>
 
-#include "filecmd.h"
+#include "cmd/filecmd.h"
 
 static void print_record(void *vctx, const struct cl_record *rec)
 {

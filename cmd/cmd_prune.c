@@ -1,13 +1,13 @@
 /* cmd_prune.c - `clearing-load prune`: journal retention (loader/prune.h). */
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <ctype.h>
 #include <string.h>
 
-#include "dbconn.h"
-#include "options.h"
-#include "prune.h"
-#include "schema.h"
+#include "cmd/dbconn.h"
+#include "cmd/options.h"
+#include "loader/prune.h"
+#include "loader/schema.h"
 
 /* YYYY-MM-DD, the only form taken: a day, read as UTC. */
 static bool valid_date(const char *s)

@@ -1,17 +1,17 @@
 /* cmd_reconcile.c - `clearing-load reconcile`: bank statements against the
  * loaded records, both ways (loader/reconcile.h). */
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "dbconn.h"
-#include "interrupt.h"
-#include "load.h"
-#include "mask.h"
-#include "options.h"
-#include "reconcile.h"
-#include "schema.h"
+#include "base/mask.h"
+#include "cmd/dbconn.h"
+#include "cmd/options.h"
+#include "loader/interrupt.h"
+#include "loader/load.h"
+#include "loader/reconcile.h"
+#include "loader/schema.h"
 
 /* --match: known references, comma-separated, each once. */
 static bool valid_refs(const char *s)

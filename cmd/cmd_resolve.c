@@ -1,16 +1,16 @@
 /* cmd_resolve.c - `clearing-load resolve`: accept a conflict's new version
  * as a correction, or dismiss it (loader/conflicts.h). */
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "conflicts.h"
-#include "dbconn.h"
-#include "mask.h"
-#include "options.h"
-#include "schema.h"
-#include "xmalloc.h"
+#include "base/mask.h"
+#include "base/xmalloc.h"
+#include "cmd/dbconn.h"
+#include "cmd/options.h"
+#include "loader/conflicts.h"
+#include "loader/schema.h"
 
 /* --load, one of --line and --ordinal, one of --accept and --dismiss. */
 static int one_conflict_one_verdict(struct cl_args *args)

@@ -1,15 +1,15 @@
 /* cmd_show.c - `clearing-load show`: a record, its source, every dedupe hit. */
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "dbconn.h"
-#include "history.h"
-#include "history_print.h"
-#include "options.h"
-#include "schema.h"
-#include "uuid.h"
+#include "cmd/dbconn.h"
+#include "cmd/history_print.h"
+#include "cmd/options.h"
+#include "loader/history.h"
+#include "loader/schema.h"
+#include "loader/uuid.h"
 
 /* --trace, --e2e, --uetr: what to search by (the line's value) and for
  * what; counted, since only one search may be given. */

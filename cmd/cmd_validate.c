@@ -1,8 +1,8 @@
 /* cmd_validate.c - `clearing-load validate`: structure and control totals. */
-#include "cli.h"
+#include "cmd/cli.h"
 
-#include "filecmd.h"
-#include "iso20022.h"
+#include "cmd/filecmd.h"
+#include "parsers/iso20022.h"
 
 static void report_error(void *vctx, const struct cl_error *err)
 {

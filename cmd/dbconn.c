@@ -1,14 +1,14 @@
 /* dbconn.c - connecting for the database commands. */
-#include "dbconn.h"
+#include "cmd/dbconn.h"
 
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "watchdog.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
+#include "loader/watchdog.h"
 
 void cl_print_db_error(const struct cl_error *err)
 {

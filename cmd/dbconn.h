@@ -5,8 +5,8 @@
 #ifndef CL_DBCONN_H
 #define CL_DBCONN_H
 
-#include "db.h"
-#include "options.h"
+#include "cmd/options.h"
+#include "loader/db.h"
 
 /* Refuse a conninfo carrying a password (usage error, exit 2), connect to
  * args->db with the tables of args->db_schema (--schema; default

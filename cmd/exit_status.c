@@ -1,13 +1,13 @@
 /* exit_status.c - what each exit code means, which wins, and which a
  * database error earns. */
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "db.h"
-#include "interrupt.h"
-#include "load.h"
+#include "loader/db.h"
+#include "loader/interrupt.h"
+#include "loader/load.h"
 
 /* Most severe first (docs/design/0026-exit-status-ranking.md): what a person
  * must look at before anything else (an outcome unknown, a configuration

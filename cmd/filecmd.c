@@ -1,5 +1,5 @@
 /* filecmd.c - parse and validate: the command line, then every file. */
-#include "filecmd.h"
+#include "cmd/filecmd.h"
 
 int cl_run_file_command(const struct cl_file_command *fc, int argc, char **argv)
 {

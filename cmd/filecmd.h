@@ -5,9 +5,9 @@
 #ifndef CL_FILECMD_H
 #define CL_FILECMD_H
 
-#include "cli.h"
-#include "options.h"
-#include "walk.h"
+#include "cmd/cli.h"
+#include "cmd/options.h"
+#include "cmd/walk.h"
 
 /* The file being read, handed to every hook as its ctx. */
 struct cl_file_ctx {

@@ -1,10 +1,10 @@
 /* history_print.c - rows of show and loads on stdout. */
-#include "history_print.h"
+#include "cmd/history_print.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "mask.h"
+#include "base/mask.h"
 
 static const char *value(const struct cl_kv *kv, char *buf, size_t cap)
 {

@@ -4,8 +4,8 @@
 #ifndef CL_HISTORY_PRINT_H
 #define CL_HISTORY_PRINT_H
 
-#include "cli.h"
-#include "history.h"
+#include "cmd/cli.h"
+#include "loader/history.h"
 
 /* text: "section:" and one "  name: value" line per non-NULL column;
  * json: one object per row with "type": section; csv: a header row before

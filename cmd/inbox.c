@@ -1,5 +1,5 @@
 /* inbox.c - an inbox's ready files, its lock, and the archive (inbox.h). */
-#include "inbox.h"
+#include "cmd/inbox.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 /* F_SETLEASE and F_RDLCK's lease use are Linux's; elsewhere only the age
  * tells. */

@@ -1,6 +1,6 @@
 /* ingest_report.c - ingest's metrics file and --on-event command
  * (ingest_report.h). */
-#include "ingest_report.h"
+#include "cmd/ingest_report.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* main.c - clearing-load: dispatch to the subcommands. */
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <csv.h>
 #include <libxml/xmlversion.h>
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "options.h"
-#include "pqversion.h"
+#include "cmd/options.h"
+#include "loader/pqversion.h"
 
 #define CL_VERSION "0.1.0"
 

@@ -1,5 +1,5 @@
 /* options.c - command lines parsed and explained from option tables. */
-#include "options.h"
+#include "cmd/options.h"
 
 #include <errno.h>
 #include <getopt.h>

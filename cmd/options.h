@@ -19,8 +19,8 @@
 
 #include <stddef.h>
 
-#include "cli.h"
-#include "parser.h"
+#include "cmd/cli.h"
+#include "parsers/parser.h"
 
 /* Everything a command line can say; each command reads what its table
  * lets the user set.  Zeroed before parsing, save the defaults a command

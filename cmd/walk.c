@@ -1,18 +1,18 @@
 /* walk.c - one file through the parser, no database. */
-#include "walk.h"
+#include "cmd/walk.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "banking_days.h"
-#include "cli.h"
-#include "fingerprint.h"
-#include "keyset.h"
-#include "near.h"
-#include "same_key.h"
-#include "statement.h"
-#include "trace_ranges.h"
-#include "xmalloc.h"
+#include "base/banking_days.h"
+#include "base/keyset.h"
+#include "base/xmalloc.h"
+#include "cmd/cli.h"
+#include "parsers/same_key.h"
+#include "parsers/statement.h"
+#include "rules/fingerprint.h"
+#include "rules/near.h"
+#include "rules/trace_ranges.h"
 
 /* The keys reported as repeated, like the loader's check of the staged keys
  * (at most 10, the key as the journal stores it: accounts masked unless

@@ -5,8 +5,8 @@
 #ifndef CL_WALK_H
 #define CL_WALK_H
 
-#include "parser.h"
-#include "record.h"
+#include "base/record.h"
+#include "parsers/parser.h"
 
 struct cl_walk_cb {
 	void (*on_record)(void *ctx, const struct cl_record *rec); /* may be NULL */

@@ -13,14 +13,14 @@
  * in the same transaction, or, if its content differs, the attempt rolls
  * back and the next one holds (or quarantines) it as a conflict.
  */
-#include "load_int.h"
+#include "loader/load_int.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader_sql.h"
+#include "gen/loader_sql.h"
 
 struct raced {
 	unsigned long dup, conflict;

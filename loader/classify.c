@@ -2,14 +2,14 @@
  * duplicates, conflicts and near duplicates, as journal rows written in
  * the database (pg_temp.cl_event, appended to the journal by load.c once
  * the outcome is known).  The statements are sql/loader/classify.sql. */
-#include "load_int.h"
+#include "loader/load_int.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader_sql.h"
+#include "gen/loader_sql.h"
 
 /* ---- near duplicates and concurrency: originator locks ---- */
 

@@ -1,13 +1,13 @@
 /* commit.c - COMMIT, and the third outcome when its result is lost. */
-#include "load_int.h"
+#include "loader/load_int.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "failpoint.h"
-#include "loader_sql.h"
+#include "gen/loader_sql.h"
+#include "loader/failpoint.h"
 
 #define RECONNECT_ATTEMPTS 5
 

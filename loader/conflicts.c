@@ -1,17 +1,17 @@
 /* conflicts.c - list and resolve conflicts (conflicts.h; statements:
  * sql/loader/conflicts.sql). */
-#include "conflicts.h"
+#include "loader/conflicts.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "correction.h"
-#include "loader_sql.h"
-#include "record.h"
-#include "uuid.h"
-#include "xmalloc.h"
+#include "base/record.h"
+#include "base/xmalloc.h"
+#include "gen/loader_sql.h"
+#include "loader/uuid.h"
+#include "rules/correction.h"
 
 /* The columns of conflicts_list before the version's accounts. */
 #define LIST_CONFLICT_COLS 19

@@ -18,8 +18,8 @@
 
 #include <stdbool.h>
 
-#include "db.h"
-#include "history.h"
+#include "loader/db.h"
+#include "loader/history.h"
 
 /* One differing compared field: the matched record's value and the
  * version's (NULL: SQL NULL), as text. */

@@ -1,15 +1,15 @@
 /* db.c - connection, statements, COPY and SQLSTATE classification. */
-#include "db.h"
+#include "loader/db.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "interrupt.h"
-#include "loader_sql.h"
-#include "watchdog.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
+#include "gen/loader_sql.h"
+#include "loader/interrupt.h"
+#include "loader/watchdog.h"
 
 bool cl_db_conninfo_has_password(const char *conninfo)
 {

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "record.h"
+#include "base/record.h"
 
 struct pg_conn;
 struct pg_result;

@@ -3,9 +3,9 @@
  * stage: the file is not read again.  A held load parks its conflicting
  * records as a quarantined one does (its outcome tells them apart), and
  * the records it would have applied. */
-#include "load_int.h"
+#include "loader/load_int.h"
 
-#include "loader_sql.h"
+#include "gen/loader_sql.h"
 
 enum cl_db_status cl_explain_conflicts(struct load *L)
 {

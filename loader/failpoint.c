@@ -1,5 +1,5 @@
 /* failpoint.c - the test-build failpoints (see failpoint.h). */
-#include "failpoint.h"
+#include "loader/failpoint.h"
 
 #ifdef CL_FAILPOINTS
 #include <libpq-fe.h>

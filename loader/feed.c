@@ -1,13 +1,13 @@
 /* feed.c - the feed's reads and acknowledgements (feed.h; statements:
  * sql/loader/feed.sql). */
-#include "feed.h"
+#include "loader/feed.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader_sql.h"
+#include "gen/loader_sql.h"
 
 #define COMMITS_PER_QUERY 100
 #define ORDINAL_MASK ((1LL << CL_FEED_ORDINAL_BITS) - 1)

@@ -15,8 +15,8 @@
 
 #include <stdbool.h>
 
-#include "db.h"
-#include "history.h"
+#include "loader/db.h"
+#include "loader/history.h"
 
 /* A feed position: the load's commit number * 2^32 + the record's ordinal. */
 #define CL_FEED_ORDINAL_BITS 32

@@ -1,13 +1,13 @@
 /* history.c - show and loads (their statements: sql/loader/history.sql). */
-#include "history.h"
+#include "loader/history.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader_sql.h"
-#include "record.h"
+#include "base/record.h"
+#include "gen/loader_sql.h"
 
 /* OIDs of int2, int4, int8, numeric (pg_type.h is server-side) */
 static bool numeric_type(Oid t)

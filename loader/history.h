@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "db.h"
+#include "loader/db.h"
 
 #define CL_HISTORY_MAX_COLS 64
 

@@ -1,5 +1,5 @@
 /* interrupt.c - SIGINT/SIGTERM cancel the running statement (interrupt.h). */
-#include "interrupt.h"
+#include "loader/interrupt.h"
 
 #include <libpq-fe.h>
 #include <signal.h>

@@ -1,11 +1,11 @@
 /* key_sample.c - an evenly spaced sample of a file's natural keys
  * (key_sample.h). */
-#include "key_sample.h"
+#include "loader/key_sample.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 void cl_key_sample_reset(struct cl_key_sample *s)
 {

@@ -19,8 +19,8 @@
 
 #include <stddef.h>
 
-#include "db.h"
-#include "record.h"
+#include "base/record.h"
+#include "loader/db.h"
 
 #define CL_KEY_SAMPLE_MAX 2048
 

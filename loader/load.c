@@ -1,6 +1,6 @@
 /* load.c - the per-file load / diff pipeline (see load.h). */
-#include "load.h"
-#include "load_int.h"
+#include "loader/load.h"
+#include "loader/load_int.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -10,10 +10,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "failpoint.h"
-#include "interrupt.h"
-#include "loader_sql.h"
-#include "statement_load.h"
+#include "base/text.h"
+#include "gen/loader_sql.h"
+#include "loader/failpoint.h"
+#include "loader/interrupt.h"
+#include "loader/statement_load.h"
 
 /*
  * One transaction per file: the load row, the staged records, the journal
@@ -91,26 +92,7 @@ static void rollback(struct load *L)
  * file system) is stored as \xNN, and a note says so.  Returns buf. */
 static const char *stored_name(struct load *L, char *buf, size_t cap)
 {
-	const unsigned char *p = (const unsigned char *)cl_input_name(L->in);
-	size_t o = 0;
-	bool escaped = false;
-
-	while (*p && o + 5 < cap) {
-		size_t n = cl_utf8_len(p);
-
-		if (n == 0) {
-			o += (size_t)snprintf(buf + o, cap - o, "\\x%02X", *p++);
-			escaped = true;
-			continue;
-		}
-		if (o + n >= cap)
-			break;
-		memcpy(buf + o, p, n);
-		o += n;
-		p += n;
-	}
-	buf[o] = '\0';
-	if (escaped)
+	if (cl_text_escape(cl_input_name(L->in), buf, cap, CL_ESC_INVALID))
 		note(L, "the file name is not valid UTF-8: stored as \"%s\" (each byte that is not "
 			"UTF-8 as \\xNN)", buf);
 	return buf;

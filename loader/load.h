@@ -31,10 +31,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "db.h"
-#include "parser.h"
-#include "record.h"
-#include "uuid.h"
+#include "base/record.h"
+#include "loader/db.h"
+#include "loader/uuid.h"
+#include "parsers/parser.h"
 
 enum cl_on_conflict {
 	CL_ON_CONFLICT_HOLD = 0,   /* conflicts: apply nothing from the file */

@@ -28,11 +28,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "db.h"
-#include "key_sample.h"
-#include "load.h"
-#include "parser.h"
-#include "trace_ranges.h"
+#include "loader/db.h"
+#include "loader/key_sample.h"
+#include "loader/load.h"
+#include "parsers/parser.h"
+#include "rules/trace_ranges.h"
 
 /* What stage.c learnt of the file while staging it, for the locks and
  * checks after it. */

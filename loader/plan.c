@@ -3,17 +3,17 @@
  * sent as one parameter (an array of clearing_record) to plan_batch
  * (sql/loader/plan.sql), which runs the load's own probes (classify.sql)
  * over it. */
-#include "load_int.h"
+#include "loader/load_int.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader_sql.h"
-#include "row.h"
-#include "watchdog.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
+#include "gen/loader_sql.h"
+#include "loader/row.h"
+#include "loader/watchdog.h"
 
 /* Records per batch: each is kept (about 4 KB) until its batch's answer
  * is back, so that diff stays within a few MB whatever the file. */

@@ -1,5 +1,5 @@
 /* pqversion.c - libpq's version number. */
-#include "pqversion.h"
+#include "loader/pqversion.h"
 
 #include <libpq-fe.h>
 

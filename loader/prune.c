@@ -1,13 +1,13 @@
 /* prune.c - journal retention, load by load (prune.h; statements:
  * sql/loader/prune.sql). */
-#include "prune.h"
+#include "loader/prune.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader_sql.h"
+#include "gen/loader_sql.h"
 
 #define LOADS_PER_QUERY 1000
 

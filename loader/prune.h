@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#include "db.h"
+#include "loader/db.h"
 
 struct cl_prune_result {
 	unsigned long long loads;   /* loads that had rows removed */

@@ -1,20 +1,20 @@
 /* reconcile.c - two-way reconciliation (reconcile.h; statements:
  * sql/loader/reconcile.sql). */
-#include "reconcile.h"
+#include "loader/reconcile.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "failpoint.h"
-#include "fingerprint.h"
-#include "input.h"
-#include "interrupt.h"
-#include "loader_sql.h"
-#include "statement.h"
-#include "statement_identity.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
+#include "gen/loader_sql.h"
+#include "loader/failpoint.h"
+#include "loader/interrupt.h"
+#include "parsers/input.h"
+#include "parsers/statement.h"
+#include "rules/fingerprint.h"
+#include "rules/statement_identity.h"
 
 /* The references, in their default order of trust; the last is off by
  * default.  reconcile.sql's reconcile_best has an index probe (an arm) for

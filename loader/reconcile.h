@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "db.h"
+#include "loader/db.h"
 
 /* Every reference --match may name (clearing-load(1) --match; the words
  * that are record fields are their column names). */

@@ -1,12 +1,12 @@
 /* roles.c - least-privilege roles and row-level security (see roles.h). */
-#include "roles.h"
+#include "loader/roles.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "failpoint.h"
-#include "loader_sql.h"
+#include "gen/loader_sql.h"
+#include "loader/failpoint.h"
 
 const char *cl_role_kind_name(enum cl_role_kind k)
 {

@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#include "db.h"
+#include "loader/db.h"
 
 #define CL_ROLES_MAX 32 /* roles and tenant grants on one command line */
 

@@ -1,22 +1,22 @@
 /* row.c - struct cl_record to clearing_record columns. */
-#include "row.h"
+#include "loader/row.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "banking_days.h"
-#include "near.h"
-#include "shard.h"
-#include "xmalloc.h"
+#include "base/banking_days.h"
+#include "base/xmalloc.h"
+#include "rules/near.h"
+#include "rules/shard.h"
 
 /* The STORED fields, in the def's order (that of CL_SQL_RECORD_COLUMNS). */
 #define STORED_ID_STORED(n) CL_F_##n,
 #define STORED_ID_UNSTORED(n)
 static const unsigned char stored_ids[] = {
 #define CL_FIELD(n, type, cap, scope, store, ...) STORED_ID_##store(n)
-#include "record_fields.def"
+#include "base/record_fields.def"
 #undef CL_FIELD
 };
 

@@ -1,7 +1,7 @@
 /*
  * row.h - how a struct cl_record becomes a clearing_record row.
  *
- * The columns are the STORED fields of parsers/record_fields.def, between
+ * The columns are the STORED fields of base/record_fields.def, between
  * the tenant and the load (gen/record_sql.h CL_SQL_RECORD_COLUMNS, the list
  * COPY and INSERT name).  What is stored: the key, its rule, the
  * fingerprint, the economic fields and the references; never names of
@@ -14,10 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db.h"
-#include "near.h"
-#include "record.h"
-#include "record_sql.h"
+#include "base/record.h"
+#include "gen/record_sql.h"
+#include "loader/db.h"
+#include "rules/near.h"
 
 /* One stored field's value of a record, as the database gets it (COPY
  * for the stage, the parameter arrays of diff's batches): one definition

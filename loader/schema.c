@@ -1,13 +1,13 @@
 /* schema.c - apply the embedded migrations under an advisory lock. */
-#include "schema.h"
+#include "loader/schema.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "failpoint.h"
-#include "loader_sql.h"
+#include "gen/loader_sql.h"
+#include "loader/failpoint.h"
 
 unsigned cl_schema_latest(void)
 {

@@ -10,7 +10,7 @@
 #ifndef CL_SCHEMA_H
 #define CL_SCHEMA_H
 
-#include "db.h"
+#include "loader/db.h"
 
 struct cl_migration {
 	unsigned version;   /* from the file name: 001_x.sql is 1 */

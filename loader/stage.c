@@ -1,6 +1,6 @@
 /* stage.c - read the file once: every record into pg_temp.cl_stage, and
  * the checks that need the whole file (a key twice, a payment twice). */
-#include "load_int.h"
+#include "loader/load_int.h"
 
 #include <libpq-fe.h>
 #include <stdint.h>
@@ -8,16 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "failpoint.h"
-#include "interrupt.h"
-#include "keyset.h"
-#include "loader_sql.h"
-#include "mask.h"
-#include "near.h"
-#include "record.h"
-#include "row.h"
-#include "same_key.h"
-#include "xmalloc.h"
+#include "base/keyset.h"
+#include "base/mask.h"
+#include "base/record.h"
+#include "base/xmalloc.h"
+#include "gen/loader_sql.h"
+#include "loader/failpoint.h"
+#include "loader/interrupt.h"
+#include "loader/row.h"
+#include "parsers/same_key.h"
+#include "rules/near.h"
 
 #define PROGRESS_EVERY 16384
 

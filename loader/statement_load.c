@@ -1,18 +1,18 @@
 /* statement_load.c - a statement or status report through the load
  * pipeline (statement_load.h; statements: sql/loader/statement.sql). */
-#include "statement_load.h"
+#include "loader/statement_load.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "interrupt.h"
-#include "loader_sql.h"
-#include "mask.h"
-#include "statement.h"
-#include "statement_identity.h"
-#include "xmalloc.h"
+#include "base/mask.h"
+#include "base/xmalloc.h"
+#include "gen/loader_sql.h"
+#include "loader/interrupt.h"
+#include "parsers/statement.h"
+#include "rules/statement_identity.h"
 
 #define PROGRESS_EVERY 16384
 #define STAGE_COLUMNS 44

@@ -16,7 +16,7 @@
 
 #include <stdbool.h>
 
-#include "load_int.h"
+#include "loader/load_int.h"
 
 /* Is L's file a statement or status report (camt.052/053/054, BAI2,
  * pacs.002)?  Reads its first bytes and rewinds. */

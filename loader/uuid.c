@@ -1,5 +1,5 @@
 /* uuid.c - version 4 UUIDs (RFC 9562, section 5.4). */
-#include "uuid.h"
+#include "loader/uuid.h"
 
 #include <ctype.h>
 #include <openssl/rand.h>

@@ -1,5 +1,5 @@
 /* watchdog.c - bound each wait for the server (see watchdog.h). */
-#include "watchdog.h"
+#include "loader/watchdog.h"
 
 #include <libpq-fe.h>
 #include <signal.h>

@@ -9,15 +9,16 @@
  * chunked.  A line is read in place (a short one through a blank-padded
  * copy), so every field read has its 94 columns.
  */
-#include "ach.h"
+#include "parsers/ach.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ach_internal.h"
-#include "format.h"
-#include "xmalloc.h"
+#include "base/text.h"
+#include "base/xmalloc.h"
+#include "parsers/ach_internal.h"
+#include "parsers/format.h"
 
 #define LINE_LIMIT CL_INPUT_BUFSIZE /* longer lines are cut and reported */
 

@@ -17,9 +17,9 @@
 #ifndef CL_ACH_H
 #define CL_ACH_H
 
-#include "input.h"
-#include "parser.h"
-#include "record.h"
+#include "base/record.h"
+#include "parsers/input.h"
+#include "parsers/parser.h"
 
 /* The direction a transaction code (01-99) gives: 2,3,4 credit, 7,8,9
  * debit (1 and 6: returns and NOCs of a credit or a debit); ADV 81-88 odd

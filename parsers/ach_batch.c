@@ -6,14 +6,14 @@
  * only with each other): a batch control with its batch's entries, the
  * file control with every entry of the file.
  */
-#include "ach_internal.h"
+#include "parsers/ach_internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 #define HASH_MOD 10000000000ULL /* entry hash keeps the last 10 digits */
 

@@ -3,7 +3,7 @@
  * differ by SEC code, transaction codes, trace order, addenda rules, and
  * the record an entry with its addenda becomes.
  */
-#include "ach_internal.h"
+#include "parsers/ach_internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>

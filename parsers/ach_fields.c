@@ -1,10 +1,10 @@
 /* ach_fields.c - NACHA field primitives: digits, blanks, dates, check digits. */
-#include "ach_internal.h"
+#include "parsers/ach_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "banking_days.h"
+#include "base/banking_days.h"
 
 #define D1(c) [c] = 1
 const unsigned char ach_digit[256] = {

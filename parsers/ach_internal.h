@@ -21,9 +21,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ach.h"
-#include "fingerprint.h"
-#include "keyset.h"
+#include "base/keyset.h"
+#include "parsers/ach.h"
+#include "rules/fingerprint.h"
 
 #define ACH_RECLEN 94
 #define ACH_QUEUE 64          /* events (errors, notes, a record) per line */

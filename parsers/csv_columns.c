@@ -2,17 +2,18 @@
  * csv_columns.c - the columns of a CSV export, its header, and one row
  * turned into a struct cl_record with the key and fingerprint recomputed.
  */
-#include "csv_internal.h"
+#include "parsers/csv_internal.h"
 
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "ach.h"
-#include "banking_days.h"
-#include "iso20022.h"
-#include "iso_identity.h"
+#include "base/banking_days.h"
+#include "base/text.h"
+#include "parsers/ach.h"
+#include "parsers/iso20022.h"
+#include "rules/iso_identity.h"
 
 /* Value shapes checked before a value is used (what the NACHA and ISO
  * parsers guarantee of the same field). */
@@ -57,7 +58,7 @@ static const struct column columns[] = {
 	{ "file", COL_IGNORED, NULL, ANY, 0, CHK_NONE },
 #define CL_FIELD(n, type, cap, scope, store, flags, since, csv, shape, width, check)          \
 	{ #n, COL_##csv, &cl_fields[CL_F_##n], shape, width, CHK_##check },
-#include "record_fields.def"
+#include "base/record_fields.def"
 #undef CL_FIELD
 };
 
@@ -183,38 +184,6 @@ enum cl_status csv_header(struct cl_csv *p, struct cl_error *err)
 }
 
 /* ---- value checks ------------------------------------------------------ */
-
-static bool utf8_ok(const unsigned char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n) {
-		unsigned c = s[i];
-		size_t k;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xC2 && c <= 0xDF)
-			k = 1;
-		else if (c >= 0xE0 && c <= 0xEF)
-			k = 2;
-		else if (c >= 0xF0 && c <= 0xF4)
-			k = 3;
-		else
-			return false;
-		for (size_t j = 1; j <= k; j++)
-			if (i + j >= n || (s[i + j] & 0xC0) != 0x80)
-				return false;
-		/* overlong 3- and 4-byte forms, surrogates, above U+10FFFF */
-		if ((c == 0xE0 && s[i + 1] < 0xA0) || (c == 0xED && s[i + 1] > 0x9F) ||
-		    (c == 0xF0 && s[i + 1] < 0x90) || (c == 0xF4 && s[i + 1] > 0x8F))
-			return false;
-		i += k + 1;
-	}
-	return true;
-}
 
 static bool shape_ok(const struct column *c, const char *v, size_t n)
 {
@@ -802,7 +771,7 @@ enum cl_status csv_row_record(struct cl_csv *p, struct cl_error *err)
 		if (memchr(v, '\0', r->len[i]))
 			ROW_ERR("csv_bad_byte", "column %s on line %lu contains a NUL byte",
 				columns[p->col[i]].name, line);
-		if (!utf8_ok((const unsigned char *)v, r->len[i]))
+		if (!cl_utf8_valid((const unsigned char *)v, r->len[i]))
 			ROW_ERR("csv_utf8", "column %s on line %lu is not valid UTF-8",
 				columns[p->col[i]].name, line);
 	}

@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "csv_records.h"
-#include "fingerprint.h"
+#include "parsers/csv_records.h"
+#include "rules/fingerprint.h"
 
 /* How a column's value is read. */
 enum csv_col_type {

@@ -7,14 +7,15 @@
  * at the last byte of a segment, and the line of every byte is known.  A
  * line ends at LF, CR LF or a lone CR; a quoted field may span lines.
  */
-#include "csv_records.h"
+#include "parsers/csv_records.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv_internal.h"
-#include "format.h"
-#include "xmalloc.h"
+#include "base/text.h"
+#include "base/xmalloc.h"
+#include "parsers/csv_internal.h"
+#include "parsers/format.h"
 
 /* libcsv grows its field buffer without bound; this caps it (libcsv then
  * stops with CSV_ENOMEM, reported as a field too long). */

@@ -38,9 +38,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "input.h"
-#include "parser.h"
-#include "record.h"
+#include "base/record.h"
+#include "parsers/input.h"
+#include "parsers/parser.h"
 
 #define CL_CSV_FIELD_MAX 1024 /* bytes of one field, NUL included */
 #define CL_CSV_MAX_COLUMNS 64 /* fields of the header row */

@@ -13,9 +13,9 @@
 
 #include <stddef.h>
 
-#include "input.h"
-#include "parser.h"
-#include "record.h"
+#include "base/record.h"
+#include "parsers/input.h"
+#include "parsers/parser.h"
 
 /* How sure a format is that the first bytes are its own. */
 enum cl_detect {
@@ -62,11 +62,5 @@ struct cl_format_ops {
 CL_FORMAT_FUNCTIONS(cl_ach);      /* ach.c */
 CL_FORMAT_FUNCTIONS(cl_iso20022); /* iso20022.c */
 CL_FORMAT_FUNCTIONS(cl_csv);      /* csv_records.c */
-
-/* Length of a UTF-8 byte order mark at the start of p[0..len): 3 or 0. */
-static inline size_t cl_utf8_bom(const unsigned char *p, size_t len)
-{
-	return len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0;
-}
 
 #endif

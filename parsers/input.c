@@ -1,5 +1,5 @@
 /* input.c - byte source: files, stdin, memory; gzip as a transport. */
-#include "input.h"
+#include "parsers/input.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,9 +10,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "fingerprint.h"
-#include "hasher.h"
-#include "xmalloc.h"
+#include "base/hasher.h"
+#include "base/xmalloc.h"
+#include "rules/fingerprint.h"
 
 #define PEEK_MAX 4096
 

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "record.h"
+#include "base/record.h"
 
 #define CL_INPUT_BUFSIZE (64 * 1024)
 #define CL_INPUT_MAX_GZIP_RATIO 250

@@ -12,7 +12,7 @@
  * bounded queues (a piece of CL_ISO_FEED bytes cannot complete more
  * transactions than the queues hold).
  */
-#include "iso20022.h"
+#include "parsers/iso20022.h"
 
 #include <errno.h>
 #include <libxml/parser.h>
@@ -23,10 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fingerprint.h"
-#include "format.h"
-#include "iso20022_internal.h"
-#include "xmalloc.h"
+#include "base/text.h"
+#include "base/xmalloc.h"
+#include "parsers/format.h"
+#include "parsers/iso20022_internal.h"
+#include "rules/fingerprint.h"
 
 /* ---------------------------------------------------------------- queues */
 
@@ -1033,55 +1034,6 @@ static void pump(struct cl_iso20022 *p)
 	p->info.lines = cl_iso_guard_lines(&p->guard);
 }
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		n = 2;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-		n = 3;
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-		n = 4;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F) ||
-	    (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
-		return 0; /* overlong, surrogate, beyond U+10FFFF */
-	return n;
-}
-
-/* Messages quote the file (an encoding name, a value, libxml2's "Bytes:
- * 0x.."): they reach terminals, logs and JSON, so control bytes and
- * invalid UTF-8 become \xNN, as the command line prints them; cut to fit. */
-static void clean_text(char *s, size_t cap)
-{
-	char out[CL_MSGTEXT_MAX];
-	size_t o = 0, i = 0;
-	const unsigned char *u = (const unsigned char *)s;
-
-	while (u[i] && o + 5 < sizeof(out) && o + 5 < cap) {
-		size_t n = utf8_len(u + i);
-
-		if (n == 0 || u[i] < 0x20 || u[i] == 0x7F) {
-			o += (size_t)snprintf(out + o, sizeof(out) - o, "\\x%02X", u[i]);
-			i++;
-		} else {
-			memcpy(out + o, u + i, n);
-			o += n;
-			i += n;
-		}
-	}
-	out[o] = '\0';
-	memcpy(s, out, o + 1);
-}
-
 /* An XML document starts with "<" after an optional UTF-8 byte order mark
  * and blanks. */
 enum cl_detect cl_iso20022_detect(const unsigned char *p, size_t len)
@@ -1129,8 +1081,8 @@ enum cl_status cl_iso20022_next(void *h, const struct cl_record **rec, struct cl
 		bool note = p->errs[p->e_head].note;
 
 		*err = p->errs[p->e_head].err;
-		clean_text(err->message, sizeof(err->message));
-		clean_text(err->path, sizeof(err->path));
+		cl_text_clean(err->message, sizeof(err->message));
+		cl_text_clean(err->path, sizeof(err->path));
 		p->e_head = (p->e_head + 1) % CL_ISO_ERRQ;
 		p->e_len--;
 		return note ? CL_NOTE : CL_INVALID;

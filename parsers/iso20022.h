@@ -17,9 +17,9 @@
 #ifndef CL_ISO20022_H
 #define CL_ISO20022_H
 
-#include "input.h"
-#include "parser.h"
-#include "record.h"
+#include "base/record.h"
+#include "parsers/input.h"
+#include "parsers/parser.h"
 
 /* Natural key, key_rule and fingerprint of a pain.001, pacs.008 or pacs.004
  * record from its own fields, by the code the parser uses (rule v1, never

@@ -2,7 +2,7 @@
  * before the XML parser sees it (so no entity is ever declared), bounds
  * every text node, comment, CDATA section, PI and tag, and checks the
  * encoding.  Chunk-independent: all state is in struct cl_iso_guard. */
-#include "iso20022_internal.h"
+#include "parsers/iso20022_internal.h"
 
 #include <stdio.h>
 #include <string.h>

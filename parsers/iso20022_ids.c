@@ -1,10 +1,10 @@
 /* iso20022_ids.c - identifier checks: IBAN mod 97, BIC shape, UUIDv4,
  * ISO dates.  Pure functions over NUL-terminated ASCII. */
-#include "iso20022_internal.h"
+#include "parsers/iso20022_internal.h"
 
 #include <string.h>
 
-#include "banking_days.h"
+#include "base/banking_days.h"
 
 static bool is_upper(char c)
 {

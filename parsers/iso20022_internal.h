@@ -25,12 +25,12 @@
 #include <libxml/parser.h>
 #include <libxml/xmlschemas.h>
 
-#include "fingerprint.h"
-#include "input.h"
-#include "iso20022.h"
-#include "iso_identity.h"
-#include "parser.h"
-#include "record.h"
+#include "base/record.h"
+#include "parsers/input.h"
+#include "parsers/iso20022.h"
+#include "parsers/parser.h"
+#include "rules/fingerprint.h"
+#include "rules/iso_identity.h"
 
 /* Limits (clearing-load-keys(7), "ISO 20022 limits"). */
 #define CL_ISO_MAX_DEPTH 64          /* element nesting */

@@ -1,7 +1,7 @@
 /* iso20022_keys.c - the key and fingerprint of an ISO 20022 record from its
  * fields alone (the CSV reader), through rules/iso_identity. */
-#include "iso20022_internal.h"
-#include "iso20022.h"
+#include "parsers/iso20022.h"
+#include "parsers/iso20022_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* iso20022_money.c - ISO 4217 exponents and exact decimal amounts (no
  * floating point anywhere). */
-#include "iso20022_internal.h"
+#include "parsers/iso20022_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

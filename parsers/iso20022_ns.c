@@ -1,5 +1,5 @@
 /* iso20022_ns.c - Document namespace -> message kind and version. */
-#include "iso20022_internal.h"
+#include "parsers/iso20022_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * CdtTrfTxInf (pacs.008, pacs.009) and TxInf (pacs.004).  A path that is
  * not listed is not read, whatever it contains (SplmtryData, the
  * underlying customer transfer of a pacs.009 COV, signatures ...). */
-#include "iso20022_internal.h"
+#include "parsers/iso20022_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -2,13 +2,13 @@
  * values taken from the collected fields, every per-value rule checked
  * (amounts, currencies, IBAN, BIC, UUID, dates, required elements), the
  * group header and PmtInf totals compared, the key and fingerprint made. */
-#include "iso20022_internal.h"
+#include "parsers/iso20022_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "fingerprint.h"
+#include "rules/fingerprint.h"
 
 /* The path of a field for messages: its scope's path plus the element
  * path below it, as matched. */

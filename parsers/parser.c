@@ -1,14 +1,14 @@
 /* parser.c - the table of formats: detection, and the pull API of parser.h
  * over the format's own operations (format.h). */
-#include "parser.h"
+#include "parsers/parser.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
+#include "parsers/format.h"
 
 /* Every format, in detection order.  `expected` and `sign` make the
  * empty-file and unknown-format messages.  Another XML format (camt.053,

@@ -36,9 +36,9 @@
 
 #include <stdbool.h>
 
-#include "ach_identity.h"
-#include "input.h"
-#include "record.h"
+#include "base/record.h"
+#include "parsers/input.h"
+#include "rules/ach_identity.h"
 
 enum cl_format {
 	CL_FORMAT_UNKNOWN = 0,

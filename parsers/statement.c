@@ -1,16 +1,17 @@
 /* statement.c - the statement readers' API (statement.h): the format told
  * from the first bytes, and the two bounded queues through which the
  * formats hand out items and errors in document order. */
-#include "statement.h"
+#include "parsers/statement.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "statement_internal.h"
-#include "xmalloc.h"
+#include "base/text.h"
+#include "base/xmalloc.h"
+#include "parsers/format.h"
+#include "parsers/statement_internal.h"
 
 const char *cl_stmt_source_name(enum cl_stmt_source s)
 {
@@ -157,54 +158,6 @@ void cl_stmt_commit(struct cl_stmt_parser *p)
 	p->i_len++;
 }
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		n = 2;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-		n = 3;
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-		n = 4;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F) ||
-	    (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
-		return 0; /* overlong, surrogate, beyond U+10FFFF */
-	return n;
-}
-
-/* Messages quote the file; they reach terminals, logs and JSON, so
- * control bytes and invalid UTF-8 become \xNN (cut to fit). */
-static void clean_text(char *s, size_t cap)
-{
-	char out[CL_MSGTEXT_MAX];
-	size_t o = 0, i = 0;
-	const unsigned char *u = (const unsigned char *)s;
-
-	while (u[i] && o + 5 < sizeof(out) && o + 5 < cap) {
-		size_t n = utf8_len(u + i);
-
-		if (n == 0 || u[i] < 0x20 || u[i] == 0x7F) {
-			o += (size_t)snprintf(out + o, sizeof(out) - o, "\\x%02X", u[i]);
-			i++;
-		} else {
-			memcpy(out + o, u + i, n);
-			o += n;
-			i += n;
-		}
-	}
-	out[o] = '\0';
-	memcpy(s, out, o + 1);
-}
-
 /* ------------------------------------------------------------------ API */
 
 struct cl_stmt_parser *cl_stmt_open(struct cl_input *in, unsigned max_errors)
@@ -284,9 +237,9 @@ enum cl_status cl_stmt_next(struct cl_stmt_parser *p, const struct cl_stmt_item 
 		bool note = p->errs[p->e_head].note;
 
 		*err = p->errs[p->e_head].err;
-		clean_text(err->message, sizeof(err->message));
-		clean_text(err->detail, sizeof(err->detail));
-		clean_text(err->path, sizeof(err->path));
+		cl_text_clean(err->message, sizeof(err->message));
+		cl_text_clean(err->detail, sizeof(err->detail));
+		cl_text_clean(err->path, sizeof(err->path));
 		p->e_head = (p->e_head + 1) % CL_STMT_ERRQ;
 		p->e_len--;
 		if (note)

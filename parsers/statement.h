@@ -74,8 +74,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "input.h"
-#include "record.h"
+#include "base/record.h"
+#include "parsers/input.h"
 
 enum cl_stmt_source {
 	CL_STMT_SRC_UNKNOWN = 0,

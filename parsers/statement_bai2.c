@@ -48,13 +48,13 @@
  *
  * Memory is constant: one line and one logical record (with its
  * continuations), both bounded. */
-#include "statement_internal.h"
+#include "parsers/statement_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 #define BAI2_MAX_LINE 4096     /* bytes of one physical record */
 #define BAI2_MAX_RECORD 16384  /* bytes of a record with its 88s */

@@ -10,7 +10,7 @@
  * .001.02 and TtlNetNtry/Amt + CdtDbtInd later; a TxDtls amount is
  * AmtDtls/TxAmt/Amt in .001.02 and Amt + CdtDbtInd from .001.03 (both are
  * read, Amt first). */
-#include "statement_internal.h"
+#include "parsers/statement_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,10 +20,10 @@
 
 #include <libxml/parser.h>
 
-#include "input.h"
-#include "iso20022_internal.h"
-#include "record.h"
-#include "statement.h"
+#include "base/record.h"
+#include "parsers/input.h"
+#include "parsers/iso20022_internal.h"
+#include "parsers/statement.h"
 
 #define CL_STMT_ITEMQ 128     /* items waiting; a CL_STMT_FEED piece completes
                                  at most CL_STMT_FEED / 7 ("<Ntry/>") */

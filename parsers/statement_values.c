@@ -3,7 +3,7 @@
  * schema's ActiveOrHistoricCurrencyAndAmount allows them, xs:date and
  * xs:dateTime in every lexical form, and template placeholders a bank's
  * generator left unfilled. */
-#include "statement_internal.h"
+#include "parsers/statement_internal.h"
 
 #include <stdio.h>
 #include <string.h>

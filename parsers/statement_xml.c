@@ -7,14 +7,14 @@
  * libxml2 builds no tree and sees the input in CL_STMT_FEED pieces, so the
  * items and errors, and their order, do not depend on the read sizes.
  * Memory is constant: the open elements, one text buffer, the queues. */
-#include "statement_internal.h"
+#include "parsers/statement_internal.h"
 
 #include <libxml/parserInternals.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 /* The messages read here: family, message root, first and last version. */
 static const struct stmt_msgdef {

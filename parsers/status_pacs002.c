@@ -7,7 +7,7 @@
  * transaction names its own original message in OrgnlGrpInf.  A
  * transaction without one takes the OrgnlMsgId of the last
  * OrgnlGrpInfAndSts before it. */
-#include "statement_internal.h"
+#include "parsers/statement_internal.h"
 
 #include <stdio.h>
 #include <string.h>

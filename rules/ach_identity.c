@@ -29,7 +29,7 @@
  * validate is to read 500 MB/s.  Fixed-length P and length-prefixed fields keep
  * the encoding unambiguous.
  */
-#include "ach_identity.h"
+#include "rules/ach_identity.h"
 
 #include <openssl/evp.h>
 #include <stdbool.h>
@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 #define P_LEN 64
 

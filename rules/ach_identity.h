@@ -14,7 +14,7 @@
 #ifndef CL_ACH_IDENTITY_H
 #define CL_ACH_IDENTITY_H
 
-#include "record.h"
+#include "base/record.h"
 
 enum cl_ach_key {
 	CL_ACH_KEY_STRICT = 0, /* company id + trace + effective date (v1) */

@@ -1,5 +1,5 @@
 /* correction.c - the natural key of a correction (correction.h). */
-#include "correction.h"
+#include "rules/correction.h"
 
 #include <stdio.h>
 

@@ -1,28 +1,24 @@
-/* fingerprint.c - SHA-256 over length-prefixed canonical fields. */
-#include "fingerprint.h"
+/* fingerprint.c - SHA-256 (base/sha256.h) over length-prefixed canonical fields. */
+#include "rules/fingerprint.h"
 
 #include <inttypes.h>
-#include <openssl/evp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xmalloc.h"
+#include "base/sha256.h"
+#include "base/xmalloc.h"
 
 struct cl_fp {
-	EVP_MD_CTX *ctx;
-	EVP_MD *md; /* fetched once: an implicit fetch per record takes locks */
+	struct cl_sha256 *sha;
 };
 
 struct cl_fp *cl_fp_new(void)
 {
 	struct cl_fp *fp = cl_xmalloc(sizeof(*fp));
 
-	fp->ctx = EVP_MD_CTX_new();
-	fp->md = EVP_MD_fetch(NULL, "SHA256", NULL);
-	if (!fp->ctx || !fp->md)
-		(void)cl_xmalloc(SIZE_MAX); /* exits: OOM in libcrypto */
+	fp->sha = cl_sha256_new();
 	return fp;
 }
 
@@ -30,14 +26,13 @@ void cl_fp_free(struct cl_fp *fp)
 {
 	if (!fp)
 		return;
-	EVP_MD_CTX_free(fp->ctx);
-	EVP_MD_free(fp->md);
+	cl_sha256_free(fp->sha);
 	free(fp);
 }
 
 void cl_fp_begin(struct cl_fp *fp)
 {
-	EVP_DigestInit_ex(fp->ctx, fp->md, NULL);
+	cl_sha256_begin(fp->sha);
 }
 
 void cl_fp_str(struct cl_fp *fp, const char *name, const char *value)
@@ -59,9 +54,9 @@ void cl_fp_str(struct cl_fp *fp, const char *name, const char *value)
 		head[n++] = digits[--d];
 	head[n++] = ':';
 	vlen = strlen(value);
-	EVP_DigestUpdate(fp->ctx, head, n);
-	EVP_DigestUpdate(fp->ctx, value, vlen);
-	EVP_DigestUpdate(fp->ctx, ";", 1);
+	cl_sha256_update(fp->sha, head, n);
+	cl_sha256_update(fp->sha, value, vlen);
+	cl_sha256_update(fp->sha, ";", 1);
 }
 
 void cl_fp_int(struct cl_fp *fp, const char *name, int64_t value)
@@ -74,23 +69,10 @@ void cl_fp_int(struct cl_fp *fp, const char *name, int64_t value)
 
 void cl_fp_raw(struct cl_fp *fp, const void *p, size_t n)
 {
-	EVP_DigestUpdate(fp->ctx, p, n);
+	cl_sha256_update(fp->sha, p, n);
 }
 
 void cl_fp_end(struct cl_fp *fp, unsigned char out[32])
 {
-	unsigned int len = 32;
-
-	EVP_DigestFinal_ex(fp->ctx, out, &len);
-}
-
-void cl_hex32(const unsigned char in[32], char out[65])
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (int i = 0; i < 32; i++) {
-		out[2 * i] = digits[in[i] >> 4];
-		out[2 * i + 1] = digits[in[i] & 15];
-	}
-	out[64] = '\0';
+	cl_sha256_end(fp->sha, out);
 }

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/sha256.h" /* cl_hex32 */
+
 struct cl_fp;
 
 struct cl_fp *cl_fp_new(void);        /* exits through cl_xmalloc on OOM */
@@ -26,8 +28,5 @@ void cl_fp_int(struct cl_fp *fp, const char *name, int64_t value);
 void cl_fp_end(struct cl_fp *fp, unsigned char out[32]);
 /* Bytes as they are, for encodings of their own (the NACHA fingerprint). */
 void cl_fp_raw(struct cl_fp *fp, const void *p, size_t n);
-
-/* 64 lowercase hex digits and a NUL into out[65]. */
-void cl_hex32(const unsigned char in[32], char out[65]);
 
 #endif

@@ -1,6 +1,6 @@
 /* iso_identity.c - natural keys (rule v1), alternate keys and
  * fingerprints of ISO 20022 records (iso_identity.h). */
-#include "iso_identity.h"
+#include "rules/iso_identity.h"
 
 #include <stdio.h>
 #include <string.h>

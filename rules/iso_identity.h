@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "fingerprint.h"
-#include "record.h"
+#include "base/record.h"
+#include "rules/fingerprint.h"
 
 /* The message families read (their names: parsers/iso20022_ns.c). */
 enum cl_iso_kind {

@@ -1,11 +1,11 @@
 /* near.c - the ACH near-duplicate identity and date rule (see .h). */
-#include "near.h"
+#include "rules/near.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "banking_days.h"
+#include "base/banking_days.h"
 
 bool cl_near_applies(const char *kind)
 {

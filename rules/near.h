@@ -37,7 +37,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "record.h"
+#include "base/record.h"
 
 /* Room for the longest identity: every field escaped (doubled). */
 #define CL_NEAR_KEY_MAX (2 * (sizeof(((struct cl_record *)0)->original_trace) + \

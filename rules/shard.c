@@ -1,10 +1,10 @@
 /* shard.c - the shard identity of a record (see .h). */
-#include "shard.h"
+#include "rules/shard.h"
 
 #include <openssl/evp.h>
 #include <string.h>
 
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 /* The text the shard is made of: [*from, *from + *len) of the key. */
 static void shard_text(const char *kind, const char *key, const char **from, size_t *len)

@@ -1,13 +1,13 @@
 /* statement_identity.c - statement key rule v1 and fingerprints of
  * statement items (statement_identity.h). */
-#include "statement_identity.h"
+#include "rules/statement_identity.h"
 
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "iso_identity.h"
+#include "rules/iso_identity.h"
 
 const char *cl_stmt_kind_of(enum cl_stmt_source s)
 {

@@ -28,9 +28,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fingerprint.h"
-#include "record.h"
-#include "statement.h"
+#include "base/record.h"
+#include "parsers/statement.h"
+#include "rules/fingerprint.h"
 
 #define CL_STMT_KEY_RULE_V1 "s1"
 

@@ -1,11 +1,11 @@
 /* trace_ranges.c - overlapping trace ranges of one originator (see .h). */
-#include "trace_ranges.h"
+#include "rules/trace_ranges.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 void cl_trace_ranges_reset(struct cl_trace_ranges *t)
 {

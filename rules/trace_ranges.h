@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "record.h"
+#include "base/record.h"
 
 /* Past this many runs the test gives up and answers "maybe" (the exact
  * check then runs): 64 KiB runs of 40 bytes, 2.5 MB at most. */

@@ -3,7 +3,7 @@
 -- records).  Runs again harmlessly.
 
 -- Banking days in arithmetic: the same rule as 003's (the Mondays to
--- Fridays d with min(a, b) < d <= max(a, b); rules/banking_days.c), as
+-- Fridays d with min(a, b) < d <= max(a, b); base/banking_days.c), as
 -- the difference of a count of weekdays since a Monday.  003's counted the
 -- days of a generated series: a function the planner cannot inline, run
 -- for each candidate of every trace probe and near-duplicate check (about

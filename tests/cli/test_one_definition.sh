@@ -9,8 +9,8 @@ python3 "$CL_ROOT/tests/tools/one_definition.py" "$CL_ROOT" >"$TMP/out" || {
 grep -q '^one definition: [0-9]* fields, [0-9]* source files, 0 problems$' "$TMP/out" ||
 	fail "unexpected checker output: $(cat "$TMP/out")"
 # a tree that breaks each rule once
-mkdir -p "$TMP/tree/parsers" "$TMP/tree/cmd" "$TMP/tree/loader" "$TMP/tree/sql"
-cp "$CL_ROOT/parsers/record_fields.def" "$TMP/tree/parsers/"
+mkdir -p "$TMP/tree/base" "$TMP/tree/parsers" "$TMP/tree/cmd" "$TMP/tree/loader" "$TMP/tree/sql"
+cp "$CL_ROOT/base/record_fields.def" "$TMP/tree/base/"
 for f in a b c; do
 	printf 'static const char q[] = "SELECT r.trace_number FROM t";\n' >"$TMP/tree/cmd/$f.c"
 done

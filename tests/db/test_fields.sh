@@ -1,5 +1,5 @@
 #!/bin/sh
-# The field table (parsers/record_fields.def) and the database agree: every
+# The field table (base/record_fields.def) and the database agree: every
 # column the loader writes exists in clearing_record and in
 # clearing_quarantine with the type the table implies, and clearing_record
 # has no column the table does not know.

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ach.h"
-#include "csv_records.h"
-#include "iso20022.h"
+#include "parsers/ach.h"
+#include "parsers/csv_records.h"
+#include "parsers/iso20022.h"
 
 #define FUZZ_NAME "fuzz-input"
 

@@ -1,7 +1,7 @@
 /*
  * fuzz_common.h - what every libFuzzer harness in tests/fuzz/ shares: drive
  * a parser over a buffer until CL_END and check the invariants of the pull
- * API (parsers/parser.h, parsers/record.h) on everything it hands out.
+ * API (parsers/parser.h, base/record.h) on everything it hands out.
  *
  * A broken invariant aborts (libFuzzer then saves the input), printing
  * which one and where: the harness is the oracle, not only the sanitizers.
@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "parser.h"
+#include "parsers/parser.h"
 
 /* Which entry point a drive goes through. */
 enum fuzz_target {

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv_records.h"
-#include "fingerprint.h"
+#include "parsers/csv_records.h"
+#include "rules/fingerprint.h"
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

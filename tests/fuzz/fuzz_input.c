@@ -17,7 +17,7 @@
 #include <zlib.h>
 
 #include "fuzz_common.h"
-#include "input.h"
+#include "parsers/input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

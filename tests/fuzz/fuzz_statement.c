@@ -17,8 +17,8 @@
 
 #include <libxml/parser.h>
 
-#include "input.h"
-#include "statement.h"
+#include "parsers/input.h"
+#include "parsers/statement.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -60,12 +60,12 @@ pkg_libs="$(pkg-config --libs $pkgs) -lcsv" # libcsv has no pkg-config file
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 $san
 	-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
-	-I$root/parsers -I$root/rules $pkg_cflags"
+	-I$root $pkg_cflags"
 
 # ---- build: the library once, then one binary per harness ----
 echo "fuzz: building with $($cc --version | head -1)"
 objs=
-for src in "$root"/parsers/*.c "$root"/rules/*.c; do
+for src in "$root"/base/*.c "$root"/parsers/*.c "$root"/rules/*.c; do
 	obj=$build/$(basename "$src" .c).o
 	$cc $cflags -fsanitize=fuzzer-no-link -c -o "$obj" "$src"
 	objs="$objs $obj"

@@ -1,11 +1,11 @@
 /* field_columns - print the clearing_record columns the field table
- * (parsers/record_fields.def) says are stored, one "name:type" a line in
+ * (base/record_fields.def) says are stored, one "name:type" a line in
  * the order the loader writes them; tests/db/test_fields.sh compares them
  * with the table in a real database. */
 #include <stdio.h>
 #include <string.h>
 
-#include "record_sql.h"
+#include "gen/record_sql.h"
 
 int main(void)
 {

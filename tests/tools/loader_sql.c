@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "loader_sql.h"
+#include "gen/loader_sql.h"
 
 static const struct {
 	const char *name, *sql;

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "banking_days.h"
-#include "near.h"
-#include "shard.h"
+#include "base/banking_days.h"
+#include "rules/near.h"
+#include "rules/shard.h"
 
 static int field(char *dst, size_t cap, char **line)
 {

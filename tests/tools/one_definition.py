@@ -2,8 +2,8 @@
 """one_definition.py ROOT - the source keeps one definition of each thing.
 
 Fails (exit 1, naming each place) when, in the program's source folders
-(cmd, loader, parsers, rules, sql):
-  - a record field's name (parsers/record_fields.def) is written as an
+(base, cmd, loader, parsers, rules, sql):
+  - a record field's name (base/record_fields.def) is written as an
     identifier in string literals of more than two C files: the whole
     literal ("kind"), a qualified column (r.kind) or a column in an SQL
     list or condition (kind = , kind, ...); prose in messages is not counted;
@@ -20,11 +20,11 @@ import sys
 root = sys.argv[1] if len(sys.argv) > 1 else "."
 os.chdir(root)
 problems = []
-names = [l.split("(")[1].split(",")[0] for l in open("parsers/record_fields.def")
+names = [l.split("(")[1].split(",")[0] for l in open("base/record_fields.def")
          if l.startswith("CL_FIELD(")]
 if len(names) < 40:
     sys.exit("record_fields.def: only %d fields read" % len(names))
-sources = sorted(f for d in ("cmd", "loader", "parsers", "rules", "sql")
+sources = sorted(f for d in ("base", "cmd", "loader", "parsers", "rules", "sql")
                  for f in glob.glob(d + "/*.[ch]"))
 comment = re.compile(r"/\*.*?\*/", re.S)
 literal = re.compile(r'"((?:[^"\\\n]|\\.)*)"')

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
-#include "statement.h"
+#include "parsers/input.h"
+#include "parsers/statement.h"
 
 static void jstr(const char *key, const char *s, int *first)
 {

@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ach.h"
-#include "fingerprint.h"
-#include "input.h"
-#include "parser.h"
+#include "parsers/ach.h"
+#include "parsers/input.h"
+#include "parsers/parser.h"
+#include "rules/fingerprint.h"
 
 #define FX_ODFI "12104288"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ach_internal.h"
+#include "parsers/ach_internal.h"
 
 static void test_ach_fields_num_digits(void **state)
 {

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "mask.h"
-#include "options.h"
+#include "base/mask.h"
+#include "cmd/cli.h"
+#include "cmd/options.h"
 
 /* Run fn(f) against a memory stream and return what it wrote (malloc'd). */
 static char *capture(void (*fn)(FILE *f, const void *arg), const void *arg)

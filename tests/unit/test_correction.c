@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "correction.h"
+#include "rules/correction.h"
 
 static void test_correction_key_numbers_from_one(void **state)
 {

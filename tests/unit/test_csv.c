@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv_records.h"
-#include "fingerprint.h"
-#include "parser.h"
+#include "parsers/csv_records.h"
+#include "parsers/parser.h"
+#include "rules/fingerprint.h"
 
 #define NC 51
 

@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ach_identity.h"
-#include "fingerprint.h"
-#include "iso_identity.h"
-#include "load.h"
-#include "record.h"
+#include "base/record.h"
+#include "loader/load.h"
+#include "rules/ach_identity.h"
+#include "rules/fingerprint.h"
+#include "rules/iso_identity.h"
 
 struct kind {
 	const char *kind, *scheme;

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parser.h"
+#include "parsers/parser.h"
 
 #define MAX_FILES 512
 #define MAX_FILE_BYTES (8u << 20)

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "fingerprint.h"
-#include "input.h"
-#include "parser.h"
+#include "parsers/input.h"
+#include "parsers/parser.h"
+#include "rules/fingerprint.h"
 
 /* gzip `len` bytes of `src` into a malloc'd buffer. */
 static unsigned char *gzip_buf(const void *src, size_t len, size_t *out_len)

@@ -9,8 +9,8 @@
 #include <cmocka.h>
 #include <libxml/parser.h>
 
-#include "fingerprint.h"
-#include "iso20022_internal.h"
+#include "parsers/iso20022_internal.h"
+#include "rules/fingerprint.h"
 #include "test_iso20022_util.h"
 
 static struct iso_run run, run2;

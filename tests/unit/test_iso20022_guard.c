@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iso20022_internal.h"
+#include "parsers/iso20022_internal.h"
 
 struct verdict {
 	bool failed;

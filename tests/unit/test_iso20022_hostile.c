@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "iso20022_internal.h"
+#include "parsers/iso20022_internal.h"
 #include "test_iso20022_util.h"
 
 static struct iso_run run;

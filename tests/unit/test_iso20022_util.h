@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
-#include "iso20022.h"
-#include "parser.h"
-#include "record.h"
+#include "base/record.h"
+#include "parsers/input.h"
+#include "parsers/iso20022.h"
+#include "parsers/parser.h"
 
 #define RUN_MAX 64
 

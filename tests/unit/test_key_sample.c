@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "key_sample.h"
+#include "loader/key_sample.h"
 
 static void add_n(struct cl_key_sample *s, unsigned long n)
 {

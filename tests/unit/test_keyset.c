@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "keyset.h"
+#include "base/keyset.h"
 
 static void test_keyset_repeat_gives_first_line(void **state)
 {

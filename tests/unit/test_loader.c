@@ -10,13 +10,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "banking_days.h"
-#include "db.h"
-#include "load.h"
-#include "mask.h"
-#include "row.h"
-#include "schema.h"
-#include "uuid.h"
+#include "base/banking_days.h"
+#include "base/mask.h"
+#include "loader/db.h"
+#include "loader/load.h"
+#include "loader/row.h"
+#include "loader/schema.h"
+#include "loader/uuid.h"
 
 /* Small writes stay in the COPY buffer (no connection needed). */
 static void copy_reset(struct cl_copy_in *c)

@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "loader_sql.h"
-#include "record_sql.h"
+#include "gen/loader_sql.h"
+#include "gen/record_sql.h"
 
 struct embedded {
 	const char *name;

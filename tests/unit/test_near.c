@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "near.h"
+#include "rules/near.h"
 
 static struct cl_record entry(const char *account, int64_t amount)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "options.h"
+#include "cmd/options.h"
 
 static const struct cl_choice picks[] = { { "one", 1 }, { "two", 2 }, { NULL, 0 } };
 

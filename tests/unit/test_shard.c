@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ach_identity.h"
-#include "near.h"
-#include "shard.h"
+#include "rules/ach_identity.h"
+#include "rules/near.h"
+#include "rules/shard.h"
 
 static struct cl_record ach(const char *kind, const char *date)
 {

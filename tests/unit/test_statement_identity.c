@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "statement_identity.h"
+#include "rules/statement_identity.h"
 
 static void camt(struct cl_stmt_statement *st)
 {

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
-#include "record.h"
-#include "statement.h"
+#include "base/record.h"
+#include "parsers/input.h"
+#include "parsers/statement.h"
 
 #define SRUN_MAX 48
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "statement_internal.h"
+#include "parsers/statement_internal.h"
 #include "test_statement_util.h"
 
 static struct stmt_run run;

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "banking_days.h"
-#include "trace_ranges.h"
+#include "base/banking_days.h"
+#include "rules/trace_ranges.h"
 
 static void add(struct cl_trace_ranges *t, const char *kind, const char *company,
 		const char *date, unsigned long long trace)

@@ -1,11 +1,11 @@
 /* keyset.c - an open-addressing hash set of natural keys (keyset.h). */
-#include "keyset.h"
+#include "base/keyset.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "fingerprint.h"
-#include "xmalloc.h"
+#include "base/sha256.h"
+#include "base/xmalloc.h"
 
 #define KEYSET_MIN 1024 /* slots; a power of two */
 
@@ -13,7 +13,7 @@ struct cl_keyset {
 	struct cl_keyset_entry *slot; /* cap entries */
 	size_t cap;                   /* a power of two */
 	size_t used;                  /* occupied slots */
-	struct cl_fp *fp;             /* the SHA-256 of each key */
+	struct cl_sha256 *sha;        /* the SHA-256 of each key */
 };
 
 struct cl_keyset *cl_keyset_new(void)
@@ -23,7 +23,7 @@ struct cl_keyset *cl_keyset_new(void)
 	s->cap = KEYSET_MIN;
 	s->used = 0;
 	s->slot = cl_xcalloc(s->cap, sizeof(*s->slot));
-	s->fp = cl_fp_new();
+	s->sha = cl_sha256_new();
 	return s;
 }
 
@@ -31,7 +31,7 @@ void cl_keyset_free(struct cl_keyset *s)
 {
 	if (!s)
 		return;
-	cl_fp_free(s->fp);
+	cl_sha256_free(s->sha);
 	free(s->slot);
 	free(s);
 }
@@ -40,10 +40,10 @@ static void key_hash(struct cl_keyset *s, const char *kind, const char *key, uin
 {
 	unsigned char d[32];
 
-	cl_fp_begin(s->fp);
-	cl_fp_raw(s->fp, kind, strlen(kind) + 1); /* with its NUL: a separator */
-	cl_fp_raw(s->fp, key, strlen(key));
-	cl_fp_end(s->fp, d);
+	cl_sha256_begin(s->sha);
+	cl_sha256_update(s->sha, kind, strlen(kind) + 1); /* with its NUL: a separator */
+	cl_sha256_update(s->sha, key, strlen(key));
+	cl_sha256_end(s->sha, d);
 	memcpy(&h[0], d, 8);
 	memcpy(&h[1], d + 8, 8);
 	if (!h[0] && !h[1])

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "record.h"
+#include "base/record.h"
 
 struct cl_keyset; /* opaque */
 

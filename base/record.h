@@ -72,7 +72,7 @@ enum cl_direction {
 
 struct cl_record {
 #define CL_FIELD(name, type, cap, ...) CL_MEMBER_##type(name, cap)
-#include "record_fields.def"
+#include "base/record_fields.def"
 #undef CL_FIELD
 	unsigned long ordinal;   /* 1-based index of the record in the file */
 };
@@ -81,7 +81,7 @@ struct cl_record {
 
 enum cl_field_id {
 #define CL_FIELD(name, ...) CL_F_##name,
-#include "record_fields.def"
+#include "base/record_fields.def"
 #undef CL_FIELD
 	CL_NFIELDS
 };
@@ -167,31 +167,6 @@ static inline const char *cl_field_str(const struct cl_field *f, const struct cl
  * in 64 lowercase hex digits ("" for an unset HASHOPT).  "" means none.
  * buf[65] is used for what is not already text. */
 const char *cl_field_text(const struct cl_field *f, const struct cl_record *rec, char buf[65]);
-
-/* Length of the valid UTF-8 sequence at p (1-4), or 0 when the bytes there
- * are not valid UTF-8 (overlong forms, surrogates and > U+10FFFF included). */
-static inline size_t cl_utf8_len(const unsigned char *p)
-{
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xC2 && p[0] <= 0xDF)
-		return (p[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (p[0] >= 0xE0 && p[0] <= 0xEF) {
-		if ((p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80)
-			return 0;
-		if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] > 0x9F))
-			return 0;
-		return 3;
-	}
-	if (p[0] >= 0xF0 && p[0] <= 0xF4) {
-		if ((p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80)
-			return 0;
-		if ((p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] > 0x8F))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
 
 /* Machine-readable error codes are short snake_case words ("record_length",
  * "entry_hash", "xml_malformed"), stable across releases. */

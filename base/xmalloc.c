@@ -1,5 +1,5 @@
 /* xmalloc.c - the one place where running out of memory ends the program. */
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* record.c - helpers for the shared record and error types. */
-#include "record.h"
+#include "base/record.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -137,7 +137,7 @@ const struct cl_field cl_fields[CL_NFIELDS] = {
 #define CL_FIELD(n, type, cap, scope, store, flags, since, csv, shape, width, check)          \
 	{ #n, sizeof(#n) - 1, CL_FT_##type, CL_SCOPE_##scope, since, (store) | (flags),         \
 	  OFFSET_OF(type, n), SIZE_OF(type, n), HAS_OFFSET_##type(n) },
-#include "record_fields.def"
+#include "base/record_fields.def"
 #undef CL_FIELD
 };
 

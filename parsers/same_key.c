@@ -1,16 +1,16 @@
 /* same_key.c - one natural key twice in a file: the error, with what
  * differs between the two records (same_key.h). */
-#include "same_key.h"
+#include "parsers/same_key.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "iso20022.h"
-#include "keyset.h"
-#include "mask.h"
-#include "xmalloc.h"
+#include "base/keyset.h"
+#include "base/mask.h"
+#include "base/xmalloc.h"
+#include "parsers/iso20022.h"
 
 void cl_same_key_read(struct cl_parser *p, struct cl_same_key *v, size_t n)
 {

@@ -1,5 +1,5 @@
 /* banking_days.c - dates to day numbers, Mondays to Fridays between them. */
-#include "banking_days.h"
+#include "base/banking_days.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "record.h"
+#include "base/record.h"
 
 /* `acct` masked into out[cap] (cut to cap - 1 bytes); "" stays "". */
 void cl_mask_account(const char *acct, char *out, size_t cap);

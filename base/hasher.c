@@ -1,5 +1,5 @@
 /* hasher.c - SHA-256 of the raw input on a second thread. */
-#include "hasher.h"
+#include "base/hasher.h"
 
 #include <openssl/evp.h>
 #include <pthread.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fingerprint.h"
-#include "xmalloc.h"
+#include "base/sha256.h"
+#include "base/xmalloc.h"
 
 #define SLOTS 4
 #define SLOT_SIZE (64 * 1024)

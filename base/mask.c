@@ -1,5 +1,5 @@
 /* mask.c - account numbers masked: all but the last four characters. */
-#include "mask.h"
+#include "base/mask.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "parser.h"
-#include "record.h"
+#include "base/record.h"
+#include "parsers/parser.h"
 
 struct cl_same_key {
 	/* in: as the check that found the key says it */
