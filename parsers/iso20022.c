@@ -309,6 +309,7 @@ static bool document_start(struct cl_iso20022 *p, unsigned long line, const xmlC
 		return false;
 	}
 	p->doc_seen = true;
+	p->doc_line = line;
 	switch (cl_iso_ns_parse(nss, &p->kind, p->msg_type, sizeof(p->msg_type))) {
 	case CL_ISO_NS_OK:
 		snprintf(p->info.message_type, sizeof(p->info.message_type), "%s", p->msg_type);
@@ -366,10 +367,27 @@ static void event_start(struct cl_iso20022 *p, int ev, unsigned long line, const
 		}
 		snprintf(p->root_path, sizeof(p->root_path), "%s/%s",
 			 p->doc_virtual ? "" : "/Document", name);
+		p->msg_opened = true;
+		p->msg_line = line;
 		break;
 	case EV_GRPHDR:
 		p->grp_line = line;
+		p->grp_seen = true;
 		break;
+	default:
+		break;
+	}
+	/* the group header comes first: its MsgId, settlement date and
+	 * agents are read into every transaction as it ends */
+	if ((ev == EV_PMTINF || ev == EV_TX) && !p->grp_seen && !p->grp_order_said) {
+		p->grp_order_said = true;
+		cl_iso_add_error(p, line, p->root_path, "missing_element",
+				 "<%s> before the group header: expected <GrpHdr> as the first "
+				 "element of <%s>: every transaction is read with what the group "
+				 "header says (its MsgId, and in pacs its agents and settlement date)",
+				 name, strrchr(p->root_path, '/') + 1);
+	}
+	switch (ev) {
 	case EV_PMTINF:
 		p->pmt_index++;
 		p->pmt_line = line;
@@ -988,6 +1006,10 @@ static void finish(struct cl_iso20022 *p)
 		p->fatal = true;
 		return;
 	}
+	if (p->doc_seen && !p->other_doc && !p->msg_opened)
+		cl_iso_add_error(p, p->doc_line, "/Document", "no_transaction",
+				 "Document has no <%s>: expected the %s message in it",
+				 cl_iso_kind_root(p->kind), p->msg_type);
 	if (!p->doc_seen && p->other_msg[0])
 		cl_iso_add_error(p, p->other_line, "", "unsupported_message", "%s",
 				 cl_iso_unsupported_text(text, sizeof(text), p->other_msg));

@@ -277,6 +277,11 @@ struct cl_iso20022 {
 	                               only checked to be well-formed, and
 	                               unsupported_message said at the end */
 	bool root_opened, root_closed; /* the outermost element */
+	bool msg_opened;            /* the message root (CstmrCdtTrfInitn...) */
+	bool grp_seen;              /* its GrpHdr began */
+	bool grp_order_said;        /* "GrpHdr after a transaction" reported */
+	unsigned long msg_line;     /* line of the message root's start tag */
+	unsigned long doc_line;     /* line of the Document's start tag */
 	char root_path[64];         /* "/Document/CstmrCdtTrfInitn" */
 	int16_t stack[CL_ISO_MAX_DEPTH + 1]; /* trie node per open element */
 

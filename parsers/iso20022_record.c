@@ -327,13 +327,50 @@ void cl_iso_pmtinf_end(struct cl_iso20022 *p)
 	char scope[48];
 
 	require(p, F_PMT_INF_ID, "PmtInfId", p->pmt_line);
+	if (p->pmt_count == 0) {
+		char path[CL_PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/PmtInf[%lu]", p->root_path, p->pmt_index);
+		cl_iso_add_error(p, p->pmt_line, path, "no_transaction",
+				 "PmtInf %lu has no transaction: expected at least one "
+				 "<CdtTrfTxInf> in it (a payment information block holds 1 to n)",
+				 p->pmt_index);
+	}
 	snprintf(scope, sizeof(scope), "PmtInf %lu", p->pmt_index);
 	check_totals(p, F_PMT_NB_OF_TXS, F_PMT_CTRL_SUM, p->pmt_count, &p->pmt_sum,
 		     p->pmt_sum_unknown, scope);
 }
 
+/* The message's own structure (the XSD's multiplicities): a group header,
+ * and at least one transaction.  A message without any is no "file of no
+ * payments": it was cut short or made wrongly, and taking it as done would
+ * lose what it should have carried. */
 void cl_iso_root_end(struct cl_iso20022 *p)
 {
+	const char *root = strrchr(p->root_path, '/') + 1;
+
+	if (!p->grp_seen && !p->grp_order_said)
+		cl_iso_add_error(p, p->msg_line, p->root_path, "missing_element",
+				 "required element GrpHdr is missing: expected <GrpHdr> (the group "
+				 "header, once) as the first element of <%s>",
+				 root);
+	if (p->kind == CL_ISO_PAIN001 && p->pmt_index == 0)
+		cl_iso_add_error(p, p->msg_line, p->root_path, "no_transaction",
+				 "%s has no transaction: expected at least one <PmtInf> with at "
+				 "least one <CdtTrfTxInf>; an empty message is not a file of no "
+				 "payments",
+				 p->msg_type);
+	else if (p->kind == CL_ISO_PACS004 && p->grp_count == 0)
+		cl_iso_add_error(p, p->msg_line, p->root_path, "no_transaction",
+				 "%s has no transaction: expected at least one <TxInf>; a return "
+				 "of a whole group (GrpHdr/GrpRtr without TxInf) is not read, since "
+				 "each returned transaction is keyed on its own",
+				 p->msg_type);
+	else if (p->kind != CL_ISO_PAIN001 && p->grp_count == 0)
+		cl_iso_add_error(p, p->msg_line, p->root_path, "no_transaction",
+				 "%s has no transaction: expected at least one <CdtTrfTxInf>; an "
+				 "empty message is not a file of no payments",
+				 p->msg_type);
 	check_totals(p, F_GRP_NB_OF_TXS, F_GRP_CTRL_SUM, p->grp_count, &p->grp_sum,
 		     p->grp_sum_unknown, "group header");
 }

@@ -377,9 +377,11 @@ def validate(case, name, cwd):
         if k < len(jerrors):
             o = jerrors[k]
             jloc = o["file"] + (":%d" % o["line"] if o.get("line") else "")
-            if jloc != loc or o["message"] != msg:
+            # an XML error's element path comes before its message
+            jmsg = (o["path"] + ": " if o.get("path") else "") + o["message"]
+            if jloc != loc or jmsg != msg:
                 problems.append("JSON error %d is %s: %s, the text says %s: %s" % (
-                    k + 1, jloc, o["message"], loc, msg))
+                    k + 1, jloc, jmsg, loc, msg))
             if o.get("column"):
                 loc += ":%d" % o["column"]
             code = o["code"]

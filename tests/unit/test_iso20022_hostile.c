@@ -330,8 +330,11 @@ static void test_iso20022_undeclared_entity_and_xinclude(void **state)
 	assert_string_equal(run.err[0].message, "entity 'xxe' not defined");
 	/* XInclude is never processed: the MsgId stays empty */
 	iso_run(xi, &run);
-	only_error(&run, "missing_element");
+	assert_int_equal(run.nerr, 2); /* and the message has no transaction */
+	assert_int_equal(run.nrec, 0);
+	assert_string_equal(run.err[0].code, "missing_element");
 	assert_string_equal(run.err[0].message, "MsgId is empty");
+	assert_string_equal(run.err[1].code, "no_transaction");
 	assert_string_equal(run.info.file_id, "");
 }
 
