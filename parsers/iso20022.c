@@ -53,8 +53,8 @@ static struct cl_error *error_slot(struct cl_iso20022 *p)
 	return queue_slot(p, false);
 }
 
-void cl_iso_add_error(struct cl_iso20022 *p, unsigned long line, const char *path,
-		      const char *code, const char *fmt, ...)
+struct cl_error *cl_iso_add_error(struct cl_iso20022 *p, unsigned long line, const char *path,
+				  const char *code, const char *fmt, ...)
 {
 	struct cl_error *e = error_slot(p);
 	va_list ap;
@@ -64,6 +64,7 @@ void cl_iso_add_error(struct cl_iso20022 *p, unsigned long line, const char *pat
 	va_start(ap, fmt);
 	vsnprintf(e->message, sizeof(e->message), fmt, ap);
 	va_end(ap);
+	return e;
 }
 
 /* A remark for verbose output (CL_NOTE): the file stays valid. */
@@ -540,6 +541,15 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *prefix, c
 		} else if (name == p->name_apphdr && !p->doc_seen) {
 			node = CL_ISO_HDR;
 			p->hdr_depth = depth;
+		} else if (name == p->name_apphdr) {
+			/* read once, front to back: the transactions are done */
+			if (p->no_instg)
+				cl_iso_add_error(p, cur_line(p), "/AppHdr", "apphdr_after_document",
+						 "AppHdr after the Document: its sender (Fr) "
+						 "comes after the %lu transaction%s it would key, "
+						 "and the file is read once, front to back: "
+						 "expected the AppHdr before the Document",
+						 p->no_instg, p->no_instg == 1 ? "" : "s");
 		} else {
 			/* a message root without its Document (TCH RTP wraps
 			 * FIToFICstmrCdtTrf directly): its namespace tells the

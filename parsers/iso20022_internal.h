@@ -282,6 +282,8 @@ struct cl_iso20022 {
 	bool grp_order_said;        /* "GrpHdr after a transaction" reported */
 	unsigned long msg_line;     /* line of the message root's start tag */
 	unsigned long doc_line;     /* line of the Document's start tag */
+	unsigned long no_instg;     /* transactions refused for want of an
+	                               instructing agent */
 	char root_path[64];         /* "/Document/CstmrCdtTrfInitn" */
 	int16_t stack[CL_ISO_MAX_DEPTH + 1]; /* trie node per open element */
 
@@ -324,8 +326,8 @@ struct cl_iso20022 {
  * "" outside a field: where a libxml2 error inside a text node was. */
 void cl_iso_current_path(const struct cl_iso20022 *p, char *out, size_t cap);
 
-/* Queue an error (path may be NULL). */
-void cl_iso_add_error(struct cl_iso20022 *p, unsigned long line, const char *path,
+/* Queue an error (path may be NULL); returns it, to add a detail or hint. */
+struct cl_error *cl_iso_add_error(struct cl_iso20022 *p, unsigned long line, const char *path,
 		      const char *code, const char *fmt, ...) CL_PRINTF(5, 6);
 /* Queue an error after which reading stops. */
 void cl_iso_add_fatal(struct cl_iso20022 *p, unsigned long line, const char *code,

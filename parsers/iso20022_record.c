@@ -444,7 +444,7 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 	struct cl_record *rec = cl_iso_record_slot(p);
 	struct cl_iso_extra *x = &p->extra;
 	bool pain = p->kind == CL_ISO_PAIN001, amount_ok;
-	char why[200], path[CL_PATH_MAX];
+	char why[CL_MSGTEXT_MAX], path[CL_PATH_MAX];
 
 	cl_record_clear(rec);
 	rec->scheme = "iso20022";
@@ -555,11 +555,30 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 
 	/* key and fingerprint */
 	if (!cl_iso_make_key(rec, x, why, sizeof(why))) {
+		size_t n = strlen(CL_ISO_NO_INSTG);
+
 		scope_path(p, F_INSTR_ID, path, sizeof(path));
-		cl_iso_add_error(p, p->tx_line, path, "no_key",
-				 "transaction cannot be identified (no natural key), so a copy of it "
-				 "could not be told from a new payment: %s",
-				 why);
+		if (strncmp(why, CL_ISO_NO_INSTG, n) == 0) {
+			/* where it could have been, in the order it is looked for */
+			struct cl_error *e = cl_iso_add_error(
+				p, p->tx_line, path, "no_key",
+				"transaction cannot be identified (no natural key), so a copy of "
+				"it could not be told from a new payment: %s (%s/InstgAgt, "
+				"GrpHdr/InstgAgt or AppHdr/Fr/FIId)%s",
+				CL_ISO_NO_INSTG, p->kind == CL_ISO_PACS004 ? "TxInf" : "CdtTrfTxInf",
+				why + n);
+
+			snprintf(e->hint, sizeof(e->hint),
+				 "have the sender fill GrpHdr/InstgAgt, or load the message in "
+				 "its AppHdr envelope; the debtor agent is not taken instead: it "
+				 "sends the first hop only");
+			p->no_instg++;
+		} else {
+			cl_iso_add_error(p, p->tx_line, path, "no_key",
+					 "transaction cannot be identified (no natural key), so a "
+					 "copy of it could not be told from a new payment: %s",
+					 why);
+		}
 	}
 	if (!pain && !p->info.sender[0])
 		info_copy(p->info.sender, sizeof(p->info.sender), rec->instructing_agent);

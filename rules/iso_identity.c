@@ -77,7 +77,9 @@ static bool pain001_key(struct cl_record *rec, const struct cl_iso_extra *x, cha
 		return n > 0 && (size_t)n < sizeof(rec->natural_key);
 	}
 	if (!party[0])
-		snprintf(why, cap, "no debtor account and no initiating party id");
+		snprintf(why, cap, "no debtor account and no initiating party id: the key names "
+			 "whose payment it is, since each customer chooses its own "
+			 "EndToEndIds");
 	else
 		snprintf(why, cap, "EndToEndId is %s (use --positional-keys to key such "
 			 "records by MsgId, PmtInfId and position)",
@@ -148,8 +150,12 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 		const char *instg = agent_id(rec->instructing_agent, gb, sizeof(gb));
 
 		if (!rec->instructing_agent[0]) {
-			snprintf(why, cap, "no instructing agent (InstgAgt in the transaction or "
-				 "group header, or AppHdr Fr)");
+			/* never the debtor agent in its place: it sends the first
+			 * hop only, and a later leg would take that hop's key */
+			snprintf(why, cap, "%s: the key names the bank that sent this hop, since "
+				 "the payment's ids (UETR, EndToEndId%s) stay the same on every "
+				 "hop and only the sender tells one leg from the next",
+				 CL_ISO_NO_INSTG, x->kind == CL_ISO_PACS004 ? ", OrgnlUETR" : "");
 			break;
 		}
 		alt_key(rec, x, instg);
@@ -168,13 +174,17 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 			else if (rec->orgnl_uetr[0])
 				ok = put(rec, "ouetr", rec->orgnl_uetr, instg, NULL);
 			else
-				snprintf(why, cap, "no UETR, no RtrId and no OrgnlUETR");
+				snprintf(why, cap, "no UETR, no RtrId and no OrgnlUETR: the key "
+					 "needs an id of this return that stays the same when "
+					 "it is sent again");
 		} else if (!cl_iso_id_unusable(rec->tx_id)) {
 			ok = put(rec, "txid", instg, rec->tx_id, NULL);
 		} else if (!cl_iso_id_unusable(rec->end_to_end_id)) {
 			ok = put(rec, "e2e", instg, rec->end_to_end_id, NULL);
 		} else {
-			snprintf(why, cap, "no UETR, no TxId and no usable EndToEndId");
+			snprintf(why, cap, "no UETR, no TxId and no usable EndToEndId (empty or "
+				 "NOTPROVIDED): the key needs an id of this payment that stays "
+				 "the same when it is sent again");
 		}
 		break;
 	}

@@ -38,7 +38,11 @@ bool cl_iso_id_unusable(const char *s);
 
 /* Fill rec->natural_key, rec->key_rule and the alternate keys; returns
  * false (key empty) when the record has no usable identifier, with why[cap]
- * saying what was missing. */
+ * saying what was missing and why the key needs it (a pacs record without
+ * an instructing agent: why starts with CL_ISO_NO_INSTG, so a parser that
+ * knows where the agent could have been can say so). */
+#define CL_ISO_NO_INSTG "no instructing agent"
+
 bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *why,
 		     size_t cap);
 
