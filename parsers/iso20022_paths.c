@@ -95,6 +95,9 @@ static const struct path_def grphdr_paths[] = {
 	{"CtrlSum", P_FIELD, F_GRP_CTRL_SUM, F_NONE},
 	{"IntrBkSttlmDt", P_FIELD, F_GRP_STTLM_DT, F_NONE},
 	{"InstgAgt", P_AGENT, F_GRP_INSTG_BIC, F_GRP_INSTG_MMB},
+	{"InstgAgt/FinInstnId/LEI", P_FIELD, F_GRP_INSTG_OTHER, F_NONE},
+	{"InstgAgt/FinInstnId/Othr/Id", P_FIELD, F_GRP_INSTG_OTHER, F_NONE},
+	{"InstgAgt/FinInstnId/Nm", P_FIELD, F_GRP_INSTG_OTHER, F_NONE},
 	{"InstdAgt", P_AGENT, F_GRP_INSTD_BIC, F_GRP_INSTD_MMB},
 	{"InitgPty/Nm", P_FIELD, F_INITG_NM, F_NONE},
 	{"InitgPty/Id/OrgId/BICOrBEI", P_FIELD, F_INITG_ID, F_NONE},
@@ -132,6 +135,10 @@ static const struct path_def tx_paths[] = {
 	{"RtrdIntrBkSttlmAmt", P_AMOUNT, F_AMT, F_NONE},
 	{"IntrBkSttlmDt", P_FIELD, F_TX_STTLM_DT, F_NONE},
 	{"InstgAgt", P_AGENT, F_TX_INSTG_BIC, F_TX_INSTG_MMB},
+	/* an instructing agent named otherwise: no key part, said so */
+	{"InstgAgt/FinInstnId/LEI", P_FIELD, F_TX_INSTG_OTHER, F_NONE},
+	{"InstgAgt/FinInstnId/Othr/Id", P_FIELD, F_TX_INSTG_OTHER, F_NONE},
+	{"InstgAgt/FinInstnId/Nm", P_FIELD, F_TX_INSTG_OTHER, F_NONE},
 	{"InstdAgt", P_AGENT, F_TX_INSTD_BIC, F_TX_INSTD_MMB},
 	/* parties (pacs.008 and pain.001 creditor side) */
 	{"Dbtr/Nm", P_FIELD, F_DBTR_NM, F_NONE},
@@ -177,6 +184,9 @@ static const struct path_def return_party_paths[] = {
 /* business application header (head.001) */
 static const struct path_def apphdr_paths[] = {
 	{"Fr/FIId", P_AGENT, F_HDR_FR_BIC, F_HDR_FR_MMB},
+	{"Fr/FIId/FinInstnId/LEI", P_FIELD, F_HDR_FR_OTHER, F_NONE},
+	{"Fr/FIId/FinInstnId/Othr/Id", P_FIELD, F_HDR_FR_OTHER, F_NONE},
+	{"Fr/FIId/FinInstnId/Nm", P_FIELD, F_HDR_FR_OTHER, F_NONE},
 	{"To/FIId", P_AGENT, F_HDR_TO_BIC, F_HDR_TO_MMB},
 	{"MsgDefIdr", P_FIELD, F_HDR_MSG_DEF, F_NONE},
 	{NULL, P_FIELD, F_NONE, F_NONE},

@@ -558,7 +558,32 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 		size_t n = strlen(CL_ISO_NO_INSTG);
 
 		scope_path(p, F_INSTR_ID, path, sizeof(path));
-		if (strncmp(why, CL_ISO_NO_INSTG, n) == 0) {
+		if (strncmp(why, CL_ISO_NO_INSTG, n) == 0 &&
+		    (p->seen[F_TX_INSTG_OTHER] || p->seen[F_GRP_INSTG_OTHER] ||
+		     p->seen[F_HDR_FR_OTHER])) {
+			/* an agent is there, named by no id the key takes */
+			enum cl_iso_field f = F_HDR_FR_OTHER;
+
+			if (p->seen[F_TX_INSTG_OTHER])
+				f = F_TX_INSTG_OTHER;
+			else if (p->seen[F_GRP_INSTG_OTHER])
+				f = F_GRP_INSTG_OTHER;
+
+			char where[CL_PATH_MAX];
+			struct cl_error *e;
+
+			field_path(p, f, NULL, where, sizeof(where));
+			e = cl_iso_add_error(p, p->tx_line, path, "no_key",
+					     "transaction cannot be identified (no natural key), so "
+					     "a copy of it could not be told from a new payment: the "
+					     "instructing agent (%s, line %lu) is named only by LEI, "
+					     "Othr/Id or Nm, and the key takes its BICFI, else its "
+					     "ClrSysMmbId/MmbId: a copy naming the same bank by its "
+					     "BIC would get another key and be applied twice",
+					     where, p->line_of[f]);
+			e->other_line = p->line_of[f];
+			p->no_instg++;
+		} else if (strncmp(why, CL_ISO_NO_INSTG, n) == 0) {
 			/* where it could have been, in the order it is looked for */
 			struct cl_error *e = cl_iso_add_error(
 				p, p->tx_line, path, "no_key",
