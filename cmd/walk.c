@@ -413,7 +413,6 @@ static enum cl_status walk_statement(struct cl_input *in, enum cl_stmt_source sr
 			if (cb->on_note)
 				cb->on_note(ctx, &err);
 		} else {
-			res->unsupported = res->errors == 0 && cl_error_unsupported(&err);
 			res->errors += cl_error_count(&err);
 			cb->on_error(ctx, &err);
 			last = st;
@@ -460,7 +459,6 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 	}
 	st = cl_parser_open(in, opts, &p, &err);
 	if (st != CL_OK) {
-		res->unsupported = cl_error_unsupported(&err);
 		res->errors++;
 		cb->on_error(ctx, &err);
 		goto done;
@@ -484,7 +482,6 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 			break;
 		case CL_INVALID:
 		case CL_IO:
-			res->unsupported = res->errors == 0 && cl_error_unsupported(&err);
 			res->errors += cl_error_count(&err);
 			cb->on_error(ctx, &err);
 			break;

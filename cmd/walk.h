@@ -21,9 +21,6 @@ struct cl_walk_result {
 	unsigned long errors;      /* errors (cl_error_count) of the CL_INVALID
 	                              and CL_IO results; at least this many
 	                              when info.stopped */
-	bool unsupported;          /* its one error says it is no clearing file,
-	                              statement or status report
-	                              (cl_error_unsupported): exit 9, not 3 */
 };
 
 /* Parse `path` ("-" = stdin) to the end.  Returns true when the file is

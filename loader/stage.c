@@ -293,7 +293,8 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 				L->h->on_note(L->h->ctx, &e);
 			break;
 		default: /* CL_INVALID, CL_IO: nothing from this file is applied */
-			L->unsupported = !r->invalid_count && cl_error_unsupported(&e);
+			L->unsupported = !r->invalid_count &&
+					 strcmp(e.code, "unsupported_message") == 0;
 			L->incomplete = L->incomplete || ends_early(e.code);
 			if (!r->invalid_count && e.line)
 				snprintf(r->reason, sizeof(r->reason), "line %lu: %.511s", e.line,

@@ -264,11 +264,6 @@ enum cl_status cl_parser_next(struct cl_parser *p, const struct cl_record **rec,
 	}
 }
 
-bool cl_error_unsupported(const struct cl_error *err)
-{
-	return strcmp(err->code, "unsupported_message") == 0;
-}
-
 const struct cl_file_info *cl_parser_info(const struct cl_parser *p)
 {
 	return p->info;

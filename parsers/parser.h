@@ -100,10 +100,4 @@ void cl_parser_free(struct cl_parser *p); /* NULL is fine */
 /* Tell the format from the first bytes of a file. */
 enum cl_format cl_format_detect(const unsigned char *p, size_t len);
 
-/* Is `err` the verdict that the file is a well-formed message that is no
- * clearing file, statement or status report (a camt.056, a pain.002)?  The
- * one test every command applies to its file's only error: validate,
- * parse, diff, load and ingest all exit 9 (unsupported) on it, never 3. */
-bool cl_error_unsupported(const struct cl_error *err);
-
 #endif

@@ -17,12 +17,8 @@
  *   bank reference,customer reference,text.  The text is the rest of the
  *   record: it may hold commas, and no "/" ends it (one trailing "/" is
  *   dropped all the same, as most files write one).
- *   88 continuation: more fields of the record before it, whatever record
- *   that is (01, 02, 03, 16, 49, 98, 99); its first field is the next field
- *   of that record.  A continued 16 text goes on in the 88, joined here
- *   with one space.  An 03 whose physical record ends in ",/" after a
- *   complete summary (",015,145000,,,/") opens no empty summary there: the
- *   88 begins with the next type code.
+ *   88 continuation: more fields of the record before it; a continued 16
+ *   text goes on in the 88, joined here with one space.
  *   49 account trailer: 49,account control total,number of records.
  *   98 group trailer: 98,group control total,number of accounts,number of
  *   records.  99 file trailer: 99,file control total,number of groups,
@@ -37,8 +33,7 @@
  *   or empty unknown; S adds three amounts (immediate, one-day, two-day);
  *   V adds the value date YYMMDD and time; D adds a count n and n pairs of
  *   days and amount.
- * - Control totals (required: a blank one is an error) are the sums of the
- *   amount fields as written: 49 of its
+ * - Control totals are the sums of the amount fields as written: 49 of its
  *   account's 03 and 16 amounts (the funds-type distributions not
  *   included), 98 of its accounts' 49 totals, 99 of its groups' 98
  *   totals.  Each trailer is checked against the amounts themselves (the
@@ -78,7 +73,6 @@ struct cl_stmt_bai2 {
 	bool rec_over;
 	/* fields of the record being handled */
 	char *field[BAI2_MAX_FIELDS];
-	bool last_of_piece[BAI2_MAX_FIELDS]; /* the field ends its physical record */
 	int nfields;
 	char *text;                    /* a 16's text, or NULL */
 	int state;
@@ -169,7 +163,6 @@ static bool split(struct cl_stmt_parser *p)
 				      BAI2_MAX_FIELDS);
 			return false;
 		}
-		b->last_of_piece[b->nfields] = sep == '\n';
 		b->field[b->nfields++] = s;
 		*end = '\0';
 		/* a 16's funds type is field 3; D's count is field 4 */
@@ -375,13 +368,6 @@ static void account_header(struct cl_stmt_parser *p)
 
 		if (!code[0] && i + 1 >= b->nfields)
 			break; /* "03,acct,USD,/" or a trailing comma */
-		if (!code[0] && b->last_of_piece[i]) {
-			/* "...,015,145000,,,/" then "88,040,...": the comma before
-			   the "/" ended the summary, it opens no empty one (the 88
-			   starts with the next type code) */
-			i++;
-			continue;
-		}
 		if (!amount(fld(b, i + 1), &v, true)) {
 			bad_amount(p, "summary amount", fld(b, i + 1));
 		} else {
@@ -475,12 +461,7 @@ static void check_trailer(struct cl_stmt_parser *p, const char *what, int total_
 	int64_t v;
 	unsigned long n;
 
-	if (!fld(b, total_field)[0]) {
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_control_total",
-			      "%s control total is blank: expected the sum of the amounts it covers "
-			      "(%lld here; the field is required)",
-			      what, (long long)total);
-	} else if (!amount(fld(b, total_field), &v, true)) {
+	if (!amount(fld(b, total_field), &v, true)) {
 		bad_amount(p, "control total", fld(b, total_field));
 	} else if (over) {
 		cl_stmt_error(p, b->rec_line, NULL, "bai2_control_total",

@@ -29,8 +29,7 @@ enum {
 	/* TxsSummry */
 	CF_T_NB, CF_T_SUM, CF_T_NET, CF_T_NET_IND, CF_C_NB, CF_C_SUM, CF_D_NB, CF_D_SUM,
 	/* Ntry */
-	CF_N_REF, CF_N_AMT, CF_N_IND, CF_N_RVSL, CF_N_STS, CF_N_STS_PRTRY, CF_N_BOOK, CF_N_VAL,
-	CF_N_BOOK_DTTM, CF_N_VAL_DTTM, CF_N_SVCR,
+	CF_N_REF, CF_N_AMT, CF_N_IND, CF_N_RVSL, CF_N_STS, CF_N_STS_PRTRY, CF_N_BOOK, CF_N_VAL, CF_N_SVCR,
 	CF_N_DOMN, CF_N_FMLY, CF_N_SUBFMLY, CF_N_PRTRY, CF_N_INF,
 	/* Btch */
 	CF_B_MSG_ID, CF_B_PMT_INF_ID, CF_B_NB, CF_B_TTL, CF_B_IND,
@@ -93,9 +92,9 @@ static const struct cl_stmt_path paths[] = {
 	{SC_NTRY, "Sts/Cd", 0, CF_N_STS, false},
 	{SC_NTRY, "Sts/Prtry", 0, CF_N_STS_PRTRY, false},
 	{SC_NTRY, "BookgDt/Dt", 0, CF_N_BOOK, false},
-	{SC_NTRY, "BookgDt/DtTm", 0, CF_N_BOOK_DTTM, false},
+	{SC_NTRY, "BookgDt/DtTm", 0, CF_N_BOOK, false},
 	{SC_NTRY, "ValDt/Dt", 0, CF_N_VAL, false},
-	{SC_NTRY, "ValDt/DtTm", 0, CF_N_VAL_DTTM, false},
+	{SC_NTRY, "ValDt/DtTm", 0, CF_N_VAL, false},
 	{SC_NTRY, "AcctSvcrRef", 0, CF_N_SVCR, false},
 	{SC_NTRY, "BkTxCd/Domn/Cd", 0, CF_N_DOMN, false},
 	{SC_NTRY, "BkTxCd/Domn/Fmly/Cd", 0, CF_N_FMLY, false},
@@ -154,6 +153,9 @@ static void put(struct cl_stmt_parser *p, char *dst, size_t cap, const char *v, 
  * Returns 0, or -1 with why[cap] saying what is wrong. */
 static int to_minor(const char *text, const char *ccy, int64_t *out, char *why, size_t cap)
 {
+	char buf[64];
+	size_t n = strlen(text);
+	const char *dot = strchr(text, '.');
 	int e = cl_iso_ccy_exponent(ccy);
 
 	*out = 0;
@@ -167,7 +169,31 @@ static int to_minor(const char *text, const char *ccy, int64_t *out, char *why, 
 			 "units", ccy, e == -2 ? "without minor units" : "not an ISO 4217 code");
 		return -1;
 	}
-	return cl_stmt_decimal_minor(text, ccy, e, out, why, cap);
+	if (n >= sizeof(buf)) {
+		snprintf(why, cap, "amount of %zu characters: expected at most 18 digits", n);
+		return -1;
+	}
+	memcpy(buf, text, n + 1);
+	if (dot) {
+		while (n > 0 && buf[n - 1] == '0' && buf + n - 1 > buf + (dot - text) + 1)
+			buf[--n] = '\0';
+		if (n > 0 && buf[n - 1] == '0' && buf[n - 2] == '.')
+			buf[n - 2] = '\0'; /* "12.0" */
+	}
+	switch (cl_iso_amount_parse(buf, e, out)) {
+	case CL_ISO_AMT_OK:
+		return 0;
+	case CL_ISO_AMT_DECIMALS:
+		snprintf(why, cap, "amount \"%.40s\" has more decimals than %s's %d", text, ccy, e);
+		return -1;
+	case CL_ISO_AMT_OVERFLOW:
+		snprintf(why, cap, "amount \"%.40s\" is too large: expected at most 18 digits", text);
+		return -1;
+	default:
+		snprintf(why, cap, "amount \"%.40s\" is not a decimal number: expected digits with an "
+			 "optional decimal point", text);
+		return -1;
+	}
 }
 
 /* CRDT/DBIT -> direction; NONE when neither. */
@@ -319,65 +345,6 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 	}
 }
 
-/* Dates and date-times in a lexical form of their schema type and real
- * calendar dates; identifiers that are no unfilled template placeholder.
- * false (an error queued, the value not taken) when v is neither. */
-static bool value_ok(struct cl_stmt_parser *p, int f, const char *v, unsigned long line)
-{
-	char why[200], path[CL_PATH_MAX];
-
-	switch (f) {
-	case CF_BAL_DT:
-	case CF_N_BOOK:
-	case CF_N_VAL:
-	case CF_CRE_DT_TM:
-	case CF_S_CRE:
-	case CF_FR:
-	case CF_TO:
-	case CF_BAL_DTTM:
-	case CF_N_BOOK_DTTM:
-	case CF_N_VAL_DTTM: {
-		bool dttm = f != CF_BAL_DT && f != CF_N_BOOK && f != CF_N_VAL;
-
-		if (cl_stmt_xsd_date(v, dttm, why, sizeof(why)))
-			return true;
-		here(p, path, sizeof(path));
-		cl_stmt_error(p, line, path, dttm ? "datetime_invalid" : "date_invalid", "%s%s",
-			      why, cl_stmt_placeholder(v) ? " (it looks like an unfilled template placeholder?)" : "");
-		return false;
-	}
-	case CF_MSG_ID:
-	case CF_ID:
-	case CF_ESEQ:
-	case CF_LSEQ:
-	case CF_IBAN:
-	case CF_OTHR:
-	case CF_N_REF:
-	case CF_N_SVCR:
-	case CF_B_MSG_ID:
-	case CF_B_PMT_INF_ID:
-	case CF_X_MSG_ID:
-	case CF_X_SVCR:
-	case CF_X_PMT_INF_ID:
-	case CF_X_INSTR_ID:
-	case CF_X_E2E:
-	case CF_X_UETR:
-	case CF_X_TX_ID:
-	case CF_X_CLR:
-	case CF_X_PRTRY_REF:
-		if (!cl_stmt_placeholder(v))
-			return true;
-		here(p, path, sizeof(path));
-		cl_stmt_error(p, line, path, "placeholder",
-			      "\"%.60s\" looks like an unfilled template placeholder: expected the "
-			      "identifier itself",
-			      v);
-		return false;
-	default:
-		return true;
-	}
-}
-
 static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, const char *ccy,
 		  unsigned long line)
 {
@@ -387,8 +354,6 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 	struct cl_stmt_tx *t = &c->tx;
 
 #define PUT(dst) put(p, dst, sizeof(dst), v, n, line)
-	if (!value_ok(p, f, v, line))
-		return;
 	switch (f) {
 	case CF_MSG_ID: PUT(c->grp_msg_id); break;
 	case CF_CRE_DT_TM: PUT(c->grp_created); break;
@@ -451,10 +416,8 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 	case CF_N_RVSL: e->reversal = strcmp(v, "true") == 0 || strcmp(v, "1") == 0; break;
 	case CF_N_STS:
 	case CF_N_STS_PRTRY: PUT(e->status); break;
-	case CF_N_BOOK:
-	case CF_N_BOOK_DTTM: PUT(e->booking_date); break;
-	case CF_N_VAL:
-	case CF_N_VAL_DTTM: PUT(e->value_date); break;
+	case CF_N_BOOK: PUT(e->booking_date); break;
+	case CF_N_VAL: PUT(e->value_date); break;
 	case CF_N_SVCR: PUT(e->acct_svcr_ref); break;
 	case CF_N_DOMN: PUT(c->domn[0]); break;
 	case CF_N_FMLY: PUT(c->domn[1]); break;

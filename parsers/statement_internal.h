@@ -237,20 +237,6 @@ void cl_stmt_xml_path(const struct cl_stmt_parser *p, char *out, size_t cap);
 /* The path of the innermost open scope element ("/Document/.../Ntry"). */
 void cl_stmt_xml_scope_path(const struct cl_stmt_parser *p, char *out, size_t cap);
 
-/* ---- statement_values.c ---- */
-/* An ActiveOrHistoricCurrencyAndAmount text (xs:decimal, at most 5
- * decimals and 18 digits, not below zero) -> minor units at `exponent`,
- * the exponent of currency `ccy` (named in the message).
- * Returns 0, or -1 with why[cap] saying what is wrong. */
-int cl_stmt_decimal_minor(const char *text, const char *ccy, int exponent, int64_t *out,
-			  char *why, size_t cap);
-/* Is s an xs:date (or, when `datetime`, an xs:dateTime) in any of its
- * lexical forms, and a real calendar date?  false with why[cap]. */
-bool cl_stmt_xsd_date(const char *s, bool datetime, char *why, size_t cap);
-/* Does s look like an unfilled template placeholder ([[...]], ##...##,
- * {{...}}, ${...})? */
-bool cl_stmt_placeholder(const char *s);
-
 /* ---- statement_bai2.c ---- */
 void cl_stmt_bai2_init(struct cl_stmt_parser *p);
 void cl_stmt_bai2_pump(struct cl_stmt_parser *p);

@@ -91,43 +91,6 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 	}
 }
 
-/* Date-times in a lexical form of xs:dateTime and real calendar dates;
- * identifiers that are no unfilled template placeholder.  false (an error
- * queued, the value not taken) when v is neither. */
-static bool value_ok(struct cl_stmt_parser *p, int f, const char *v, unsigned long line)
-{
-	char why[200], path[CL_PATH_MAX];
-
-	switch (f) {
-	case PF_CRE_DT_TM:
-	case PF_T_ACCPTNC:
-		if (cl_stmt_xsd_date(v, true, why, sizeof(why)))
-			return true;
-		cl_stmt_xml_path(p, path, sizeof(path));
-		cl_stmt_error(p, line, path, "datetime_invalid", "%s%s", why,
-			      cl_stmt_placeholder(v) ? " (it looks like an unfilled template placeholder?)" : "");
-		return false;
-	case PF_MSG_ID:
-	case PF_G_MSG_ID:
-	case PF_T_STS_ID:
-	case PF_T_MSG_ID:
-	case PF_T_INSTR_ID:
-	case PF_T_E2E:
-	case PF_T_TX_ID:
-	case PF_T_UETR:
-		if (!cl_stmt_placeholder(v))
-			return true;
-		cl_stmt_xml_path(p, path, sizeof(path));
-		cl_stmt_error(p, line, path, "placeholder",
-			      "\"%.60s\" looks like an unfilled template placeholder: expected the "
-			      "identifier itself",
-			      v);
-		return false;
-	default:
-		return true;
-	}
-}
-
 static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, const char *ccy,
 		  unsigned long line)
 {
@@ -135,8 +98,6 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 	struct cl_stmt_status *t = &s->st;
 
 #define PUT(dst) put(p, dst, sizeof(dst), v, n, line)
-	if (!value_ok(p, f, v, line))
-		return;
 	switch (f) {
 	case PF_MSG_ID: PUT(s->hdr.msg_id); break;
 	case PF_CRE_DT_TM: PUT(s->hdr.created); break;
@@ -221,21 +182,16 @@ static void status_end(struct cl_stmt_parser *p, int scope)
 				      "OrgnlEndToEndId, OrgnlTxId, OrgnlUETR or OrgnlInstrId",
 				      t->index);
 		if (amt[0]) {
-			char why[200];
-
-			if (e < 0 || strlen(ccy) != 3)
-				snprintf(why, sizeof(why),
-					 "currency \"%.8s\" is not an ISO 4217 currency with minor "
-					 "units",
-					 ccy);
 			if (e >= 0 && strlen(ccy) == 3 &&
-			    cl_stmt_decimal_minor(amt, ccy, e, &t->amount_minor, why,
-						  sizeof(why)) == 0) {
+			    cl_iso_amount_parse(amt, e, &t->amount_minor) == CL_ISO_AMT_OK) {
 				t->has_amount = true;
 				snprintf(t->ccy, sizeof(t->ccy), "%.3s", ccy);
 			} else {
 				snprintf(path + strlen(path), sizeof(path) - strlen(path), "/OrgnlTxRef");
-				cl_stmt_error(p, s->amt_line, path, "amount", "original %s", why);
+				cl_stmt_error(p, s->amt_line, path, "amount",
+					      "original amount \"%.40s\" %.3s: expected a decimal "
+					      "amount with at most the currency's decimals",
+					      amt, ccy);
 			}
 		}
 	}

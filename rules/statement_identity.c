@@ -22,11 +22,7 @@ const char *cl_stmt_kind_of(enum cl_stmt_source s)
 	return NULL;
 }
 
-/* The date of an xs:date or xs:dateTime as written ("" when it is
- * neither): the calendar date before any time and time zone, so
- * 2017-04-01+02:00 and 2017-04-01T23:30:00-05:00 are 2017-04-01, the
- * date the bank wrote, never moved to UTC (the reader has checked the
- * form). */
+/* The date of an xs:date or xs:dateTime ("" when it is neither). */
 static void date_of(char out[11], const char *s)
 {
 	out[0] = '\0';
@@ -35,7 +31,7 @@ static void date_of(char out[11], const char *s)
 	for (int i = 0; i < 10; i++)
 		if (i != 4 && i != 7 && !isdigit((unsigned char)s[i]))
 			return;
-	if (s[10] != '\0' && s[10] != 'T' && s[10] != 'Z' && s[10] != '+' && s[10] != '-')
+	if (s[10] != '\0' && s[10] != 'T')
 		return;
 	memcpy(out, s, 10);
 	out[10] = '\0';
