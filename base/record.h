@@ -13,8 +13,10 @@
 #ifndef CL_RECORD_H
 #define CL_RECORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__GNUC__)
 #define CL_MUST_CHECK __attribute__((warn_unused_result))
@@ -199,6 +201,15 @@ struct cl_error {
 static inline unsigned long cl_error_count(const struct cl_error *err)
 {
 	return err->count ? err->count : 1;
+}
+
+/* Is `first`, the first error of a file, the verdict "a well-formed message
+ * clearing-load does not read" (code unsupported_message)?  The one test
+ * of it: validate, parse, diff, load and ingest all exit 9 (unsupported)
+ * for such a file, and 3 (invalid) for any other first error. */
+static inline bool cl_error_unsupported(const struct cl_error *first)
+{
+	return strcmp(first->code, "unsupported_message") == 0;
 }
 
 /* Fill `err` (all fields reset first: detail and hint are "").  Never

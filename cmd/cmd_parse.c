@@ -50,7 +50,10 @@ static const struct cl_option parse_command[] = {
 	CL_OPT_INCLUDE(cl_file_options),
 	CL_OPT_QUIET("print nothing but records and errors"),
 	CL_OPT_VERBOSE(),
-	CL_OPT_TEXT("Exit status: 0 all files valid, 2 usage error, 3 a file was invalid."),
+	CL_OPT_TEXT("A bank statement or status report (camt.05x, pacs.002, BAI2) has no clearing "
+		    "record: it is refused (validate checks it, load stores it for reconcile)."),
+	CL_OPT_TEXT("Exit status: 0 all files valid, 2 usage error, 3 a file was invalid, 9 a "
+		    "message that is not a clearing file (a statement too)."),
 	CL_OPT_END(),
 };
 
@@ -63,7 +66,7 @@ int cl_cmd_parse(int argc, char **argv)
 {
 	static const struct cl_file_command parse = {
 		.table = parse_command,
-		.cb = { print_record, print_error, cl_note_if_verbose },
+		.cb = { print_record, print_error, cl_note_if_verbose, true },
 		.csv_header = csv_header,
 	};
 

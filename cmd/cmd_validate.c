@@ -81,7 +81,8 @@ static const struct cl_option validate_command[] = {
 	CL_OPT_QUIET("print errors only, no per-file summary"),
 	CL_OPT_VERBOSE(),
 	CL_OPT_TEXT("Exit status: 0 all files valid, 2 usage error (a --schema that cannot be "
-		    "loaded too), 3 a file was invalid."),
+		    "loaded too), 3 a file was invalid, 9 a well-formed message clearing-load does not "
+		    "read (pain.002, camt.056, ...)."),
 	CL_OPT_END(),
 };
 

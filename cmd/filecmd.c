@@ -27,7 +27,8 @@ int cl_run_file_command(const struct cl_file_command *fc, int argc, char **argv)
 		if (fc->done)
 			fc->done(&ctx, valid, &res);
 		if (!valid)
-			code = CL_EXIT_INVALID;
+			code = cl_exit_worse(code, res.unsupported ? CL_EXIT_UNSUPPORTED
+								   : CL_EXIT_INVALID);
 	}
 	return cl_finish_stdout(code);
 }

@@ -29,7 +29,9 @@ struct cl_file_command {
 };
 
 /* Parse the command line by fc->table, then walk each file: exit 0 when
- * every file was valid, 3 when one was not, 2 on a usage error. */
+ * every file was valid, 3 when one was not, 9 when one was a message that
+ * clearing-load does not read (walk.h unsupported), 2 on a usage error;
+ * with several files the most severe (cl_exit_worse). */
 int cl_run_file_command(const struct cl_file_command *fc, int argc, char **argv);
 
 #endif

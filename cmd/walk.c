@@ -12,7 +12,20 @@
 #include "parsers/statement.h"
 #include "rules/fingerprint.h"
 #include "rules/near.h"
+#include "rules/statement_identity.h"
 #include "rules/trace_ranges.h"
+
+/* Every error of a file goes through here: counted, handed to the
+ * command, and the first one decides between invalid and unsupported
+ * (record.h cl_error_unsupported, the test load and ingest make too). */
+static void walk_error(const struct cl_walk_cb *cb, void *ctx, struct cl_walk_result *res,
+		       const struct cl_error *e)
+{
+	if (res->errors == 0)
+		res->unsupported = cl_error_unsupported(e);
+	res->errors += cl_error_count(e);
+	cb->on_error(ctx, e);
+}
 
 /* The keys reported as repeated, like the loader's check of the staged keys
  * (at most 10, the key as the journal stores it: accounts masked unless
@@ -196,8 +209,7 @@ static void walk_key_errors(struct walk_keys *k, const char *path, const char *f
 			cl_alt_key_error(&e, file, d->key, d->count, d->first, d->last);
 		else
 			cl_same_key_error(&e, file, &same[nsame++], !cl_opt_no_mask);
-		res->errors++;
-		cb->on_error(ctx, &e);
+		walk_error(cb, ctx, res, &e);
 	}
 	cl_same_key_release(same, filled);
 }
@@ -347,8 +359,7 @@ static void walk_near(const char *path, const struct cl_parse_opts *opts,
 		return;
 	}
 	if (cl_input_open_path(path, &in, &err) != CL_OK || cl_parser_open(in, opts, &p, &err) != CL_OK) {
-		res->errors++;
-		cb->on_error(ctx, &err);
+		walk_error(cb, ctx, res, &err);
 		cl_input_free(in);
 		return;
 	}
@@ -374,8 +385,7 @@ static void walk_near(const char *path, const struct cl_parse_opts *opts,
 		if (q->b.has_day)
 			cl_days_date(q->b.day, db);
 		cl_near_in_file_error(&x, cl_input_name(in), q->kind, q->first, da, q->last, db);
-		res->errors++;
-		cb->on_error(ctx, &x);
+		walk_error(cb, ctx, res, &x);
 	}
 	if (capped && cb->on_note) {
 		cl_error_set(&err, cl_input_name(in), 0, "note",
@@ -392,32 +402,95 @@ static void walk_near(const char *path, const struct cl_parse_opts *opts,
 	cl_input_free(in);
 }
 
+/* The statement keys of a valid statement file, as load checks the staged
+ * rows (statement_identity.h cl_stmt_rows_of, the rows load stores): a key
+ * twice makes the file invalid for every command, with load's message. */
+static void walk_statement_keys(struct walk_keys *k, const struct cl_stmt_row *row)
+{
+	struct cl_keyset_entry *e;
+	struct walk_dup *d;
+	char masked[CL_KEY_MAX];
+
+	if (k->capped)
+		return;
+	if (++k->ids > WALK_KEYS_MAX) {
+		k->capped = true;
+		cl_keyset_free(k->set);
+		k->set = NULL;
+		return;
+	}
+	k->checked++;
+	if (!k->set)
+		k->set = cl_keyset_new();
+	if (!cl_keyset_add(k->set, row->kind, row->natural_key, row->position, &e))
+		return;
+	cl_stmt_row_journal_key(row, masked, sizeof(masked));
+	if (!(d = dup_group(k, e, false, masked)))
+		return;
+	d->count++;
+	d->last = row->position;
+}
+
 /* A bank statement or status report (statement.h): no clearing file, but
  * load and ingest load it for reconcile, so it is checked by the statement
- * reader's own checks (balances, totals, trailers) and its items
- * (statements, entries, transactions, statuses) are counted; it has no
- * clearing record for parse to print. */
+ * reader's own checks (balances, totals, trailers) and by load's check of
+ * its keys, and its items (statements, entries, transactions, statuses)
+ * are counted. */
 static enum cl_status walk_statement(struct cl_input *in, enum cl_stmt_source src,
 				     const struct cl_parse_opts *opts, const struct cl_walk_cb *cb,
 				     void *ctx, struct cl_walk_result *res)
 {
 	struct cl_stmt_parser *p = cl_stmt_open(in, opts->max_errors);
+	struct walk_keys *k = cl_xcalloc(1, sizeof(*k));
+	struct cl_stmt_rows rows_state = { 0 };
+	struct cl_stmt_row *rows = cl_xmalloc(2 * sizeof(*rows));
+	struct cl_fp *fp = cl_fp_new();
 	const struct cl_stmt_item *item;
 	struct cl_error err;
 	enum cl_status st, last = CL_OK;
+	unsigned long bad_line;
 
 	while ((st = cl_stmt_next(p, &item, &err)) != CL_END) {
 		if (st == CL_OK) {
+			int n = cl_stmt_rows_of(&rows_state, item, fp, rows, &bad_line);
+
 			res->info.records++;
+			for (int i = 0; i < n; i++)
+				walk_statement_keys(k, &rows[i]);
+			if (n < 0) {
+				cl_error_set(&err, cl_input_name(in), bad_line, "key_too_long",
+					     "the statement key of this item is longer than %d bytes",
+					     CL_KEY_MAX - 1);
+				walk_error(cb, ctx, res, &err);
+				last = CL_INVALID;
+			}
 		} else if (st == CL_NOTE) {
 			if (cb->on_note)
 				cb->on_note(ctx, &err);
 		} else {
-			res->errors += cl_error_count(&err);
-			cb->on_error(ctx, &err);
+			walk_error(cb, ctx, res, &err);
 			last = st;
 			if (st == CL_IO)
 				break;
+		}
+	}
+	if (res->errors == 0) {
+		/* as load: its check of the staged keys runs on a file that
+		   is otherwise valid */
+		qsort(k->dup, k->ndup, sizeof(k->dup[0]), dup_cmp);
+		for (unsigned i = 0; i < k->ndup; i++) {
+			cl_stmt_duplicate_error(&err, cl_input_name(in), k->dup[i].first,
+						k->dup[i].last, k->dup[i].count, k->dup[i].key);
+			walk_error(cb, ctx, res, &err);
+			last = CL_INVALID;
+		}
+		if (k->capped && cb->on_note) {
+			cl_error_set(&err, cl_input_name(in), 0, "note",
+				     "repeated statement keys were looked for in the first %lu items "
+				     "of this file only (validate keeps at most %d in memory); load "
+				     "and diff check every item",
+				     k->checked, WALK_KEYS_MAX);
+			cb->on_note(ctx, &err);
 		}
 	}
 	snprintf(res->info.format_name, sizeof(res->info.format_name), "%s",
@@ -425,6 +498,10 @@ static enum cl_status walk_statement(struct cl_input *in, enum cl_stmt_source sr
 	snprintf(res->info.message_type, sizeof(res->info.message_type), "%s",
 		 cl_stmt_message_type(p));
 	res->info.max_errors = opts->max_errors;
+	cl_keyset_free(k->set);
+	free(k);
+	free(rows);
+	cl_fp_free(fp);
 	cl_stmt_free(p);
 	return last;
 }
@@ -443,8 +520,7 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 
 	memset(res, 0, sizeof(*res));
 	if (cl_input_open_path(path, &in, &err) != CL_OK) {
-		res->errors++;
-		cb->on_error(ctx, &err);
+		walk_error(cb, ctx, res, &err);
 		return false;
 	}
 	{
@@ -452,15 +528,32 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 		   clearing file) */
 		enum cl_stmt_source src = cl_stmt_detect(in);
 
+		if (src != CL_STMT_SRC_UNKNOWN && cb->refuse_statements) {
+			res->statement = true;
+			snprintf(res->info.format_name, sizeof(res->info.format_name), "%s",
+				 src == CL_STMT_SRC_BAI2 ? "bai2" : "iso20022");
+			cl_error_set(&err, cl_input_name(in), 0, "unsupported_message",
+				     "%s is %s, not a clearing file: parse prints clearing records "
+				     "only", cl_stmt_source_name(src),
+				     src == CL_STMT_SRC_PACS002 ? "a payment status report"
+				     : src == CL_STMT_SRC_CAMT054 ? "a debit or credit notification"
+				     : src == CL_STMT_SRC_CAMT052 ? "an account report"
+								  : "a bank statement");
+			cl_error_hint(&err, "validate checks it; load and ingest store it for "
+					    "reconcile");
+			walk_error(cb, ctx, res, &err);
+			st = CL_INVALID;
+			goto done;
+		}
 		if (src != CL_STMT_SRC_UNKNOWN) {
+			res->statement = true;
 			st = walk_statement(in, src, opts, cb, ctx, res);
 			goto done;
 		}
 	}
 	st = cl_parser_open(in, opts, &p, &err);
 	if (st != CL_OK) {
-		res->errors++;
-		cb->on_error(ctx, &err);
+		walk_error(cb, ctx, res, &err);
 		goto done;
 	}
 	keys = cl_xcalloc(1, sizeof(*keys));
@@ -482,8 +575,7 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 			break;
 		case CL_INVALID:
 		case CL_IO:
-			res->errors += cl_error_count(&err);
-			cb->on_error(ctx, &err);
+			walk_error(cb, ctx, res, &err);
 			break;
 		case CL_END:
 			break;

@@ -12,6 +12,9 @@ struct cl_walk_cb {
 	void (*on_record)(void *ctx, const struct cl_record *rec); /* may be NULL */
 	void (*on_error)(void *ctx, const struct cl_error *err);
 	void (*on_note)(void *ctx, const struct cl_error *err);    /* may be NULL */
+	/* parse: a statement or status report has no clearing record to print;
+	 * it is refused as unsupported_message (exit 9), not read */
+	bool refuse_statements;
 };
 
 struct cl_walk_result {
@@ -21,6 +24,9 @@ struct cl_walk_result {
 	unsigned long errors;      /* errors (cl_error_count) of the CL_INVALID
 	                              and CL_IO results; at least this many
 	                              when info.stopped */
+	bool unsupported;          /* the first error: a well-formed message
+	                              clearing-load does not read (exit 9) */
+	bool statement;            /* a statement or status report (statement.h) */
 };
 
 /* Parse `path` ("-" = stdin) to the end.  Returns true when the file is

@@ -262,6 +262,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 	L->unsupported = L->incomplete = false;
 	ps = rewind ? cl_stage_open_parser(L, &p, &e) : cl_parser_open(L->in, &L->o->parse, &p, &e);
 	if (ps != CL_OK) {
+		L->unsupported = cl_error_unsupported(&e);
 		r->invalid_count++;
 		L->h->on_error(L->h->ctx, &e);
 		snprintf(r->reason, sizeof(r->reason), "%.511s", e.message);
@@ -293,8 +294,8 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 				L->h->on_note(L->h->ctx, &e);
 			break;
 		default: /* CL_INVALID, CL_IO: nothing from this file is applied */
-			L->unsupported = !r->invalid_count &&
-					 strcmp(e.code, "unsupported_message") == 0;
+			if (!r->invalid_count)
+				L->unsupported = cl_error_unsupported(&e);
 			L->incomplete = L->incomplete || ends_early(e.code);
 			if (!r->invalid_count && e.line)
 				snprintf(r->reason, sizeof(r->reason), "line %lu: %.511s", e.line,

@@ -31,11 +31,10 @@ static void copy_row(struct load *L, struct cl_copy_in *c, const struct cl_stmt_
 		     unsigned long ordinal, int64_t load_id)
 {
 	static const char *const items[] = { "statement", "entry", "status" };
-	const char *accounts[1] = { row->account };
 	char masked[CL_KEY_MAX];
 	const char *dir = cl_direction_name(row->direction);
 
-	cl_mask_in_key(row->natural_key, accounts, 1, masked, sizeof(masked));
+	cl_stmt_row_journal_key(row, masked, sizeof(masked));
 	cl_copy_row(c, STAGE_COLUMNS);
 	text(c, L->o->tenant);
 	text(c, row->kind);
@@ -111,6 +110,8 @@ static void file_error(struct load *L, struct cl_error *e)
 			strcmp(e->code, "truncated") == 0 ||
 			strcmp(e->code, "gzip_truncated") == 0 ||
 			strcmp(e->code, "empty_file") == 0;
+	if (!r->invalid_count)
+		L->unsupported = cl_error_unsupported(e);
 	if (!r->invalid_count && e->line)
 		snprintf(r->reason, sizeof(r->reason), "line %lu: %.511s", e->line, e->message);
 	else if (!r->invalid_count)
@@ -141,16 +142,16 @@ static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 	struct cl_load_result *r = L->r;
 	struct cl_stmt_parser *p = cl_stmt_open(L->in, L->o->parse.max_errors);
 	const struct cl_stmt_item *item;
-	struct cl_stmt_tx first_tx;
-	struct cl_stmt_row row;
+	struct cl_stmt_rows rows_state = { 0 };
+	struct cl_stmt_row rows[2];
 	struct cl_error e;
 	enum cl_status st;
 	const int64_t load_id = strtoll(L->load_id, NULL, 10);
-	unsigned long stmt_line = 0;
-	bool copying = true, have_tx = false;
+	unsigned long bad_line;
+	bool copying = true;
 
 	while ((st = cl_stmt_next(p, &item, &e)) != CL_END) {
-		bool ok = true, emit = false;
+		int n;
 
 		if (cl_interrupt_signal())
 			break;
@@ -167,48 +168,14 @@ static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 			continue;
 		}
 		file_info(L, &item->stmt);
-		if (item->stmt.line != stmt_line) {
-			/* the first item of a statement (or pacs.002 report): its
-			   header row first */
-			stmt_line = item->stmt.line;
-			have_tx = false;
-			if (!cl_stmt_row_statement(&item->stmt, fp, &row)) {
-				ok = false;
-			} else {
-				r->records++;
-				if (copying)
-					copy_row(L, c, &row, r->records, load_id);
-			}
+		n = cl_stmt_rows_of(&rows_state, item, fp, rows, &bad_line);
+		for (int i = 0; i < (n < 0 ? 0 : n); i++) {
+			r->records++;
+			if (copying)
+				copy_row(L, c, &rows[i], r->records, load_id);
 		}
-		switch (ok ? item->kind : CL_STMT_STATEMENT) {
-		case CL_STMT_STATEMENT: break;
-		case CL_STMT_TX:
-			if (item->tx.index == 1) {
-				first_tx = item->tx;
-				have_tx = true;
-			}
-			break;
-		case CL_STMT_ENTRY:
-			ok = cl_stmt_row_entry(&item->stmt, &item->entry,
-					       have_tx ? &first_tx : NULL, fp, &row);
-			emit = true;
-			have_tx = false;
-			break;
-		case CL_STMT_TX_STATUS:
-			ok = cl_stmt_row_status(&item->stmt, &item->status, fp, &row);
-			emit = true;
-			break;
-		case CL_STMT_GROUP_STATUS:
-			/* an OrgnlGrpInfAndSts without GrpSts says nothing of
-			   its transactions: only their own statuses do */
-			if (!item->status.status[0] || !item->status.orgnl_msg_id[0])
-				break;
-			ok = cl_stmt_row_group_status(&item->stmt, &item->status, fp, &row);
-			emit = true;
-			break;
-		}
-		if (!ok) {
-			cl_error_set(&e, cl_input_name(L->in), row.position, "key_too_long",
+		if (n < 0) {
+			cl_error_set(&e, cl_input_name(L->in), bad_line, "key_too_long",
 				     "the statement key of this item is longer than %d bytes",
 				     CL_KEY_MAX - 1);
 			file_error(L, &e);
@@ -217,11 +184,6 @@ static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 			copying = false;
 			continue;
 		}
-		if (!emit)
-			continue;
-		r->records++;
-		if (copying)
-			copy_row(L, c, &row, r->records, load_id);
 		if (L->h->on_progress && r->records % PROGRESS_EVERY == 0)
 			L->h->on_progress(L->h->ctx, r->records, cl_input_raw_bytes(L->in));
 	}
@@ -262,11 +224,9 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 	for (int i = 0; i < PQntuples(res); i++) {
 		struct cl_error e;
 
-		cl_error_set(&e, L->path, strtoul(PQgetvalue(res, i, 1), NULL, 10), "duplicate_key",
-			     "this item has the same statement key as the one on line %s (%s times "
-			     "in the file): %s",
-			     PQgetvalue(res, i, 0), PQgetvalue(res, i, 2), PQgetvalue(res, i, 3));
-		e.other_line = strtoul(PQgetvalue(res, i, 0), NULL, 10);
+		cl_stmt_duplicate_error(&e, L->path, strtoul(PQgetvalue(res, i, 0), NULL, 10),
+					strtoul(PQgetvalue(res, i, 1), NULL, 10),
+					strtoul(PQgetvalue(res, i, 2), NULL, 10), PQgetvalue(res, i, 3));
 		file_error(L, &e);
 	}
 	PQclear(res);
@@ -284,7 +244,7 @@ enum cl_db_status cl_statement_stage(struct load *L, bool rewind)
 
 	r->records = r->invalid_count = 0;
 	r->max_errors_stopped = 0;
-	L->incomplete = false;
+	L->incomplete = L->unsupported = false;
 	memset(&L->stage.info, 0, sizeof(L->stage.info));
 	if (rewind && cl_input_rewind(L->in, &e) != CL_OK) {
 		r->err = e;

@@ -4,6 +4,7 @@
 #include "parsers/statement.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "base/text.h"
 #include "base/xmalloc.h"
 #include "parsers/format.h"
+#include "parsers/iso20022_internal.h"
 #include "parsers/statement_internal.h"
 
 const char *cl_stmt_source_name(enum cl_stmt_source s)
@@ -303,4 +305,218 @@ enum cl_stmt_source cl_stmt_detect(struct cl_input *in)
 	if (cl_input_rewind(in, &e) != CL_OK)
 		return CL_STMT_SRC_UNKNOWN;
 	return src;
+}
+
+/* XML white space (xs:decimal collapses it). */
+static bool xml_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+int cl_stmt_to_minor(const char *text, const char *ccy, int64_t *out, char *why, size_t cap)
+{
+	const char *s = text, *end = text + strlen(text);
+	const char *ib, *ie, *fb = NULL, *fe = NULL;
+	bool neg = false;
+	int e = cl_iso_ccy_exponent(ccy);
+	size_t nint, nfrac;
+	int64_t v = 0;
+
+	*out = 0;
+	if (!ccy[0]) {
+		snprintf(why, cap, "amount \"%.40s\" has no Ccy attribute: expected a currency code",
+			 text);
+		return -1;
+	}
+	if (e < 0) {
+		snprintf(why, cap, "currency \"%.8s\" is %s: expected an ISO 4217 currency with minor "
+			 "units", ccy, e == -2 ? "without minor units" : "not an ISO 4217 code");
+		return -1;
+	}
+	while (s < end && xml_space(*s))
+		s++;
+	while (end > s && xml_space(end[-1]))
+		end--;
+	if (s < end && (*s == '+' || *s == '-'))
+		neg = *s++ == '-';
+	ib = s;
+	while (s < end && *s >= '0' && *s <= '9')
+		s++;
+	ie = s;
+	if (s < end && *s == '.') {
+		fb = ++s;
+		while (s < end && *s >= '0' && *s <= '9')
+			s++;
+		fe = s;
+	}
+	if (s != end || (ie == ib && (!fb || fe == fb))) {
+		snprintf(why, cap, "amount \"%.40s\" is not a decimal number: expected digits with an "
+			 "optional sign and decimal point (xs:decimal: 12.50, +12.5, 0012.50, .5)",
+			 text);
+		return -1;
+	}
+	/* the value's digits: no leading zeros, no trailing fraction zeros */
+	while (ib < ie && *ib == '0')
+		ib++;
+	while (fb && fe > fb && fe[-1] == '0')
+		fe--;
+	nint = (size_t)(ie - ib);
+	nfrac = fb ? (size_t)(fe - fb) : 0;
+	if (neg && (nint || nfrac)) {
+		snprintf(why, cap, "amount \"%.40s\" is negative: expected zero or more (the "
+			 "direction is CdtDbtInd's)", text);
+		return -1;
+	}
+	if (nfrac > 5) {
+		snprintf(why, cap, "amount \"%.40s\" has %zu decimals: expected at most 5 "
+			 "(fractionDigits of the schema)", text, nfrac);
+		return -1;
+	}
+	if (nint + nfrac > 18) {
+		snprintf(why, cap, "amount \"%.40s\" has %zu digits: expected at most 18 "
+			 "(totalDigits of the schema)", text, nint + nfrac);
+		return -1;
+	}
+	if (nfrac > (size_t)e) {
+		snprintf(why, cap, "amount \"%.40s\" has more decimals than %s's %d", text, ccy, e);
+		return -1;
+	}
+	for (const char *d = ib; d < ie; d++)
+		v = v * 10 + (*d - '0'); /* at most 18 digits: fits */
+	for (int i = 0; i < e; i++) {
+		int d = fb && fb + i < fe ? fb[i] - '0' : 0;
+
+		if (v > (INT64_MAX - d) / 10) {
+			snprintf(why, cap, "amount \"%.40s\" is too large: %s has %d decimals and the "
+				 "amount in minor units passes 2^63", text, ccy, e);
+			return -1;
+		}
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* n digits at s as a number; -1 when they are not all digits. */
+static int digits(const char *s, int n)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* Z, +hh:mm or -hh:mm (up to 14:00) from s to its end; "" too when
+ * `optional`. */
+static bool zone(const char *s)
+{
+	int hh, mm;
+
+	if (!*s)
+		return true;
+	if (s[0] == 'Z')
+		return !s[1];
+	if ((s[0] != '+' && s[0] != '-') || strlen(s) != 6 || s[3] != ':')
+		return false;
+	hh = digits(s + 1, 2);
+	mm = digits(s + 4, 2);
+	return hh >= 0 && mm >= 0 && mm <= 59 && (hh < 14 || (hh == 14 && mm == 0));
+}
+
+bool cl_stmt_date(const char *text, char out[11])
+{
+	const char *s = text, *end = text + strlen(text);
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	char buf[CL_STMT_DATE_MAX];
+	int y, m, d;
+
+	out[0] = '\0';
+	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+		s++;
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
+		end--;
+	if ((size_t)(end - s) >= sizeof(buf) || end - s < 10)
+		return false;
+	memcpy(buf, s, (size_t)(end - s));
+	buf[end - s] = '\0';
+	y = digits(buf, 4);
+	m = digits(buf + 5, 2);
+	d = digits(buf + 8, 2);
+	if (y < 1 || buf[4] != '-' || buf[7] != '-' || m < 1 || m > 12 || d < 1 ||
+	    d > mdays[m - 1] || (m == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))))
+		return false;
+	if (buf[10] == 'T') {
+		/* hh:mm:ss[.s+], 24:00:00 the end of the day */
+		const char *t = buf + 11;
+		int hh = digits(t, 2), mi = digits(t + 3, 2), ss = -1;
+		bool zero_frac = true;
+
+		if (strlen(t) < 8 || t[2] != ':' || t[5] != ':')
+			return false;
+		ss = digits(t + 6, 2);
+		if (hh < 0 || hh > 24 || mi < 0 || mi > 59 || ss < 0 || ss > 59)
+			return false;
+		t += 8;
+		if (*t == '.') {
+			if (!(t[1] >= '0' && t[1] <= '9'))
+				return false;
+			for (t++; *t >= '0' && *t <= '9'; t++)
+				zero_frac = zero_frac && *t == '0';
+		}
+		if (hh == 24 && (mi || ss || !zero_frac))
+			return false;
+		if (!zone(t))
+			return false;
+	} else if (!zone(buf + 10)) {
+		return false;
+	}
+	memcpy(out, buf, 10);
+	out[10] = '\0';
+	return true;
+}
+
+bool cl_stmt_placeholder(const char *v)
+{
+	static const char *const open_close[][2] = {
+		{ "[[", "]]" }, { "{{", "}}" }, { "${", "}" }, { "##", "##" },
+	};
+
+	for (size_t i = 0; i < sizeof(open_close) / sizeof(open_close[0]); i++) {
+		const char *a = strstr(v, open_close[i][0]);
+
+		if (a && strstr(a + strlen(open_close[i][0]), open_close[i][1]))
+			return true;
+	}
+	return false;
+}
+
+bool cl_stmt_value_ok(struct cl_stmt_parser *p, const char *v, bool date, unsigned long line)
+{
+	char path[CL_PATH_MAX], d[11];
+
+	if (cl_stmt_placeholder(v)) {
+		struct cl_error *e;
+
+		cl_stmt_xml_path(p, path, sizeof(path));
+		e = cl_stmt_error(p, line, path, "placeholder",
+				  "value \"%.60s\" is a template placeholder, not a %s", v,
+				  date ? "date" : "value");
+		cl_error_hint(e, "the file was made from a template whose fields were never filled "
+				 "in: ask the bank for the file as sent");
+		return false;
+	}
+	if (date && !cl_stmt_date(v, d)) {
+		cl_stmt_xml_path(p, path, sizeof(path));
+		cl_stmt_error(p, line, path, "date",
+			      "\"%.60s\" is not a date: expected an xs:date (YYYY-MM-DD) or "
+			      "xs:dateTime (YYYY-MM-DDThh:mm:ss[.fff]), either with an optional time "
+			      "zone (Z, +hh:mm, -hh:mm)",
+			      v);
+		return false;
+	}
+	return true;
 }

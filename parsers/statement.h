@@ -55,11 +55,15 @@
  *    against the entries; a batch entry's Btch NbOfTxs and TtlAmt against
  *    its TxDtls, and the entry amount against the sum of its TxDtls when
  *    every one has an amount in the entry's currency.
- *  - BAI2: record order; the 49, 98 and 99 trailers' control totals and
+ *  - BAI2: record order; the 49, 98 and 99 trailers' control totals (required:
+ *    blank is an error) and
  *    record, account and group counts (statement_bai2.c says how).
  *  - camt: an entry without Amt, CdtDbtInd or Sts, an entry status other
  *    than BOOK, PDNG, INFO and FUTR (Sts/Prtry excepted), an amount with
  *    more decimals than its currency has.
+ *  - camt and pacs.002: one message element per Document (a second
+ *    BkToCstmrStmt or FIToFIPmtStsRpt is an error); dates that are no
+ *    xs:date or xs:dateTime; template placeholders in dates and ids.
  *  - pacs.002: a transaction status with no original reference at all; a
  *    status that is not a code of 1 to 4 letters or digits.
  *
@@ -239,6 +243,15 @@ void cl_stmt_free(struct cl_stmt_parser *p); /* NULL is fine */
  * item and rewinds it (load, ingest and validate ask before choosing a
  * reader); CL_STMT_SRC_UNKNOWN when it is not, or cannot be rewound. */
 enum cl_stmt_source cl_stmt_detect(struct cl_input *in);
+
+/* The calendar date of an xs:date or xs:dateTime, in every lexical form
+ * (white space around it; a date with or without a time zone, Z or +hh:mm
+ * or -hh:mm; a date-time with or without fractional seconds and time zone;
+ * 24:00:00), as written: "YYYY-MM-DD" into out[11], the date of a
+ * date-time with an offset being its local date (the one written, never
+ * moved to UTC).  Years 0001 to 9999 only.  false (out "") when text is
+ * neither, or names no day of the calendar. */
+bool cl_stmt_date(const char *text, char out[11]);
 
 /* "camt.053", "bai2", ... */
 const char *cl_stmt_source_name(enum cl_stmt_source s);

@@ -17,7 +17,9 @@
  *   bank reference,customer reference,text.  The text is the rest of the
  *   record: it may hold commas, and no "/" ends it (one trailing "/" is
  *   dropped all the same, as most files write one).
- *   88 continuation: more fields of the record before it; a continued 16
+ *   88 continuation: more fields of the record before it (a 03 whose
+ *   physical record ends in trailing commas goes on with its next summary
+ *   in the 88); a continued 16
  *   text goes on in the 88, joined here with one space.
  *   49 account trailer: 49,account control total,number of records.
  *   98 group trailer: 98,group control total,number of accounts,number of
@@ -73,6 +75,8 @@ struct cl_stmt_bai2 {
 	bool rec_over;
 	/* fields of the record being handled */
 	char *field[BAI2_MAX_FIELDS];
+	bool piece_end[BAI2_MAX_FIELDS]; /* the field ends its physical record (an
+	                                    88 continues after it) */
 	int nfields;
 	char *text;                    /* a 16's text, or NULL */
 	int state;
@@ -163,6 +167,7 @@ static bool split(struct cl_stmt_parser *p)
 				      BAI2_MAX_FIELDS);
 			return false;
 		}
+		b->piece_end[b->nfields] = sep == '\n';
 		b->field[b->nfields++] = s;
 		*end = '\0';
 		/* a 16's funds type is field 3; D's count is field 4 */
@@ -240,6 +245,16 @@ static bool date6(const char *s, char *out, size_t cap)
 
 static void put(struct cl_stmt_parser *p, char *dst, size_t cap, const char *v, const char *what)
 {
+	if (cl_stmt_placeholder(v)) {
+		struct cl_error *e = cl_stmt_error(
+			p, p->bai2->rec_line, NULL, "placeholder",
+			"%s %s \"%.60s\" is a template placeholder, not a value",
+			record_name(p->bai2->rec_code), what, v);
+
+		cl_error_hint(e, "the file was made from a template whose fields were never filled "
+				 "in: ask the bank for the file as sent");
+		/* kept all the same: the file is invalid, and one error says so */
+	}
 	if (cl_copy(dst, cap, v) == 0)
 		return;
 	cl_stmt_error(p, p->bai2->rec_line, NULL, "value_too_long",
@@ -365,9 +380,19 @@ static void account_header(struct cl_stmt_parser *p)
 	for (int i = 3; i < b->nfields;) {
 		const char *code = fld(b, i);
 		int64_t v;
+		int j = i;
 
-		if (!code[0] && i + 1 >= b->nfields)
-			break; /* "03,acct,USD,/" or a trailing comma */
+		/* where a summary would start, empty fields up to the end of
+		   the physical record are its trailing commas ("045,765000,,,/"
+		   then "88,100,..."): the summary goes on in the 88 */
+		while (j < b->nfields && !b->field[j][0] && !b->piece_end[j])
+			j++;
+		if (j < b->nfields && !b->field[j][0] && b->piece_end[j] && j + 1 < b->nfields) {
+			i = j + 1;
+			continue;
+		}
+		if (!code[0] && j >= b->nfields)
+			break; /* "03,acct,USD,/" or trailing commas */
 		if (!amount(fld(b, i + 1), &v, true)) {
 			bad_amount(p, "summary amount", fld(b, i + 1));
 		} else {
@@ -461,7 +486,17 @@ static void check_trailer(struct cl_stmt_parser *p, const char *what, int total_
 	int64_t v;
 	unsigned long n;
 
-	if (!amount(fld(b, total_field), &v, true)) {
+	if (!fld(b, total_field)[0]) {
+		/* required: a blank one is not a zero, it checks nothing */
+		struct cl_error *e = cl_stmt_error(
+			p, b->rec_line, NULL, "bai2_control_total",
+			"%s control total is blank: expected the sum of the amounts it covers "
+			"(%lld here)",
+			what, (long long)total);
+
+		cl_error_hint(e, "the control total is a required field of BAI2 trailers: ask the "
+				 "bank for the file with its totals");
+	} else if (!amount(fld(b, total_field), &v, true)) {
 		bad_amount(p, "control total", fld(b, total_field));
 	} else if (over) {
 		cl_stmt_error(p, b->rec_line, NULL, "bai2_control_total",

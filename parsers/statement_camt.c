@@ -148,54 +148,6 @@ static void put(struct cl_stmt_parser *p, char *dst, size_t cap, const char *v, 
 		      "value of %zu bytes is longer than the limit of %zu bytes", n, cap - 1);
 }
 
-/* Decimal text -> minor units at the currency's exponent: trailing zeros
- * beyond the exponent are allowed ("12.500" EUR), other digits are not.
- * Returns 0, or -1 with why[cap] saying what is wrong. */
-static int to_minor(const char *text, const char *ccy, int64_t *out, char *why, size_t cap)
-{
-	char buf[64];
-	size_t n = strlen(text);
-	const char *dot = strchr(text, '.');
-	int e = cl_iso_ccy_exponent(ccy);
-
-	*out = 0;
-	if (!ccy[0]) {
-		snprintf(why, cap, "amount \"%.40s\" has no Ccy attribute: expected a currency code",
-			 text);
-		return -1;
-	}
-	if (e < 0) {
-		snprintf(why, cap, "currency \"%.8s\" is %s: expected an ISO 4217 currency with minor "
-			 "units", ccy, e == -2 ? "without minor units" : "not an ISO 4217 code");
-		return -1;
-	}
-	if (n >= sizeof(buf)) {
-		snprintf(why, cap, "amount of %zu characters: expected at most 18 digits", n);
-		return -1;
-	}
-	memcpy(buf, text, n + 1);
-	if (dot) {
-		while (n > 0 && buf[n - 1] == '0' && buf + n - 1 > buf + (dot - text) + 1)
-			buf[--n] = '\0';
-		if (n > 0 && buf[n - 1] == '0' && buf[n - 2] == '.')
-			buf[n - 2] = '\0'; /* "12.0" */
-	}
-	switch (cl_iso_amount_parse(buf, e, out)) {
-	case CL_ISO_AMT_OK:
-		return 0;
-	case CL_ISO_AMT_DECIMALS:
-		snprintf(why, cap, "amount \"%.40s\" has more decimals than %s's %d", text, ccy, e);
-		return -1;
-	case CL_ISO_AMT_OVERFLOW:
-		snprintf(why, cap, "amount \"%.40s\" is too large: expected at most 18 digits", text);
-		return -1;
-	default:
-		snprintf(why, cap, "amount \"%.40s\" is not a decimal number: expected digits with an "
-			 "optional decimal point", text);
-		return -1;
-	}
-}
-
 /* CRDT/DBIT -> direction; NONE when neither. */
 static enum cl_direction indicator(const char *s)
 {
@@ -354,6 +306,15 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 	struct cl_stmt_tx *t = &c->tx;
 
 #define PUT(dst) put(p, dst, sizeof(dst), v, n, line)
+	/* a date must be one; no value is a template's placeholder (amounts
+	   have their own syntax, free text is free) */
+	if (f != CF_N_INF && f != CF_BAL_AMT && f != CF_N_AMT && f != CF_X_AMT && f != CF_X_TXAMT &&
+	    !cl_stmt_value_ok(p, v,
+			      f == CF_CRE_DT_TM || f == CF_S_CRE || f == CF_FR || f == CF_TO ||
+				      f == CF_BAL_DT || f == CF_BAL_DTTM || f == CF_N_BOOK ||
+				      f == CF_N_VAL,
+			      line))
+		return;
 	switch (f) {
 	case CF_MSG_ID: PUT(c->grp_msg_id); break;
 	case CF_CRE_DT_TM: PUT(c->grp_created); break;
@@ -402,7 +363,7 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 		PUT(c->ntry_amt);
 		snprintf(e->ccy, sizeof(e->ccy), "%.3s", ccy);
 		c->ntry_amt_line = line;
-		if (to_minor(v, ccy, &e->amount_minor, why, sizeof(why)) != 0) {
+		if (cl_stmt_to_minor(v, ccy, &e->amount_minor, why, sizeof(why)) != 0) {
 			here(p, path, sizeof(path));
 			cl_stmt_error(p, line, path, "amount", "%s", why);
 			c->ntry_amt[0] = '\0';
@@ -483,7 +444,7 @@ static void bal_end(struct cl_stmt_parser *p)
 			      "balance %s has no <Amt>: expected the balance amount", c->bal_type);
 		return;
 	}
-	if (to_minor(c->bal_amt, c->bal_ccy, &v, why, sizeof(why)) != 0) {
+	if (cl_stmt_to_minor(c->bal_amt, c->bal_ccy, &v, why, sizeof(why)) != 0) {
 		scope_path(p, "Amt", path, sizeof(path));
 		cl_stmt_error(p, c->bal_amt_line, path, "amount", "%s", why);
 		return;
@@ -658,7 +619,7 @@ static void btch_end(struct cl_stmt_parser *p)
 	if (c->btch_ttl[0]) {
 		int64_t v;
 
-		if (to_minor(c->btch_ttl, c->btch_ccy, &v, why, sizeof(why)) != 0) {
+		if (cl_stmt_to_minor(c->btch_ttl, c->btch_ccy, &v, why, sizeof(why)) != 0) {
 			scope_path(p, "TtlAmt", path, sizeof(path));
 			cl_stmt_error(p, c->btch_line, path, "amount", "%s", why);
 		} else {
@@ -694,7 +655,7 @@ static void tx_end(struct cl_stmt_parser *p)
 
 	t->direction = c->tx_ind[0] ? indicator(c->tx_ind) : e->direction;
 	if (amt[0]) {
-		if (to_minor(amt, ccy, &t->amount_minor, why, sizeof(why)) != 0) {
+		if (cl_stmt_to_minor(amt, ccy, &t->amount_minor, why, sizeof(why)) != 0) {
 			scope_path(p, c->tx_amt[0] ? "Amt" : "AmtDtls/TxAmt/Amt", path, sizeof(path));
 			cl_stmt_error(p, c->tx_amt_line, path, "amount", "%s", why);
 		} else {
@@ -728,7 +689,7 @@ static bool summary_amount(struct cl_stmt_parser *p, const char *text, const cha
 {
 	char why[200], path[CL_PATH_MAX];
 
-	if (to_minor(text, stmt_ccy(&p->camt), out, why, sizeof(why)) == 0)
+	if (cl_stmt_to_minor(text, stmt_ccy(&p->camt), out, why, sizeof(why)) == 0)
 		return true;
 	cl_stmt_xml_scope_path(p, path, sizeof(path));
 	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/TxsSummry/%s", what);

@@ -153,6 +153,7 @@ struct cl_stmt_xml {
 	const xmlChar *name_ccy;
 	const struct cl_stmt_msg_ops *ops;
 	const char *root_name;        /* the element under Document */
+	unsigned long root_line;      /* where it began */
 	int16_t ph[CL_STMT_PH];       /* path hash -> index in ops->paths, -1 */
 	int depth;                    /* of the element being opened/closed */
 	int doc_depth;                /* Document, -1 outside */
@@ -224,6 +225,23 @@ struct cl_error *cl_stmt_note(struct cl_stmt_parser *p, unsigned long line, cons
 /* Queue an error after which reading stops. */
 void cl_stmt_fatal(struct cl_stmt_parser *p, unsigned long line, const char *code,
 		   const char *fmt, ...) CL_PRINTF(4, 5);
+
+/* An amount (ActiveOrHistoricCurrencyAndAmount: xs:decimal, fractionDigits
+ * 5, totalDigits 18, minInclusive 0) in minor units of `ccy`: every lexical
+ * form the schema allows (white space around it, a leading "+", leading
+ * zeros, "12.", ".34", trailing zeros of the fraction, "-0"), at most the
+ * currency's decimals besides trailing zeros.  Returns 0, or -1 with why[cap]
+ * saying what is wrong. */
+int cl_stmt_to_minor(const char *text, const char *ccy, int64_t *out, char *why, size_t cap);
+
+/* Is v a template placeholder ("[[$CreDtTm]]", "{{id}}", "${id}",
+ * "##YYYY##"): a value that was never filled in? */
+bool cl_stmt_placeholder(const char *v);
+
+/* Check an XML field's value v (of the element being read, on `line`):
+ * no placeholder, and a date (`date`: cl_stmt_date) when it must be one.
+ * Queues the error and returns false when it is not. */
+bool cl_stmt_value_ok(struct cl_stmt_parser *p, const char *v, bool date, unsigned long line);
 
 /* "-12.34" for minor units at an exponent, into buf[cap]. */
 const char *cl_stmt_fmt_minor(int64_t minor, int exponent, char *buf, size_t cap);

@@ -23,14 +23,14 @@ static const struct stmt_msgdef {
 	const char *root;
 	unsigned min_version, max_version;
 } msgdefs[] = {
-	{"camt.052", CL_STMT_SRC_CAMT052, "BkToCstmrAcctRpt", 2, 13},
-	{"camt.053", CL_STMT_SRC_CAMT053, "BkToCstmrStmt", 2, 13},
-	{"camt.054", CL_STMT_SRC_CAMT054, "BkToCstmrDbtCdtNtfctn", 2, 13},
+	{"camt.052", CL_STMT_SRC_CAMT052, "BkToCstmrAcctRpt", 2, 14},
+	{"camt.053", CL_STMT_SRC_CAMT053, "BkToCstmrStmt", 2, 14},
+	{"camt.054", CL_STMT_SRC_CAMT054, "BkToCstmrDbtCdtNtfctn", 2, 14},
 	{"pacs.002", CL_STMT_SRC_PACS002, "FIToFIPmtStsRpt", 3, 15},
 };
 
 #define SUPPORTED                                                                            \
-	"camt.052, camt.053 or camt.054 (.001.02 to .001.13) or pacs.002 (.001.03 to .001.15)"
+	"camt.052, camt.053 or camt.054 (.001.02 to .001.14) or pacs.002 (.001.03 to .001.15)"
 
 static unsigned long cur_line(const struct cl_stmt_xml *x)
 {
@@ -192,6 +192,10 @@ static bool document_start(struct cl_stmt_parser *p, unsigned long line, const x
 			      t);
 		return false;
 	}
+	/* a statement family in a version not read is still a statement
+	   (every command reads it with this reader and says so), not a
+	   message clearing-load knows nothing of */
+	p->source = m->source;
 	version = (t[13] >= '0' && t[13] <= '9' && t[14] >= '0' && t[14] <= '9' && !t[15])
 			  ? (t[13] - '0') * 10 + (t[14] - '0')
 			  : -1;
@@ -277,6 +281,16 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *prefix, c
 	if (x->root_depth < 0) {
 		const struct stmt_msgdef *m = NULL;
 
+		if (x->root_seen && (x->doc_depth < 0 || depth == x->doc_depth + 1) &&
+		    strcmp((const char *)name, x->root_name) == 0) {
+			/* the schema's Document holds exactly one message element;
+			   a second one is not more of the first */
+			cl_stmt_fatal(p, line, "multiple_messages",
+				      "a second <%s> in the Document: a %s Document holds one "
+				      "message (the first began on line %lu)",
+				      (const char *)name, p->message_type, x->root_line);
+			return;
+		}
 		if (x->doc_depth >= 0 && depth == x->doc_depth + 1) {
 			if (strcmp((const char *)name, x->root_name) != 0) {
 				cl_stmt_fatal(p, line, "unexpected_element",
@@ -309,6 +323,7 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *prefix, c
 		}
 		x->root_depth = depth;
 		x->root_seen = true;
+		x->root_line = line;
 		x->nscopes = 0;
 		push_scope(p, SC_ROOT, depth, line);
 		return;

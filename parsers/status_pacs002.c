@@ -98,6 +98,11 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 	struct cl_stmt_status *t = &s->st;
 
 #define PUT(dst) put(p, dst, sizeof(dst), v, n, line)
+	/* a date must be one; no value is a template's placeholder (amounts
+	   have their own syntax) */
+	if (f != PF_T_AMT && f != PF_T_AMT2 &&
+	    !cl_stmt_value_ok(p, v, f == PF_CRE_DT_TM || f == PF_T_ACCPTNC, line))
+		return;
 	switch (f) {
 	case PF_MSG_ID: PUT(s->hdr.msg_id); break;
 	case PF_CRE_DT_TM: PUT(s->hdr.created); break;
@@ -168,7 +173,6 @@ static void status_end(struct cl_stmt_parser *p, int scope)
 	} else {
 		const char *amt = s->amt[0] ? s->amt : s->amt2;
 		const char *ccy = s->amt[0] ? s->amt_ccy : s->amt2_ccy;
-		int e = cl_iso_ccy_exponent(ccy);
 
 		if (!t->orgnl_msg_id[0]) {
 			memcpy(t->orgnl_msg_id, s->grp_orgnl_msg_id, sizeof(t->orgnl_msg_id));
@@ -182,16 +186,14 @@ static void status_end(struct cl_stmt_parser *p, int scope)
 				      "OrgnlEndToEndId, OrgnlTxId, OrgnlUETR or OrgnlInstrId",
 				      t->index);
 		if (amt[0]) {
-			if (e >= 0 && strlen(ccy) == 3 &&
-			    cl_iso_amount_parse(amt, e, &t->amount_minor) == CL_ISO_AMT_OK) {
+			char why[CL_MSGTEXT_MAX];
+
+			if (cl_stmt_to_minor(amt, ccy, &t->amount_minor, why, sizeof(why)) == 0) {
 				t->has_amount = true;
 				snprintf(t->ccy, sizeof(t->ccy), "%.3s", ccy);
 			} else {
 				snprintf(path + strlen(path), sizeof(path) - strlen(path), "/OrgnlTxRef");
-				cl_stmt_error(p, s->amt_line, path, "amount",
-					      "original amount \"%.40s\" %.3s: expected a decimal "
-					      "amount with at most the currency's decimals",
-					      amt, ccy);
+				cl_stmt_error(p, s->amt_line, path, "amount", "original %s", why);
 			}
 		}
 	}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/mask.h"
 #include "rules/iso_identity.h"
 
 const char *cl_stmt_kind_of(enum cl_stmt_source s)
@@ -25,16 +26,7 @@ const char *cl_stmt_kind_of(enum cl_stmt_source s)
 /* The date of an xs:date or xs:dateTime ("" when it is neither). */
 static void date_of(char out[11], const char *s)
 {
-	out[0] = '\0';
-	if (strlen(s) < 10 || s[4] != '-' || s[7] != '-')
-		return;
-	for (int i = 0; i < 10; i++)
-		if (i != 4 && i != 7 && !isdigit((unsigned char)s[i]))
-			return;
-	if (s[10] != '\0' && s[10] != 'T')
-		return;
-	memcpy(out, s, 10);
-	out[10] = '\0';
+	(void)cl_stmt_date(s, out);
 }
 
 /* A reference as stored: "" for none and for NOTPROVIDED. */
@@ -270,4 +262,70 @@ bool cl_stmt_row_group_status(const struct cl_stmt_statement *st, const struct c
 			      struct cl_fp *fp, struct cl_stmt_row *row)
 {
 	return status_row(st, s, true, fp, row);
+}
+
+int cl_stmt_rows_of(struct cl_stmt_rows *s, const struct cl_stmt_item *item, struct cl_fp *fp,
+		    struct cl_stmt_row rows[2], unsigned long *bad_line)
+{
+	int n = 0;
+	bool ok = true;
+
+	*bad_line = item->stmt.line;
+	if (item->stmt.line != s->stmt_line) {
+		/* the first item of a statement (or pacs.002 report) */
+		s->stmt_line = item->stmt.line;
+		s->have_tx = false;
+		if (!cl_stmt_row_statement(&item->stmt, fp, &rows[n]))
+			return -1;
+		n++;
+	}
+	switch (item->kind) {
+	case CL_STMT_STATEMENT:
+		return n;
+	case CL_STMT_TX:
+		if (item->tx.index == 1) {
+			s->first_tx = item->tx;
+			s->have_tx = true;
+		}
+		return n;
+	case CL_STMT_ENTRY:
+		*bad_line = item->entry.line;
+		ok = cl_stmt_row_entry(&item->stmt, &item->entry, s->have_tx ? &s->first_tx : NULL,
+				       fp, &rows[n]);
+		s->have_tx = false;
+		break;
+	case CL_STMT_TX_STATUS:
+		*bad_line = item->status.line;
+		ok = cl_stmt_row_status(&item->stmt, &item->status, fp, &rows[n]);
+		break;
+	case CL_STMT_GROUP_STATUS:
+		/* an OrgnlGrpInfAndSts without GrpSts says nothing of its
+		   transactions: only their own statuses do */
+		if (!item->status.status[0] || !item->status.orgnl_msg_id[0])
+			return n;
+		*bad_line = item->status.line;
+		ok = cl_stmt_row_group_status(&item->stmt, &item->status, fp, &rows[n]);
+		break;
+	}
+	return ok ? n + 1 : -1;
+}
+
+void cl_stmt_row_journal_key(const struct cl_stmt_row *row, char *out, size_t cap)
+{
+	const char *accounts[1] = { row->account };
+
+	cl_mask_in_key(row->natural_key, accounts, 1, out, cap);
+}
+
+void cl_stmt_duplicate_error(struct cl_error *e, const char *file, unsigned long first,
+			     unsigned long last, unsigned long count, const char *journal_key)
+{
+	cl_error_set(e, file, last, "duplicate_key",
+		     "this item has the same statement key as the one on line %lu (%lu times in "
+		     "the file): %s",
+		     first, count, journal_key);
+	e->other_line = first;
+	cl_error_hint(e, "one statement (its account, currency and Stmt/Id or ElctrncSeqNb; a "
+			 "BAI2 account of one group) is in the file twice: ask the bank for a "
+			 "file that reports it once");
 }

@@ -98,4 +98,31 @@ bool cl_stmt_row_group_status(const struct cl_stmt_statement *st, const struct c
 
 /* Each returns false when the key does not fit CL_KEY_MAX (a data error). */
 
+/* The rows of a file's items, as load stores them and validate checks
+ * them: one definition of which item gives which row.  Zero it before the
+ * first item. */
+struct cl_stmt_rows {
+	unsigned long stmt_line;   /* the statement whose header row was given */
+	bool have_tx;              /* first_tx holds the entry's first TxDtls */
+	struct cl_stmt_tx first_tx;
+};
+
+/* The rows of `item` into rows[0..1], in order (a statement's header row
+ * before the first item of the statement, then the item's own: an entry,
+ * a status; a TX or a GROUP_STATUS without GrpSts and OrgnlMsgId gives
+ * none); returns how many.  -1 when a key does not fit CL_KEY_MAX (the
+ * rows before it are in rows[]; *bad_line says where). */
+int cl_stmt_rows_of(struct cl_stmt_rows *s, const struct cl_stmt_item *item, struct cl_fp *fp,
+		    struct cl_stmt_row rows[2], unsigned long *bad_line);
+
+/* The key of a row as the journal keeps it and messages show it (its
+ * account masked). */
+void cl_stmt_row_journal_key(const struct cl_stmt_row *row, char *out, size_t cap);
+
+/* A statement key `count` times in one file (first and last line): the
+ * file is invalid for every command (the one message of validate and
+ * load). */
+void cl_stmt_duplicate_error(struct cl_error *e, const char *file, unsigned long first,
+			     unsigned long last, unsigned long count, const char *journal_key);
+
 #endif

@@ -1,7 +1,7 @@
 # The statement readers (parsers/statement.h) through their test tool,
 # statement_dump: one JSON object a line, errors as FILE:LINE on stderr,
-# exit 1 for an invalid file.  validate and parse check a statement with
-# the same readers (and parse prints no clearing record of it); load and
+# exit 1 for an invalid file.  validate checks a statement with the same
+# readers (parse refuses it: it has no clearing record); load and
 # reconcile read statements with them too: tests/db/test_reconcile.sh.
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
@@ -54,6 +54,7 @@ run validate "$TMP/bad.bai"
 expect_status 3
 expect_stderr_has "$TMP/bad.bai:8: error: 49 account trailer control total is 301001"
 run parse --format json "$B"
-expect_status 0
+expect_status 9
+expect_stdout_has '"code":"unsupported_message","message":"bai2 is a bank statement, not a clearing file: parse prints clearing records only"'
 if grep -q '"type":"record"' "$TMP/stdout"; then fail "parse printed a record of a statement: $(cat "$TMP/stdout")"; fi
 echo ok

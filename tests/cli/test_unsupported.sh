@@ -9,10 +9,12 @@
 . "$(dirname "$0")/lib.sh"
 C="$TESTDATA/iso20022/corpus"
 
-# FILE MESSAGE: validate and parse give one error, this one
+# FILE MESSAGE: validate and parse give one error, this one, and exit 9
+# (unsupported), as load, diff and ingest do (tests/db/test_unattended.sh)
 one() {
 	for cmd in validate parse; do
 		run $cmd --format json "$C/$1"
+		expect_status 9
 		n=$(grep -c '"type":"error"' "$TMP/stdout" || true)
 		[ "$cmd" = parse ] && n=$(grep -c ': error: ' "$TMP/stderr" || true)
 		[ "$n" = 1 ] || fail "$1: $cmd: $n errors, expected 1: $(cat "$TMP/stdout" "$TMP/stderr")"
@@ -26,19 +28,32 @@ one pain.002/nordea_pain_002_v3_txn_reject.xml "pain.002.001.03 is a payment sta
 one pain.002/moov_postfinance_pain002-epo.xml "pain.002.001.03.ch.02 is a payment status report, not a clearing file: $L"
 
 # statements and pacs.002 reports: the statement readers' verdict, their
-# message type, no clearing record
+# message type, no clearing record; parse has none to print and refuses
+# them (unsupported, exit 9) rather than print nothing
 for f in camt.053/genkgo_camt053.v8.xml:camt.053.001.08 camt.054/genkgo_camt054.v8-with-UETR.xml:camt.054.001.08 \
 	pacs.002/moov_valid_pacs_v11_minimal.xml:pacs.002.001.11 pacs.002/rtp/tch_rtp_pacs002.ACTC.xml:pacs.002.001.10; do
-	for cmd in validate parse; do
-		run $cmd --format json "$C/${f%%:*}"
-		expect_status 0
-		if grep -q '"type":"record"\|"type":"error"' "$TMP/stdout"; then
-			fail "$cmd ${f%%:*}: $(cat "$TMP/stdout")"
-		fi
-	done
 	run validate --format json "$C/${f%%:*}"
+	expect_status 0
+	if grep -q '"type":"record"\|"type":"error"' "$TMP/stdout"; then
+		fail "validate ${f%%:*}: $(cat "$TMP/stdout")"
+	fi
 	expect_stdout_has "\"message_type\":\"${f#*:}\""
+	run parse "$C/${f%%:*}"
+	expect_status 9
+	expect_stdout - </dev/null
 done
+run parse "$C/camt.053/genkgo_camt053.v8.xml"
+expect_stderr - <<OUT
+clearing-load: $C/camt.053/genkgo_camt053.v8.xml: error: camt.053 is a bank statement, not a clearing file: parse prints clearing records only
+clearing-load: $C/camt.053/genkgo_camt053.v8.xml: hint: validate checks it; load and ingest store it for reconcile
+OUT
+run parse "$C/pacs.002/rtp/tch_rtp_pacs002.ACTC.xml"
+expect_stderr_has "error: pacs.002 is a payment status report, not a clearing file"
+
+# several files: the most severe status, invalid (3) before unsupported (9)
+head -c 1500 "$C/camt.053/genkgo_camt053.v8.xml" >"$TMP/cut.xml"
+run validate "$C/pain.002/nordea_pain_002_v3_txn_reject.xml" "$TMP/cut.xml"
+expect_status 3
 
 # a statement cut short is a broken file, said as the statement reader
 # finds it

@@ -188,6 +188,72 @@ static void test_group_status_keys(void **state)
 	cl_fp_free(fp);
 }
 
+/* Every lexical form of xs:date and xs:dateTime gives the date as
+ * written; what is neither gives "" (a row's dates, cl_stmt_date). */
+static void test_dates_every_form(void **state)
+{
+	static const char *const ok[][2] = {
+		{ "2017-04-01", "2017-04-01" },
+		{ "2017-04-01Z", "2017-04-01" },
+		{ "2017-04-01+02:00", "2017-04-01" },
+		{ "2017-04-01-14:00", "2017-04-01" },
+		{ "2017-04-01T10:20:30", "2017-04-01" },
+		{ "2017-04-01T10:20:30Z", "2017-04-01" },
+		{ "2017-04-01T23:20:30-05:00", "2017-04-01" }, /* as written, not UTC's */
+		{ "2017-04-01T00:30:00+02:00", "2017-04-01" },
+		{ "2017-04-01T10:20:30.123456", "2017-04-01" },
+		{ "2017-04-01T10:20:30.5+01:00", "2017-04-01" },
+		{ "2017-04-01T24:00:00", "2017-04-01" },
+		{ " 2017-04-01\n", "2017-04-01" },
+		{ "2016-02-29", "2016-02-29" },
+		{ "2000-02-29T00:00:00", "2000-02-29" },
+	};
+	static const char *const bad[] = {
+		"", "2017-04-01T", "2017-04-01T10:20", "2017-04-01T10:20:30.", "2017-04-01+2:00",
+		"2017-04-01+15:00", "2017-04-01 10:20:30", "2017-13-01", "2017-02-29", "1900-02-29",
+		"2017-04-31", "0000-01-01", "17-04-01", "2017-04-01T24:00:01", "2017-04-01T25:00:00",
+		"2017-04-01T10:60:00", "2017-04-01ZZ", "[[$CreDtTm]]", "##YYYY##-##MM##-##DD##",
+		"2017-04-01T10:20:30+02:00x",
+	};
+	char out[11];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		if (!cl_stmt_date(ok[i][0], out))
+			fail_msg("\"%s\" refused", ok[i][0]);
+		assert_string_equal(out, ok[i][1]);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (cl_stmt_date(bad[i], out))
+			fail_msg("\"%s\" taken as %s", bad[i], out);
+		assert_string_equal(out, "");
+	}
+}
+
+/* A statement's period and an entry's dates written with an offset are
+ * stored (they were "", as if absent). */
+static void test_row_dates_with_zone(void **state)
+{
+	struct cl_stmt_statement st;
+	struct cl_stmt_entry e;
+	struct cl_stmt_tx tx;
+	struct cl_stmt_row row;
+	struct cl_fp *fp = cl_fp_new();
+
+	(void)state;
+	camt(&st);
+	strcpy(st.from, "2026-03-03+01:00");
+	assert_true(cl_stmt_row_statement(&st, fp, &row));
+	assert_string_equal(row.period_from, "2026-03-03");
+	entry(&e, &tx);
+	strcpy(e.booking_date, "2017-04-01+02:00");
+	strcpy(e.value_date, "2017-04-02Z");
+	assert_true(cl_stmt_row_entry(&st, &e, &tx, fp, &row));
+	assert_string_equal(row.booking_date, "2017-04-01");
+	assert_string_equal(row.value_date, "2017-04-02");
+	cl_fp_free(fp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +262,8 @@ int main(void)
 		cmocka_unit_test(test_bai2_keys),
 		cmocka_unit_test(test_status_keys),
 		cmocka_unit_test(test_group_status_keys),
+		cmocka_unit_test(test_dates_every_form),
+		cmocka_unit_test(test_row_dates_with_zone),
 	};
 
 	return cmocka_run_group_tests_name("statement_identity", tests, NULL, NULL);
