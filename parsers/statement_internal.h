@@ -239,7 +239,7 @@ int cl_stmt_to_minor(const char *text, const char *ccy, int64_t *out, char *why,
 bool cl_stmt_placeholder(const char *v);
 
 /* Check an XML field's value v (of the element being read, on `line`):
- * no placeholder, and a date (`date`: cl_stmt_date) when it must be one.
+ * no placeholder, and a date (`date`: cl_xsd_date) when it must be one.
  * Queues the error and returns false when it is not. */
 bool cl_stmt_value_ok(struct cl_stmt_parser *p, const char *v, bool date, unsigned long line);
 

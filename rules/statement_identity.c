@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/mask.h"
+#include "base/xsd_date.h"
 #include "rules/iso_identity.h"
 
 const char *cl_stmt_kind_of(enum cl_stmt_source s)
@@ -26,7 +27,7 @@ const char *cl_stmt_kind_of(enum cl_stmt_source s)
 /* The date of an xs:date or xs:dateTime ("" when it is neither). */
 static void date_of(char out[11], const char *s)
 {
-	(void)cl_stmt_date(s, out);
+	(void)cl_xsd_date(s, out);
 }
 
 /* A reference as stored: "" for none and for NOTPROVIDED. */

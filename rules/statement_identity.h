@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 #include "base/record.h"
-#include "parsers/statement.h"
+#include "base/statement_record.h"
 #include "rules/fingerprint.h"
 
 #define CL_STMT_KEY_RULE_V1 "s1"

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "base/xsd_date.h"
 #include "rules/statement_identity.h"
 
 static void camt(struct cl_stmt_statement *st)
@@ -189,7 +190,7 @@ static void test_group_status_keys(void **state)
 }
 
 /* Every lexical form of xs:date and xs:dateTime gives the date as
- * written; what is neither gives "" (a row's dates, cl_stmt_date). */
+ * written; what is neither gives "" (a row's dates, cl_xsd_date). */
 static void test_dates_every_form(void **state)
 {
 	static const char *const ok[][2] = {
@@ -219,12 +220,12 @@ static void test_dates_every_form(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		if (!cl_stmt_date(ok[i][0], out))
+		if (!cl_xsd_date(ok[i][0], out))
 			fail_msg("\"%s\" refused", ok[i][0]);
 		assert_string_equal(out, ok[i][1]);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		if (cl_stmt_date(bad[i], out))
+		if (cl_xsd_date(bad[i], out))
 			fail_msg("\"%s\" taken as %s", bad[i], out);
 		assert_string_equal(out, "");
 	}
