@@ -444,7 +444,6 @@ static enum cl_status walk_statement(struct cl_input *in, enum cl_stmt_source sr
 	struct walk_keys *k = cl_xcalloc(1, sizeof(*k));
 	struct cl_stmt_rows rows_state = { 0 };
 	struct cl_stmt_row *rows = cl_xmalloc(2 * sizeof(*rows));
-	struct cl_fp *fp = cl_fp_new();
 	const struct cl_stmt_item *item;
 	struct cl_error err;
 	enum cl_status st, last = CL_OK;
@@ -452,7 +451,7 @@ static enum cl_status walk_statement(struct cl_input *in, enum cl_stmt_source sr
 
 	while ((st = cl_stmt_next(p, &item, &err)) != CL_END) {
 		if (st == CL_OK) {
-			int n = cl_stmt_rows_of(&rows_state, item, fp, rows, &bad_line);
+			int n = cl_stmt_rows_of(&rows_state, item, NULL, rows, &bad_line);
 
 			res->info.records++;
 			for (int i = 0; i < n; i++)
@@ -501,7 +500,6 @@ static enum cl_status walk_statement(struct cl_input *in, enum cl_stmt_source sr
 	cl_keyset_free(k->set);
 	free(k);
 	free(rows);
-	cl_fp_free(fp);
 	cl_stmt_free(p);
 	return last;
 }

@@ -106,19 +106,21 @@ bool cl_stmt_row_statement(const struct cl_stmt_statement *st, struct cl_fp *fp,
 	row->opening_minor = st->opening.amount_minor;
 	row->has_closing = st->closing.present;
 	row->closing_minor = st->closing.amount_minor;
-	cl_fp_begin(fp);
-	cl_fp_str(fp, "item", "statement");
-	cl_fp_str(fp, "account", row->account);
-	cl_fp_str(fp, "ccy", row->account_ccy);
-	cl_fp_str(fp, "from", st->from);
-	cl_fp_str(fp, "to", st->to);
-	cl_fp_str(fp, "opening", st->opening.present ? "y" : "n");
-	cl_fp_int(fp, "opening_minor", st->opening.amount_minor);
-	cl_fp_str(fp, "closing", st->closing.present ? "y" : "n");
-	cl_fp_int(fp, "closing_minor", st->closing.amount_minor);
-	cl_fp_int(fp, "entries", st->sum_nb_of_ntries);
-	cl_fp_str(fp, "sum", st->sum_sum);
-	cl_fp_end(fp, row->fingerprint);
+	if (fp) { /* NULL: the keys alone (validate) */
+		cl_fp_begin(fp);
+		cl_fp_str(fp, "item", "statement");
+		cl_fp_str(fp, "account", row->account);
+		cl_fp_str(fp, "ccy", row->account_ccy);
+		cl_fp_str(fp, "from", st->from);
+		cl_fp_str(fp, "to", st->to);
+		cl_fp_str(fp, "opening", st->opening.present ? "y" : "n");
+		cl_fp_int(fp, "opening_minor", st->opening.amount_minor);
+		cl_fp_str(fp, "closing", st->closing.present ? "y" : "n");
+		cl_fp_int(fp, "closing_minor", st->closing.amount_minor);
+		cl_fp_int(fp, "entries", st->sum_nb_of_ntries);
+		cl_fp_str(fp, "sum", st->sum_sum);
+		cl_fp_end(fp, row->fingerprint);
+	}
 	return true;
 }
 
@@ -179,27 +181,29 @@ bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_
 		 e->index);
 	if (!ok)
 		return false;
-	cl_fp_begin(fp);
-	cl_fp_str(fp, "item", "entry");
-	cl_fp_int(fp, "amount_minor", row->amount_minor);
-	cl_fp_str(fp, "ccy", row->currency);
-	fp_dir(fp, "direction", row->direction);
-	cl_fp_str(fp, "reversal", row->reversal ? "y" : "n");
-	cl_fp_str(fp, "status", row->status);
-	cl_fp_str(fp, "booking_date", row->booking_date);
-	cl_fp_str(fp, CL_FIELD_NAME(value_date), row->value_date);
-	cl_fp_str(fp, "bank_tx_code", row->bank_tx_code);
-	cl_fp_str(fp, "entry_ref", row->entry_ref);
-	cl_fp_str(fp, "acct_svcr_ref", row->acct_svcr_ref);
-	cl_fp_int(fp, "batch_count", row->batch_count);
-	cl_fp_str(fp, "pmt_inf_id", row->pmt_inf_id);
-	cl_fp_str(fp, CL_FIELD_NAME(instr_id), row->instr_id);
-	cl_fp_str(fp, CL_FIELD_NAME(end_to_end_id), row->end_to_end_id);
-	cl_fp_str(fp, CL_FIELD_NAME(tx_id), row->tx_id);
-	cl_fp_str(fp, CL_FIELD_NAME(uetr), row->uetr);
-	cl_fp_str(fp, "ach_trace", row->ach_trace);
-	cl_fp_str(fp, "return_reason", row->return_reason);
-	cl_fp_end(fp, row->fingerprint);
+	if (fp) { /* NULL: the keys alone (validate) */
+		cl_fp_begin(fp);
+		cl_fp_str(fp, "item", "entry");
+		cl_fp_int(fp, "amount_minor", row->amount_minor);
+		cl_fp_str(fp, "ccy", row->currency);
+		fp_dir(fp, "direction", row->direction);
+		cl_fp_str(fp, "reversal", row->reversal ? "y" : "n");
+		cl_fp_str(fp, "status", row->status);
+		cl_fp_str(fp, "booking_date", row->booking_date);
+		cl_fp_str(fp, CL_FIELD_NAME(value_date), row->value_date);
+		cl_fp_str(fp, "bank_tx_code", row->bank_tx_code);
+		cl_fp_str(fp, "entry_ref", row->entry_ref);
+		cl_fp_str(fp, "acct_svcr_ref", row->acct_svcr_ref);
+		cl_fp_int(fp, "batch_count", row->batch_count);
+		cl_fp_str(fp, "pmt_inf_id", row->pmt_inf_id);
+		cl_fp_str(fp, CL_FIELD_NAME(instr_id), row->instr_id);
+		cl_fp_str(fp, CL_FIELD_NAME(end_to_end_id), row->end_to_end_id);
+		cl_fp_str(fp, CL_FIELD_NAME(tx_id), row->tx_id);
+		cl_fp_str(fp, CL_FIELD_NAME(uetr), row->uetr);
+		cl_fp_str(fp, "ach_trace", row->ach_trace);
+		cl_fp_str(fp, "return_reason", row->return_reason);
+		cl_fp_end(fp, row->fingerprint);
+	}
 	return true;
 }
 
@@ -236,20 +240,22 @@ static bool status_row(const struct cl_stmt_statement *st, const struct cl_stmt_
 		 group ? "grp" : "", s->index);
 	if (!ok)
 		return false;
-	cl_fp_begin(fp);
-	cl_fp_str(fp, "item", group ? "group_status" : "status");
-	cl_fp_str(fp, "status", row->status);
-	cl_fp_str(fp, "sts_id", row->entry_ref);
-	cl_fp_str(fp, "reason", row->status_reason);
-	cl_fp_str(fp, "orgnl_msg_id", row->msg_id);
-	cl_fp_str(fp, CL_FIELD_NAME(instr_id), row->instr_id);
-	cl_fp_str(fp, CL_FIELD_NAME(end_to_end_id), row->end_to_end_id);
-	cl_fp_str(fp, CL_FIELD_NAME(tx_id), row->tx_id);
-	cl_fp_str(fp, CL_FIELD_NAME(uetr), row->uetr);
-	cl_fp_str(fp, "amount", s->has_amount ? "y" : "n");
-	cl_fp_int(fp, "amount_minor", row->amount_minor);
-	cl_fp_str(fp, "ccy", row->currency);
-	cl_fp_end(fp, row->fingerprint);
+	if (fp) { /* NULL: the keys alone (validate) */
+		cl_fp_begin(fp);
+		cl_fp_str(fp, "item", group ? "group_status" : "status");
+		cl_fp_str(fp, "status", row->status);
+		cl_fp_str(fp, "sts_id", row->entry_ref);
+		cl_fp_str(fp, "reason", row->status_reason);
+		cl_fp_str(fp, "orgnl_msg_id", row->msg_id);
+		cl_fp_str(fp, CL_FIELD_NAME(instr_id), row->instr_id);
+		cl_fp_str(fp, CL_FIELD_NAME(end_to_end_id), row->end_to_end_id);
+		cl_fp_str(fp, CL_FIELD_NAME(tx_id), row->tx_id);
+		cl_fp_str(fp, CL_FIELD_NAME(uetr), row->uetr);
+		cl_fp_str(fp, "amount", s->has_amount ? "y" : "n");
+		cl_fp_int(fp, "amount_minor", row->amount_minor);
+		cl_fp_str(fp, "ccy", row->currency);
+		cl_fp_end(fp, row->fingerprint);
+	}
 	return true;
 }
 

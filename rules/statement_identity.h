@@ -96,7 +96,9 @@ bool cl_stmt_row_status(const struct cl_stmt_statement *st, const struct cl_stmt
 bool cl_stmt_row_group_status(const struct cl_stmt_statement *st, const struct cl_stmt_status *s,
 			      struct cl_fp *fp, struct cl_stmt_row *row);
 
-/* Each returns false when the key does not fit CL_KEY_MAX (a data error). */
+/* Each returns false when the key does not fit CL_KEY_MAX (a data error).
+ * fp NULL: the row's keys and fields without its fingerprint (validate
+ * checks keys only; the SHA-256 of every row was most of its time). */
 
 /* The rows of a file's items, as load stores them and validate checks
  * them: one definition of which item gives which row.  Zero it before the
