@@ -34,6 +34,10 @@ enum cl_stmt_kind {
 #define CL_STMT_DATE_MAX CL_XSD_DATE_MAX  /* xs:date or xs:dateTime with zone */
 #define CL_STMT_CODE_MAX 36  /* a code (BOOK, PMNT/RCDT/ESCT, AC04) */
 
+/* The code of the note of a balance break (parsers/statement.h, Checks):
+ * shown by every command, -v or not. */
+#define CL_STMT_BALANCE_BREAK "statement_balance"
+
 /* A balance (camt Bal, BAI2 03 status code 010/015). */
 struct cl_stmt_balance {
 	bool present;

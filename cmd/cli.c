@@ -80,6 +80,11 @@ void cl_print_note(const struct cl_error *err)
 	print_diag(err, "note");
 }
 
+void cl_print_warning(const struct cl_error *err)
+{
+	print_diag(err, "warning");
+}
+
 /* A message that may quote a value from a file or the database (a name, a
  * server's error text): written as cl_text_safe() makes it. */
 static void put_message(const char *fmt, va_list ap)

@@ -88,6 +88,9 @@ int cl_cmd_reconcile(int argc, char **argv);
 void cl_print_error(const struct cl_error *err);
 /* The same with "note:" instead of "error:" (printed only with -v). */
 void cl_print_note(const struct cl_error *err);
+/* The same with "warning:", printed always: a fact about the data that is
+ * no error of the file (a statement's balance break). */
+void cl_print_warning(const struct cl_error *err);
 /* "clearing-load: <message>" on stderr, made safe as cl_text_safe() makes
  * it (a quoted value cannot drive the terminal). */
 void cl_msg(const char *fmt, ...) CL_PRINTF(1, 2);

@@ -12,6 +12,7 @@
 #include "loader/load.h"
 #include "loader/reconcile.h"
 #include "loader/schema.h"
+#include "parsers/iso20022.h"
 
 /* --match: known references, comma-separated, each once. */
 static bool valid_refs(const char *s)
@@ -172,6 +173,33 @@ static const char *or_empty(const char *s)
 	return s ? s : "";
 }
 
+/* Minor units `minor` of `ccy` as money ("-0.01 EUR"), into buf. */
+static const char *money(const char *minor, const char *ccy, char *buf, size_t cap)
+{
+	long long v = strtoll(or_empty(minor), NULL, 10);
+	unsigned long long a = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	int exp = cl_iso_ccy_exponent(or_empty(ccy));
+	unsigned long long scale = 1;
+	size_t n;
+
+	if (exp < 0 || exp > 6)
+		exp = 0;
+	for (int i = 0; i < exp; i++)
+		scale *= 10;
+	n = (size_t)snprintf(buf, cap, "%s%llu", v < 0 ? "-" : "", a / scale);
+	if (n >= cap)
+		return buf;
+	if (exp > 0 && n + (size_t)exp + 1 < cap) {
+		buf[n++] = '.';
+		for (int i = exp - 1; i >= 0; i--, a /= 10)
+			buf[n + (size_t)i] = (char)('0' + a % 10);
+		n += (size_t)exp;
+		buf[n] = '\0';
+	}
+	snprintf(buf + n, cap - n, " %s", or_empty(ccy));
+	return buf;
+}
+
 /* What made the item's status, in words. */
 static const char *why_text(const struct cl_recon_item *it, char *buf, size_t cap)
 {
@@ -250,7 +278,30 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 	else if (strcmp(w, "rejected_booked") == 0)
 		snprintf(buf, cap, "rejected by a pacs.002 (%s) but booked",
 			 or_empty(it->rejected));
-	else if (strcmp(w, "not_booked") == 0)
+	else if (strcmp(w, "balance_break") == 0) {
+		char d[48], o[48], k[48], c[48];
+
+		snprintf(buf, cap,
+			 "the balances do not add up: a break of %s (closing balance %s, opening "
+			 "balance %s plus the booked entries is %s%s%s); its entries are matched "
+			 "all the same",
+			 money(it->amount_minor, it->currency, d, sizeof(d)),
+			 money(it->bal_closing, it->currency, k, sizeof(k)),
+			 money(it->bal_opening, it->currency, o, sizeof(o)),
+			 money(it->bal_computed, it->currency, c, sizeof(c)),
+			 it->bal_pages ? ", pages " : "", or_empty(it->bal_pages));
+	} else if (strcmp(w, "page_missing") == 0) {
+		if (it->bal_last_page)
+			snprintf(buf, cap,
+				 "page %s of %s not loaded (pages loaded: %s): the statement is "
+				 "added up once every page is in",
+				 or_empty(it->bal_missing), it->bal_last_page, or_empty(it->bal_pages));
+		else
+			snprintf(buf, cap,
+				 "its last page not loaded (pages loaded: %s): the statement is "
+				 "added up once every page is in",
+				 or_empty(it->bal_pages));
+	} else if (strcmp(w, "not_booked") == 0)
 		snprintf(buf, cap, "applied by us (dated %s), not booked on the statement",
 			 or_empty(it->record_date));
 	else
@@ -264,6 +315,49 @@ static const char *key_accounts(const struct cl_recon_item *it, char *buf, size_
 {
 	snprintf(buf, cap, "%s %s", or_empty(it->record_accounts), or_empty(it->account));
 	return buf;
+}
+
+/* A list of page numbers ("1,2") as a JSON array. */
+static void json_pages(struct cl_json *j, const char *key, const char *list)
+{
+	const char *p = or_empty(list);
+
+	cl_json_array(j, key);
+	while (*p) {
+		cl_json_int(j, NULL, strtoll(p, NULL, 10));
+		p += strcspn(p, ",");
+		p += *p == ',';
+	}
+	cl_json_array_end(j);
+}
+
+/* "balance": a statement's balance (balance_break, page_missing), else null. */
+static void json_balance(struct cl_json *j, const struct cl_recon_item *it)
+{
+	const char *w = or_empty(it->why);
+
+	if (strcmp(w, "balance_break") != 0 && strcmp(w, "page_missing") != 0) {
+		cl_json_null(j, "balance");
+		return;
+	}
+	cl_json_object(j, "balance");
+#define NUM(key, v)                                              \
+	do {                                                     \
+		if (v)                                           \
+			cl_json_int(j, key, strtoll(v, NULL, 10)); \
+		else                                             \
+			cl_json_null(j, key);                    \
+	} while (0)
+	NUM("opening_minor", it->bal_opening);
+	NUM("closing_minor", it->bal_closing);
+	NUM("computed_minor", it->bal_computed);
+	NUM("difference_minor", it->amount_minor);
+	cl_json_str(j, "currency", it->currency);
+	json_pages(j, "pages", it->bal_pages);
+	NUM("last_page", it->bal_last_page);
+	json_pages(j, "missing_pages", it->bal_missing);
+#undef NUM
+	cl_json_object_end(j);
 }
 
 static void json_item(const struct cl_recon_item *it, const char *detail)
@@ -330,6 +424,7 @@ static void json_item(const struct cl_recon_item *it, const char *detail)
 	} else {
 		cl_json_null(&j, "original");
 	}
+	json_balance(&j, it);
 	cl_json_end(&j);
 }
 

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "parsers/statement.h"
+
 /* The most lines a command's table has, includes expanded. */
 #define MAX_LINES 32
 /* --help: where the help of an option starts, and the last column used. */
@@ -80,7 +82,9 @@ const char *cl_file_name(const char *arg)
 void cl_note_if_verbose(void *ctx, const struct cl_error *err)
 {
 	(void)ctx;
-	if (cl_opt_verbose)
+	if (strcmp(err->code, CL_STMT_BALANCE_BREAK) == 0)
+		cl_print_warning(err);
+	else if (cl_opt_verbose)
 		cl_print_note(err);
 }
 

@@ -234,7 +234,8 @@ const char *cl_file_name(const char *arg);
  * the option parser; a command of CL_ANY_OPERANDS calls it from its check. */
 int cl_check_file_operands(const struct cl_args *args);
 
-/* The on_note hook of the file commands: the note on stderr with -v. */
+/* The on_note hook of the file commands: the note on stderr with -v; a
+ * statement's balance break (statement.h) always, as a warning. */
 void cl_note_if_verbose(void *ctx, const struct cl_error *err);
 
 /* Range-checked unsigned number (strtoul, whole string); false when s is not

@@ -248,6 +248,7 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST, 1, pk, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST_BATCH, 2, pc, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_JUDGE, 3, pj, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_BALANCE, 3, pj, err)) != CL_DB_OK ||
 	    (st = cl_db_value(db, CL_SQL_RECONCILE_RECORD_MATCHES, 3, pm, n, sizeof(n), err)) !=
 		    CL_DB_OK)
 		return st;
@@ -333,7 +334,8 @@ static int out_row(void *ctx, char **f, int nf)
 		&it.record_position, &it.record_amount, &it.record_currency, &it.record_direction,
 		&it.record_accounts, &it.records,       &it.batch_total,     &it.batch_count,
 		&it.original_kind,   &it.original_key,  &it.candidates,      &it.rejected,
-		&it.record_date,
+		&it.record_date,     &it.bal_opening,   &it.bal_closing,     &it.bal_computed,
+		&it.bal_pages,       &it.bal_last_page, &it.bal_missing,
 	};
 	const int n = (int)(sizeof(dst) / sizeof(dst[0]));
 

@@ -16,8 +16,10 @@
  * bank, no record of ours), exception (the same reference with another
  * amount, currency or direction; booked twice; matched already by another
  * statement's entry; rejected by a pacs.002 but booked; a batch whose count
- * or sum differs), suggested (no reference, the same amount, currency,
- * direction and date: never a match).  Nothing here prints.
+ * or sum differs; a statement whose balances do not add up, its
+ * difference the amount; a page of a statement missing), suggested (no
+ * reference, the same amount, currency, direction and date: never a
+ * match).  Nothing here prints.
  */
 #ifndef CL_RECONCILE_H
 #define CL_RECONCILE_H
@@ -55,6 +57,11 @@ struct cl_recon_item {
 	const char *record_accounts; /* the record's accounts, blank-separated (masking) */
 	const char *records, *batch_total, *batch_count, *original_kind, *original_key;
 	const char *candidates, *rejected, *record_date;
+	/* a statement's balance (why balance_break or page_missing): page 1's
+	 * opening, the last page's closing, opening plus booked entries, the
+	 * pages loaded ("1,2"), the last page's number, the pages missing */
+	const char *bal_opening, *bal_closing, *bal_computed, *bal_pages, *bal_last_page;
+	const char *bal_missing;
 };
 
 struct cl_recon_summary {

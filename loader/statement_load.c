@@ -15,7 +15,7 @@
 #include "rules/statement_identity.h"
 
 #define PROGRESS_EVERY 16384
-#define STAGE_COLUMNS 44
+#define STAGE_COLUMNS 47
 
 bool cl_statement_detect(struct load *L)
 {
@@ -97,6 +97,18 @@ static void copy_row(struct load *L, struct cl_copy_in *c, const struct cl_stmt_
 	cl_copy_int8(c, load_id);
 	cl_copy_int8(c, (int64_t)ordinal);
 	cl_copy_int8(c, (int64_t)row->position);
+	if (row->item == CL_STMT_ROW_STATEMENT && row->page)
+		cl_copy_int8(c, (int64_t)row->page);
+	else
+		cl_copy_null(c);
+	if (row->item == CL_STMT_ROW_STATEMENT)
+		text(c, row->last_page ? "true" : "false");
+	else
+		cl_copy_null(c);
+	if (row->item == CL_STMT_ROW_STATEMENT && row->summary_entries >= 0)
+		cl_copy_int8(c, row->summary_entries);
+	else
+		cl_copy_null(c);
 	text(c, masked);
 }
 

@@ -244,6 +244,7 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 		c->sum_ccy[0] = '\0';
 		c->mixed_ccy = c->overflow = false;
 		c->entry_index = 0;
+		c->n_itbd = 0;
 		break;
 	}
 	case SC_BAL:
@@ -436,6 +437,8 @@ static void bal_end(struct cl_stmt_parser *p)
 		b = &c->stmt.opening;
 	else if (strcmp(c->bal_type, "CLBD") == 0 && !c->stmt.closing.present)
 		b = &c->stmt.closing;
+	else if (strcmp(c->bal_type, "ITBD") == 0 && c->n_itbd < 2)
+		b = &c->itbd[c->n_itbd++];
 	if (!b)
 		return;
 	if (!c->bal_amt[0]) {
@@ -769,17 +772,21 @@ static void summary_check(struct cl_stmt_parser *p)
 	}
 }
 
-static void balance_check(struct cl_stmt_parser *p)
+/* Opening plus booked credits minus booked debits against closing (o and
+ * k, both present): a break is a note, not an error.  The statement is
+ * the bank's evidence of what it booked, valid whatever its arithmetic;
+ * the loader stores it and reconcile reports the break with its
+ * difference (docs/design/0028-statement-balance-breaks.md).  Currencies that
+ * differ leave nothing to add up: an error. */
+static void balance_check(struct cl_stmt_parser *p, const struct cl_stmt_balance *o,
+			  const struct cl_stmt_balance *k, const char *what)
 {
 	struct cl_stmt_camt *c = &p->camt;
-	const struct cl_stmt_balance *o = &c->stmt.opening, *k = &c->stmt.closing;
 	int exp = cl_iso_ccy_exponent(o->ccy);
-	char path[CL_PATH_MAX], a[40], b[40], d1[40], d2[40], d3[40];
-	int64_t want = o->amount_minor;
+	char path[CL_PATH_MAX], a[40], b[40], d1[40], d2[40], d3[40], d4[40];
+	int64_t want = o->amount_minor, diff;
 	struct cl_error *err;
 
-	if (!o->present || !k->present)
-		return;
 	scope_path(p, "Bal", path, sizeof(path));
 	if (strcmp(o->ccy, k->ccy) != 0 ||
 	    (c->n_booked_cdt + c->n_booked_dbt > 0 && strcmp(c->sum_ccy, o->ccy) != 0) ||
@@ -797,11 +804,14 @@ static void balance_check(struct cl_stmt_parser *p)
 		return;
 	if (want == k->amount_minor)
 		return;
-	err = cl_stmt_error(p, k->line, path, "statement_balance",
-			    "closing balance %s is %s %s, but the opening balance plus booked "
-			    "credits minus booked debits is %s %s",
-			    k->type, cl_stmt_fmt_minor(k->amount_minor, exp, a, sizeof(a)), k->ccy,
-			    cl_stmt_fmt_minor(want, exp, b, sizeof(b)), o->ccy);
+	diff = k->amount_minor - want;
+	err = cl_stmt_note(p, k->line, CL_STMT_BALANCE_BREAK,
+			   "balance break of %s %s: %sclosing balance %s is %s %s, but the opening "
+			   "balance plus booked credits minus booked debits is %s %s",
+			   cl_stmt_fmt_minor(diff, exp, d4, sizeof(d4)), o->ccy, what, k->type,
+			   cl_stmt_fmt_minor(k->amount_minor, exp, a, sizeof(a)), k->ccy,
+			   cl_stmt_fmt_minor(want, exp, b, sizeof(b)), o->ccy);
+	snprintf(err->path, sizeof(err->path), "%s", path);
 	cl_error_detail(err,
 			"opening balance %s on line %lu: %s; booked credits: %s in %lu %s; booked "
 			"debits: %s in %lu %s (only entries with Sts BOOK count)",
@@ -810,6 +820,44 @@ static void balance_check(struct cl_stmt_parser *p)
 			c->n_booked_cdt == 1 ? "entry" : "entries",
 			cl_stmt_fmt_minor(c->booked_dbt, exp, d3, sizeof(d3)), c->n_booked_dbt,
 			c->n_booked_dbt == 1 ? "entry" : "entries");
+	cl_error_hint(err, "the statement is valid and loads: reconcile reports the break as an "
+			   "exception (balance_break) and still matches its entries");
+}
+
+/* One page of several: its own opening (OPBD or PRCD, else its first
+ * ITBD) and closing (CLBD, else its last ITBD) against its own entries,
+ * when it has both; the whole statement is added up by reconcile once
+ * every page is loaded. */
+static void page_check(struct cl_stmt_parser *p)
+{
+	struct cl_stmt_camt *c = &p->camt;
+	const struct cl_stmt_statement *s = &c->stmt;
+	const struct cl_stmt_balance *o = s->opening.present ? &s->opening : NULL;
+	const struct cl_stmt_balance *k = s->closing.present ? &s->closing : NULL;
+	char what[80];
+
+	if (!o && c->n_itbd > 0 && c->itbd[0].present)
+		o = &c->itbd[0];
+	if (!k && c->n_itbd > 0) {
+		const struct cl_stmt_balance *last = &c->itbd[c->n_itbd - 1];
+
+		if (last->present && last != o)
+			k = last;
+	}
+	if (!o || !k || strcmp(o->ccy, k->ccy) != 0 || c->mixed_ccy ||
+	    (c->n_booked_cdt + c->n_booked_dbt > 0 && strcmp(c->sum_ccy, o->ccy) != 0)) {
+		/* (a page in several currencies is not refused: pages were never
+		   added up before, and reconcile adds up the whole statement) */
+		cl_stmt_note(p, s->line, "statement_page",
+			     "statement %.35s is page %u%s of several without both an opening "
+			     "(OPBD, PRCD or ITBD) and a closing balance (CLBD or ITBD) in the "
+			     "currency of its entries: the page is not added up; reconcile adds up "
+			     "the whole statement",
+			     s->id, s->page ? s->page : 1, s->last_page ? " (the last)" : "");
+		return;
+	}
+	snprintf(what, sizeof(what), "page %u: ", s->page ? s->page : 1);
+	balance_check(p, o, k, what);
 }
 
 static void stmt_end(struct cl_stmt_parser *p)
@@ -827,16 +875,23 @@ static void stmt_end(struct cl_stmt_parser *p)
 			      "Acct/Id/Othr/Id",
 			      s->index);
 	}
+	if (c->n_entries == 0 &&
+	    (s->sum_nb_of_ntries > 0 || s->sum_cdt_nb > 0 || s->sum_dbt_nb > 0)) {
+		/* a balance report (MT941's kind): balances and a summary of
+		   entries it does not list, so nothing to add up */
+		cl_stmt_note(p, s->line, "balance_report",
+			     "statement %.35s lists no entries but its TxsSummry counts some: a "
+			     "balance report, its balances and TxsSummry not added up",
+			     s->id[0] ? s->id : "(no Id)");
+		return;
+	}
 	if (s->page > 1 || !s->last_page) {
-		if (s->opening.present || s->closing.present || s->sum_nb_of_ntries >= 0)
-			cl_stmt_note(p, s->line, "statement_page",
-				     "statement %.35s is page %u%s of several: its balances and "
-				     "TxsSummry are not checked against one page's entries",
-				     s->id, s->page ? s->page : 1, s->last_page ? " (the last)" : "");
+		page_check(p);
 		return;
 	}
 	summary_check(p);
-	balance_check(p);
+	if (s->opening.present && s->closing.present)
+		balance_check(p, &s->opening, &s->closing, "");
 }
 
 static void scope_end(struct cl_stmt_parser *p, int scope)

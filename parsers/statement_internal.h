@@ -87,6 +87,10 @@ struct cl_stmt_camt {
 	char bal_type[CL_STMT_CODE_MAX];
 	char bal_amt[40], bal_ccy[8], bal_ind[8], bal_date[CL_STMT_DATE_MAX];
 	unsigned long bal_line, bal_amt_line;
+	/* the page's interim booked balances (ITBD), in document order: a
+	 * page's opening and closing when it has no OPBD/PRCD or CLBD */
+	struct cl_stmt_balance itbd[2];
+	unsigned n_itbd;
 	/* TxsSummry as written */
 	char sum_net[40], sum_net_ind[8];
 	unsigned long sum_line, sum_nb_line, sum_cdt_line, sum_dbt_line;

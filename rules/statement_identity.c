@@ -106,6 +106,12 @@ bool cl_stmt_row_statement(const struct cl_stmt_statement *st, struct cl_fp *fp,
 	row->opening_minor = st->opening.amount_minor;
 	row->has_closing = st->closing.present;
 	row->closing_minor = st->closing.amount_minor;
+	row->page = st->page;
+	row->last_page = st->last_page;
+	row->summary_entries = st->sum_nb_of_ntries;
+	if (row->summary_entries < 0 && (st->sum_cdt_nb >= 0 || st->sum_dbt_nb >= 0))
+		row->summary_entries = (st->sum_cdt_nb > 0 ? st->sum_cdt_nb : 0) +
+				       (st->sum_dbt_nb > 0 ? st->sum_dbt_nb : 0);
 	if (fp) { /* NULL: the keys alone (validate) */
 		cl_fp_begin(fp);
 		cl_fp_str(fp, "item", "statement");

@@ -52,6 +52,10 @@ struct cl_stmt_row {
 	char period_from[11], period_to[11];
 	bool has_opening, has_closing;
 	int64_t opening_minor, closing_minor;
+	/* statement rows (not fingerprinted: sql/026_statement_balance.sql) */
+	unsigned page;          /* StmtPgntn/PgNb, 0 when absent */
+	bool last_page;         /* StmtPgntn/LastPgInd (true when absent) */
+	long summary_entries;   /* TxsSummry entries counted, -1 when not given */
 	unsigned long entry_index;
 	char entry_ref[CL_ID_MAX];
 	char acct_svcr_ref[CL_ID_MAX];

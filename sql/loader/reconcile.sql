@@ -39,7 +39,9 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon (
 	record_accounts text[], records bigint, batch_total bigint, batch_count bigint,
 	batch_load_id bigint, batch_company text, batch_number text, batch_ref text,
 	original_kind text, original_key text, candidates bigint, rejected text,
-	record_date date, recorded boolean)
+	record_date date, recorded boolean, stmt_group text COLLATE "C", bal_opening bigint,
+	bal_closing bigint, bal_computed bigint, bal_pages text, bal_last_page bigint,
+	bal_missing text)
 
 -- fragment: reconcile_entry_columns
 -- The columns of a statement's items the work reads (not the keys' rules,
@@ -693,6 +695,82 @@ WHERE NOT EXISTS (
   OFFSET 0)
 OFFSET 0) AS x
 
+-- name: reconcile_balance
+-- The balance of statement $2 of tenant $1 (the run's statement number
+-- $3), a camt.053 or camt.052 with an opening and a closing booked
+-- balance; its opening plus its booked credits minus its booked debits
+-- against its closing, an exception balance_break carrying the difference
+-- (closing minus computed) when they differ.  A statement of several
+-- pages (keys "...|p:N") is added up whole, page 1's opening to the last
+-- page's closing over the entries of every page, once its last page and
+-- every page before it are loaded (by any load); until then an exception
+-- page_missing names the pages not loaded.  Once per statement in a run
+-- (its pages may all be in it).  Not added up: a balance report (no
+-- entries, a TxsSummry that counts some), entries in another currency
+-- than the account's, pages loaded before 026 (their LastPgInd unknown).
+-- docs/design/0028-statement-balance-breaks.md.
+WITH grp AS (
+  SELECT pg_catalog.regexp_replace($2, '\|p:[0-9]+$', '') AS base),
+pages AS (
+  SELECT i.* FROM clearing_statement_item i, grp
+  WHERE i.tenant = $1 AND i.item = 'statement' AND i.kind IN ('camt.053', 'camt.052')
+    AND (i.statement_key = grp.base
+         OR (i.statement_key >= grp.base || '|p:' AND i.statement_key < grp.base || '|p;'))),
+st AS (
+  SELECT count(*) AS n, count(*) FILTER (WHERE page IS NOT NULL) AS paged,
+         bool_or(last_page IS NULL) AS unknown,
+         max(page) FILTER (WHERE last_page) AS last,
+         pg_catalog.string_agg(page::text, ',' ORDER BY page) AS loaded,
+         bool_or(summary_entries > 0) AS summarised
+  FROM pages),
+ent AS (
+  SELECT count(*) AS n,
+         coalesce(sum(CASE WHEN e.direction = 'credit' THEN e.amount_minor
+                           ELSE -e.amount_minor END) FILTER (WHERE e.status = 'BOOK'), 0) AS net,
+         count(DISTINCT e.currency) FILTER (WHERE e.status = 'BOOK') AS ccys,
+         min(e.currency) FILTER (WHERE e.status = 'BOOK') AS ccy
+  FROM clearing_statement_item e
+  WHERE e.tenant = $1 AND e.item = 'entry'
+    AND e.statement_key IN (SELECT statement_key FROM pages)),
+missing AS (
+  SELECT pg_catalog.string_agg(g::text, ',' ORDER BY g) AS pages
+  FROM st, pg_catalog.generate_series(1, coalesce(st.last, 0)) g
+  WHERE NOT EXISTS (SELECT 1 FROM pages p WHERE p.page = g)),
+-- the page whose closing ends the statement (the last), else $2's own row
+hdr AS (
+  SELECT p.* FROM pages p, st
+  ORDER BY (st.paged > 0 AND p.page = st.last) DESC, (p.statement_key = $2) DESC, p.page
+  LIMIT 1),
+opening AS (
+  SELECT p.opening_minor FROM pages p, st
+  WHERE st.paged = 0 OR p.page = 1),
+v AS (
+  SELECT CASE
+    WHEN st.n = 0 OR st.unknown THEN NULL
+    WHEN st.paged > 0 AND (st.last IS NULL OR missing.pages IS NOT NULL) THEN 'page_missing'
+    WHEN ent.n = 0 AND st.summarised THEN NULL
+    WHEN ent.ccys > 1 OR (ent.ccys = 1 AND hdr.account_ccy IS NOT NULL
+                          AND ent.ccy <> hdr.account_ccy) THEN NULL
+    WHEN (SELECT opening_minor FROM opening) IS NULL OR hdr.closing_minor IS NULL THEN NULL
+    WHEN (SELECT opening_minor FROM opening) + ent.net <> hdr.closing_minor THEN 'balance_break'
+    END AS why,
+    (SELECT opening_minor FROM opening) AS opening, hdr.closing_minor AS closing,
+    (SELECT opening_minor FROM opening) + ent.net AS computed, st.loaded, st.last,
+    missing.pages AS missing, hdr.natural_key, hdr.kind, hdr.load_id, hdr.position,
+    hdr.account, coalesce(hdr.account_ccy, ent.ccy) AS ccy, grp.base
+  FROM st, ent, missing, hdr, grp)
+INSERT INTO pg_temp.cl_recon (seq, statement_key, status, why, entry_kind, entry_key,
+  entry_item, entry_position, entry_load_id, account, amount_minor, currency, stmt_group,
+  bal_opening, bal_closing, bal_computed, bal_pages, bal_last_page, bal_missing)
+SELECT ($3::bigint + 1) * {reconcile_seq_step}, $2, 'exception', v.why, v.kind, v.natural_key,
+       'statement', v.position, v.load_id, v.account,
+       CASE WHEN v.why = 'balance_break' THEN v.closing - v.computed END, v.ccy, v.base,
+       v.opening, v.closing, v.computed, v.loaded, v.last, v.missing
+FROM v
+WHERE v.why IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_recon r
+                  WHERE r.stmt_group = v.base AND r.entry_item = 'statement')
+
 -- name: reconcile_mark_statement
 -- Statement $2 of tenant $1 reconciled by run $3.
 INSERT INTO clearing_reconcile_statement (tenant, statement_key, run_id)
@@ -726,7 +804,8 @@ SELECT status, why, statement_key, entry_kind, entry_key, entry_item, entry_posi
        payment_status, rule, reference, record_kind, record_key, record_load_id,
        record_position, record_amount, record_currency, record_direction,
        array_to_string(record_accounts, ' '), records, batch_total, batch_count,
-       original_kind, original_key, candidates, rejected, record_date
+       original_kind, original_key, candidates, rejected, record_date, bal_opening,
+       bal_closing, bal_computed, bal_pages, bal_last_page, bal_missing
 FROM pg_temp.cl_recon
 
 -- name: reconcile_output

@@ -18,7 +18,8 @@ CREATE TEMPORARY TABLE cl_stmt_stage (
 	bank_tx_code text, txs bigint, batch_count bigint, batch_msg_id text,
 	batch_pmt_inf_id text, msg_id text, pmt_inf_id text, instr_id text, end_to_end_id text,
 	tx_id text, uetr text, ach_trace text, return_reason text, load_id bigint,
-	ordinal bigint, position bigint, journal_key text, journaled boolean NOT NULL DEFAULT false)
+	ordinal bigint, position bigint, journal_key text, journaled boolean NOT NULL DEFAULT false,
+	page bigint, last_page text, summary_entries bigint)
 ON COMMIT DROP
 
 -- name: statement_stage_copy
@@ -29,7 +30,8 @@ COPY pg_temp.cl_stmt_stage (tenant, kind, item, natural_key, statement_key, key_
   period_to, opening_minor, closing_minor, entry_index, entry_ref, acct_svcr_ref, amount_minor,
   currency, direction, reversal, status, status_reason, booking_date, value_date, bank_tx_code,
   txs, batch_count, batch_msg_id, batch_pmt_inf_id, msg_id, pmt_inf_id, instr_id, end_to_end_id,
-  tx_id, uetr, ach_trace, return_reason, load_id, ordinal, position, journal_key)
+  tx_id, uetr, ach_trace, return_reason, load_id, ordinal, position, page, last_page,
+  summary_entries, journal_key)
 FROM STDIN (FORMAT binary)
 
 -- name: statement_in_file_duplicates
@@ -90,14 +92,15 @@ WITH ins AS (
      closing_minor, entry_index, entry_ref, acct_svcr_ref, amount_minor, currency, direction,
      reversal, status, status_reason, booking_date, value_date, bank_tx_code, txs,
      batch_count, batch_msg_id, batch_pmt_inf_id, msg_id, pmt_inf_id, instr_id,
-     end_to_end_id, tx_id, uetr, ach_trace, return_reason, load_id, ordinal, position)
+     end_to_end_id, tx_id, uetr, ach_trace, return_reason, load_id, ordinal, position, page,
+     last_page, summary_entries)
   SELECT tenant, kind, item, natural_key, statement_key, key_rule, fingerprint, message_type,
          account, account_ccy, statement_id, seq_nb, period_from::date, period_to::date,
          opening_minor, closing_minor, entry_index, entry_ref, acct_svcr_ref, amount_minor,
          currency, direction, reversal::boolean, status, status_reason, booking_date::date,
          value_date::date, bank_tx_code, txs, batch_count, batch_msg_id, batch_pmt_inf_id,
          msg_id, pmt_inf_id, instr_id, end_to_end_id, tx_id, uetr, ach_trace, return_reason,
-         load_id, ordinal, position
+         load_id, ordinal, position, page, last_page::boolean, summary_entries
   FROM pg_temp.cl_stmt_stage s
   WHERE NOT s.journaled
   ORDER BY kind, natural_key

@@ -20,6 +20,8 @@ export CL_BIN CL_ROOT
 . "$CL_ROOT/tests/db/lib.sh"
 # the migration that distributes (its number, from its file name)
 citus_v=$(basename "$CL_ROOT"/sql/[0-9]*_citus.sql | sed "s/^0*\([0-9]*\)_.*/\1/")
+# it and every later one, as init applies them again when taken back
+citus_again=$(( $(ls "$CL_ROOT"/sql/[0-9]*.sql | wc -l) - citus_v + 1 ))
 export PGOPTIONS="-c client_min_messages=warning"
 w1=${CL_CITUS_WORKERS% *}
 w2=${CL_CITUS_WORKERS#* }
@@ -56,9 +58,9 @@ cl init >"$TMP/out" || fail "second init"
 grep -q "up to date at version $latest" "$TMP/out" || fail "second init said: $(cat "$TMP/out")"
 
 # 025 runs again harmlessly (a table already distributed is left as it is)
-q "delete from clearing_schema_version where version = $citus_v" >/dev/null
+q "delete from clearing_schema_version where version >= $citus_v" >/dev/null
 cl init >"$TMP/out" || fail "init running 025 again"
-grep -q "applied 1 migration" "$TMP/out" || fail "025 again: $(cat "$TMP/out")"
+grep -q "applied $citus_again migration" "$TMP/out" || fail "025 again: $(cat "$TMP/out")"
 assert_eq "$(q "select count(*) from citus_tables")" 4 "the same tables after 025 again"
 
 section "a database loaded before Citus: 025 distributes its records"
@@ -74,7 +76,7 @@ n_before=$(q "select count(*) from clearing_record")
 traces_before=$(q "select count(*) from clearing_trace_shard")
 [ "$n_before" -gt 0 ] && [ "$traces_before" -gt 0 ] || fail "nothing loaded: $n_before, $traces_before"
 sh "$CL_DB_SETUP" "$up"
-q "delete from clearing_schema_version where version = $citus_v" >/dev/null
+q "delete from clearing_schema_version where version >= $citus_v" >/dev/null
 cl init -q || fail "init distributing a loaded database"
 assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 3 \
 	"distributed on upgrade"

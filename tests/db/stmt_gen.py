@@ -9,7 +9,12 @@ standard input, one a line:
 
 batch=N makes the entry a batch entry (Btch NbOfTxs N, TtlAmt the amount;
 traces=T1,...,TN gives it N TxDtls without amounts, each with its ACH trace
-as ClrSysRef); rtr=CODE a return (RtrInf).  The balances agree with the entries (opening 0)."""
+as ClrSysRef); rtr=CODE a return (RtrInf).  The balances agree with the entries:
+opening= (minor units, default 0) plus the entries is the closing balance,
+unless off= (minor units) is added to it.  open_type= and close_type=
+(OPBD, CLBD; ITBD for a page's interim balances), page=N and last=false
+(StmtPgntn), msg=camt.052 (an account report, Rpt), summary=N (TxsSummry
+TtlNtries/NbOfNtries N)."""
 import sys
 from xml.sax.saxutils import escape
 
@@ -38,12 +43,19 @@ def main():
         net += e["amount"] if e["dir"] == "CRDT" else -e["amount"]
         entries.append(e)
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
-    out.write('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">\n')
-    out.write('<BkToCstmrStmt><GrpHdr><MsgId>STMT-%s</MsgId><CreDtTm>%sT23:00:00</CreDtTm>'
-              '</GrpHdr>\n' % (seq, day))
-    out.write('<Stmt><Id>STMT-%s</Id><ElctrncSeqNb>%s</ElctrncSeqNb><CreDtTm>%sT23:00:00'
+    report = args.get("msg") == "camt.052"
+    root, stag = ("BkToCstmrAcctRpt", "Rpt") if report else ("BkToCstmrStmt", "Stmt")
+    out.write('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:%s.001.08">\n'
+              % ("camt.052" if report else "camt.053"))
+    out.write('<%s><GrpHdr><MsgId>STMT-%s-%s</MsgId><CreDtTm>%sT23:00:00</CreDtTm>'
+              '</GrpHdr>\n' % (root, seq, args.get("page", "1"), day))
+    pg = ""
+    if "page" in args:
+        pg = ('<%sPgntn><PgNb>%s</PgNb><LastPgInd>%s</LastPgInd></%sPgntn>'
+              % (stag, args["page"], args.get("last", "true"), stag))
+    out.write('<%s><Id>STMT-%s</Id>%s<ElctrncSeqNb>%s</ElctrncSeqNb><CreDtTm>%sT23:00:00'
               '</CreDtTm><FrToDt><FrDtTm>%sT00:00:00</FrDtTm><ToDtTm>%sT23:59:59</ToDtTm>'
-              '</FrToDt>\n' % (seq, seq, day, args.get("from", day), day))
+              '</FrToDt>\n' % (stag, seq, pg, seq, day, args.get("from", day), day))
     if acct[:2].isalpha() and acct[2:4].isdigit():
         out.write('<Acct><Id><IBAN>%s</IBAN></Id><Ccy>%s</Ccy></Acct>\n' % (acct, ccy))
     else:
@@ -52,8 +64,12 @@ def main():
         out.write('<Bal><Tp><CdOrPrtry><Cd>%s</Cd></CdOrPrtry></Tp><Amt Ccy="%s">%s</Amt>'
                   '<CdtDbtInd>%s</CdtDbtInd><Dt><Dt>%s</Dt></Dt></Bal>\n'
                   % (tp, ccy, amt(abs(minor), ccy), "CRDT" if minor >= 0 else "DBIT", day))
-    bal("OPBD", 0)
-    bal("CLBD", net)
+    opening = int(args.get("opening", "0"))
+    bal(args.get("open_type", "OPBD"), opening)
+    bal(args.get("close_type", "CLBD"), opening + net + int(args.get("off", "0")))
+    if "summary" in args:
+        out.write('<TxsSummry><TtlNtries><NbOfNtries>%s</NbOfNtries></TtlNtries></TxsSummry>\n'
+                  % args["summary"])
     for i, e in enumerate(entries, 1):
         out.write('<Ntry><Amt Ccy="%s">%s</Amt><CdtDbtInd>%s</CdtDbtInd><Sts><Cd>BOOK</Cd>'
                   '</Sts><BookgDt><Dt>%s</Dt></BookgDt><ValDt><Dt>%s</Dt></ValDt>'
@@ -86,6 +102,6 @@ def main():
                 out.write('<RtrInf><Rsn><Cd>%s</Cd></Rsn></RtrInf>' % e["rtr"])
             out.write('</TxDtls>')
         out.write('</NtryDtls></Ntry>\n')
-    out.write('</Stmt></BkToCstmrStmt></Document>\n')
+    out.write('</%s></%s></Document>\n' % (stag, root))
 
 main()

@@ -89,7 +89,7 @@ q "select kind, natural_key, alt_key, alt_key2 from clearing_record where tenant
 [ "$(grep -c '|' "$TMP/alt_parser")" -ge 5 ] || fail "corpus: too few pacs records: $(cat "$TMP/alt_parser")"
 grep -q '|e2e|\||ouetr|' "$TMP/alt_parser" || fail "corpus: no alternate keys: $(cat "$TMP/alt_parser")"
 # (back to schema 5: undo 006 and every later migration; a new migration
-# must be undone here too, unless it runs again harmlessly as 011 to 025
+# must be undone here too, unless it runs again harmlessly as 011 to 026
 # do;
 # 013's view names every column, so it goes first)
 q "drop view clearing_feed; drop index clearing_record_alt_key; drop index clearing_record_alt_key2;
@@ -101,8 +101,8 @@ q "drop view clearing_feed; drop index clearing_record_alt_key; drop index clear
      drop column dishonored_code, drop column orgnl_msg_id, drop column alt_key2,
      drop column alt_fp, drop column near_key;
    delete from clearing_schema_version where version >= 6" >/dev/null
-[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | wc -l)" = 25 ] ||
-	fail "a migration was added after 025: undo it above before re-running 006"
+[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | wc -l)" = 26 ] ||
+	fail "a migration was added after 026: undo it above before re-running 006"
 cl init >/dev/null || fail "re-init"
 q "select kind, natural_key, alt_key, alt_key2 from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_sql"
 cmp -s "$TMP/alt_parser" "$TMP/alt_sql" || fail "migration 006 backfill differs: $(diff "$TMP/alt_parser" "$TMP/alt_sql")"

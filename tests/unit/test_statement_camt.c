@@ -150,18 +150,20 @@ static void test_statement_camt_balance_off_by_one_cent(void **state)
 
 	(void)state;
 	stmt_run_str(d, &run);
-	assert_int_equal(run.nerr, 1);
-	assert_string_equal(run.err[0].code, "statement_balance");
-	assert_int_equal(run.err[0].line, 9);
-	assert_string_equal(run.err[0].message,
-			    "closing balance CLBD is 1200.01 EUR, but the opening balance plus "
-			    "booked credits minus booked debits is 1200.00 EUR");
-	assert_string_equal(run.err[0].detail,
+	/* a break is evidence, not an invalid file: a note with the numbers */
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nnote, 1);
+	assert_string_equal(run.note[0].code, CL_STMT_BALANCE_BREAK);
+	assert_int_equal(run.note[0].line, 9);
+	assert_string_equal(run.note[0].message,
+			    "balance break of 0.01 EUR: closing balance CLBD is 1200.01 EUR, but the "
+			    "opening balance plus booked credits minus booked debits is 1200.00 EUR");
+	assert_string_equal(run.note[0].detail,
 			    "opening balance OPBD on line 8: 1000.00; booked credits: 300.00 in 2 "
 			    "entries; booked debits: 100.00 in 1 entry (only entries with Sts BOOK "
 			    "count)");
-	assert_string_equal(run.err[0].path, "/Document/BkToCstmrStmt/Stmt/Bal");
-	/* the items are still handed out (validate shows them) */
+	assert_string_equal(run.note[0].path, "/Document/BkToCstmrStmt/Stmt/Bal");
+	/* the items are all handed out */
 	assert_int_equal(run.nkind[CL_STMT_ENTRY], 4);
 	assert_true(stmt_chunk_stable(d));
 }
@@ -180,10 +182,12 @@ static void test_statement_camt_debit_closing_balance(void **state)
 		memcpy(ind, "DBIT", 4);
 	}
 	stmt_run_str(d, &run);
-	assert_int_equal(run.nerr, 1);
-	assert_string_equal(run.err[0].message,
-			    "closing balance CLBD is -1200.00 EUR, but the opening balance plus "
-			    "booked credits minus booked debits is 1200.00 EUR");
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nnote, 1);
+	assert_string_equal(run.note[0].message,
+			    "balance break of -2400.00 EUR: closing balance CLBD is -1200.00 EUR, but "
+			    "the opening balance plus booked credits minus booked debits is 1200.00 "
+			    "EUR");
 }
 
 /* PRCD (previous closing) stands for the opening balance when there is no
@@ -196,10 +200,11 @@ static void test_statement_camt_prcd_opening(void **state)
 	snprintf(d, sizeof(d), "%s", statement("1200.01", "4", "2", "50.00"));
 	memcpy(strstr(d, "<Cd>OPBD</Cd>"), "<Cd>PRCD</Cd>", 13);
 	stmt_run_str(d, &run);
-	assert_int_equal(run.nerr, 1);
-	assert_string_equal(run.err[0].code, "statement_balance");
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nnote, 1);
+	assert_string_equal(run.note[0].code, CL_STMT_BALANCE_BREAK);
 	assert_string_equal(stmt_nth(&run, CL_STMT_STATEMENT, 0)->stmt.opening.type, "PRCD");
-	assert_true(strncmp(run.err[0].detail, "opening balance PRCD on line 8: 1000.00;", 40) == 0);
+	assert_true(strncmp(run.note[0].detail, "opening balance PRCD on line 8: 1000.00;", 40) == 0);
 }
 
 /* camt.052.001.08 account report: Rpt, no balances to check. */
@@ -343,7 +348,7 @@ static void test_statement_camt_entry_errors(void **state)
 			    "amount \"9.9999\" has more decimals than EUR's 2");
 	assert_string_equal(run.err[i].path, "/Document/BkToCstmrStmt/Stmt/Ntry/Amt");
 	/* the balance cannot be checked with an entry unread: no balance error */
-	assert_int_equal(stmt_find_error(&run, "statement_balance"), -1);
+	assert_int_equal(run.nnote, 0);
 	/* a currency code too long is refused, not cut to three letters */
 	snprintf(d, sizeof(d), "%s", good());
 	memcpy(strstr(d, "<Amt Ccy=\"EUR\">200.00"), "<Amt Ccy=\"EUX\">", 15);
@@ -374,7 +379,7 @@ static void test_statement_camt_entry_errors(void **state)
 	assert_string_equal(run.err[0].code, "entry_status");
 	assert_string_equal(run.err[0].message,
 			    "entry 4 status \"BOKD\": expected BOOK, PDNG, INFO or FUTR");
-	assert_int_equal(stmt_find_error(&run, "statement_balance"), -1);
+	assert_int_equal(run.nnote, 0);
 }
 
 /* Messages quote the file: a control character is shown, not printed. */
@@ -406,26 +411,70 @@ static void test_statement_camt_repeated_amount(void **state)
 	assert_int_equal(run.err[stmt_find_error(&run, "repeated_element")].line, 18);
 }
 
+/* The statement as page 1 of several, its closing balance of type `tp`
+ * (the page's interim balance ITBD, else CLBD or one not read). */
+static const char *first_page(char *d, size_t cap, const char *closing, const char *tp)
+{
+	static const char pg[] = "<StmtPgntn><PgNb>1</PgNb><LastPgInd>false</LastPgInd></StmtPgntn>";
+	char *at;
+
+	snprintf(d, cap, "%s", statement(closing, "9", "2", "50.00"));
+	at = strstr(d, "<ElctrncSeqNb>");
+	memmove(at + sizeof(pg) - 1, at, strlen(at) + 1);
+	memcpy(at, pg, sizeof(pg) - 1);
+	memcpy(strstr(d, "<Cd>CLBD</Cd>") + 4, tp, 4);
+	return d;
+}
+
+/* A page is added up alone with its own balances: OPBD to ITBD here; its
+ * TxsSummry (NbOfNtries 9) is not checked against one page's entries. */
 static void test_statement_camt_page_of_several(void **state)
 {
 	char d[8192];
-	char *at;
 
 	(void)state;
-	snprintf(d, sizeof(d), "%s", statement("1.00", "9", "2", "50.00"));
-	at = strstr(d, "<ElctrncSeqNb>");
-	{
-		static const char pg[] =
-			"<StmtPgntn><PgNb>1</PgNb><LastPgInd>false</LastPgInd></StmtPgntn>";
-		size_t n = sizeof(pg) - 1;
-
-		memmove(at + n, at, strlen(at) + 1);
-		memcpy(at, pg, n);
-	}
-	stmt_run_str(d, &run);
+	stmt_run_str(first_page(d, sizeof(d), "1200.00", "ITBD"), &run);
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nnote, 0);
+	stmt_run_str(first_page(d, sizeof(d), "1.00", "ITBD"), &run);
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nnote, 1);
+	assert_string_equal(run.note[0].code, CL_STMT_BALANCE_BREAK);
+	assert_string_equal(run.note[0].message,
+			    "balance break of -1199.00 EUR: page 1: closing balance ITBD is 1.00 "
+			    "EUR, but the opening balance plus booked credits minus booked debits is "
+			    "1200.00 EUR");
+	/* no closing balance of the page: nothing to add up */
+	stmt_run_str(first_page(d, sizeof(d), "1.00", "XXXX"), &run);
 	assert_int_equal(run.nerr, 0);
 	assert_int_equal(run.nnote, 1);
 	assert_string_equal(run.note[0].code, "statement_page");
+}
+
+/* A balance report (camt.052, MT941's kind): balances and a TxsSummry of
+ * entries it does not list.  Valid: nothing to add up. */
+static void test_statement_camt_balance_report(void **state)
+{
+	static const char d[] =
+		"<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.052.001.08\">"
+		"<BkToCstmrAcctRpt><GrpHdr><MsgId>R-2</MsgId></GrpHdr>"
+		"<Rpt><Id>RPT-2</Id><Acct><Id><IBAN>GB33BUKB20201555555555</IBAN></Id></Acct>"
+		"<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy=\"GBP\">100.00</Amt>"
+		"<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-30</Dt></Dt></Bal>"
+		"<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy=\"GBP\">150.00</Amt>"
+		"<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-30</Dt></Dt></Bal>"
+		"<TxsSummry><TtlNtries><NbOfNtries>3</NbOfNtries><Sum>70.00</Sum></TtlNtries>"
+		"<TtlCdtNtries><NbOfNtries>2</NbOfNtries><Sum>60.00</Sum></TtlCdtNtries>"
+		"<TtlDbtNtries><NbOfNtries>1</NbOfNtries><Sum>10.00</Sum></TtlDbtNtries>"
+		"</TxsSummry></Rpt></BkToCstmrAcctRpt></Document>";
+
+	(void)state;
+	stmt_run_str(d, &run);
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nkind[CL_STMT_STATEMENT], 1);
+	assert_int_equal(run.nkind[CL_STMT_ENTRY], 0);
+	assert_int_equal(run.nnote, 1);
+	assert_string_equal(run.note[0].code, "balance_report");
 }
 
 static void test_statement_camt_mixed_currencies(void **state)
@@ -438,7 +487,7 @@ static void test_statement_camt_mixed_currencies(void **state)
 	       "<Amt Ccy=\"CHF\">", 15);
 	stmt_run_str(d, &run);
 	assert_true(stmt_find_error(&run, "statement_currency") >= 0);
-	assert_int_equal(stmt_find_error(&run, "statement_balance"), -1);
+	assert_int_equal(run.nnote, 0);
 }
 
 static void test_statement_camt_wrong_report_element(void **state)
@@ -618,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_statement_camt_message_quotes_safely),
 		cmocka_unit_test(test_statement_camt_repeated_amount),
 		cmocka_unit_test(test_statement_camt_page_of_several),
+		cmocka_unit_test(test_statement_camt_balance_report),
 		cmocka_unit_test(test_statement_camt_mixed_currencies),
 		cmocka_unit_test(test_statement_camt_wrong_report_element),
 		cmocka_unit_test(test_statement_camt_unsupported),
