@@ -332,9 +332,16 @@ static int ingest_file(struct run *R, const struct cl_inbox_file *f)
 			if (o != CL_INGEST_COMMITTED)
 				write_reason(R, f, &r, o, dest);
 			if (r.load_id &&
-			    cl_load_record_archive(&R->db, r.load_id, dest, &err) != CL_DB_OK)
+			    cl_load_record_archive(&R->db, r.load_id, dest, &err) != CL_DB_OK) {
+				char safe_dest[4 * 1024];
+
+				/* not silent: the history no longer says where the
+				   file went, and a person should record it */
 				cl_msg("%s: moved to %s, but the move was not recorded: %s",
-				       cl_text_safe(f->name, safe, sizeof(safe)), dest, err.message);
+				       cl_text_safe(f->name, safe, sizeof(safe)),
+				       cl_text_safe(dest, safe_dest, sizeof(safe_dest)), err.message);
+				code = cl_exit_worse(code, CL_EXIT_DB);
+			}
 		}
 	}
 	if (r.outcome == CL_OUTCOME_FAILED) {

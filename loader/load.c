@@ -548,9 +548,12 @@ out:
 enum cl_db_status cl_load_record_archive(struct cl_db *db, long long load_id, const char *path,
 					 struct cl_error *err)
 {
-	char id[24];
-	const char *p[2] = { id, path };
+	char id[24], stored[4 * 1024];
+	const char *p[2] = { id, stored };
 
+	/* a text column holds only UTF-8: a byte of the path that is not
+	   (a Latin-1 name) is stored as \xNN, as the load row's file name */
+	(void)cl_text_escape(path, stored, sizeof(stored), CL_ESC_INVALID);
 	snprintf(id, sizeof(id), "%lld", load_id);
 	return cl_db_exec(db, CL_SQL_LOAD_RECORD_ARCHIVE, 2, p, NULL, err);
 }

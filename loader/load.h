@@ -152,7 +152,8 @@ void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts 
 		  const struct cl_load_hooks *hooks, struct cl_load_result *res);
 
 /* ingest: load `load_id`'s file now lives at `path` (its own row in
- * clearing_load_archive, in a transaction of its own). */
+ * clearing_load_archive, in a transaction of its own; bytes of the path
+ * that are not UTF-8 stored as \xNN, as clearing_load.file_name). */
 enum cl_db_status cl_load_record_archive(struct cl_db *db, long long load_id, const char *path,
 					 struct cl_error *err) CL_MUST_CHECK;
 

@@ -178,6 +178,19 @@ grep -q '^{"type":"ingest_run",.*"exit_status":0}$' "$TMP/out" || fail "json run
 python3 "$CL_ROOT/tests/tools/json_output_check.py" "$CL_ROOT/man/clearing-load-output.schema.json" \
 	--expect ingest_file,ingest_run "$TMP/out" || fail "ingest JSON against the schema"
 
+# a file name that is not UTF-8 (a Latin-1 name): loaded, moved, and the move
+# recorded with the byte escaped as the load row's file name is; the run
+# exits 0 only because it was recorded
+rm -f "$IN"/*
+"$CL_TOOLS/gen_ach" -n 5 --start 9100 >"$IN/$(printf 'l\351gende.ach')"
+expect_exit 0 ingest
+[ -f "$AR/done/$DAY/$(printf 'l\351gende.ach')" ] || fail "the Latin-1 name not archived: $(ls "$AR/done/$DAY")"
+grep -q 'not recorded' "$TMP/err" && fail "the move was not recorded: $(cat "$TMP/err")"
+assert_eq "$(q "select count(*) from clearing_load_archive a join clearing_load l using (load_id)
+	       where strpos(l.file_name, 'l\xE9gende.ach') > 0
+	         and strpos(a.path, '/done/$DAY/l\xE9gende.ach') > 0")" 1 \
+	"the archive row of the Latin-1 name, escaped"
+
 # usage: no inbox, not a directory, no --archive
 expect_exit 2 cl ingest --archive "$AR"
 expect_exit 2 cl ingest --archive "$AR" "$TMP/good.ach"
