@@ -7,7 +7,8 @@
 #            beside `wc -l`; ISO 20022 validate on 200,000-transaction
 #            pain.001 and pacs.008 files, beside `xmllint --stream --noout`;
 #            the bank's answers (camt.053, pacs.002 beside xmllint, BAI2
-#            beside wc -l) of as many items.
+#            beside wc -l) of as many items; each validate (and parse) head
+#            to head with clearing-load built from BENCH_BASE.
 #   loader   against a throwaway cluster (pg_virtualenv, or the server PG*
 #            names): the growth curve of curve.sh, one business day of
 #            1,000,000 entries at 0, 5M and 20M records of history, on the
@@ -155,6 +156,51 @@ target_text() {
 
 size_of() { wc -c <"$1" | tr -d ' '; }
 
+# ------------------------------------------------------- head to head
+# "No reader gets slower": each family's validate (and NACHA's, pain.001's
+# and pacs.008's parse) beside the same command of clearing-load built from
+# BENCH_BASE (a git revision of this repository; default the one in
+# tests/bench/base-rev, the last commit before the reading engine became
+# one), on the same file in the same run.  Target: at most 1.1x.  Skipped,
+# and said, when the tree is no git checkout or the revision does not build.
+BASE_REV=${BENCH_BASE:-$(sed -n '/^[0-9a-f]/{p;q;}' "$here/base-rev" 2>/dev/null)}
+BASE_BIN=""
+if [ -n "$BASE_REV" ] && git -C "$root" rev-parse -q --verify "$BASE_REV^{commit}" >/dev/null 2>&1; then
+	log "building clearing-load at $BASE_REV for the head-to-head figures"
+	rm -rf "$W/base"
+	mkdir -p "$W/base"
+	if git -C "$root" archive "$BASE_REV" | tar -x -C "$W/base" &&
+		make -s -C "$W/base" -j"$(nproc)" clearing-load >"$W/base.log" 2>&1; then
+		BASE_BIN="$W/base/clearing-load"
+		BASE_SHORT=$(git -C "$root" rev-parse --short "$BASE_REV")
+	else
+		log "clearing-load at $BASE_REV did not build ($W/base.log): no head-to-head figures"
+	fi
+else
+	log "no base revision (BENCH_BASE, tests/bench/base-rev) in this tree: no head-to-head figures"
+fi
+
+# head_to_head NAME FILE: validate (and for clearing files parse) of FILE
+# by the base build, as validate_NAME / parse_NAME by this one.
+head_to_head() {
+	[ -n "$BASE_BIN" ] || return 0
+	best_of 3 "validate_${1}_base" "$BASE_BIN" validate "$2"
+	[ -s "$W/parse_$1.m" ] && best_of 3 "parse_${1}_base" "$BASE_BIN" parse --format json "$2"
+	return 0
+}
+
+# head_to_head_figs NAME BYTES RECORDS LABEL: the rows: this build's figure
+# again, its ratio to the base build's.
+head_to_head_figs() {
+	[ -n "$BASE_BIN" ] || return 0
+	for _c in validate parse; do
+		[ -s "$W/${_c}_${1}_base.m" ] || continue
+		cp "$W/${_c}_$1.m" "$W/${_c}_${1}_now.m"
+		fig "${_c}_${1}_base" "$2" "$3" "$_c, $4, clearing-load at $BASE_SHORT (head to head)"
+		fig "${_c}_${1}_now" "$2" "$3" "$_c, $4, this build" "${_c}_${1}_base" 1.1
+	done
+}
+
 # ---------------------------------------------------------------- parsers
 log "generating a $ACH_N-entry NACHA file and $ISO_N-transaction pain.001 / pacs.008 files"
 "$CL_TOOLS/gen_ach" --entries "$ACH_N" --seed 1 >"$W/a.ach" || { log "gen_ach failed"; exit 1; }
@@ -173,6 +219,11 @@ best_of 3 xmllint_p1 xmllint --stream --noout "$W/p1.xml"
 best_of 3 validate_p1 "$CL_BIN" validate "$W/p1.xml"
 best_of 3 xmllint_p8 xmllint --stream --noout "$W/p8.xml"
 best_of 3 validate_p8 "$CL_BIN" validate "$W/p8.xml"
+best_of 3 parse_p1 "$CL_BIN" parse --format json "$W/p1.xml"
+best_of 3 parse_p8 "$CL_BIN" parse --format json "$W/p8.xml"
+head_to_head ach "$W/a.ach"
+head_to_head p1 "$W/p1.xml"
+head_to_head p8 "$W/p8.xml"
 
 fig wc_ach "$A_BYTES" "$ACH_N" "wc -l, NACHA $ACH_N entries (floor)"
 fig validate_ach "$A_BYTES" "$ACH_N" "validate, NACHA $ACH_N entries" wc_ach - 500 16384
@@ -181,6 +232,11 @@ fig xmllint_p1 "$P1_BYTES" "$ISO_N" "xmllint --stream --noout, pain.001 $ISO_N t
 fig validate_p1 "$P1_BYTES" "$ISO_N" "validate, pain.001 $ISO_N tx" xmllint_p1 1.5 - 16384
 fig xmllint_p8 "$P8_BYTES" "$ISO_N" "xmllint --stream --noout, pacs.008 $ISO_N tx (floor)"
 fig validate_p8 "$P8_BYTES" "$ISO_N" "validate, pacs.008 $ISO_N tx" xmllint_p8 1.5 - 16384
+fig parse_p1 "$P1_BYTES" "$ISO_N" "parse --format json >/dev/null, pain.001" xmllint_p1
+fig parse_p8 "$P8_BYTES" "$ISO_N" "parse --format json >/dev/null, pacs.008" xmllint_p8
+head_to_head_figs ach "$A_BYTES" "$ACH_N" "NACHA"
+head_to_head_figs p1 "$P1_BYTES" "$ISO_N" "pain.001"
+head_to_head_figs p8 "$P8_BYTES" "$ISO_N" "pacs.008"
 rm -f "$W/p1.xml" "$W/p8.xml"
 
 # The bank's answers, each family beside the C floor that reads the same
@@ -201,12 +257,18 @@ best_of 3 wc_bai wc -l "$W/ans.bai2"
 best_of 3 validate_bai "$CL_BIN" validate "$W/ans.bai2"
 best_of 3 xmllint_p2 xmllint --stream --noout "$W/ans.pacs.002"
 best_of 3 validate_p2 "$CL_BIN" validate "$W/ans.pacs.002"
+head_to_head c53 "$W/ans.camt.053"
+head_to_head bai "$W/ans.bai2"
+head_to_head p2 "$W/ans.pacs.002"
 fig xmllint_c53 "$C53_BYTES" "$ISO_N" "xmllint --stream --noout, camt.053 $ISO_N entries (floor)"
 fig validate_c53 "$C53_BYTES" "$ISO_N" "validate, camt.053 $ISO_N entries" xmllint_c53 1.5 - 16384
 fig wc_bai "$BAI_BYTES" "$ISO_N" "wc -l, BAI2 $ISO_N details (floor)"
 fig validate_bai "$BAI_BYTES" "$ISO_N" "validate, BAI2 $ISO_N details" wc_bai - - 16384
 fig xmllint_p2 "$P2_BYTES" "$ISO_N" "xmllint --stream --noout, pacs.002 $ISO_N statuses (floor)"
 fig validate_p2 "$P2_BYTES" "$ISO_N" "validate, pacs.002 $ISO_N statuses" xmllint_p2 1.5 - 16384
+head_to_head_figs c53 "$C53_BYTES" "$ISO_N" "camt.053"
+head_to_head_figs bai "$BAI_BYTES" "$ISO_N" "BAI2"
+head_to_head_figs p2 "$P2_BYTES" "$ISO_N" "pacs.002"
 rm -f "$W/ans.camt.053" "$W/ans.bai2" "$W/ans.pacs.002"
 
 # ---------------------------------------------------------------- loader
