@@ -370,9 +370,14 @@ static void json_count(struct cl_json *j, const char *key, unsigned long v)
 
 void cl_json_error(const char *file, const struct cl_error *err)
 {
+	cl_json_diag("error", file, err);
+}
+
+void cl_json_diag(const char *type, const char *file, const struct cl_error *err)
+{
 	struct cl_json j;
 
-	cl_json_begin(&j, stdout, "error");
+	cl_json_begin(&j, stdout, type);
 	cl_json_str(&j, "file", file ? file : err->file);
 	json_count(&j, "line", err->line);
 	json_count(&j, "column", err->column);

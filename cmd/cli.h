@@ -148,6 +148,10 @@ void cl_json_end(struct cl_json *j); /* writes "}\n" */
  * "message", "detail", "hint", "sqlstate" (null when ""). */
 void cl_json_error(const char *file, const struct cl_error *err);
 
+/* The same object with another "type": "warning" (a balance break, which
+ * leaves the file valid). */
+void cl_json_diag(const char *type, const char *file, const struct cl_error *err);
+
 /* An error from a file: its lines on stderr (cl_print_error) and, with
  * --format json, its object on stdout (cl_json_error). */
 void cl_report_error(const char *file, const struct cl_error *err);

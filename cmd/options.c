@@ -82,9 +82,13 @@ const char *cl_file_name(const char *arg)
 void cl_note_if_verbose(void *ctx, const struct cl_error *err)
 {
 	(void)ctx;
-	if (strcmp(err->code, CL_STMT_BALANCE_BREAK) == 0)
+	if (strcmp(err->code, CL_STMT_BALANCE_BREAK) == 0) {
+		/* a person's stderr always; a machine's stdout too, as an
+		   error would be (validate's and load's --format json) */
 		cl_print_warning(err);
-	else if (cl_opt_verbose)
+		if (cl_opt_format == CL_OUT_JSON)
+			cl_json_diag("warning", NULL, err);
+	} else if (cl_opt_verbose)
 		cl_print_note(err);
 }
 

@@ -36,6 +36,7 @@ class Stanza:
         self.ops = []        # (line number, text) of the input
         self.args = []
         self.records = None  # records: N
+        self.stored = None   # stored: N (statement rows a load stores)
         self.summary = None  # expect: ...
         self.expected = []   # expected error and note lines
 
@@ -68,6 +69,8 @@ def parse_file(path):
             cur.args = line[len("args: "):].split()
         elif line.startswith("records: "):
             cur.records = int(line[len("records: "):])
+        elif line.startswith("stored: "):
+            cur.stored = int(line[len("stored: "):])
         else:
             cur.ops.append((where, line))
     for c in cases:
@@ -320,7 +323,8 @@ def expected_stderr(case):
     for e in case.expected:
         loc, code, msg = split_line(e)
         loc = re.sub(r"^(.*?:\d+):\d+$", r"\1", loc)  # the text output has no column
-        level = code if code in ("note", "detail", "hint") else "error"
+        level = (code if code in ("note", "detail", "hint")
+                 else "warning" if code.startswith("warning ") else "error")
         out.append("clearing-load: %s: %s: %s" % (loc, level, msg))
     return out
 
@@ -354,13 +358,13 @@ def validate(case, name, cwd):
         if not l:
             continue
         o = json.loads(l)
-        if o["type"] == "error":
+        if o["type"] in ("error", "warning"):
             jerrors.append(o)
         elif o["type"] == "file":
             records = o.get("records")
     lines, k = [], 0
     for l in errs:
-        m = re.match(r"clearing-load: (.*?): (error|note|detail|hint): (.*)$", l, re.S)
+        m = re.match(r"clearing-load: (.*?): (error|warning|note|detail|hint): (.*)$", l, re.S)
         if not m:
             lines.append("?: ?: " + l)
             continue
@@ -385,6 +389,10 @@ def validate(case, name, cwd):
             if o.get("column"):
                 loc += ":%d" % o["column"]
             code = o["code"]
+            if (o["type"] == "warning") != (kind == "warning"):
+                problems.append("JSON %s %d is a %s in the text" % (o["type"], k + 1, kind))
+            if o["type"] == "warning":
+                code = "warning " + code
             if o.get("other_line"):
                 code += " (line %d)" % o["other_line"]
             lines.append("%s: %s: %s" % (loc, code, msg))
@@ -392,7 +400,8 @@ def validate(case, name, cwd):
             lines.append("%s: ?: %s" % (loc, msg))
         k += 1
     if k != len(jerrors):
-        problems.append("%d errors in the text output, %d in the JSON output" % (k, len(jerrors)))
+        problems.append("%d errors and warnings in the text output, %d in the JSON output"
+                        % (k, len(jerrors)))
     return rc, summary, lines, records, problems
 
 
@@ -423,6 +432,11 @@ def check_load(case, name, cwd, tenant):
     problems = []
     rc, out, err = run(["load", "--tenant", tenant] + case.args + [name], cwd)
     rows = int(psql("select count(*) from clearing_record where tenant = '%s'" % tenant))
+    items = int(psql("select count(*) from clearing_statement_item where tenant = '%s'"
+                     % tenant))
+    # a statement or status report: its rows are statement items, as many
+    # as `stored:` says (validate counts the reader's items, not rows)
+    statement = re.search(r"^valid (camt|pacs\.002|bai2)", case.summary) is not None
     outcome = psql("select string_agg(outcome, ',') from clearing_load where tenant = '%s'"
                    % tenant)
     if case.summary.startswith("valid"):
@@ -430,7 +444,14 @@ def check_load(case, name, cwd, tenant):
         want = int(m.group(1)) if m else 0
         if rc != 0:
             problems.append("load exited %d, expected 0: %s" % (rc, err.strip()))
-        if rows != want:
+        if statement:
+            if rows != 0:
+                problems.append("%d clearing records from a statement" % rows)
+            if case.stored is None:
+                problems.append("a valid statement case needs 'stored: N'")
+            elif items != case.stored:
+                problems.append("%d statement rows stored, expected %d" % (items, case.stored))
+        elif rows != want:
             problems.append("%d rows applied, expected %d" % (rows, want))
         if outcome != "committed":
             problems.append("outcome %r, expected committed" % outcome)
@@ -450,8 +471,8 @@ def check_load(case, name, cwd, tenant):
         counted = "%s: rejected, %s, nothing applied" % (name, case.summary[len("invalid, "):])
         if not out.startswith(counted):
             problems.append("load said %r, expected %r" % (out.strip(), counted))
-        if rows != 0:
-            problems.append("%d rows applied from an invalid file" % rows)
+        if rows + items != 0:
+            problems.append("%d rows applied from an invalid file" % (rows + items))
         if outcome != "rejected":
             problems.append("outcome %r, expected rejected" % outcome)
     return problems
