@@ -53,7 +53,7 @@
  *    is not one page of several and lists entries; a batch entry's Btch
  *    NbOfTxs and TtlAmt against its TxDtls, and the entry amount against
  *    the sum of its TxDtls when every one has an amount in the entry's
- *    currency; balances in another currency than the entries.
+ *    currency.
  * Balance arithmetic is no check of the file but evidence about the
  * account: opening booked balance (OPBD, else PRCD) plus booked credits
  * minus booked debits against the closing booked balance (CLBD) -- of a
@@ -61,7 +61,9 @@
  * its last ITBD) -- is a note (CL_NOTE, code CL_STMT_BALANCE_BREAK) with the
  * numbers when it does not add up; the file stays valid.  A report that
  * lists no entries while its TxsSummry counts some (a balance report) is
- * not added up at all (note "balance_report").
+ * not added up at all (note "balance_report"), nor is a statement whose
+ * balances or booked entries are in more than one currency (note
+ * "statement_currency").
  *  - BAI2: record order; the 49, 98 and 99 trailers' control totals (required:
  *    blank is an error) and
  *    record, account and group counts (statement_bai2.c says how).

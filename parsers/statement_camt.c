@@ -777,7 +777,9 @@ static void summary_check(struct cl_stmt_parser *p)
  * the bank's evidence of what it booked, valid whatever its arithmetic;
  * the loader stores it and reconcile reports the break with its
  * difference (docs/design/0028-statement-balance-breaks.md).  Currencies that
- * differ leave nothing to add up: an error. */
+ * differ (an entry booked in another currency than the account's, balances
+ * in two) leave nothing to add up: a note that the balance was not added
+ * up, never a refusal -- reconcile does not add such a statement up either. */
 static void balance_check(struct cl_stmt_parser *p, const struct cl_stmt_balance *o,
 			  const struct cl_stmt_balance *k, const char *what)
 {
@@ -791,11 +793,13 @@ static void balance_check(struct cl_stmt_parser *p, const struct cl_stmt_balance
 	if (strcmp(o->ccy, k->ccy) != 0 ||
 	    (c->n_booked_cdt + c->n_booked_dbt > 0 && strcmp(c->sum_ccy, o->ccy) != 0) ||
 	    c->mixed_ccy) {
-		cl_stmt_error(p, k->line, path, "statement_currency",
-			      "statement %.35s mixes currencies (opening balance %s, closing balance "
-			      "%s, entries %s%s): expected one currency to check the balance",
-			      c->stmt.id[0] ? c->stmt.id : "(no Id)", o->ccy, k->ccy,
-			      c->sum_ccy[0] ? c->sum_ccy : "none", c->mixed_ccy ? " and others" : "");
+		err = cl_stmt_note(p, k->line, "statement_currency",
+				   "statement %.35s mixes currencies (opening balance %s, closing "
+				   "balance %s, entries %s%s): its balance is not added up",
+				   c->stmt.id[0] ? c->stmt.id : "(no Id)", o->ccy, k->ccy,
+				   c->sum_ccy[0] ? c->sum_ccy : "none",
+				   c->mixed_ccy ? " and others" : "");
+		snprintf(err->path, sizeof(err->path), "%s", path);
 		return;
 	}
 	if (c->overflow)
