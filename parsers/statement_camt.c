@@ -208,6 +208,9 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 	struct cl_stmt_camt *c = &p->camt;
 
 	switch (scope) {
+	case SC_ROOT:
+		c->root_line = line;
+		break;
 	case SC_STMT: {
 		/* Stmt, Ntfctn and Rpt share the table: each message has one */
 		static const char *const want[] = {
@@ -926,7 +929,7 @@ static void scope_end(struct cl_stmt_parser *p, int scope)
 			char path[CL_PATH_MAX];
 
 			cl_stmt_xml_scope_path(p, path, sizeof(path));
-			cl_stmt_error(p, 0, path, "missing_element",
+			cl_stmt_error(p, c->root_line, path, "missing_element",
 				      "%s has no statement: expected <Stmt>, <Ntfctn> or <Rpt>",
 				      p->message_type);
 		}

@@ -78,6 +78,7 @@ extern const struct cl_stmt_msg_ops cl_stmt_pacs002_ops;  /* status_pacs002.c */
 
 /* ---- camt state (statement_camt.c) ---- */
 struct cl_stmt_camt {
+	unsigned long root_line;     /* where the message element began */
 	struct cl_stmt_statement stmt;
 	bool stmt_given;             /* the STATEMENT item was queued */
 	struct cl_stmt_entry entry;

@@ -207,6 +207,18 @@ static void scope_end(struct cl_stmt_parser *p, int scope)
 {
 	if (scope == SC_OGRP || scope == SC_TXSTS)
 		status_end(p, scope);
+	if (scope == SC_ROOT && p->pacs.n_grp == 0 && p->pacs.n_tx == 0) {
+		/* the schema allows both 0..n, but a report of no status is
+		   no answer: an empty message is invalid, as a clearing
+		   message without a transaction is */
+		char path[CL_PATH_MAX];
+
+		cl_stmt_xml_scope_path(p, path, sizeof(path));
+		cl_stmt_error(p, p->pacs.hdr.line, path, "no_transaction",
+			      "%s reports no status: expected at least one <OrgnlGrpInfAndSts> "
+			      "or <TxInfAndSts>; an empty report is no answer",
+			      p->message_type);
+	}
 }
 
 const struct cl_stmt_msg_ops cl_stmt_pacs002_ops = {

@@ -31,7 +31,7 @@ one pain.002/moov_postfinance_pain002-epo.xml "pain.002.001.03.ch.02 is a paymen
 # message type, no clearing record; parse has none to print and refuses
 # them (unsupported, exit 9) rather than print nothing
 for f in camt.053/genkgo_camt053.v8.xml:camt.053.001.08 camt.054/genkgo_camt054.v8-with-UETR.xml:camt.054.001.08 \
-	pacs.002/moov_valid_pacs_v11_minimal.xml:pacs.002.001.11 pacs.002/rtp/tch_rtp_pacs002.ACTC.xml:pacs.002.001.10; do
+	pacs.002/cbprplus/cbprplus_2025_pacs.002.min.xml:pacs.002.001.10 pacs.002/rtp/tch_rtp_pacs002.ACTC.xml:pacs.002.001.10; do
 	run validate --format json "$C/${f%%:*}"
 	expect_status 0
 	if grep -q '"type":"record"\|"type":"error"' "$TMP/stdout"; then
@@ -61,3 +61,9 @@ head -c 1500 "$C/camt.053/genkgo_camt053.v8.xml" >"$TMP/cut.xml"
 run validate "$TMP/cut.xml"
 expect_status 3
 echo ok
+
+# a pacs.002 of no status (GrpHdr alone: both 0..n of the schema empty) is
+# an empty message, invalid as an empty clearing message is
+run validate "$C/pacs.002/moov_valid_pacs_v11_minimal.xml"
+expect_status 3
+expect_stderr_has "reports no status: expected at least one <OrgnlGrpInfAndSts> or <TxInfAndSts>"
