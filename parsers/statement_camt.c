@@ -460,6 +460,14 @@ static void bal_end(struct cl_stmt_parser *p)
 			      c->bal_ind);
 		return;
 	}
+	if (!c->bal_date[0]) { /* Dt is mandatory in every version's Bal */
+		scope_path(p, "Dt", path, sizeof(path));
+		cl_stmt_error(p, c->bal_line, path, "missing_element",
+			      "balance %s has no <Dt>: expected the date it is struck on (Dt/Dt or "
+			      "Dt/DtTm)",
+			      c->bal_type);
+		return;
+	}
 	b->present = true;
 	snprintf(b->type, sizeof(b->type), "%s", c->bal_type);
 	b->amount_minor = d == CL_DIR_DEBIT ? -v : v;

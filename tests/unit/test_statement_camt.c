@@ -380,6 +380,26 @@ static void test_statement_camt_entry_errors(void **state)
 	assert_string_equal(run.err[0].message,
 			    "entry 4 status \"BOKD\": expected BOOK, PDNG, INFO or FUTR");
 	assert_int_equal(run.nnote, 0);
+	/* an opening balance without its mandatory Dt (a real bank file,
+	 * testdata/statements/real/hbci4java) is refused, not stored undated */
+	{
+		char *dt;
+
+		snprintf(d, sizeof(d), "%s", good());
+		dt = strstr(d, "<Dt><Dt>2026-11-29</Dt></Dt>");
+		assert_non_null(dt);
+		memset(dt, 'x', 28);
+		memcpy(dt, "<!--", 4);
+		memcpy(dt + 25, "-->", 3);
+		stmt_run_str(d, &run);
+		assert_int_equal(run.nerr, 1);
+		assert_string_equal(run.err[0].code, "missing_element");
+		assert_int_equal(run.err[0].line, 8);
+		assert_string_equal(run.err[0].path, "/Document/BkToCstmrStmt/Stmt/Bal/Dt");
+		assert_string_equal(run.err[0].message,
+				    "balance OPBD has no <Dt>: expected the date it is struck on "
+				    "(Dt/Dt or Dt/DtTm)");
+	}
 }
 
 /* Messages quote the file: a control character is shown, not printed. */
@@ -620,9 +640,9 @@ static void test_statement_camt_million_entries(void **state)
 		   "<BkToCstmrStmt><GrpHdr><MsgId>BIG</MsgId></GrpHdr><Stmt><Id>S</Id>"
 		   "<Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>\n"
 		   "<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy=\"EUR\">0</Amt>"
-		   "<CdtDbtInd>CRDT</CdtDbtInd></Bal>\n"
+		   "<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-30</Dt></Dt></Bal>\n"
 		   "<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy=\"EUR\">%ld.00</Amt>"
-		   "<CdtDbtInd>CRDT</CdtDbtInd></Bal>\n"
+		   "<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-30</Dt></Dt></Bal>\n"
 		   "<TxsSummry><TtlNtries><NbOfNtries>%ld</NbOfNtries></TtlNtries></TxsSummry>\n",
 		n, n);
 	for (long i = 0; i < n; i++)
