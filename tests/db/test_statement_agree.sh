@@ -1,6 +1,6 @@
 # validate and load give one verdict on every statement and status report
-# of testdata/statements (the real ones of testdata/statements/real/, BAI2
-# named .bai, .bai2 or .txt there, and the hand-made ones of
+# of testdata/statements (every file of testdata/statements/real/, whatever
+# its name, and the hand-made ones of
 # testdata/statements/agree/): each file is validated, diffed and then
 # loaded into a tenant of its own; the exit statuses must agree (0 valid
 # and committed -- diff: 1, new records -- 3 invalid and rejected, 9
@@ -12,8 +12,7 @@ cl init >/dev/null
 
 n=0
 bad=""
-for f in $(find "$TESTDATA/statements" -type f \( -name '*.xml' -o -name '*.bai' -o -name '*.bai2' \
-	-o -path '*/real/*.txt' \) | sort); do
+for f in $(find "$TESTDATA/statements" -type f \( -name '*.xml' -o -name '*.bai' -o -path '*/real/*' \) | sort); do
 	n=$((n + 1))
 	set +e
 	"$CL_BIN" validate -q "$f" >/dev/null 2>"$TMP/verr"
