@@ -12,7 +12,7 @@ and value dates, NtryRef, AcctSvcrRef, bank transaction code), in the order of t
 per group and transaction status (status, original references, amount)."""
 import sys
 import xml.etree.ElementTree as ET
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 EXP = {"JPY": 0, "KRW": 0, "CLP": 0, "BHD": 3, "KWD": 3, "OMR": 3, "JOD": 3, "TND": 3}
 
@@ -22,7 +22,10 @@ def local(tag):
 
 
 def minor(text, ccy):
-    return int(Decimal(text.strip()) * (10 ** EXP.get(ccy, 2)))
+    try:
+        return int(Decimal((text or "").strip()) * (10 ** EXP.get(ccy, 2)))
+    except InvalidOperation:  # not a number: the C reader refuses the file
+        return 0
 
 
 def child(el, name):
