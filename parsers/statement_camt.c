@@ -581,7 +581,10 @@ static void dtls_end(struct cl_stmt_parser *p)
 	char path[CL_PATH_MAX], a[40], b[40];
 	int exp = cl_iso_ccy_exponent(e->ccy);
 
-	if (c->dtls_btch_nb >= 0 && c->dtls_txs > 0 &&
+	/* one TxDtls is the batch summarised (Nordic and Dutch banks write
+	 * NbOfTxs 20 over one TxDtls of the whole amount), not a count: the
+	 * entry and TtlAmt checks still hold it to the amounts */
+	if (c->dtls_btch_nb >= 0 && c->dtls_txs > 1 &&
 	    (unsigned long)c->dtls_btch_nb != c->dtls_txs) {
 		scope_path(p, "Btch/NbOfTxs", path, sizeof(path));
 		cl_stmt_error(p, c->btch_line, path, "batch_count",

@@ -265,6 +265,31 @@ static void test_statement_camt_batch_count(void **state)
 			    "entry 1 Btch NbOfTxs is 3, but its NtryDtls has 2 TxDtls");
 }
 
+/* A batch reported with one TxDtls for the whole (a bank's summary, as in
+ * the Finnish and genkgo samples of testdata/statements) is not a count
+ * mismatch: NbOfTxs counts the batch's transactions, the one TxDtls sums
+ * them, and it still has to equal the entry and the Btch TtlAmt. */
+static void test_statement_camt_batch_summarised(void **state)
+{
+	char d[8192], *b, *e;
+
+	(void)state;
+	snprintf(d, sizeof(d), "%s", statement("1200.00", "4", "5", "50.00"));
+	b = strstr(d, "<TxDtls><Refs><EndToEndId>E2E-1b");
+	e = b ? strstr(b, "</TxDtls>\n") : NULL;
+	assert_non_null(e);
+	memmove(b, e + 10, strlen(e + 10) + 1);
+	memcpy(strstr(d, "200.00</Amt></TxAmt>"), "250.00", 6);
+	stmt_run_str(d, &run);
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nkind[CL_STMT_TX], 2); /* E2E-1a and the debit's */
+	/* the summary must still add up to the entry */
+	memcpy(strstr(d, "250.00</Amt></TxAmt>"), "249.00", 6);
+	stmt_run_str(d, &run);
+	assert_true(stmt_find_error(&run, "entry_details_sum") >= 0);
+	assert_int_equal(stmt_find_error(&run, "batch_count"), -1);
+}
+
 static void test_statement_camt_batch_total_and_entry_sum(void **state)
 {
 	const char *d = statement("1200.00", "4", "2", "50.01");
@@ -681,6 +706,7 @@ int main(void)
 		cmocka_unit_test(test_statement_camt_wrong_nb_of_ntries),
 		cmocka_unit_test(test_statement_camt_wrong_summary_sum),
 		cmocka_unit_test(test_statement_camt_batch_count),
+		cmocka_unit_test(test_statement_camt_batch_summarised),
 		cmocka_unit_test(test_statement_camt_batch_total_and_entry_sum),
 		cmocka_unit_test(test_statement_camt_notification_v08),
 		cmocka_unit_test(test_statement_camt_entry_errors),
