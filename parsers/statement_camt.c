@@ -456,8 +456,9 @@ static void bal_end(struct cl_stmt_parser *p)
 	if (d == CL_DIR_NONE) {
 		scope_path(p, "CdtDbtInd", path, sizeof(path));
 		cl_stmt_error(p, c->bal_line, path, "credit_debit",
-			      "balance %s CdtDbtInd \"%.8s\": expected CRDT or DBIT", c->bal_type,
-			      c->bal_ind);
+			      "balance %s CdtDbtInd %s%.8s%s: expected CRDT or DBIT", c->bal_type,
+			      c->bal_ind[0] ? "\"" : "", c->bal_ind[0] ? c->bal_ind : "missing",
+			      c->bal_ind[0] ? "\"" : "");
 		return;
 	}
 	if (!c->bal_date[0]) { /* Dt is mandatory in every version's Bal */

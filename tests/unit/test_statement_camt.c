@@ -424,6 +424,19 @@ static void test_statement_camt_entry_errors(void **state)
 		assert_string_equal(run.err[0].message,
 				    "balance OPBD has no <Dt>: expected the date it is struck on "
 				    "(Dt/Dt or Dt/DtTm)");
+		/* and one without its CdtDbtInd (Lithuanian files of
+		 * testdata/statements/real/subite) says it is missing */
+		snprintf(d, sizeof(d), "%s", good());
+		dt = strstr(d, "<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-29");
+		assert_non_null(dt);
+		memset(dt, 'x', 27);
+		memcpy(dt, "<!--", 4);
+		memcpy(dt + 24, "-->", 3);
+		stmt_run_str(d, &run);
+		assert_int_equal(run.nerr, 1);
+		assert_string_equal(run.err[0].code, "credit_debit");
+		assert_string_equal(run.err[0].message,
+				    "balance OPBD CdtDbtInd missing: expected CRDT or DBIT");
 	}
 }
 
