@@ -459,8 +459,17 @@ static void bal_end(struct cl_stmt_parser *p)
 	if (d == CL_DIR_NONE) {
 		scope_path(p, "CdtDbtInd", path, sizeof(path));
 		cl_stmt_error(p, c->bal_line, path, "credit_debit",
-			      "balance %s CdtDbtInd \"%.8s\": expected CRDT or DBIT", c->bal_type,
-			      c->bal_ind);
+			      "balance %s CdtDbtInd %s%.8s%s: expected CRDT or DBIT", c->bal_type,
+			      c->bal_ind[0] ? "\"" : "", c->bal_ind[0] ? c->bal_ind : "missing",
+			      c->bal_ind[0] ? "\"" : "");
+		return;
+	}
+	if (!c->bal_date[0]) { /* Dt is mandatory in every version's Bal */
+		scope_path(p, "Dt", path, sizeof(path));
+		cl_stmt_error(p, c->bal_line, path, "missing_element",
+			      "balance %s has no <Dt>: expected the date it is struck on (Dt/Dt or "
+			      "Dt/DtTm)",
+			      c->bal_type);
 		return;
 	}
 	b->present = true;
@@ -576,7 +585,10 @@ static void dtls_end(struct cl_stmt_parser *p)
 	char path[CL_PATH_MAX], a[40], b[40];
 	int exp = cl_iso_ccy_exponent(e->ccy);
 
-	if (c->dtls_btch_nb >= 0 && c->dtls_txs > 0 &&
+	/* one TxDtls is the batch summarised (Nordic and Dutch banks write
+	 * NbOfTxs 20 over one TxDtls of the whole amount), not a count: the
+	 * entry and TtlAmt checks still hold it to the amounts */
+	if (c->dtls_btch_nb >= 0 && c->dtls_txs > 1 &&
 	    (unsigned long)c->dtls_btch_nb != c->dtls_txs) {
 		scope_path(p, "Btch/NbOfTxs", path, sizeof(path));
 		cl_stmt_error(p, c->btch_line, path, "batch_count",

@@ -1,24 +1,34 @@
 # validate and load give one verdict on every statement and status report
-# of testdata/statements (and on the hand-made ones of
-# testdata/statements/agree/): each file is validated, then loaded into a
-# tenant of its own; the exit statuses must be equal (0 valid and
-# committed, 3 invalid and rejected, 9 unsupported), and a rejected file's
-# first error is validate's first error.
+# of testdata/statements (every file of testdata/statements/real/, whatever
+# its name, and the hand-made ones of
+# testdata/statements/agree/): each file is validated, diffed and then
+# loaded into a tenant of its own; the exit statuses must agree (0 valid
+# and committed -- diff: 1, new records -- 3 invalid and rejected, 9
+# unsupported), and a rejected file's first error is validate's first error
+# for diff and load alike.
 . "$(dirname "$0")/lib.sh"
 db_new
 cl init >/dev/null
 
 n=0
 bad=""
-for f in $(find "$TESTDATA/statements" -type f \( -name '*.xml' -o -name '*.bai' \) | sort); do
+for f in $(find "$TESTDATA/statements" -type f \( -name '*.xml' -o -name '*.bai' -o -path '*/real/*' \) | sort); do
 	n=$((n + 1))
 	set +e
 	"$CL_BIN" validate -q "$f" >/dev/null 2>"$TMP/verr"
 	v=$?
+	"$CL_BIN" diff -q --tenant "t$n" "$f" >/dev/null 2>"$TMP/derr"
+	d=$?
 	"$CL_BIN" load -q --tenant "t$n" "$f" >/dev/null 2>"$TMP/lerr"
 	l=$?
 	set -e
-	if [ "$v" != "$l" ]; then
+	[ "$d" = 1 ] && d=0
+	if [ "$v" != "$d" ]; then
+		bad="$bad
+${f#"$TESTDATA"/}: validate exits $v, diff $d (1 read as 0)
+validate: $(head -3 "$TMP/verr")
+diff: $(head -3 "$TMP/derr")"
+	elif [ "$v" != "$l" ]; then
 		bad="$bad
 ${f#"$TESTDATA"/}: validate exits $v, load $l
 validate: $(head -3 "$TMP/verr")
@@ -26,6 +36,11 @@ load: $(head -3 "$TMP/lerr")"
 	elif [ "$v" != 0 ]; then
 		a=$(grep ': error: ' "$TMP/verr" | head -1)
 		b=$(grep ': error: ' "$TMP/lerr" | head -1)
+		c=$(grep ': error: ' "$TMP/derr" | head -1)
+		[ "$a" = "$c" ] || bad="$bad
+${f#"$TESTDATA"/}: first errors differ
+validate: $a
+diff:     $c"
 		[ "$a" = "$b" ] || bad="$bad
 ${f#"$TESTDATA"/}: first errors differ
 validate: $a
@@ -33,7 +48,7 @@ load:     $b"
 	fi
 done
 [ -z "$bad" ] || fail "$bad"
-[ "$n" -ge 55 ] || fail "only $n statement files found"
+[ "$n" -ge 100 ] || fail "only $n statement files found"
 
 # dates written with a time zone or as date-times are stored as the
 # calendar date written (keys(7) STATEMENT KEYS, Dates)

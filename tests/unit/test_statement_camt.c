@@ -265,6 +265,31 @@ static void test_statement_camt_batch_count(void **state)
 			    "entry 1 Btch NbOfTxs is 3, but its NtryDtls has 2 TxDtls");
 }
 
+/* A batch reported with one TxDtls for the whole (a bank's summary, as in
+ * the Finnish and genkgo samples of testdata/statements) is not a count
+ * mismatch: NbOfTxs counts the batch's transactions, the one TxDtls sums
+ * them, and it still has to equal the entry and the Btch TtlAmt. */
+static void test_statement_camt_batch_summarised(void **state)
+{
+	char d[8192], *b, *e;
+
+	(void)state;
+	snprintf(d, sizeof(d), "%s", statement("1200.00", "4", "5", "50.00"));
+	b = strstr(d, "<TxDtls><Refs><EndToEndId>E2E-1b");
+	e = b ? strstr(b, "</TxDtls>\n") : NULL;
+	assert_non_null(e);
+	memmove(b, e + 10, strlen(e + 10) + 1);
+	memcpy(strstr(d, "200.00</Amt></TxAmt>"), "250.00", 6);
+	stmt_run_str(d, &run);
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nkind[CL_STMT_TX], 2); /* E2E-1a and the debit's */
+	/* the summary must still add up to the entry */
+	memcpy(strstr(d, "250.00</Amt></TxAmt>"), "249.00", 6);
+	stmt_run_str(d, &run);
+	assert_true(stmt_find_error(&run, "entry_details_sum") >= 0);
+	assert_int_equal(stmt_find_error(&run, "batch_count"), -1);
+}
+
 static void test_statement_camt_batch_total_and_entry_sum(void **state)
 {
 	const char *d = statement("1200.00", "4", "2", "50.01");
@@ -380,6 +405,39 @@ static void test_statement_camt_entry_errors(void **state)
 	assert_string_equal(run.err[0].message,
 			    "entry 4 status \"BOKD\": expected BOOK, PDNG, INFO or FUTR");
 	assert_int_equal(run.nnote, 0);
+	/* an opening balance without its mandatory Dt (a real bank file,
+	 * testdata/statements/real/hbci4java) is refused, not stored undated */
+	{
+		char *dt;
+
+		snprintf(d, sizeof(d), "%s", good());
+		dt = strstr(d, "<Dt><Dt>2026-11-29</Dt></Dt>");
+		assert_non_null(dt);
+		memset(dt, 'x', 28);
+		memcpy(dt, "<!--", 4);
+		memcpy(dt + 25, "-->", 3);
+		stmt_run_str(d, &run);
+		assert_int_equal(run.nerr, 1);
+		assert_string_equal(run.err[0].code, "missing_element");
+		assert_int_equal(run.err[0].line, 8);
+		assert_string_equal(run.err[0].path, "/Document/BkToCstmrStmt/Stmt/Bal/Dt");
+		assert_string_equal(run.err[0].message,
+				    "balance OPBD has no <Dt>: expected the date it is struck on "
+				    "(Dt/Dt or Dt/DtTm)");
+		/* and one without its CdtDbtInd (Lithuanian files of
+		 * testdata/statements/real/subite) says it is missing */
+		snprintf(d, sizeof(d), "%s", good());
+		dt = strstr(d, "<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-29");
+		assert_non_null(dt);
+		memset(dt, 'x', 27);
+		memcpy(dt, "<!--", 4);
+		memcpy(dt + 24, "-->", 3);
+		stmt_run_str(d, &run);
+		assert_int_equal(run.nerr, 1);
+		assert_string_equal(run.err[0].code, "credit_debit");
+		assert_string_equal(run.err[0].message,
+				    "balance OPBD CdtDbtInd missing: expected CRDT or DBIT");
+	}
 }
 
 /* Messages quote the file: a control character is shown, not printed. */
@@ -622,9 +680,9 @@ static void test_statement_camt_million_entries(void **state)
 		   "<BkToCstmrStmt><GrpHdr><MsgId>BIG</MsgId></GrpHdr><Stmt><Id>S</Id>"
 		   "<Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>\n"
 		   "<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy=\"EUR\">0</Amt>"
-		   "<CdtDbtInd>CRDT</CdtDbtInd></Bal>\n"
+		   "<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-30</Dt></Dt></Bal>\n"
 		   "<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy=\"EUR\">%ld.00</Amt>"
-		   "<CdtDbtInd>CRDT</CdtDbtInd></Bal>\n"
+		   "<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-30</Dt></Dt></Bal>\n"
 		   "<TxsSummry><TtlNtries><NbOfNtries>%ld</NbOfNtries></TtlNtries></TxsSummry>\n",
 		n, n);
 	for (long i = 0; i < n; i++)
@@ -663,6 +721,7 @@ int main(void)
 		cmocka_unit_test(test_statement_camt_wrong_nb_of_ntries),
 		cmocka_unit_test(test_statement_camt_wrong_summary_sum),
 		cmocka_unit_test(test_statement_camt_batch_count),
+		cmocka_unit_test(test_statement_camt_batch_summarised),
 		cmocka_unit_test(test_statement_camt_batch_total_and_entry_sum),
 		cmocka_unit_test(test_statement_camt_notification_v08),
 		cmocka_unit_test(test_statement_camt_entry_errors),

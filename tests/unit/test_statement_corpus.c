@@ -1,8 +1,8 @@
-/* test_statement_corpus.c - every camt.053, camt.054 and pacs.002 file
- * copied from the corpus (testdata/statements/SOURCES.md) gives what its
- * MANIFEST line says: statements, entries, transaction details, statuses,
- * the amount they add up to, and exactly which error codes; the same read
- * whole and 3 bytes at a time. */
+/* test_statement_corpus.c - every camt.052/053/054, pacs.002 and BAI2 file
+ * copied from the corpus or from public repositories (testdata/statements/
+ * SOURCES.md) gives what its MANIFEST line says: statements, entries,
+ * transaction details, statuses, the amount they add up to, and exactly
+ * which error codes; the same read whole and 3 bytes at a time. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -55,9 +55,11 @@ static void stmt_run(const void *buf, size_t len, size_t chunk, struct stmt_run 
 				r->item[r->nitem] = *it;
 			r->nitem++;
 			r->nkind[it->kind]++;
-			if (it->kind == CL_STMT_ENTRY)
-				r->net += it->entry.direction == CL_DIR_CREDIT ? it->entry.amount_minor
-									       : -it->entry.amount_minor;
+			/* a BAI2 detail of type 700-999 has no direction: in neither */
+			if (it->kind == CL_STMT_ENTRY && it->entry.direction == CL_DIR_CREDIT)
+				r->net += it->entry.amount_minor;
+			else if (it->kind == CL_STMT_ENTRY && it->entry.direction == CL_DIR_DEBIT)
+				r->net -= it->entry.amount_minor;
 			r->digest = srun_mix(r->digest, it, sizeof(*it));
 			continue;
 		}
