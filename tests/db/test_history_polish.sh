@@ -60,8 +60,11 @@ assert_eq "$(grep '^new ' "$TMP/out" | awk '{ print index($0, "ach.entry") }' | 
 evil="$TMP/$(printf 'evil\n\033[31mname.ach')"
 cp "$TMP/cols.ach" "$evil"
 expect_exit 0 cl load --tenant evil "$evil"
-expect_exit 0 cl show --tenant evil --trace 121042880000501
+expect_exit 0 cl show --verbose --tenant evil --trace 121042880000501
 grep -q '^  file_name .*/evil\\x0A\\x1B\[31mname.ach$' "$TMP/out" || fail "show text file name: $(cat "$TMP/out")"
+expect_exit 0 cl show --tenant evil --trace 121042880000501
+grep -q '^  file .*/evil\\x0A\\x1B\[31mname.ach line [0-9]*$' "$TMP/out" ||
+	fail "show summary file name: $(cat "$TMP/out")"
 expect_exit 0 cl loads --tenant evil
 assert_eq "$(wc -l <"$TMP/out")" 1 "one load, one line"
 grep -q 'evil\\x0A\\x1B\[31mname.ach' "$TMP/out" || fail "loads text file name: $(cat "$TMP/out")"
@@ -76,7 +79,7 @@ head -n 1 "$TMP/out" | grep -q '"matched_time","matched_key","changes","message"
 grep -q ',"1100000000|121042880000701|2026-03-02","value_date: 2026-03-02 -> 2026-03-03",' "$TMP/out" ||
 	fail "diff csv matched_key: $(cat "$TMP/out")"
 expect_exit 4 cl load --tenant nd "$TMP/tue.ach"
-expect_exit 0 cl show --tenant nd --trace 121042880000701
+expect_exit 0 cl show --verbose --tenant nd --trace 121042880000701
 if grep -q '^  [a-z_]* *$' "$TMP/out"; then fail "show text prints an empty column: $(grep '^  [a-z_]* *$' "$TMP/out")"; fi
 
 # show prints a pacs record's alternate key (why a copy under another

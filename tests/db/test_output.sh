@@ -124,6 +124,9 @@ grep -q 'E2E\\x0D1\\xC2\\x9B\[2J' "$TMP/out" || fail "diff: the key not escaped:
 grep -q '[0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9:]\{8\}[+-][0-9][0-9]' "$TMP/out" ||
 	fail "diff: a time without its offset: $(cat "$TMP/out")"
 expect_exit 0 cl show --e2e "$(printf 'E2E\r1\302\233[2J')"
+! raw "$TMP/out" && ! raw "$TMP/err" || fail "show (summary) printed a raw CR or CSI"
+grep -q 'E2E\\x0D1\\xC2\\x9B\[2J' "$TMP/out" || fail "show summary: $(cat "$TMP/out")"
+expect_exit 0 cl show --verbose --e2e "$(printf 'E2E\r1\302\233[2J')"
 ! raw "$TMP/out" && ! raw "$TMP/err" || fail "show printed a raw CR or CSI"
 grep -q 'end_to_end_id *E2E\\x0D1\\xC2\\x9B\[2J' "$TMP/out" || fail "show: $(cat "$TMP/out")"
 grep -q 'started_at *[0-9-]* [0-9:]*[+-][0-9][0-9]' "$TMP/out" || fail "show: time without offset"

@@ -309,7 +309,7 @@ expect_exit 0 cl reconcile
 grep -q 'reconcile run [0-9]*: 0 statements' "$TMP/out" || fail "nothing pending: $(cat "$TMP/out")"
 
 # show says which statement entry matched a record
-expect_exit 0 cl show --e2e E2E-7-1
+expect_exit 0 cl show --verbose --e2e E2E-7-1
 grep -A6 '^reconciled:' "$TMP/out" | grep -q 'entry_file .*s1.xml' || fail "show: $(cat "$TMP/out")"
 expect_exit 0 cl show --format json --e2e E2E-7-1
 cat "$TMP/out" >>"$J"
