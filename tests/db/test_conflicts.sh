@@ -197,6 +197,9 @@ line=$(q "select position from clearing_quarantine where load_id = $h2 and trace
 expect_exit 7 cl show --verbose --tenant q --trace "$trace"
 grep -q "hint: seen in held load $h2, line $line" "$TMP/err" || fail "show: $(cat "$TMP/err")"
 grep -q "^  load_outcome         held$" "$TMP/out" || fail "show: $(cat "$TMP/out")"
+expect_exit 7 cl show --tenant q --trace "$trace"
+grep -q "^  parked     load $h2 (held) h2.ach line [0-9]*: USD [0-9,]*\.[0-9][0-9], value date " "$TMP/out" ||
+	fail "show summary of a parked version: $(cat "$TMP/out")"
 expect_exit 7 cl show --tenant q --trace "$trace" --format json
 python3 "$CHECK" "$SCHEMA" --expect quarantine "$TMP/out" || fail "show JSON"
 # the held file again: its versions are not parked twice
