@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/money.h"
 #include "cmd/dbconn.h"
 #include "cmd/options.h"
 #include "loader/interrupt.h"
@@ -23,6 +24,7 @@ struct out {
 	bool progress_shown;
 	unsigned long long size; /* of the file, 0 when not known (a pipe, stdin) */
 	struct timespec start;  /* when the file was started */
+	struct cl_money_totals would_apply; /* diff, text: the new records' amounts */
 };
 
 /* ---- hooks ---- */
@@ -232,10 +234,12 @@ static void plan_csv(const struct out *o, const struct cl_plan_item *it)
 
 static void on_plan(void *ctx, const struct cl_plan_item *it)
 {
-	const struct out *o = ctx;
+	struct out *o = ctx;
 
 	if (!it->rec)
 		return; /* an error: on_error printed it */
+	if (it->action == CL_ACTION_NEW)
+		cl_money_add(&o->would_apply, it->rec->amount_minor, it->rec->currency);
 	switch (o->format) {
 	case CL_OUT_JSON:
 		plan_json(o, it);
@@ -304,6 +308,13 @@ static void summary_text(const struct out *o, const struct cl_load_result *r)
 	if (r->resolved)
 		printf(" (confirmed after the connection was lost during COMMIT)");
 	printf("\n");
+	if (r->outcome == CL_OUTCOME_NONE && o->would_apply.n) {
+		/* diff: the money load would apply, per currency */
+		char t[512];
+
+		printf("%s: new: %s\n", o->file_text,
+		       cl_money_totals_text(&o->would_apply, t, sizeof(t)));
+	}
 }
 
 /* "new" in machine output counts records applied: 0 when nothing of the
@@ -370,7 +381,7 @@ static void summary_csv(const struct out *o, const struct cl_load_result *r)
 	cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
 }
 
-static void report(const struct out *o, const struct cl_load_result *r)
+static void report(struct out *o, const struct cl_load_result *r)
 {
 	if (r->outcome == CL_OUTCOME_FAILED) {
 		/* no "(SQLSTATE none)", and "nothing applied" said once */
@@ -419,6 +430,7 @@ static void report(const struct out *o, const struct cl_load_result *r)
 		summary_text(o, r);
 		break;
 	}
+	memset(&o->would_apply, 0, sizeof(o->would_apply));
 	fflush(stdout);
 }
 

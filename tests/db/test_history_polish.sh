@@ -55,6 +55,13 @@ expect_exit 1 cl diff "$TMP/cols.ach"
 assert_eq "$(grep -c '^new ' "$TMP/out")" 12 "diff lines"
 assert_eq "$(grep '^new ' "$TMP/out" | awk '{ print index($0, "ach.entry") }' | sort -u | wc -l)" 1 \
 	"the kind column starts at one offset on lines 3 to 14"
+# ... and ends with the money it would apply, per currency (a person's
+# total: load's own records, summed by the database once loaded)
+expect_exit 0 cl load --tenant cols "$TMP/cols.ach"
+new_total=$(q "select 'USD ' || to_char(sum(amount_minor) / 100.0, 'FM999,999,990.00')
+               from clearing_record where tenant = 'cols'")
+expect_exit 1 cl diff --tenant cols2 "$TMP/cols.ach"
+assert_eq "$(tail -n 1 "$TMP/out")" "$TMP/cols.ach: new: $new_total (12)" "diff's money per currency"
 
 # 37: a sender's file name cannot forge a line in show or loads text
 evil="$TMP/$(printf 'evil\n\033[31mname.ach')"
