@@ -24,6 +24,9 @@ struct out {
 	bool progress_shown;
 	unsigned long long size; /* of the file, 0 when not known (a pipe, stdin) */
 	struct timespec start;  /* when the file was started */
+	unsigned long read;     /* records read (on_read) */
+	double read_secs;       /* when reading ended, since start */
+	double phase_secs;      /* when the server's current step began */
 	struct cl_money_totals would_apply; /* diff, text: the new records' amounts */
 };
 
@@ -84,12 +87,28 @@ static void on_read(void *ctx, unsigned long records)
 {
 	struct out *o = ctx;
 
-	if (!o->progress || (!o->progress_shown && records < 100000 && since(&o->start) < 1.0))
+	o->read = records;
+	o->read_secs = o->phase_secs = since(&o->start);
+	if (!o->progress || (!o->progress_shown && records < 100000 && o->read_secs < 1.0))
 		return;
 	fprintf(stderr, "\r%s: %lu records read in %.1f s; %s\033[K", o->file_text, records,
-		since(&o->start), o->diff ? "comparing with the database" :
-		"comparing with the database and applying");
+		o->read_secs, "comparing with the database");
 	o->progress_shown = true;
+}
+
+/* The server's next step ("applying", "committing"): the line says how
+ * long the one before took, so it never stands still through a load. */
+static void on_phase(void *ctx, const char *phase)
+{
+	struct out *o = ctx;
+	double now = since(&o->start);
+
+	if (!o->progress_shown)
+		return; /* a short load: nothing was shown, nothing to move on */
+	fprintf(stderr, "\r%s: %lu records read in %.1f s, %s %.1f s; %s\033[K", o->file_text,
+		o->read, o->read_secs, strcmp(phase, "applying") == 0 ? "compared in" : "then",
+		now - o->phase_secs, phase);
+	o->phase_secs = now;
 }
 
 static void progress_done(struct out *o)
@@ -527,6 +546,7 @@ static int load(const struct cl_args *args, struct cl_db *db)
 	hooks.on_note = cl_note_if_verbose;
 	hooks.on_progress = on_progress;
 	hooks.on_read = on_read;
+	hooks.on_phase = on_phase;
 	hooks.on_plan = diff ? on_plan : NULL;
 	if (diff && o.format == CL_OUT_CSV) {
 		const char *const head[] = { "file", CL_FIELD_NAME(position), CL_FIELD_NAME(kind),
