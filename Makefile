@@ -8,6 +8,7 @@ MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+COMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
 DESTDIR ?=
 
 CC ?= gcc
@@ -57,7 +58,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(B)/tools/%)
 
-.PHONY: all deps check check-unit check-cli check-db check-citus demo bench fuzz install uninstall \
+.PHONY: all deps check check-unit check-cli check-db check-citus demo bench fuzz install uninstall completion deb check-deb \
 	clean lint format-check man-check tools
 
 all: $(BIN) tools
@@ -155,12 +156,19 @@ bench: deps
 fuzz:
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+# The bash completion, generated from the program's --help (its option
+# tables): contrib/gen-bash-completion.sh.
+completion: $(B)/clearing-load.bash
+$(B)/clearing-load.bash: $(BIN) contrib/gen-bash-completion.sh
+	$(Q)sh contrib/gen-bash-completion.sh $(abspath $(BIN)) >$@.tmp && mv $@.tmp $@
+
 # The program, its man pages, the systemd units (their ExecStart names
-# BINDIR), the sysusers.d file of the user they run as, the cron example,
-# the licence.
-install: $(BIN)
+# BINDIR), the sysusers.d file of the user they run as, the bash
+# completion, the cron example, the licence and the changelog.
+install: $(BIN) $(B)/clearing-load.bash
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 \
-		$(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DATADIR)/doc/clearing-load
+		$(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DATADIR)/doc/clearing-load \
+		$(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/clearing-load
 	install -m 644 man/clearing-load.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/clearing-load-keys.7 $(DESTDIR)$(MANDIR)/man7/
@@ -171,15 +179,33 @@ install: $(BIN)
 	install -m 644 contrib/clearing-load.sysusers $(DESTDIR)$(SYSUSERSDIR)/clearing-load.conf
 	sed 's|/usr/local/bin/|$(BINDIR)/|g' contrib/clearing-load.cron \
 		>$(DESTDIR)$(DATADIR)/doc/clearing-load/clearing-load.cron
-	install -m 644 LICENSE README.md $(DESTDIR)$(DATADIR)/doc/clearing-load/
+	install -m 644 LICENSE README.md CHANGELOG.md $(DESTDIR)$(DATADIR)/doc/clearing-load/
+	install -m 644 $(B)/clearing-load.bash $(DESTDIR)$(COMPLETIONDIR)/clearing-load
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clearing-load $(DESTDIR)$(MANDIR)/man1/clearing-load.1 \
 		$(DESTDIR)$(MANDIR)/man7/clearing-load-keys.7 \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/clearing-load-ingest@.service \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/clearing-load-ingest@.timer \
-		$(DESTDIR)$(SYSUSERSDIR)/clearing-load.conf
+		$(DESTDIR)$(SYSUSERSDIR)/clearing-load.conf $(DESTDIR)$(COMPLETIONDIR)/clearing-load
 	rm -rf $(DESTDIR)$(DATADIR)/doc/clearing-load
+
+# A Debian package of `make install PREFIX=/usr` (contrib/make-deb.sh:
+# dpkg-deb alone, Depends from the program's shared libraries), written to
+# DEB_OUT; `make check-deb` builds it and installs it under a temporary
+# root (tests/cli/test_deb.sh).
+VERSION := $(shell sed -n 's/^\#define CL_VERSION "\(.*\)"/\1/p' cmd/main.c)
+DEB_OUT ?= build
+DEB := $(DEB_OUT)/clearing-load_$(VERSION)_$(shell dpkg --print-architecture 2>/dev/null || echo unknown).deb
+deb: $(BIN) $(B)/clearing-load.bash
+	rm -rf $(B)/deb
+	$(MAKE) --no-print-directory -o $(BIN) -o $(B)/clearing-load.bash install \
+		BIN=$(BIN) DESTDIR=$(abspath $(B)/deb) PREFIX=/usr SYSTEMDUNITDIR=/usr/lib/systemd/system \
+		SYSUSERSDIR=/usr/lib/sysusers.d >/dev/null
+	sh contrib/make-deb.sh $(B)/deb $(VERSION) $(DEB)
+
+check-deb: $(BIN) $(TOOL_BINS)
+	@CL_BIN=$(abspath $(BIN)) CL_TOOLS=$(abspath $(B)/tools) sh tests/cli/run.sh tests/cli/test_deb.sh
 
 lint: $(B)/gen/record_sql.h $(B)/gen/loader_sql.h
 	clang-tidy --quiet $(LIB_SRCS) cmd/main.c -- $(ALL_CFLAGS) -I$(B)
@@ -190,4 +216,4 @@ format-check:
 clean:
 	rm -rf build clearing-load
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find build -name '*.d' -type f 2>/dev/null)

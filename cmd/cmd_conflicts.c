@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/mask.h"
+#include "base/money.h"
 #include "base/xmalloc.h"
 #include "cmd/dbconn.h"
 #include "cmd/options.h"
@@ -28,6 +29,9 @@ static const struct cl_option conflicts_command[] = {
 	CL_OPT_DB(),
 	CL_OPT_FORMAT(),
 	CL_OPT_NO_MASK(),
+	CL_OPT_COUNT('v', "verbose", verbose,
+		     "text: every column of each conflict, one per line (default: two lines "
+		     "per conflict, amounts as money, totals per currency at the end)"),
 	CL_OPT_QUIET("no note of how many conflicts were listed"),
 	CL_OPT_TEXT("Exit status: 0 success (also: none), 2 usage error, 5 database error, 75 "
 		    "retry later, 78 configuration (see 'clearing-load help')."),
@@ -45,7 +49,9 @@ static const struct cl_kv *col(const struct cl_conflict *c, const char *name)
 
 struct out {
 	enum cl_out_format format;
+	bool verbose;            /* text: every column */
 	bool header;             /* csv: written */
+	struct cl_money_totals totals; /* text: the versions' amounts */
 	const char *accts[3 + CL_CONFLICT_MAX_CHANGES];
 	size_t naccts;
 	char keys[3][CL_KEY_MAX * 2];
@@ -73,6 +79,66 @@ static const char *change_value(const struct cl_conflict_change *ch, const char 
 				size_t cap)
 {
 	return v && ch->account ? cl_out_account(v, buf, cap) : v;
+}
+
+/* A change's value as a person reads it: an amount as money (in the
+ * currency that side has), an account masked, anything else made safe. */
+static const char *person_value(const struct cl_conflict *c, const struct cl_conflict_change *ch,
+				const char *v, bool old, char *buf, size_t cap)
+{
+	char raw[128];
+
+	if (!v)
+		return "(none)";
+	if (strcmp(ch->field, CL_FIELD_NAME(amount_minor)) == 0) {
+		const char *ccy = c->currency;
+
+		for (int i = 0; i < c->nchanges; i++)
+			if (old && strcmp(c->changes[i].field, CL_FIELD_NAME(currency)) == 0)
+				ccy = c->changes[i].old_value;
+		return cl_money_text(v, ccy, buf, cap);
+	}
+	if (ch->account)
+		v = cl_out_account(v, raw, sizeof(raw));
+	return cl_text_safe(v, buf, cap);
+}
+
+static const char *or_q(const char *v)
+{
+	return v && *v ? v : "?";
+}
+
+/* Two lines: where it is, what it is and its amount; then what differs,
+ * old -> new, and the record it matched. */
+static void compact(struct out *o, const struct cl_conflict *c)
+{
+	const struct cl_kv *key = col(c, CL_FIELD_NAME(natural_key)), *mkey = col(c, "matched_key");
+	const char *verdict = col(c, "verdict")->value, *reason = col(c, "reason")->value;
+	char k[4 * CL_KEY_MAX], mk[4 * CL_KEY_MAX], m[64], f[512];
+
+	if (c->amount_minor)
+		cl_money_add(&o->totals, strtoll(c->amount_minor, NULL, 10), c->currency);
+	printf("load %s line %s  %s  %s %s  %s  tenant %s  %s\n", or_q(col(c, "load_id")->value),
+	       or_q(col(c, "line")->value), or_q(reason), or_q(col(c, CL_FIELD_NAME(kind))->value),
+	       cl_text_safe(or_q(key_value(o, key, 0)), k, sizeof(k)),
+	       c->amount_minor ? cl_money_text(c->amount_minor, c->currency, m, sizeof(m)) : "",
+	       or_q(col(c, "tenant")->value), verdict ? verdict : "unresolved");
+	printf("  ");
+	for (int i = 0; i < c->nchanges; i++) {
+		const struct cl_conflict_change *ch = &c->changes[i];
+		char ov[512], nv[512];
+
+		printf("%s%s %s -> %s", i ? ", " : "",
+		       strcmp(ch->field, CL_FIELD_NAME(amount_minor)) == 0 ? "amount" : ch->field,
+		       person_value(c, ch, ch->old_value, true, ov, sizeof(ov)),
+		       person_value(c, ch, ch->new_value, false, nv, sizeof(nv)));
+	}
+	printf("%smatches load %s line %s (%s)", c->nchanges ? "; " : "",
+	       or_q(col(c, "matched_load_id")->value), or_q(col(c, "matched_line")->value),
+	       cl_text_safe(or_q(col(c, "matched_file_name")->value), f, sizeof(f)));
+	if (mkey && mkey->value && (!key->value || strcmp(mkey->value, key->value) != 0))
+		printf(", key %s", cl_text_safe(key_value(o, mkey, 1), mk, sizeof(mk)));
+	putchar('\n');
 }
 
 static void text(struct out *o, const struct cl_conflict *c)
@@ -190,7 +256,10 @@ static void print_conflict(void *ctx, const struct cl_conflict *c)
 		csv(o, c);
 		break;
 	case CL_OUT_TEXT:
-		text(o, c);
+		if (o->verbose)
+			text(o, c);
+		else
+			compact(o, c);
 		break;
 	}
 }
@@ -204,10 +273,17 @@ static int conflicts(const struct cl_args *args, struct cl_db *db)
 
 	memset(o, 0, sizeof(*o));
 	o->format = (enum cl_out_format)args->format;
+	o->verbose = args->verbose;
 	st = cl_schema_check(db, &err);
 	if (st == CL_DB_OK)
 		st = cl_conflicts_list(db, (long long)args->load_id, args->tenant, args->all,
 				       print_conflict, o, &found, &err);
+	if (st == CL_DB_OK && o->format == CL_OUT_TEXT && !o->verbose && found) {
+		char t[512];
+
+		printf("%lu conflict%s: %s\n", found, found == 1 ? "" : "s",
+		       cl_money_totals_text(&o->totals, t, sizeof(t)));
+	}
 	free(o);
 	if (st != CL_DB_OK)
 		return cl_db_failed(&err);

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/money.h"
 #include "cmd/dbconn.h"
 #include "cmd/options.h"
 #include "loader/interrupt.h"
@@ -23,6 +24,10 @@ struct out {
 	bool progress_shown;
 	unsigned long long size; /* of the file, 0 when not known (a pipe, stdin) */
 	struct timespec start;  /* when the file was started */
+	unsigned long read;     /* records read (on_read) */
+	double read_secs;       /* when reading ended, since start */
+	double phase_secs;      /* when the server's current step began */
+	struct cl_money_totals would_apply; /* diff, text: the new records' amounts */
 };
 
 /* ---- hooks ---- */
@@ -82,12 +87,28 @@ static void on_read(void *ctx, unsigned long records)
 {
 	struct out *o = ctx;
 
-	if (!o->progress || (!o->progress_shown && records < 100000 && since(&o->start) < 1.0))
+	o->read = records;
+	o->read_secs = o->phase_secs = since(&o->start);
+	if (!o->progress || (!o->progress_shown && records < 100000 && o->read_secs < 1.0))
 		return;
 	fprintf(stderr, "\r%s: %lu records read in %.1f s; %s\033[K", o->file_text, records,
-		since(&o->start), o->diff ? "comparing with the database" :
-		"comparing with the database and applying");
+		o->read_secs, "comparing with the database");
 	o->progress_shown = true;
+}
+
+/* The server's next step ("applying", "committing"): the line says how
+ * long the one before took, so it never stands still through a load. */
+static void on_phase(void *ctx, const char *phase)
+{
+	struct out *o = ctx;
+	double now = since(&o->start);
+
+	if (!o->progress_shown)
+		return; /* a short load: nothing was shown, nothing to move on */
+	fprintf(stderr, "\r%s: %lu records read in %.1f s, %s %.1f s; %s\033[K", o->file_text,
+		o->read, o->read_secs, strcmp(phase, "applying") == 0 ? "compared in" : "then",
+		now - o->phase_secs, phase);
+	o->phase_secs = now;
 }
 
 static void progress_done(struct out *o)
@@ -232,10 +253,12 @@ static void plan_csv(const struct out *o, const struct cl_plan_item *it)
 
 static void on_plan(void *ctx, const struct cl_plan_item *it)
 {
-	const struct out *o = ctx;
+	struct out *o = ctx;
 
 	if (!it->rec)
 		return; /* an error: on_error printed it */
+	if (it->action == CL_ACTION_NEW)
+		cl_money_add(&o->would_apply, it->rec->amount_minor, it->rec->currency);
 	switch (o->format) {
 	case CL_OUT_JSON:
 		plan_json(o, it);
@@ -304,6 +327,13 @@ static void summary_text(const struct out *o, const struct cl_load_result *r)
 	if (r->resolved)
 		printf(" (confirmed after the connection was lost during COMMIT)");
 	printf("\n");
+	if (r->outcome == CL_OUTCOME_NONE && o->would_apply.n) {
+		/* diff: the money load would apply, per currency */
+		char t[512];
+
+		printf("%s: new: %s\n", o->file_text,
+		       cl_money_totals_text(&o->would_apply, t, sizeof(t)));
+	}
 }
 
 /* "new" in machine output counts records applied: 0 when nothing of the
@@ -370,7 +400,7 @@ static void summary_csv(const struct out *o, const struct cl_load_result *r)
 	cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
 }
 
-static void report(const struct out *o, const struct cl_load_result *r)
+static void report(struct out *o, const struct cl_load_result *r)
 {
 	if (r->outcome == CL_OUTCOME_FAILED) {
 		/* no "(SQLSTATE none)", and "nothing applied" said once */
@@ -419,6 +449,7 @@ static void report(const struct out *o, const struct cl_load_result *r)
 		summary_text(o, r);
 		break;
 	}
+	memset(&o->would_apply, 0, sizeof(o->would_apply));
 	fflush(stdout);
 }
 
@@ -515,6 +546,7 @@ static int load(const struct cl_args *args, struct cl_db *db)
 	hooks.on_note = cl_note_if_verbose;
 	hooks.on_progress = on_progress;
 	hooks.on_read = on_read;
+	hooks.on_phase = on_phase;
 	hooks.on_plan = diff ? on_plan : NULL;
 	if (diff && o.format == CL_OUT_CSV) {
 		const char *const head[] = { "file", CL_FIELD_NAME(position), CL_FIELD_NAME(kind),

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/mask.h"
+#include "base/money.h"
 #include "cmd/dbconn.h"
 #include "cmd/options.h"
 #include "loader/interrupt.h"
@@ -146,10 +147,16 @@ static const struct cl_option reconcile_command[] = {
 	CL_OPT_END(),
 };
 
+/* The statuses whose entries text adds up, in the order it says them. */
+static const char *const totalled[] = { "matched", "unmatched_theirs", "exception", "suggested" };
+#define NTOTALLED (sizeof(totalled) / sizeof(totalled[0]))
+
 struct out {
 	const char *file;
 	int format;
 	unsigned long items;
+	/* text: the booked entries' amounts per status of totalled[] */
+	struct cl_money_totals totals[NTOTALLED];
 };
 
 /* A key with the given accounts masked (unless --no-mask); buf or key. */
@@ -470,8 +477,11 @@ static void text_item(const struct cl_recon_item *it, const char *detail)
 		       cl_text_safe(masked(it->entry_key, it->account, ek, sizeof(ek)), safe,
 				    sizeof(safe)),
 		       or_empty(it->entry_position));
-		if (it->amount_minor)
-			printf(" %s %s", it->amount_minor, or_empty(it->currency));
+		if (it->amount_minor) {
+			char m[64];
+
+			printf(" %s", cl_money_text(it->amount_minor, it->currency, m, sizeof(m)));
+		}
 		if (it->direction)
 			printf(" %s", it->direction);
 		if (it->payment_status)
@@ -492,12 +502,22 @@ static void text_item(const struct cl_recon_item *it, const char *detail)
 	putchar('\n');
 }
 
+/* An entry's amount into the total of its status (text). */
+static void add_up(struct out *o, const struct cl_recon_item *it)
+{
+	for (size_t i = 0; i < NTOTALLED; i++)
+		if (it->entry_key && it->amount_minor && strcmp(or_empty(it->status), totalled[i]) == 0)
+			cl_money_add(&o->totals[i], strtoll(it->amount_minor, NULL, 10), it->currency);
+}
+
 static void on_item(void *ctx, const struct cl_recon_item *it)
 {
 	struct out *o = ctx;
 	char detail[512];
 
 	o->items++;
+	if (o->format == CL_OUT_TEXT)
+		add_up(o, it);
 	if (cl_opt_quiet && strcmp(or_empty(it->status), "matched") == 0)
 		return;
 	why_text(it, detail, sizeof(detail));
@@ -536,6 +556,21 @@ static void summary(const struct out *o, const struct cl_recon_summary *s)
 		s->run_id, s->statements, s->statements == 1 ? "" : "s", s->matched,
 		s->unmatched_ours, s->unmatched_theirs, s->exceptions,
 		s->exceptions == 1 ? "" : "s", s->suggested, s->new_matches);
+	if (o->format != CL_OUT_TEXT)
+		return;
+	/* the money of the entries the bank booked, per status: "matched USD
+	   1,234.56 (3); exception USD 2.00 (1)" */
+	size_t said = 0;
+
+	for (size_t i = 0; i < NTOTALLED; i++) {
+		char t[512];
+
+		if (o->totals[i].n)
+			printf("%s%s %s", said++ ? "; " : "booked: ", totalled[i],
+			       cl_money_totals_text(&o->totals[i], t, sizeof(t)));
+	}
+	if (said)
+		putchar('\n');
 }
 
 static void on_load_error(void *ctx, const struct cl_error *err)

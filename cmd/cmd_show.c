@@ -7,6 +7,7 @@
 #include "cmd/dbconn.h"
 #include "cmd/history_print.h"
 #include "cmd/options.h"
+#include "cmd/show_summary.h"
 #include "loader/history.h"
 #include "loader/schema.h"
 #include "loader/uuid.h"
@@ -89,6 +90,9 @@ static const struct cl_option show_command[] = {
 	CL_OPT_TENANT(),
 	CL_OPT_FORMAT(),
 	CL_OPT_NO_MASK(),
+	CL_OPT_COUNT('v', "verbose", verbose,
+		     "text: every column of the record, its load, each event, parked version and "
+		     "statement match (default: a summary of each record, its last events)"),
 	CL_OPT_QUIET("print nothing on standard error but errors (no not-found message, hint or "
 		     "count of records past --limit: the exit status tells)"),
 	CL_OPT_CHECK(one_search),
@@ -124,6 +128,7 @@ static void other_tenant(void *ctx, const char *section, const struct cl_kv *kv,
  * held load 12, line 40" when no applied record matches. */
 struct shown {
 	struct cl_history_out out;
+	struct cl_show_summary *summary; /* text without --verbose */
 	int parked;
 	size_t len;
 	char seen[512];
@@ -134,7 +139,10 @@ static void show_row(void *ctx, const char *section, const struct cl_kv *kv, int
 	struct shown *s = ctx;
 	const char *load = NULL, *outcome = NULL, *line = NULL;
 
-	cl_history_print(&s->out, section, kv, n);
+	if (s->summary)
+		cl_show_summary_row(s->summary, section, kv, n);
+	else
+		cl_history_print(&s->out, section, kv, n);
 	if (strcmp(section, "quarantine") != 0)
 		return;
 	for (int i = 0; i < n; i++) {
@@ -156,7 +164,10 @@ static int show(const struct cl_args *args, struct cl_db *db)
 {
 	const char *tenant = args->tenant ? args->tenant : "default", *value = args->search;
 	enum cl_show_by by = (enum cl_show_by)args->search_by;
-	struct shown shown = { { (enum cl_out_format)args->format, NULL }, 0, 0, "" };
+	struct cl_show_summary summary = { 0 };
+	struct shown shown = { { (enum cl_out_format)args->format, NULL },
+			       args->format == CL_OUT_TEXT && !args->verbose ? &summary : NULL,
+			       0, 0, "" };
 	struct cl_error err;
 	unsigned long found, total;
 	struct others others = { 0 };
@@ -165,6 +176,8 @@ static int show(const struct cl_args *args, struct cl_db *db)
 	    cl_history_show(db, by, value, tenant, args->limit, show_row, &shown, &found, &total,
 			    &err) != CL_DB_OK)
 		return cl_db_failed(&err);
+	if (shown.summary)
+		cl_show_summary_end(shown.summary);
 	if (total > found && !cl_opt_quiet)
 		/* never a silent cut */
 		cl_msg("%lu records match; shown the first %lu: use --limit to see more", total,

@@ -13,7 +13,8 @@
 #include "loader/uuid.h"
 #include "rules/correction.h"
 
-/* The columns of conflicts_list before the version's accounts. */
+/* The columns of conflicts_list before the version's amount, currency
+ * and accounts. */
 #define LIST_CONFLICT_COLS 19
 
 /* OIDs of int2, int4, int8 (pg_type.h is server-side) */
@@ -37,8 +38,10 @@ static void fill(PGresult *res, int i, PGresult *ch, struct cl_conflict *c)
 		c->cols[k].account = false;
 		c->cols[k].number = integer_type(PQftype(res, k));
 	}
+	c->amount_minor = value_or_null(res, i, LIST_CONFLICT_COLS);
+	c->currency = value_or_null(res, i, LIST_CONFLICT_COLS + 1);
 	c->naccounts = 0;
-	for (int k = LIST_CONFLICT_COLS; k < PQnfields(res) && c->naccounts < 3; k++)
+	for (int k = LIST_CONFLICT_COLS + 2; k < PQnfields(res) && c->naccounts < 3; k++)
 		if (!PQgetisnull(res, i, k))
 			c->accounts[c->naccounts++] = PQgetvalue(res, i, k);
 	c->nchanges = 0;

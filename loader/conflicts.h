@@ -40,6 +40,9 @@ struct cl_conflict {
 	   note, resolved_by, resolved_at (NULL: unresolved) */
 	struct cl_kv cols[CL_HISTORY_MAX_COLS];
 	int ncols;
+	/* the version's amount (minor units, as text) and currency: money
+	   for people; not among cols, which machines read */
+	const char *amount_minor, *currency;
 	/* the version's accounts, for masking the keys */
 	const char *accounts[3];
 	size_t naccounts;

@@ -376,6 +376,8 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		r->outcome = CL_OUTCOME_HELD;
 		outcome = "held";
 	} else {
+		if (L->h->on_phase)
+			L->h->on_phase(L->h->ctx, "applying");
 		st = L->statement ? cl_statement_apply(L) : L->applied ? CL_DB_OK : cl_apply_new(L);
 		if (st != CL_DB_OK)
 			return st;
@@ -391,6 +393,8 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		if (!L->statement && (st = write_journal(L, true)) != CL_DB_OK)
 			return st;
 	}
+	if (L->h->on_phase)
+		L->h->on_phase(L->h->ctx, "committing");
 	/* a held file applied nothing: no commit number (its new records are
 	   parked, and clearing_take_feed_commit refuses a load without any) */
 	if ((st = insert_load_row(L, outcome)) != CL_DB_OK ||

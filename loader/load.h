@@ -109,6 +109,9 @@ struct cl_load_hooks {
 	/* the file is read and valid: the database now compares (and applies)
 	   its records, which may take longer than the reading; may be NULL */
 	void (*on_read)(void *ctx, unsigned long records);
+	/* after on_read, the server's next step begins: "applying" (the new
+	   records), then "committing"; may be NULL */
+	void (*on_phase)(void *ctx, const char *phase);
 	/* diff only: each record's fate, in file order */
 	void (*on_plan)(void *ctx, const struct cl_plan_item *item);
 };

@@ -5,8 +5,8 @@
 
 -- name: conflicts_list
 -- The conflicts of load $1 only and of tenant $2 only when not NULL, the
--- resolved ones too when $3, by load and ordinal; the version's accounts
--- last (for masking its key).  A version is parked once, by the first
+-- resolved ones too when $3, by load and ordinal; the version's amount and
+-- currency (for people: money), then its accounts (for masking its key).  A version is parked once, by the first
 -- load that met it: load $1's conflicts are those it parked and those
 -- under a key its journal names as a conflict (a re-run of a held file),
 -- and, where the journal keeps that key masked (an account in it), those
@@ -21,6 +21,7 @@ SELECT c.load_id, l.outcome, l.file_name, c.position AS line, c.ordinal, c.tenan
        e.matched_position AS matched_line, ml.file_name AS matched_file_name,
        v.verdict, v.resolution_load_id, v.correction_key, v.note, v.resolved_by,
        pg_catalog.to_char(v.resolved_at, {iso_ts}) AS resolved_at,
+       c.amount_minor, c.currency,
        c.receiving_account, c.debtor_account, c.creditor_account
 FROM clearing_quarantine c
 JOIN clearing_load l ON l.load_id = c.load_id

@@ -16,6 +16,26 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 		./clearing-load-ingest@bank1.timer) >"$TMP/verify.out" 2>&1 ||
 		fail "systemd-analyze verify: $(cat "$TMP/verify.out")"
 	[ ! -s "$TMP/verify.out" ] || fail "systemd-analyze verify warns: $(cat "$TMP/verify.out")"
+	# the sandbox: exposure 3.0 or less ("OK"; the unit without it was 8.6,
+	# "EXPOSED"); --offline (systemd 252) rates the file, not a loaded unit
+	(cd "$TMP" && systemd-analyze security --offline=yes --no-pager \
+		./clearing-load-ingest@bank1.service) >"$TMP/security.out" 2>&1 ||
+		fail "systemd-analyze security: $(tail -n 3 "$TMP/security.out")"
+	score=$(sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\) .*/\1/p' "$TMP/security.out")
+	[ -n "$score" ] || fail "no exposure level: $(tail -n 3 "$TMP/security.out")"
+	awk -v s="$score" 'BEGIN { exit !(s <= 3.0) }' ||
+		fail "the service's exposure is $score, more than 3.0: $(cat "$TMP/security.out")"
+	# writable: the instance's inbox and archive, the metrics directory
+	for d in /srv/clearing-load/%i /var/lib/prometheus/node-exporter; do
+		grep -q "^ReadWritePaths=-$d$" "$C/clearing-load-ingest@.service" ||
+			fail "the service cannot write $d"
+	done
+	for d in CL_INBOX CL_ARCHIVE; do
+		sed -n "s/^Environment=$d=//p" "$C/clearing-load-ingest@.service" |
+			grep -q '^/srv/clearing-load/%i/' || fail "$d is not under /srv/clearing-load/%i"
+	done
+	sed -n 's/^Environment=CL_METRICS=//p' "$C/clearing-load-ingest@.service" |
+		grep -q '^/var/lib/prometheus/node-exporter/' || fail "CL_METRICS is not in the metrics directory"
 else
 	echo "note: no systemd-analyze here; the option check below still runs"
 fi

@@ -19,7 +19,20 @@ expect_exit 4 cl load "$D/changed-amount.ach"
 held=$(q "select max(load_id) from clearing_load")
 assert_eq "$(q "select count(*) from clearing_quarantine where load_id = $held")" 2 \
 	"a held file keeps its conflicting versions"
+# for a person: two lines per conflict, the amounts as money, what
+# differs old -> new, the total per currency at the end
 expect_exit 0 cl conflicts
+assert_eq "$(wc -l <"$TMP/out")" 5 "two lines per conflict and a total: $(cat "$TMP/out")"
+grep -q "^load $held line 13  conflict  ach.entry .*  USD [0-9,]*\.[0-9][0-9]  tenant default  unresolved$" \
+	"$TMP/out" || fail "compact first line: $(cat "$TMP/out")"
+grep -q "^  amount USD 884.99 -> USD 885.00; matches load 1 line [0-9]* (" "$TMP/out" ||
+	fail "compact change as money: $(cat "$TMP/out")"
+total=$(q "select 'USD ' || to_char(sum(amount_minor) / 100.0, 'FM999,999,990.00')
+           from clearing_quarantine where load_id = $held")
+assert_eq "$(tail -1 "$TMP/out")" "2 conflicts: $total (2)" "the total per currency"
+if grep -q '88499\|88500' "$TMP/out"; then fail "minor units for a person: $(cat "$TMP/out")"; fi
+# --verbose: every column, as before
+expect_exit 0 cl conflicts --verbose
 assert_eq "$(grep -c '^conflict:' "$TMP/out")" 2 "two conflicts listed"
 grep -q "^  outcome              held$" "$TMP/out" || fail "outcome: $(cat "$TMP/out")"
 grep -q "^  line                 13$" "$TMP/out" || fail "line: $(cat "$TMP/out")"
@@ -43,10 +56,10 @@ assert_eq "$(grep -c '^"conflict",' "$TMP/out")" 2 "CSV: one row per changed fie
 cl load --tenant q "$TMP/q1.ach" >/dev/null
 expect_exit 8 cl load --tenant q --on-conflict=quarantine "$TMP/q2.ach"
 quar=$(q "select max(load_id) from clearing_load")
-expect_exit 0 cl conflicts --tenant q
+expect_exit 0 cl conflicts --verbose --tenant q
 assert_eq "$(grep -c '^conflict:' "$TMP/out")" 2 "the tenant's conflicts"
 grep -q "^  outcome              quarantined$" "$TMP/out" || fail "quarantined: $(cat "$TMP/out")"
-expect_exit 0 cl conflicts --load "$held"
+expect_exit 0 cl conflicts --verbose --load "$held"
 assert_eq "$(grep -c "^  load_id              $held$" "$TMP/out")" 2 "--load: that load's"
 assert_eq "$(grep -c '^conflict:' "$TMP/out")" 2 "--load: only that load's"
 
@@ -181,9 +194,12 @@ trace=$(q "select trace_number from clearing_quarantine where load_id = $h2
 	order by ordinal limit 1")
 line=$(q "select position from clearing_quarantine where load_id = $h2 and trace_number = '$trace'")
 [ -n "$trace" ] || fail "the held file's new records were not kept"
-expect_exit 7 cl show --tenant q --trace "$trace"
+expect_exit 7 cl show --verbose --tenant q --trace "$trace"
 grep -q "hint: seen in held load $h2, line $line" "$TMP/err" || fail "show: $(cat "$TMP/err")"
 grep -q "^  load_outcome         held$" "$TMP/out" || fail "show: $(cat "$TMP/out")"
+expect_exit 7 cl show --tenant q --trace "$trace"
+grep -q "^  parked     load $h2 (held) h2.ach line [0-9]*: USD [0-9,]*\.[0-9][0-9], value date " "$TMP/out" ||
+	fail "show summary of a parked version: $(cat "$TMP/out")"
 expect_exit 7 cl show --tenant q --trace "$trace" --format json
 python3 "$CHECK" "$SCHEMA" --expect quarantine "$TMP/out" || fail "show JSON"
 # the held file again: its versions are not parked twice
@@ -208,7 +224,7 @@ expect_exit 8 cl load --tenant rj --on-conflict quarantine "$TMP/r-good.xml"
 rq=$(q "select max(load_id) from clearing_load")
 assert_eq "$(q "select count(*) from clearing_quarantine where load_id = $rq")" 1 \
 	"the conflict parked by the quarantined load"
-expect_exit 0 cl conflicts --tenant rj
+expect_exit 0 cl conflicts --verbose --tenant rj
 assert_eq "$(grep -c '^conflict:' "$TMP/out")" 1 "the conflict listed ($(cat "$TMP/err"))"
 grep -q "^  load_id              $rq$" "$TMP/out" || fail "listed under its load: $(cat "$TMP/out")"
 

@@ -55,13 +55,23 @@ expect_exit 1 cl diff "$TMP/cols.ach"
 assert_eq "$(grep -c '^new ' "$TMP/out")" 12 "diff lines"
 assert_eq "$(grep '^new ' "$TMP/out" | awk '{ print index($0, "ach.entry") }' | sort -u | wc -l)" 1 \
 	"the kind column starts at one offset on lines 3 to 14"
+# ... and ends with the money it would apply, per currency (a person's
+# total: load's own records, summed by the database once loaded)
+expect_exit 0 cl load --tenant cols "$TMP/cols.ach"
+new_total=$(q "select 'USD ' || to_char(sum(amount_minor) / 100.0, 'FM999,999,990.00')
+               from clearing_record where tenant = 'cols'")
+expect_exit 1 cl diff --tenant cols2 "$TMP/cols.ach"
+assert_eq "$(tail -n 1 "$TMP/out")" "$TMP/cols.ach: new: $new_total (12)" "diff's money per currency"
 
 # 37: a sender's file name cannot forge a line in show or loads text
 evil="$TMP/$(printf 'evil\n\033[31mname.ach')"
 cp "$TMP/cols.ach" "$evil"
 expect_exit 0 cl load --tenant evil "$evil"
-expect_exit 0 cl show --tenant evil --trace 121042880000501
+expect_exit 0 cl show --verbose --tenant evil --trace 121042880000501
 grep -q '^  file_name .*/evil\\x0A\\x1B\[31mname.ach$' "$TMP/out" || fail "show text file name: $(cat "$TMP/out")"
+expect_exit 0 cl show --tenant evil --trace 121042880000501
+grep -q '^  file .*/evil\\x0A\\x1B\[31mname.ach line [0-9]*$' "$TMP/out" ||
+	fail "show summary file name: $(cat "$TMP/out")"
 expect_exit 0 cl loads --tenant evil
 assert_eq "$(wc -l <"$TMP/out")" 1 "one load, one line"
 grep -q 'evil\\x0A\\x1B\[31mname.ach' "$TMP/out" || fail "loads text file name: $(cat "$TMP/out")"
@@ -76,7 +86,7 @@ head -n 1 "$TMP/out" | grep -q '"matched_time","matched_key","changes","message"
 grep -q ',"1100000000|121042880000701|2026-03-02","value_date: 2026-03-02 -> 2026-03-03",' "$TMP/out" ||
 	fail "diff csv matched_key: $(cat "$TMP/out")"
 expect_exit 4 cl load --tenant nd "$TMP/tue.ach"
-expect_exit 0 cl show --tenant nd --trace 121042880000701
+expect_exit 0 cl show --verbose --tenant nd --trace 121042880000701
 if grep -q '^  [a-z_]* *$' "$TMP/out"; then fail "show text prints an empty column: $(grep '^  [a-z_]* *$' "$TMP/out")"; fi
 
 # show prints a pacs record's alternate key (why a copy under another

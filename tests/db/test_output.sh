@@ -124,6 +124,9 @@ grep -q 'E2E\\x0D1\\xC2\\x9B\[2J' "$TMP/out" || fail "diff: the key not escaped:
 grep -q '[0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9:]\{8\}[+-][0-9][0-9]' "$TMP/out" ||
 	fail "diff: a time without its offset: $(cat "$TMP/out")"
 expect_exit 0 cl show --e2e "$(printf 'E2E\r1\302\233[2J')"
+! raw "$TMP/out" && ! raw "$TMP/err" || fail "show (summary) printed a raw CR or CSI"
+grep -q 'E2E\\x0D1\\xC2\\x9B\[2J' "$TMP/out" || fail "show summary: $(cat "$TMP/out")"
+expect_exit 0 cl show --verbose --e2e "$(printf 'E2E\r1\302\233[2J')"
 ! raw "$TMP/out" && ! raw "$TMP/err" || fail "show printed a raw CR or CSI"
 grep -q 'end_to_end_id *E2E\\x0D1\\xC2\\x9B\[2J' "$TMP/out" || fail "show: $(cat "$TMP/out")"
 grep -q 'started_at *[0-9-]* [0-9:]*[+-][0-9][0-9]' "$TMP/out" || fail "show: time without offset"
@@ -164,10 +167,10 @@ expect_exit 0 cl load --tenant big "$TMP/big.ach"
 # stderr on a pseudo-terminal (what an operator's shell gives); a
 # file of 200,000 entries passes the 100,000 records after which
 # progress shows whatever the machine's speed
-python3 - "$CL_BIN" "$TMP/big.ach" "$TMP/tty.err" <<'PY' || fail "load on a terminal failed"
+cat >"$TMP/on_terminal.py" <<'PY'
 import os, pty, subprocess, sys
 m, s = pty.openpty()
-p = subprocess.Popen([sys.argv[1], "load", "--tenant", "big2", sys.argv[2]],
+p = subprocess.Popen([sys.argv[1], "load", *sys.argv[4:], "--tenant", "big2", sys.argv[2]],
                      stdout=subprocess.DEVNULL, stderr=s)
 os.close(s)
 out = b""
@@ -182,9 +185,21 @@ while True:
 open(sys.argv[3], "wb").write(out)
 sys.exit(p.wait())
 PY
+python3 "$TMP/on_terminal.py" "$CL_BIN" "$TMP/big.ach" "$TMP/tty.err" || fail "load on a terminal failed"
 grep -q 'reading [0-9]* records ([0-9.]* MB of [0-9.]* MB, [0-9]*%, about [0-9]*:[0-9][0-9] left)' \
 	"$TMP/tty.err" || fail "no progress with percent and time left on a terminal: $(cat -v "$TMP/tty.err")"
-# and once read, the line says the database is at work (no "0:00 left"
-# standing while the records are compared and applied)
-tr '\r' '\n' <"$TMP/tty.err" | grep -q 'big.ach: 200000 records read in [0-9.]* s; comparing with the database and applying' ||
-	fail "no line for the time after reading: $(cat -v "$TMP/tty.err")"
+# and once read, the line follows the server through the load (no "0:00
+# left" standing while the records are compared, applied and committed):
+# comparing, then applying, then committing, each saying how long the
+# step before took
+tr '\r' '\n' <"$TMP/tty.err" | sed 's/\x1b\[K//' | grep 'big.ach: 200000 records read in' >"$TMP/steps"
+sed 's/.*; //' "$TMP/steps" | tr '\n' '|' >"$TMP/steps.seq"
+assert_eq "$(cat "$TMP/steps.seq")" "comparing with the database|applying|committing|" \
+	"the server's steps on the terminal: $(cat -v "$TMP/steps")"
+grep -q 'records read in [0-9.]* s, compared in [0-9.]* s; applying$' "$TMP/steps" ||
+	fail "applying: $(cat -v "$TMP/steps")"
+grep -q 'records read in [0-9.]* s, then [0-9.]* s; committing$' "$TMP/steps" ||
+	fail "committing: $(cat -v "$TMP/steps")"
+# -q on a terminal: no progress at all (the file again: all duplicates)
+python3 "$TMP/on_terminal.py" "$CL_BIN" "$TMP/big.ach" "$TMP/tty-q.err" -q || fail "load -q on a terminal failed"
+[ ! -s "$TMP/tty-q.err" ] || fail "load -q on a terminal printed: $(cat -v "$TMP/tty-q.err")"

@@ -172,8 +172,15 @@ $e4 USD CRDT 2026-03-03 trace=121042880000004
 $e5 USD CRDT 2026-03-03 trace=121042880000005
 S
 expect_exit 10 cl reconcile --ach-company 1100000000 "$TMP/s2.xml"
-grep -q '^matched .*|#1 line 8: '"$net1"' USD credit trace_batch 121042880000001: a batch of 3 records, count and sum exact$' "$TMP/out" ||
+# text is for a person: amounts as money, the booked entries added up
+# per status at the end
+usd() {
+	q "select 'USD ' || to_char(($1) / 100.0, 'FM999,999,990.00')"
+}
+grep -q '^matched .*|#1 line 8: '"$(usd "$net1")"' credit trace_batch 121042880000001: a batch of 3 records, count and sum exact$' "$TMP/out" ||
 	fail "ACH batch: $(cat "$TMP/out")"
+assert_eq "$(tail -n 1 "$TMP/out")" "booked: matched $(usd "$net1 + $e4") (2); exception $(usd "$e5") (1)" \
+	"the booked entries' money per status"
 grep -q '^matched .*|#2 line 9: .* trace 121042880000004 -> ach.entry 1100000000|121042880000004|2026-03-03' "$TMP/out" ||
 	fail "ACH entry: $(cat "$TMP/out")"
 grep -q '^exception .*|#3 line 10: .*: the same reference (trace) booked the other way (credit)$' "$TMP/out" ||
@@ -312,7 +319,7 @@ expect_exit 0 cl reconcile
 grep -q 'reconcile run [0-9]*: 0 statements' "$TMP/out" || fail "nothing pending: $(cat "$TMP/out")"
 
 # show says which statement entry matched a record
-expect_exit 0 cl show --e2e E2E-7-1
+expect_exit 0 cl show --verbose --e2e E2E-7-1
 grep -A6 '^reconciled:' "$TMP/out" | grep -q 'entry_file .*s1.xml' || fail "show: $(cat "$TMP/out")"
 expect_exit 0 cl show --format json --e2e E2E-7-1
 cat "$TMP/out" >>"$J"
