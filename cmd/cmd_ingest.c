@@ -34,7 +34,17 @@ struct run {
 	dev_t inbox_dev;        /* the inbox directory's, for the move notes */
 	ino_t inbox_ino;
 	bool stop;              /* a database or signal problem: load no more */
+	/* the errors of a file that may be still arriving, held back until
+	   its outcome is known: said for a file rejected, not for one left to
+	   wait (every run would repeat them) */
+	struct cl_error *held_errors;
+	size_t nheld_errors;
+	bool hold_errors;
 };
+
+/* At most this many errors held back; beyond, the file is no mere
+ * truncation and its errors are said as they come. */
+#define HELD_ERRORS_MAX 64
 
 /* ---- output: key=value lines (syslog, journald) or JSON objects ---- */
 
@@ -123,6 +133,46 @@ static void file_line(const struct run *R, const struct cl_inbox_file *f,
 	fflush(stdout);
 }
 
+/* A file left before loading: its line says why (-q: not listed). */
+static void not_ready_line(const struct run *R, const struct cl_inbox_file *f, const char *why)
+{
+	char reason[256];
+
+	if (strstr(why, "--min-age"))
+		snprintf(reason, sizeof(reason), "%s (changed %.0f s ago, --min-age %lu)", why,
+			 f->age, R->args->min_age);
+	else
+		snprintf(reason, sizeof(reason), "%s", why);
+	if (text_out(R)) {
+		if (cl_opt_quiet)
+			return;
+		fputs("ingest", stdout);
+		kv("file", f->name);
+		kv("outcome", "not_ready");
+		kv("reason", reason);
+		printf(" exit=0\n");
+	} else {
+		struct cl_json j;
+
+		cl_json_begin(&j, stdout, "ingest_file");
+		cl_json_str(&j, "file", f->name);
+		cl_json_str(&j, "outcome", "not_ready");
+		cl_json_null(&j, "load_id");
+		cl_json_str(&j, "load_uuid", NULL);
+		cl_json_uint(&j, "records", 0);
+		cl_json_uint(&j, "new", 0);
+		cl_json_uint(&j, "duplicate", 0);
+		cl_json_uint(&j, "conflict", 0);
+		cl_json_uint(&j, "invalid", 0);
+		cl_json_real(&j, "seconds", 0);
+		cl_json_str(&j, "archived", NULL);
+		cl_json_str(&j, "reason", reason);
+		cl_json_int(&j, "exit_status", 0);
+		cl_json_end(&j);
+	}
+	fflush(stdout);
+}
+
 static void run_line(const struct run *R)
 {
 	const struct cl_ingest_totals *t = &R->t;
@@ -163,10 +213,28 @@ static void run_line(const struct run *R)
 
 /* ---- one file ---- */
 
+static void say_held_errors(struct run *R)
+{
+	for (size_t i = 0; i < R->nheld_errors; i++)
+		cl_print_error(&R->held_errors[i]);
+	R->nheld_errors = 0;
+}
+
 static void on_error(void *ctx, const struct cl_error *err)
 {
-	(void)ctx;
-	cl_print_error(err);
+	struct run *R = ctx;
+
+	if (R->hold_errors && R->nheld_errors == HELD_ERRORS_MAX) {
+		say_held_errors(R);
+		R->hold_errors = false;
+	}
+	if (!R->hold_errors) {
+		cl_print_error(err);
+		return;
+	}
+	if (!R->held_errors)
+		R->held_errors = cl_xmalloc(HELD_ERRORS_MAX * sizeof(*R->held_errors));
+	R->held_errors[R->nheld_errors++] = *err;
 }
 
 /* What the load came to, for the archive and the totals. */
@@ -374,8 +442,13 @@ static int ingest_file(struct run *R, const struct cl_inbox_file *f)
 	int code;
 
 	R->opts.defer_incomplete = f->age < (double)R->args->arrival_limit;
+	R->hold_errors = R->opts.defer_incomplete;
+	R->nheld_errors = 0;
 	cl_load_file(&R->db, f->path, &R->opts, &hooks, &r);
 	o = outcome_of(&r);
+	if (o != CL_INGEST_WAITING)
+		say_held_errors(R);
+	R->hold_errors = false;
 	code = cl_exit_for_load(&r);
 	if (r.outcome == CL_OUTCOME_REJECTED && r.unreadable) {
 		/* gone since the scan (another consumer?) or unreadable:
@@ -390,8 +463,16 @@ static int ingest_file(struct run *R, const struct cl_inbox_file *f)
 		if (code != CL_EXIT_DB)
 			R->stop = true;
 	} else if (o == CL_INGEST_WAITING) {
-		snprintf(why, sizeof(why), "the file ends early or changed while it was read: left "
-					   "for the next run (it is still arriving)");
+		/* said once per run on its line, not as errors: rejected (one
+		   line, one event) once unchanged for --arrival-limit */
+		double left = (double)R->args->arrival_limit - f->age;
+
+		snprintf(why, sizeof(why), "ends early or changed while read%s%.300s: rejected if "
+			 "unchanged for %.0f s more (--arrival-limit %lu)",
+			 R->nheld_errors ? ": " : "",
+			 R->nheld_errors ? R->held_errors[0].message : "", left > 0 ? left : 0,
+			 R->args->arrival_limit);
+		code = CL_EXIT_OK; /* nothing failed: a file not ready yet */
 	} else if (r.outcome == CL_OUTCOME_UNKNOWN) {
 		snprintf(why, sizeof(why), "outcome unknown (load UUID %s): the next run settles it",
 			 r.load_uuid);
@@ -604,7 +685,7 @@ static const struct cl_option ingest_command[] = {
 		     "load only files unchanged for this long (default 60)"),
 	CL_OPT_ULONG(0, "arrival-limit", "SECONDS", arrival_limit, 0, 604800,
 		     "a file younger than this that ends early or changes while read is left "
-		     "for the next run, not rejected (default 3600)"),
+		     "for the next run, not rejected (default 900)"),
 	CL_OPT_STRING(0, "metrics-file", "FILE", metrics_file,
 		      "write the run's metrics there (Prometheus text format, renamed into "
 		      "place: node_exporter's textfile collector)"),
@@ -668,6 +749,9 @@ static int ingest(struct run *R, struct cl_inbox *in)
 	}
 	R->t.not_ready = in->nfiles - in->nready;
 	R->t.oldest_ready_age = in->oldest_ready_age;
+	for (size_t i = 0; i < in->nfiles; i++)
+		if (in->files[i].not_ready)
+			not_ready_line(R, &in->files[i], in->files[i].not_ready);
 	if (!in->nready)
 		return moved; /* nothing to do: not even a connection */
 	if ((code = connect_db(R)) != 0)
@@ -681,6 +765,7 @@ static int ingest(struct run *R, struct cl_inbox *in)
 			continue;
 		if (cl_inbox_changed(f)) {
 			R->t.not_ready++; /* changed since the scan: next run */
+			not_ready_line(R, f, "changed since the scan");
 			continue;
 		}
 		int fc = ingest_file(R, f);
@@ -697,7 +782,7 @@ static int ingest(struct run *R, struct cl_inbox *in)
 
 int cl_cmd_ingest(int argc, char **argv)
 {
-	struct cl_args args = { .min_age = 60, .arrival_limit = 3600 };
+	struct cl_args args = { .min_age = 60, .arrival_limit = 900 };
 	struct run R;
 	struct cl_inbox in;
 	struct timespec t0;
@@ -731,6 +816,7 @@ int cl_cmd_ingest(int argc, char **argv)
 	code = ingest(&R, &in);
 	R.t.exit_status = code;
 	finish(&R, &t0);
+	free(R.held_errors);
 	if (R.connected)
 		cl_db_close(&R.db);
 	cl_inbox_close(&in);
