@@ -172,6 +172,7 @@ install: $(BIN)
 	sed 's|/usr/local/bin/|$(BINDIR)/|g' contrib/clearing-load.cron \
 		>$(DESTDIR)$(DATADIR)/doc/clearing-load/clearing-load.cron
 	install -m 644 LICENSE README.md $(DESTDIR)$(DATADIR)/doc/clearing-load/
+	install -m 644 contrib/clearing-load.rules.yml $(DESTDIR)$(DATADIR)/doc/clearing-load/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clearing-load $(DESTDIR)$(MANDIR)/man1/clearing-load.1 \

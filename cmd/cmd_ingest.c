@@ -717,8 +717,16 @@ static void finish(struct run *R, const struct timespec *t0)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	R->t.seconds = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 	run_line(R);
-	if (R->args->metrics_file &&
-	    cl_ingest_write_metrics(R->args->metrics_file, &R->t, why, sizeof(why)) != 0)
+	if (!R->args->metrics_file)
+		return;
+	/* what waits for a person: from the database, even when the inbox
+	   was empty (a failed connection is said, the run's status kept) */
+	if (!R->connected && !cl_interrupt_signal())
+		(void)connect_db(R);
+	R->t.tenant = R->opts.tenant;
+	cl_backlog_read(R->connected ? &R->db : NULL, R->opts.tenant,
+			"the database could not be reached", R->t.backlog);
+	if (cl_ingest_write_metrics(R->args->metrics_file, &R->t, why, sizeof(why)) != 0)
 		cl_msg("%s", why);
 }
 
