@@ -40,6 +40,8 @@ struct run {
 	struct cl_error *held_errors;
 	size_t nheld_errors;
 	bool hold_errors;
+	const char *held_path;  /* the file's path: the held errors' name (the
+	                           load's own copy is gone when they are said) */
 };
 
 /* At most this many errors held back; beyond, the file is no mere
@@ -234,7 +236,8 @@ static void on_error(void *ctx, const struct cl_error *err)
 	}
 	if (!R->held_errors)
 		R->held_errors = cl_xmalloc(HELD_ERRORS_MAX * sizeof(*R->held_errors));
-	R->held_errors[R->nheld_errors++] = *err;
+	R->held_errors[R->nheld_errors] = *err;
+	R->held_errors[R->nheld_errors++].file = R->held_path;
 }
 
 /* What the load came to, for the archive and the totals. */
@@ -443,6 +446,7 @@ static int ingest_file(struct run *R, const struct cl_inbox_file *f)
 
 	R->opts.defer_incomplete = f->age < (double)R->args->arrival_limit;
 	R->hold_errors = R->opts.defer_incomplete;
+	R->held_path = f->path;
 	R->nheld_errors = 0;
 	cl_load_file(&R->db, f->path, &R->opts, &hooks, &r);
 	o = outcome_of(&r);
