@@ -181,6 +181,7 @@ install: $(BIN) $(B)/clearing-load.bash
 		>$(DESTDIR)$(DATADIR)/doc/clearing-load/clearing-load.cron
 	install -m 644 LICENSE README.md CHANGELOG.md $(DESTDIR)$(DATADIR)/doc/clearing-load/
 	install -m 644 $(B)/clearing-load.bash $(DESTDIR)$(COMPLETIONDIR)/clearing-load
+	install -m 644 contrib/clearing-load.rules.yml $(DESTDIR)$(DATADIR)/doc/clearing-load/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clearing-load $(DESTDIR)$(MANDIR)/man1/clearing-load.1 \

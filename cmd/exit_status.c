@@ -95,7 +95,7 @@ static const char exit_table[] =
 	"   9  unsupported: a well-formed message that is not a clearing file\n"
 	"  10  reconcile: differences (an entry unmatched theirs, or an exception)\n"
 	"  75  retry later: database unreachable, connection lost before COMMIT,\n"
-	"      a wait past the wait limit, a file still arriving (EX_TEMPFAIL)\n"
+	"      a wait past the wait limit (EX_TEMPFAIL)\n"
 	"  78  configuration: no schema, schema version mismatch, permission denied\n"
 	"      (EX_CONFIG)\n"
 	" 130  interrupted by SIGINT, 143 by SIGTERM: the file's transaction rolled back\n";

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/xmalloc.h"
+#include "loader/failpoint.h"
 
 /* F_SETLEASE and F_RDLCK's lease use are Linux's; elsewhere only the age
  * tells. */
@@ -239,6 +240,9 @@ int cl_archive_move(const char *archive, const char *sub, const struct cl_inbox_
 						   "left for the next run");
 				return -1;
 			}
+			/* killed here, the file is in both places: the move's note
+			   (move_intent.h) lets the next run finish it */
+			CL_FAILPOINT("ingest_after_link", NULL);
 			if (unlink(f->path) != 0) {
 				snprintf(why, cap, "moved to %s but cannot remove it from the inbox: %s",
 					 dest, strerror(errno));

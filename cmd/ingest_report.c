@@ -38,35 +38,43 @@ static void label(FILE *f, const char *s)
 	}
 }
 
-/* The previous file's last success time for this inbox, or 0. */
-static double previous_success(const char *path)
+/* The metrics file's previous version, whole ("" when none). */
+static char *previous_file(const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char line[4096];
-	double t = 0;
+	char *buf = NULL;
+	size_t len = 0, room = 0, n;
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, M "last_success_timestamp_seconds", strlen(M) + 30) == 0) {
-			char *sp = strrchr(line, ' ');
-
-			if (sp)
-				t = strtod(sp + 1, NULL);
-		}
-	fclose(f);
-	return t;
+	if (f) {
+		do {
+			if (room - len < 4096) {
+				room = room ? 2 * room : 16384;
+				buf = realloc(buf, room);
+				if (!buf)
+					break;
+			}
+			n = fread(buf + len, 1, room - len - 1, f);
+			len += n;
+		} while (n > 0 && len < (1u << 24));
+		fclose(f);
+	}
+	if (!buf)
+		return calloc(1, 1);
+	buf[len] = '\0';
+	return buf;
 }
 
-static void gauge(FILE *f, const char *name, const char *help)
+/* NAME{inbox="...",...} as written: the series' whole name. */
+static void series(char *out, size_t cap, const char *name, const struct cl_ingest_totals *t,
+		   const char *extra_label, const char *extra_value)
 {
-	fprintf(f, "# HELP " M "%s %s\n# TYPE " M "%s gauge\n", name, help, name);
-}
+	FILE *f = fmemopen(out, cap, "w");
 
-static void value(FILE *f, const struct cl_ingest_totals *t, const char *name,
-		  const char *extra_label, const char *extra_value, double v)
-{
-	fprintf(f, M "%s{inbox=\"", name);
+	if (!f) {
+		out[0] = '\0';
+		return;
+	}
+	fprintf(f, "%s{inbox=\"", name);
 	label(f, t->inbox);
 	fputc('"', f);
 	if (extra_label) {
@@ -74,27 +82,156 @@ static void value(FILE *f, const struct cl_ingest_totals *t, const char *name,
 		label(f, extra_value);
 		fputc('"', f);
 	}
+	fputc('}', f);
+	fclose(f);
+	out[cap - 1] = '\0';
+}
+
+/* The value of the series `name` in the previous version, or 0. */
+static double previous_value(const char *prev, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *line = prev; *line;) {
+		const char *eol = strchr(line, '\n');
+
+		if (strncmp(line, name, n) == 0 && line[n] == ' ')
+			return strtod(line + n + 1, NULL);
+		if (!eol)
+			break;
+		line = eol + 1;
+	}
+	return 0;
+}
+
+static void help(FILE *f, const char *type, const char *name, const char *text)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, text, name, type);
+}
+
+static void gauge(FILE *f, const char *name, const char *text)
+{
+	char full[128];
+
+	snprintf(full, sizeof(full), M "%s", name);
+	help(f, "gauge", full, text);
+}
+
+static void sample(FILE *f, const char *name, double v)
+{
 	/* counts and Unix times as integers, durations to the millisecond */
 	if (v == (double)(long long)v)
-		fprintf(f, "} %lld\n", (long long)v);
+		fprintf(f, "%s %lld\n", name, (long long)v);
 	else
-		fprintf(f, "} %.3f\n", v);
+		fprintf(f, "%s %.3f\n", name, v);
+}
+
+static void value(FILE *f, const struct cl_ingest_totals *t, const char *name,
+		  const char *extra_label, const char *extra_value, double v)
+{
+	char full[128], s[4096];
+
+	snprintf(full, sizeof(full), M "%s", name);
+	series(s, sizeof(s), full, t, extra_label, extra_value);
+	sample(f, s, v);
+}
+
+/* A counter: the previous version's value plus this run's. */
+static void counter(FILE *f, const char *prev, const struct cl_ingest_totals *t,
+		    const char *name, const char *extra_label, const char *extra_value, double add)
+{
+	char full[128], s[4096];
+
+	snprintf(full, sizeof(full), M "%s", name);
+	series(s, sizeof(s), full, t, extra_label, extra_value);
+	sample(f, s, previous_value(prev, s) + add);
+}
+
+/* The rest of a comment line: a server's message may hold a line break,
+ * which would end the comment and start a sample. */
+static void comment(FILE *f, const char *text)
+{
+	for (; *text; text++)
+		fputc(*text == '\n' || *text == '\r' ? ' ' : *text, f);
+	fputc('\n', f);
+}
+
+/* The backlog gauges: count and age of the oldest, each with the labels
+ * inbox and tenant; a figure not read is a comment, no value. */
+static void backlog(FILE *f, const struct cl_ingest_totals *t)
+{
+	static const char *const help_text[CL_BACKLOG_NKINDS][2] = {
+		{ "Conflicts (parked versions of held and quarantined loads) not yet resolved.",
+		  "Age of the oldest unresolved conflict (0: none)." },
+		{ "Held loads with a conflict not yet resolved.",
+		  "Age of the oldest such held load (0: none)." },
+		{ "Quarantined loads with a conflict not yet resolved.",
+		  "Age of the oldest such quarantined load (0: none)." },
+		{ "Statements loaded that no reconcile run has taken yet.",
+		  "Age of the oldest such statement's load (0: none)." },
+		{ "The last reconcile run's unmatched statement entries and exceptions.",
+		  "Age of the last reconcile run." },
+	};
+
+	for (int k = 0; k < CL_BACKLOG_NKINDS; k++) {
+		const struct cl_backlog_figure *b = &t->backlog[k];
+		char name[128], age[160], s[4096];
+
+		snprintf(name, sizeof(name), "clearing_load_backlog_%s",
+			 cl_backlog_name((enum cl_backlog_kind)k));
+		snprintf(age, sizeof(age), "%s_%s", name,
+			 k == CL_BACKLOG_DIFFERENCES ? "run_age_seconds" : "oldest_age_seconds");
+		for (int i = 0; i < 2; i++) {
+			const char *n = i ? age : name;
+
+			help(f, "gauge", n, help_text[k][i]);
+			if (!b->read || b->none) {
+				/* never a false 0 */
+				fprintf(f, "# %s: not read: ", n);
+				comment(f, b->read ? "no reconcile run yet" : b->why);
+				continue;
+			}
+			series(s, sizeof(s), n, t, "tenant", t->tenant ? t->tenant : "");
+			sample(f, s, i ? (double)b->oldest_seconds : (double)b->count);
+		}
+	}
 }
 
 int cl_ingest_write_metrics(const char *path, const struct cl_ingest_totals *t, char *why,
 			    size_t cap)
 {
-	char tmp[4200];
-	double success = t->exit_status == 0 ? (double)t->started : previous_success(path);
+	static const char *const record_outcomes[] = { "new", "duplicate", "conflict", "invalid" };
+	const unsigned long long records[] = { t->records_new, t->records_duplicate,
+					       t->records_conflict, t->records_invalid };
+	char tmp[4200], s[4096];
+	char *prev = previous_file(path);
+	double success;
 	FILE *f;
 	bool ok;
 
+	series(s, sizeof(s), M "last_success_timestamp_seconds", t, NULL, NULL);
+	success = t->exit_status == 0 ? (double)t->started : previous_value(prev, s);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
 	f = fopen(tmp, "w");
 	if (!f) {
 		snprintf(why, cap, "cannot write %s: %s", tmp, strerror(errno));
+		free(prev);
 		return -1;
 	}
+	/* counters: since the metrics file was made (it is their memory) */
+	help(f, "counter", M "runs_total", "Ingest runs of this inbox.");
+	counter(f, prev, t, "runs_total", NULL, NULL, 1);
+	help(f, "counter", M "files_total",
+	     "Files the runs finished with, by outcome (a file still arriving counts at each "
+	     "run that leaves it).");
+	for (int o = 0; o < CL_INGEST_NOUTCOMES; o++)
+		counter(f, prev, t, "files_total", "outcome",
+			cl_ingest_outcome_name((enum cl_ingest_outcome)o), (double)t->files[o]);
+	help(f, "counter", M "records_total", "Records of the files loaded, by what became of them.");
+	for (int i = 0; i < 4; i++)
+		counter(f, prev, t, "records_total", "outcome", record_outcomes[i],
+			(double)records[i]);
+	/* the last run */
 	gauge(f, "files", "Files the last run finished with, by outcome.");
 	for (int o = 0; o < CL_INGEST_NOUTCOMES; o++)
 		value(f, t, "files", "outcome", cl_ingest_outcome_name((enum cl_ingest_outcome)o),
@@ -102,10 +239,8 @@ int cl_ingest_write_metrics(const char *path, const struct cl_ingest_totals *t, 
 	gauge(f, "files_not_ready", "Files the last run left because they were not ready.");
 	value(f, t, "files_not_ready", NULL, NULL, (double)t->not_ready);
 	gauge(f, "records", "Records of the files the last run loaded, by what became of them.");
-	value(f, t, "records", "outcome", "new", (double)t->records_new);
-	value(f, t, "records", "outcome", "duplicate", (double)t->records_duplicate);
-	value(f, t, "records", "outcome", "conflict", (double)t->records_conflict);
-	value(f, t, "records", "outcome", "invalid", (double)t->records_invalid);
+	for (int i = 0; i < 4; i++)
+		value(f, t, "records", "outcome", record_outcomes[i], (double)records[i]);
 	gauge(f, "last_run_timestamp_seconds", "When the last run started (Unix time).");
 	value(f, t, "last_run_timestamp_seconds", NULL, NULL, (double)t->started);
 	gauge(f, "last_success_timestamp_seconds",
@@ -118,6 +253,9 @@ int cl_ingest_write_metrics(const char *path, const struct cl_ingest_totals *t, 
 	value(f, t, "oldest_ready_file_age_seconds", NULL, NULL, t->oldest_ready_age);
 	gauge(f, "exit_status", "The last run's exit status.");
 	value(f, t, "exit_status", NULL, NULL, (double)t->exit_status);
+	/* what waits for a person, from the database */
+	backlog(f, t);
+	free(prev);
 	ok = fflush(f) == 0 && !ferror(f);
 	if (fclose(f) != 0 || !ok || rename(tmp, path) != 0) {
 		snprintf(why, cap, "cannot write %s: %s", path, strerror(errno));

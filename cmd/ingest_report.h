@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "loader/backlog.h"
+
 /* The file outcomes an ingest run counts (and names in its output). */
 enum cl_ingest_outcome {
 	CL_INGEST_COMMITTED,   /* applied (maybe all duplicate): done/ */
@@ -24,6 +26,7 @@ const char *cl_ingest_outcome_name(enum cl_ingest_outcome o);
 
 struct cl_ingest_totals {
 	const char *inbox;
+	const char *tenant;
 	unsigned long files[CL_INGEST_NOUTCOMES];
 	unsigned long long records_new, records_duplicate, records_conflict, records_invalid;
 	unsigned long not_ready;     /* candidates left before loading */
@@ -31,13 +34,20 @@ struct cl_ingest_totals {
 	double seconds;              /* the run's */
 	time_t started;
 	int exit_status;
+	/* what waits for a person, from the database (each figure read or
+	   not, with why) */
+	struct cl_backlog_figure backlog[CL_BACKLOG_NKINDS];
 };
 
 /* Write the metrics of a run to `path` in Prometheus' text format, as the
  * node_exporter textfile collector reads it: a temporary file in the same
  * directory renamed over it, so the collector never sees half a file.  The
  * last success time is carried over from the file's previous version when
- * this run did not succeed.  0, or -1 with why[]. */
+ * this run did not succeed; the counters (*_total) are the previous
+ * version's (of the same inbox) plus this run's, so they go back to 0 only
+ * when the file is removed or was another inbox's.  The backlog gauges are
+ * t->backlog's; one not read is a comment, no value.  0, or -1 with
+ * why[]. */
 int cl_ingest_write_metrics(const char *path, const struct cl_ingest_totals *t, char *why,
 			    size_t cap);
 

@@ -52,7 +52,7 @@ struct cl_args {
 	bool version;              /* clearing-load -V */
 	const char *archive;       /* ingest --archive */
 	unsigned long min_age;     /* ingest --min-age (default 60) */
-	unsigned long arrival_limit; /* ingest --arrival-limit (default 3600) */
+	unsigned long arrival_limit; /* ingest --arrival-limit (default 900) */
 	const char *metrics_file;  /* ingest --metrics-file */
 	const char *on_event;      /* ingest --on-event */
 	const char *consumer;      /* feed --consumer */

@@ -265,18 +265,37 @@ static enum cl_db_status resolve(struct cl_db *db, const char *load, long long o
 	return cl_db_exec(db, CL_SQL_DB_COMMIT, 0, NULL, NULL, err);
 }
 
+/* One attempt of a resolution (cl_db_run_txn's ctx and body). */
+struct resolve_txn {
+	const char *load;
+	long long ordinal, line;
+	enum cl_verdict v;
+	const char *note;
+	struct cl_resolution *out;
+};
+
+static enum cl_db_status resolve_txn(struct cl_db *db, void *ctx, struct cl_error *err)
+{
+	struct resolve_txn *t = ctx;
+	enum cl_db_status st;
+
+	memset(t->out, 0, sizeof(*t->out));
+	if ((st = cl_db_exec(db, CL_SQL_DB_BEGIN, 0, NULL, NULL, err)) != CL_DB_OK)
+		return st;
+	return resolve(db, t->load, t->ordinal, t->line, t->v, t->note, t->out, err);
+}
+
 enum cl_db_status cl_conflicts_resolve(struct cl_db *db, long long load_id, long long ordinal,
 				       long long line, enum cl_verdict v, const char *note,
 				       struct cl_resolution *out, struct cl_error *err)
 {
 	char load[24];
+	struct resolve_txn t = { load, ordinal, line, v, note, out };
 	enum cl_db_status st;
 
-	memset(out, 0, sizeof(*out));
 	snprintf(load, sizeof(load), "%lld", load_id);
-	if ((st = cl_db_exec(db, CL_SQL_DB_BEGIN, 0, NULL, NULL, err)) != CL_DB_OK)
-		return st;
-	st = resolve(db, load, ordinal, line, v, note, out, err);
+	/* a deadlock or serialization failure: the whole resolution again */
+	st = cl_db_run_txn(db, resolve_txn, &t, NULL, err);
 	/* a failure, or nothing to do: nothing is kept */
 	rollback(db);
 	return st;

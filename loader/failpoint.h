@@ -18,7 +18,10 @@
  *   init_roles_recorded (init's roles transaction: the roles recorded, before
  *   the grants and row-level security),
  *   reconcile_before_commit, reconcile_after_commit (a reconcile run's
- *   transaction; after: committed, before the answer is printed).
+ *   transaction; after: committed, before the answer is printed),
+ *   ingest_before_move (committed, before the move's note), ingest_after_link
+ *   (the file in the inbox and the archive), ingest_after_unlink,
+ *   ingest_before_archive_row (the reason file written, not the row).
  */
 #ifndef CL_FAILPOINT_H
 #define CL_FAILPOINT_H

@@ -20,6 +20,32 @@ static void rollback(struct cl_db *db)
 		cl_db_close(db);
 }
 
+/* One load's journal rows removed, in a transaction of its own
+ * (cl_db_run_txn's ctx and body: a deadlock or serialization failure runs
+ * it again). */
+struct prune_txn {
+	const char *load_id, *dup;
+	unsigned long long removed;
+};
+
+static enum cl_db_status prune_txn(struct cl_db *db, void *ctx, struct cl_error *err)
+{
+	struct prune_txn *t = ctx;
+	const char *pe[2] = { t->load_id, t->dup };
+	const char *why[1] = { "prune" };
+	PGresult *del;
+	enum cl_db_status st;
+
+	if ((st = cl_db_exec(db, CL_SQL_DB_BEGIN, 0, NULL, NULL, err)) != CL_DB_OK ||
+	    (st = cl_db_exec(db, CL_SQL_DB_MAINTENANCE, 1, why, NULL, err)) != CL_DB_OK ||
+	    (st = cl_db_exec(db, CL_SQL_PRUNE_NO_SEQSCAN, 0, NULL, NULL, err)) != CL_DB_OK ||
+	    (st = cl_db_exec(db, CL_SQL_PRUNE_LOAD_EVENTS, 2, pe, &del, err)) != CL_DB_OK)
+		return st;
+	t->removed = strtoull(PQcmdTuples(del), NULL, 10);
+	PQclear(del);
+	return cl_db_exec(db, CL_SQL_DB_COMMIT, 0, NULL, NULL, err);
+}
+
 enum cl_db_status cl_prune_journal(struct cl_db *db, const char *before, bool duplicates_only,
 				   struct cl_prune_result *r, struct cl_error *err)
 {
@@ -38,29 +64,15 @@ enum cl_db_status cl_prune_journal(struct cl_db *db, const char *before, bool du
 			return st;
 		n = PQntuples(res);
 		for (int i = 0; i < n; i++) {
-			const char *pe[2] = { PQgetvalue(res, i, 0), dup };
-			const char *why[1] = { "prune" };
-			PGresult *del;
-			unsigned long long k;
+			struct prune_txn t = { PQgetvalue(res, i, 0), dup, 0 };
 
-			if ((st = cl_db_exec(db, CL_SQL_DB_BEGIN, 0, NULL, NULL, err)) != CL_DB_OK ||
-			    (st = cl_db_exec(db, CL_SQL_DB_MAINTENANCE, 1, why, NULL, err)) != CL_DB_OK ||
-			    (st = cl_db_exec(db, CL_SQL_PRUNE_NO_SEQSCAN, 0, NULL, NULL, err)) !=
-				    CL_DB_OK ||
-			    (st = cl_db_exec(db, CL_SQL_PRUNE_LOAD_EVENTS, 2, pe, &del, err)) !=
-				    CL_DB_OK) {
+			if ((st = cl_db_run_txn(db, prune_txn, &t, NULL, err)) != CL_DB_OK) {
 				PQclear(res);
 				rollback(db);
 				return st;
 			}
-			k = strtoull(PQcmdTuples(del), NULL, 10);
-			PQclear(del);
-			if ((st = cl_db_exec(db, CL_SQL_DB_COMMIT, 0, NULL, NULL, err)) != CL_DB_OK) {
-				PQclear(res);
-				return st;
-			}
-			r->events += k;
-			r->loads += k > 0;
+			r->events += t.removed;
+			r->loads += t.removed > 0;
 		}
 		if (n)
 			snprintf(after, sizeof(after), "%s", PQgetvalue(res, n - 1, 0));

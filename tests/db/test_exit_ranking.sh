@@ -18,7 +18,7 @@ ingest() { cl ingest --archive "$AR" --min-age 0 "$@" "$IN"; }
 cl load "$TESTDATA/demo/original.ach" >/dev/null || fail "the original" # changed-amount.ach conflicts with it
 sed '3s/^\(.\{29\}\)\(.\)/\1X/' "$TMP/other.ach" >"$IN/bad.ach"          # rejected (3)
 cp "$TESTDATA/demo/changed-amount.ach" "$IN/changed.ach"                 # held (4)
-head -n 5 "$TMP/other.ach" >"$IN/partial.ach"                            # still arriving (75)
+head -n 5 "$TMP/other.ach" >"$IN/partial.ach"                            # still arriving (0)
 expect_exit 4 ingest
 grep -q 'file=partial.ach outcome=waiting' "$TMP/out" || fail "partial.ach not waiting: $(cat "$TMP/out")"
 [ -f "$IN/partial.ach" ] || fail "the file still arriving was moved"
@@ -30,8 +30,9 @@ grep -q 'exit=4$' "$TMP/out" || fail "the run line: $(cat "$TMP/out")"
 sed '3s/^\(.\{29\}\)\(.\)/\1X/' "$TMP/other.ach" >"$IN/bad2.ach"
 expect_exit 3 ingest
 [ -f "$IN/partial.ach" ] || fail "the file still arriving was moved"
-# still arriving alone: 75 (retry later) as before
-expect_exit 75 ingest
+# still arriving alone: 0, a file not ready yet (decision record 0031;
+# it was 75 on every run until --arrival-limit: test_ingest_truncated)
+expect_exit 0 ingest
 [ -f "$IN/partial.ach" ] || fail "the file still arriving was moved"
 
 # load over several files: held outranks rejected, whichever comes first

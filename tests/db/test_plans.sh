@@ -250,6 +250,10 @@ explain_exec reconcile_unmatched_ours "'$TENANT', :'skey', 0, :'sfrom', :'sto', 
 	'{1100000000}', 'USD', :'skind'"
 run db_rollback
 
+# ingest's metrics: what waits for a person (loader/backlog.c)
+explain_exec backlog_loads "'$TENANT', 'held'"
+explain_exec backlog_statements "'$TENANT'"
+
 # Every statement that reads the history is explained above, but the
 # definitions of the stage (LIKE) and of the load's journal rows (WITH NO
 # DATA) and the schema's catalog lookups.
