@@ -39,7 +39,6 @@ struct given {
 static void copy_field(struct cl_copy_in *c, const struct cl_stmt_field *f,
 		       const struct cl_stmt_row *row, const struct given *g)
 {
-	static const char *const items[] = { "statement", "entry", "status" };
 	const char *m = (const char *)row + f->offset;
 
 	if (!(f->items & (1u << row->item)) || (f->has && !*(const bool *)((const char *)row + f->has - 1))) {
@@ -56,7 +55,7 @@ static void copy_field(struct cl_copy_in *c, const struct cl_stmt_field *f,
 		text(c, *(const char *const *)(const void *)m);
 		break;
 	case CL_SFT_ITEM:
-		text(c, items[row->item]);
+		text(c, cl_stmt_item_name(row->item));
 		break;
 	case CL_SFT_HASH:
 		cl_copy_bytes(c, m, 32);
@@ -250,9 +249,11 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 	for (int i = 0; i < PQntuples(res); i++) {
 		struct cl_error e;
 
-		cl_stmt_duplicate_error(&e, L->path, strtoul(PQgetvalue(res, i, 0), NULL, 10),
-					strtoul(PQgetvalue(res, i, 1), NULL, 10),
-					strtoul(PQgetvalue(res, i, 2), NULL, 10), PQgetvalue(res, i, 3));
+		cl_stmt_duplicate_error(&e, L->path,
+					strtoul(cl_db_get(res, i, "first_line"), NULL, 10),
+					strtoul(cl_db_get(res, i, "last_line"), NULL, 10),
+					strtoul(cl_db_get(res, i, "items"), NULL, 10),
+					cl_db_get(res, i, CL_STMT_COLUMN(journal_key)));
 		file_error(L, &e);
 	}
 	PQclear(res);
@@ -322,8 +323,8 @@ enum cl_db_status cl_statement_classify(struct load *L)
 	st = cl_db_exec(L->db, CL_SQL_STATEMENT_CLASSIFY, 2, p, &res, &r->err);
 	if (st != CL_DB_OK)
 		return st;
-	r->duplicate_count = strtoul(PQgetvalue(res, 0, 0), NULL, 10);
-	r->conflict_count = strtoul(PQgetvalue(res, 0, 1), NULL, 10);
+	r->duplicate_count = strtoul(cl_db_get(res, 0, "duplicates"), NULL, 10);
+	r->conflict_count = strtoul(cl_db_get(res, 0, "conflicts"), NULL, 10);
 	PQclear(res);
 	r->new_count = r->records - r->duplicate_count - r->conflict_count;
 	L->near_count = 0;
@@ -347,3 +348,4 @@ enum cl_db_status cl_statement_apply(struct load *L)
 	}
 	return CL_DB_OK;
 }
+

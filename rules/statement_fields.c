@@ -30,3 +30,6 @@ const struct cl_stmt_field cl_stmt_fields[] = {
 };
 
 const size_t cl_stmt_nfields = sizeof(cl_stmt_fields) / sizeof(cl_stmt_fields[0]);
+
+_Static_assert(sizeof(cl_stmt_fields) / sizeof(cl_stmt_fields[0]) == CL_SC_COUNT,
+	       "one descriptor a column");

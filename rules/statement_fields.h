@@ -41,4 +41,18 @@ struct cl_stmt_field {
 extern const struct cl_stmt_field cl_stmt_fields[];
 extern const size_t cl_stmt_nfields;
 
+/* The index of each column in cl_stmt_fields[]; CL_STMT_COLUMN(n) its name
+ * (a column named in C is named through the table). */
+enum cl_stmt_column {
+#define CL_STMT_FIELD(name, type, member, items, flags) CL_SC_##name,
+#define CL_STMT_OPT(name, type, member, has, items, flags) CL_SC_##name,
+#define CL_STMT_GIVEN(name, type, items, flags) CL_SC_##name,
+#include "rules/statement_fields.def"
+#undef CL_STMT_FIELD
+#undef CL_STMT_OPT
+#undef CL_STMT_GIVEN
+	CL_SC_COUNT
+};
+#define CL_STMT_COLUMN(n) (cl_stmt_fields[CL_SC_##n].name)
+
 #endif

@@ -36,7 +36,9 @@
  *       stage), {stmt_copy_columns} (the stage's COPY list),
  *       {stmt_columns} (the stored columns), {stmt_stage_values} (the
  *       same, cast from the stage) and {stmt_compared_diffs} (staged s
- *       against stored i: each compared column's name when it differs).  A marker
+ *       against stored i: each compared column's name when it differs);
+ *       {recon_answer_columns}: what reconcile reads of an answer item
+ *       (loader/recon_item.def), in the order it reads them.  A marker
  *       `-- fragment: X_noun` starts a fragment instead: SQL that is no
  *       statement of its own (a rule's probe, say), written once and
  *       used by later statements of any file as {X_noun}; it takes no
@@ -230,6 +232,24 @@ static void s_typed(FILE *out, const struct cl_stmt_field *f)
 	fprintf(out, "%s:%s", f->name, s_type(f));
 }
 
+/* ---- a reconcile answer item's columns (loader/recon_item.def) ---- */
+
+static const char *const recon_items[][2] = {
+#define CL_RECON_ITEM(member, sql) { #member, #sql },
+#include "loader/recon_item.def"
+#undef CL_RECON_ITEM
+};
+
+/* each as `sql AS member`, or `member` where the two are one */
+static void recon_answer(FILE *out, const char *brk)
+{
+	for (size_t i = 0; i < sizeof(recon_items) / sizeof(recon_items[0]); i++) {
+		fprintf(out, "%s%s%s", i ? ", " : "", brk, recon_items[i][1]);
+		if (strcmp(recon_items[i][0], recon_items[i][1]) != 0)
+			fprintf(out, " AS %s", recon_items[i][0]);
+	}
+}
+
 /* A list of the field table: `head`, each field `want` selects written by
  * `item`, `tail`; or (want NULL) the constant `head`.  `placeholder`:
  * its name in the statement files (NULL: not one). */
@@ -243,21 +263,23 @@ struct list {
 	/* or each statement column `swant` selects written by `sitem` */
 	int (*swant)(const struct cl_stmt_field *);
 	void (*sitem)(FILE *, const struct cl_stmt_field *);
+	/* or what this writes */
+	void (*rows)(FILE *, const char *);
 };
 
 static const struct list lists[] = {
 	{ "CL_SQL_RECORD_COLUMNS", "record_columns", "tenant", stored, plain, ", load_id, ordinal",
-	  NULL, NULL },
+	  NULL, NULL, NULL },
 	{ "CL_SQL_SHOW_COLUMNS", "show_columns", "r.tenant", stored, show, ", r.load_id, r.ordinal",
-	  NULL, NULL },
-	{ "CL_SQL_COMPARED_R", "compared_r", "", compared, of_r, "", NULL, NULL },
-	{ "CL_SQL_COMPARED_DIFFS", "compared_diffs", "", compared, diff, "", NULL, NULL },
-	{ "CL_SQL_COMPARED_CHANGES", "compared_changes", "", compared, change, "", NULL, NULL },
+	  NULL, NULL, NULL },
+	{ "CL_SQL_COMPARED_R", "compared_r", "", compared, of_r, "", NULL, NULL, NULL },
+	{ "CL_SQL_COMPARED_DIFFS", "compared_diffs", "", compared, diff, "", NULL, NULL, NULL },
+	{ "CL_SQL_COMPARED_CHANGES", "compared_changes", "", compared, change, "", NULL, NULL, NULL },
 	{ "CL_SQL_STORED_TYPES", NULL, "tenant:text", stored, typed,
-	  ", load_id:bigint, ordinal:bigint", NULL, NULL },
+	  ", load_id:bigint, ordinal:bigint", NULL, NULL, NULL },
 	/* ISO 8601 with "T" and the offset, to the second: one form of
 	   timestamp in every output (show, loads, diff's matched_time) */
-	{ NULL, "iso_ts", "'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM'", NULL, NULL, NULL, NULL, NULL },
+	{ NULL, "iso_ts", "'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM'", NULL, NULL, NULL, NULL, NULL, NULL },
 	/* a load's columns (clearing_load l), one shape in show and loads:
 	   its row, and where ingest last moved its file */
 	{ NULL, "load_columns",
@@ -268,14 +290,16 @@ static const struct list lists[] = {
 	  "started_at, pg_catalog.to_char(l.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') AS "
 	  "finished_at, (SELECT a.path FROM clearing_load_archive a WHERE a.load_id = "
 	  "l.load_id ORDER BY a.archived_at DESC LIMIT 1) AS archived_as",
-	  NULL, NULL, NULL, NULL, NULL },
+	  NULL, NULL, NULL, NULL, NULL, NULL },
 	/* clearing_statement_item (sql/loader/statement.sql) */
-	{ NULL, "stmt_stage_columns", "", NULL, NULL, "", s_any, s_stage },
-	{ NULL, "stmt_copy_columns", "", NULL, NULL, "", s_any, s_plain },
-	{ NULL, "stmt_columns", "", NULL, NULL, "", s_stored, s_plain },
-	{ NULL, "stmt_stage_values", "", NULL, NULL, "", s_stored, s_value },
-	{ NULL, "stmt_compared_diffs", "", NULL, NULL, "", s_compared, s_diff },
-	{ "CL_SQL_STMT_STORED_TYPES", NULL, "", NULL, NULL, "", s_stored, s_typed },
+	{ NULL, "stmt_stage_columns", "", NULL, NULL, "", s_any, s_stage, NULL },
+	{ NULL, "stmt_copy_columns", "", NULL, NULL, "", s_any, s_plain, NULL },
+	{ NULL, "stmt_columns", "", NULL, NULL, "", s_stored, s_plain, NULL },
+	{ NULL, "stmt_stage_values", "", NULL, NULL, "", s_stored, s_value, NULL },
+	{ NULL, "stmt_compared_diffs", "", NULL, NULL, "", s_compared, s_diff, NULL },
+	{ "CL_SQL_STMT_STORED_TYPES", NULL, "", NULL, NULL, "", s_stored, s_typed, NULL },
+	/* the answer of reconcile (sql/loader/reconcile.sql) */
+	{ NULL, "recon_answer_columns", "", NULL, NULL, "", NULL, NULL, recon_answer },
 };
 
 #define NLISTS (sizeof(lists) / sizeof(lists[0]))
@@ -286,6 +310,11 @@ static void list_write(FILE *out, const struct list *l, const char *brk)
 	int first = 1;
 
 	fputs(l->head, out);
+	if (l->rows) {
+		l->rows(out, brk);
+		fputs(l->tail, out);
+		return;
+	}
 	if (l->swant) {
 		for (size_t i = 0; i < cl_stmt_nfields; i++) {
 			if (!l->swant(&cl_stmt_fields[i]))

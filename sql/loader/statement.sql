@@ -21,8 +21,10 @@ FROM STDIN (FORMAT binary)
 
 -- name: statement_in_file_duplicates
 -- Two items of the file under one key (first and last line, how many, the
--- key as the journal keeps it): the first ten, in file order.
-SELECT min(position), max(position), count(*), min(journal_key)
+-- key as the journal keeps it): the first ten, in file order; read by
+-- name.
+SELECT min(position) AS first_line, max(position) AS last_line, count(*) AS items,
+       min(journal_key) AS journal_key
 FROM pg_temp.cl_stmt_stage
 GROUP BY kind, natural_key
 HAVING count(*) > 1
@@ -33,7 +35,8 @@ LIMIT 10
 -- The staged items of load $1 whose key tenant $2 has stored: a duplicate
 -- (same fingerprint) or a conflict (other content: the columns that
 -- differ named), each a journal row, and marked journaled in the stage
--- (apply then needs no read of the journal); returns how many of each.
+-- (apply then needs no read of the journal); returns how many of each
+-- (read by name).
 WITH ev AS (
   INSERT INTO clearing_dedupe_event
     (load_id, ordinal, position, tenant, kind, natural_key, reason,
@@ -50,8 +53,8 @@ WITH ev AS (
   RETURNING ordinal, reason),
 marked AS (
   UPDATE pg_temp.cl_stmt_stage s SET journaled = true FROM ev WHERE s.ordinal = ev.ordinal)
-SELECT count(*) FILTER (WHERE reason = 'duplicate'),
-       count(*) FILTER (WHERE reason = 'conflict')
+SELECT count(*) FILTER (WHERE reason = 'duplicate') AS duplicates,
+       count(*) FILTER (WHERE reason = 'conflict') AS conflicts
 FROM ev
 
 -- name: statement_apply
