@@ -260,7 +260,7 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 	return CL_DB_OK;
 }
 
-enum cl_db_status cl_statement_stage(struct load *L, bool rewind)
+static enum cl_db_status stage(struct load *L, bool rewind)
 {
 	struct cl_load_result *r = L->r;
 	struct cl_copy_in *c;
@@ -313,7 +313,7 @@ enum cl_db_status cl_statement_stage(struct load *L, bool rewind)
 	return in_file_duplicates(L);
 }
 
-enum cl_db_status cl_statement_classify(struct load *L)
+static enum cl_db_status classify(struct load *L)
 {
 	struct cl_load_result *r = L->r;
 	const char *p[2] = { L->load_id, L->o->tenant };
@@ -331,7 +331,7 @@ enum cl_db_status cl_statement_classify(struct load *L)
 	return CL_DB_OK;
 }
 
-enum cl_db_status cl_statement_apply(struct load *L)
+static enum cl_db_status apply(struct load *L)
 {
 	struct cl_load_result *r = L->r;
 	char n[24];
@@ -349,3 +349,11 @@ enum cl_db_status cl_statement_apply(struct load *L)
 	return CL_DB_OK;
 }
 
+const struct cl_family_ops cl_statement_family = {
+	.stage = stage,
+	.plan = NULL,
+	.classify = classify,
+	.apply = apply,
+	.journal = NULL,
+	.feed = false,
+};
