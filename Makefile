@@ -81,11 +81,15 @@ $(B)/%.o: %.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(B) -MMD -MP -c -o $@ $<
 
-# The SQL column lists of base/record_fields.def, written at build time.
+# The SQL column lists of base/record_fields.def and
+# rules/statement_fields.def, written at build time.
 $(B)/gen/gen_record_sql: sql/gen_record_sql.c base/record.c base/record.h \
-		base/record_fields.def
+		base/record_fields.def rules/statement_fields.c rules/statement_fields.h \
+		rules/statement_fields.def rules/statement_identity.h base/statement_record.h \
+		loader/recon_item.def
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ sql/gen_record_sql.c base/record.c $(LDFLAGS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ sql/gen_record_sql.c base/record.c rules/statement_fields.c \
+		$(LDFLAGS)
 
 $(B)/gen/record_sql.h: $(B)/gen/gen_record_sql
 	$(Q)$< >$@.tmp && mv $@.tmp $@

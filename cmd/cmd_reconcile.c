@@ -119,15 +119,15 @@ static const struct cl_option reconcile_command[] = {
 	CL_OPT_OPERAND("STATEMENT", "a statement or status report file"),
 	CL_OPT_CHECKED(
 		'm', "match", "REFS", match, valid_refs,
-		"references, comma-separated, each once, of: uetr e2e tx_id instr_id trace "
-		"acct_svcr_ref",
+		"references, comma-separated, each once, of: uetr e2e tx_id "
+		"instr_id trace acct_svcr_ref",
 		"the references to match by, comma-separated, in order of trust (default: the "
 		"UETR, EndToEndId, TxId, InstrId, ACH trace: uetr e2e tx_id instr_id trace; "
 		"also acct_svcr_ref)"),
 	CL_OPT_CALLBACK(0, "match-account", "ACCOUNT=REFS", add_match_account, 0,
 			"for the statements of ACCOUNT (as they write it: an IBAN without blanks, "
 			"a BAI2 account number), these references instead of --match's (a bank's "
-			"own use of the fields; repeat for each account)"),
+			"own use of the fields); repeat it for each account"),
 	CL_OPT_CHECKED(
 		0, "ach-company", "IDS", ach_company, valid_companies,
 		"ACH company ids of 1 to 10 letters, digits or blanks, comma-separated",
@@ -374,11 +374,11 @@ static void json_item(const struct cl_recon_item *it, const char *detail)
 	char accts[4 * CL_ACCOUNT_MAX + 8];
 
 	cl_json_begin(&j, stdout, "reconcile");
-	cl_json_str(&j, "status", it->status);
+	cl_json_str(&j, CL_RECON_NAME(status), it->status);
 	cl_json_str(&j, "reason", it->why);
 	cl_json_str(&j, "detail", detail);
 	cl_json_str(&j, "statement", masked(it->statement, it->account, sk, sizeof(sk)));
-	cl_json_str(&j, "account",
+	cl_json_str(&j, CL_RECON_NAME(account),
 		    it->account ? cl_out_account(it->account, acct, sizeof(acct)) : NULL);
 	if (it->entry_key) {
 		cl_json_object(&j, "entry");
@@ -666,7 +666,7 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 		return cl_db_failed(&err);
 	if (args->format == CL_OUT_CSV) {
 		const char *const head[] = {
-			"status",
+			CL_RECON_NAME(status),
 			"reason",
 			"statement",
 			"entry_kind",

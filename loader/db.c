@@ -405,6 +405,22 @@ enum cl_db_status cl_db_exec(struct cl_db *db, const char *sql, int nparams,
 	return CL_DB_OK;
 }
 
+int cl_db_column(const PGresult *res, const char *name)
+{
+	int c = PQfnumber(res, name);
+
+	if (c < 0) {
+		fprintf(stderr, "clearing-load: internal error: a result has no column %s\n", name);
+		abort();
+	}
+	return c;
+}
+
+const char *cl_db_get(const PGresult *res, int row, const char *name)
+{
+	return PQgetvalue(res, row, cl_db_column(res, name));
+}
+
 enum cl_db_status cl_db_value(struct cl_db *db, const char *sql, int nparams,
 			      const char *const *params, char *out, size_t cap, struct cl_error *err)
 {

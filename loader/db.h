@@ -92,6 +92,15 @@ enum cl_db_status cl_db_value(struct cl_db *db, const char *sql, int nparams,
 			      const char *const *params, char *out, size_t cap,
 			      struct cl_error *err) CL_MUST_CHECK;
 
+/* The column of `res` named `name`: results are read by name, so the
+ * order of a SELECT list cannot shift a value into another's place.  A
+ * name the statement does not select is a bug of the program: it aborts
+ * (saying which). */
+int cl_db_column(const struct pg_result *res, const char *name);
+
+/* Row `row`'s value of column `name`, as text ("" for NULL). */
+const char *cl_db_get(const struct pg_result *res, int row, const char *name);
+
 /* A text[] parameter's value, one element at a time: each element in
  * double quotes with " and \ escaped, so any text (a key with commas or
  * braces too) is one element; a value, never SQL text.  Zeroed is empty. */

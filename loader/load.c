@@ -303,6 +303,22 @@ static enum cl_db_status classify_file(struct load *L)
 	return st;
 }
 
+/* The records classified with the file (a new file's), else now. */
+static enum cl_db_status apply_file(struct load *L)
+{
+	return L->applied ? CL_DB_OK : cl_apply_new(L);
+}
+
+/* Clearing files: stage.c, plan.c, classify.c, apply.c. */
+static const struct cl_family_ops clearing_family = {
+	.stage = cl_stage_file,
+	.plan = cl_plan,
+	.classify = classify_file,
+	.apply = apply_file,
+	.journal = write_journal,
+	.feed = true,
+};
+
 static enum cl_db_status attempt(struct load *L, bool rewind)
 {
 	struct cl_load_result *r = L->r;
@@ -319,7 +335,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	   for (no originator locks either: a dry run whose plan is streamed
 	   to a slow, or stopped, reader must never hold up real loads; its
 	   near-duplicate answer is a prediction anyway) */
-	if (L->o->dry_run && !L->statement)
+	if (L->o->dry_run && L->family->plan)
 		st = cl_load_exec0(L, CL_SQL_PLAN_BEGIN);
 	/* work_mem: the exact-key join hashes the file's keys; at the
 	   server's default (4 MB) a million keys spill to 16 batches on disk
@@ -331,7 +347,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	if (st != CL_DB_OK)
 		return st;
 	CL_FAILPOINT("after_load_row", L->db->conn);
-	st = L->statement ? cl_statement_stage(L, rewind) : cl_stage_file(L, rewind);
+	st = L->family->stage(L, rewind);
 	if (st != CL_DB_OK)
 		return st;
 	if (r->invalid_count && L->incomplete && L->o->defer_incomplete) {
@@ -351,19 +367,20 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	}
 	if (L->h->on_read)
 		L->h->on_read(L->h->ctx, r->records);
-	if (L->o->dry_run && !L->statement) {
-		if ((st = cl_plan(L)) != CL_DB_OK)
+	if (L->o->dry_run && L->family->plan) {
+		if ((st = L->family->plan(L)) != CL_DB_OK)
 			return st;
 		rollback(L);
 		r->outcome = CL_OUTCOME_NONE;
 		return CL_DB_OK;
 	}
-	st = L->statement ? cl_statement_classify(L) : classify_file(L);
+	st = L->family->classify(L);
 	if (st != CL_DB_OK)
 		return st;
 	if (L->o->dry_run) {
-		/* a statement's diff: its counts, from a transaction rolled
-		   back (it stages and journals like a load: not on a standby) */
+		/* the diff of a family without a plan (a statement's): its
+		   counts, from a transaction rolled back (it stages and
+		   journals like a load: not on a standby) */
 		rollback(L);
 		r->outcome = CL_OUTCOME_NONE;
 		return CL_DB_OK;
@@ -371,14 +388,14 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	if (r->conflict_count && L->o->on_conflict == CL_ON_CONFLICT_HOLD) {
 		/* nothing is applied; the attempt and its conflicts are kept */
 		conflict_reason(L, "file held, nothing applied");
-		if (!L->statement && (st = write_journal(L, false)) != CL_DB_OK)
+		if (L->family->journal && (st = L->family->journal(L, false)) != CL_DB_OK)
 			return st;
 		r->outcome = CL_OUTCOME_HELD;
 		outcome = "held";
 	} else {
 		if (L->h->on_phase)
 			L->h->on_phase(L->h->ctx, "applying");
-		st = L->statement ? cl_statement_apply(L) : L->applied ? CL_DB_OK : cl_apply_new(L);
+		st = L->family->apply(L);
 		if (st != CL_DB_OK)
 			return st;
 		CL_FAILPOINT("after_insert", L->db->conn);
@@ -390,7 +407,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 			r->outcome = CL_OUTCOME_COMMITTED;
 			outcome = "committed";
 		}
-		if (!L->statement && (st = write_journal(L, true)) != CL_DB_OK)
+		if (L->family->journal && (st = L->family->journal(L, true)) != CL_DB_OK)
 			return st;
 	}
 	if (L->h->on_phase)
@@ -398,7 +415,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	/* a held file applied nothing: no commit number (its new records are
 	   parked, and clearing_take_feed_commit refuses a load without any) */
 	if ((st = insert_load_row(L, outcome)) != CL_DB_OK ||
-	    (r->new_count && !L->statement && r->outcome != CL_OUTCOME_HELD &&
+	    (r->new_count && L->family->feed && r->outcome != CL_OUTCOME_HELD &&
 	     (st = feed_commit(L)) != CL_DB_OK))
 		return st;
 	st = cl_load_commit(L);
@@ -479,7 +496,7 @@ void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts 
 			goto out;
 		}
 	}
-	L.statement = cl_statement_detect(&L);
+	L.family = cl_statement_detect(&L) ? &cl_statement_family : &clearing_family;
 	for (;;) {
 		st = attempt(&L, res->retries > 0);
 		if (st == CL_DB_OK)

@@ -76,12 +76,32 @@ struct load {
 				      records are in the stage (to park) */
 	bool incomplete;           /* stage.c: an error says the file ends
 	                              early (it may still be arriving) */
-	bool statement;            /* a bank statement or status report:
-	                              statement_load.c stages, classifies and
-	                              applies it */
+	const struct cl_family_ops *family; /* how its kind of file is loaded */
 	bool in_commit;            /* commit.c: COMMIT was sent, a lost
 	                              connection now leaves the outcome to be
 	                              found out */
+};
+
+/* A family of files (clearing files; the bank's statements and status
+ * reports) and how the load pipeline (load.c) treats it: each step of an
+ * attempt is the family's, chosen once when the file is detected. */
+struct cl_family_ops {
+	/* read the file into the stage (rewound on a retry): r->records,
+	   r->bytes, r->sha256; r->invalid_count > 0 when it is invalid */
+	enum cl_db_status (*stage)(struct load *L, bool rewind);
+	/* diff's answer from a read-only transaction of its own (nothing
+	   written, runs on a standby); NULL: diff stages and classifies as a
+	   load does, in a transaction rolled back */
+	enum cl_db_status (*plan)(struct load *L);
+	/* r->duplicate_count, conflict_count, new_count */
+	enum cl_db_status (*classify)(struct load *L);
+	/* the new items stored; CL_DB_RETRY when a concurrent load stored
+	   some first */
+	enum cl_db_status (*apply)(struct load *L);
+	/* the attempt's journal rows appended (duplicates too, or not: a
+	   held file); NULL when classify wrote them */
+	enum cl_db_status (*journal)(struct load *L, bool duplicates);
+	bool feed; /* new items enter the feed (a commit number) */
 };
 
 /* One statement without parameters or result, in the load's transaction. */

@@ -3,6 +3,7 @@
 #include "loader/reconcile.h"
 
 #include <libpq-fe.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "parsers/input.h"
 #include "parsers/statement.h"
 #include "rules/fingerprint.h"
+#include "rules/statement_fields.h"
 #include "rules/statement_identity.h"
 
 /* The references, in their default order of trust; the last is off by
@@ -28,7 +30,7 @@ static void known_refs(const char *r[NREFS])
 	r[2] = CL_FIELD_NAME(tx_id);
 	r[3] = CL_FIELD_NAME(instr_id);
 	r[4] = "trace";
-	r[5] = "acct_svcr_ref";
+	r[5] = CL_STMT_COLUMN(acct_svcr_ref);
 }
 
 bool cl_recon_ref_known(const char *word, size_t n)
@@ -212,6 +214,7 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	const char *pj[3] = { o->tenant, key, ord };
 	PGresult *res;
 	bool period;
+	int c_account, c_from, c_to;
 	enum cl_db_status st;
 
 	/* the statement's number in the run: where its items go in the answer */
@@ -226,16 +229,20 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 		s->not_loaded++;
 		return CL_DB_OK;
 	}
-	snprintf(kind, sizeof(kind), "%s", PQgetvalue(res, 0, 0));
-	snprintf(account, sizeof(account), "%s", PQgetvalue(res, 0, 1));
-	snprintf(from, sizeof(from), "%s", PQgetvalue(res, 0, 2));
-	snprintf(to, sizeof(to), "%s", PQgetvalue(res, 0, 3));
-	snprintf(ccy, sizeof(ccy), "%s", PQgetvalue(res, 0, 4));
+	c_account = cl_db_column(res, CL_STMT_COLUMN(account));
+	c_from = cl_db_column(res, CL_STMT_COLUMN(period_from));
+	c_to = cl_db_column(res, CL_STMT_COLUMN(period_to));
+	snprintf(kind, sizeof(kind), "%s", cl_db_get(res, 0, CL_STMT_COLUMN(kind)));
+	snprintf(account, sizeof(account), "%s", PQgetvalue(res, 0, c_account));
+	snprintf(from, sizeof(from), "%s", PQgetvalue(res, 0, c_from));
+	snprintf(to, sizeof(to), "%s", PQgetvalue(res, 0, c_to));
+	snprintf(ccy, sizeof(ccy), "%s", cl_db_get(res, 0, CL_STMT_COLUMN(account_ccy)));
 	/* only a statement covers a period of an account: a notification
 	   (camt.054), an intraday report (camt.052) and a status report say
 	   what happened, not everything that did */
 	period = (strcmp(kind, "camt.053") == 0 || strcmp(kind, "bai2") == 0) &&
-		 !PQgetisnull(res, 0, 1) && !PQgetisnull(res, 0, 2) && !PQgetisnull(res, 0, 3);
+		 !PQgetisnull(res, 0, c_account) && !PQgetisnull(res, 0, c_from) &&
+		 !PQgetisnull(res, 0, c_to);
 	PQclear(res);
 	pr[1] = refs_for(rr, o, account);
 	if ((st = exec(db, CL_SQL_RECONCILE_TRUNCATE_WORK, 0, NULL, err)) != CL_DB_OK ||
@@ -271,11 +278,11 @@ static enum cl_db_status counts(struct cl_db *db, struct cl_recon_summary *s, st
 
 	if (st != CL_DB_OK)
 		return st;
-	s->matched = strtoul(PQgetvalue(res, 0, 0), NULL, 10);
-	s->unmatched_ours = strtoul(PQgetvalue(res, 0, 1), NULL, 10);
-	s->unmatched_theirs = strtoul(PQgetvalue(res, 0, 2), NULL, 10);
-	s->exceptions = strtoul(PQgetvalue(res, 0, 3), NULL, 10);
-	s->suggested = strtoul(PQgetvalue(res, 0, 4), NULL, 10);
+	s->matched = strtoul(cl_db_get(res, 0, "matched"), NULL, 10);
+	s->unmatched_ours = strtoul(cl_db_get(res, 0, "unmatched_ours"), NULL, 10);
+	s->unmatched_theirs = strtoul(cl_db_get(res, 0, "unmatched_theirs"), NULL, 10);
+	s->exceptions = strtoul(cl_db_get(res, 0, "exceptions"), NULL, 10);
+	s->suggested = strtoul(cl_db_get(res, 0, "suggested"), NULL, 10);
 	PQclear(res);
 	return CL_DB_OK;
 }
@@ -321,26 +328,26 @@ struct out_ctx {
 	void *ctx;
 };
 
+const char *const cl_recon_names[CL_RC_COUNT] = {
+#define CL_RECON_ITEM(member, sql) #member,
+#include "loader/recon_item.def"
+#undef CL_RECON_ITEM
+};
+
+/* A row of the answer: its columns are recon_item.def's, in its order
+ * (reconcile_answer's SELECT list is written from the same table). */
 static int out_row(void *ctx, char **f, int nf)
 {
+	static const size_t at[] = {
+#define CL_RECON_ITEM(member, sql) offsetof(struct cl_recon_item, member),
+#include "loader/recon_item.def"
+#undef CL_RECON_ITEM
+	};
 	struct out_ctx *c = ctx;
 	struct cl_recon_item it;
-	const char **dst[] = {
-		&it.status,          &it.why,           &it.statement,       &it.entry_kind,
-		&it.entry_key,       &it.entry_item,    &it.entry_position,  &it.entry_load_id,
-		&it.account,         &it.amount_minor,  &it.currency,        &it.direction,
-		&it.booking_date,    &it.value_date,    &it.payment_status,  &it.rule,
-		&it.reference,       &it.record_kind,   &it.record_key,      &it.record_load_id,
-		&it.record_position, &it.record_amount, &it.record_currency, &it.record_direction,
-		&it.record_accounts, &it.records,       &it.batch_total,     &it.batch_count,
-		&it.original_kind,   &it.original_key,  &it.candidates,      &it.rejected,
-		&it.record_date,     &it.bal_opening,   &it.bal_closing,     &it.bal_computed,
-		&it.bal_pages,       &it.bal_last_page, &it.bal_missing,
-	};
-	const int n = (int)(sizeof(dst) / sizeof(dst[0]));
 
-	for (int i = 0; i < n; i++)
-		*dst[i] = i < nf ? f[i] : NULL;
+	for (int i = 0; i < CL_RC_COUNT; i++)
+		*(const char **)(void *)((char *)&it + at[i]) = i < nf ? f[i] : NULL;
 	c->on_item(c->ctx, &it);
 	return 0;
 }

@@ -47,22 +47,23 @@ struct cl_recon_opts {
 	bool differences_only;     /* hand out every item but the matched ones */
 };
 
-/* One output item: the run's answer row (NULL for none). */
+/* One output item: the run's answer row, a member for each column of
+ * recon_item.def (NULL for none). */
 struct cl_recon_item {
-	const char *status, *why, *statement, *entry_kind, *entry_key, *entry_item;
-	const char *entry_position, *entry_load_id, *account, *amount_minor, *currency;
-	const char *direction, *booking_date, *value_date, *payment_status, *rule, *reference;
-	const char *record_kind, *record_key, *record_load_id, *record_position;
-	const char *record_amount, *record_currency, *record_direction;
-	const char *record_accounts; /* the record's accounts, blank-separated (masking) */
-	const char *records, *batch_total, *batch_count, *original_kind, *original_key;
-	const char *candidates, *rejected, *record_date;
-	/* a statement's balance (why balance_break or page_missing): page 1's
-	 * opening, the last page's closing, opening plus booked entries, the
-	 * pages loaded ("1,2"), the last page's number, the pages missing */
-	const char *bal_opening, *bal_closing, *bal_computed, *bal_pages, *bal_last_page;
-	const char *bal_missing;
+#define CL_RECON_ITEM(member, sql) const char *member;
+#include "loader/recon_item.def"
+#undef CL_RECON_ITEM
 };
+
+/* The name of member m of an item (its name in every output). */
+enum cl_recon_column {
+#define CL_RECON_ITEM(member, sql) CL_RC_##member,
+#include "loader/recon_item.def"
+#undef CL_RECON_ITEM
+	CL_RC_COUNT
+};
+extern const char *const cl_recon_names[CL_RC_COUNT];
+#define CL_RECON_NAME(m) (cl_recon_names[CL_RC_##m])
 
 struct cl_recon_summary {
 	long long run_id;

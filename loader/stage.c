@@ -125,6 +125,16 @@ static void in_file_error(struct load *L, struct cl_error *e, unsigned long firs
 	L->h->on_error(L->h->ctx, e);
 }
 
+/* An in-file check's rows: *res (the caller clears it) and how many. */
+static enum cl_db_status in_file_rows(struct load *L, const char *sql, int nparams,
+				      const char *const *params, PGresult **res, int *n)
+{
+	enum cl_db_status st = cl_db_exec(L->db, sql, nparams, params, res, &L->r->err);
+
+	*n = st == CL_DB_OK ? PQntuples(*res) : 0;
+	return st;
+}
+
 /* The rows of CL_SQL_STAGE_IN_FILE_DUPLICATES (at most 10): two records of
  * one file with the same key (first and last line, how many, the key as
  * the journal keeps it, false) or one payment under two natural keys (the
@@ -143,10 +153,8 @@ static enum cl_db_status in_file_duplicates(struct load *L, const char *sql, int
 	enum cl_db_status st;
 	int i, n;
 
-	st = cl_db_exec(L->db, sql, nparams, params, &res, &L->r->err);
-	if (st != CL_DB_OK)
+	if ((st = in_file_rows(L, sql, nparams, params, &res, &n)) != CL_DB_OK)
 		return st;
-	n = PQntuples(res);
 	for (i = 0; i < n && nsame < sizeof(same) / sizeof(same[0]); i++) {
 		struct cl_same_key *k;
 
@@ -207,10 +215,8 @@ static enum cl_db_status in_file_check(struct load *L, const char *sql, int npar
 	enum cl_db_status st;
 	int i, n;
 
-	st = cl_db_exec(L->db, sql, nparams, params, &res, &L->r->err);
-	if (st != CL_DB_OK)
+	if ((st = in_file_rows(L, sql, nparams, params, &res, &n)) != CL_DB_OK)
 		return st;
-	n = PQntuples(res);
 	for (i = 0; i < n; i++) {
 		struct cl_error e;
 		unsigned long first = strtoul(PQgetvalue(res, i, 0), NULL, 10);

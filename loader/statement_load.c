@@ -12,10 +12,10 @@
 #include "gen/loader_sql.h"
 #include "loader/interrupt.h"
 #include "parsers/statement.h"
+#include "rules/statement_fields.h"
 #include "rules/statement_identity.h"
 
 #define PROGRESS_EVERY 16384
-#define STAGE_COLUMNS 47
 
 bool cl_statement_detect(struct load *L)
 {
@@ -27,89 +27,102 @@ static void text(struct cl_copy_in *c, const char *s)
 	cl_copy_text(c, s, true);
 }
 
+/* What the loader gives a row: its tenant, load, place and journal key. */
+struct given {
+	const char *tenant;
+	int64_t load_id;
+	unsigned long ordinal;
+	const char *journal_key;
+};
+
+/* Column f of row, as the stage takes it (rules/statement_fields.def). */
+static void copy_field(struct cl_copy_in *c, const struct cl_stmt_field *f,
+		       const struct cl_stmt_row *row, const struct given *g)
+{
+	const char *m = (const char *)row + f->offset;
+
+	if (!(f->items & (1u << row->item)) || (f->has && !*(const bool *)((const char *)row + f->has - 1))) {
+		cl_copy_null(c);
+		return;
+	}
+	switch (f->type) {
+	case CL_SFT_TEXT:
+	case CL_SFT_KEY:
+	case CL_SFT_DATE:
+		text(c, m);
+		break;
+	case CL_SFT_CSTR:
+		text(c, *(const char *const *)(const void *)m);
+		break;
+	case CL_SFT_ITEM:
+		text(c, cl_stmt_item_name(row->item));
+		break;
+	case CL_SFT_HASH:
+		cl_copy_bytes(c, m, 32);
+		break;
+	case CL_SFT_BOOL:
+		text(c, *(const bool *)(const void *)m ? "true" : "false");
+		break;
+	case CL_SFT_DIR: {
+		const char *dir = cl_direction_name(*(const enum cl_direction *)(const void *)m);
+
+		text(c, dir ? dir : "");
+		break;
+	}
+	case CL_SFT_AMOUNT:
+		cl_copy_int8(c, *(const int64_t *)(const void *)m);
+		break;
+	case CL_SFT_COUNT:
+		cl_copy_int8(c, (int64_t) * (const unsigned long *)(const void *)m);
+		break;
+	case CL_SFT_SIGNED: {
+		long v = *(const long *)(const void *)m;
+
+		if (v >= 0)
+			cl_copy_int8(c, v);
+		else
+			cl_copy_null(c);
+		break;
+	}
+	case CL_SFT_PAGE: {
+		unsigned v = *(const unsigned *)(const void *)m;
+
+		if (v)
+			cl_copy_int8(c, v);
+		else
+			cl_copy_null(c);
+		break;
+	}
+	case CL_SFT_TENANT:
+		text(c, g->tenant);
+		break;
+	case CL_SFT_RULE:
+		text(c, CL_STMT_KEY_RULE_V1);
+		break;
+	case CL_SFT_LOAD:
+		cl_copy_int8(c, g->load_id);
+		break;
+	case CL_SFT_ORDINAL:
+		cl_copy_int8(c, (int64_t)g->ordinal);
+		break;
+	case CL_SFT_JOURNAL_KEY:
+		text(c, g->journal_key);
+		break;
+	}
+}
+
+/* One stage row: every column of the field table, in its order (the
+ * order of statement_stage_copy's list). */
 static void copy_row(struct load *L, struct cl_copy_in *c, const struct cl_stmt_row *row,
 		     unsigned long ordinal, int64_t load_id)
 {
-	static const char *const items[] = { "statement", "entry", "status" };
 	char masked[CL_KEY_MAX];
-	const char *dir = cl_direction_name(row->direction);
+	const struct given g = { L->o->tenant, load_id, ordinal, masked };
 
 	cl_stmt_row_journal_key(row, masked, sizeof(masked));
-	cl_copy_row(c, STAGE_COLUMNS);
-	text(c, L->o->tenant);
-	text(c, row->kind);
-	text(c, items[row->item]);
-	text(c, row->natural_key);
-	text(c, row->statement_key);
-	text(c, CL_STMT_KEY_RULE_V1);
-	cl_copy_bytes(c, row->fingerprint, 32);
-	text(c, row->message_type);
-	text(c, row->account);
-	text(c, row->account_ccy);
-	text(c, row->statement_id);
-	text(c, row->seq_nb);
-	text(c, row->period_from);
-	text(c, row->period_to);
-	if (row->has_opening)
-		cl_copy_int8(c, row->opening_minor);
-	else
-		cl_copy_null(c);
-	if (row->has_closing)
-		cl_copy_int8(c, row->closing_minor);
-	else
-		cl_copy_null(c);
-	if (row->item == CL_STMT_ROW_STATEMENT)
-		cl_copy_null(c);
-	else
-		cl_copy_int8(c, (int64_t)row->entry_index);
-	text(c, row->entry_ref);
-	text(c, row->acct_svcr_ref);
-	if (row->has_amount)
-		cl_copy_int8(c, row->amount_minor);
-	else
-		cl_copy_null(c);
-	text(c, row->currency);
-	text(c, dir ? dir : "");
-	text(c, row->reversal ? "true" : "false");
-	text(c, row->status);
-	text(c, row->status_reason);
-	text(c, row->booking_date);
-	text(c, row->value_date);
-	text(c, row->bank_tx_code);
-	if (row->item == CL_STMT_ROW_ENTRY)
-		cl_copy_int8(c, (int64_t)row->txs);
-	else
-		cl_copy_null(c);
-	if (row->batch_count >= 0)
-		cl_copy_int8(c, row->batch_count);
-	else
-		cl_copy_null(c);
-	text(c, row->batch_msg_id);
-	text(c, row->batch_pmt_inf_id);
-	text(c, row->msg_id);
-	text(c, row->pmt_inf_id);
-	text(c, row->instr_id);
-	text(c, row->end_to_end_id);
-	text(c, row->tx_id);
-	text(c, row->uetr);
-	text(c, row->ach_trace);
-	text(c, row->return_reason);
-	cl_copy_int8(c, load_id);
-	cl_copy_int8(c, (int64_t)ordinal);
-	cl_copy_int8(c, (int64_t)row->position);
-	if (row->item == CL_STMT_ROW_STATEMENT && row->page)
-		cl_copy_int8(c, (int64_t)row->page);
-	else
-		cl_copy_null(c);
-	if (row->item == CL_STMT_ROW_STATEMENT)
-		text(c, row->last_page ? "true" : "false");
-	else
-		cl_copy_null(c);
-	if (row->item == CL_STMT_ROW_STATEMENT && row->summary_entries >= 0)
-		cl_copy_int8(c, row->summary_entries);
-	else
-		cl_copy_null(c);
-	text(c, masked);
+	cl_copy_row(c, (int)cl_stmt_nfields);
+	for (size_t i = 0; i < cl_stmt_nfields; i++)
+		copy_field(c, &cl_stmt_fields[i], row, &g);
 }
 
 /* A data error of the file: counted, reported, the first one kept as the
@@ -236,16 +249,18 @@ static enum cl_db_status in_file_duplicates(struct load *L)
 	for (int i = 0; i < PQntuples(res); i++) {
 		struct cl_error e;
 
-		cl_stmt_duplicate_error(&e, L->path, strtoul(PQgetvalue(res, i, 0), NULL, 10),
-					strtoul(PQgetvalue(res, i, 1), NULL, 10),
-					strtoul(PQgetvalue(res, i, 2), NULL, 10), PQgetvalue(res, i, 3));
+		cl_stmt_duplicate_error(&e, L->path,
+					strtoul(cl_db_get(res, i, "first_line"), NULL, 10),
+					strtoul(cl_db_get(res, i, "last_line"), NULL, 10),
+					strtoul(cl_db_get(res, i, "items"), NULL, 10),
+					cl_db_get(res, i, CL_STMT_COLUMN(journal_key)));
 		file_error(L, &e);
 	}
 	PQclear(res);
 	return CL_DB_OK;
 }
 
-enum cl_db_status cl_statement_stage(struct load *L, bool rewind)
+static enum cl_db_status stage(struct load *L, bool rewind)
 {
 	struct cl_load_result *r = L->r;
 	struct cl_copy_in *c;
@@ -298,7 +313,7 @@ enum cl_db_status cl_statement_stage(struct load *L, bool rewind)
 	return in_file_duplicates(L);
 }
 
-enum cl_db_status cl_statement_classify(struct load *L)
+static enum cl_db_status classify(struct load *L)
 {
 	struct cl_load_result *r = L->r;
 	const char *p[2] = { L->load_id, L->o->tenant };
@@ -308,15 +323,15 @@ enum cl_db_status cl_statement_classify(struct load *L)
 	st = cl_db_exec(L->db, CL_SQL_STATEMENT_CLASSIFY, 2, p, &res, &r->err);
 	if (st != CL_DB_OK)
 		return st;
-	r->duplicate_count = strtoul(PQgetvalue(res, 0, 0), NULL, 10);
-	r->conflict_count = strtoul(PQgetvalue(res, 0, 1), NULL, 10);
+	r->duplicate_count = strtoul(cl_db_get(res, 0, "duplicates"), NULL, 10);
+	r->conflict_count = strtoul(cl_db_get(res, 0, "conflicts"), NULL, 10);
 	PQclear(res);
 	r->new_count = r->records - r->duplicate_count - r->conflict_count;
 	L->near_count = 0;
 	return CL_DB_OK;
 }
 
-enum cl_db_status cl_statement_apply(struct load *L)
+static enum cl_db_status apply(struct load *L)
 {
 	struct cl_load_result *r = L->r;
 	char n[24];
@@ -333,3 +348,12 @@ enum cl_db_status cl_statement_apply(struct load *L)
 	}
 	return CL_DB_OK;
 }
+
+const struct cl_family_ops cl_statement_family = {
+	.stage = stage,
+	.plan = NULL,
+	.classify = classify,
+	.apply = apply,
+	.journal = NULL,
+	.feed = false,
+};

@@ -22,14 +22,11 @@
  * pacs.002)?  Reads its first bytes and rewinds. */
 bool cl_statement_detect(struct load *L);
 
-/* The file's items into the stage (r->records, bytes, sha256, format and
- * the load row's file facts); r->invalid_count > 0 when it is invalid. */
-enum cl_db_status cl_statement_stage(struct load *L, bool rewind) CL_MUST_CHECK;
-
-/* r->duplicate_count, conflict_count, new_count */
-enum cl_db_status cl_statement_classify(struct load *L) CL_MUST_CHECK;
-
-/* The new items; CL_DB_RETRY when a concurrent load stored one. */
-enum cl_db_status cl_statement_apply(struct load *L) CL_MUST_CHECK;
+/* Its family's steps (load_int.h): the file's items staged (with the
+ * load row's file facts), classified against clearing_statement_item
+ * (classify writes the journal rows), the new ones stored (CL_DB_RETRY
+ * when a concurrent load stored one); diff stages and classifies in a
+ * transaction rolled back; nothing enters the feed. */
+extern const struct cl_family_ops cl_statement_family;
 
 #endif

@@ -10,6 +10,14 @@
 #include "base/mask.h"
 #include "base/xsd_date.h"
 #include "rules/iso_identity.h"
+#include "rules/statement_fields.h"
+
+const char *cl_stmt_item_name(enum cl_stmt_row_item item)
+{
+	static const char *const names[] = { "statement", "entry", "status" };
+
+	return names[item];
+}
 
 const char *cl_stmt_kind_of(enum cl_stmt_source s)
 {
@@ -92,6 +100,16 @@ static void fp_dir(struct cl_fp *fp, const char *name, enum cl_direction d)
 	cl_fp_str(fp, name, s ? s : "");
 }
 
+/* The references of the payment an entry or status is about, in the
+ * fingerprint's order (key rule s1). */
+static void fp_payment_refs(struct cl_fp *fp, const struct cl_stmt_row *row)
+{
+	cl_fp_str(fp, CL_FIELD_NAME(instr_id), row->instr_id);
+	cl_fp_str(fp, CL_FIELD_NAME(end_to_end_id), row->end_to_end_id);
+	cl_fp_str(fp, CL_FIELD_NAME(tx_id), row->tx_id);
+	cl_fp_str(fp, CL_FIELD_NAME(uetr), row->uetr);
+}
+
 bool cl_stmt_row_statement(const struct cl_stmt_statement *st, struct cl_fp *fp,
 			   struct cl_stmt_row *row)
 {
@@ -114,8 +132,8 @@ bool cl_stmt_row_statement(const struct cl_stmt_statement *st, struct cl_fp *fp,
 				       (st->sum_dbt_nb > 0 ? st->sum_dbt_nb : 0);
 	if (fp) { /* NULL: the keys alone (validate) */
 		cl_fp_begin(fp);
-		cl_fp_str(fp, "item", "statement");
-		cl_fp_str(fp, "account", row->account);
+		cl_fp_str(fp, "item", cl_stmt_item_name(CL_STMT_ROW_STATEMENT));
+		cl_fp_str(fp, CL_STMT_COLUMN(account), row->account);
 		cl_fp_str(fp, "ccy", row->account_ccy);
 		cl_fp_str(fp, "from", st->from);
 		cl_fp_str(fp, "to", st->to);
@@ -189,23 +207,20 @@ bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_
 		return false;
 	if (fp) { /* NULL: the keys alone (validate) */
 		cl_fp_begin(fp);
-		cl_fp_str(fp, "item", "entry");
+		cl_fp_str(fp, "item", cl_stmt_item_name(CL_STMT_ROW_ENTRY));
 		cl_fp_int(fp, "amount_minor", row->amount_minor);
 		cl_fp_str(fp, "ccy", row->currency);
 		fp_dir(fp, "direction", row->direction);
 		cl_fp_str(fp, "reversal", row->reversal ? "y" : "n");
-		cl_fp_str(fp, "status", row->status);
+		cl_fp_str(fp, CL_STMT_COLUMN(status), row->status);
 		cl_fp_str(fp, "booking_date", row->booking_date);
 		cl_fp_str(fp, CL_FIELD_NAME(value_date), row->value_date);
 		cl_fp_str(fp, "bank_tx_code", row->bank_tx_code);
 		cl_fp_str(fp, "entry_ref", row->entry_ref);
-		cl_fp_str(fp, "acct_svcr_ref", row->acct_svcr_ref);
+		cl_fp_str(fp, CL_STMT_COLUMN(acct_svcr_ref), row->acct_svcr_ref);
 		cl_fp_int(fp, "batch_count", row->batch_count);
 		cl_fp_str(fp, "pmt_inf_id", row->pmt_inf_id);
-		cl_fp_str(fp, CL_FIELD_NAME(instr_id), row->instr_id);
-		cl_fp_str(fp, CL_FIELD_NAME(end_to_end_id), row->end_to_end_id);
-		cl_fp_str(fp, CL_FIELD_NAME(tx_id), row->tx_id);
-		cl_fp_str(fp, CL_FIELD_NAME(uetr), row->uetr);
+		fp_payment_refs(fp, row);
 		cl_fp_str(fp, "ach_trace", row->ach_trace);
 		cl_fp_str(fp, "return_reason", row->return_reason);
 		cl_fp_end(fp, row->fingerprint);
@@ -249,14 +264,11 @@ static bool status_row(const struct cl_stmt_statement *st, const struct cl_stmt_
 	if (fp) { /* NULL: the keys alone (validate) */
 		cl_fp_begin(fp);
 		cl_fp_str(fp, "item", group ? "group_status" : "status");
-		cl_fp_str(fp, "status", row->status);
+		cl_fp_str(fp, CL_STMT_COLUMN(status), row->status);
 		cl_fp_str(fp, "sts_id", row->entry_ref);
 		cl_fp_str(fp, "reason", row->status_reason);
 		cl_fp_str(fp, "orgnl_msg_id", row->msg_id);
-		cl_fp_str(fp, CL_FIELD_NAME(instr_id), row->instr_id);
-		cl_fp_str(fp, CL_FIELD_NAME(end_to_end_id), row->end_to_end_id);
-		cl_fp_str(fp, CL_FIELD_NAME(tx_id), row->tx_id);
-		cl_fp_str(fp, CL_FIELD_NAME(uetr), row->uetr);
+		fp_payment_refs(fp, row);
 		cl_fp_str(fp, "amount", s->has_amount ? "y" : "n");
 		cl_fp_int(fp, "amount_minor", row->amount_minor);
 		cl_fp_str(fp, "ccy", row->currency);

@@ -77,6 +77,10 @@ struct cl_stmt_row {
 	unsigned long position; /* line */
 };
 
+/* The name of a row's item, as column item stores it: "statement",
+ * "entry", "status". */
+const char *cl_stmt_item_name(enum cl_stmt_row_item item);
+
 /* The kind of a statement source ("camt.053", ...; NULL for unknown). */
 const char *cl_stmt_kind_of(enum cl_stmt_source s);
 

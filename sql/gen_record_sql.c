@@ -1,6 +1,7 @@
 /*
  * gen_record_sql.c - the SQL that depends on the record's fields, written
- * from record_fields.def at build time (as SQLite writes its keyword
+ * from record_fields.def (and a statement item's, from
+ * rules/statement_fields.def) at build time (as SQLite writes its keyword
  * tables).  Two uses:
  *
  *   gen_record_sql > record_sql.h
@@ -19,6 +20,7 @@
  *                           as text
  *   CL_SQL_STORED_TYPES     name:type of each stored column, for the test
  *                           that checks the table against the database
+ *   CL_SQL_STMT_STORED_TYPES the same of clearing_statement_item
  *
  *   gen_record_sql sql/loader/X.sql... > loader_sql.h
  *       the loader's statements as C string macros, CL_SQL_<NAME>, and
@@ -28,8 +30,15 @@
  *       is, then its text.  In the text, {record_columns}, {show_columns},
  *       {compared_r}, {compared_diffs} and {compared_changes} stand for
  *       the lists above,
- *       {iso_ts} for the timestamp format of every output and
- *       {load_columns} for a load's columns in show and loads.  A marker
+ *       {iso_ts} for the timestamp format of every output,
+ *       {load_columns} for a load's columns in show and loads, and
+ *       of a statement item: {stmt_stage_columns} (name and type in the
+ *       stage), {stmt_copy_columns} (the stage's COPY list),
+ *       {stmt_columns} (the stored columns), {stmt_stage_values} (the
+ *       same, cast from the stage) and {stmt_compared_diffs} (staged s
+ *       against stored i: each compared column's name when it differs);
+ *       {recon_answer_columns}: what reconcile reads of an answer item
+ *       (loader/recon_item.def), in the order it reads them.  A marker
  *       `-- fragment: X_noun` starts a fragment instead: SQL that is no
  *       statement of its own (a rule's probe, say), written once and
  *       used by later statements of any file as {X_noun}; it takes no
@@ -49,6 +58,7 @@
 #include <string.h>
 
 #include "base/record.h"
+#include "rules/statement_fields.h"
 
 static int stored(const struct cl_field *f)
 {
@@ -133,6 +143,113 @@ static void typed(FILE *out, const struct cl_field *f)
 	fprintf(out, "%s:%s", f->name, sql_type(f));
 }
 
+/* ---- the statement item's columns (rules/statement_fields.def) ---- */
+
+static int s_stored(const struct cl_stmt_field *f)
+{
+	return !(f->flags & CL_SF_STAGE);
+}
+
+static int s_any(const struct cl_stmt_field *f)
+{
+	(void)f;
+	return 1;
+}
+
+static int s_compared(const struct cl_stmt_field *f)
+{
+	return (f->flags & CL_SF_COMPARED) != 0;
+}
+
+/* The column's type in clearing_statement_item. */
+static const char *s_type(const struct cl_stmt_field *f)
+{
+	switch (f->type) {
+	case CL_SFT_HASH:
+		return "bytea";
+	case CL_SFT_DATE:
+		return "date";
+	case CL_SFT_BOOL:
+		return "boolean";
+	case CL_SFT_PAGE:
+		return "integer";
+	case CL_SFT_AMOUNT:
+	case CL_SFT_COUNT:
+	case CL_SFT_SIGNED:
+	case CL_SFT_LOAD:
+	case CL_SFT_ORDINAL:
+		return "bigint";
+	case CL_SFT_TEXT:
+	case CL_SFT_CSTR:
+	case CL_SFT_KEY:
+	case CL_SFT_ITEM:
+	case CL_SFT_DIR:
+	case CL_SFT_TENANT:
+	case CL_SFT_RULE:
+	case CL_SFT_JOURNAL_KEY:
+		break;
+	}
+	return "text";
+}
+
+/* Its cast from the stage's type (dates and bools staged as text). */
+static const char *s_cast(const struct cl_stmt_field *f)
+{
+	return f->type == CL_SFT_DATE ? "::date" : f->type == CL_SFT_BOOL ? "::boolean" : "";
+}
+
+static void s_plain(FILE *out, const struct cl_stmt_field *f)
+{
+	fputs(f->name, out);
+}
+
+/* name and type in the stage: what the binary COPY writes */
+static void s_stage(FILE *out, const struct cl_stmt_field *f)
+{
+	const char *t = s_type(f);
+
+	if (*s_cast(f))
+		t = "text";
+	else if (f->type == CL_SFT_PAGE)
+		t = "bigint";
+	fprintf(out, "%s %s%s", f->name, t, f->type == CL_SFT_KEY ? " COLLATE \"C\"" : "");
+}
+
+static void s_value(FILE *out, const struct cl_stmt_field *f)
+{
+	fprintf(out, "%s%s", f->name, s_cast(f));
+}
+
+/* staged item s against stored item i: the column's name when it differs */
+static void s_diff(FILE *out, const struct cl_stmt_field *f)
+{
+	fprintf(out, "CASE WHEN s.%s%s IS DISTINCT FROM i.%s THEN '%s' END", f->name, s_cast(f),
+		f->name, f->name);
+}
+
+static void s_typed(FILE *out, const struct cl_stmt_field *f)
+{
+	fprintf(out, "%s:%s", f->name, s_type(f));
+}
+
+/* ---- a reconcile answer item's columns (loader/recon_item.def) ---- */
+
+static const char *const recon_items[][2] = {
+#define CL_RECON_ITEM(member, sql) { #member, #sql },
+#include "loader/recon_item.def"
+#undef CL_RECON_ITEM
+};
+
+/* each as `sql AS member`, or `member` where the two are one */
+static void recon_answer(FILE *out, const char *brk)
+{
+	for (size_t i = 0; i < sizeof(recon_items) / sizeof(recon_items[0]); i++) {
+		fprintf(out, "%s%s%s", i ? ", " : "", brk, recon_items[i][1]);
+		if (strcmp(recon_items[i][0], recon_items[i][1]) != 0)
+			fprintf(out, " AS %s", recon_items[i][0]);
+	}
+}
+
 /* A list of the field table: `head`, each field `want` selects written by
  * `item`, `tail`; or (want NULL) the constant `head`.  `placeholder`:
  * its name in the statement files (NULL: not one). */
@@ -143,19 +260,26 @@ struct list {
 	int (*want)(const struct cl_field *);
 	void (*item)(FILE *, const struct cl_field *);
 	const char *tail;
+	/* or each statement column `swant` selects written by `sitem` */
+	int (*swant)(const struct cl_stmt_field *);
+	void (*sitem)(FILE *, const struct cl_stmt_field *);
+	/* or what this writes */
+	void (*rows)(FILE *, const char *);
 };
 
 static const struct list lists[] = {
-	{ "CL_SQL_RECORD_COLUMNS", "record_columns", "tenant", stored, plain, ", load_id, ordinal" },
-	{ "CL_SQL_SHOW_COLUMNS", "show_columns", "r.tenant", stored, show, ", r.load_id, r.ordinal" },
-	{ "CL_SQL_COMPARED_R", "compared_r", "", compared, of_r, "" },
-	{ "CL_SQL_COMPARED_DIFFS", "compared_diffs", "", compared, diff, "" },
-	{ "CL_SQL_COMPARED_CHANGES", "compared_changes", "", compared, change, "" },
+	{ "CL_SQL_RECORD_COLUMNS", "record_columns", "tenant", stored, plain, ", load_id, ordinal",
+	  NULL, NULL, NULL },
+	{ "CL_SQL_SHOW_COLUMNS", "show_columns", "r.tenant", stored, show, ", r.load_id, r.ordinal",
+	  NULL, NULL, NULL },
+	{ "CL_SQL_COMPARED_R", "compared_r", "", compared, of_r, "", NULL, NULL, NULL },
+	{ "CL_SQL_COMPARED_DIFFS", "compared_diffs", "", compared, diff, "", NULL, NULL, NULL },
+	{ "CL_SQL_COMPARED_CHANGES", "compared_changes", "", compared, change, "", NULL, NULL, NULL },
 	{ "CL_SQL_STORED_TYPES", NULL, "tenant:text", stored, typed,
-	  ", load_id:bigint, ordinal:bigint" },
+	  ", load_id:bigint, ordinal:bigint", NULL, NULL, NULL },
 	/* ISO 8601 with "T" and the offset, to the second: one form of
 	   timestamp in every output (show, loads, diff's matched_time) */
-	{ NULL, "iso_ts", "'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM'", NULL, NULL, NULL },
+	{ NULL, "iso_ts", "'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM'", NULL, NULL, NULL, NULL, NULL, NULL },
 	/* a load's columns (clearing_load l), one shape in show and loads:
 	   its row, and where ingest last moved its file */
 	{ NULL, "load_columns",
@@ -166,7 +290,16 @@ static const struct list lists[] = {
 	  "started_at, pg_catalog.to_char(l.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SSTZH:TZM') AS "
 	  "finished_at, (SELECT a.path FROM clearing_load_archive a WHERE a.load_id = "
 	  "l.load_id ORDER BY a.archived_at DESC LIMIT 1) AS archived_as",
-	  NULL, NULL, NULL },
+	  NULL, NULL, NULL, NULL, NULL, NULL },
+	/* clearing_statement_item (sql/loader/statement.sql) */
+	{ NULL, "stmt_stage_columns", "", NULL, NULL, "", s_any, s_stage, NULL },
+	{ NULL, "stmt_copy_columns", "", NULL, NULL, "", s_any, s_plain, NULL },
+	{ NULL, "stmt_columns", "", NULL, NULL, "", s_stored, s_plain, NULL },
+	{ NULL, "stmt_stage_values", "", NULL, NULL, "", s_stored, s_value, NULL },
+	{ NULL, "stmt_compared_diffs", "", NULL, NULL, "", s_compared, s_diff, NULL },
+	{ "CL_SQL_STMT_STORED_TYPES", NULL, "", NULL, NULL, "", s_stored, s_typed, NULL },
+	/* the answer of reconcile (sql/loader/reconcile.sql) */
+	{ NULL, "recon_answer_columns", "", NULL, NULL, "", NULL, NULL, recon_answer },
 };
 
 #define NLISTS (sizeof(lists) / sizeof(lists[0]))
@@ -177,6 +310,22 @@ static void list_write(FILE *out, const struct list *l, const char *brk)
 	int first = 1;
 
 	fputs(l->head, out);
+	if (l->rows) {
+		l->rows(out, brk);
+		fputs(l->tail, out);
+		return;
+	}
+	if (l->swant) {
+		for (size_t i = 0; i < cl_stmt_nfields; i++) {
+			if (!l->swant(&cl_stmt_fields[i]))
+				continue;
+			fprintf(out, "%s%s", first ? "" : ", ", brk);
+			l->sitem(out, &cl_stmt_fields[i]);
+			first = 0;
+		}
+		fputs(l->tail, out);
+		return;
+	}
 	if (!l->want)
 		return;
 	for (size_t i = 0; i < CL_NFIELDS; i++) {

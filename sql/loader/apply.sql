@@ -3,6 +3,12 @@
 -- journal row of this load (pg_temp.cl_event); any they have is not a
 -- plain duplicate (its partial index cl_event_attention).
 
+-- fragment: apply_unjournaled
+-- Pending record c has no journal row of this load but a duplicate's (a
+-- plain duplicate is not pending).  Used by classify.sql too.
+NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
+            WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
+
 -- name: apply_insert_new
 -- The first attempt, when no pending record was journaled: all of them,
 -- in one INSERT ... SELECT; the unique index is the arbiter (a key
@@ -10,17 +16,15 @@
 -- inserted.
 INSERT INTO clearing_record ({record_columns})
 SELECT {record_columns}
-FROM pg_temp.cl_pending s
+FROM pg_temp.cl_pending c
 
 -- name: apply_insert_new_unjournaled
 -- The same when some pending records were journaled (near duplicates,
 -- alternate keys): those left out.
 INSERT INTO clearing_record ({record_columns})
 SELECT {record_columns}
-FROM pg_temp.cl_pending s
-WHERE NOT EXISTS (
-  SELECT 1 FROM pg_temp.cl_event e
-  WHERE e.ordinal = s.ordinal AND e.reason <> 'duplicate')
+FROM pg_temp.cl_pending c
+WHERE {apply_unjournaled}
 
 -- name: apply_insert_new_ordered
 -- A retry: the new records in key order (loaders that insert in one order
@@ -29,10 +33,8 @@ WHERE NOT EXISTS (
 WITH ins AS (
   INSERT INTO clearing_record ({record_columns})
   SELECT {record_columns}
-  FROM pg_temp.cl_pending s
-  WHERE NOT EXISTS (
-    SELECT 1 FROM pg_temp.cl_event e
-    WHERE e.ordinal = s.ordinal AND e.reason <> 'duplicate')
+  FROM pg_temp.cl_pending c
+  WHERE {apply_unjournaled}
   ORDER BY kind, natural_key
   ON CONFLICT ON CONSTRAINT clearing_record_key DO NOTHING
   RETURNING 1)
@@ -46,18 +48,16 @@ SELECT count(*) FROM ins
 COPY (INSERT INTO pg_temp.cl_event (load_id, ordinal, position,
         tenant, kind, natural_key, reason, matched_key, matched_load_id,
         matched_ordinal, matched_position)
-      SELECT s.load_id, s.ordinal, s.position, s.tenant, s.kind,
-             coalesce(s.journal_key, s.natural_key),
-             CASE WHEN r.fingerprint = s.fingerprint THEN 'duplicate' ELSE 'conflict' END,
+      SELECT c.load_id, c.ordinal, c.position, c.tenant, c.kind,
+             coalesce(c.journal_key, c.natural_key),
+             CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
              NULL, r.load_id, r.ordinal, r.position
-      FROM pg_temp.cl_pending s
+      FROM pg_temp.cl_pending c
       CROSS JOIN LATERAL (
         SELECT r.fingerprint, r.load_id, r.ordinal, r.position
         FROM clearing_record r
-        WHERE r.tenant = s.tenant AND r.kind = s.kind AND r.natural_key = s.natural_key
-          AND r.shard = s.shard AND r.load_id <> s.load_id
+        WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.natural_key = c.natural_key
+          AND r.shard = c.shard AND r.load_id <> c.load_id
         LIMIT 1) r
-      WHERE NOT EXISTS (
-        SELECT 1 FROM pg_temp.cl_event e
-        WHERE e.ordinal = s.ordinal AND e.reason <> 'duplicate')
+      WHERE {apply_unjournaled}
       RETURNING ordinal, reason) TO STDOUT

@@ -261,8 +261,7 @@ COPY (
   {classify_near_event}
   CROSS JOIN LATERAL ({classify_probe_near}) r
   WHERE c.near_key IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
-                    WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
+    AND {apply_unjournaled}
   RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_rule_v1
@@ -276,8 +275,7 @@ COPY (
   {classify_near_event}
   CROSS JOIN LATERAL ({classify_probe_rule_v1}) r
   WHERE c.kind = 'ach.entry'
-    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
-                    WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
+    AND {apply_unjournaled}
   RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_rule_batch
@@ -290,8 +288,7 @@ COPY (
   {classify_near_event}
   CROSS JOIN LATERAL ({classify_probe_rule_batch}) r
   WHERE c.kind = 'ach.entry'
-    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
-                    WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
+    AND {apply_unjournaled}
   RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_alt

@@ -142,7 +142,7 @@ ORDER BY i.load_id, i.ordinal
 
 -- name: reconcile_header
 -- Statement $2 of tenant $1: its kind, account, period (from, to) and
--- the account's currency (no row: not loaded).
+-- the account's currency (no row: not loaded); read by name.
 SELECT kind, account, period_from, period_to, account_ccy
 FROM clearing_statement_item
 WHERE tenant = $1 AND statement_key = $2 AND item = 'statement'
@@ -778,13 +778,12 @@ VALUES ($1, $2, $3::bigint)
 ON CONFLICT DO NOTHING
 
 -- name: reconcile_counts
--- The run's answer counted by status: matched, unmatched_ours,
--- unmatched_theirs, exception, suggested.
-SELECT count(*) FILTER (WHERE status = 'matched'),
-       count(*) FILTER (WHERE status = 'unmatched_ours'),
-       count(*) FILTER (WHERE status = 'unmatched_theirs'),
-       count(*) FILTER (WHERE status = 'exception'),
-       count(*) FILTER (WHERE status = 'suggested')
+-- The run's answer counted by status (read by name).
+SELECT count(*) FILTER (WHERE status = 'matched') AS matched,
+       count(*) FILTER (WHERE status = 'unmatched_ours') AS unmatched_ours,
+       count(*) FILTER (WHERE status = 'unmatched_theirs') AS unmatched_theirs,
+       count(*) FILTER (WHERE status = 'exception') AS exceptions,
+       count(*) FILTER (WHERE status = 'suggested') AS suggested
 FROM pg_temp.cl_recon
 
 -- name: reconcile_record_run
@@ -797,15 +796,11 @@ VALUES ($1::bigint, $2, $3::bigint, $4, $5::bigint, $6::bigint, $7::bigint, $8::
         $9::bigint, $10::bigint, $11::timestamptz)
 
 -- fragment: reconcile_answer
--- The answer's columns, in the order loader/reconcile.c reads them (COPY
--- takes no parameters: the two statements below differ in their filter).
-SELECT status, why, statement_key, entry_kind, entry_key, entry_item, entry_position,
-       entry_load_id, account, amount_minor, currency, direction, booking_date, value_date,
-       payment_status, rule, reference, record_kind, record_key, record_load_id,
-       record_position, record_amount, record_currency, record_direction,
-       array_to_string(record_accounts, ' '), records, batch_total, batch_count,
-       original_kind, original_key, candidates, rejected, record_date, bal_opening,
-       bal_closing, bal_computed, bal_pages, bal_last_page, bal_missing
+-- The answer's columns, in the order loader/reconcile.c reads them
+-- (loader/recon_item.def: reader and list are written from one table;
+-- COPY takes no parameters: the two statements below differ in their
+-- filter).
+SELECT {recon_answer_columns}
 FROM pg_temp.cl_recon
 
 -- name: reconcile_output

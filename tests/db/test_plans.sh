@@ -207,14 +207,15 @@ prepare() { emit "PREPARE $1 AS $(stmt "$1")" '\g /dev/null'; }
 run db_begin
 emit "$(stmt load_take_id) AS load_id" '\gset'
 run statement_stage_create
-emit "INSERT INTO pg_temp.cl_stmt_stage
-      SELECT tenant, kind, item, natural_key, statement_key, key_rule, fingerprint, message_type,
-             account, account_ccy, statement_id, seq_nb, period_from::text, period_to::text,
-             opening_minor, closing_minor, entry_index, entry_ref, acct_svcr_ref, amount_minor,
-             currency, direction, reversal::text, status, status_reason, booking_date::text,
-             value_date::text, bank_tx_code, txs, batch_count, batch_msg_id, batch_pmt_inf_id,
-             msg_id, pmt_inf_id, instr_id, end_to_end_id, tx_id, uetr, ach_trace, return_reason,
-             :load_id, ordinal, position, natural_key
+# the stored items as the stage holds them, column by name
+# (rules/statement_fields.def; dates and bools staged as text)
+cols=$("$CL_TOOLS/field_columns" statement | awk -F: '{ printf "%s%s", (NR > 1 ? ", " : ""), $1 }')
+vals=$("$CL_TOOLS/field_columns" statement | awk -F: '{ v = $1
+	if ($2 == "date" || $2 == "boolean") v = v "::text"
+	if ($1 == "load_id") v = ":load_id"
+	printf "%s%s", (NR > 1 ? ", " : ""), v }')
+emit "INSERT INTO pg_temp.cl_stmt_stage ($cols, journal_key)
+      SELECT $vals, natural_key
       FROM public.clearing_statement_item" '\g /dev/null' "ANALYZE pg_temp.cl_stmt_stage" '\g /dev/null'
 explain_exec statement_classify ":load_id, '$TENANT'"
 execute statement_classify ":load_id, '$TENANT'"

@@ -3,10 +3,12 @@
 
 Fails (exit 1, naming each place) when, in the program's source folders
 (base, cmd, loader, parsers, rules, sql):
-  - a record field's name (base/record_fields.def) is written as an
-    identifier in string literals of more than two C files: the whole
-    literal ("kind"), a qualified column (r.kind) or a column in an SQL
-    list or condition (kind = , kind, ...); prose in messages is not counted;
+  - a record field's name (base/record_fields.def) or a statement item
+    column's (rules/statement_fields.def) is written as an identifier in
+    string literals of more than two C files: the whole literal ("kind"),
+    a qualified column (r.kind) or a column in an SQL list or condition
+    (kind = , kind, ...); prose in messages is not counted, nor the
+    columns the loader gives every table (tenant, load_id, ordinal);
   - SQL is assembled at run time into a fixed buffer (char sql[...]);
   - a comment carries a review or issue id (R3-5, review 2, issue 4):
     those belong in commit messages.
@@ -24,6 +26,16 @@ names = [l.split("(")[1].split(",")[0] for l in open("base/record_fields.def")
          if l.startswith("CL_FIELD(")]
 if len(names) < 40:
     sys.exit("record_fields.def: only %d fields read" % len(names))
+stmt_names = [re.match(r"CL_STMT_\w+\((\w+)", l).group(1)
+              for l in open("rules/statement_fields.def")
+              if re.match(r"CL_STMT_(FIELD|OPT|GIVEN)\(", l)]
+if len(stmt_names) < 40:
+    sys.exit("statement_fields.def: only %d columns read" % len(stmt_names))
+# (not the columns the loader gives, tenant, load_id, ordinal...: every
+# table has them)
+given = [re.match(r"CL_STMT_GIVEN\((\w+)", l).group(1)
+         for l in open("rules/statement_fields.def") if l.startswith("CL_STMT_GIVEN(")]
+names += [n for n in stmt_names if n not in names and n not in given]
 sources = sorted(f for d in ("base", "cmd", "loader", "parsers", "rules", "sql")
                  for f in glob.glob(d + "/*.[ch]"))
 comment = re.compile(r"/\*.*?\*/", re.S)
