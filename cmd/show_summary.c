@@ -7,6 +7,7 @@
 
 #include "base/mask.h"
 #include "cmd/cli.h"
+#include "rules/statement_fields.h"
 
 /* Column `name` of a row, NULL when absent or SQL NULL. */
 static const char *get(const struct cl_kv *kv, int n, const char *name)
@@ -207,7 +208,8 @@ static void reconciled(struct cl_show_summary *s, const struct cl_kv *kv, int n)
 	       get(kv, n, "entry_kind") ? get(kv, n, "entry_kind") : "",
 	       safe(base_name(get(kv, n, "entry_file")), f, sizeof(f)),
 	       get(kv, n, "entry_position") ? get(kv, n, "entry_position") : "?",
-	       get(kv, n, "booking_date") ? get(kv, n, "booking_date") : "?",
+	       get(kv, n, CL_STMT_COLUMN(booking_date)) ? get(kv, n, CL_STMT_COLUMN(booking_date))
+							: "?",
 	       get(kv, n, "rule") ? get(kv, n, "rule") : "?",
 	       get(kv, n, "run_id") ? get(kv, n, "run_id") : "?");
 }
