@@ -133,8 +133,8 @@ void cl_stmt_fatal(struct cl_stmt_parser *p, unsigned long line, const char *cod
 	va_end(ap);
 	p->fatal = true;
 	p->finished = true;
-	if (p->xml && p->xml->ctxt)
-		xmlStopParser(p->xml->ctxt); /* no more callbacks */
+	if (p->xml)
+		cl_xml_stop(&p->xml->eng); /* no more callbacks */
 }
 
 struct cl_stmt_item *cl_stmt_slot(struct cl_stmt_parser *p, enum cl_stmt_kind kind)

@@ -2,8 +2,8 @@
  * statement_internal.h - the pieces of the statement readers (statement.h):
  *
  *   statement.c       detection, the queues of items and errors, the API
- *   statement_xml.c   ISO 20022 engine: byte guard, libxml2 SAX2 push
- *                     parser, element paths -> scopes and fields
+ *   statement_xml.c   the statements' plug into the XML engine
+ *                     (xml_engine.c): element paths -> scopes and fields
  *   statement_camt.c  camt.052/053/054: Stmt/Ntfctn/Rpt, Bal, TxsSummry,
  *                     Ntry, Btch, TxDtls, and the statement checks
  *   status_pacs002.c  pacs.002: OrgnlGrpInfAndSts, TxInfAndSts
@@ -24,6 +24,7 @@
 #include "parsers/input.h"
 #include "parsers/iso20022_internal.h"
 #include "parsers/statement.h"
+#include "parsers/xml_engine.h"
 
 #define CL_STMT_ITEMQ 128     /* items waiting; a CL_STMT_FEED piece completes
                                  at most CL_STMT_FEED / 7 ("<Ntry/>") */
@@ -137,7 +138,7 @@ struct cl_stmt_pacs002 {
 	unsigned long n_grp, n_tx;
 };
 
-/* ---- XML engine state (statement_xml.c) ---- */
+/* ---- the plug into the XML engine (statement_xml.c) ---- */
 struct cl_stmt_scope_ent {
 	int scope;
 	int depth;     /* of the element that opened it */
@@ -145,15 +146,7 @@ struct cl_stmt_scope_ent {
 };
 
 struct cl_stmt_xml {
-	xmlParserCtxtPtr ctxt;
-	xmlSAXHandler sax;
-	struct cl_iso_guard guard;
-	unsigned char buf[CL_ISO_BUF];
-	size_t buf_len, buf_pos;
-	bool eof, started, terminating;
-	bool xml_fatal_set, xml_fatal_at_end;
-	int xml_fatal_code;
-	struct cl_error xml_fatal;
+	struct cl_xml_engine eng;     /* the one XML engine (xml_engine.h) */
 	const xmlChar *name_ccy;
 	const struct cl_stmt_msg_ops *ops;
 	const char *root_name;        /* the element under Document */
@@ -162,7 +155,7 @@ struct cl_stmt_xml {
 	int depth;                    /* of the element being opened/closed */
 	int doc_depth;                /* Document, -1 outside */
 	int root_depth;               /* the message root, -1 outside */
-	bool doc_seen, root_seen, root_opened, root_closed;
+	bool doc_seen, root_seen;
 	char other_msg[32];           /* a message we do not read, seen */
 	/* element path from the outermost element: "/Document/BkToCstmrStmt/..." */
 	char path[CL_PATH_MAX];
