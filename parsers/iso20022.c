@@ -575,7 +575,7 @@ static void plug_finish(void *u)
 				 "(alone or beside an AppHdr in an envelope)");
 }
 
-static const struct cl_xml_plug plug = {
+const struct cl_xml_plug cl_iso_clearing_plug = {
 	.begin = plug_begin,
 	.start = parse_start,
 	.end = parse_end,
@@ -608,29 +608,30 @@ enum cl_detect cl_iso20022_detect(const unsigned char *p, size_t len)
 	return CL_DETECT_NO;
 }
 
-void *cl_iso20022_open(struct cl_input *in, const struct cl_parse_opts *opts,
-		       struct cl_file_info **info)
+struct cl_iso20022 *cl_iso_clearing_new(struct cl_input *in, const struct cl_parse_opts *opts,
+					struct cl_xml_engine *x)
 {
 	struct cl_iso20022 *p = cl_xcalloc(1, sizeof(*p));
 
-	p->x = cl_xcalloc(1, sizeof(*p->x));
+	p->x = x;
 	p->in = in;
 	p->name = cl_input_name(in);
 	p->opts = *opts;
 	p->paths = cl_iso_paths();
 	p->fp = cl_fp_new();
-	cl_xml_init(p->x, in, CL_ISO_FEED, &plug, p, "an ISO 20022 XML document",
-		    opts->schema_path);
 	p->doc_depth = p->hdr_depth = -1;
 	p->cur_field = F_NONE;
-	*info = &p->info;
 	return p;
 }
 
-enum cl_status cl_iso20022_next(void *h, const struct cl_record **rec, struct cl_error *err)
+bool cl_iso_clearing_queued(const struct cl_iso20022 *p)
 {
-	struct cl_iso20022 *p = h;
+	return p->e_len > 0 || p->r_len > 0;
+}
 
+enum cl_status cl_iso_clearing_next(struct cl_iso20022 *p, const struct cl_record **rec,
+				    struct cl_error *err)
+{
 	*rec = NULL;
 	if (p->e_len == 0 && p->r_len == 0 && !p->x->finished) {
 		cl_xml_pump(p->x);
@@ -660,12 +661,10 @@ enum cl_status cl_iso20022_next(void *h, const struct cl_record **rec, struct cl
 	return CL_END;
 }
 
-void cl_iso20022_free(void *h)
+void cl_iso_clearing_free(struct cl_iso20022 *p)
 {
-	struct cl_iso20022 *p = h;
-
-	cl_xml_free(p->x);
-	free(p->x);
+	if (!p)
+		return;
 	cl_fp_free(p->fp);
 	free(p);
 }

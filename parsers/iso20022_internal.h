@@ -314,6 +314,18 @@ void cl_iso_add_fatal(struct cl_iso20022 *p, unsigned long line, const char *cod
 struct cl_record *cl_iso_record_slot(struct cl_iso20022 *p);
 void cl_iso_record_commit(struct cl_iso20022 *p);
 
+/* The clearing messages' reader on engine x (xml_message.c drives it and
+ * owns x); its plug into the engine; whether it holds something to hand
+ * out. */
+struct cl_iso20022 *cl_iso_clearing_new(struct cl_input *in, const struct cl_parse_opts *opts,
+					struct cl_xml_engine *x);
+enum cl_status cl_iso_clearing_next(struct cl_iso20022 *p, const struct cl_record **rec,
+				    struct cl_error *err) CL_MUST_CHECK;
+bool cl_iso_clearing_queued(const struct cl_iso20022 *p);
+void cl_iso_clearing_free(struct cl_iso20022 *p);
+struct cl_xml_plug;
+extern const struct cl_xml_plug cl_iso_clearing_plug;
+
 /* iso20022_record.c: the ends of the scopes */
 void cl_iso_grphdr_end(struct cl_iso20022 *p);
 void cl_iso_pmtinf_end(struct cl_iso20022 *p);

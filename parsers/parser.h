@@ -37,6 +37,7 @@
 #include <stdbool.h>
 
 #include "base/record.h"
+#include "base/statement_record.h"
 #include "parsers/input.h"
 #include "rules/ach_identity.h"
 
@@ -45,6 +46,24 @@ enum cl_format {
 	CL_FORMAT_ACH,
 	CL_FORMAT_ISO20022,
 	CL_FORMAT_CSV,       /* records as parse --format csv writes them */
+	CL_FORMAT_BAI2,      /* a BAI2 balance reporting file: statements */
+};
+
+/* What a file says: clearing records (NACHA, pain.001, pacs.008/009/004,
+ * CSV), a bank's statements (camt.052/053/054, BAI2), or status reports
+ * (pacs.002).  An XML file's family is told by its Document namespace. */
+enum cl_family {
+	CL_FAMILY_UNKNOWN = 0,
+	CL_FAMILY_CLEARING,
+	CL_FAMILY_STATEMENT,
+	CL_FAMILY_STATUS,
+};
+
+/* One thing read: a clearing record, or a statement item (statement.h). */
+struct cl_item {
+	enum cl_family family;
+	const struct cl_record *rec;       /* CL_FAMILY_CLEARING, else NULL */
+	const struct cl_stmt_item *stmt;   /* a statement or status, else NULL */
 };
 
 struct cl_parse_opts {
@@ -92,6 +111,23 @@ struct cl_parser *cl_parser_new(enum cl_format f, struct cl_input *in,
 
 enum cl_status cl_parser_next(struct cl_parser *p, const struct cl_record **rec,
 			      struct cl_error *err) CL_MUST_CHECK;
+
+/* As cl_parser_next(), for every family: item->rec or item->stmt is set
+ * on CL_OK (valid until the next call).  The same error, repeat and
+ * max_errors machinery applies. */
+enum cl_status cl_parser_next_item(struct cl_parser *p, struct cl_item *item,
+				   struct cl_error *err) CL_MUST_CHECK;
+
+/* The family of the file: reads as far as needed to tell (an XML file up
+ * to its Document element, never further; nothing is read twice and the
+ * input is never rewound), so it works on standard input.
+ * CL_FAMILY_UNKNOWN when the file ended or broke before it could be told
+ * (its errors come from next).  cl_parser_next() returns only clearing
+ * records: on a statement it gives its errors, then CL_END. */
+enum cl_family cl_parser_family(struct cl_parser *p);
+
+/* "camt.053", "bai2", "pacs.008", ... once known ("" before). */
+const char *cl_parser_message(const struct cl_parser *p);
 
 const struct cl_file_info *cl_parser_info(const struct cl_parser *p);
 

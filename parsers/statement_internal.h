@@ -146,7 +146,9 @@ struct cl_stmt_scope_ent {
 };
 
 struct cl_stmt_xml {
-	struct cl_xml_engine eng;     /* the one XML engine (xml_engine.h) */
+	struct cl_xml_engine *eng;    /* the one XML engine (xml_engine.h): own,
+	                                 or the ISO 20022 row's */
+	struct cl_xml_engine own;
 	const xmlChar *name_ccy;
 	const struct cl_stmt_msg_ops *ops;
 	const char *root_name;        /* the element under Document */
@@ -244,7 +246,13 @@ bool cl_stmt_value_ok(struct cl_stmt_parser *p, const char *v, bool date, unsign
 const char *cl_stmt_fmt_minor(int64_t minor, int exponent, char *buf, size_t cap);
 
 /* ---- statement_xml.c ---- */
-void cl_stmt_xml_init(struct cl_stmt_parser *p);
+/* Read XML through `eng` (shared, not owned: the ISO 20022 row of the
+ * format table drives it) or, when NULL, an engine of its own. */
+void cl_stmt_xml_init(struct cl_stmt_parser *p, struct cl_xml_engine *eng);
+extern const struct cl_xml_plug cl_stmt_xml_plug;
+/* A statement reader on the ISO 20022 row's engine (xml_message.c). */
+struct cl_stmt_parser *cl_stmt_open_xml(struct cl_input *in, unsigned max_errors,
+					struct cl_xml_engine *eng);
 void cl_stmt_xml_pump(struct cl_stmt_parser *p);
 void cl_stmt_xml_free(struct cl_stmt_parser *p);
 /* The element path of the element being read, into out[cap]. */

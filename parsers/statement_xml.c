@@ -31,7 +31,7 @@ static const struct stmt_msgdef {
 
 static unsigned long cur_line(const struct cl_stmt_xml *x)
 {
-	return cl_xml_line(&x->eng);
+	return cl_xml_line(x->eng);
 }
 
 /* ------------------------------------------------------------ paths */
@@ -183,7 +183,7 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *uri, int 
 	size_t base, len = strlen((const char *)name);
 	unsigned long line;
 
-	if (p->finished || x->eng.terminating)
+	if (p->finished || x->eng->terminating)
 		return;
 	if (depth >= CL_ISO_MAX_DEPTH) {
 		cl_stmt_fatal(p, cur_line(x), "xml_depth",
@@ -242,7 +242,7 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *uri, int 
 			   strcmp((const char *)name, "Document") == 0) {
 			if (document_start(p, line, uri)) {
 				x->doc_depth = depth;
-				cl_xml_document_at(&x->eng, depth);
+				cl_xml_document_at(x->eng, depth);
 			}
 			return;
 		} else {
@@ -256,7 +256,7 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *uri, int 
 				return;
 			if (!document_start(p, line, uri))
 				return;
-			cl_xml_document_at(&x->eng, depth);
+			cl_xml_document_at(x->eng, depth);
 			if (strcmp(x->root_name, (const char *)name) != 0) {
 				cl_stmt_fatal(p, line, "unexpected_element",
 					      "element <%s>: a %s message has <%s>",
@@ -333,7 +333,7 @@ static void parse_end(void *ctx)
 	struct cl_stmt_xml *x = p->xml;
 	int depth = x->depth - 1;
 
-	if (p->finished || x->eng.terminating || depth < 0 || depth >= CL_ISO_MAX_DEPTH) {
+	if (p->finished || x->eng->terminating || depth < 0 || depth >= CL_ISO_MAX_DEPTH) {
 		x->depth--;
 		return;
 	}
@@ -418,7 +418,7 @@ static void plug_finish(void *u)
 	struct cl_stmt_parser *p = u;
 
 	p->finished = true;
-	if (cl_xml_verdict(&p->xml->eng)) {
+	if (cl_xml_verdict(p->xml->eng)) {
 		p->fatal = true;
 		return;
 	}
@@ -427,7 +427,7 @@ static void plug_finish(void *u)
 			      "no ISO 20022 Document element found: expected <Document> of " SUPPORTED);
 }
 
-static const struct cl_xml_plug plug = {
+const struct cl_xml_plug cl_stmt_xml_plug = {
 	.begin = plug_begin,
 	.start = parse_start,
 	.end = parse_end,
@@ -441,12 +441,17 @@ static const struct cl_xml_plug plug = {
 
 /* ---------------------------------------------------------- lifecycle */
 
-void cl_stmt_xml_init(struct cl_stmt_parser *p)
+void cl_stmt_xml_init(struct cl_stmt_parser *p, struct cl_xml_engine *eng)
 {
 	struct cl_stmt_xml *x = cl_xcalloc(1, sizeof(*x));
 
 	p->xml = x;
-	cl_xml_init(&x->eng, p->in, CL_STMT_FEED, &plug, p, NULL, NULL);
+	if (eng) {
+		x->eng = eng; /* shared: the ISO 20022 row of the format table */
+	} else {
+		x->eng = &x->own;
+		cl_xml_init(x->eng, p->in, CL_STMT_FEED, &cl_stmt_xml_plug, p, NULL, NULL);
+	}
 	x->doc_depth = x->root_depth = x->text_depth = -1;
 }
 
@@ -454,12 +459,12 @@ void cl_stmt_xml_pump(struct cl_stmt_parser *p)
 {
 	struct cl_stmt_xml *x = p->xml;
 
-	cl_xml_pump(&x->eng);
-	if (x->eng.io_failed && !p->io_failed) {
+	cl_xml_pump(x->eng);
+	if (x->eng->io_failed && !p->io_failed) {
 		p->io_failed = true;
-		p->io_err = x->eng.io_err;
+		p->io_err = x->eng->io_err;
 	}
-	if (x->eng.finished)
+	if (x->eng->finished)
 		p->finished = true;
 }
 
@@ -469,7 +474,8 @@ void cl_stmt_xml_free(struct cl_stmt_parser *p)
 
 	if (!x)
 		return;
-	cl_xml_free(&x->eng);
+	if (x->eng == &x->own)
+		cl_xml_free(x->eng);
 	free(x);
 	p->xml = NULL;
 }
