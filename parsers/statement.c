@@ -298,27 +298,6 @@ void cl_stmt_free(struct cl_stmt_parser *p)
 	free(p);
 }
 
-enum cl_stmt_source cl_stmt_detect(struct cl_input *in)
-{
-	struct cl_stmt_parser *p;
-	const struct cl_stmt_item *item;
-	struct cl_error e;
-	enum cl_stmt_source src;
-	enum cl_status st;
-
-	if (cl_input_rewind(in, &e) != CL_OK)
-		return CL_STMT_SRC_UNKNOWN;
-	p = cl_stmt_open(in, 1);
-	do
-		st = cl_stmt_next(p, &item, &e);
-	while (st == CL_NOTE);
-	src = cl_stmt_source(p);
-	cl_stmt_free(p);
-	if (cl_input_rewind(in, &e) != CL_OK)
-		return CL_STMT_SRC_UNKNOWN;
-	return src;
-}
-
 /* XML white space (xs:decimal collapses it). */
 static bool xml_space(char c)
 {

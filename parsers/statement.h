@@ -107,11 +107,6 @@ const char *cl_stmt_message_type(const struct cl_stmt_parser *p);
 
 void cl_stmt_free(struct cl_stmt_parser *p); /* NULL is fine */
 
-/* Is rewindable `in` a statement or status report?  Reads up to its first
- * item and rewinds it (load, ingest and validate ask before choosing a
- * reader); CL_STMT_SRC_UNKNOWN when it is not, or cannot be rewound. */
-enum cl_stmt_source cl_stmt_detect(struct cl_input *in);
-
 /* "camt.053", "bai2", ... */
 const char *cl_stmt_source_name(enum cl_stmt_source s);
 const char *cl_stmt_kind_name(enum cl_stmt_kind k); /* "statement", "entry", ... */
