@@ -3,7 +3,9 @@
 # testdata/statements/agree/): each file is validated, then loaded into a
 # tenant of its own; the exit statuses must be equal (0 valid and
 # committed, 3 invalid and rejected, 9 unsupported), and a rejected file's
-# first error is validate's first error.
+# first error is validate's first error.  The same file piped in (standard
+# input, which cannot be rewound: one detection, in the one pass) gets the
+# same verdict from validate and load.
 . "$(dirname "$0")/lib.sh"
 db_new
 cl init >/dev/null
@@ -17,7 +19,13 @@ for f in $(find "$TESTDATA/statements" -type f \( -name '*.xml' -o -name '*.bai'
 	v=$?
 	"$CL_BIN" load -q --tenant "t$n" "$f" >/dev/null 2>"$TMP/lerr"
 	l=$?
+	cat "$f" | "$CL_BIN" validate -q - >/dev/null 2>&1
+	vp=$?
+	cat "$f" | "$CL_BIN" load -q --tenant "p$n" - >/dev/null 2>&1
+	lp=$?
 	set -e
+	[ "$vp" = "$v" ] && [ "$lp" = "$v" ] || bad="$bad
+${f#"$TESTDATA"/}: validate exits $v, piped in: validate $vp, load $lp"
 	if [ "$v" != "$l" ]; then
 		bad="$bad
 ${f#"$TESTDATA"/}: validate exits $v, load $l
