@@ -1,9 +1,12 @@
 /*
  * format.h - what a file format gives parser.c: one entry of its table of
  * formats, a struct cl_format_ops.  parser.c calls a format only through
- * its entry, so no caller names a format, and a new one (camt.053, BAI2,
- * ...) is its parser with the four functions CL_FORMAT_FUNCTIONS declares,
- * one row in the table in parser.c and a CL_FORMAT_ value in parser.h.
+ * its entry, so no caller names a format, and a new one is its parser with
+ * the four functions CL_FORMAT_FUNCTIONS declares, one row in the table in
+ * parser.c with its family (and next_item when it hands out statement
+ * items) and a CL_FORMAT_ value in parser.h.  A new ISO 20022 message is
+ * no row: it is a plug into the XML engine (xml_engine.h), chosen by its
+ * namespace in xml_message.c.
  *
  * Only parser.c and the formats include this; everyone else reads files
  * through parser.h.

@@ -1,9 +1,9 @@
 /*
- * iso20022.c - the ISO 20022 parser's engine: libxml2's SAX2 push parser fed
- * from struct cl_input through the byte guard, element paths matched through
- * the trie of iso20022_paths.c, one struct cl_record per transaction
- * (iso20022_record.c), and the format's entry in the table of formats
- * (format.h).
+ * iso20022.c - the clearing messages' plug into the one XML engine
+ * (xml_engine.c: input, byte guard, libxml2's SAX2 push parser): element
+ * paths matched through the trie of iso20022_paths.c, one struct cl_record
+ * per transaction (iso20022_record.c); xml_message.c drives it as the ISO
+ * 20022 row of the table of formats (format.h).
  *
  * libxml2 builds no tree (no node is allocated per element) and sees the
  * input in fixed CL_ISO_FEED pieces, so everything it reports, and the

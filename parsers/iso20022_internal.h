@@ -11,7 +11,9 @@
  *   iso20022_keys.c   natural keys and fingerprints
  *   iso20022_record.c one transaction -> struct cl_record, value rules,
  *                     group and PmtInf totals
- *   iso20022.c        the SAX push parser, element events, queues, API
+ *   iso20022.c        the plug into the XML engine (xml_engine.c):
+ *                     element events, queues, the clearing reader's API
+ *   xml_message.c     the ISO 20022 row of the table of formats
  *
  * Nothing here allocates per record or per node.  Not a public interface.
  */

@@ -1,5 +1,6 @@
 /*
- * parser.h - one pull API over every format.
+ * parser.h - one pull API over every format and every family: clearing
+ * files, bank statements and status reports.
  *
  *   struct cl_parser *p;
  *   if (cl_parser_open(in, &opts, &p, &err) != CL_OK) ... (unknown format)
@@ -24,12 +25,21 @@
  * still returned from a file with errors (so `validate` and `diff` can show
  * them), but nothing from such a file may be applied.
  *
- * The format is told from the content (clearing-load-keys(7)): a NACHA file
- * starts with "101"; an XML file with "<" (after an optional BOM and
- * whitespace); a CSV export (parse --format csv) with a header row naming
- * at least the columns scheme and kind.  Each format is one entry of the
+ * Statements and status reports are read through the same parser:
+ *
+ *   switch (cl_parser_family(p)) { ... }   (reads no further than needed)
+ *   while ((st = cl_parser_next_item(p, &item, &err)) != CL_END)
+ *       CL_OK: item.rec (a clearing record) or item.stmt (statement.h)
+ *
+ * The format is told from the content, once, in the one pass over the
+ * input (clearing-load-keys(7)): a NACHA file starts with "101"; a BAI2
+ * file with "01,"; an XML file with "<" (after an optional BOM and
+ * whitespace), and its Document namespace names the message and so the
+ * family; a CSV export (parse --format csv) with a header row naming at
+ * least the columns scheme and kind.  Each format is one entry of the
  * table in parser.c (format.h); the first to recognise the bytes reads them.
- * The parser does not own the input.
+ * Nothing is rewound: standard input reads as a file does.  The parser
+ * does not own the input.
  */
 #ifndef CL_PARSER_H
 #define CL_PARSER_H

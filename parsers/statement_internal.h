@@ -1,7 +1,8 @@
 /*
  * statement_internal.h - the pieces of the statement readers (statement.h):
  *
- *   statement.c       detection, the queues of items and errors, the API
+ *   statement.c       the queues of items and errors, the direct API, and
+ *                     BAI2's row of the table of formats (format.h)
  *   statement_xml.c   the statements' plug into the XML engine
  *                     (xml_engine.c): element paths -> scopes and fields
  *   statement_camt.c  camt.052/053/054: Stmt/Ntfctn/Rpt, Bal, TxsSummry,
