@@ -504,14 +504,8 @@ static void parse_text(void *ctx, const xmlChar *ch, int len)
 {
 	struct cl_iso20022 *p = ctx;
 
-	if (p->cur_field == F_NONE || p->depth != p->field_depth + 1 || len <= 0)
-		return;
-	if (p->text_len + (size_t)len >= sizeof(p->text)) {
-		p->text_over = true;
-		return;
-	}
-	memcpy(p->text + p->text_len, ch, (size_t)len);
-	p->text_len += (size_t)len;
+	if (p->cur_field != F_NONE && p->depth == p->field_depth + 1)
+		cl_xml_text_add(p->text, sizeof(p->text), &p->text_len, &p->text_over, ch, len);
 }
 
 /* ------------------------------------------------- the engine's plug */

@@ -369,14 +369,8 @@ static void parse_text(void *ctx, const xmlChar *ch, int len)
 	struct cl_stmt_parser *p = ctx;
 	struct cl_stmt_xml *x = p->xml;
 
-	if (x->root_depth < 0 || x->depth != x->text_depth + 1 || len <= 0)
-		return;
-	if (x->text_len + (size_t)len >= sizeof(x->text)) {
-		x->text_over = true;
-		return;
-	}
-	memcpy(x->text + x->text_len, ch, (size_t)len);
-	x->text_len += (size_t)len;
+	if (x->root_depth >= 0 && x->depth == x->text_depth + 1)
+		cl_xml_text_add(x->text, sizeof(x->text), &x->text_len, &x->text_over, ch, len);
 }
 
 /* ------------------------------------------------- the engine's plug */

@@ -41,6 +41,18 @@ static void fatal(struct cl_xml_engine *e, unsigned long line, const char *code,
 	cl_xml_stop(e);
 }
 
+void cl_xml_text_add(char *text, size_t cap, size_t *n, bool *over, const xmlChar *ch, int len)
+{
+	if (len <= 0)
+		return;
+	if (*n + (size_t)len >= cap) {
+		*over = true;
+		return;
+	}
+	memcpy(text + *n, ch, (size_t)len);
+	*n += (size_t)len;
+}
+
 /* ------------------------------------------------------- libxml2 errors */
 
 /* A schema validity message in the project's style: "element 'Bogus':

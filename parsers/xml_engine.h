@@ -128,6 +128,11 @@ void cl_xml_document_at(struct cl_xml_engine *e, int depth);
 /* Lines in the bytes seen so far. */
 unsigned long cl_xml_lines(const struct cl_xml_engine *e);
 
+/* A reader's text buffer text[cap] holding *n bytes: ch[len] added, or
+ * *over set when it would not fit (the value is then too long, whatever
+ * comes after). */
+void cl_xml_text_add(char *text, size_t cap, size_t *n, bool *over, const xmlChar *ch, int len);
+
 void cl_xml_free(struct cl_xml_engine *e);
 
 /* Can the XSD at `path` be used for --schema?  (iso20022.h says more.) */
