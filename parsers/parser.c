@@ -244,6 +244,8 @@ static bool summary(struct cl_parser *p, struct cl_error *err)
 	return false;
 }
 
+static enum cl_status next_item(struct cl_parser *p, struct cl_item *item, struct cl_error *err);
+
 enum cl_status cl_parser_next(struct cl_parser *p, const struct cl_record **rec,
 			      struct cl_error *err)
 {
@@ -251,7 +253,7 @@ enum cl_status cl_parser_next(struct cl_parser *p, const struct cl_record **rec,
 	enum cl_status st;
 
 	*rec = NULL;
-	if (!p->family_said) {
+	if (!p->family_said && !p->done) {
 		enum cl_family f = cl_parser_family(p);
 		char text[CL_MSGTEXT_MAX];
 
@@ -272,11 +274,11 @@ enum cl_status cl_parser_next(struct cl_parser *p, const struct cl_record **rec,
 	}
 	/* clearing records only: a statement's items are passed over, and
 	 * of its errors only those of the XML itself handed out */
-	while ((st = cl_parser_next_item(p, &item, err)) == CL_OK && !item.rec)
+	while ((st = next_item(p, &item, err)) == CL_OK && !item.rec)
 		;
 	while (p->refusing && (st == CL_INVALID || st == CL_NOTE) &&
 	       strncmp(err->code, "xml", 3) != 0)
-		while ((st = cl_parser_next_item(p, &item, err)) == CL_OK)
+		while ((st = next_item(p, &item, err)) == CL_OK)
 			;
 	*rec = item.rec;
 	return st;
@@ -294,6 +296,12 @@ const char *cl_parser_message(const struct cl_parser *p)
 
 enum cl_status cl_parser_next_item(struct cl_parser *p, struct cl_item *item,
 				   struct cl_error *err)
+{
+	p->family_said = true; /* the caller takes every family */
+	return next_item(p, item, err);
+}
+
+static enum cl_status next_item(struct cl_parser *p, struct cl_item *item, struct cl_error *err)
 {
 	enum cl_status st;
 
