@@ -177,8 +177,11 @@ void *cl_iso20022_open(struct cl_input *in, const struct cl_parse_opts *opts,
 {
 	struct xml_message *m = cl_xcalloc(1, sizeof(*m));
 
-	cl_xml_init(&m->eng, in, CL_ISO_FEED, &message_plug, m, "an ISO 20022 XML document",
-		    opts->schema_path);
+	/* pieces small enough for either reader's queues: a statement's
+	 * (CL_STMT_FEED) is the smaller, and the message is told only once
+	 * the first piece is in */
+	cl_xml_init(&m->eng, in, CL_STMT_FEED < CL_ISO_FEED ? CL_STMT_FEED : CL_ISO_FEED,
+		    &message_plug, m, "an ISO 20022 XML document", opts->schema_path);
 	m->clr = cl_iso_clearing_new(in, opts, &m->eng);
 	/* parser.c counts the errors and stops at max_errors */
 	m->stmt = cl_stmt_open_xml(in, UINT_MAX, &m->eng);
