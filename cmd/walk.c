@@ -436,11 +436,11 @@ static void walk_statement_keys(struct walk_keys *k, const struct cl_stmt_row *r
  * reader's own checks (balances, totals, trailers) and by load's check of
  * its keys, and its items (statements, entries, transactions, statuses)
  * are counted. */
-static enum cl_status walk_statement(struct cl_input *in, enum cl_stmt_source src,
+static enum cl_status walk_statement(struct cl_input *in, struct cl_parser *p,
 				     const struct cl_parse_opts *opts, const struct cl_walk_cb *cb,
 				     void *ctx, struct cl_walk_result *res)
 {
-	struct cl_stmt_parser *p = cl_stmt_open(in, opts->max_errors);
+	struct cl_item it;
 	struct walk_keys *k = cl_xcalloc(1, sizeof(*k));
 	struct cl_stmt_rows rows_state = { 0 };
 	struct cl_stmt_row *rows = cl_xmalloc(2 * sizeof(*rows));
@@ -449,9 +449,12 @@ static enum cl_status walk_statement(struct cl_input *in, enum cl_stmt_source sr
 	enum cl_status st, last = CL_OK;
 	unsigned long bad_line;
 
-	while ((st = cl_stmt_next(p, &item, &err)) != CL_END) {
-		if (st == CL_OK) {
-			int n = cl_stmt_rows_of(&rows_state, item, NULL, rows, &bad_line);
+	while ((st = cl_parser_next_item(p, &it, &err)) != CL_END) {
+		if (st == CL_OK && it.stmt) {
+			int n;
+
+			item = it.stmt;
+			n = cl_stmt_rows_of(&rows_state, item, NULL, rows, &bad_line);
 
 			res->info.records++;
 			for (int i = 0; i < n; i++)
@@ -493,14 +496,14 @@ static enum cl_status walk_statement(struct cl_input *in, enum cl_stmt_source sr
 		}
 	}
 	snprintf(res->info.format_name, sizeof(res->info.format_name), "%s",
-		 src == CL_STMT_SRC_BAI2 ? "bai2" : "iso20022");
+		 cl_parser_info(p)->format_name);
 	snprintf(res->info.message_type, sizeof(res->info.message_type), "%s",
-		 cl_stmt_message_type(p));
+		 cl_parser_message(p));
 	res->info.max_errors = opts->max_errors;
+	res->info.stopped = cl_parser_info(p)->stopped;
 	cl_keyset_free(k->set);
 	free(k);
 	free(rows);
-	cl_stmt_free(p);
 	return last;
 }
 
@@ -512,6 +515,7 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 	struct cl_error err;
 	const struct cl_record *rec;
 	enum cl_status st;
+	enum cl_family family;
 	struct walk_keys *keys = NULL;
 	struct cl_trace_ranges traces = { 0 };
 	unsigned long nreturns = 0;
@@ -521,37 +525,36 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 		walk_error(cb, ctx, res, &err);
 		return false;
 	}
-	{
-		/* (a file that cannot be rewound, standard input, is read as a
-		   clearing file) */
-		enum cl_stmt_source src = cl_stmt_detect(in);
+	/* one detection, one pass: the parser tells the family from what it
+	   reads anyway (an XML file's Document namespace), so standard input
+	   reads as a file does */
+	st = cl_parser_open(in, opts, &p, &err);
+	if (st != CL_OK) {
+		walk_error(cb, ctx, res, &err);
+		goto done;
+	}
+	family = cl_parser_family(p);
+	if (family == CL_FAMILY_STATEMENT || family == CL_FAMILY_STATUS) {
+		const char *msg = cl_parser_message(p);
 
-		if (src != CL_STMT_SRC_UNKNOWN && cb->refuse_statements) {
-			res->statement = true;
-			snprintf(res->info.format_name, sizeof(res->info.format_name), "%s",
-				 src == CL_STMT_SRC_BAI2 ? "bai2" : "iso20022");
+		res->statement = true;
+		snprintf(res->info.format_name, sizeof(res->info.format_name), "%s",
+			 cl_parser_info(p)->format_name);
+		if (cb->refuse_statements) {
 			cl_error_set(&err, cl_input_name(in), 0, "unsupported_message",
-				     "%s is %s, not a clearing file: parse prints clearing records "
-				     "only", cl_stmt_source_name(src),
-				     src == CL_STMT_SRC_PACS002 ? "a payment status report"
-				     : src == CL_STMT_SRC_CAMT054 ? "a debit or credit notification"
-				     : src == CL_STMT_SRC_CAMT052 ? "an account report"
-								  : "a bank statement");
+				     "%.8s is %s, not a clearing file: parse prints clearing records "
+				     "only", msg,
+				     family == CL_FAMILY_STATUS ? "a payment status report"
+				     : strncmp(msg, "camt.054", 8) == 0 ? "a debit or credit notification"
+				     : strncmp(msg, "camt.052", 8) == 0 ? "an account report"
+									 : "a bank statement");
 			cl_error_hint(&err, "validate checks it; load and ingest store it for "
 					    "reconcile");
 			walk_error(cb, ctx, res, &err);
 			st = CL_INVALID;
 			goto done;
 		}
-		if (src != CL_STMT_SRC_UNKNOWN) {
-			res->statement = true;
-			st = walk_statement(in, src, opts, cb, ctx, res);
-			goto done;
-		}
-	}
-	st = cl_parser_open(in, opts, &p, &err);
-	if (st != CL_OK) {
-		walk_error(cb, ctx, res, &err);
+		st = walk_statement(in, p, opts, cb, ctx, res);
 		goto done;
 	}
 	keys = cl_xcalloc(1, sizeof(*keys));

@@ -13,6 +13,7 @@
 #include "loader/failpoint.h"
 #include "loader/interrupt.h"
 #include "parsers/input.h"
+#include "parsers/parser.h"
 #include "parsers/statement.h"
 #include "rules/fingerprint.h"
 #include "rules/statement_fields.h"
@@ -77,11 +78,13 @@ void cl_recon_keys_free(char **keys, size_t n)
 enum cl_status cl_recon_file_keys(const char *path, char ***keys, size_t *n, struct cl_error *err)
 {
 	struct cl_input *in;
-	struct cl_stmt_parser *p;
-	const struct cl_stmt_item *item;
+	struct cl_parser *p = NULL;
+	struct cl_parse_opts opts = { .max_errors = 1 };
+	struct cl_item it;
 	struct cl_fp *fp;
 	struct cl_stmt_row row;
 	enum cl_status st, result = CL_OK;
+	enum cl_family family;
 	unsigned long line = 0;
 	size_t cap = 0;
 
@@ -89,29 +92,41 @@ enum cl_status cl_recon_file_keys(const char *path, char ***keys, size_t *n, str
 	*n = 0;
 	if ((st = cl_input_open_path(path, &in, err)) != CL_OK)
 		return st;
-	p = cl_stmt_open(in, 1);
+	/* the one detection (parser.h): a clearing file, or none, is no
+	   statement */
+	result = cl_parser_open(in, &opts, &p, err);
+	family = result == CL_OK ? cl_parser_family(p) : CL_FAMILY_UNKNOWN;
+	if (result == CL_OK && family != CL_FAMILY_STATEMENT && family != CL_FAMILY_STATUS) {
+		/* its own errors first, as the statement reader gave them */
+		while ((st = cl_parser_next_item(p, &it, err)) == CL_NOTE || st == CL_OK)
+			if (st == CL_OK)
+				break;
+		result = st == CL_INVALID || st == CL_IO ? st : CL_OK;
+		if (result == CL_OK) {
+			cl_error_set(err, path, 1, "not_a_statement",
+				     "a clearing file (%s), not a bank statement or status report: "
+				     "expected camt.052, camt.053, camt.054, BAI2 or pacs.002",
+				     cl_parser_message(p)[0] ? cl_parser_message(p)
+							     : cl_parser_info(p)->format_name);
+			result = CL_INVALID;
+		}
+	}
 	fp = cl_fp_new();
-	while ((st = cl_stmt_next(p, &item, err)) != CL_END) {
+	while (result == CL_OK && (st = cl_parser_next_item(p, &it, err)) != CL_END) {
 		if (st == CL_NOTE)
 			continue;
 		if (st != CL_OK) {
 			result = st;
 			break;
 		}
-		if (item->stmt.line == line)
+		if (!it.stmt || it.stmt->stmt.line == line)
 			continue;
-		line = item->stmt.line;
-		if (cl_stmt_row_statement(&item->stmt, fp, &row))
+		line = it.stmt->stmt.line;
+		if (cl_stmt_row_statement(&it.stmt->stmt, fp, &row))
 			keys_add(keys, n, &cap, row.statement_key);
 	}
-	if (result == CL_OK && cl_stmt_source(p) == CL_STMT_SRC_UNKNOWN) {
-		cl_error_set(err, path, 0, "not_a_statement",
-			     "not a bank statement or status report (camt.052, camt.053, camt.054, "
-			     "BAI2, pacs.002)");
-		result = CL_INVALID;
-	}
 	cl_fp_free(fp);
-	cl_stmt_free(p);
+	cl_parser_free(p);
 	cl_input_free(in);
 	if (result != CL_OK) {
 		err->file = path; /* the input's name is gone with it */

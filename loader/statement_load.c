@@ -11,15 +11,30 @@
 #include "base/xmalloc.h"
 #include "gen/loader_sql.h"
 #include "loader/interrupt.h"
+#include "parsers/parser.h"
 #include "parsers/statement.h"
 #include "rules/statement_fields.h"
 #include "rules/statement_identity.h"
 
 #define PROGRESS_EVERY 16384
 
+/* The one detection (parser.h): the parser reads as far as the family
+ * shows (an XML file to its Document namespace), and the spooled input is
+ * rewound for the attempt that stages it. */
 bool cl_statement_detect(struct load *L)
 {
-	return cl_stmt_detect(L->in) != CL_STMT_SRC_UNKNOWN;
+	struct cl_parser *p;
+	struct cl_error e;
+	enum cl_family f = CL_FAMILY_UNKNOWN;
+
+	if (cl_input_rewind(L->in, &e) != CL_OK)
+		return false;
+	if (cl_parser_open(L->in, &L->o->parse, &p, &e) == CL_OK)
+		f = cl_parser_family(p);
+	cl_parser_free(p);
+	if (cl_input_rewind(L->in, &e) != CL_OK)
+		return false;
+	return f == CL_FAMILY_STATEMENT || f == CL_FAMILY_STATUS;
 }
 
 static void text(struct cl_copy_in *c, const char *s)
@@ -165,7 +180,8 @@ static void file_info(struct load *L, const struct cl_stmt_statement *st)
 static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 {
 	struct cl_load_result *r = L->r;
-	struct cl_stmt_parser *p = cl_stmt_open(L->in, L->o->parse.max_errors);
+	struct cl_parser *p = NULL;
+	struct cl_item it;
 	const struct cl_stmt_item *item;
 	struct cl_stmt_rows rows_state = { 0 };
 	struct cl_stmt_row rows[2];
@@ -175,7 +191,13 @@ static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 	unsigned long bad_line;
 	bool copying = true;
 
-	while ((st = cl_stmt_next(p, &item, &e)) != CL_END) {
+	if (cl_parser_open(L->in, &L->o->parse, &p, &e) != CL_OK) {
+		file_error(L, &e);
+		if (copying)
+			cl_copy_in_abort(c, "invalid file");
+		copying = false;
+	}
+	while (p && (st = cl_parser_next_item(p, &it, &e)) != CL_END) {
 		int n;
 
 		if (cl_interrupt_signal())
@@ -192,6 +214,8 @@ static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 			copying = false;
 			continue;
 		}
+		if (!(item = it.stmt))
+			continue; /* (a clearing record: cl_statement_detect said not) */
 		file_info(L, &item->stmt);
 		n = cl_stmt_rows_of(&rows_state, item, fp, rows, &bad_line);
 		for (int i = 0; i < (n < 0 ? 0 : n); i++) {
@@ -212,15 +236,17 @@ static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 		if (L->h->on_progress && r->records % PROGRESS_EVERY == 0)
 			L->h->on_progress(L->h->ctx, r->records, cl_input_raw_bytes(L->in));
 	}
-	if (!L->stage.info.format_name[0] && cl_stmt_source(p) != CL_STMT_SRC_UNKNOWN) {
+	if (p && !L->stage.info.format_name[0] && cl_parser_message(p)[0]) {
 		struct cl_file_info *info = &L->stage.info;
 
 		snprintf(info->format_name, sizeof(info->format_name), "%s",
-			 cl_stmt_source(p) == CL_STMT_SRC_BAI2 ? "bai2" : "iso20022");
+			 cl_parser_info(p)->format_name);
 		snprintf(info->message_type, sizeof(info->message_type), "%s",
-			 cl_stmt_message_type(p));
+			 cl_parser_message(p));
 	}
-	cl_stmt_free(p);
+	if (p && cl_parser_info(p)->stopped)
+		r->max_errors_stopped = cl_parser_info(p)->max_errors;
+	cl_parser_free(p);
 	{
 		char buf[4096];
 

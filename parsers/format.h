@@ -1,9 +1,12 @@
 /*
  * format.h - what a file format gives parser.c: one entry of its table of
  * formats, a struct cl_format_ops.  parser.c calls a format only through
- * its entry, so no caller names a format, and a new one (camt.053, BAI2,
- * ...) is its parser with the four functions CL_FORMAT_FUNCTIONS declares,
- * one row in the table in parser.c and a CL_FORMAT_ value in parser.h.
+ * its entry, so no caller names a format, and a new one is its parser with
+ * the four functions CL_FORMAT_FUNCTIONS declares, one row in the table in
+ * parser.c with its family (and next_item when it hands out statement
+ * items) and a CL_FORMAT_ value in parser.h.  A new ISO 20022 message is
+ * no row: it is a plug into the XML engine (xml_engine.h), chosen by its
+ * namespace in xml_message.c.
  *
  * Only parser.c and the formats include this; everyone else reads files
  * through parser.h.
@@ -47,6 +50,16 @@ struct cl_format_ops {
 	 * CL_INVALID, so a format need not. */
 	enum cl_status (*next)(void *h, const struct cl_record **rec, struct cl_error *err);
 	void (*free)(void *h); /* a handle open() gave */
+	/* The row's family, or CL_FAMILY_UNKNOWN when the content tells it
+	 * (then family_of is set). */
+	enum cl_family family;
+	/* Read as far as needed to tell the family (ISO 20022: up to the
+	 * Document namespace); may be NULL. */
+	enum cl_family (*family_of)(void *h);
+	/* Items of every family; NULL when next() (records) is all. */
+	enum cl_status (*next_item)(void *h, struct cl_item *item, struct cl_error *err);
+	/* "camt.053" ...; may be NULL */
+	const char *(*message)(void *h);
 };
 
 /* The operations of one format, PREFIX_detect, _open, _next and _free,
@@ -62,5 +75,15 @@ struct cl_format_ops {
 CL_FORMAT_FUNCTIONS(cl_ach);      /* ach.c */
 CL_FORMAT_FUNCTIONS(cl_iso20022); /* iso20022.c */
 CL_FORMAT_FUNCTIONS(cl_csv);      /* csv_records.c */
+CL_FORMAT_FUNCTIONS(cl_bai2);     /* statement.c: BAI2, a statement */
+
+/* ISO 20022 (xml_message.c): one engine, the message's reader told by the
+ * Document namespace. */
+enum cl_family cl_iso20022_family(void *h);
+enum cl_status cl_iso20022_next_item(void *h, struct cl_item *item, struct cl_error *err);
+const char *cl_iso20022_message(void *h);
+/* BAI2 (statement.c) */
+enum cl_status cl_bai2_next_item(void *h, struct cl_item *item, struct cl_error *err);
+const char *cl_bai2_message(void *h);
 
 #endif

@@ -1,7 +1,9 @@
 /*
  * iso20022.h - streaming ISO 20022 parser (pain.001, pacs.008, pacs.009,
- * pacs.004) on libxml2's SAX2 push parser (no tree is built: memory stays
- * constant whatever the file size).
+ * pacs.004), a plug into the one XML engine (xml_engine.h: libxml2's SAX2
+ * push parser, no tree is built: memory stays constant whatever the file
+ * size); the ISO 20022 row of the table of formats (xml_message.c) hands
+ * it every Document that is not a statement or status report.
  *
  * One struct cl_record per transaction (CdtTrfTxInf / TxInf), carrying the
  * group header and payment information context it belongs to.  The message

@@ -11,7 +11,9 @@
  *   iso20022_keys.c   natural keys and fingerprints
  *   iso20022_record.c one transaction -> struct cl_record, value rules,
  *                     group and PmtInf totals
- *   iso20022.c        the SAX push parser, element events, queues, API
+ *   iso20022.c        the plug into the XML engine (xml_engine.c):
+ *                     element events, queues, the clearing reader's API
+ *   xml_message.c     the ISO 20022 row of the table of formats
  *
  * Nothing here allocates per record or per node.  Not a public interface.
  */
@@ -226,6 +228,8 @@ struct cl_iso_queued_error {
 	struct cl_error err;
 };
 
+struct cl_xml_engine;
+
 struct cl_iso20022 {
 	struct cl_input *in;
 	const char *name;           /* display name of the input */
@@ -233,38 +237,12 @@ struct cl_iso20022 {
 	struct cl_file_info info;
 	const struct cl_iso_paths *paths;
 	struct cl_fp *fp;
-	xmlParserCtxtPtr ctxt;      /* libxml2 push parser, SAX2 callbacks */
-	xmlSAXHandler sax;
-	xmlSchemaPtr schema;        /* --schema, or NULL */
-	xmlDocPtr schema_doc;       /* the XSD it was parsed from (kept alive) */
-	xmlSchemaValidCtxtPtr vctxt;
-	xmlSchemaSAXPlugPtr plug;
-	/* the validator's handlers and context, for the Document subtree; the
-	 * plug keeps their addresses and writes them back when unplugged, so
-	 * they live as long as the parser */
-	xmlSAXHandlerPtr vsax;
-	void *vuser;
-	int vdepth;                 /* depth of the Document being validated,
-	                               -1 when none is open */
-	bool vdone;                 /* a Document was handed to the validator */
-	struct cl_iso_guard guard;
-
-	/* input: read in CL_ISO_BUF blocks, fed in CL_ISO_FEED pieces, so what
-	 * libxml2 sees never depends on how the input was chunked */
-	unsigned char buf[CL_ISO_BUF];
-	size_t buf_len, buf_pos;
-	bool eof;                   /* the input is exhausted */
+	struct cl_xml_engine *x;    /* the XML engine (xml_engine.h) reading
+	                               for this parser */
 
 	/* names interned in the parser's dictionary: compared as pointers */
 	struct cl_iso_tag_slot ph[CL_ISO_PH];
 	const xmlChar *name_document, *name_apphdr, *name_ccy;
-
-	/* state */
-	bool started, finished, fatal, io_failed, terminating;
-	struct cl_error io_err;
-	bool xml_fatal_set, xml_fatal_at_end;
-	int xml_fatal_code;         /* libxml2's xmlParserErrors */
-	struct cl_error xml_fatal;
 
 	/* document */
 	enum cl_iso_kind kind;
@@ -279,7 +257,6 @@ struct cl_iso20022 {
 	                               do not read: the rest of the file is
 	                               only checked to be well-formed, and
 	                               unsupported_message said at the end */
-	bool root_opened, root_closed; /* the outermost element */
 	bool msg_opened;            /* the message root (CstmrCdtTrfInitn...) */
 	bool grp_seen;              /* its GrpHdr began */
 	bool grp_order_said;        /* "GrpHdr after a transaction" reported */
@@ -338,6 +315,18 @@ void cl_iso_add_fatal(struct cl_iso20022 *p, unsigned long line, const char *cod
 /* The record being built for the current transaction; commit queues it. */
 struct cl_record *cl_iso_record_slot(struct cl_iso20022 *p);
 void cl_iso_record_commit(struct cl_iso20022 *p);
+
+/* The clearing messages' reader on engine x (xml_message.c drives it and
+ * owns x); its plug into the engine; whether it holds something to hand
+ * out. */
+struct cl_iso20022 *cl_iso_clearing_new(struct cl_input *in, const struct cl_parse_opts *opts,
+					struct cl_xml_engine *x);
+enum cl_status cl_iso_clearing_next(struct cl_iso20022 *p, const struct cl_record **rec,
+				    struct cl_error *err) CL_MUST_CHECK;
+bool cl_iso_clearing_queued(const struct cl_iso20022 *p);
+void cl_iso_clearing_free(struct cl_iso20022 *p);
+struct cl_xml_plug;
+extern const struct cl_xml_plug cl_iso_clearing_plug;
 
 /* iso20022_record.c: the ends of the scopes */
 void cl_iso_grphdr_end(struct cl_iso20022 *p);

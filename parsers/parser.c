@@ -9,6 +9,7 @@
 
 #include "base/xmalloc.h"
 #include "parsers/format.h"
+#include "parsers/iso20022_internal.h"
 
 /* Every format, in detection order.  `expected` and `sign` make the
  * empty-file and unknown-format messages.  Another XML format (camt.053,
@@ -16,11 +17,21 @@
  * first bytes. */
 static const struct cl_format_ops formats[] = {
 	{CL_FORMAT_ACH, "nacha", "a NACHA file header (\"101\")", NULL,
-	 cl_ach_detect, cl_ach_open, cl_ach_next, cl_ach_free},
+	 cl_ach_detect, cl_ach_open, cl_ach_next, cl_ach_free,
+	 CL_FAMILY_CLEARING, NULL, NULL, NULL},
+	/* statements, no clearing file: not named in the unknown-format
+	   message of the clearing commands (expected NULL) */
+	{CL_FORMAT_BAI2, "bai2", NULL, NULL,
+	 cl_bai2_detect, cl_bai2_open, cl_bai2_next, cl_bai2_free,
+	 CL_FAMILY_STATEMENT, NULL, cl_bai2_next_item, cl_bai2_message},
+	/* clearing messages, statements and status reports: the Document
+	   namespace tells (xml_message.c) */
 	{CL_FORMAT_ISO20022, "iso20022", "an ISO 20022 XML document", "\"<\"",
-	 cl_iso20022_detect, cl_iso20022_open, cl_iso20022_next, cl_iso20022_free},
+	 cl_iso20022_detect, cl_iso20022_open, cl_iso20022_next, cl_iso20022_free,
+	 CL_FAMILY_UNKNOWN, cl_iso20022_family, cl_iso20022_next_item, cl_iso20022_message},
 	{CL_FORMAT_CSV, "csv", "a CSV export", "a header row naming scheme and kind",
-	 cl_csv_detect, cl_csv_open, cl_csv_next, cl_csv_free},
+	 cl_csv_detect, cl_csv_open, cl_csv_next, cl_csv_free,
+	 CL_FAMILY_CLEARING, NULL, NULL, NULL},
 };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
@@ -49,6 +60,10 @@ struct cl_parser {
 	unsigned next_summary;      /* while summing up: the next rep to say */
 	bool summing;               /* handing out the summaries, then the end */
 	bool io_pending;            /* then `io` (CL_IO), after the summaries */
+	const char *name;           /* the input's, for messages */
+	bool family_said;           /* cl_parser_next told a statement apart */
+	bool refusing;              /* cl_parser_next on a statement: only its
+	                               well-formedness errors from now on */
 	struct cl_error io;
 };
 
@@ -80,12 +95,20 @@ static const char *expected_list(char *buf, size_t cap, bool signs)
 {
 	size_t n = 0;
 
+	size_t named = 0, said = 0;
+
 	buf[0] = '\0';
+	for (size_t i = 0; i < NFORMATS; i++)
+		named += formats[i].expected != NULL;
 	for (size_t i = 0; i < NFORMATS && n < cap; i++) {
 		const struct cl_format_ops *f = &formats[i];
-		const char *sep = i == 0 ? "" : i + 1 == NFORMATS ? " or " : ", ";
+		const char *sep;
 		int k;
 
+		if (!f->expected)
+			continue;
+		sep = said == 0 ? "" : said + 1 == named ? " or " : ", ";
+		said++;
 		if (signs && f->sign)
 			k = snprintf(buf + n, cap - n, "%s%s (%s)", sep, f->expected, f->sign);
 		else
@@ -114,6 +137,7 @@ struct cl_parser *cl_parser_new(enum cl_format f, struct cl_input *in,
 		o.max_errors = 100;
 	p = cl_xcalloc(1, sizeof(*p));
 	p->ops = &formats[i];
+	p->name = cl_input_name(in);
 	p->max_errors = o.max_errors;
 	p->h = p->ops->open(in, &o, &p->info);
 	p->info->format = f;
@@ -220,12 +244,68 @@ static bool summary(struct cl_parser *p, struct cl_error *err)
 	return false;
 }
 
+static enum cl_status next_item(struct cl_parser *p, struct cl_item *item, struct cl_error *err);
+
 enum cl_status cl_parser_next(struct cl_parser *p, const struct cl_record **rec,
 			      struct cl_error *err)
 {
+	struct cl_item item;
 	enum cl_status st;
 
 	*rec = NULL;
+	if (!p->family_said && !p->done) {
+		enum cl_family f = cl_parser_family(p);
+		char text[CL_MSGTEXT_MAX];
+
+		p->family_said = true;
+		if (f == CL_FAMILY_STATEMENT || f == CL_FAMILY_STATUS) {
+			/* said first, so a broken statement says both */
+			if (p->ops->format == CL_FORMAT_BAI2)
+				snprintf(text, sizeof(text), "this is a BAI2 balance reporting "
+					 "file, not a clearing file: clearing-load loads pain.001, "
+					 "pacs.008, pacs.009 and pacs.004");
+			else
+				cl_iso_unsupported_text(text, sizeof(text), cl_parser_message(p));
+			cl_error_set(err, p->name, 0, "unsupported_message", "%s", text);
+			p->refusing = true;
+			p->errors++;
+			return CL_INVALID;
+		}
+	}
+	/* clearing records only: a statement's items are passed over, and
+	 * of its errors only those of the XML itself handed out */
+	while ((st = next_item(p, &item, err)) == CL_OK && !item.rec)
+		;
+	while (p->refusing && (st == CL_INVALID || st == CL_NOTE) &&
+	       strncmp(err->code, "xml", 3) != 0)
+		while ((st = next_item(p, &item, err)) == CL_OK)
+			;
+	*rec = item.rec;
+	return st;
+}
+
+enum cl_family cl_parser_family(struct cl_parser *p)
+{
+	return p->ops->family_of ? p->ops->family_of(p->h) : p->ops->family;
+}
+
+const char *cl_parser_message(const struct cl_parser *p)
+{
+	return p->ops->message ? p->ops->message(p->h) : p->info->message_type;
+}
+
+enum cl_status cl_parser_next_item(struct cl_parser *p, struct cl_item *item,
+				   struct cl_error *err)
+{
+	p->family_said = true; /* the caller takes every family */
+	return next_item(p, item, err);
+}
+
+static enum cl_status next_item(struct cl_parser *p, struct cl_item *item, struct cl_error *err)
+{
+	enum cl_status st;
+
+	memset(item, 0, sizeof(*item));
 	for (;;) {
 		if (p->summing) {
 			if (summary(p, err))
@@ -240,10 +320,18 @@ enum cl_status cl_parser_next(struct cl_parser *p, const struct cl_record **rec,
 		}
 		if (p->done)
 			return CL_END;
-		st = p->ops->next(p->h, rec, err);
+		if (p->ops->next_item) {
+			st = p->ops->next_item(p->h, item, err);
+		} else {
+			st = p->ops->next(p->h, &item->rec, err);
+			item->family = p->ops->family;
+		}
 		switch (st) {
 		case CL_OK:
-			count(p->info, *rec);
+			if (item->rec)
+				count(p->info, item->rec);
+			else
+				p->info->records++; /* a statement item */
 			return st;
 		case CL_NOTE:
 			return st;

@@ -1,5 +1,6 @@
 /*
- * parser.h - one pull API over every format.
+ * parser.h - one pull API over every format and every family: clearing
+ * files, bank statements and status reports.
  *
  *   struct cl_parser *p;
  *   if (cl_parser_open(in, &opts, &p, &err) != CL_OK) ... (unknown format)
@@ -24,12 +25,21 @@
  * still returned from a file with errors (so `validate` and `diff` can show
  * them), but nothing from such a file may be applied.
  *
- * The format is told from the content (clearing-load-keys(7)): a NACHA file
- * starts with "101"; an XML file with "<" (after an optional BOM and
- * whitespace); a CSV export (parse --format csv) with a header row naming
- * at least the columns scheme and kind.  Each format is one entry of the
+ * Statements and status reports are read through the same parser:
+ *
+ *   switch (cl_parser_family(p)) { ... }   (reads no further than needed)
+ *   while ((st = cl_parser_next_item(p, &item, &err)) != CL_END)
+ *       CL_OK: item.rec (a clearing record) or item.stmt (statement.h)
+ *
+ * The format is told from the content, once, in the one pass over the
+ * input (clearing-load-keys(7)): a NACHA file starts with "101"; a BAI2
+ * file with "01,"; an XML file with "<" (after an optional BOM and
+ * whitespace), and its Document namespace names the message and so the
+ * family; a CSV export (parse --format csv) with a header row naming at
+ * least the columns scheme and kind.  Each format is one entry of the
  * table in parser.c (format.h); the first to recognise the bytes reads them.
- * The parser does not own the input.
+ * Nothing is rewound: standard input reads as a file does.  The parser
+ * does not own the input.
  */
 #ifndef CL_PARSER_H
 #define CL_PARSER_H
@@ -37,6 +47,7 @@
 #include <stdbool.h>
 
 #include "base/record.h"
+#include "base/statement_record.h"
 #include "parsers/input.h"
 #include "rules/ach_identity.h"
 
@@ -45,6 +56,24 @@ enum cl_format {
 	CL_FORMAT_ACH,
 	CL_FORMAT_ISO20022,
 	CL_FORMAT_CSV,       /* records as parse --format csv writes them */
+	CL_FORMAT_BAI2,      /* a BAI2 balance reporting file: statements */
+};
+
+/* What a file says: clearing records (NACHA, pain.001, pacs.008/009/004,
+ * CSV), a bank's statements (camt.052/053/054, BAI2), or status reports
+ * (pacs.002).  An XML file's family is told by its Document namespace. */
+enum cl_family {
+	CL_FAMILY_UNKNOWN = 0,
+	CL_FAMILY_CLEARING,
+	CL_FAMILY_STATEMENT,
+	CL_FAMILY_STATUS,
+};
+
+/* One thing read: a clearing record, or a statement item (statement.h). */
+struct cl_item {
+	enum cl_family family;
+	const struct cl_record *rec;       /* CL_FAMILY_CLEARING, else NULL */
+	const struct cl_stmt_item *stmt;   /* a statement or status, else NULL */
 };
 
 struct cl_parse_opts {
@@ -92,6 +121,23 @@ struct cl_parser *cl_parser_new(enum cl_format f, struct cl_input *in,
 
 enum cl_status cl_parser_next(struct cl_parser *p, const struct cl_record **rec,
 			      struct cl_error *err) CL_MUST_CHECK;
+
+/* As cl_parser_next(), for every family: item->rec or item->stmt is set
+ * on CL_OK (valid until the next call).  The same error, repeat and
+ * max_errors machinery applies. */
+enum cl_status cl_parser_next_item(struct cl_parser *p, struct cl_item *item,
+				   struct cl_error *err) CL_MUST_CHECK;
+
+/* The family of the file: reads as far as needed to tell (an XML file up
+ * to its Document element, never further; nothing is read twice and the
+ * input is never rewound), so it works on standard input.
+ * CL_FAMILY_UNKNOWN when the file ended or broke before it could be told
+ * (its errors come from next).  cl_parser_next() returns only clearing
+ * records: on a statement it gives its errors, then CL_END. */
+enum cl_family cl_parser_family(struct cl_parser *p);
+
+/* "camt.053", "bai2", "pacs.008", ... once known ("" before). */
+const char *cl_parser_message(const struct cl_parser *p);
 
 const struct cl_file_info *cl_parser_info(const struct cl_parser *p);
 

@@ -3,6 +3,7 @@
  * formats hand out items and errors in document order. */
 #include "parsers/statement.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -133,8 +134,8 @@ void cl_stmt_fatal(struct cl_stmt_parser *p, unsigned long line, const char *cod
 	va_end(ap);
 	p->fatal = true;
 	p->finished = true;
-	if (p->xml && p->xml->ctxt)
-		xmlStopParser(p->xml->ctxt); /* no more callbacks */
+	if (p->xml)
+		cl_xml_stop(p->xml->eng); /* no more callbacks */
 }
 
 struct cl_stmt_item *cl_stmt_slot(struct cl_stmt_parser *p, enum cl_stmt_kind kind)
@@ -173,6 +174,16 @@ struct cl_stmt_parser *cl_stmt_open(struct cl_input *in, unsigned max_errors)
 	return p;
 }
 
+struct cl_stmt_parser *cl_stmt_open_xml(struct cl_input *in, unsigned max_errors,
+					struct cl_xml_engine *eng)
+{
+	struct cl_stmt_parser *p = cl_stmt_open(in, max_errors);
+
+	p->fmt = FMT_XML;
+	cl_stmt_xml_init(p, eng);
+	return p;
+}
+
 /* BAI2 starts with its file header "01," (blanks or a BOM before it are
  * not allowed by the specification, and not accepted). */
 static bool bai2_detect(const unsigned char *h, size_t len)
@@ -205,7 +216,7 @@ static void decide(struct cl_stmt_parser *p)
 		cl_stmt_bai2_init(p);
 	} else if (cl_iso20022_detect(head, len) != CL_DETECT_NO) {
 		p->fmt = FMT_XML;
-		cl_stmt_xml_init(p);
+		cl_stmt_xml_init(p, NULL);
 	} else {
 		p->fmt = FMT_UNKNOWN;
 		cl_stmt_fatal(p, 1, "unknown_format",
@@ -285,27 +296,6 @@ void cl_stmt_free(struct cl_stmt_parser *p)
 	cl_stmt_xml_free(p);
 	cl_stmt_bai2_free(p);
 	free(p);
-}
-
-enum cl_stmt_source cl_stmt_detect(struct cl_input *in)
-{
-	struct cl_stmt_parser *p;
-	const struct cl_stmt_item *item;
-	struct cl_error e;
-	enum cl_stmt_source src;
-	enum cl_status st;
-
-	if (cl_input_rewind(in, &e) != CL_OK)
-		return CL_STMT_SRC_UNKNOWN;
-	p = cl_stmt_open(in, 1);
-	do
-		st = cl_stmt_next(p, &item, &e);
-	while (st == CL_NOTE);
-	src = cl_stmt_source(p);
-	cl_stmt_free(p);
-	if (cl_input_rewind(in, &e) != CL_OK)
-		return CL_STMT_SRC_UNKNOWN;
-	return src;
 }
 
 /* XML white space (xs:decimal collapses it). */
@@ -438,4 +428,66 @@ bool cl_stmt_value_ok(struct cl_stmt_parser *p, const char *v, bool date, unsign
 		return false;
 	}
 	return true;
+}
+
+/* ---------------------------------------- BAI2: its row of the format table */
+
+/* BAI2 starts with its file header "01," (format.h) */
+enum cl_detect cl_bai2_detect(const unsigned char *head, size_t len)
+{
+	return bai2_detect(head, len) ? CL_DETECT_YES : CL_DETECT_NO;
+}
+
+struct bai2_row {
+	struct cl_stmt_parser *p;
+	struct cl_file_info info;
+};
+
+void *cl_bai2_open(struct cl_input *in, const struct cl_parse_opts *opts,
+		   struct cl_file_info **info)
+{
+	struct bai2_row *b = cl_xcalloc(1, sizeof(*b));
+
+	(void)opts;
+	b->p = cl_stmt_open(in, UINT_MAX); /* parser.c stops at max_errors */
+	snprintf(b->info.message_type, sizeof(b->info.message_type), "bai2");
+	*info = &b->info;
+	return b;
+}
+
+enum cl_status cl_bai2_next_item(void *h, struct cl_item *item, struct cl_error *err)
+{
+	struct bai2_row *b = h;
+	enum cl_status st;
+
+	memset(item, 0, sizeof(*item));
+	item->family = CL_FAMILY_STATEMENT;
+	st = cl_stmt_next(b->p, &item->stmt, err);
+	return st;
+}
+
+enum cl_status cl_bai2_next(void *h, const struct cl_record **rec, struct cl_error *err)
+{
+	struct cl_item item;
+	enum cl_status st;
+
+	do
+		st = cl_bai2_next_item(h, &item, err);
+	while (st == CL_OK);
+	*rec = NULL;
+	return st;
+}
+
+const char *cl_bai2_message(void *h)
+{
+	(void)h;
+	return "bai2";
+}
+
+void cl_bai2_free(void *h)
+{
+	struct bai2_row *b = h;
+
+	cl_stmt_free(b->p);
+	free(b);
 }

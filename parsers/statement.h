@@ -5,6 +5,10 @@
  * payment status reports (pacs.002).  They are the other side of
  * reconciliation: nothing here is loaded as a clearing record.
  *
+ * Commands read them through parser.h (one detection, one pull API:
+ * cl_parser_family, cl_parser_next_item); this header is the model, the
+ * names, and the readers' direct entry for their tests:
+ *
  *   struct cl_stmt_parser *p = cl_stmt_open(in, 0);
  *   while ((st = cl_stmt_next(p, &item, &err)) != CL_END) {
  *       CL_OK: item is valid until the next call
@@ -76,8 +80,8 @@
  *  - pacs.002: a transaction status with no original reference at all; a
  *    status that is not a code of 1 to 4 letters or digits.
  *
- * Hostile input: the XML formats go through the same byte guard and
- * libxml2 settings as the clearing messages (no DOCTYPE, no entities, no
+ * Hostile input: the XML formats are read by the one XML engine of the
+ * clearing messages (xml_engine.h: byte guard, no DOCTYPE, no entities, no
  * network, bounded depth, text and names); BAI2 lines are bounded.  Memory
  * is constant whatever the number of entries.
  */
@@ -108,11 +112,6 @@ enum cl_stmt_source cl_stmt_source(const struct cl_stmt_parser *p);
 const char *cl_stmt_message_type(const struct cl_stmt_parser *p);
 
 void cl_stmt_free(struct cl_stmt_parser *p); /* NULL is fine */
-
-/* Is rewindable `in` a statement or status report?  Reads up to its first
- * item and rewinds it (load, ingest and validate ask before choosing a
- * reader); CL_STMT_SRC_UNKNOWN when it is not, or cannot be rewound. */
-enum cl_stmt_source cl_stmt_detect(struct cl_input *in);
 
 /* "camt.053", "bai2", ... */
 const char *cl_stmt_source_name(enum cl_stmt_source s);

@@ -1,9 +1,10 @@
 /*
  * statement_internal.h - the pieces of the statement readers (statement.h):
  *
- *   statement.c       detection, the queues of items and errors, the API
- *   statement_xml.c   ISO 20022 engine: byte guard, libxml2 SAX2 push
- *                     parser, element paths -> scopes and fields
+ *   statement.c       the queues of items and errors, the direct API, and
+ *                     BAI2's row of the table of formats (format.h)
+ *   statement_xml.c   the statements' plug into the XML engine
+ *                     (xml_engine.c): element paths -> scopes and fields
  *   statement_camt.c  camt.052/053/054: Stmt/Ntfctn/Rpt, Bal, TxsSummry,
  *                     Ntry, Btch, TxDtls, and the statement checks
  *   status_pacs002.c  pacs.002: OrgnlGrpInfAndSts, TxInfAndSts
@@ -24,6 +25,7 @@
 #include "parsers/input.h"
 #include "parsers/iso20022_internal.h"
 #include "parsers/statement.h"
+#include "parsers/xml_engine.h"
 
 #define CL_STMT_ITEMQ 128     /* items waiting; a CL_STMT_FEED piece completes
                                  at most CL_STMT_FEED / 7 ("<Ntry/>") */
@@ -138,7 +140,7 @@ struct cl_stmt_pacs002 {
 	unsigned long n_grp, n_tx;
 };
 
-/* ---- XML engine state (statement_xml.c) ---- */
+/* ---- the plug into the XML engine (statement_xml.c) ---- */
 struct cl_stmt_scope_ent {
 	int scope;
 	int depth;     /* of the element that opened it */
@@ -146,15 +148,9 @@ struct cl_stmt_scope_ent {
 };
 
 struct cl_stmt_xml {
-	xmlParserCtxtPtr ctxt;
-	xmlSAXHandler sax;
-	struct cl_iso_guard guard;
-	unsigned char buf[CL_ISO_BUF];
-	size_t buf_len, buf_pos;
-	bool eof, started, terminating;
-	bool xml_fatal_set, xml_fatal_at_end;
-	int xml_fatal_code;
-	struct cl_error xml_fatal;
+	struct cl_xml_engine *eng;    /* the one XML engine (xml_engine.h): own,
+	                                 or the ISO 20022 row's */
+	struct cl_xml_engine own;
 	const xmlChar *name_ccy;
 	const struct cl_stmt_msg_ops *ops;
 	const char *root_name;        /* the element under Document */
@@ -163,7 +159,7 @@ struct cl_stmt_xml {
 	int depth;                    /* of the element being opened/closed */
 	int doc_depth;                /* Document, -1 outside */
 	int root_depth;               /* the message root, -1 outside */
-	bool doc_seen, root_seen, root_opened, root_closed;
+	bool doc_seen, root_seen;
 	char other_msg[32];           /* a message we do not read, seen */
 	/* element path from the outermost element: "/Document/BkToCstmrStmt/..." */
 	char path[CL_PATH_MAX];
@@ -252,7 +248,13 @@ bool cl_stmt_value_ok(struct cl_stmt_parser *p, const char *v, bool date, unsign
 const char *cl_stmt_fmt_minor(int64_t minor, int exponent, char *buf, size_t cap);
 
 /* ---- statement_xml.c ---- */
-void cl_stmt_xml_init(struct cl_stmt_parser *p);
+/* Read XML through `eng` (shared, not owned: the ISO 20022 row of the
+ * format table drives it) or, when NULL, an engine of its own. */
+void cl_stmt_xml_init(struct cl_stmt_parser *p, struct cl_xml_engine *eng);
+extern const struct cl_xml_plug cl_stmt_xml_plug;
+/* A statement reader on the ISO 20022 row's engine (xml_message.c). */
+struct cl_stmt_parser *cl_stmt_open_xml(struct cl_input *in, unsigned max_errors,
+					struct cl_xml_engine *eng);
 void cl_stmt_xml_pump(struct cl_stmt_parser *p);
 void cl_stmt_xml_free(struct cl_stmt_parser *p);
 /* The element path of the element being read, into out[cap]. */

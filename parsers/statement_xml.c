@@ -1,15 +1,12 @@
-/* statement_xml.c - the XML engine of the statement readers: the byte guard
- * of the clearing parser (iso20022_guard.c) in front of libxml2's SAX2 push
- * parser, with the same settings (no network, no entity substitution, no
- * DTD, bounded names); element paths matched against the message's table
+/* statement_xml.c - the statements' and status reports' plug into the one
+ * XML engine (xml_engine.c: input, byte guard, libxml2, its errors, the end
+ * of the input): the Document namespace names the message (camt.052/053/054
+ * or pacs.002), and element paths are matched against that message's table
  * of scopes and fields (statement_camt.c, status_pacs002.c).
  *
- * libxml2 builds no tree and sees the input in CL_STMT_FEED pieces, so the
- * items and errors, and their order, do not depend on the read sizes.
  * Memory is constant: the open elements, one text buffer, the queues. */
 #include "parsers/statement_internal.h"
 
-#include <libxml/parserInternals.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,9 +31,7 @@ static const struct stmt_msgdef {
 
 static unsigned long cur_line(const struct cl_stmt_xml *x)
 {
-	return x->ctxt && x->ctxt->input && x->ctxt->input->line > 0
-		       ? (unsigned long)x->ctxt->input->line
-		       : 0;
+	return cl_xml_line(x->eng);
 }
 
 /* ------------------------------------------------------------ paths */
@@ -100,54 +95,6 @@ void cl_stmt_xml_scope_path(const struct cl_stmt_parser *p, char *out, size_t ca
 		return;
 	}
 	snprintf(out, cap, "%.*s", (int)x->scopes[x->nscopes - 1].off, x->path);
-}
-
-/* ------------------------------------------------------- libxml2 errors */
-
-static void xml_error(void *ctx, xmlErrorPtr xe)
-{
-	struct cl_stmt_parser *p = ctx;
-	struct cl_stmt_xml *x = p->xml;
-	struct cl_error *e;
-	const char *code = "xml_malformed";
-	size_t n;
-
-	if (!xe || xe->level == XML_ERR_WARNING || xe->level == XML_ERR_NONE)
-		return;
-	if (xe->code == XML_ERR_INVALID_CHAR || xe->code == XML_ERR_INVALID_ENCODING ||
-	    xe->code == XML_ERR_UNKNOWN_ENCODING || xe->code == XML_ERR_UNSUPPORTED_ENCODING)
-		code = "xml_encoding";
-	else if (xe->domain == XML_FROM_NAMESPACE)
-		code = "xml_namespace";
-	if (xe->code == XML_ERR_NO_MEMORY)
-		code = "xml_too_many_names";
-	if (xe->level == XML_ERR_FATAL) {
-		if (x->xml_fatal_set)
-			return;
-		x->xml_fatal_set = true;
-		x->xml_fatal_at_end = x->terminating;
-		x->xml_fatal_code = xe->code;
-		e = &x->xml_fatal; /* reported after the guard's verdict */
-	} else {
-		e = cl_stmt_error(p, 0, NULL, "xml", "%s", "");
-	}
-	cl_error_set(e, p->name, xe->line > 0 ? (unsigned long)xe->line : cur_line(x), code, "%s",
-		     xe->code == XML_ERR_NO_MEMORY
-			     ? "more distinct element and attribute names than the limit: ISO "
-			       "20022 messages use a few hundred names"
-			     : xe->message ? xe->message : "XML error");
-	e->column = xe->int2 > 0 ? (unsigned long)xe->int2 : 0;
-	n = strlen(e->message);
-	while (n > 0 && (e->message[n - 1] == '\n' || e->message[n - 1] == ' '))
-		e->message[--n] = '\0';
-	for (char *nl = strchr(e->message, '\n'); nl; nl = strchr(nl, '\n'))
-		*nl = ' ';
-	for (size_t i = 0; e->message[i]; i++)
-		if ((unsigned char)e->message[i] < 0x20 || (unsigned char)e->message[i] >= 0x7F)
-			e->message[i] = '?'; /* libxml2 quotes the file's bytes */
-	if (e->message[0] >= 'A' && e->message[0] <= 'Z' && e->message[1] >= 'a' &&
-	    e->message[1] <= 'z')
-		e->message[0] = (char)(e->message[0] - 'A' + 'a');
 }
 
 /* --------------------------------------------------------- elements */
@@ -227,9 +174,8 @@ static void push_scope(struct cl_stmt_parser *p, int scope, int depth, unsigned 
 	x->ops->scope_start(p, scope, line);
 }
 
-static void parse_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri,
-			int nb_namespaces, const xmlChar **namespaces, int nb_attributes,
-			int nb_defaulted, const xmlChar **attributes)
+static void parse_start(void *ctx, const xmlChar *name, const xmlChar *uri, int nb_attributes,
+			const xmlChar **attributes)
 {
 	struct cl_stmt_parser *p = ctx;
 	struct cl_stmt_xml *x = p->xml;
@@ -237,14 +183,8 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *prefix, c
 	size_t base, len = strlen((const char *)name);
 	unsigned long line;
 
-	(void)prefix;
-	(void)nb_namespaces;
-	(void)namespaces;
-	(void)nb_defaulted;
-	if (p->finished || x->terminating)
+	if (p->finished || x->eng->terminating)
 		return;
-	if (depth == 0)
-		x->root_opened = true;
 	if (depth >= CL_ISO_MAX_DEPTH) {
 		cl_stmt_fatal(p, cur_line(x), "xml_depth",
 			      "elements nested deeper than the limit of %d levels", CL_ISO_MAX_DEPTH);
@@ -300,8 +240,10 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *prefix, c
 			}
 		} else if (x->doc_depth < 0 && !x->doc_seen &&
 			   strcmp((const char *)name, "Document") == 0) {
-			if (document_start(p, line, uri))
+			if (document_start(p, line, uri)) {
 				x->doc_depth = depth;
+				cl_xml_document_at(x->eng, depth);
+			}
 			return;
 		} else {
 			for (size_t i = 0; i < sizeof(msgdefs) / sizeof(msgdefs[0]); i++)
@@ -314,6 +256,7 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *prefix, c
 				return;
 			if (!document_start(p, line, uri))
 				return;
+			cl_xml_document_at(x->eng, depth);
 			if (strcmp(x->root_name, (const char *)name) != 0) {
 				cl_stmt_fatal(p, line, "unexpected_element",
 					      "element <%s>: a %s message has <%s>",
@@ -384,21 +327,16 @@ static void field_end(struct cl_stmt_parser *p, int depth)
 	x->ops->field(p, e->field, v, n, x->ccy, x->text_line);
 }
 
-static void parse_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri)
+static void parse_end(void *ctx)
 {
 	struct cl_stmt_parser *p = ctx;
 	struct cl_stmt_xml *x = p->xml;
 	int depth = x->depth - 1;
 
-	(void)name;
-	(void)prefix;
-	(void)uri;
-	if (p->finished || x->terminating || depth < 0 || depth >= CL_ISO_MAX_DEPTH) {
+	if (p->finished || x->eng->terminating || depth < 0 || depth >= CL_ISO_MAX_DEPTH) {
 		x->depth--;
 		return;
 	}
-	if (depth == 0)
-		x->root_closed = true;
 	if (x->root_depth >= 0) {
 		if (depth == x->text_depth)
 			field_end(p, depth); /* a leaf: no element started inside it */
@@ -431,165 +369,97 @@ static void parse_text(void *ctx, const xmlChar *ch, int len)
 	struct cl_stmt_parser *p = ctx;
 	struct cl_stmt_xml *x = p->xml;
 
-	if (x->root_depth < 0 || x->depth != x->text_depth + 1 || len <= 0 || x->terminating)
-		return;
-	if (x->text_len + (size_t)len >= sizeof(x->text)) {
-		x->text_over = true;
+	if (x->root_depth >= 0 && x->depth == x->text_depth + 1)
+		cl_xml_text_add(x->text, sizeof(x->text), &x->text_len, &x->text_over, ch, len);
+}
+
+/* ------------------------------------------------- the engine's plug */
+
+static void plug_begin(void *u, xmlDictPtr dict)
+{
+	struct cl_stmt_parser *p = u;
+
+	p->xml->name_ccy = xmlDictLookup(dict, BAD_CAST "Ccy", -1);
+}
+
+static struct cl_error *plug_error(void *u)
+{
+	return cl_stmt_error(u, 0, NULL, "xml", "%s", "");
+}
+
+static void plug_fatal(void *u, unsigned long line, const char *code, const char *message)
+{
+	cl_stmt_fatal(u, line, code, "%s", message);
+}
+
+static bool plug_ready(const void *u)
+{
+	const struct cl_stmt_parser *p = u;
+
+	return p->e_len > 0 || p->i_len > 0;
+}
+
+static void plug_path(const void *u, char *out, size_t cap)
+{
+	const struct cl_stmt_parser *p = u;
+
+	if (p->xml->text_depth >= 0)
+		cl_stmt_xml_path(p, out, cap);
+}
+
+static void plug_finish(void *u)
+{
+	struct cl_stmt_parser *p = u;
+
+	p->finished = true;
+	if (cl_xml_verdict(p->xml->eng)) {
+		p->fatal = true;
 		return;
 	}
-	memcpy(x->text + x->text_len, ch, (size_t)len);
-	x->text_len += (size_t)len;
+	if (!p->xml->doc_seen)
+		cl_stmt_error(p, 0, NULL, "no_document",
+			      "no ISO 20022 Document element found: expected <Document> of " SUPPORTED);
 }
 
-static void sax_doctype(void *ctx, const xmlChar *name, const xmlChar *ext, const xmlChar *sys)
-{
-	struct cl_stmt_parser *p = ctx;
-
-	(void)name;
-	(void)ext;
-	(void)sys;
-	cl_stmt_fatal(p, cur_line(p->xml), "xml_doctype",
-		      "document type declaration (<!DOCTYPE ...>) not allowed");
-}
+const struct cl_xml_plug cl_stmt_xml_plug = {
+	.begin = plug_begin,
+	.start = parse_start,
+	.end = parse_end,
+	.text = parse_text,
+	.error = plug_error,
+	.fatal = plug_fatal,
+	.ready = plug_ready,
+	.finish = plug_finish,
+	.path = plug_path,
+};
 
 /* ---------------------------------------------------------- lifecycle */
 
-void cl_stmt_xml_init(struct cl_stmt_parser *p)
+void cl_stmt_xml_init(struct cl_stmt_parser *p, struct cl_xml_engine *eng)
 {
 	struct cl_stmt_xml *x = cl_xcalloc(1, sizeof(*x));
 
-	xmlInitParser();
 	p->xml = x;
-	cl_iso_guard_init(&x->guard);
+	if (eng) {
+		x->eng = eng; /* shared: the ISO 20022 row of the format table */
+	} else {
+		x->eng = &x->own;
+		cl_xml_init(x->eng, p->in, CL_STMT_FEED, &cl_stmt_xml_plug, p, NULL, NULL);
+	}
 	x->doc_depth = x->root_depth = x->text_depth = -1;
-}
-
-static void start(struct cl_stmt_parser *p)
-{
-	struct cl_stmt_xml *x = p->xml;
-	const unsigned char *head;
-	size_t len;
-	char code[CL_CODE_MAX], msg[200];
-
-	x->started = true;
-	if (cl_input_peek(p->in, &head, &len, &p->io_err) != CL_OK) {
-		p->io_failed = true;
-		p->finished = true;
-		return;
-	}
-	if (!cl_iso_check_encoding(head, len, code, msg, sizeof(msg))) {
-		cl_stmt_fatal(p, 1, code, "%s", msg);
-		return;
-	}
-	memset(&x->sax, 0, sizeof(x->sax));
-	x->sax.initialized = XML_SAX2_MAGIC;
-	x->sax.startElementNs = parse_start;
-	x->sax.endElementNs = parse_end;
-	x->sax.characters = parse_text;
-	x->sax.cdataBlock = parse_text;
-	x->sax.internalSubset = sax_doctype;
-	x->sax.serror = xml_error;
-	x->ctxt = xmlCreatePushParserCtxt(&x->sax, p, NULL, 0, p->name);
-	if (!x->ctxt)
-		(void)cl_xmalloc(SIZE_MAX); /* exits: out of memory */
-	/* no network, no entity substitution, no DTD loading, no HUGE */
-	xmlCtxtUseOptions(x->ctxt, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
-	xmlDictSetLimit(x->ctxt->dict, CL_ISO_MAX_NAMES);
-	x->ctxt->linenumbers = 1;
-	x->name_ccy = xmlDictLookup(x->ctxt->dict, BAD_CAST "Ccy", -1);
-}
-
-static bool fill(struct cl_stmt_parser *p)
-{
-	struct cl_stmt_xml *x = p->xml;
-	size_t n = 0;
-
-	while (n < CL_ISO_BUF && !x->eof) {
-		long r = cl_input_read(p->in, x->buf + n, CL_ISO_BUF - n, &p->io_err);
-
-		if (r < 0) {
-			p->io_failed = true;
-			return false;
-		}
-		if (r == 0)
-			x->eof = true;
-		n += (size_t)r;
-	}
-	x->buf_len = cl_iso_guard_scan(&x->guard, x->buf, n);
-	x->buf_pos = 0;
-	return true;
-}
-
-static void finish(struct cl_stmt_parser *p)
-{
-	struct cl_stmt_xml *x = p->xml;
-	struct cl_iso_guard *g = &x->guard;
-
-	p->finished = true;
-	if (p->io_failed || p->fatal)
-		return;
-	if (x->xml_fatal_set && !(g->failed && x->xml_fatal_at_end)) {
-		struct cl_error *e = cl_stmt_error(p, 0, NULL, "xml", "%s", "");
-
-		*e = x->xml_fatal;
-		if (x->xml_fatal_at_end && x->root_opened && !x->root_closed) {
-			char why[CL_MSGTEXT_MAX];
-
-			snprintf(why, sizeof(why), "%s", e->message);
-			snprintf(e->code, sizeof(e->code), "xml_truncated");
-			snprintf(e->message, sizeof(e->message),
-				 "file ends inside the document (truncated?): expected the rest "
-				 "of the message, found the end of the file (%.400s)",
-				 why);
-		}
-		p->fatal = true;
-		return;
-	}
-	if (g->failed) {
-		struct cl_error *e = cl_stmt_error(p, g->fail_line, NULL, g->code, "%s", g->message);
-
-		e->column = g->fail_col;
-		p->fatal = true;
-		return;
-	}
-	if (!x->doc_seen)
-		cl_stmt_error(p, 0, NULL, "no_document",
-			      "no ISO 20022 Document element found: expected <Document> of " SUPPORTED);
 }
 
 void cl_stmt_xml_pump(struct cl_stmt_parser *p)
 {
 	struct cl_stmt_xml *x = p->xml;
 
-	if (!x->started)
-		start(p);
-	while (!p->finished && p->e_len == 0 && p->i_len == 0) {
-		size_t n;
-
-		if (x->buf_pos == x->buf_len) {
-			if (x->guard.failed || x->eof) {
-				if (!x->guard.failed) {
-					x->terminating = true;
-					xmlParseChunk(x->ctxt, NULL, 0, 1);
-				}
-				if (!p->finished)
-					finish(p);
-				break;
-			}
-			if (!fill(p)) {
-				p->finished = true;
-				break;
-			}
-			continue;
-		}
-		n = x->buf_len - x->buf_pos;
-		if (n > CL_STMT_FEED)
-			n = CL_STMT_FEED;
-		xmlParseChunk(x->ctxt, (const char *)x->buf + x->buf_pos, (int)n, 0);
-		x->buf_pos += n;
-		if (x->xml_fatal_set && !p->finished)
-			finish(p);
+	cl_xml_pump(x->eng);
+	if (x->eng->io_failed && !p->io_failed) {
+		p->io_failed = true;
+		p->io_err = x->eng->io_err;
 	}
+	if (x->eng->finished)
+		p->finished = true;
 }
 
 void cl_stmt_xml_free(struct cl_stmt_parser *p)
@@ -598,11 +468,8 @@ void cl_stmt_xml_free(struct cl_stmt_parser *p)
 
 	if (!x)
 		return;
-	if (x->ctxt) {
-		if (x->ctxt->myDoc)
-			xmlFreeDoc(x->ctxt->myDoc);
-		xmlFreeParserCtxt(x->ctxt);
-	}
+	if (x->eng == &x->own)
+		cl_xml_free(x->eng);
 	free(x);
 	p->xml = NULL;
 }

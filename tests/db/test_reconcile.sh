@@ -326,7 +326,7 @@ cat "$TMP/out" >>"$J"
 
 # not a statement; standard input; an unknown reference
 expect_exit 3 cl reconcile "$TMP/a.ach"
-grep -q 'a.ach:1: error: unknown format: expected a BAI2 file' "$TMP/err" || fail "ach: $(cat "$TMP/err")"
+grep -q 'a.ach:1: error: a clearing file (nacha), not a bank statement or status report' "$TMP/err" || fail "ach: $(cat "$TMP/err")"
 expect_exit 2 cl reconcile -
 expect_exit 2 cl reconcile --match e2e,iban "$TMP/s1.xml"
 

@@ -5,7 +5,9 @@
 # loaded into a tenant of its own; the exit statuses must agree (0 valid
 # and committed -- diff: 1, new records -- 3 invalid and rejected, 9
 # unsupported), and a rejected file's first error is validate's first error
-# for diff and load alike.
+# for diff and load alike.  The same file piped in (standard input, which
+# cannot be rewound: one detection, in the one pass) gets the same verdict
+# from validate and load.
 . "$(dirname "$0")/lib.sh"
 db_new
 cl init >/dev/null
@@ -21,7 +23,13 @@ for f in $(find "$TESTDATA/statements" -type f \( -name '*.xml' -o -name '*.bai'
 	d=$?
 	"$CL_BIN" load -q --tenant "t$n" "$f" >/dev/null 2>"$TMP/lerr"
 	l=$?
+	cat "$f" | "$CL_BIN" validate -q - >/dev/null 2>&1
+	vp=$?
+	cat "$f" | "$CL_BIN" load -q --tenant "p$n" - >/dev/null 2>&1
+	lp=$?
 	set -e
+	[ "$vp" = "$v" ] && [ "$lp" = "$v" ] || bad="$bad
+${f#"$TESTDATA"/}: validate exits $v, piped in: validate $vp, load $lp"
 	[ "$d" = 1 ] && d=0
 	if [ "$v" != "$d" ]; then
 		bad="$bad

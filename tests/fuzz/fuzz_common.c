@@ -424,6 +424,7 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 	const struct cl_file_info *info;
 	struct cl_error err;
 	const struct cl_record *rec;
+	struct cl_item item;
 	enum cl_status st, prev = CL_OK;
 
 	memset(out, 0, sizeof(*out));
@@ -481,7 +482,12 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 	for (;;) {
 		rec = (const struct cl_record *)(uintptr_t)1; /* must be set or ignored */
 		memset(&err, 0xA5, sizeof(err)); /* errors must be filled, not inherited */
-		st = cl_parser_next(parser, &rec, &err);
+		/* every family through the one pull API: records and
+		   statement items */
+		st = cl_parser_next_item(parser, &item, &err);
+		rec = st == CL_OK ? item.rec : NULL;
+		FUZZ_CHECK(st != CL_OK || (item.rec != NULL) != (item.stmt != NULL),
+			   "an item that is neither a record nor a statement item, or both");
 		FUZZ_CHECK(++calls <= max_calls, "more than %lu calls to next() on %zu bytes",
 			   max_calls, size);
 		FUZZ_CHECK(prev != CL_IO || st == CL_END, "next() returned %d after CL_IO", (int)st);
@@ -489,6 +495,13 @@ void fuzz_drive(enum fuzz_target target, const uint8_t *data, size_t size, size_
 			trace(chunk, st, rec, &err);
 		if (st == CL_END)
 			break;
+		if (st == CL_OK && item.stmt) {
+			out->records++;
+			hash_ulong(h, (unsigned long)item.stmt->kind);
+			hash_ulong(h, item.stmt->stmt.line);
+			prev = st;
+			continue;
+		}
 		switch (st) {
 		case CL_OK:
 			out->records++;
