@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 
+#include "cmd/answer_out.h"
 #include "cmd/filecmd.h"
 
 static void print_record(void *vctx, const struct cl_record *rec)
@@ -36,6 +37,29 @@ static void print_record(void *vctx, const struct cl_record *rec)
 	}
 }
 
+/* A statement's or status report's row (a statement, an entry, a status):
+ * in CSV under a header row of its own, printed before the file's first. */
+static void print_answer(void *vctx, const struct cl_stmt_row *row)
+{
+	struct cl_file_ctx *ctx = vctx;
+
+	switch (ctx->format) {
+	case CL_OUT_JSON:
+		cl_json_answer(stdout, ctx->file, row);
+		break;
+	case CL_OUT_CSV:
+		if (ctx->answer_file != ctx->file) {
+			ctx->answer_file = ctx->file;
+			cl_csv_answer_header(stdout);
+		}
+		cl_csv_answer(stdout, ctx->file, row);
+		break;
+	case CL_OUT_TEXT:
+		cl_text_answer(stdout, ctx->file_text, row);
+		break;
+	}
+}
+
 static void print_error(void *vctx, const struct cl_error *err)
 {
 	const struct cl_file_ctx *ctx = vctx;
@@ -50,10 +74,11 @@ static const struct cl_option parse_command[] = {
 	CL_OPT_INCLUDE(cl_file_options),
 	CL_OPT_QUIET("print nothing but records and errors"),
 	CL_OPT_VERBOSE(),
-	CL_OPT_TEXT("A bank statement or status report (camt.05x, pacs.002, BAI2) has no clearing "
-		    "record: it is refused (validate checks it, load stores it for reconcile)."),
+	CL_OPT_TEXT("A bank statement or status report (camt.05x, pacs.002, BAI2) is printed as "
+		    "the rows load stores of it: its statements, entries and statuses (JSON type "
+		    "statement_item; in CSV under a header row of their own)."),
 	CL_OPT_TEXT("Exit status: 0 all files valid, 2 usage error, 3 a file was invalid, 9 a "
-		    "message that is not a clearing file (a statement too)."),
+		    "message clearing-load does not read."),
 	CL_OPT_END(),
 };
 
@@ -66,7 +91,7 @@ int cl_cmd_parse(int argc, char **argv)
 {
 	static const struct cl_file_command parse = {
 		.table = parse_command,
-		.cb = { print_record, print_error, cl_note_if_verbose, true },
+		.cb = { print_record, print_error, cl_note_if_verbose, print_answer },
 		.csv_header = csv_header,
 	};
 

@@ -14,6 +14,8 @@ struct cl_file_ctx {
 	enum cl_out_format format;  /* --format */
 	const char *file;           /* the file as named in output, "(stdin)" for "-" */
 	char file_text[1024];       /* the same, safe for text output (cl_text_safe) */
+	const char *answer_file;    /* parse --format csv: the file whose
+	                               statement rows had their header row */
 };
 
 struct cl_file_command {

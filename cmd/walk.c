@@ -457,8 +457,11 @@ static enum cl_status walk_statement(struct cl_input *in, struct cl_parser *p,
 			n = cl_stmt_rows_of(&rows_state, item, NULL, rows, &bad_line);
 
 			res->info.records++;
-			for (int i = 0; i < n; i++)
+			for (int i = 0; i < n; i++) {
 				walk_statement_keys(k, &rows[i]);
+				if (cb->on_answer)
+					cb->on_answer(ctx, &rows[i]);
+			}
 			if (n < 0) {
 				cl_error_set(&err, cl_input_name(in), bad_line, "key_too_long",
 					     "the statement key of this item is longer than %d bytes",
@@ -535,25 +538,9 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 	}
 	family = cl_parser_family(p);
 	if (family == CL_FAMILY_STATEMENT || family == CL_FAMILY_STATUS) {
-		const char *msg = cl_parser_message(p);
-
 		res->statement = true;
 		snprintf(res->info.format_name, sizeof(res->info.format_name), "%s",
 			 cl_parser_info(p)->format_name);
-		if (cb->refuse_statements) {
-			cl_error_set(&err, cl_input_name(in), 0, "unsupported_message",
-				     "%.8s is %s, not a clearing file: parse prints clearing records "
-				     "only", msg,
-				     family == CL_FAMILY_STATUS ? "a payment status report"
-				     : strncmp(msg, "camt.054", 8) == 0 ? "a debit or credit notification"
-				     : strncmp(msg, "camt.052", 8) == 0 ? "an account report"
-									 : "a bank statement");
-			cl_error_hint(&err, "validate checks it; load and ingest store it for "
-					    "reconcile");
-			walk_error(cb, ctx, res, &err);
-			st = CL_INVALID;
-			goto done;
-		}
 		st = walk_statement(in, p, opts, cb, ctx, res);
 		goto done;
 	}

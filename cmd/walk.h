@@ -7,14 +7,16 @@
 
 #include "base/record.h"
 #include "parsers/parser.h"
+#include "rules/statement_identity.h"
 
 struct cl_walk_cb {
 	void (*on_record)(void *ctx, const struct cl_record *rec); /* may be NULL */
 	void (*on_error)(void *ctx, const struct cl_error *err);
 	void (*on_note)(void *ctx, const struct cl_error *err);    /* may be NULL */
-	/* parse: a statement or status report has no clearing record to print;
-	 * it is refused as unsupported_message (exit 9), not read */
-	bool refuse_statements;
+	/* each row of a statement or status report (a statement, an entry, a
+	 * status: the rows load stores, rules/statement_identity.h); may be
+	 * NULL */
+	void (*on_answer)(void *ctx, const struct cl_stmt_row *row);
 };
 
 struct cl_walk_result {

@@ -8,6 +8,7 @@
 #ifndef CL_STATEMENT_FIELDS_H
 #define CL_STATEMENT_FIELDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum cl_stmt_field_type {
@@ -54,5 +55,18 @@ enum cl_stmt_column {
 	CL_SC_COUNT
 };
 #define CL_STMT_COLUMN(n) (cl_stmt_fields[CL_SC_##n].name)
+
+struct cl_stmt_row;
+
+/* Column f of row as text, for output to a person or a program (parse):
+ * NULL when the row has no value there (a column its item does not
+ * carry, an absent amount, "" text, a negative SIGNED, a PAGE of 0, and
+ * every column the loader gives); the item and direction by name, the
+ * fingerprint in hex, numbers in decimal.  *number is set for numbers and
+ * booleans (JSON writes them unquoted).  The result is the row's own text
+ * or buf. */
+#define CL_STMT_FIELD_TEXT_MAX 65
+const char *cl_stmt_field_text(const struct cl_stmt_field *f, const struct cl_stmt_row *row,
+			       char buf[CL_STMT_FIELD_TEXT_MAX], bool *number);
 
 #endif

@@ -1,6 +1,6 @@
 # Output scripts can rely on, without a database: parse and validate JSON
-# valid against man/clearing-load-output.schema.json (records, errors,
-# files); CSV with NULL as an empty field; control characters from files
+# valid against man/clearing-load-output.schema.json (records, statement
+# items, errors, files); CSV with NULL as an empty field; control characters from files
 # escaped in text; a reader that goes away; help COMMAND; -q everywhere;
 # malformed identifiers as usage errors; a file name that is not UTF-8.
 . "$(dirname "$0")/lib.sh"
@@ -16,7 +16,7 @@ grep -q 'E2E&#13;1' "$TMP/c1.xml" || fail "fixture not made"
 sed '3s/^\(.\{29\}\)0/\1X/' "$D/original.ach" >"$TMP/bad.ach"
 # and every tenth file of the corpora (other projects' files: all formats)
 find "$TESTDATA/iso20022/corpus" "$TESTDATA/ach/corpus" "$TESTDATA/hostile" "$TESTDATA/csv" \
-	-type f | sort | awk 'NR % 10 == 1' >"$TMP/sample"
+	"$TESTDATA/statements" -type f | sort | awk 'NR % 10 == 1' >"$TMP/sample"
 {
 	printf '%s\n' "$D/original.ach" "$D/corrected-pain001.xml" "$TMP/c1.xml" "$TMP/bad.ach"
 	cat "$TMP/sample"
@@ -24,7 +24,7 @@ find "$TESTDATA/iso20022/corpus" "$TESTDATA/ach/corpus" "$TESTDATA/hostile" "$TE
 	"$CL_BIN" parse --format json "$f" >>"$TMP/parse.jsonl" 2>/dev/null || true
 	"$CL_BIN" validate --format json "$f" >>"$TMP/validate.jsonl" 2>/dev/null || true
 done
-python3 "$CHECK" "$SCHEMA" --expect record,error "$TMP/parse.jsonl" || fail "parse JSON"
+python3 "$CHECK" "$SCHEMA" --expect record,error,statement_item "$TMP/parse.jsonl" || fail "parse JSON"
 python3 "$CHECK" "$SCHEMA" --expect file,error "$TMP/validate.jsonl" || fail "validate JSON"
 # the record's keys are the field table's OUT fields, in order
 python3 "$CHECK" "$SCHEMA" --record-keys | tail -n +4 >"$TMP/schema.keys"

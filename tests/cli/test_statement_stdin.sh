@@ -18,7 +18,7 @@ for f in "$S"/camt.053/abn_amro_example_camt.xml "$S"/pacs.002/*.xml; do
 	set -e
 	[ "$STATUS" = "$named" ] || fail "$f: validate exits $named, from standard input $STATUS: $(cat "$TMP/stdout" "$TMP/stderr")"
 	if grep -q unsupported_message "$TMP/stdout" "$TMP/stderr" || grep -q "not a clearing file" "$TMP/stdout" "$TMP/stderr"; then fail "$f from stdin: read as a clearing file"; fi
-	# parse refuses it the same way whether named or piped
+	# parse reads it the same way whether named or piped
 	run parse "$f"
 	p_named=$STATUS
 	set +e

@@ -28,8 +28,8 @@ one pain.002/nordea_pain_002_v3_txn_reject.xml "pain.002.001.03 is a payment sta
 one pain.002/moov_postfinance_pain002-epo.xml "pain.002.001.03.ch.02 is a payment status report, not a clearing file: $L"
 
 # statements and pacs.002 reports: the statement readers' verdict, their
-# message type, no clearing record; parse has none to print and refuses
-# them (unsupported, exit 9) rather than print nothing
+# message type, no clearing record; parse prints the rows load stores of
+# them (JSON statement_item), with validate's verdict
 for f in camt.053/genkgo_camt053.v8.xml:camt.053.001.08 camt.054/genkgo_camt054.v8-with-UETR.xml:camt.054.001.08 \
 	pacs.002/cbprplus/cbprplus_2025_pacs.002.min.xml:pacs.002.001.10 pacs.002/rtp/tch_rtp_pacs002.ACTC.xml:pacs.002.001.10; do
 	run validate --format json "$C/${f%%:*}"
@@ -38,17 +38,22 @@ for f in camt.053/genkgo_camt053.v8.xml:camt.053.001.08 camt.054/genkgo_camt054.
 		fail "validate ${f%%:*}: $(cat "$TMP/stdout")"
 	fi
 	expect_stdout_has "\"message_type\":\"${f#*:}\""
-	run parse "$C/${f%%:*}"
-	expect_status 9
-	expect_stdout - </dev/null
+	run parse --format json "$C/${f%%:*}"
+	expect_status 0
+	expect_stdout_has "\"type\":\"statement_item\""
+	expect_stdout_has "\"message_type\":\"${f#*:}\""
+	if grep -q '"type":"record"' "$TMP/stdout"; then fail "parse ${f%%:*}: a clearing record"; fi
 done
+# the text line of an entry: file:line item key amount currency direction date status
 run parse "$C/camt.053/genkgo_camt053.v8.xml"
-expect_stderr - <<OUT
-clearing-load: $C/camt.053/genkgo_camt053.v8.xml: error: camt.053 is a bank statement, not a clearing file: parse prints clearing records only
-clearing-load: $C/camt.053/genkgo_camt053.v8.xml: hint: validate checks it; load and ingest store it for reconcile
-OUT
-run parse "$C/pacs.002/rtp/tch_rtp_pacs002.ACTC.xml"
-expect_stderr_has "error: pacs.002 is a payment status report, not a clearing file"
+expect_status 0
+grep -q "^$C/camt.053/genkgo_camt053.v8.xml:[0-9]* entry camt.053|" "$TMP/stdout" ||
+	fail "no entry line: $(cat "$TMP/stdout")"
+# CSV: the rows under their own header row
+run parse --format csv "$C/pacs.002/rtp/tch_rtp_pacs002.ACTC.xml"
+expect_status 0
+[ "$(sed -n 2p "$TMP/stdout" | cut -d, -f1-3)" = '"file","kind","item"' ] ||
+	fail "no statement header row: $(head -3 "$TMP/stdout")"
 
 # several files: the most severe status, invalid (3) before unsupported (9)
 head -c 1500 "$C/camt.053/genkgo_camt053.v8.xml" >"$TMP/cut.xml"
