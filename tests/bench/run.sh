@@ -185,6 +185,8 @@ fi
 head_to_head() {
 	[ -n "$BASE_BIN" ] || return 0
 	best_of 3 "validate_${1}_base" "$BASE_BIN" validate "$2"
+	# (parse of a statement: the base build refused it, nothing to compare)
+	case $1 in c53 | bai | p2) return 0 ;; esac
 	[ -s "$W/parse_$1.m" ] && best_of 3 "parse_${1}_base" "$BASE_BIN" parse --format json "$2"
 	return 0
 }
@@ -257,6 +259,9 @@ best_of 3 wc_bai wc -l "$W/ans.bai2"
 best_of 3 validate_bai "$CL_BIN" validate "$W/ans.bai2"
 best_of 3 xmllint_p2 xmllint --stream --noout "$W/ans.pacs.002"
 best_of 3 validate_p2 "$CL_BIN" validate "$W/ans.pacs.002"
+best_of 3 parse_c53 "$CL_BIN" parse --format json "$W/ans.camt.053"
+best_of 3 parse_bai "$CL_BIN" parse --format json "$W/ans.bai2"
+best_of 3 parse_p2 "$CL_BIN" parse --format json "$W/ans.pacs.002"
 head_to_head c53 "$W/ans.camt.053"
 head_to_head bai "$W/ans.bai2"
 head_to_head p2 "$W/ans.pacs.002"
@@ -266,6 +271,9 @@ fig wc_bai "$BAI_BYTES" "$ISO_N" "wc -l, BAI2 $ISO_N details (floor)"
 fig validate_bai "$BAI_BYTES" "$ISO_N" "validate, BAI2 $ISO_N details" wc_bai - - 16384
 fig xmllint_p2 "$P2_BYTES" "$ISO_N" "xmllint --stream --noout, pacs.002 $ISO_N statuses (floor)"
 fig validate_p2 "$P2_BYTES" "$ISO_N" "validate, pacs.002 $ISO_N statuses" xmllint_p2 1.5 - 16384
+fig parse_c53 "$C53_BYTES" "$ISO_N" "parse --format json >/dev/null, camt.053" xmllint_c53
+fig parse_bai "$BAI_BYTES" "$ISO_N" "parse --format json >/dev/null, BAI2" wc_bai
+fig parse_p2 "$P2_BYTES" "$ISO_N" "parse --format json >/dev/null, pacs.002" xmllint_p2
 head_to_head_figs c53 "$C53_BYTES" "$ISO_N" "camt.053"
 head_to_head_figs bai "$BAI_BYTES" "$ISO_N" "BAI2"
 head_to_head_figs p2 "$P2_BYTES" "$ISO_N" "pacs.002"
