@@ -376,9 +376,19 @@ static void rollback(struct cl_db *db)
 		cl_db_close(db);
 }
 
-enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, char *const *keys,
-			       size_t n, cl_recon_item_fn *on_item, void *ctx,
-			       struct cl_recon_summary *s, struct cl_error *err)
+/* One attempt of a run, BEGIN to COMMIT (cl_db_run_txn's ctx and body: a
+ * deadlock or serialization failure is the whole run again, its summary
+ * counted anew). */
+struct recon_txn {
+	const struct cl_recon_opts *o;
+	char *const *keys;
+	size_t n;
+	const char *companies;
+	struct cl_recon_summary *s;
+	char run[24], started[48];
+};
+
+static enum cl_db_status recon_txn(struct cl_db *db, void *ctx, struct cl_error *err)
 {
 	static const char *const create[] = {
 		CL_SQL_RECONCILE_SETTINGS,     CL_SQL_RECONCILE_CREATE,
@@ -386,15 +396,13 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 		CL_SQL_RECONCILE_CREATE_SUGG,  CL_SQL_RECONCILE_CREATE_BATCH,
 		CL_SQL_RECONCILE_TRUNCATE,
 	};
+	struct recon_txn *t = ctx;
+	const struct cl_recon_opts *o = t->o;
 	struct run_refs refs;
-	struct cl_text_array companies = { 0 };
-	char run[24], started[48];
-	struct out_ctx oc = { on_item, ctx };
 	enum cl_db_status st;
 
-	memset(s, 0, sizeof(*s));
+	memset(t->s, 0, sizeof(*t->s));
 	run_refs_init(&refs, o);
-	cl_text_array_add_list(&companies, o->ach_companies);
 	st = exec(db, CL_SQL_DB_BEGIN, 0, NULL, err);
 	if (st == CL_DB_OK) {
 		const char *pt[1] = { o->tenant };
@@ -404,28 +412,43 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 	for (size_t i = 0; st == CL_DB_OK && i < sizeof(create) / sizeof(create[0]); i++)
 		st = exec(db, create[i], 0, NULL, err);
 	if (st == CL_DB_OK)
-		st = cl_db_value(db, CL_SQL_RECONCILE_RUN_ID, 0, NULL, run, sizeof(run), err);
+		st = cl_db_value(db, CL_SQL_RECONCILE_RUN_ID, 0, NULL, t->run, sizeof(t->run), err);
 	if (st == CL_DB_OK)
-		st = cl_db_value(db, CL_SQL_RECONCILE_NOW, 0, NULL, started, sizeof(started), err);
-	for (size_t i = 0; st == CL_DB_OK && i < n; i++)
-		st = one_statement(db, o, keys[i], run, &refs, cl_text_array_text(&companies), s,
-				   err);
+		st = cl_db_value(db, CL_SQL_RECONCILE_NOW, 0, NULL, t->started, sizeof(t->started),
+				 err);
+	for (size_t i = 0; st == CL_DB_OK && i < t->n; i++)
+		st = one_statement(db, o, t->keys[i], t->run, &refs, t->companies, t->s, err);
 	if (st == CL_DB_OK)
-		st = counts(db, s, err);
+		st = counts(db, t->s, err);
 	if (st == CL_DB_OK)
-		st = record_run(db, o, run, started, s, err);
+		st = record_run(db, o, t->run, t->started, t->s, err);
 	if (st == CL_DB_OK) {
 		CL_FAILPOINT("reconcile_before_commit", db->conn);
 		st = exec(db, CL_SQL_DB_COMMIT, 0, NULL, err);
 	}
 	run_refs_free(&refs);
+	return st;
+}
+
+enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, char *const *keys,
+			       size_t n, cl_recon_item_fn *on_item, void *ctx,
+			       struct cl_recon_summary *s, struct cl_error *err)
+{
+	struct cl_text_array companies = { 0 };
+	struct recon_txn t = { .o = o, .keys = keys, .n = n, .s = s };
+	struct out_ctx oc = { on_item, ctx };
+	enum cl_db_status st;
+
+	cl_text_array_add_list(&companies, o->ach_companies);
+	t.companies = cl_text_array_text(&companies);
+	st = cl_db_run_txn(db, recon_txn, &t, NULL, err);
 	cl_text_array_free(&companies);
 	if (st != CL_DB_OK) {
 		rollback(db);
 		return st;
 	}
 	/* committed: the run's matches are recorded */
-	s->run_id = strtoll(run, NULL, 10);
+	s->run_id = strtoll(t.run, NULL, 10);
 	CL_FAILPOINT("reconcile_after_commit", db->conn);
 	st = cl_copy_out(db, o->differences_only ? CL_SQL_RECONCILE_OUTPUT_DIFFERENCES
 						: CL_SQL_RECONCILE_OUTPUT,

@@ -1,4 +1,4 @@
-# resolve and prune run their transactions through the one retry policy
+# resolve, prune and reconcile run their transactions through the one retry policy
 # (cl_db_run_txn, CL_DB_MAX_RETRIES): a serialization failure (40001) or a
 # deadlock (40P01) met inside one is the whole transaction run again, not
 # the command's end.  The failure is made deterministic: a trigger raises
@@ -46,4 +46,15 @@ assert_eq "$(q "select last_value from fail_clearing_dedupe_event")" $((nloads +
 	"the trigger fired once per load, and once more for the load whose delete failed"
 assert_eq "$(q "select count(*) from clearing_dedupe_event")" 0 "every journal row pruned"
 assert_eq "$(q "select events from clearing_prune_audit")" "$before" "the audit counts them once"
+
+# reconcile: its run row meets the failure; the whole run again, its
+# matches recorded once and its summary counted once
+cl load -q "$TESTDATA/statements/corpus/camt.053/abn_amro_example_camt.xml"
+fail_once clearing_reconcile_run insert
+expect_exit 10 cl reconcile --format json # 10: differences (nothing of ours in this database)
+assert_eq "$(q "select last_value from fail_clearing_reconcile_run")" 2 "the trigger fired twice (failed, then passed)"
+assert_eq "$(q "select count(*) from clearing_reconcile_run")" 1 "one run recorded"
+assert_eq "$(grep -c '"type":"reconcile_summary"' "$TMP/out")" 1 "one summary"
+assert_eq "$(q "select count(*) from clearing_reconcile_statement")" \
+	"$(q "select count(distinct statement_key) from clearing_statement_item")" "each statement marked once"
 echo ok
