@@ -19,9 +19,8 @@ static const struct cl_format_ops formats[] = {
 	{CL_FORMAT_ACH, "nacha", "a NACHA file header (\"101\")", NULL,
 	 cl_ach_detect, cl_ach_open, cl_ach_next, cl_ach_free,
 	 CL_FAMILY_CLEARING, NULL, NULL, NULL},
-	/* statements, no clearing file: not named in the unknown-format
-	   message of the clearing commands (expected NULL) */
-	{CL_FORMAT_BAI2, "bai2", NULL, NULL,
+	/* a BAI2 file starts with its 01 record (no BOM, no blank line) */
+	{CL_FORMAT_BAI2, "bai2", "a BAI2 file", "\"01,\" at its first byte",
 	 cl_bai2_detect, cl_bai2_open, cl_bai2_next, cl_bai2_free,
 	 CL_FAMILY_STATEMENT, NULL, cl_bai2_next_item, cl_bai2_message},
 	/* clearing messages, statements and status reports: the Document

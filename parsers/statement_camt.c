@@ -248,9 +248,11 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 		c->mixed_ccy = c->overflow = false;
 		c->entry_index = 0;
 		c->n_itbd = 0;
+		c->n_bal = 0;
 		break;
 	}
 	case SC_BAL:
+		c->n_bal++;
 		c->bal_type[0] = c->bal_amt[0] = c->bal_ccy[0] = c->bal_ind[0] = c->bal_date[0] = '\0';
 		c->bal_line = line;
 		c->bal_amt_line = line;
@@ -893,6 +895,17 @@ static void stmt_end(struct cl_stmt_parser *p)
 			      "statement %lu has no account id: expected Acct/Id/IBAN or "
 			      "Acct/Id/Othr/Id",
 			      s->index);
+	}
+	if (p->source == CL_STMT_SRC_CAMT053 && c->n_bal == 0) {
+		/* the schema's Stmt has Bal 1..n (camt.052's Rpt 0..n, camt.054's
+		   Ntfctn none): a statement without its balances is no statement */
+		char path[CL_PATH_MAX];
+
+		scope_path(p, "Bal", path, sizeof(path));
+		cl_stmt_error(p, s->line, path, "missing_element",
+			      "statement %.35s has no balance: expected at least one <Bal> (a "
+			      "camt.053 statement states its opening and closing balances)",
+			      s->id[0] ? s->id : "(no Id)");
 	}
 	if (c->n_entries == 0 &&
 	    (s->sum_nb_of_ntries > 0 || s->sum_cdt_nb > 0 || s->sum_dbt_nb > 0)) {

@@ -81,6 +81,7 @@ extern const struct cl_stmt_msg_ops cl_stmt_pacs002_ops;  /* status_pacs002.c */
 /* ---- camt state (statement_camt.c) ---- */
 struct cl_stmt_camt {
 	unsigned long root_line;     /* where the message element began */
+	unsigned n_bal;              /* Bal elements of the statement */
 	struct cl_stmt_statement stmt;
 	bool stmt_given;             /* the STATEMENT item was queued */
 	struct cl_stmt_entry entry;

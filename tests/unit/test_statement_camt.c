@@ -61,6 +61,11 @@ static const char stmt_fmt[] =
 
 static char doc[8192];
 
+/* A camt.053 Stmt has Bal 1..n: a closing balance alone, where a case is
+ * about something else. */
+#define CLBD "<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy=\"EUR\">1.00</Amt>" \
+	     "<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-01-01</Dt></Dt></Bal>"
+
 static const char *statement(const char *closing, const char *nb, const char *btch_nb,
 			     const char *tx2)
 {
@@ -556,7 +561,7 @@ static void test_statement_camt_wrong_report_element(void **state)
 	/* a camt.053 has Stmt, not Ntfctn */
 	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.08\">\n"
 		     "<BkToCstmrStmt><GrpHdr><MsgId>M</MsgId></GrpHdr>\n"
-		     "<Ntfctn><Id>N</Id><Acct><Id><IBAN>X</IBAN></Id></Acct></Ntfctn>\n"
+		     "<Ntfctn><Id>N</Id><Acct><Id><IBAN>X</IBAN></Id></Acct>" CLBD "</Ntfctn>\n"
 		     "</BkToCstmrStmt></Document>\n",
 		     &run);
 	assert_int_equal(run.nerr, 1);
@@ -640,7 +645,7 @@ static void test_statement_camt_long_text(void **state)
 	/* a value above the kept length but below the guard's limit */
 	memset(d + n, 'x', 3000);
 	strcpy(d + n + 3000, "</MsgId></GrpHdr><Stmt><Id>S</Id><Acct><Id><IBAN>X</IBAN></Id>"
-			     "</Acct></Stmt></BkToCstmrStmt></Document>");
+			     "</Acct>" CLBD "</Stmt></BkToCstmrStmt></Document>");
 	stmt_run_str(d, &run);
 	assert_int_equal(run.nerr, 1);
 	assert_string_equal(run.err[0].code, "value_too_long");
