@@ -49,6 +49,13 @@ run parse "$C/camt.053/genkgo_camt053.v8.xml"
 expect_status 0
 grep -q "^$C/camt.053/genkgo_camt053.v8.xml:[0-9]* entry camt.053|" "$TMP/stdout" ||
 	fail "no entry line: $(cat "$TMP/stdout")"
+# the account masked in the account and in the keys, unless --no-mask
+run parse --format json "$C/camt.053/genkgo_camt053.v8.xml"
+# (the bank's Stmt/Id happens to contain the IBAN: an id, shown as written)
+if grep -q '"account":"NL26\|_key":"camt.053|NL26' "$TMP/stdout"; then fail "an account unmasked: $(head -1 "$TMP/stdout")"; fi
+expect_stdout_has '"natural_key":"camt.053|**************6890||esn:12312|p:2|stmt","statement_key":"camt.053|**************6890||esn:12312|p:2","message_type":"camt.053.001.08","account":"**************6890"'
+run parse --format json --no-mask "$C/camt.053/genkgo_camt053.v8.xml"
+expect_stdout_has '"natural_key":"camt.053|NL26VAYB8060476890||esn:12312|p:2|stmt","statement_key":"camt.053|NL26VAYB8060476890||esn:12312|p:2","message_type":"camt.053.001.08","account":"NL26VAYB8060476890"'
 # CSV: the rows under their own header row
 run parse --format csv "$C/pacs.002/rtp/tch_rtp_pacs002.ACTC.xml"
 expect_status 0
