@@ -36,6 +36,10 @@ expect_exit 0 cl validate "$TMP/brk.xml"
 grep -q 'valid camt.053.001.08, 7 records' "$TMP/out" || fail "validate: $(cat "$TMP/out")"
 grep -q 'warning: /Document/BkToCstmrStmt/Stmt/Bal: balance break of 0.01 EUR: closing balance CLBD' "$TMP/err" ||
 	fail "validate shows the break: $(cat "$TMP/err")"
+# for a machine: a warning object, as an error would be (diff and load alike)
+expect_exit 1 cl diff --tenant brk --format json "$TMP/brk.xml"
+grep -q '^{"type":"warning",.*"code":"statement_balance","message":"balance break of 0.01 EUR' "$TMP/out" ||
+	fail "diff --format json: no warning object: $(cat "$TMP/out")"
 expect_exit 0 cl load --tenant brk "$TMP/brk.xml"
 grep -q '4 records: 4 new' "$TMP/out" || fail "the statement loads: $(cat "$TMP/out")"
 grep -q 'warning: .*balance break of 0.01 EUR' "$TMP/err" || fail "load shows the break: $(cat "$TMP/err")"
