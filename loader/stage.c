@@ -292,6 +292,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 			}
 			error_line = 0;
 			note_record(s, rec);
+			cl_money_add(&r->money, rec->amount_minor, rec->currency);
 			if (L->h->on_progress && r->records % PROGRESS_EVERY == 0)
 				L->h->on_progress(L->h->ctx, r->records, cl_input_raw_bytes(L->in));
 			break;
@@ -449,6 +450,7 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 	bool staged;
 
 	r->records = r->invalid_count = 0;
+	memset(&r->money, 0, sizeof(r->money));
 	r->max_errors_stopped = 0;
 	s->ncompanies = 0;
 	s->companies_overflow = false;
