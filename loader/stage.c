@@ -32,6 +32,18 @@ enum cl_status cl_stage_open_parser(struct load *L, struct cl_parser **p, struct
 	return cl_parser_open(L->in, &L->o->parse, p, err);
 }
 
+enum cl_status cl_stage_reread(struct load *L, struct cl_parser *p, const struct cl_record **rec)
+{
+	struct cl_error e;
+	enum cl_status ps;
+
+	while ((ps = cl_parser_next(p, rec, &e)) == CL_NOTE)
+		;
+	if (ps != CL_OK && ps != CL_END)
+		L->r->err = e;
+	return ps;
+}
+
 void cl_stage_release(struct load_stage *s)
 {
 	free(s->companies);
@@ -417,18 +429,13 @@ static enum cl_db_status given_checks(struct load *L, bool duplicates, bool near
 		L->r->err = e;
 		return CL_DB_ERROR;
 	}
-	while ((ps = cl_parser_next(p, &rec, &e)) != CL_END) {
+	while ((ps = cl_stage_reread(L, p, &rec)) == CL_OK) {
 		char masked[CL_KEY_MAX];
 
-		if (ps == CL_NOTE)
-			continue;
-		if (ps != CL_OK) {
-			L->r->err = e;
-			st = CL_DB_ERROR;
-			break;
-		}
 		cl_row_array_add(&a, rec, ++ordinal, L->o->tenant, journal_key(rec, masked));
 	}
+	if (ps != CL_END)
+		st = CL_DB_ERROR;
 	cl_parser_free(p);
 	drain(L);
 	param[0] = cl_row_array_rows(&a);
