@@ -9,13 +9,17 @@
 # itself from generated files, a realistic mix: 70% ACH entries (8
 # originators, one file), 20% pain.001, 10% pacs.008 (the same payments
 # forwarded: the pacs.008 of a pain.001 shares its UETR and EndToEndId);
-# then a tenth of the ACH file again (a duplicate journal row per entry).
+# the ACH entries in ST_DAYS (default 5) daily files, other payments each
+# day under the same trace numbers (originators that restart them daily: a
+# day's keys land beside their twins of every earlier day, as they would
+# in a table of years); then a tenth of the first day again (a duplicate
+# journal row per entry).
 # Each index then holds what the loads left in it, page splits and all.
 # With ST_N above ST_BASE, copies of the loaded rows are added in SQL until
 # the table holds ST_N, as a restore would (indexes dropped, rows inserted,
 # indexes rebuilt: packed to their fillfactor, a lower bound of what loads
-# would leave): copy k of an ACH entry is the same originator and trace k
-# days earlier (trace numbers restart daily: every key of the day has a
+# would leave): copy k of an ACH entry is the same originator and trace
+# k * ST_DAYS days earlier (trace numbers restart daily: every key of the day has a
 # twin of each earlier day), of an ISO record the same payment with every
 # reference suffixed ".k" and a new UETR (each lookup index holds distinct
 # values, as real ones would, not duplicates its B-tree would fold).
@@ -24,6 +28,7 @@
 # (over every record), bytes an entry.
 set -eu
 BASE=${ST_BASE:-1000000}
+DAYS=${ST_DAYS:-5}
 N=${ST_N:-$BASE}
 : "${CL_BIN:?CL_BIN must name the clearing-load binary}"
 : "${CL_TOOLS:?CL_TOOLS must name the test tools (build/release/tools)}"
@@ -38,11 +43,19 @@ sql() { psql -XAtq -v ON_ERROR_STOP=1 -c "$1"; }
 ach=$((BASE * 7 / 10))
 p1=$((BASE * 2 / 10))
 p8=$((BASE - ach - p1))
-"$CL_TOOLS/gen_ach" --entries "$ach" --seed 1 --effective 260302 --company-count 8 >"$W/day.ach"
-"$CL_TOOLS/gen_ach" --entries $((ach / 10)) --seed 1 --effective 260302 --company-count 8 >"$W/dup.ach"
+# the ACH entries as DAYS daily files of other payments under the same trace
+# numbers (restarting daily: a day's keys land beside the earlier days')
+per_day=$((ach / DAYS))
+d=0
+while [ "$d" -lt "$DAYS" ]; do
+	"$CL_TOOLS/gen_ach" --entries "$per_day" --seed $((d + 1)) --effective "$(printf '2603%02d' $((2 + d)))" \
+		--company-count 8 >"$W/day$d.ach"
+	d=$((d + 1))
+done
+"$CL_TOOLS/gen_ach" --entries $((per_day / 10)) --seed 1 --effective 260302 --company-count 8 >"$W/dup.ach"
 "$CL_TOOLS/gen_iso" --type pain.001 --tx "$p1" --seed 1 >"$W/p1.xml"
 "$CL_TOOLS/gen_iso" --type pacs.008 --tx "$p8" --seed 1 >"$W/p8.xml"
-for f in day.ach p1.xml p8.xml dup.ach; do
+for f in $(cd "$W" && ls day*.ach) p1.xml p8.xml dup.ach; do
 	"$CL_BIN" load -q "$W/$f" >"$W/load.out" 2>&1 || { cat "$W/load.out" >&2; exit 1; }
 	rm -f "$W/$f"
 done
@@ -55,17 +68,17 @@ if [ "$N" -gt "$BASE" ]; then
 	# each column of copy k (x: the loaded row, u: copy k's new UETR)
 	cols=$(sql "select string_agg(case
 		when attname = 'natural_key' then 'case when x.kind like ''ach.%''
-			then left(x.natural_key, length(x.natural_key) - 10) || (x.value_date - k)::text
+			then left(x.natural_key, length(x.natural_key) - 10) || (x.value_date - $DAYS * k)::text
 			when x.uetr is not null and x.natural_key like ''uetr|%''
 			then replace(x.natural_key, x.uetr, u) else x.natural_key || ''.'' || k end'
-		when attname = 'value_date' then 'x.value_date - k'
+		when attname = 'value_date' then 'x.value_date - $DAYS * k'
 		when attname in ('uetr') then 'case when x.uetr is null then null else u end'
 		when attname in ('end_to_end_id', 'tx_id', 'instr_id', 'msg_id', 'pmt_inf_id', 'alt_key', 'alt_key2')
 			then 'x.' || attname || ' || ''.'' || k'
 		when attname = 'shard' then 'case when x.kind like ''ach.%'' then x.shard
 			else clearing_shard(x.kind, case when x.uetr is not null and x.natural_key like ''uetr|%''
 			then replace(x.natural_key, x.uetr, u) else x.natural_key || ''.'' || k end) end'
-		when attname = 'load_id' then '1000000 + k'
+		when attname = 'load_id' then '1000000 + 100 * k + x.load_id'
 		else 'x.' || quote_ident(attname) end, ', ' order by attnum)
 	     from pg_attribute where attrelid = 'clearing_record'::regclass and attnum > 0
 	     and not attisdropped")
@@ -118,4 +131,4 @@ printf '%d records (%s loaded), %d journal events\n' "$records" "$BASE" "$events
 printf '%-46s %14s %12s %10s %10s\n' relation bytes entries B/record B/entry
 awk -F '|' '{ printf "%-46s %14s %12s %10s %10s\n", $1, $2, $3, $4, $5 }' "$W/rows"
 awk -F '|' -v n="$records" '$1 !~ /dedupe_event/ { s += $2 } END {
-	printf "%-46s %14d %12s %10.1f\n", "clearing_record with its indexes", s, "", s / n }' "$W/rows"
+	printf "%-46s %14.0f %12s %10.1f\n", "clearing_record with its indexes", s, "", s / n }' "$W/rows"
