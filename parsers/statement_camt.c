@@ -324,7 +324,8 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 		c->tx_amt[0] = c->tx_ccy[0] = c->tx_amt2[0] = c->tx_ccy2[0] = c->tx_ind[0] = '\0';
 		c->prtry_tp[0] = c->prtry_ref[0] = '\0';
 		c->tx_amt_line = line;
-		bank_tx_code(c); /* .001.01: TxDtls follows BkTxCd, no NtryDtls */
+		if (!c->entry.bank_tx_code[0])
+			bank_tx_code(c); /* .001.01: TxDtls follows BkTxCd, no NtryDtls */
 		break;
 	default:
 		break;
