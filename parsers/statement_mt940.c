@@ -96,7 +96,7 @@ struct cl_stmt_mt940 {
 	int i60, i62, i90d, i90c;
 	/* the file */
 	unsigned long messages;
-	bool noted_end, noted_lower, noted_pad, noted_type;
+	bool noted_end, noted_lower, noted_pad, noted_type, noted_header, noted_zeros;
 };
 
 void cl_stmt_mt940_init(struct cl_stmt_parser *p)
@@ -125,8 +125,29 @@ bool cl_stmt_mt940_detect(const unsigned char *h, size_t len)
 	while (i < len && (h[i] == '\r' || h[i] == '\n' || h[i] == ' ' || h[i] == '\t' ||
 			   h[i] == 0x01))
 		i++;
-	return (len - i >= 4 && memcmp(h + i, ":20:", 4) == 0) ||
-	       (len - i >= 3 && memcmp(h + i, "{1:", 3) == 0);
+	if ((len - i >= 4 && memcmp(h + i, ":20:", 4) == 0) ||
+	    (len - i >= 3 && memcmp(h + i, "{1:", 3) == 0))
+		return true;
+	/* a bank's transmission header of up to three short lines before
+	   the first ":20:" ("ABNANL2A" "940" "ABNANL2A"; ING's "0000
+	   01INGBNL2AXXXX00001" "940 00"; Rabobank's ":940:") */
+	for (int lines = 0; lines < 3 && i < len; lines++) {
+		size_t n = 0;
+
+		while (i + n < len && h[i + n] != '\n') {
+			unsigned char c = h[i + n];
+
+			if (c == ',' || c == ';' || c == '<' || c == '\t' || c < 0x20 ? c != '\r' : c > 0x7E)
+				return false;
+			n++;
+		}
+		if (n == 0 || n > 40 || i + n == len)
+			return false;
+		i += n + 1;
+		if (len - i >= 4 && memcmp(h + i, ":20:", 4) == 0)
+			return true;
+	}
+	return false;
 }
 
 /* ------------------------------------------------------------ gathering */
@@ -338,6 +359,19 @@ static void text_line(struct cl_stmt_parser *p, char *s, size_t n)
 		field_start(p, s + 1, tn - 2, s + tn, n - tn);
 		return;
 	}
+	if (!m->open && n <= 40 && !m->complete) {
+		/* between messages: a transmission header ("ABNANL2A" "940"
+		   before each message; detection let at most three short lines
+		   through before the first) */
+		if (!m->noted_header) {
+			m->noted_header = true;
+			cl_stmt_note(p, m->lineno, MT_NOTE,
+				     "line \"%.30s\" outside a message: passed over (a bank's "
+				     "transmission header)",
+				     s);
+		}
+		return;
+	}
 	if (!m->open || m->nf == 0) {
 		cl_stmt_error(p, m->lineno, NULL, "mt940_order",
 			      "line \"%.30s\" outside a message's fields: expected a field \":20:\" "
@@ -416,7 +450,7 @@ static bool date6(const char *s, char out[11], int *y, int *mo)
  * 0 when there is no amount; *bad says why into why[cap]. */
 static size_t mt_amount(const char *s, int e, int64_t *out, char *why, size_t cap)
 {
-	size_t n = strspn(s, "0123456789,");
+	size_t n = strspn(s, "0123456789,"), lead = strspn(s, "0");
 	const char *comma = memchr(s, ',', n);
 	int64_t v = 0;
 	size_t nint, nfrac;
@@ -439,7 +473,9 @@ static size_t mt_amount(const char *s, int e, int64_t *out, char *why, size_t ca
 	nfrac = n - nint - 1;
 	while (nfrac > 0 && comma[nfrac] == '0')
 		nfrac--;
-	if (nint == 0 || n > 15) {
+	if (lead >= nint && nint > 0)
+		lead = nint - 1; /* "0,50": one zero stays */
+	if (nint == 0 || n - lead > 15) {
 		snprintf(why, cap, "\"%.*s\" is not an amount: expected 1 to 14 digits with a "
 			 "decimal comma", (int)(n > 20 ? 20 : n), s);
 		return 0;
@@ -452,7 +488,7 @@ static size_t mt_amount(const char *s, int e, int64_t *out, char *why, size_t ca
 		snprintf(why, cap, "\"%.*s\" has more decimals than the currency's %d", (int)n, s, e);
 		return 0;
 	}
-	for (size_t i = 0; i < nint; i++)
+	for (size_t i = lead; i < nint; i++)
 		v = v * 10 + (s[i] - '0');
 	for (int i = 0; i < e; i++)
 		v = v * 10 + ((size_t)i < nfrac ? comma[1 + i] - '0' : 0);
@@ -1248,8 +1284,10 @@ static void hand_out(struct cl_stmt_parser *p)
 		memcpy(e.ccy, m->stmt.acct_ccy, sizeof(e.ccy));
 		snprintf(e.status, sizeof(e.status), "BOOK");
 		e.index = ++m->entries;
-		if (!statement_line(p, f, &e, &tx))
+		if (!statement_line(p, f, &e, &tx)) {
+			m->overflow = true; /* nothing to add up without it */
 			return;
+		}
 		if (m->cur < m->nf && tag_is(&m->f[m->cur], "86") &&
 		    !(m->i62 >= 0 && m->cur > (size_t)m->i62))
 			information(p, &m->f[m->cur++], &e, &tx);
