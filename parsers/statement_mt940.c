@@ -96,7 +96,7 @@ struct cl_stmt_mt940 {
 	int i60, i62, i90d, i90c;
 	/* the file */
 	unsigned long messages;
-	bool noted_end, noted_lower, noted_pad, noted_type, noted_header, noted_zeros;
+	bool noted_end, noted_lower, noted_pad, noted_type, noted_header, noted_ref;
 };
 
 void cl_stmt_mt940_init(struct cl_stmt_parser *p)
@@ -345,7 +345,7 @@ static void text_line(struct cl_stmt_parser *p, char *s, size_t n)
 		return;
 	}
 	if (n >= 2 && s[0] == '@' && s[1] == '@') {
-		finish(p, false);
+		finish(p, true); /* a separator some banks write for "-" */
 		return;
 	}
 	if (is_tag(s, n, &tn)) {
@@ -927,7 +927,8 @@ static bool statement_line(struct cl_stmt_parser *p, const struct mt_field *f,
 		char *bank = strstr(s, "//");
 		size_t cn = bank ? (size_t)(bank - s) : strlen(s);
 
-		if (cn == 0 && !m->noted_end) {
+		if (cn == 0 && !m->noted_ref) {
+			m->noted_ref = true;
 			cl_stmt_note(p, f->line, MT_NOTE,
 				     ":61: has no customer reference: read as NONREF (none)");
 		}
