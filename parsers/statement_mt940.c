@@ -51,6 +51,7 @@
 
 #define MT_MAX_LINE 4096
 #define MT_MAX_MESSAGE (16u << 20) /* bytes of one message's text */
+#define MT_MAX_FIELDS 1000000     /* fields of one message */
 #define MT_NOTE "mt940_deviation"
 
 struct mt_field {
@@ -221,6 +222,16 @@ static void field_start(struct cl_stmt_parser *p, const char *tag, size_t tn, co
 	struct cl_stmt_mt940 *m = p->mt940;
 	struct mt_field *f;
 
+	if (m->over)
+		return;
+	if (m->nf == MT_MAX_FIELDS) {
+		cl_stmt_error(p, m->msg_line, NULL, "mt940_message_too_long",
+			      "message of line %lu has more than %d fields: expected messages of "
+			      "at most some thousand statement lines",
+			      m->msg_line, MT_MAX_FIELDS);
+		m->over = true;
+		return;
+	}
 	if (m->nf == m->f_cap) {
 		m->f_cap = m->f_cap ? m->f_cap * 2 : 64;
 		m->f = cl_xrealloc(m->f, m->f_cap * sizeof(*m->f));
@@ -262,8 +273,15 @@ static void blocks(struct cl_stmt_parser *p, char *s, size_t n)
 	struct cl_stmt_mt940 *m = p->mt940;
 	char *b2 = strstr(s, "{2:"), *b4 = strstr(s, "{4:");
 
-	if (!strstr(s, "{1:") && !b2 && !b4)
-		return; /* {5:...}, "}" */
+	if (!strstr(s, "{1:") && !b2 && !b4) {
+		if (m->open && m->nf > 0 && strncmp(s, "{5:", 3) != 0 && strcmp(s, "}") != 0) {
+			/* text of a field that starts with a brace */
+			text_add(p, "\n", 1);
+			text_add(p, s, n);
+			m->f[m->nf - 1].len = m->text_len - m->f[m->nf - 1].off;
+		}
+		return; /* {5:...}, "}" after a message */
+	}
 	if (m->open && m->nf > 0) {
 		finish(p, false);
 		stash(p, s, n);
