@@ -97,7 +97,10 @@ struct cl_stmt_mt940 {
 	int i60, i62, i90d, i90c;
 	/* the file */
 	unsigned long messages;
-	bool noted_end, noted_lower, noted_pad, noted_type, noted_header, noted_ref;
+	bool noted_end, noted_lower, noted_pad, noted_type, noted_header, noted_ref, noted_dash;
+	bool dash;              /* a line "-" read, the next line says what it was */
+	bool closed;            /* the message has its :62F:/:62M: */
+	unsigned long dash_line;
 };
 
 void cl_stmt_mt940_init(struct cl_stmt_parser *p)
@@ -182,7 +185,7 @@ static void begin(struct cl_stmt_parser *p, unsigned long line)
 
 	m->open = true;
 	m->hint_type = 0;
-	m->complete = m->ended = m->over = m->given = m->broken = false;
+	m->complete = m->ended = m->over = m->given = m->broken = m->closed = false;
 	m->msg_line = line;
 	m->text_len = 0;
 	m->nf = 0;
@@ -245,6 +248,8 @@ static void field_start(struct cl_stmt_parser *p, const char *tag, size_t tn, co
 		cl_stmt_note(p, m->lineno, MT_NOTE, "field tag \":%.3s:\" in lower case: read as "
 			     ":%s:", tag, f->tag);
 	}
+	if (f->tag[0] == '6' && f->tag[1] == '2')
+		m->closed = true;
 	f->line = m->lineno;
 	f->off = m->text_len;
 	text_add(p, v, vn);
@@ -297,20 +302,38 @@ static void blocks(struct cl_stmt_parser *p, char *s, size_t n)
 		text_line(p, b4 + 3, strlen(b4 + 3));
 }
 
-static void physical(struct cl_stmt_parser *p)
+/* A line "-" ends the message, unless a field of the message follows it:
+ * then it was a line of text (a wrapped :86: whose next line is "-"). */
+static void settle_dash(struct cl_stmt_parser *p)
 {
 	struct cl_stmt_mt940 *m = p->mt940;
-	char *s = m->line;
-	size_t n = m->line_len;
 
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\t'))
-		n--;
+	if (!m->dash)
+		return;
+	m->dash = false;
+	finish(p, true);
+}
+
+/* One line (its end and trailing blanks dropped) of s[0..n). */
+static void physical_text(struct cl_stmt_parser *p, char *s, size_t n)
+{
+	struct cl_stmt_mt940 *m = p->mt940;
+	size_t k = 0;
+	bool etx = false;
+
 	/* transmission control bytes around a message: SOH starts one, ETX
-	   ends one (as some banks' files still carry them) */
+	   ends one, SUB (a DOS end of file) ends the file: passed over, as
+	   some banks' files still carry them */
 	if (n > 0 && s[0] == 0x01) {
 		while (n > 0 && s[0] == 0x01) {
 			s++;
 			n--;
+		}
+		if (m->dash) {
+			settle_dash(p);
+			if (n > 0)
+				stash(p, s, n);
+			return;
 		}
 		if (m->open && m->nf > 0) {
 			finish(p, false);
@@ -319,31 +342,65 @@ static void physical(struct cl_stmt_parser *p)
 			return;
 		}
 	}
-	if (n > 0 && s[n - 1] == 0x03) {
-		while (n > 0 && (s[n - 1] == 0x03 || s[n - 1] == ' '))
-			n--;
-		if (n > 0)
-			text_line(p, s, n);
-		finish(p, true);
-		return;
-	}
-	if (n == 0)
-		return;
 	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if ((c < 0x20 && c != '\t') || c == 0x7F) {
-			cl_stmt_error(p, m->lineno, NULL, "mt940_character",
-				      "byte 0x%02X in column %zu: expected text (SWIFT messages are "
-				      "printable characters)",
-				      c, i + 1);
-			for (; i < n; i++)
-				if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] == 0x7F)
-					s[i] = '?';
+		if (s[i] == 0x03 || s[i] == 0x1A || s[i] == 0x01) {
+			etx |= s[i] == 0x03;
+			continue;
 		}
+		s[k++] = s[i];
 	}
+	n = k;
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\t'))
+		n--;
+	if (n > 0) {
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)s[i];
+
+			if ((c < 0x20 && c != '\t') || c == 0x7F) {
+				cl_stmt_error(p, m->lineno, NULL, "mt940_character",
+					      "byte 0x%02X in column %zu: expected text (SWIFT messages "
+					      "are printable characters)",
+					      c, i + 1);
+				for (; i < n; i++)
+					if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] == 0x7F)
+						s[i] = '?';
+			}
+		}
+		s[n] = '\0';
+		text_line(p, s, n);
+	}
+	if (etx) {
+		settle_dash(p);
+		finish(p, true);
+	}
+}
+
+static void physical(struct cl_stmt_parser *p)
+{
+	struct cl_stmt_mt940 *m = p->mt940;
+	char *s = m->line, *b1;
+	size_t n = m->line_len;
+
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\t'))
+		n--;
 	s[n] = '\0';
-	text_line(p, s, n);
+	/* "-}" and the next message's "{1:" on one line (PostFinance:
+	   "-}<ETX><SOH>{1:...") */
+	if (n > 2 && s[0] == '-' && (b1 = strstr(s + 1, "{1:")) != NULL) {
+		static char rest[MT_MAX_LINE + 1];
+		size_t k = (size_t)(b1 - s);
+
+		memcpy(rest, b1, n - k + 1);
+		physical_text(p, s, k);
+		if (m->complete || m->pending) {
+			settle_dash(p);
+			stash(p, rest, n - k);
+		} else {
+			physical_text(p, rest, n - k);
+		}
+		return;
+	}
+	physical_text(p, s, n);
 }
 
 static void text_line(struct cl_stmt_parser *p, char *s, size_t n)
@@ -351,8 +408,35 @@ static void text_line(struct cl_stmt_parser *p, char *s, size_t n)
 	struct cl_stmt_mt940 *m = p->mt940;
 	size_t tn;
 
+	if (m->dash) {
+		/* the line after a "-": a field of the message (not :20:), in a
+		   message that has no closing balance yet, says the "-" was its
+		   text */
+		if (is_tag(s, n, &tn) && !(tn == 4 && s[1] == '2' && s[2] == '0') && m->open &&
+		    m->nf > 0 && !m->closed) {
+			m->dash = false;
+			if (!m->noted_dash) {
+				m->noted_dash = true;
+				cl_stmt_note(p, m->dash_line, MT_NOTE,
+					     "line \"-\" followed by the field :%.3s: of its message: "
+					     "read as text of the field before it, not as the message's end",
+					     s + 1);
+			}
+			text_add(p, "\n-", 2);
+			m->f[m->nf - 1].len = m->text_len - m->f[m->nf - 1].off;
+		} else {
+			settle_dash(p);
+			stash(p, s, n);
+			return;
+		}
+	}
 	if (s[0] == '{') {
 		blocks(p, s, n);
+		return;
+	}
+	if (n == 1 && s[0] == '-' && m->open) {
+		m->dash = true;
+		m->dash_line = m->lineno;
 		return;
 	}
 	if ((n == 1 && s[0] == '-') || (n >= 2 && s[0] == '-' && s[1] == '}')) {
@@ -917,6 +1001,16 @@ static bool statement_line(struct cl_stmt_parser *p, const struct mt_field *f,
 		return false;
 	}
 	s += k;
+	if (s[0] == ' ') {
+		while (s[0] == ' ')
+			s++;
+		if (!m->noted_pad) {
+			m->noted_pad = true;
+			cl_stmt_note(p, f->line, MT_NOTE,
+				     ":61: blanks between the amount and the transaction type: passed "
+				     "over");
+		}
+	}
 	if (!isalpha((unsigned char)s[0]) || strlen(s) < 4 ||
 	    strspn(s + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ") < 3) {
 		cl_stmt_error(p, f->line, NULL, "mt940_statement_line",
@@ -1347,6 +1441,10 @@ static void at_end(struct cl_stmt_parser *p)
 {
 	struct cl_stmt_mt940 *m = p->mt940;
 
+	if (m->dash) {
+		settle_dash(p);
+		return;
+	}
 	if (m->open) {
 		finish(p, false);
 		return;

@@ -1,4 +1,4 @@
-# The MT940/MT942 files of testdata/statements/real/wolph_mt940: for each
+# The MT940/MT942 files of testdata/statements/real/*_mt940: for each
 # valid one (MANIFEST error codes "-"), an independent reader
 # (tests/tools/mt940_counts.py, written from the SWIFT field formats, no
 # code shared) counts the messages and statement lines and adds up their
@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 cd "$TESTDATA/statements"
 n=0
-grep '^real/wolph_mt940/' MANIFEST | while read -r path stmts entries txs statuses amount codes; do
+grep -E '^real/[a-z]+_mt940/' MANIFEST | while read -r path stmts entries txs statuses amount codes; do
 	if [ "$codes" = - ]; then
 		got=$(python3 "$CL_ROOT/tests/tools/mt940_counts.py" "$path")
 		[ "$got" = "$path $stmts $entries $txs $statuses $amount" ] ||

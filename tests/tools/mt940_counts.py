@@ -30,7 +30,7 @@ def fields(path):
     data = open(path, "rb").read().decode("latin-1")
     out = []
     for raw in data.splitlines():
-        line = raw.strip("\r\x01\x03 ")
+        line = raw.strip("\r\x01\x03\x1a ")
         if "{4:" in line:
             line = line.split("{4:", 1)[1]
         m = TAG.match(line)

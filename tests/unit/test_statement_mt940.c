@@ -256,6 +256,25 @@ static void test_mt940_deviations(void **state)
 		     &run);
 	assert_int_equal(run.nerr, 0);
 	assert_int_equal(run.nkind[CL_STMT_STATEMENT], 2);
+	/* a wrapped :86: line "-" before the closing balance is text; "-}",
+	   ETX, SOH and the next "{1:" on one line; a DOS end-of-file byte;
+	   a blank before the type code */
+	stmt_run_str(":20:A\n:25:1\n:28C:1\n:60F:C260301EUR0,\n:61:260301C1,NTRFR1\n"
+		     ":86:/EREF/E1/REMI/TEXT\n-\n:62F:C260301EUR1,\n"
+		     "-}\x03\x01{1:F01X}{2:O940}{4:\n:20:B\n:25:1\n:28C:2\n:60F:C260302EUR1,\n"
+		     ":61:260302D1, NTRFR2\n:62F:C260302EUR0,\n-\n\x1a",
+		     &run);
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nkind[CL_STMT_STATEMENT], 2);
+	assert_int_equal(run.nkind[CL_STMT_ENTRY], 2);
+	assert_int_equal(stmt_nth(&run, CL_STMT_ENTRY, 1)->entry.direction, CL_DIR_DEBIT);
+	assert_true(run.nnote >= 2);
+	/* after its closing balance, a "-" ends the message: a :61: after it
+	   has no :20: before it */
+	stmt_run_str(":20:A\n:25:1\n:28C:1\n:60F:C260301EUR0,\n:62F:C260301EUR0,\n-\n"
+		     ":61:260301C1,NTRFR1\n",
+		     &run);
+	assert_true(stmt_find_error(&run, "mt940_missing_field") >= 0);
 }
 
 /* Damage that leaves the meaning unclear: refused, saying where. */
