@@ -9,7 +9,8 @@
  *                     Ntry, Btch, TxDtls, and the statement checks
  *   status_pacs002.c  pacs.002: OrgnlGrpInfAndSts, TxInfAndSts
  *   statement_bai2.c  BAI2 records and trailer checks
- *   statement_mt940.c SWIFT MT940/MT942 messages, their fields and checks
+ *   statement_mt940.c SWIFT MT940/MT942 messages: lines, the message, checks
+ *   statement_mt940_fields.c  the values of their fields (statement_mt940_internal.h)
  *   statement_mt940_row.c  MT940's row of the table of formats
  *
  * Nothing here allocates per entry.  Not a public interface.
