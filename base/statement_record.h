@@ -21,6 +21,8 @@ enum cl_stmt_source {
 	CL_STMT_SRC_CAMT054,  /* debit/credit notification */
 	CL_STMT_SRC_PACS002,  /* payment status report */
 	CL_STMT_SRC_BAI2,
+	CL_STMT_SRC_MT940,    /* SWIFT MT940 customer statement */
+	CL_STMT_SRC_MT942,    /* SWIFT MT942 interim transaction report */
 };
 
 enum cl_stmt_kind {

@@ -255,7 +255,8 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	/* only a statement covers a period of an account: a notification
 	   (camt.054), an intraday report (camt.052) and a status report say
 	   what happened, not everything that did */
-	period = (strcmp(kind, "camt.053") == 0 || strcmp(kind, "bai2") == 0) &&
+	period = (strcmp(kind, "camt.053") == 0 || strcmp(kind, "bai2") == 0 ||
+		  strcmp(kind, "mt940") == 0) &&
 		 !PQgetisnull(res, 0, c_account) && !PQgetisnull(res, 0, c_from) &&
 		 !PQgetisnull(res, 0, c_to);
 	PQclear(res);

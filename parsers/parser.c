@@ -23,6 +23,11 @@ static const struct cl_format_ops formats[] = {
 	{CL_FORMAT_BAI2, "bai2", "a BAI2 file", "\"01,\" at its first byte",
 	 cl_bai2_detect, cl_bai2_open, cl_bai2_next, cl_bai2_free,
 	 CL_FAMILY_STATEMENT, NULL, cl_bai2_next_item, cl_bai2_message},
+	/* SWIFT MT940/MT942 statements: ":20:" or "{1:" after a BOM or blank
+	   lines (statement_mt940.c) */
+	{CL_FORMAT_MT940, "mt940", "an MT940/MT942 statement", "\":20:\" or \"{1:\"",
+	 cl_mt940_detect, cl_mt940_open, cl_mt940_next, cl_mt940_free,
+	 CL_FAMILY_STATEMENT, NULL, cl_mt940_next_item, cl_mt940_message},
 	/* clearing messages, statements and status reports: the Document
 	   namespace tells (xml_message.c) */
 	{CL_FORMAT_ISO20022, "iso20022", "an ISO 20022 XML document", "\"<\"",
@@ -262,6 +267,10 @@ enum cl_status cl_parser_next(struct cl_parser *p, const struct cl_record **rec,
 			if (p->ops->format == CL_FORMAT_BAI2)
 				snprintf(text, sizeof(text), "this is a BAI2 balance reporting "
 					 "file, not a clearing file: clearing-load loads pain.001, "
+					 "pacs.008, pacs.009 and pacs.004");
+			else if (p->ops->format == CL_FORMAT_MT940)
+				snprintf(text, sizeof(text), "this is a SWIFT MT940/MT942 "
+					 "statement, not a clearing file: clearing-load loads pain.001, "
 					 "pacs.008, pacs.009 and pacs.004");
 			else
 				cl_iso_unsupported_text(text, sizeof(text), cl_parser_message(p));

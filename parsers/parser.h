@@ -57,6 +57,7 @@ enum cl_format {
 	CL_FORMAT_ISO20022,
 	CL_FORMAT_CSV,       /* records as parse --format csv writes them */
 	CL_FORMAT_BAI2,      /* a BAI2 balance reporting file: statements */
+	CL_FORMAT_MT940,     /* SWIFT MT940/MT942 statements */
 };
 
 /* What a file says: clearing records (NACHA, pain.001, pacs.008/009/004,

@@ -30,6 +30,10 @@ const char *cl_stmt_source_name(enum cl_stmt_source s)
 		return "pacs.002";
 	case CL_STMT_SRC_BAI2:
 		return "bai2";
+	case CL_STMT_SRC_MT940:
+		return "mt940";
+	case CL_STMT_SRC_MT942:
+		return "mt942";
 	default:
 		return "";
 	}
@@ -205,8 +209,8 @@ static void decide(struct cl_stmt_parser *p)
 	if (len == 0) {
 		p->fmt = FMT_UNKNOWN;
 		cl_stmt_fatal(p, 0, "empty_file",
-			      "file is empty: expected a BAI2 file or an ISO 20022 statement or status "
-			      "report");
+			      "file is empty: expected a BAI2 file, an MT940/MT942 statement or an ISO "
+			      "20022 statement or status report");
 		return;
 	}
 	if (bai2_detect(head, len)) {
@@ -214,14 +218,18 @@ static void decide(struct cl_stmt_parser *p)
 		p->source = CL_STMT_SRC_BAI2;
 		snprintf(p->message_type, sizeof(p->message_type), "bai2");
 		cl_stmt_bai2_init(p);
+	} else if (cl_stmt_mt940_detect(head, len)) {
+		p->fmt = FMT_MT940;
+		cl_stmt_mt940_init(p);
 	} else if (cl_iso20022_detect(head, len) != CL_DETECT_NO) {
 		p->fmt = FMT_XML;
 		cl_stmt_xml_init(p, NULL);
 	} else {
 		p->fmt = FMT_UNKNOWN;
 		cl_stmt_fatal(p, 1, "unknown_format",
-			      "unknown format: expected a BAI2 file (starting \"01,\") or an ISO 20022 "
-			      "camt.052, camt.053, camt.054 or pacs.002 document (starting \"<\")");
+			      "unknown format: expected a BAI2 file (starting \"01,\"), an MT940/MT942 "
+			      "statement (starting \":20:\" or \"{1:\") or an ISO 20022 camt.052, "
+			      "camt.053, camt.054 or pacs.002 document (starting \"<\")");
 	}
 }
 
@@ -235,6 +243,8 @@ static void pump(struct cl_stmt_parser *p)
 		cl_stmt_xml_pump(p);
 	else if (p->fmt == FMT_BAI2)
 		cl_stmt_bai2_pump(p);
+	else if (p->fmt == FMT_MT940)
+		cl_stmt_mt940_pump(p);
 	else
 		p->finished = true;
 }
@@ -295,6 +305,7 @@ void cl_stmt_free(struct cl_stmt_parser *p)
 		return;
 	cl_stmt_xml_free(p);
 	cl_stmt_bai2_free(p);
+	cl_stmt_mt940_free(p);
 	free(p);
 }
 

@@ -9,6 +9,9 @@
  *                     Ntry, Btch, TxDtls, and the statement checks
  *   status_pacs002.c  pacs.002: OrgnlGrpInfAndSts, TxInfAndSts
  *   statement_bai2.c  BAI2 records and trailer checks
+ *   statement_mt940.c SWIFT MT940/MT942 messages: lines, the message, checks
+ *   statement_mt940_fields.c  the values of their fields (statement_mt940_internal.h)
+ *   statement_mt940_row.c  MT940's row of the table of formats
  *
  * Nothing here allocates per entry.  Not a public interface.
  */
@@ -200,9 +203,10 @@ struct cl_stmt_queued_error {
 	struct cl_error err;
 };
 
-enum cl_stmt_fmt { FMT_UNDECIDED = 0, FMT_XML, FMT_BAI2, FMT_UNKNOWN };
+enum cl_stmt_fmt { FMT_UNDECIDED = 0, FMT_XML, FMT_BAI2, FMT_MT940, FMT_UNKNOWN };
 
 struct cl_stmt_bai2; /* statement_bai2.c */
+struct cl_stmt_mt940; /* statement_mt940.c */
 
 struct cl_stmt_parser {
 	struct cl_input *in;
@@ -217,6 +221,7 @@ struct cl_stmt_parser {
 	struct cl_stmt_camt camt;
 	struct cl_stmt_pacs002 pacs;
 	struct cl_stmt_bai2 *bai2;
+	struct cl_stmt_mt940 *mt940;
 	/* what next() hands out, in document order */
 	unsigned long seq;
 	struct cl_stmt_item items[CL_STMT_ITEMQ];
@@ -281,5 +286,12 @@ void cl_stmt_xml_scope_path(const struct cl_stmt_parser *p, char *out, size_t ca
 void cl_stmt_bai2_init(struct cl_stmt_parser *p);
 void cl_stmt_bai2_pump(struct cl_stmt_parser *p);
 void cl_stmt_bai2_free(struct cl_stmt_parser *p);
+
+/* ---- statement_mt940.c ---- */
+/* ":20:" or "{1:" after an optional UTF-8 BOM, blank lines and a SOH. */
+bool cl_stmt_mt940_detect(const unsigned char *head, size_t len);
+void cl_stmt_mt940_init(struct cl_stmt_parser *p);
+void cl_stmt_mt940_pump(struct cl_stmt_parser *p);
+void cl_stmt_mt940_free(struct cl_stmt_parser *p);
 
 #endif

@@ -27,6 +27,8 @@ const char *cl_stmt_kind_of(enum cl_stmt_source s)
 	case CL_STMT_SRC_CAMT054: return "camt.054";
 	case CL_STMT_SRC_PACS002: return "pacs.002";
 	case CL_STMT_SRC_BAI2: return "bai2";
+	case CL_STMT_SRC_MT940: return "mt940";
+	case CL_STMT_SRC_MT942: return "mt942";
 	case CL_STMT_SRC_UNKNOWN: break;
 	}
 	return NULL;
@@ -82,6 +84,24 @@ static bool statement_key(const struct cl_stmt_statement *st, struct cl_stmt_row
 		snprintf(row->statement_id, sizeof(row->statement_id), "%s", st->msg_id);
 		return key(row->statement_key, sizeof(row->statement_key), "bai2|%s|%s|%s|%s|%s",
 			   st->sender, st->msg_id, acct, st->acct_ccy, row->period_from);
+	}
+	if (st->source == CL_STMT_SRC_MT940 || st->source == CL_STMT_SRC_MT942) {
+		/* the account, its currency, the :28C: statement number and the
+		   date that says which day's statement it is: an MT940's closing
+		   balance date (:62F:/:62M:, the same on every page of one
+		   statement, where a page's opening date is the page before's),
+		   an MT942's :13D: date and time; the page.  Not :20: (a
+		   reference of the message: each page has its own, and a
+		   statement sent again may get a new one) */
+		snprintf(row->statement_id, sizeof(row->statement_id), "%s", st->id);
+		if (st->source == CL_STMT_SRC_MT942)
+			return key(row->statement_key, sizeof(row->statement_key),
+				   "mt942|%s|%s|n:%s|t:%s", acct, st->acct_ccy, st->elctrnc_seq_nb,
+				   st->stmt_created);
+		if (st->page)
+			snprintf(page, sizeof(page), "|p:%u", st->page);
+		return key(row->statement_key, sizeof(row->statement_key), "mt940|%s|%s|n:%s|d:%s%s",
+			   acct, st->acct_ccy, st->lgl_seq_nb, row->period_to, page);
 	}
 	snprintf(row->statement_id, sizeof(row->statement_id), "%s", st->id);
 	if (st->page)

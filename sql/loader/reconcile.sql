@@ -697,7 +697,7 @@ OFFSET 0) AS x
 
 -- name: reconcile_balance
 -- The balance of statement $2 of tenant $1 (the run's statement number
--- $3), a camt.053 or camt.052 with an opening and a closing booked
+-- $3), a camt.053, camt.052 or MT940 with an opening and a closing booked
 -- balance; its opening plus its booked credits minus its booked debits
 -- against its closing, an exception balance_break carrying the difference
 -- (closing minus computed) when they differ.  A statement of several
@@ -713,7 +713,7 @@ WITH grp AS (
   SELECT pg_catalog.regexp_replace($2, '\|p:[0-9]+$', '') AS base),
 pages AS (
   SELECT i.* FROM clearing_statement_item i, grp
-  WHERE i.tenant = $1 AND i.item = 'statement' AND i.kind IN ('camt.053', 'camt.052')
+  WHERE i.tenant = $1 AND i.item = 'statement' AND i.kind IN ('camt.053', 'camt.052', 'mt940')
     AND (i.statement_key = grp.base
          OR (i.statement_key >= grp.base || '|p:' AND i.statement_key < grp.base || '|p;'))),
 st AS (

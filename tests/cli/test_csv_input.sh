@@ -43,7 +43,7 @@ expect_stderr_has 'masked.csv:2: error: column debtor_account on line 2 is maske
 printf 'scheme,amount_minor\nnacha,1\n' >nokind.csv
 run validate nokind.csv
 expect_status 3
-expect_stderr_has 'nokind.csv:1: error: unknown format: expected a NACHA file header ("101"), a BAI2 file ("01," at its first byte), an ISO 20022 XML document ("<") or a CSV export (a header row naming scheme and kind)'
+expect_stderr_has 'nokind.csv:1: error: unknown format: expected a NACHA file header ("101"), a BAI2 file ("01," at its first byte), an MT940/MT942 statement (":20:" or "{1:"), an ISO 20022 XML document ("<") or a CSV export (a header row naming scheme and kind)'
 
 # hostile sizes stop at the first overlong field, with its line, whatever
 # follows (libcsv's field buffer is capped at 1023 bytes)

@@ -22,7 +22,7 @@ grep -q '"hint":null' "$TMP/stdout" || fail "no null hint: $(cat "$TMP/stdout")"
 printf 'PK\003\004' >"$TMP/x.zip"
 run validate --format json "$TMP/x.zip"
 expect_status 3
-expect_stdout_has '"code":"unknown_format","message":"unknown format: expected a NACHA file header (\"101\"), a BAI2 file (\"01,\" at its first byte), an ISO 20022 XML document (\"<\") or a CSV export (a header row naming scheme and kind)","detail":null,"hint":"check that this is the clearing file itself: a file compressed other than with gzip (zip, bzip2, xz) must be unpacked first","sqlstate":null}'
+expect_stdout_has '"code":"unknown_format","message":"unknown format: expected a NACHA file header (\"101\"), a BAI2 file (\"01,\" at its first byte), an MT940/MT942 statement (\":20:\" or \"{1:\"), an ISO 20022 XML document (\"<\") or a CSV export (a header row naming scheme and kind)","detail":null,"hint":"check that this is the clearing file itself: a file compressed other than with gzip (zip, bzip2, xz) must be unpacked first","sqlstate":null}'
 grep -q '"detail":null' "$TMP/stdout" || fail "no null detail: $(cat "$TMP/stdout")"
 
 # an error with neither: no such keys, no such lines

@@ -284,9 +284,9 @@ check csv-quote-run     csv-quote-run.csv         0   3 csv_field_too_long \
 
 # Neither format; gzip as a transport.
 check garbage           binary-garbage.bin        0   3 unknown_format \
-	"$P: binary-garbage.bin:1: error: unknown format: expected a NACHA file header (\"101\"), a BAI2 file (\"01,\" at its first byte), an ISO 20022 XML document (\"<\") or a CSV export (a header row naming scheme and kind)"
+	"$P: binary-garbage.bin:1: error: unknown format: expected a NACHA file header (\"101\"), a BAI2 file (\"01,\" at its first byte), an MT940/MT942 statement (\":20:\" or \"{1:\"), an ISO 20022 XML document (\"<\") or a CSV export (a header row naming scheme and kind)"
 check gzip-bomb         gzip-bomb.gz              0   3 unknown_format \
-	"$P: gzip-bomb.gz:1: error: unknown format: expected a NACHA file header (\"101\"), a BAI2 file (\"01,\" at its first byte), an ISO 20022 XML document (\"<\") or a CSV export (a header row naming scheme and kind)"
+	"$P: gzip-bomb.gz:1: error: unknown format: expected a NACHA file header (\"101\"), a BAI2 file (\"01,\" at its first byte), an MT940/MT942 statement (\":20:\" or \"{1:\"), an ISO 20022 XML document (\"<\") or a CSV export (a header row naming scheme and kind)"
 check gzip-bomb-ach     gzip-bomb.ach.gz          0   3 gzip_ratio \
 	"$P: gzip-bomb.ach.gz:2: error: unexpected NUL byte at column 1 (expected printable ASCII)"
 check gzip-truncated    truncated.ach.gz          0   3 gzip_truncated \

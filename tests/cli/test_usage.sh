@@ -151,7 +151,7 @@ printf 'hello\n' >"$TMP/hello.txt"
 run validate "$TMP/hello.txt"
 expect_status 3
 expect_stderr - <<OUT
-clearing-load: $TMP/hello.txt:1: error: unknown format: expected a NACHA file header ("101"), a BAI2 file ("01," at its first byte), an ISO 20022 XML document ("<") or a CSV export (a header row naming scheme and kind)
+clearing-load: $TMP/hello.txt:1: error: unknown format: expected a NACHA file header ("101"), a BAI2 file ("01," at its first byte), an MT940/MT942 statement (":20:" or "{1:"), an ISO 20022 XML document ("<") or a CSV export (a header row naming scheme and kind)
 clearing-load: $TMP/hello.txt:1: hint: check that this is the clearing file itself: a file compressed other than with gzip (zip, bzip2, xz) must be unpacked first
 OUT
 expect_stdout - <<OUT

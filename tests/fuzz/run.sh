@@ -90,7 +90,7 @@ seeds_for() { # harness -> seed directories that exist
 	ach) set -- "$s/ach" "$root/testdata" "${shared:+$shared/ach}" ;;
 	iso20022) set -- "$s/xml" "$root/testdata" "${shared:+$shared/iso20022}" ;;
 	csv) set -- "$s/csv" ;;
-	statement) set -- "$s/bai2" "$root/testdata/statements" "${shared:+$shared/iso20022}" ;;
+	statement) set -- "$s/bai2" "$s/mt940" "$root/testdata/statements" "${shared:+$shared/iso20022}" ;;
 	*) set -- "$s/ach" "$s/xml" "$s/gz" "$s/csv" "$root/testdata" "$shared" ;;
 	esac
 	for d in "$@"; do
