@@ -113,6 +113,8 @@ enum {
 	CL_FF_FP_PAIN = 1 << 10,   /* pain.001 */
 	CL_FF_FP_PACS = 1 << 11,   /* pacs.008, pacs.009 */
 	CL_FF_FP_PACS004 = 1 << 12, /* pacs.004 */
+	CL_FF_FP_PAIN008 = 1 << 13, /* pain.008 */
+	CL_FF_FP_PACS003 = 1 << 14, /* pacs.003 */
 };
 
 struct cl_field {

@@ -80,6 +80,28 @@ static void parties_line(const struct cl_kv *kv, int n)
 		putchar('\n');
 }
 
+/* A direct debit's mandate: "mandate M signed D, SEQ, creditor C", what
+ * the record has of it; nothing for other records. */
+static void mandate_line(const struct cl_kv *kv, int n)
+{
+	const char *id = get(kv, n, CL_FIELD_NAME(mandate_id));
+	const char *date = get(kv, n, CL_FIELD_NAME(mandate_date));
+	const char *seq = get(kv, n, CL_FIELD_NAME(sequence_type));
+	const char *cdtr = get(kv, n, CL_FIELD_NAME(creditor_scheme_id));
+	char a[256], b[256];
+
+	if (!(id && *id) && !(seq && *seq) && !(cdtr && *cdtr))
+		return;
+	printf("  mandate    %s", id && *id ? safe(id, a, sizeof(a)) : "(none)");
+	if (date && *date)
+		printf(" signed %s", date);
+	if (seq && *seq)
+		printf(", %s", safe(seq, b, sizeof(b)));
+	if (cdtr && *cdtr)
+		printf(", creditor %s", safe(cdtr, a, sizeof(a)));
+	putchar('\n');
+}
+
 /* A natural key as output shows it: the row's accounts masked in it. */
 static const char *key_of(const struct cl_kv *kv, int n, const char *name, char *buf, size_t cap)
 {
@@ -162,6 +184,7 @@ static void record(struct cl_show_summary *s, const struct cl_kv *kv, int n)
 	if (minor)
 		cl_money_add(&s->totals, strtoll(minor, NULL, 10), get(kv, n, CL_FIELD_NAME(currency)));
 	parties_line(kv, n);
+	mandate_line(kv, n);
 	printf("  file       %s line %s\n", safe(get(kv, n, "file_name"), f, sizeof(f)),
 	       get(kv, n, CL_FIELD_NAME(position)) ? get(kv, n, CL_FIELD_NAME(position)) : "?");
 }

@@ -93,8 +93,16 @@ static const struct {
 } kinds[] = {
 	{ "ach.entry", "nacha" },   { "ach.return", "nacha" },  { "ach.noc", "nacha" },
 	{ "pain.001", "iso20022" }, { "pacs.008", "iso20022" }, { "pacs.009", "iso20022" },
-	{ "pacs.004", "iso20022" },
+	{ "pacs.004", "iso20022" }, { "pain.008", "iso20022" }, { "pacs.003", "iso20022" },
 };
+
+/* The direction the XML parser gives an ISO 20022 kind: debit for the
+ * direct debits, credit for the others. */
+static enum cl_direction iso_direction(const char *kind)
+{
+	return strcmp(kind, "pain.008") == 0 || strcmp(kind, "pacs.003") == 0 ? CL_DIR_DEBIT
+									     : CL_DIR_CREDIT;
+}
 
 const char *csv_show(char *buf, size_t cap, const char *s, size_t max)
 {
@@ -279,7 +287,7 @@ static enum cl_status identity(struct cl_csv *p, struct cl_record *rec, struct c
 	if (!rec->kind)
 		ROW_ERR("csv_kind",
 			"kind on line %lu is \"%s\": expected ach.entry, ach.return, ach.noc, "
-			"pain.001, pacs.008, pacs.009 or pacs.004",
+			"pain.001, pacs.008, pacs.009, pacs.004, pain.008 or pacs.003",
 			line, csv_show(s1, sizeof(s1), kind, 40));
 	if (strcmp(scheme, rec->scheme) != 0)
 		ROW_ERR("csv_scheme", "scheme on line %lu is \"%s\": %s %s record is scheme %s",
@@ -786,12 +794,12 @@ enum cl_status csv_row_record(struct cl_csv *p, struct cl_error *err)
 			line, article(rec->kind), rec->kind, rec->currency);
 	if (strcmp(rec->scheme, "nacha") == 0 && (st = nacha_rules(p, rec, &g, err)) != CL_OK)
 		return st;
-	if (strcmp(rec->scheme, "iso20022") == 0 && rec->direction != CL_DIR_CREDIT)
+	if (strcmp(rec->scheme, "iso20022") == 0 && rec->direction != iso_direction(rec->kind))
 		ROW_ERR("csv_direction",
 			"direction on line %lu is \"%s\": the XML parser gives every %s record "
-			"the direction credit",
+			"the direction %s",
 			line, cl_direction_name(rec->direction) ? cl_direction_name(rec->direction) : "",
-			rec->kind);
+			rec->kind, cl_direction_name(iso_direction(rec->kind)));
 	/* what the XML parser requires of every pain.001 transaction */
 	if (strcmp(rec->kind, "pain.001") == 0 && (!rec->value_date[0] || !rec->debtor_account[0]))
 		ROW_ERR("csv_field_format",

@@ -221,6 +221,8 @@ static void event_start(struct cl_iso20022 *p, int ev, unsigned long line, const
 		[EV_ROOT_PACS008] = CL_ISO_PACS008,
 		[EV_ROOT_PACS009] = CL_ISO_PACS009,
 		[EV_ROOT_PACS004] = CL_ISO_PACS004,
+		[EV_ROOT_PAIN008] = CL_ISO_PAIN008,
+		[EV_ROOT_PACS003] = CL_ISO_PACS003,
 	};
 
 	switch (ev) {
@@ -228,6 +230,8 @@ static void event_start(struct cl_iso20022 *p, int ev, unsigned long line, const
 	case EV_ROOT_PACS008:
 	case EV_ROOT_PACS009:
 	case EV_ROOT_PACS004:
+	case EV_ROOT_PAIN008:
+	case EV_ROOT_PACS003:
 		if (root_kind[ev] != p->kind) {
 			cl_iso_add_fatal(p, line, "unexpected_element",
 					 "element <%s> under Document: a %s message has <%s>", name,
@@ -287,6 +291,8 @@ static void event_end(struct cl_iso20022 *p, int ev)
 	case EV_ROOT_PACS008:
 	case EV_ROOT_PACS009:
 	case EV_ROOT_PACS004:
+	case EV_ROOT_PAIN008:
+	case EV_ROOT_PACS003:
 		cl_iso_root_end(p);
 		break;
 	case EV_GRPHDR:

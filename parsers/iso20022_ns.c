@@ -17,6 +17,8 @@ static const struct kinddef {
 	[CL_ISO_PACS008] = {"pacs.008", "FIToFICstmrCdtTrf"},
 	[CL_ISO_PACS009] = {"pacs.009", "FICdtTrf"},
 	[CL_ISO_PACS004] = {"pacs.004", "PmtRtr"},
+	[CL_ISO_PAIN008] = {"pain.008", "CstmrDrctDbtInitn"},
+	[CL_ISO_PACS003] = {"pacs.003", "FIToFICstmrDrctDbt"},
 };
 
 /* The messages we read, with the variants and versions of each.  Variant
@@ -33,6 +35,12 @@ static const struct msgdef {
 	{CL_ISO_PACS008, 1, 2, 13},
 	{CL_ISO_PACS009, 1, 2, 12},
 	{CL_ISO_PACS004, 1, 2, 14},
+	/* pain.008.001.01 names its message element "pain.008.001.01";
+	   pain.008.002.02 and .003.02 are the EPC and DK restrictions of .02 */
+	{CL_ISO_PAIN008, 1, 1, 12},
+	{CL_ISO_PAIN008, 2, 2, 2},
+	{CL_ISO_PAIN008, 3, 2, 2},
+	{CL_ISO_PACS003, 1, 1, 11},
 };
 
 /* Namespaces outside the urn:iso scheme that carry one of the messages
@@ -50,7 +58,8 @@ const char *cl_iso_ns_supported(void)
 {
 	return ISO_NS_PREFIX "pain.001.001.03 to .12 (and pain.001.002.03, "
 	       "pain.001.003.03, SIX pain.001.001.03.ch.02), pacs.008.001.02 to .13, "
-	       "pacs.009.001.02 to .12, pacs.004.001.02 to .14";
+	       "pacs.009.001.02 to .12, pacs.004.001.02 to .14, pain.008.001.01 to .12 "
+	       "(and pain.008.002.02, pain.008.003.02), pacs.003.001.01 to .11";
 }
 
 /* What the messages an operator may find in an inbox are, by family:
@@ -78,16 +87,15 @@ static const struct other {
 	{"admi.004", "a system event notification", false},
 	{"admi.007", "a receipt acknowledgement", false},
 	{"pain.007", "a customer payment reversal", true},
-	{"pain.008", "a direct debit initiation", true},
 	{"pain.013", "a creditor payment activation request", true},
-	{"pacs.003", "an interbank direct debit", true},
 	{"pacs.007", "a payment reversal", true},
 	{"pacs.010", "an interbank direct debit of a financial institution", true},
 };
 
 const char *cl_iso_unsupported_text(char *buf, size_t cap, const char *msg_type)
 {
-	static const char loads[] = "pain.001, pacs.008, pacs.009 and pacs.004";
+	static const char loads[] = "pain.001, pacs.008, pacs.009, pacs.004, pain.008 and "
+				    "pacs.003";
 
 	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
 		const struct other *o = &others[i];

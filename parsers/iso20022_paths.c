@@ -104,6 +104,7 @@ static const struct path_def grphdr_paths[] = {
 	{"InitgPty/Id/OrgId/AnyBIC", P_FIELD, F_INITG_ID, F_NONE},
 	{"InitgPty/Id/OrgId/Othr/Id", P_FIELD, F_INITG_ID, F_NONE},
 	{"InitgPty/Id/PrvtId/Othr/Id", P_FIELD, F_INITG_ID, F_NONE},
+	{"PmtTpInf/SeqTp", P_FIELD, F_GRP_SEQ_TP, F_NONE}, /* pacs.003 .01, .02 */
 	{NULL, P_FIELD, F_NONE, F_NONE},
 };
 
@@ -117,6 +118,50 @@ static const struct path_def pmtinf_paths[] = {
 	{"Dbtr/Nm", P_FIELD, F_PMT_DBTR_NM, F_NONE},
 	{"DbtrAcct", P_ACCOUNT, F_PMT_DBTR_IBAN, F_PMT_DBTR_OTHR},
 	{"DbtrAgt", P_AGENT, F_PMT_DBTR_AGT_BIC, F_PMT_DBTR_AGT_MMB},
+	{NULL, P_FIELD, F_NONE, F_NONE},
+};
+
+/* pain.008 PmtInf: the creditor's side, the collection date and the
+ * sequence type, for every collection of the block */
+static const struct path_def dd_pmtinf_paths[] = {
+	{"PmtInfId", P_FIELD, F_PMT_INF_ID, F_NONE},
+	{"NbOfTxs", P_FIELD, F_PMT_NB_OF_TXS, F_NONE},
+	{"CtrlSum", P_FIELD, F_PMT_CTRL_SUM, F_NONE},
+	{"PmtTpInf/SeqTp", P_FIELD, F_PMT_SEQ_TP, F_NONE},
+	{"ReqdColltnDt", P_FIELD, F_REQD_COLLTN_DT, F_NONE},
+	{"Cdtr/Nm", P_FIELD, F_PMT_CDTR_NM, F_NONE},
+	{"CdtrAcct", P_ACCOUNT, F_PMT_CDTR_IBAN, F_PMT_CDTR_OTHR},
+	{"CdtrAgt", P_AGENT, F_PMT_CDTR_AGT_BIC, F_PMT_CDTR_AGT_MMB},
+	{"CdtrSchmeId/Id/PrvtId/Othr/Id", P_FIELD, F_PMT_CDTR_SCHME_ID, F_NONE},
+	{"CdtrSchmeId/Id/PrvtId/OthrId/Id", P_FIELD, F_PMT_CDTR_SCHME_ID, F_NONE}, /* .01 */
+	{NULL, P_FIELD, F_NONE, F_NONE},
+};
+
+/* A direct debit transaction (pain.008 and pacs.003 DrctDbtTxInf): its
+ * own subtrie, so a credit transfer never reads a mandate */
+static const struct path_def dd_tx_paths[] = {
+	{"PmtId/InstrId", P_FIELD, F_INSTR_ID, F_NONE},
+	{"PmtId/EndToEndId", P_FIELD, F_E2E_ID, F_NONE},
+	{"PmtId/TxId", P_FIELD, F_TX_ID, F_NONE},
+	{"PmtId/UETR", P_FIELD, F_UETR, F_NONE},
+	{"PmtTpInf/SeqTp", P_FIELD, F_TX_SEQ_TP, F_NONE},
+	{"IntrBkSttlmDt", P_FIELD, F_TX_STTLM_DT, F_NONE},
+	{"DrctDbtTx/MndtRltdInf/MndtId", P_FIELD, F_MNDT_ID, F_NONE},
+	{"DrctDbtTx/MndtRltdInf/DtOfSgntr", P_FIELD, F_MNDT_DT, F_NONE},
+	{"DrctDbtTx/CdtrSchmeId/Id/PrvtId/Othr/Id", P_FIELD, F_TX_CDTR_SCHME_ID, F_NONE},
+	{"DrctDbtTx/CdtrSchmeId/Id/PrvtId/OthrId/Id", P_FIELD, F_TX_CDTR_SCHME_ID, F_NONE},
+	{"InstgAgt", P_AGENT, F_TX_INSTG_BIC, F_TX_INSTG_MMB},
+	{"InstgAgt/FinInstnId/LEI", P_FIELD, F_TX_INSTG_OTHER, F_NONE},
+	{"InstgAgt/FinInstnId/Othr/Id", P_FIELD, F_TX_INSTG_OTHER, F_NONE},
+	{"InstgAgt/FinInstnId/Nm", P_FIELD, F_TX_INSTG_OTHER, F_NONE},
+	{"InstdAgt", P_AGENT, F_TX_INSTD_BIC, F_TX_INSTD_MMB},
+	{"Cdtr/Nm", P_FIELD, F_CDTR_NM, F_NONE},
+	{"CdtrAcct", P_ACCOUNT, F_CDTR_IBAN, F_CDTR_OTHR},
+	{"CdtrAgt", P_AGENT, F_CDTR_AGT_BIC, F_CDTR_AGT_MMB},
+	{"Dbtr/Nm", P_FIELD, F_DBTR_NM, F_NONE},
+	{"DbtrAcct", P_ACCOUNT, F_DBTR_IBAN, F_DBTR_OTHR},
+	{"DbtrAgt", P_AGENT, F_DBTR_AGT_BIC, F_DBTR_AGT_MMB},
+	{"RmtInf/Ustrd", P_FIELD, F_USTRD, F_NONE},
 	{NULL, P_FIELD, F_NONE, F_NONE},
 };
 
@@ -236,7 +281,7 @@ static int message_root(int doc, const char *name, enum cl_iso_event ev, int grp
 
 static void build(void)
 {
-	int doc, hdr, grp, pmt, tx, root;
+	int doc, hdr, grp, pmt, tx, root, dd_pmt, dd_tx_pain, dd_tx_pacs;
 
 	doc = new_node();
 	hdr = new_node();
@@ -264,6 +309,33 @@ static void build(void)
 	add_paths(path(tx, "RtrChain"), return_party_paths);
 	add_paths(path(tx, "OrgnlTxRef"), return_party_paths);
 	add_paths(hdr, apphdr_paths);
+
+	/* direct debits: pain.008 (named "pain.008.001.01" in its first
+	   version) and pacs.003; the amount is InstdAmt in pain.008, the
+	   settlement amount in pacs.003 (whose InstdAmt, the amount before
+	   charges, is not read) */
+	dd_pmt = new_node();
+	dd_tx_pain = new_node();
+	dd_tx_pacs = new_node();
+	table.node[dd_pmt].event = EV_PMTINF;
+	table.node[dd_tx_pain].event = EV_TX;
+	table.node[dd_tx_pacs].event = EV_TX;
+	root = message_root(doc, "CstmrDrctDbtInitn", EV_ROOT_PAIN008, grp);
+	step(root, "PmtInf", 6, dd_pmt);
+	root = message_root(doc, "pain.008.001.01", EV_ROOT_PAIN008, grp);
+	step(root, "PmtInf", 6, dd_pmt);
+	step(dd_pmt, "DrctDbtTxInf", 12, dd_tx_pain);
+	root = message_root(doc, "FIToFICstmrDrctDbt", EV_ROOT_PACS003, grp);
+	step(root, "DrctDbtTxInf", 12, dd_tx_pacs);
+	root = message_root(doc, "pacs.003.001.01", EV_ROOT_PACS003, grp);
+	step(root, "DrctDbtTxInf", 12, dd_tx_pacs);
+	add_paths(dd_pmt, dd_pmtinf_paths);
+	add_paths(dd_tx_pain, dd_tx_paths);
+	table.node[path(dd_tx_pain, "InstdAmt")].field = F_AMT;
+	table.node[path(dd_tx_pain, "InstdAmt")].amount = 1;
+	add_paths(dd_tx_pacs, dd_tx_paths);
+	table.node[path(dd_tx_pacs, "IntrBkSttlmAmt")].field = F_AMT;
+	table.node[path(dd_tx_pacs, "IntrBkSttlmAmt")].amount = 1;
 }
 
 /* The first five nodes (Document, AppHdr, GrpHdr, PmtInf, transaction)
@@ -276,7 +348,9 @@ void cl_iso_node_path(const struct cl_iso_paths *t, int node, char *out, size_t 
 	size_t len = 0;
 
 	out[0] = '\0';
-	while (node >= SCOPE_NODES && n < CL_ISO_MAX_DEPTH) {
+	/* the direct debits' PmtInf and transaction are scopes too */
+	while (node >= SCOPE_NODES && t->node[node].event != EV_PMTINF &&
+	       t->node[node].event != EV_TX && n < CL_ISO_MAX_DEPTH) {
 		chain[n++] = node;
 		node = t->parent[node];
 	}

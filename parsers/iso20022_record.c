@@ -10,6 +10,20 @@
 
 #include "rules/fingerprint.h"
 
+/* The element of one transaction of a kind. */
+static const char *tx_element(enum cl_iso_kind kind)
+{
+	switch (kind) {
+	case CL_ISO_PACS004:
+		return "TxInf";
+	case CL_ISO_PAIN008:
+	case CL_ISO_PACS003:
+		return "DrctDbtTxInf";
+	default:
+		return "CdtTrfTxInf";
+	}
+}
+
 /* The path of a field for messages: its scope's path plus the element
  * path below it, as matched. */
 static void scope_path(const struct cl_iso20022 *p, enum cl_iso_field f, char *out, size_t cap)
@@ -20,12 +34,11 @@ static void scope_path(const struct cl_iso20022 *p, enum cl_iso_field f, char *o
 		snprintf(out, cap, "%s/GrpHdr", p->root_path);
 	else if (f < F_INSTR_ID)
 		snprintf(out, cap, "%s/PmtInf[%lu]", p->root_path, p->pmt_index);
-	else if (p->kind == CL_ISO_PAIN001)
-		snprintf(out, cap, "%s/PmtInf[%lu]/CdtTrfTxInf[%lu]", p->root_path, p->pmt_index,
-			 p->tx_index);
+	else if (p->kind == CL_ISO_PAIN001 || p->kind == CL_ISO_PAIN008)
+		snprintf(out, cap, "%s/PmtInf[%lu]/%s[%lu]", p->root_path, p->pmt_index,
+			 tx_element(p->kind), p->tx_index);
 	else
-		snprintf(out, cap, "%s/%s[%lu]", p->root_path,
-			 p->kind == CL_ISO_PACS004 ? "TxInf" : "CdtTrfTxInf", p->tx_index);
+		snprintf(out, cap, "%s/%s[%lu]", p->root_path, tx_element(p->kind), p->tx_index);
 }
 
 /* Path of field f (as seen) or of `rel` under its scope (when missing). */
@@ -305,7 +318,7 @@ void cl_iso_grphdr_end(struct cl_iso20022 *p)
 				 p->val[F_CRE_DT_TM]);
 	info_copy(p->info.file_id, sizeof(p->info.file_id), p->val[F_MSG_ID]);
 	info_copy(p->info.created, sizeof(p->info.created), p->val[F_CRE_DT_TM]);
-	if (p->kind == CL_ISO_PAIN001)
+	if (p->kind == CL_ISO_PAIN001 || p->kind == CL_ISO_PAIN008)
 		/* the initiating party's id only, never its name: it can be a
 		 * private person, and names are stored nowhere */
 		info_copy(p->info.sender, sizeof(p->info.sender), p->val[F_INITG_ID]);
@@ -326,15 +339,17 @@ void cl_iso_pmtinf_end(struct cl_iso20022 *p)
 {
 	char scope[48];
 
-	require(p, F_PMT_INF_ID, "PmtInfId", p->pmt_line);
+	/* optional in pain.008.001.01 alone */
+	if (strcmp(p->msg_type, "pain.008.001.01") != 0)
+		require(p, F_PMT_INF_ID, "PmtInfId", p->pmt_line);
 	if (p->pmt_count == 0) {
 		char path[CL_PATH_MAX];
 
 		snprintf(path, sizeof(path), "%s/PmtInf[%lu]", p->root_path, p->pmt_index);
 		cl_iso_add_error(p, p->pmt_line, path, "no_transaction",
 				 "PmtInf %lu has no transaction: expected at least one "
-				 "<CdtTrfTxInf> in it (a payment information block holds 1 to n)",
-				 p->pmt_index);
+				 "<%s> in it (a payment information block holds 1 to n)",
+				 p->pmt_index, tx_element(p->kind));
 	}
 	snprintf(scope, sizeof(scope), "PmtInf %lu", p->pmt_index);
 	check_totals(p, F_PMT_NB_OF_TXS, F_PMT_CTRL_SUM, p->pmt_count, &p->pmt_sum,
@@ -354,23 +369,23 @@ void cl_iso_root_end(struct cl_iso20022 *p)
 				 "required element GrpHdr is missing: expected <GrpHdr> (the group "
 				 "header, once) as the first element of <%s>",
 				 root);
-	if (p->kind == CL_ISO_PAIN001 && p->pmt_index == 0)
+	if ((p->kind == CL_ISO_PAIN001 || p->kind == CL_ISO_PAIN008) && p->pmt_index == 0)
 		cl_iso_add_error(p, p->msg_line, p->root_path, "no_transaction",
 				 "%s has no transaction: expected at least one <PmtInf> with at "
-				 "least one <CdtTrfTxInf>; an empty message is not a file of no "
+				 "least one <%s>; an empty message is not a file of no "
 				 "payments",
-				 p->msg_type);
+				 p->msg_type, tx_element(p->kind));
 	else if (p->kind == CL_ISO_PACS004 && p->grp_count == 0)
 		cl_iso_add_error(p, p->msg_line, p->root_path, "no_transaction",
 				 "%s has no transaction: expected at least one <TxInf>; a return "
 				 "of a whole group (GrpHdr/GrpRtr without TxInf) is not read, since "
 				 "each returned transaction is keyed on its own",
 				 p->msg_type);
-	else if (p->kind != CL_ISO_PAIN001 && p->grp_count == 0)
+	else if (p->kind != CL_ISO_PAIN001 && p->kind != CL_ISO_PAIN008 && p->grp_count == 0)
 		cl_iso_add_error(p, p->msg_line, p->root_path, "no_transaction",
-				 "%s has no transaction: expected at least one <CdtTrfTxInf>; an "
+				 "%s has no transaction: expected at least one <%s>; an "
 				 "empty message is not a file of no payments",
-				 p->msg_type);
+				 p->msg_type, tx_element(p->kind));
 	check_totals(p, F_GRP_NB_OF_TXS, F_GRP_CTRL_SUM, p->grp_count, &p->grp_sum,
 		     p->grp_sum_unknown, "group header");
 }
@@ -384,6 +399,8 @@ static void tx_amount(struct cl_iso20022 *p, struct cl_record *rec, bool *ok)
 		[CL_ISO_PACS008] = "IntrBkSttlmAmt",
 		[CL_ISO_PACS009] = "IntrBkSttlmAmt",
 		[CL_ISO_PACS004] = "RtrdIntrBkSttlmAmt",
+		[CL_ISO_PAIN008] = "InstdAmt",
+		[CL_ISO_PACS003] = "IntrBkSttlmAmt",
 	};
 	int exp;
 	unsigned long line = field_line(p, F_AMT, p->tx_line);
@@ -439,11 +456,53 @@ static void tx_amount(struct cl_iso20022 *p, struct cl_record *rec, bool *ok)
 	}
 }
 
+/* SeqTp: SequenceType1Code (.01, .02) and SequenceType3Code (RPRE, a
+ * re-presented collection, from .03). */
+static bool seq_type_code(const char *s)
+{
+	static const char *const codes[] = {"FRST", "RCUR", "FNAL", "OOFF", "RPRE"};
+
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		if (strcmp(s, codes[i]) == 0)
+			return true;
+	return false;
+}
+
+/* A direct debit's mandate, creditor identifier and sequence type: the
+ * transaction's own, else its PmtInf's (pain.008), else the group
+ * header's (pacs.003 .01, .02). */
+static void dd_fields(struct cl_iso20022 *p, struct cl_record *rec)
+{
+	enum cl_iso_field seq = p->seen[F_TX_SEQ_TP] ? F_TX_SEQ_TP
+				: p->seen[F_PMT_SEQ_TP] ? F_PMT_SEQ_TP : F_GRP_SEQ_TP;
+
+	take(p, F_MNDT_ID, rec->mandate_id, sizeof(rec->mandate_id), "MndtId");
+	take_date(p, F_MNDT_DT, rec->mandate_date, "DtOfSgntr");
+	if (p->seen[F_TX_CDTR_SCHME_ID])
+		take(p, F_TX_CDTR_SCHME_ID, rec->creditor_scheme_id,
+		     sizeof(rec->creditor_scheme_id), "creditor scheme id");
+	else
+		take(p, F_PMT_CDTR_SCHME_ID, rec->creditor_scheme_id,
+		     sizeof(rec->creditor_scheme_id), "creditor scheme id");
+	if (!p->seen[seq])
+		return;
+	if (!seq_type_code(p->val[seq])) {
+		report(p, seq, p->line_of[seq], NULL, "sequence_type",
+		       "SeqTp \"%.10s\" is not a sequence type: expected FRST, RCUR, FNAL, OOFF "
+		       "or RPRE",
+		       p->val[seq]);
+		return;
+	}
+	memcpy(rec->sequence_type, p->val[seq], 5);
+}
+
 void cl_iso_tx_end(struct cl_iso20022 *p)
 {
 	struct cl_record *rec = cl_iso_record_slot(p);
 	struct cl_iso_extra *x = &p->extra;
 	bool pain = p->kind == CL_ISO_PAIN001, amount_ok;
+	bool dd_pain = p->kind == CL_ISO_PAIN008;
+	bool dd = dd_pain || p->kind == CL_ISO_PACS003;
 	char why[CL_MSGTEXT_MAX], path[CL_PATH_MAX];
 
 	cl_record_clear(rec);
@@ -452,7 +511,9 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 	rec->key_rule = CL_KEY_RULE_V1;
 	rec->position = p->tx_line;
 	rec->ordinal = p->ordinal;
-	rec->direction = CL_DIR_CREDIT;
+	/* a direct debit moves money from the debtor to the creditor as a
+	   credit transfer does, on the creditor's initiative: a debit */
+	rec->direction = dd ? CL_DIR_DEBIT : CL_DIR_CREDIT;
 	memcpy(rec->message_type, p->msg_type, sizeof(rec->message_type));
 	memset(x, 0, sizeof(*x));
 	x->kind = p->kind;
@@ -465,7 +526,7 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 	take(p, F_TX_ID, rec->tx_id, CL_ID_MAX, "TxId");
 	take_uuid(p, F_UETR, rec->uetr, "UETR");
 	take(p, F_INITG_ID, rec->initiating_party_id, CL_ID_MAX, "initiating party id");
-	if (pain) {
+	if (pain || dd_pain) {
 		take(p, F_PMT_INF_ID, rec->pmt_inf_id, CL_ID_MAX, "PmtInfId");
 		require(p, F_E2E_ID, "PmtId/EndToEndId", p->tx_line);
 	} else if (p->kind != CL_ISO_PACS004) {
@@ -499,6 +560,11 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 					   "ReqdExctnDt/DtTm");
 		else
 			require(p, F_REQD_EXCTN_DT, "ReqdExctnDt", p->pmt_line);
+	} else if (dd_pain) {
+		if (p->seen[F_REQD_COLLTN_DT])
+			take_date(p, F_REQD_COLLTN_DT, rec->value_date, "ReqdColltnDt");
+		else
+			require(p, F_REQD_COLLTN_DT, "ReqdColltnDt", p->pmt_line);
 	} else if (p->seen[F_TX_STTLM_DT]) {
 		take_date(p, F_TX_STTLM_DT, rec->value_date, "IntrBkSttlmDt");
 	} else {
@@ -519,9 +585,26 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 		take_account(p, F_DBTR_IBAN, F_DBTR_OTHR, rec->debtor_account, "debtor account");
 		take_agent(p, F_DBTR_AGT_BIC, F_DBTR_AGT_MMB, rec->debtor_agent, "debtor agent");
 	}
-	take(p, F_CDTR_NM, rec->creditor_name, CL_NAME_MAX, "creditor name");
-	take_account(p, F_CDTR_IBAN, F_CDTR_OTHR, rec->creditor_account, "creditor account");
-	take_agent(p, F_CDTR_AGT_BIC, F_CDTR_AGT_MMB, rec->creditor_agent, "creditor agent");
+	if (dd_pain) {
+		/* the creditor is the initiator: its side is the PmtInf's */
+		if (!p->seen[F_DBTR_IBAN] && !p->seen[F_DBTR_OTHR])
+			require(p, F_DBTR_IBAN, "DbtrAcct/Id", p->tx_line);
+		take(p, F_PMT_CDTR_NM, rec->creditor_name, CL_NAME_MAX, "creditor name");
+		take_account(p, F_PMT_CDTR_IBAN, F_PMT_CDTR_OTHR, rec->creditor_account,
+			     "creditor account");
+		if (!p->seen[F_PMT_CDTR_IBAN] && !p->seen[F_PMT_CDTR_OTHR])
+			require(p, F_PMT_CDTR_IBAN, "CdtrAcct/Id", p->pmt_line);
+		take_agent(p, F_PMT_CDTR_AGT_BIC, F_PMT_CDTR_AGT_MMB, rec->creditor_agent,
+			   "creditor agent");
+	} else {
+		take(p, F_CDTR_NM, rec->creditor_name, CL_NAME_MAX, "creditor name");
+		take_account(p, F_CDTR_IBAN, F_CDTR_OTHR, rec->creditor_account,
+			     "creditor account");
+		take_agent(p, F_CDTR_AGT_BIC, F_CDTR_AGT_MMB, rec->creditor_agent,
+			   "creditor agent");
+	}
+	if (dd)
+		dd_fields(p, rec);
 	/* "the equivalent of AMOUNT in CcyOfTrf" is another instruction than
 	 * "AMOUNT": the currency of transfer goes into the fingerprint */
 	if (p->seen[F_CCY_OF_TRF])
@@ -590,8 +673,7 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 				"transaction cannot be identified (no natural key), so a copy of "
 				"it could not be told from a new payment: %s (%s/InstgAgt, "
 				"GrpHdr/InstgAgt or AppHdr/Fr/FIId)%s",
-				CL_ISO_NO_INSTG, p->kind == CL_ISO_PACS004 ? "TxInf" : "CdtTrfTxInf",
-				why + n);
+				CL_ISO_NO_INSTG, tx_element(p->kind), why + n);
 
 			snprintf(e->hint, sizeof(e->hint),
 				 "have the sender fill GrpHdr/InstgAgt, or load the message in "
@@ -605,9 +687,9 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 					 why);
 		}
 	}
-	if (!pain && !p->info.sender[0])
+	if (!pain && !dd_pain && !p->info.sender[0])
 		info_copy(p->info.sender, sizeof(p->info.sender), rec->instructing_agent);
-	if (!pain && !p->info.receiver[0])
+	if (!pain && !dd_pain && !p->info.receiver[0])
 		info_copy(p->info.receiver, sizeof(p->info.receiver), rec->instructed_agent);
 	cl_iso_fingerprint(p->fp, rec, x);
 	/* a record without a key cannot be loaded or compared: only its

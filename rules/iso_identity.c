@@ -87,6 +87,55 @@ static bool pain001_key(struct cl_record *rec, const struct cl_iso_extra *x, cha
 	return false;
 }
 
+/* A collection (pain.008): whose claim it is (the creditor identifier,
+ * else the creditor's account: each creditor chooses its own EndToEndIds
+ * and mandate references), under which mandate, and which collection of
+ * it (EndToEndId, else the requested collection date: a mandate is
+ * collected once on a day).  The alternate key is the same without the
+ * mandate ("dd|creditor|EndToEndId"): a collection re-sent under a
+ * corrected mandate reference gets another natural key, and is held when
+ * everything else is the same (alt_fp: the fingerprint without the
+ * mandate), never applied twice.  clearing-load-keys(7), 0036. */
+static bool pain008_key(struct cl_record *rec, const struct cl_iso_extra *x, char *why,
+			size_t cap)
+{
+	const char *cdtr = rec->creditor_scheme_id[0] ? rec->creditor_scheme_id
+						      : rec->creditor_account;
+	int n = 0, m = 0;
+
+	if (!cdtr[0]) {
+		snprintf(why, cap, "no creditor scheme id and no creditor account: the key names "
+			 "whose collection it is, since each creditor chooses its own "
+			 "EndToEndIds and mandate references");
+		return false;
+	}
+	if (!cl_iso_id_unusable(rec->end_to_end_id)) {
+		n = snprintf(rec->natural_key, sizeof(rec->natural_key), "%s|%s|%s", cdtr,
+			     rec->mandate_id, rec->end_to_end_id);
+		m = snprintf(rec->alt_key, sizeof(rec->alt_key), "dd|%s|%s", cdtr,
+			     rec->end_to_end_id);
+		if (m < 0 || (size_t)m >= sizeof(rec->alt_key))
+			rec->alt_key[0] = '\0';
+	} else if (rec->mandate_id[0] && rec->value_date[0]) {
+		n = snprintf(rec->natural_key, sizeof(rec->natural_key), "dt|%s|%s|%s", cdtr,
+			     rec->mandate_id, rec->value_date);
+	} else if (x->positional_keys) {
+		n = snprintf(rec->natural_key, sizeof(rec->natural_key), "pos|%s|%s|%lu",
+			     rec->msg_id, rec->pmt_inf_id, rec->ordinal);
+		rec->key_rule = CL_KEY_RULE_V1_POSITIONAL;
+		return n > 0 && (size_t)n < sizeof(rec->natural_key);
+	} else {
+		snprintf(why, cap, "EndToEndId is %s and no mandate id: the key needs an id of "
+			 "this collection (EndToEndId, else MndtId with the collection date; use "
+			 "--positional-keys to key such records by MsgId, PmtInfId and "
+			 "position)",
+			 rec->end_to_end_id[0] ? "NOTPROVIDED" : "empty");
+		return false;
+	}
+	rec->key_rule = CL_KEY_RULE_V1;
+	return n > 0 && (size_t)n < sizeof(rec->natural_key);
+}
+
 /* The payment's identity under the lowest key tier it can be sent with
  * (record.h: alt_key).  A UETR is optional before pacs.008.001.08 and
  * gateways drop it, a TxId is optional in .08 and a return's RtrId often
@@ -143,8 +192,12 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 	case CL_ISO_PAIN001:
 		ok = pain001_key(rec, x, why, cap);
 		break;
+	case CL_ISO_PAIN008:
+		ok = pain008_key(rec, x, why, cap);
+		break;
 	case CL_ISO_PACS008:
 	case CL_ISO_PACS009:
+	case CL_ISO_PACS003:
 	case CL_ISO_PACS004: {
 		char gb[CL_AGENT_MAX];
 		const char *instg = agent_id(rec->instructing_agent, gb, sizeof(gb));
@@ -200,9 +253,16 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 	return ok;
 }
 
+/* What the second fingerprint (alt_fp) leaves out: a pacs record's
+ * instructed agent, a collection's mandate. */
+enum fp_form { FP_WHOLE, FP_NO_INSTD, FP_NO_MANDATE };
+
 static void fingerprint(struct cl_fp *fp, const struct cl_record *rec,
-			const struct cl_iso_extra *x, bool instd, unsigned char out[32])
+			const struct cl_iso_extra *x, enum fp_form form, unsigned char out[32])
 {
+	bool dd = x->kind == CL_ISO_PAIN008 || x->kind == CL_ISO_PACS003;
+	bool pain = x->kind == CL_ISO_PAIN001 || x->kind == CL_ISO_PAIN008;
+
 	char buf[CL_AGENT_MAX];
 
 	/* each value under its field's name (record_fields.def; fixed for
@@ -221,9 +281,9 @@ static void fingerprint(struct cl_fp *fp, const struct cl_record *rec,
 	cl_fp_str(fp, CL_FIELD_NAME(creditor_agent), agent_id(rec->creditor_agent, buf, sizeof(buf)));
 	if (x->ccy_of_trf[0]) /* only for EqvtAmt: InstdAmt fingerprints stay as they were */
 		cl_fp_str(fp, "equivalent_amount_ccy_of_trf", x->ccy_of_trf);
-	if (x->kind != CL_ISO_PAIN001) {
+	if (!pain) {
 		cl_fp_str(fp, CL_FIELD_NAME(instructing_agent), agent_id(rec->instructing_agent, buf, sizeof(buf)));
-		if (instd)
+		if (form != FP_NO_INSTD)
 			cl_fp_str(fp, CL_FIELD_NAME(instructed_agent),
 				  agent_id(rec->instructed_agent, buf, sizeof(buf)));
 	}
@@ -238,15 +298,27 @@ static void fingerprint(struct cl_fp *fp, const struct cl_record *rec,
 		cl_fp_str(fp, CL_FIELD_NAME(orgnl_tx_id), rec->orgnl_tx_id);
 		cl_fp_str(fp, CL_FIELD_NAME(orgnl_msg_id), rec->orgnl_msg_id);
 	}
+	if (dd) {
+		/* what the debtor's bank debits on: whose claim, under which
+		   mandate, which collection of it */
+		cl_fp_str(fp, CL_FIELD_NAME(creditor_scheme_id), rec->creditor_scheme_id);
+		if (form != FP_NO_MANDATE)
+			cl_fp_str(fp, CL_FIELD_NAME(mandate_id), rec->mandate_id);
+		cl_fp_str(fp, CL_FIELD_NAME(sequence_type), rec->sequence_type);
+	}
 	cl_fp_end(fp, out);
 }
 
 void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl_iso_extra *x)
 {
-	fingerprint(fp, rec, x, true, rec->fingerprint);
+	fingerprint(fp, rec, x, FP_WHOLE, rec->fingerprint);
 	/* a pacs record with an alternate key: the same without the
-	   instructed agent, so a form that lacks it still meets this one */
+	   instructed agent, so a form that lacks it still meets this one; a
+	   collection's without its mandate, so one re-sent under a corrected
+	   mandate reference meets it */
 	rec->has_alt_fp = x->kind != CL_ISO_PAIN001 && rec->alt_key[0];
 	if (rec->has_alt_fp)
-		fingerprint(fp, rec, x, false, rec->alt_fp);
+		fingerprint(fp, rec, x,
+			    x->kind == CL_ISO_PAIN008 ? FP_NO_MANDATE : FP_NO_INSTD,
+			    rec->alt_fp);
 }

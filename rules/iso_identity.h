@@ -21,6 +21,8 @@ enum cl_iso_kind {
 	CL_ISO_PACS008,
 	CL_ISO_PACS009,
 	CL_ISO_PACS004,
+	CL_ISO_PAIN008, /* customer direct debit initiation */
+	CL_ISO_PACS003, /* interbank customer direct debit */
 };
 
 /* What a record's key and fingerprint need beyond struct cl_record. */

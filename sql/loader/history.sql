@@ -9,7 +9,8 @@
 -- Every kind of record, as a text[]: a lookup by key lists them, so the
 -- unique index is used on all of (tenant, kind, natural_key) (no skip
 -- scan needed).
-ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001', 'pacs.008', 'pacs.009', 'pacs.004']
+ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001', 'pacs.008', 'pacs.009', 'pacs.004',
+      'pain.008', 'pacs.003']
 
 -- name: history_show_by_key
 -- The records of tenant $1 under natural key $2, of any kind, at most $3;
@@ -28,7 +29,8 @@ WHERE r.tenant = $1
   AND r.shard = ANY (ARRAY[clearing_shard('ach.entry', $2), clearing_shard('ach.return', $2),
                            clearing_shard('ach.noc', $2), clearing_shard('pain.001', $2),
                            clearing_shard('pacs.008', $2), clearing_shard('pacs.009', $2),
-                           clearing_shard('pacs.004', $2)])
+                           clearing_shard('pacs.004', $2), clearing_shard('pain.008', $2),
+                           clearing_shard('pacs.003', $2)])
 ORDER BY r.kind, r.natural_key
 LIMIT $3::bigint
 

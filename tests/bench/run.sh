@@ -5,7 +5,8 @@
 #
 #   parsers  NACHA validate / parse --format json on a 1,000,000-entry file,
 #            beside `wc -l`; ISO 20022 validate on 200,000-transaction
-#            pain.001 and pacs.008 files, beside `xmllint --stream --noout`;
+#            pain.001 and pacs.008 files, and as many direct debits in
+#            pain.008 and pacs.003 files, beside `xmllint --stream --noout`;
 #            the bank's answers (camt.053, pacs.002 beside xmllint, BAI2
 #            beside wc -l) of as many items; each validate (and parse) head
 #            to head with clearing-load built from BENCH_BASE.
@@ -208,10 +209,14 @@ log "generating a $ACH_N-entry NACHA file and $ISO_N-transaction pain.001 / pacs
 "$CL_TOOLS/gen_ach" --entries "$ACH_N" --seed 1 >"$W/a.ach" || { log "gen_ach failed"; exit 1; }
 "$CL_TOOLS/gen_iso" --type pain.001 --tx "$ISO_N" >"$W/p1.xml" || { log "gen_iso pain.001 failed"; exit 1; }
 "$CL_TOOLS/gen_iso" --type pacs.008 --tx "$ISO_N" >"$W/p8.xml" || { log "gen_iso pacs.008 failed"; exit 1; }
-cat "$W/a.ach" "$W/p1.xml" "$W/p8.xml" >/dev/null # into the page cache
+"$CL_TOOLS/gen_iso" --type pain.008 --tx "$ISO_N" >"$W/d8.xml" || { log "gen_iso pain.008 failed"; exit 1; }
+"$CL_TOOLS/gen_iso" --type pacs.003 --tx "$ISO_N" >"$W/d3.xml" || { log "gen_iso pacs.003 failed"; exit 1; }
+cat "$W/a.ach" "$W/p1.xml" "$W/p8.xml" "$W/d8.xml" "$W/d3.xml" >/dev/null # into the page cache
 A_BYTES=$(size_of "$W/a.ach")
 P1_BYTES=$(size_of "$W/p1.xml")
 P8_BYTES=$(size_of "$W/p8.xml")
+D8_BYTES=$(size_of "$W/d8.xml")
+D3_BYTES=$(size_of "$W/d3.xml")
 
 log "parsers"
 best_of 3 wc_ach wc -l "$W/a.ach"
@@ -223,6 +228,11 @@ best_of 3 xmllint_p8 xmllint --stream --noout "$W/p8.xml"
 best_of 3 validate_p8 "$CL_BIN" validate "$W/p8.xml"
 best_of 3 parse_p1 "$CL_BIN" parse --format json "$W/p1.xml"
 best_of 3 parse_p8 "$CL_BIN" parse --format json "$W/p8.xml"
+best_of 3 xmllint_d8 xmllint --stream --noout "$W/d8.xml"
+best_of 3 validate_d8 "$CL_BIN" validate "$W/d8.xml"
+best_of 3 parse_d8 "$CL_BIN" parse --format json "$W/d8.xml"
+best_of 3 xmllint_d3 xmllint --stream --noout "$W/d3.xml"
+best_of 3 validate_d3 "$CL_BIN" validate "$W/d3.xml"
 head_to_head ach "$W/a.ach"
 head_to_head p1 "$W/p1.xml"
 head_to_head p8 "$W/p8.xml"
@@ -236,10 +246,15 @@ fig xmllint_p8 "$P8_BYTES" "$ISO_N" "xmllint --stream --noout, pacs.008 $ISO_N t
 fig validate_p8 "$P8_BYTES" "$ISO_N" "validate, pacs.008 $ISO_N tx" xmllint_p8 1.5 - 16384
 fig parse_p1 "$P1_BYTES" "$ISO_N" "parse --format json >/dev/null, pain.001" xmllint_p1
 fig parse_p8 "$P8_BYTES" "$ISO_N" "parse --format json >/dev/null, pacs.008" xmllint_p8
+fig xmllint_d8 "$D8_BYTES" "$ISO_N" "xmllint --stream --noout, pain.008 $ISO_N tx (floor)"
+fig validate_d8 "$D8_BYTES" "$ISO_N" "validate, pain.008 $ISO_N tx" xmllint_d8 1.5 - 16384
+fig parse_d8 "$D8_BYTES" "$ISO_N" "parse --format json >/dev/null, pain.008" xmllint_d8
+fig xmllint_d3 "$D3_BYTES" "$ISO_N" "xmllint --stream --noout, pacs.003 $ISO_N tx (floor)"
+fig validate_d3 "$D3_BYTES" "$ISO_N" "validate, pacs.003 $ISO_N tx" xmllint_d3 1.5 - 16384
 head_to_head_figs ach "$A_BYTES" "$ACH_N" "NACHA"
 head_to_head_figs p1 "$P1_BYTES" "$ISO_N" "pain.001"
 head_to_head_figs p8 "$P8_BYTES" "$ISO_N" "pacs.008"
-rm -f "$W/p1.xml" "$W/p8.xml"
+rm -f "$W/p1.xml" "$W/p8.xml" "$W/d8.xml" "$W/d3.xml"
 
 # The bank's answers, each family beside the C floor that reads the same
 # file: a camt.053 statement and a pacs.002 status report of $ISO_N items

@@ -27,8 +27,10 @@ expect_exit 0 cl loads --schema alt
 cl init >/dev/null || fail "init"
 latest=$(q "select max(version) from clearing_schema_version")
 q "delete from clearing_schema_version where version = $latest" >/dev/null
+# the version before (migration numbers of helpers' branches may leave a gap)
+prev=$(q "select max(version) from clearing_schema_version")
 expect_exit 78 cl loads
-grep -q "is at version $((latest - 1)), this clearing-load needs $latest" "$TMP/err" || fail "older: $(cat "$TMP/err")"
+grep -q "is at version $prev, this clearing-load needs $latest" "$TMP/err" || fail "older: $(cat "$TMP/err")"
 grep -q "hint: run 'clearing-load init' once, as the owner of schema \"public\"" "$TMP/err" || fail "older hint: $(cat "$TMP/err")"
 cl init >/dev/null || fail "init again"
 q "insert into clearing_schema_version (version, name) values (9999, 'future')" >/dev/null

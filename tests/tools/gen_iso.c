@@ -1,6 +1,7 @@
 /*
  * gen_iso - a deterministic ISO 20022 file generator for tests and the
- * benchmark: pain.001 or pacs.008 with N transactions.
+ * benchmark: pain.001, pacs.008, or the direct debits pain.008 and pacs.003,
+ * with N transactions.
  *
  * Transaction i always gets the same EndToEndId, UETR, accounts, agents and
  * amount (for a given --seed), whatever the file around it: so a re-upload
@@ -17,17 +18,22 @@
 #include <string.h>
 
 static const char usage[] =
-	"usage: gen_iso --type pain.001|pacs.008 --tx N [options]\n"
+	"usage: gen_iso --type pain.001|pacs.008|pain.008|pacs.003 --tx N [options]\n"
 	"Write an ISO 20022 message with N transactions to standard output.\n"
 	"\n"
-	"  --type T              pain.001 or pacs.008\n"
+	"  --type T              pain.001, pacs.008, pain.008 or pacs.003\n"
 	"  --tx N                transactions (indexes START .. START+N-1)\n"
 	"  --start N             first transaction index (default 1)\n"
 	"  --seed S              varies every derived value (default 1)\n"
 	"  --msg-id ID           GrpHdr MsgId (default MSG-<seed>)\n"
 	"  --msg-version V       pain.001.001.V (03 or 09, default 09) or\n"
-	"                        pacs.008.001.V (02 or 08, default 08)\n"
-	"  --per-pmtinf N        pain.001: transactions per PmtInf (default 1000)\n"
+	"                        pacs.008.001.V (02 or 08, default 08),\n"
+	"                        pain.008.001.V (02 or 08, default 08) or\n"
+	"                        pacs.003.001.V (02 or 08, default 08)\n"
+	"  --new-debtor-every K  direct debits: another debtor account for\n"
+	"                        indexes divisible by K\n"
+	"  --per-pmtinf N        pain.001, pain.008: transactions per PmtInf\n"
+	"                        (default 1000)\n"
 	"  --skip-every K        leave out every index divisible by K\n"
 	"  --only-every K        keep only indexes divisible by K\n"
 	"  --bump-amount-every K add 1 minor unit to indexes divisible by K\n"
@@ -35,7 +41,8 @@ static const char usage[] =
 
 struct opts {
 	bool pain;
-	unsigned long tx, start, per_pmtinf, skip_every, only_every, bump_every;
+	const char *type;
+	unsigned long tx, start, per_pmtinf, skip_every, only_every, bump_every, debtor_every;
 	uint64_t seed;
 	const char *msg_id;
 	int version;
@@ -231,6 +238,151 @@ static void pacs008(const struct opts *o)
 	printf("</FIToFICstmrCdtTrf>\n</Document>\n");
 }
 
+/* A direct debit's debtor account: another one for the indexes
+ * --new-debtor-every names. */
+static void debtor(const struct opts *o, unsigned long i, char out[23])
+{
+	iban(h(o, i, (o->debtor_every && i % o->debtor_every == 0) ? 9 : 4), out);
+}
+
+/* pain.008: one creditor collecting from N debtors, PmtInf blocks of
+ * --per-pmtinf collections, each under its own mandate. */
+static void pain008(const struct opts *o)
+{
+	unsigned long n = 0, in_pmt = 0, pmt = 0;
+	int64_t total = 0;
+	char buf[64], acct[23], cdtr[23], u[37];
+	bool v08 = o->version >= 8;
+	const char *bic = o->version >= 3 ? "BICFI" : "BIC";
+
+	for (unsigned long i = o->start; i < o->start + o->tx; i++)
+		if (included(o, i)) {
+			n++;
+			total += amount(o, i);
+		}
+	iban(h(o, 0, 8), cdtr);
+	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	       "<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pain.008.001.%02d\">\n"
+	       "<CstmrDrctDbtInitn>\n<GrpHdr>\n<MsgId>%s</MsgId>\n"
+	       "<CreDtTm>2026-03-02T08:00:00Z</CreDtTm>\n<NbOfTxs>%lu</NbOfTxs>\n",
+	       o->version, o->msg_id, n);
+	money(total, buf, sizeof(buf));
+	printf("<CtrlSum>%s</CtrlSum>\n<InitgPty><Nm>Generator AG</Nm></InitgPty>\n</GrpHdr>\n",
+	       buf);
+	for (unsigned long i = o->start; i < o->start + o->tx; i++) {
+		if (!included(o, i))
+			continue;
+		if (in_pmt == 0) {
+			unsigned long left = 0;
+			int64_t sum = 0;
+
+			for (unsigned long j = i; j < o->start + o->tx && left < o->per_pmtinf; j++)
+				if (included(o, j)) {
+					left++;
+					sum += amount(o, j);
+				}
+			money(sum, buf, sizeof(buf));
+			printf("<PmtInf>\n<PmtInfId>PMT-%lu</PmtInfId>\n<PmtMtd>DD</PmtMtd>\n"
+			       "<NbOfTxs>%lu</NbOfTxs>\n<CtrlSum>%s</CtrlSum>\n"
+			       "<PmtTpInf><SvcLvl><Cd>SEPA</Cd></SvcLvl><LclInstrm><Cd>CORE</Cd>"
+			       "</LclInstrm><SeqTp>RCUR</SeqTp></PmtTpInf>\n"
+			       "<ReqdColltnDt>2026-03-03</ReqdColltnDt>\n"
+			       "<Cdtr><Nm>Generator AG</Nm></Cdtr>\n"
+			       "<CdtrAcct><Id><IBAN>%s</IBAN></Id></CdtrAcct>\n"
+			       "<CdtrAgt><FinInstnId><%s>DEUTDEFFXXX</%s></FinInstnId></CdtrAgt>\n"
+			       "<ChrgBr>SLEV</ChrgBr>\n"
+			       "<CdtrSchmeId><Id><PrvtId><Othr><Id>DE98ZZZ09999999999</Id>"
+			       "<SchmeNm><Prtry>SEPA</Prtry></SchmeNm></Othr></PrvtId></Id>"
+			       "</CdtrSchmeId>\n",
+			       ++pmt, left, buf, cdtr, bic, bic);
+		}
+		money(amount(o, i), buf, sizeof(buf));
+		debtor(o, i, acct);
+		printf("<DrctDbtTxInf>\n<PmtId><InstrId>I-%lu</InstrId>"
+		       "<EndToEndId>E2E-%" PRIu64 "-%lu</EndToEndId>",
+		       i, o->seed, i);
+		if (v08) {
+			uetr(o, i, u);
+			printf("<UETR>%s</UETR>", u);
+		}
+		printf("</PmtId>\n<InstdAmt Ccy=\"EUR\">%s</InstdAmt>\n"
+		       "<DrctDbtTx><MndtRltdInf><MndtId>MNDT-%lu</MndtId>"
+		       "<DtOfSgntr>2025-11-%02lu</DtOfSgntr></MndtRltdInf></DrctDbtTx>\n"
+		       "<DbtrAgt><FinInstnId><%s>%s</%s></FinInstnId></DbtrAgt>\n"
+		       "<Dbtr><Nm>Debtor %lu</Nm></Dbtr>\n"
+		       "<DbtrAcct><Id><IBAN>%s</IBAN></Id></DbtrAcct>\n"
+		       "<RmtInf><Ustrd>Invoice %lu</Ustrd></RmtInf>\n</DrctDbtTxInf>\n",
+		       buf, i, i % 28 + 1, bic, bics[h(o, i, 6) % 8], bic, i, acct, i);
+		if (++in_pmt == o->per_pmtinf) {
+			printf("</PmtInf>\n");
+			in_pmt = 0;
+		}
+	}
+	if (in_pmt)
+		printf("</PmtInf>\n");
+	printf("</CstmrDrctDbtInitn>\n</Document>\n");
+}
+
+/* pacs.003: the creditor's bank collecting from the debtors' banks. */
+static void pacs003(const struct opts *o)
+{
+	unsigned long n = 0;
+	int64_t total = 0;
+	char buf[64], dacct[23], cacct[23], u[37];
+	bool v08 = o->version >= 8;
+	const char *bic = o->version >= 3 ? "BICFI" : "BIC";
+
+	for (unsigned long i = o->start; i < o->start + o->tx; i++)
+		if (included(o, i)) {
+			n++;
+			total += amount(o, i);
+		}
+	money(total, buf, sizeof(buf));
+	iban(h(o, 0, 8), cacct);
+	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	       "<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.003.001.%02d\">\n"
+	       "<FIToFICstmrDrctDbt>\n<GrpHdr>\n<MsgId>%s</MsgId>\n"
+	       "<CreDtTm>2026-03-02T08:00:00Z</CreDtTm>\n<NbOfTxs>%lu</NbOfTxs>\n"
+	       "<CtrlSum>%s</CtrlSum>\n<IntrBkSttlmDt>2026-03-03</IntrBkSttlmDt>\n"
+	       "<SttlmInf><SttlmMtd>CLRG</SttlmMtd></SttlmInf>\n"
+	       "<InstgAgt><FinInstnId><%s>DEUTDEFFXXX</%s></FinInstnId></InstgAgt>\n"
+	       "<InstdAgt><FinInstnId><%s>COBADEFFXXX</%s></FinInstnId></InstdAgt>\n"
+	       "</GrpHdr>\n",
+	       o->version, o->msg_id, n, buf, bic, bic, bic, bic);
+	for (unsigned long i = o->start; i < o->start + o->tx; i++) {
+		if (!included(o, i))
+			continue;
+		money(amount(o, i), buf, sizeof(buf));
+		debtor(o, i, dacct);
+		printf("<DrctDbtTxInf>\n<PmtId><InstrId>I-%lu</InstrId>"
+		       "<EndToEndId>E2E-%" PRIu64 "-%lu</EndToEndId><TxId>TX-%" PRIu64 "-%lu</TxId>",
+		       i, o->seed, i, o->seed, i);
+		if (v08) {
+			uetr(o, i, u);
+			printf("<UETR>%s</UETR>", u);
+		}
+		printf("</PmtId>\n<PmtTpInf><SvcLvl><Cd>SEPA</Cd></SvcLvl><LclInstrm><Cd>CORE</Cd>"
+		       "</LclInstrm><SeqTp>RCUR</SeqTp></PmtTpInf>\n"
+		       "<IntrBkSttlmAmt Ccy=\"EUR\">%s</IntrBkSttlmAmt>\n"
+		       "<ChrgBr>SLEV</ChrgBr>\n"
+		       "<DrctDbtTx><MndtRltdInf><MndtId>MNDT-%lu</MndtId>"
+		       "<DtOfSgntr>2025-11-%02lu</DtOfSgntr></MndtRltdInf>"
+		       "<CdtrSchmeId><Id><PrvtId><Othr><Id>DE98ZZZ09999999999</Id>"
+		       "<SchmeNm><Prtry>SEPA</Prtry></SchmeNm></Othr></PrvtId></Id>"
+		       "</CdtrSchmeId></DrctDbtTx>\n"
+		       "<Cdtr><Nm>Generator AG</Nm></Cdtr>\n"
+		       "<CdtrAcct><Id><IBAN>%s</IBAN></Id></CdtrAcct>\n"
+		       "<CdtrAgt><FinInstnId><%s>DEUTDEFFXXX</%s></FinInstnId></CdtrAgt>\n"
+		       "<Dbtr><Nm>Debtor %lu</Nm></Dbtr>\n"
+		       "<DbtrAcct><Id><IBAN>%s</IBAN></Id></DbtrAcct>\n"
+		       "<DbtrAgt><FinInstnId><%s>%s</%s></FinInstnId></DbtrAgt>\n"
+		       "<RmtInf><Ustrd>Invoice %lu</Ustrd></RmtInf>\n</DrctDbtTxInf>\n",
+		       buf, i, i % 28 + 1, cacct, bic, bic, i, dacct, bic, bics[h(o, i, 7) % 8],
+		       bic, i);
+	}
+	printf("</FIToFICstmrDrctDbt>\n</Document>\n");
+}
+
 static bool number(const char *s, unsigned long *out)
 {
 	char *end;
@@ -289,6 +441,8 @@ int main(int argc, char **argv)
 			ok = number(val, &o.only_every);
 		} else if (strcmp(a, "--bump-amount-every") == 0) {
 			ok = number(val, &o.bump_every);
+		} else if (strcmp(a, "--new-debtor-every") == 0) {
+			ok = number(val, &o.debtor_every);
 		} else {
 			ok = false;
 		}
@@ -298,10 +452,13 @@ int main(int argc, char **argv)
 		}
 		i++;
 	}
-	if (!type || !have_tx || (strcmp(type, "pain.001") != 0 && strcmp(type, "pacs.008") != 0)) {
+	if (!type || !have_tx ||
+	    (strcmp(type, "pain.001") != 0 && strcmp(type, "pacs.008") != 0 &&
+	     strcmp(type, "pain.008") != 0 && strcmp(type, "pacs.003") != 0)) {
 		fputs(usage, stderr);
 		return 2;
 	}
+	o.type = type;
 	o.pain = strcmp(type, "pain.001") == 0;
 	if (!have_version)
 		o.version = o.pain ? 9 : 8;
@@ -312,6 +469,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	if (o.pain)
 		pain001(&o);
+	else if (strcmp(o.type, "pain.008") == 0)
+		pain008(&o);
+	else if (strcmp(o.type, "pacs.003") == 0)
+		pacs003(&o);
 	else
 		pacs008(&o);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
