@@ -367,6 +367,41 @@ static void json_balance(struct cl_json *j, const struct cl_recon_item *it)
 	cl_json_object_end(j);
 }
 
+/* "id", "age_days", "first_reported" and "decision" (clearing-load break):
+ * the decision in force, else null. */
+static void json_decision(struct cl_json *j, const struct cl_recon_item *it)
+{
+	const char *w;
+
+	cl_json_str(j, "id", it->item_id);
+	if (it->age_days)
+		cl_json_int(j, "age_days", strtoll(it->age_days, NULL, 10));
+	else
+		cl_json_null(j, "age_days");
+	cl_json_str(j, "first_reported", it->first_reported);
+	if (!it->decision) {
+		cl_json_null(j, "decision");
+		return;
+	}
+	cl_json_object(j, "decision");
+	cl_json_str(j, "action", it->decision);
+	cl_json_str(j, "by", it->decided_by);
+	cl_json_str(j, "at", it->decided_at);
+	cl_json_str(j, "reason", it->decision_reason);
+	cl_json_array(j, "with");
+	for (w = or_empty(it->decided_with); *w;) {
+		char one[64];
+		size_t n = strcspn(w, " ");
+
+		snprintf(one, sizeof(one), "%.*s", (int)n, w);
+		cl_json_str(j, NULL, one);
+		w += n;
+		w += *w == ' ';
+	}
+	cl_json_array_end(j);
+	cl_json_object_end(j);
+}
+
 static void json_item(const struct cl_recon_item *it, const char *detail)
 {
 	static struct cl_json j;
@@ -432,6 +467,7 @@ static void json_item(const struct cl_recon_item *it, const char *detail)
 		cl_json_null(&j, "original");
 	}
 	json_balance(&j, it);
+	json_decision(&j, it);
 	cl_json_end(&j);
 }
 
@@ -462,6 +498,12 @@ static void csv_item(const struct cl_recon_item *it, const char *detail)
 		it->record_direction,
 		it->records,
 		detail[0] ? detail : NULL,
+		it->item_id,
+		it->age_days,
+		it->decision,
+		it->decided_by,
+		it->decided_at,
+		it->decision_reason,
 	};
 
 	cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
@@ -500,6 +542,11 @@ static void text_item(const struct cl_recon_item *it, const char *detail)
 	if (detail[0])
 		printf(": %s", detail);
 	putchar('\n');
+	/* a break's id (clearing-load break) and age, on a line of its own */
+	if (it->item_id)
+		printf("%-16s id %s%s%s%s\n", "", it->item_id, it->age_days ? ", open " : "",
+		       it->age_days ? it->age_days : "",
+		       it->age_days ? (strcmp(it->age_days, "1") == 0 ? " day" : " days") : "");
 }
 
 /* An entry's amount into the total of its status (text). */
@@ -521,6 +568,21 @@ static void on_item(void *ctx, const struct cl_recon_item *it)
 	if (cl_opt_quiet && strcmp(or_empty(it->status), "matched") == 0)
 		return;
 	why_text(it, detail, sizeof(detail));
+	if (it->decision) {
+		/* what a person decided, then what reconcile found */
+		char found[sizeof(detail)];
+
+		snprintf(found, sizeof(found), "%s", detail);
+		if (snprintf(detail, sizeof(detail), "%s by %s at %s (%s)%s%s; found: %s",
+			 strcmp(it->decision, "matched_by_hand") == 0 ? "matched by hand"
+			 : strcmp(it->decision, "written_off") == 0   ? "written off"
+								      : "accepted",
+			 or_empty(it->decided_by), or_empty(it->decided_at),
+			 or_empty(it->decision_reason), it->decided_with ? " with " : "",
+			 or_empty(it->decided_with), found[0] ? found : or_empty(it->why)) >=
+		    (int)sizeof(detail))
+			detail[sizeof(detail) - 1] = '\0'; /* cut: the JSON has each part */
+	}
 	if (o->format == CL_OUT_JSON)
 		json_item(it, detail);
 	else if (o->format == CL_OUT_CSV)
@@ -544,6 +606,7 @@ static void summary(const struct out *o, const struct cl_recon_summary *s)
 		cl_json_uint(&j, "suggested", s->suggested);
 		cl_json_uint(&j, "new_matches", s->new_matches);
 		cl_json_uint(&j, "not_loaded", s->not_loaded);
+		cl_json_uint(&j, "decided", s->decided);
 		cl_json_end(&j);
 		return;
 	}
@@ -552,10 +615,11 @@ static void summary(const struct out *o, const struct cl_recon_summary *s)
 	fprintf(o->format == CL_OUT_CSV ? stderr : stdout,
 		"reconcile run %lld: %lu statement%s: %lu matched, %lu unmatched ours, %lu "
 		"unmatched "
-		"theirs, %lu exception%s, %lu suggested (%lu new matches recorded)\n",
+		"theirs, %lu exception%s, %lu suggested%s%.0lu%s (%lu new matches recorded)\n",
 		s->run_id, s->statements, s->statements == 1 ? "" : "s", s->matched,
 		s->unmatched_ours, s->unmatched_theirs, s->exceptions,
-		s->exceptions == 1 ? "" : "s", s->suggested, s->new_matches);
+		s->exceptions == 1 ? "" : "s", s->suggested, s->decided ? ", " : "", s->decided,
+		s->decided ? " decided" : "", s->new_matches);
 	if (o->format != CL_OUT_TEXT)
 		return;
 	/* the money of the entries the bank booked, per status: "matched USD
@@ -689,6 +753,12 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 			"record_direction",
 			"records",
 			"detail",
+			"id",
+			"age_days",
+			"decision",
+			"decided_by",
+			"decided_at",
+			"decision_reason",
 		};
 
 		cl_csv_row(stdout, head, sizeof(head) / sizeof(head[0]));

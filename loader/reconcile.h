@@ -70,6 +70,7 @@ struct cl_recon_summary {
 	unsigned long statements, matched, unmatched_ours, unmatched_theirs, exceptions, suggested,
 		new_matches;
 	unsigned long not_loaded; /* statement keys given that are not loaded */
+	unsigned long decided;    /* breaks a decision in force closed (clearing-load break) */
 };
 
 typedef void cl_recon_item_fn(void *ctx, const struct cl_recon_item *item);
