@@ -76,7 +76,8 @@ struct cl_args {
 	const char *tenant_access[32]; /* init --tenant-access ROLE=TENANT */
 	unsigned naccess;
 	int row_security;          /* init --row-security: 0 not given, 1 on, 2 off */
-	const char *break_account; /* break --account ACCOUNT */
+	const char *report;        /* reconcile --report FILE */
+	const char *break_account; /* break --statement-account ACCOUNT */
 	const char *break_day;     /* break --day DATE */
 	const char *break_reason;  /* break --reason REASON */
 };

@@ -475,7 +475,8 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 	s->run_id = strtoll(t.run, NULL, 10);
 	CL_FAILPOINT("reconcile_after_commit", db->conn);
 	st = cl_copy_out(db, o->differences_only ? CL_SQL_RECONCILE_OUTPUT_DIFFERENCES
-						: CL_SQL_RECONCILE_OUTPUT,
+			 : o->breaks_first	     ? CL_SQL_RECONCILE_OUTPUT_BREAKS_FIRST
+						     : CL_SQL_RECONCILE_OUTPUT,
 			 out_row, &oc, err);
 	if (st != CL_DB_OK)
 		return st;

@@ -45,6 +45,8 @@ struct cl_recon_opts {
 					    statements of that account, for refs */
 	size_t naccount_refs;
 	bool differences_only;     /* hand out every item but the matched ones */
+	bool breaks_first;         /* the breaks first, then decided items, then
+				      matches (each in statement order) */
 };
 
 /* One output item: the run's answer row, a member for each column of

@@ -909,3 +909,11 @@ WHERE f.item_id = r.item_id AND r.status IN ({reconcile_open_statuses})
 -- name: reconcile_count_decided
 -- How many items of the run's answer a decision closed.
 SELECT count(*) FROM pg_temp.cl_recon WHERE decision IS NOT NULL
+
+-- name: reconcile_output_breaks_first
+-- The answer for a person: the open breaks, then the items a decision
+-- closed, then the matches, each in statement order.
+COPY (
+  {reconcile_answer}
+  ORDER BY CASE WHEN status IN ({reconcile_open_statuses}) THEN 0
+                WHEN status = 'matched' THEN 2 ELSE 1 END, seq) TO STDOUT

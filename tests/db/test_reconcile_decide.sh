@@ -49,6 +49,22 @@ grep '"reason":"no_record"' "$TMP/r1.json" | grep -q '"age_days":[0-9][0-9]*,"fi
 	fail "an open break's age: $(grep no_record "$TMP/r1.json")"
 assert_eq "$(q "select count(*) from clearing_reconcile_break")" 4 "the run's breaks recorded"
 
+# text for a person: the breaks first, each with its id and age, the
+# matches counted (listed with -v, after the breaks), the open breaks'
+# money per account
+expect_exit 10 cl reconcile "$TMP/s1.xml"
+cp "$TMP/out" "$TMP/t1"
+head -n 1 "$TMP/t1" | grep -q '^exception ' || fail "text: the breaks first: $(cat "$TMP/t1")"
+if grep -q "^matched" "$TMP/t1"; then fail "text lists matches without -v: $(cat "$TMP/t1")"; fi
+grep -q '^2 matched (--verbose lists each)$' "$TMP/t1" || fail "text counts the matches: $(cat "$TMP/t1")"
+grep -q "^ *id $THEIRS, open [0-9]* days$" "$TMP/t1" || fail "text: a break's id and age: $(cat "$TMP/t1")"
+eur() { q "select 'EUR ' || to_char(($1) / 100.0, 'FM999,999,990.00')"; }
+grep -q "^open breaks of \*\{18\}7726: $(eur "$a2 + 1 + $a3 + 4242 + $(amt E2E-7-7)") (4)$" "$TMP/t1" ||
+	fail "text: the open breaks' money per account: $(cat "$TMP/t1")"
+expect_exit 10 cl reconcile -v "$TMP/s1.xml"
+assert_eq "$(grep -v '^ ' "$TMP/out" | cut -d' ' -f1 | head -n 6 | tr '\n' ' ')" \
+	"exception suggested unmatched_theirs unmatched_ours matched matched " "-v: breaks, then matches"
+
 expect_exit 0 cl break list --format json
 python3 "$CHECK" "$SCHEMA" --expect break "$TMP/out" || fail "break list's JSON against the schema"
 assert_eq "$(grep -c '"type":"break"' "$TMP/out")" 4 "4 open breaks"
@@ -159,6 +175,15 @@ wait $p2; c2=$?
 set -e
 assert_eq "$c1 $c2" "0 0" "the same decision at once: both succeed"
 assert_eq "$(q "select count(*) from clearing_break_decision")" "$((n0 + 1))" "recorded once"
+
+# show of a record: its decisions, with who, when, why and the entry
+expect_exit 0 cl show --e2e E2E-7-3
+grep -q "^  decided    accepted by [^ ]* at [0-9T:+-]*: same amount and day, our E2E-7-3 ($(rid E2E-7-3) with $SUG)$" "$TMP/out" ||
+	fail "show names the decision: $(cat "$TMP/out")"
+expect_exit 0 cl show --e2e E2E-7-7 --format json
+python3 "$CHECK" "$SCHEMA" --expect record,decision "$TMP/out" || fail "show's JSON against the schema"
+grep -q '"type":"decision".*"decision":"written_off".*"decision_reason":"cancelled payment","item_id":"'"$OURS"'","decided_with":null' "$TMP/out" ||
+	fail "show's decision in JSON: $(grep decision "$TMP/out")"
 
 # killed before its COMMIT: nothing recorded; run again: decided
 expect_exit 0 cl break reopen "$THEIRS" --note "for the kill"
