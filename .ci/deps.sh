@@ -4,7 +4,7 @@
 set -eu
 PKGS="gcc make pkg-config libpq-dev libxml2-dev libxml2-utils zlib1g-dev libssl-dev
 libcsv-dev libcmocka-dev postgresql postgresql-common groff-base man-db clang
-libclang-rt-14-dev time python3 python3-jsonschema strace"
+libclang-rt-14-dev time python3 python3-jsonschema strace chromium"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -1,24 +1,12 @@
 /* cmd_prune.c - `clearing-load prune`: journal retention (loader/prune.h). */
 #include "cmd/cli.h"
 
-#include <ctype.h>
 #include <string.h>
 
 #include "cmd/dbconn.h"
 #include "cmd/options.h"
 #include "loader/prune.h"
 #include "loader/schema.h"
-
-/* YYYY-MM-DD, the only form taken: a day, read as UTC. */
-static bool valid_date(const char *s)
-{
-	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
-		return false;
-	for (int i = 0; i < 10; i++)
-		if (i != 4 && i != 7 && !isdigit((unsigned char)s[i]))
-			return false;
-	return true;
-}
 
 static int need_date(struct cl_args *args)
 {
@@ -32,7 +20,7 @@ static const struct cl_option prune_command[] = {
 		    "load by load, and record what was removed in clearing_prune_audit.  Records, "
 		    "the load history and the quarantine are never touched: a re-upload of a "
 		    "pruned load's file is still all duplicate."),
-	CL_OPT_CHECKED(0, "journal-before", "DATE", journal_before, valid_date, "YYYY-MM-DD",
+	CL_OPT_CHECKED(0, "journal-before", "DATE", journal_before, cl_valid_day, "YYYY-MM-DD",
 		       "prune the journal of loads started before this day (UTC)"),
 	CL_OPT_BOOL(0, "duplicates-only", duplicates_only,
 		    "remove only the duplicate events (harmless re-runs); keep conflicts and near "

@@ -2,6 +2,7 @@
  * loaded records, both ways (loader/reconcile.h). */
 #include "cmd/cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "base/money.h"
 #include "cmd/dbconn.h"
 #include "cmd/options.h"
+#include "cmd/recon_report.h"
 #include "loader/interrupt.h"
 #include "loader/load.h"
 #include "loader/reconcile.h"
@@ -138,9 +140,17 @@ static const struct cl_option reconcile_command[] = {
 	CL_OPT_NO_MASK(),
 	CL_OPT_DB(),
 	CL_OPT_QUIET("print only the items that need a person (all but matched) and errors"),
+	CL_OPT_COUNT('v', "verbose", verbose,
+		     "text: list every matched item too (by default their count), and print "
+		     "notes"),
+	CL_OPT_STRING(0, "report", "FILE", report,
+		      "also write the run as an HTML page for a person to FILE (breaks first, "
+		      "their money per account and currency, their ageing; self-contained, "
+		      "written atomically)"),
 	CL_OPT_CHECK(no_stdin),
 	CL_OPT_TEXT("Exit status: 0 everything matched (or unmatched ours, or suggested), 10 "
-		    "differences (unmatched theirs or an exception), 2 usage error, 3 invalid "
+		    "differences (unmatched theirs or an exception), 2 usage error (also: the "
+		    "--report FILE not written, the run committed), 3 invalid "
 		    "statement, 4 a changed statement held, 5 database error, 6 a statement's "
 		    "load outcome unknown (its load UUID is printed), 75 retry later, 78 "
 		    "configuration, 130/143 interrupted (see 'clearing-load help')."),
@@ -151,13 +161,76 @@ static const struct cl_option reconcile_command[] = {
 static const char *const totalled[] = { "matched", "unmatched_theirs", "exception", "suggested" };
 #define NTOTALLED (sizeof(totalled) / sizeof(totalled[0]))
 
+/* The statuses of a break (a person looks at each). */
+static bool open_break(const char *status)
+{
+	static const char *const open[] = { "unmatched_ours", "unmatched_theirs", "exception",
+					     "suggested" };
+
+	for (size_t i = 0; i < sizeof(open) / sizeof(open[0]); i++)
+		if (status && strcmp(status, open[i]) == 0)
+			return true;
+	return false;
+}
+
+#define NACCOUNTS 32
 struct out {
 	const char *file;
 	int format;
 	unsigned long items;
 	/* text: the booked entries' amounts per status of totalled[] */
 	struct cl_money_totals totals[NTOTALLED];
+	/* text: matches not listed (without -v), and the open breaks' amounts
+	   per account (the first NACCOUNTS; the rest under "other accounts") */
+	unsigned long matched_hidden;
+	struct cl_recon_report *report; /* --report, or NULL */
+	struct {
+		char account[CL_ACCOUNT_MAX + 1];
+		struct cl_money_totals t;
+	} open[NACCOUNTS + 1];
+	size_t nopen;
 };
+
+/* An open break's amount (the entry's, else our record's) into its
+ * account's total (text). */
+static void add_open(struct out *o, const struct cl_recon_item *it)
+{
+	const char *acct = it->account ? it->account : "";
+	const char *amount = it->entry_key ? it->amount_minor : it->record_amount;
+	const char *ccy = it->entry_key ? it->currency : it->record_currency;
+	size_t i;
+
+	if (!amount)
+		return;
+	for (i = 0; i < o->nopen && strcmp(o->open[i].account, acct) != 0; i++)
+		;
+	if (i == o->nopen) {
+		if (o->nopen == NACCOUNTS)
+			i = NACCOUNTS; /* other accounts */
+		else
+			snprintf(o->open[o->nopen++].account, sizeof(o->open[0].account), "%s",
+				 acct);
+	}
+	cl_money_add(&o->open[i].t, strtoll(amount, NULL, 10), ccy ? ccy : "");
+}
+
+/* The open breaks' money per account, and the matches not listed. */
+static void text_totals(const struct out *o)
+{
+	char t[512], a[CL_ACCOUNT_MAX + 8];
+
+	if (o->matched_hidden)
+		printf("%lu matched (--verbose lists each)\n", o->matched_hidden);
+	for (size_t i = 0; i <= NACCOUNTS; i++) {
+		if (!o->open[i].t.n)
+			continue;
+		printf("open breaks of %s: %s\n",
+		       i == NACCOUNTS	      ? "other accounts"
+		       : o->open[i].account[0] ? cl_out_account(o->open[i].account, a, sizeof(a))
+					       : "no account",
+		       cl_money_totals_text(&o->open[i].t, t, sizeof(t)));
+	}
+}
 
 /* A key with the given accounts masked (unless --no-mask); buf or key. */
 static const char *masked(const char *key, const char *accounts, char *buf, size_t cap)
@@ -367,6 +440,41 @@ static void json_balance(struct cl_json *j, const struct cl_recon_item *it)
 	cl_json_object_end(j);
 }
 
+/* "id", "age_days", "first_reported" and "decision" (clearing-load break):
+ * the decision in force, else null. */
+static void json_decision(struct cl_json *j, const struct cl_recon_item *it)
+{
+	const char *w;
+
+	cl_json_str(j, "id", it->item_id);
+	if (it->age_days)
+		cl_json_int(j, "age_days", strtoll(it->age_days, NULL, 10));
+	else
+		cl_json_null(j, "age_days");
+	cl_json_str(j, "first_reported", it->first_reported);
+	if (!it->decision) {
+		cl_json_null(j, "decision");
+		return;
+	}
+	cl_json_object(j, "decision");
+	cl_json_str(j, "action", it->decision);
+	cl_json_str(j, "by", it->decided_by);
+	cl_json_str(j, "at", it->decided_at);
+	cl_json_str(j, "reason", it->decision_reason);
+	cl_json_array(j, "with");
+	for (w = or_empty(it->decided_with); *w;) {
+		char one[64];
+		size_t n = strcspn(w, " ");
+
+		snprintf(one, sizeof(one), "%.*s", (int)n, w);
+		cl_json_str(j, NULL, one);
+		w += n;
+		w += *w == ' ';
+	}
+	cl_json_array_end(j);
+	cl_json_object_end(j);
+}
+
 static void json_item(const struct cl_recon_item *it, const char *detail)
 {
 	static struct cl_json j;
@@ -432,6 +540,7 @@ static void json_item(const struct cl_recon_item *it, const char *detail)
 		cl_json_null(&j, "original");
 	}
 	json_balance(&j, it);
+	json_decision(&j, it);
 	cl_json_end(&j);
 }
 
@@ -462,6 +571,12 @@ static void csv_item(const struct cl_recon_item *it, const char *detail)
 		it->record_direction,
 		it->records,
 		detail[0] ? detail : NULL,
+		it->item_id,
+		it->age_days,
+		it->decision,
+		it->decided_by,
+		it->decided_at,
+		it->decision_reason,
 	};
 
 	cl_csv_row(stdout, row, sizeof(row) / sizeof(row[0]));
@@ -500,6 +615,11 @@ static void text_item(const struct cl_recon_item *it, const char *detail)
 	if (detail[0])
 		printf(": %s", detail);
 	putchar('\n');
+	/* a break's id (clearing-load break) and age, on a line of its own */
+	if (it->item_id)
+		printf("%-16s id %s%s%s%s\n", "", it->item_id, it->age_days ? ", open " : "",
+		       it->age_days ? it->age_days : "",
+		       it->age_days ? (strcmp(it->age_days, "1") == 0 ? " day" : " days") : "");
 }
 
 /* An entry's amount into the total of its status (text). */
@@ -510,17 +630,46 @@ static void add_up(struct out *o, const struct cl_recon_item *it)
 			cl_money_add(&o->totals[i], strtoll(it->amount_minor, NULL, 10), it->currency);
 }
 
+/* What a person decided (who, when, why), then what reconcile found
+ * (detail, rewritten in place). */
+static void decision_text(const struct cl_recon_item *it, char *detail, size_t cap)
+{
+	char found[512];
+
+	snprintf(found, sizeof(found), "%s", detail);
+	if (snprintf(detail, cap, "%s by %s at %s (%s)%s%s; found: %s",
+		     strcmp(it->decision, "matched_by_hand") == 0 ? "matched by hand"
+		     : strcmp(it->decision, "written_off") == 0   ? "written off"
+								  : "accepted",
+		     or_empty(it->decided_by), or_empty(it->decided_at), or_empty(it->decision_reason),
+		     it->decided_with ? " with " : "", or_empty(it->decided_with),
+		     found[0] ? found : or_empty(it->why)) >= (int)cap)
+		detail[cap - 1] = '\0'; /* cut: the JSON has each part */
+}
+
 static void on_item(void *ctx, const struct cl_recon_item *it)
 {
 	struct out *o = ctx;
 	char detail[512];
 
 	o->items++;
-	if (o->format == CL_OUT_TEXT)
+	why_text(it, detail, sizeof(detail));
+	if (it->decision)
+		decision_text(it, detail, sizeof(detail));
+	if (o->report)
+		cl_recon_report_item(o->report, it, detail);
+	if (o->format == CL_OUT_TEXT) {
 		add_up(o, it);
+		if (open_break(it->status))
+			add_open(o, it);
+	}
 	if (cl_opt_quiet && strcmp(or_empty(it->status), "matched") == 0)
 		return;
-	why_text(it, detail, sizeof(detail));
+	if (o->format == CL_OUT_TEXT && !cl_opt_verbose &&
+	    strcmp(or_empty(it->status), "matched") == 0) {
+		o->matched_hidden++;
+		return;
+	}
 	if (o->format == CL_OUT_JSON)
 		json_item(it, detail);
 	else if (o->format == CL_OUT_CSV)
@@ -544,18 +693,22 @@ static void summary(const struct out *o, const struct cl_recon_summary *s)
 		cl_json_uint(&j, "suggested", s->suggested);
 		cl_json_uint(&j, "new_matches", s->new_matches);
 		cl_json_uint(&j, "not_loaded", s->not_loaded);
+		cl_json_uint(&j, "decided", s->decided);
 		cl_json_end(&j);
 		return;
 	}
 	if (cl_opt_quiet)
 		return;
+	if (o->format == CL_OUT_TEXT)
+		text_totals(o);
 	fprintf(o->format == CL_OUT_CSV ? stderr : stdout,
 		"reconcile run %lld: %lu statement%s: %lu matched, %lu unmatched ours, %lu "
 		"unmatched "
-		"theirs, %lu exception%s, %lu suggested (%lu new matches recorded)\n",
+		"theirs, %lu exception%s, %lu suggested%s%.0lu%s (%lu new matches recorded)\n",
 		s->run_id, s->statements, s->statements == 1 ? "" : "s", s->matched,
 		s->unmatched_ours, s->unmatched_theirs, s->exceptions,
-		s->exceptions == 1 ? "" : "s", s->suggested, s->new_matches);
+		s->exceptions == 1 ? "" : "s", s->suggested, s->decided ? ", " : "", s->decided,
+		s->decided ? " decided" : "", s->new_matches);
 	if (o->format != CL_OUT_TEXT)
 		return;
 	/* the money of the entries the bank booked, per status: "matched USD
@@ -644,7 +797,27 @@ static int interrupted(int code, long long run)
 	return cl_exit_worse(code, CL_EXIT_SIGNAL + cl_interrupt_signal());
 }
 
+static int reconcile_run(const struct cl_args *args, struct cl_db *db, struct out *op);
+
+/* The run, with its --report page: its file opened before anything is
+ * recorded (a path that cannot be written is a usage error), written once
+ * the run has committed, removed unwritten when it did not. */
 static int reconcile(const struct cl_args *args, struct cl_db *db)
+{
+	static struct out o; /* (large: the totals per account) */
+	int code;
+
+	o.format = args->format;
+	if (args->report && !(o.report = cl_recon_report_open(args->report)))
+		return cl_usage_error(args->cmd, "cannot write --report %s: %s", args->report,
+				      strerror(errno));
+	code = reconcile_run(args, db, &o);
+	if (o.report)
+		cl_recon_report_abandon(o.report);
+	return code;
+}
+
+static int reconcile_run(const struct cl_args *args, struct cl_db *db, struct out *op)
 {
 	struct cl_recon_opts ro = {
 		.tenant = args->tenant ? args->tenant : "default",
@@ -653,8 +826,10 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 		.account_refs = args->match_account,
 		.naccount_refs = args->nmatch_account,
 		.differences_only = args->quiet,
+		/* text is for a person: what needs one first */
+		.breaks_first = args->format == CL_OUT_TEXT,
 	};
-	struct out o = { .format = args->format };
+	struct out *o = op;
 	struct cl_recon_summary s;
 	struct cl_error err;
 	char **keys = NULL;
@@ -689,6 +864,12 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 			"record_direction",
 			"records",
 			"detail",
+			"id",
+			"age_days",
+			"decision",
+			"decided_by",
+			"decided_at",
+			"decision_reason",
 		};
 
 		cl_csv_row(stdout, head, sizeof(head) / sizeof(head[0]));
@@ -710,15 +891,25 @@ static int reconcile(const struct cl_args *args, struct cl_db *db)
 		cl_recon_keys_free(keys, nkeys);
 		return cl_exit_worse(code, cl_db_failed(&err));
 	}
-	st = cl_reconcile(db, &ro, keys, nkeys, on_item, &o, &s, &err);
+	st = cl_reconcile(db, &ro, keys, nkeys, on_item, o, &s, &err);
 	cl_recon_keys_free(keys, nkeys);
 	if (st != CL_DB_OK && cl_interrupt_signal())
 		return interrupted(code, s.run_id);
 	if (st != CL_DB_OK)
 		return cl_exit_worse(code, cl_db_failed(&err));
-	summary(&o, &s);
+	summary(o, &s);
 	if (s.unmatched_theirs || s.exceptions)
 		code = cl_exit_worse(code, CL_EXIT_DIFFERENCES);
+	if (o->report) {
+		struct cl_recon_report *r = o->report;
+
+		o->report = NULL;
+		if (!cl_recon_report_finish(r, &s, ro.tenant)) {
+			cl_msg("run %lld committed, its report %s not written: %s", s.run_id,
+			       args->report, strerror(errno));
+			code = cl_exit_worse(code, CL_EXIT_USAGE);
+		}
+	}
 	return cl_finish_stdout(code);
 }
 

@@ -171,6 +171,14 @@ static void backlog(FILE *f, const struct cl_ingest_totals *t)
 		  "Age of the oldest such statement's load (0: none)." },
 		{ "The last reconcile run's unmatched statement entries and exceptions.",
 		  "Age of the last reconcile run." },
+		{ "Open reconcile breaks unmatched theirs (no decision: clearing-load break).",
+		  "Age of the oldest such break since its date (0: none)." },
+		{ "Open reconcile breaks that are exceptions (no decision).",
+		  "Age of the oldest such break since its date (0: none)." },
+		{ "Open reconcile breaks unmatched ours (no decision).",
+		  "Age of the oldest such break since its date (0: none)." },
+		{ "Open reconcile suggestions (no decision).",
+		  "Age of the oldest such suggestion since its date (0: none)." },
 	};
 
 	for (int k = 0; k < CL_BACKLOG_NKINDS; k++) {

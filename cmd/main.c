@@ -51,6 +51,7 @@ static const struct command commands[] = {
 	{ "resolve", cl_cmd_resolve, "accept a conflict's new version as a correction, or dismiss it" },
 	{ "ingest", cl_cmd_ingest, "load an inbox's ready files and archive them (cron, systemd)" },
 	{ "reconcile", cl_cmd_reconcile, "match bank statements against the loaded records" },
+	{ "break", cl_cmd_break, "decide on reconcile's breaks: accept, match, write off, reopen" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -58,6 +58,16 @@ bool cl_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigne
 	return true;
 }
 
+bool cl_valid_day(const char *s)
+{
+	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+		return false;
+	for (int i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && !(s[i] >= '0' && s[i] <= '9'))
+			return false;
+	return true;
+}
+
 bool cl_valid_tenant(const char *s)
 {
 	size_t n = strlen(s);

@@ -76,6 +76,10 @@ struct cl_args {
 	const char *tenant_access[32]; /* init --tenant-access ROLE=TENANT */
 	unsigned naccess;
 	int row_security;          /* init --row-security: 0 not given, 1 on, 2 off */
+	const char *report;        /* reconcile --report FILE */
+	const char *break_account; /* break --statement-account ACCOUNT */
+	const char *break_day;     /* break --day DATE */
+	const char *break_reason;  /* break --reason REASON */
 };
 
 /* What an option line does. */
@@ -246,5 +250,7 @@ bool cl_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigne
  * Tenants are key spaces: "bank2", "bank2 " and "Bank2" must not silently
  * be three of them, so anything else is a usage error. */
 bool cl_valid_tenant(const char *s);
+/* A day, YYYY-MM-DD (digits; the database checks the calendar). */
+bool cl_valid_day(const char *s);
 
 #endif

@@ -237,6 +237,21 @@ static void reconciled(struct cl_show_summary *s, const struct cl_kv *kv, int n)
 	       get(kv, n, "run_id") ? get(kv, n, "run_id") : "?");
 }
 
+/* A decision on the record as a break (clearing-load break). */
+static void decision(const struct cl_kv *kv, int n)
+{
+	char r[512];
+	const char *with = get(kv, n, "decided_with");
+
+	printf("  decided    %s by %s at %s: %s (%s%s%s)\n",
+	       get(kv, n, "decision") ? get(kv, n, "decision") : "?",
+	       get(kv, n, "decided_by") ? get(kv, n, "decided_by") : "?",
+	       get(kv, n, "decided_at") ? get(kv, n, "decided_at") : "?",
+	       safe(get(kv, n, "decision_reason"), r, sizeof(r)),
+	       get(kv, n, "item_id") ? get(kv, n, "item_id") : "?", with ? " with " : "",
+	       with ? with : "");
+}
+
 void cl_show_summary_row(void *ctx, const char *section, const struct cl_kv *kv, int n)
 {
 	struct cl_show_summary *s = ctx;
@@ -254,6 +269,8 @@ void cl_show_summary_row(void *ctx, const char *section, const struct cl_kv *kv,
 		parked(s, kv, n);
 	else if (strcmp(section, "reconciled") == 0)
 		reconciled(s, kv, n);
+	else if (strcmp(section, "decision") == 0)
+		decision(kv, n);
 }
 
 void cl_show_summary_end(struct cl_show_summary *s)

@@ -12,7 +12,8 @@ const char *cl_backlog_name(enum cl_backlog_kind k)
 {
 	static const char *const names[CL_BACKLOG_NKINDS] = {
 		"conflicts", "held_loads", "quarantined_loads", "unreconciled_statements",
-		"reconcile_differences",
+		"reconcile_differences", "breaks_unmatched_theirs", "breaks_exception",
+		"breaks_unmatched_ours", "breaks_suggested",
 	};
 
 	return (unsigned)k < CL_BACKLOG_NKINDS ? names[k] : "unknown";
@@ -55,10 +56,13 @@ void cl_backlog_read(struct cl_db *db, const char *tenant, const char *unreached
 {
 	static const char *const sql[CL_BACKLOG_NKINDS] = {
 		CL_SQL_BACKLOG_CONFLICTS, CL_SQL_BACKLOG_LOADS, CL_SQL_BACKLOG_LOADS,
-		CL_SQL_BACKLOG_STATEMENTS, CL_SQL_BACKLOG_DIFFERENCES,
+		CL_SQL_BACKLOG_STATEMENTS, CL_SQL_BACKLOG_DIFFERENCES, CL_SQL_BACKLOG_BREAKS,
+		CL_SQL_BACKLOG_BREAKS, CL_SQL_BACKLOG_BREAKS, CL_SQL_BACKLOG_BREAKS,
 	};
+	/* the load outcome, or the breaks' status */
 	static const char *const outcome[CL_BACKLOG_NKINDS] = {
 		NULL, "held", "quarantined", NULL, NULL,
+		"unmatched_theirs", "exception", "unmatched_ours", "suggested",
 	};
 	const char *p[1] = { tenant };
 	char visible[8] = "";

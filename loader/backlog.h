@@ -22,11 +22,16 @@ enum cl_backlog_kind {
 	CL_BACKLOG_STATEMENTS,   /* statements no reconcile run has taken */
 	CL_BACKLOG_DIFFERENCES,  /* the last reconcile run's unmatched entries and
 	                            exceptions; age: of that run */
+	/* open reconcile breaks (undecided: clearing-load break) by status;
+	   age: of the oldest, since its date */
+	CL_BACKLOG_BREAKS_THEIRS, CL_BACKLOG_BREAKS_EXCEPTION, CL_BACKLOG_BREAKS_OURS,
+	CL_BACKLOG_BREAKS_SUGGESTED,
 	CL_BACKLOG_NKINDS
 };
 
 /* "conflicts", "held_loads", "quarantined_loads", "unreconciled_statements",
- * "reconcile_differences" */
+ * "reconcile_differences", "breaks_unmatched_theirs", "breaks_exception",
+ * "breaks_unmatched_ours", "breaks_suggested" */
 const char *cl_backlog_name(enum cl_backlog_kind k);
 
 struct cl_backlog_figure {

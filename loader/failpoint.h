@@ -21,7 +21,8 @@
  *   transaction; after: committed, before the answer is printed),
  *   ingest_before_move (committed, before the move's note), ingest_after_link
  *   (the file in the inbox and the archive), ingest_after_unlink,
- *   ingest_before_archive_row (the reason file written, not the row).
+ *   ingest_before_archive_row (the reason file written, not the row),
+ *   break_before_commit (a decision on breaks recorded, before its COMMIT).
  */
 #ifndef CL_FAILPOINT_H
 #define CL_FAILPOINT_H

@@ -303,6 +303,28 @@ static enum cl_db_status counts(struct cl_db *db, struct cl_recon_summary *s, st
 	return CL_DB_OK;
 }
 
+/* The run's breaks (sql/027_break_decisions.sql): their ids, the
+ * decisions in force on them, those left open recorded with run `run` and
+ * aged; s counts the decided. */
+static enum cl_db_status breaks(struct cl_db *db, const char *tenant, const char *run,
+				struct cl_recon_summary *s, struct cl_error *err)
+{
+	const char *pt[1] = { tenant };
+	const char *pr[2] = { tenant, run };
+	char n[24];
+	enum cl_db_status st;
+
+	if ((st = exec(db, CL_SQL_RECONCILE_BREAK_IDS, 1, pt, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_DECIDED, 1, pt, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_RECORD_BREAKS, 2, pr, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_BREAK_AGE, 1, pt, err)) != CL_DB_OK ||
+	    (st = cl_db_value(db, CL_SQL_RECONCILE_COUNT_DECIDED, 0, NULL, n, sizeof(n), err)) !=
+		    CL_DB_OK)
+		return st;
+	s->decided = strtoul(n, NULL, 10);
+	return CL_DB_OK;
+}
+
 static enum cl_db_status record_run(struct cl_db *db, const struct cl_recon_opts *o,
 				    const char *run, const char *started,
 				    const struct cl_recon_summary *s, struct cl_error *err)
@@ -395,7 +417,7 @@ static enum cl_db_status recon_txn(struct cl_db *db, void *ctx, struct cl_error 
 		CL_SQL_RECONCILE_SETTINGS,     CL_SQL_RECONCILE_CREATE,
 		CL_SQL_RECONCILE_CREATE_ENTRY, CL_SQL_RECONCILE_CREATE_BEST,
 		CL_SQL_RECONCILE_CREATE_SUGG,  CL_SQL_RECONCILE_CREATE_BATCH,
-		CL_SQL_RECONCILE_TRUNCATE,
+		CL_SQL_RECONCILE_TRUNCATE,     CL_SQL_RECONCILE_BREAK_COLUMNS,
 	};
 	struct recon_txn *t = ctx;
 	const struct cl_recon_opts *o = t->o;
@@ -419,6 +441,8 @@ static enum cl_db_status recon_txn(struct cl_db *db, void *ctx, struct cl_error 
 				 err);
 	for (size_t i = 0; st == CL_DB_OK && i < t->n; i++)
 		st = one_statement(db, o, t->keys[i], t->run, &refs, t->companies, t->s, err);
+	if (st == CL_DB_OK)
+		st = breaks(db, o->tenant, t->run, t->s, err);
 	if (st == CL_DB_OK)
 		st = counts(db, t->s, err);
 	if (st == CL_DB_OK)
@@ -452,7 +476,8 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 	s->run_id = strtoll(t.run, NULL, 10);
 	CL_FAILPOINT("reconcile_after_commit", db->conn);
 	st = cl_copy_out(db, o->differences_only ? CL_SQL_RECONCILE_OUTPUT_DIFFERENCES
-						: CL_SQL_RECONCILE_OUTPUT,
+			 : o->breaks_first	     ? CL_SQL_RECONCILE_OUTPUT_BREAKS_FIRST
+						     : CL_SQL_RECONCILE_OUTPUT,
 			 out_row, &oc, err);
 	if (st != CL_DB_OK)
 		return st;

@@ -45,6 +45,8 @@ struct cl_recon_opts {
 					    statements of that account, for refs */
 	size_t naccount_refs;
 	bool differences_only;     /* hand out every item but the matched ones */
+	bool breaks_first;         /* the breaks first, then decided items, then
+				      matches (each in statement order) */
 };
 
 /* One output item: the run's answer row, a member for each column of
@@ -70,6 +72,7 @@ struct cl_recon_summary {
 	unsigned long statements, matched, unmatched_ours, unmatched_theirs, exceptions, suggested,
 		new_matches;
 	unsigned long not_loaded; /* statement keys given that are not loaded */
+	unsigned long decided;    /* breaks a decision in force closed (clearing-load break) */
 };
 
 typedef void cl_recon_item_fn(void *ctx, const struct cl_recon_item *item);

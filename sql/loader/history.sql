@@ -193,7 +193,9 @@ LIMIT 10
 SELECT {load_columns},
        EXISTS (SELECT FROM clearing_quarantine q WHERE q.tenant = $2) AS tenant_has_parked,
        EXISTS (SELECT FROM clearing_reconcile_match m WHERE m.tenant = $2)
-         AS tenant_has_reconciled
+         AS tenant_has_reconciled,
+       EXISTS (SELECT FROM clearing_break_decision d WHERE d.tenant = $2)
+         AS tenant_has_decided
 FROM clearing_load l
 WHERE l.load_id = ANY ($1::bigint[])
 ORDER BY l.load_id
@@ -280,6 +282,23 @@ JOIN clearing_statement_item s
   ON s.tenant = m.tenant AND s.kind = m.entry_kind AND s.natural_key = m.entry_key
 JOIN clearing_load l ON l.load_id = s.load_id
 ORDER BY k.i, m.matched_at, m.entry_kind, m.entry_key
+
+-- name: history_decisions_of
+-- The decisions on each record as a break (tenant $1, kind $2[i], natural
+-- key $3[i]; clearing-load break), each with who, when and why, the
+-- record's id and the other items of the decision (a match's entry), in
+-- the order they were made.
+SELECT k.i, d.action AS decision, d.decided_by,
+       pg_catalog.to_char(d.decided_at, {iso_ts}) AS decided_at, d.reason AS decision_reason,
+       d.item_id,
+       (SELECT pg_catalog.string_agg(o.item_id, ' ' ORDER BY o.item_id)
+        FROM clearing_break_decision o
+        WHERE o.decision_id = d.decision_id AND o.item_id <> d.item_id) AS decided_with
+FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]))
+  WITH ORDINALITY AS k(kind, natural_key, i)
+JOIN clearing_break_decision d
+  ON d.tenant = $1 AND d.side = 'record' AND d.item_kind = k.kind AND d.item_key = k.natural_key
+ORDER BY k.i, d.version
 
 -- name: history_key_quarantine
 -- The versions parked under a key that was never applied (tenant $1,

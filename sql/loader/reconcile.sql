@@ -819,3 +819,101 @@ COPY (
 -- name: reconcile_now
 -- When the run began.
 SELECT pg_catalog.clock_timestamp()
+
+-- Decisions on breaks (sql/027_break_decisions.sql, clearing-load break;
+-- docs/design/0033-breaks-workflow.md): after the run's statements are
+-- matched, each break is given its item id, a decision in force replaces
+-- its status, the breaks left open are recorded with the run and aged.
+
+-- fragment: reconcile_open_statuses
+-- The statuses of a break a person must look at.
+'unmatched_ours', 'unmatched_theirs', 'exception', 'suggested'
+
+-- name: reconcile_break_columns
+-- The answer's columns of the breaks workflow (recon_item.def's last).
+ALTER TABLE pg_temp.cl_recon ADD COLUMN IF NOT EXISTS item_id text,
+  ADD COLUMN IF NOT EXISTS decision text, ADD COLUMN IF NOT EXISTS decided_by text,
+  ADD COLUMN IF NOT EXISTS decided_at text, ADD COLUMN IF NOT EXISTS decision_reason text,
+  ADD COLUMN IF NOT EXISTS decided_with text, ADD COLUMN IF NOT EXISTS age_days integer,
+  ADD COLUMN IF NOT EXISTS first_reported date
+
+-- name: reconcile_break_ids
+-- The id of each item of the run's answer (tenant $1) that is not matched:
+-- e<load>.<ordinal> of its statement item (an entry, a status, a
+-- statement's balance), else r<load>.<ordinal> of our record (unmatched
+-- ours); a probe of a unique index per break, none per match.
+UPDATE pg_temp.cl_recon r
+SET item_id = CASE WHEN r.entry_key IS NOT NULL THEN
+    (SELECT 'e' || i.load_id || '.' || i.ordinal FROM clearing_statement_item i
+     WHERE i.tenant = $1 AND i.kind = r.entry_kind AND i.natural_key = r.entry_key)
+  ELSE
+    (SELECT 'r' || x.load_id || '.' || x.ordinal FROM clearing_record x
+     WHERE x.tenant = $1 AND x.kind = r.record_kind AND x.natural_key = r.record_key
+     LIMIT 1) END
+WHERE r.status <> 'matched' AND (r.entry_key IS NOT NULL OR r.record_key IS NOT NULL)
+
+-- name: reconcile_decided
+-- A break of tenant $1 under a decision in force: its status is the
+-- decision's (accepted, matched_by_hand, written_off), with who, when (UTC),
+-- why and the other items of the decision (a match's records, a record's
+-- entry).
+UPDATE pg_temp.cl_recon r
+SET (status, decision, decided_by, decided_at, decision_reason, decided_with) = (
+  SELECT l.action, l.action, l.decided_by,
+         pg_catalog.to_char(l.decided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+         l.reason,
+         (SELECT pg_catalog.string_agg(d.item_id, ' ' ORDER BY d.item_id)
+          FROM clearing_break_decision d
+          WHERE d.decision_id = l.decision_id AND d.item_id <> r.item_id)
+  FROM clearing_break_live($1, CASE WHEN r.entry_key IS NOT NULL THEN 'entry' ELSE 'record' END,
+                           coalesce(r.entry_kind, r.record_kind),
+                           coalesce(r.entry_key, r.record_key)) l)
+WHERE r.item_id IS NOT NULL AND r.status IN ({reconcile_open_statuses})
+  AND EXISTS (
+    SELECT 1 FROM clearing_break_live($1,
+                    CASE WHEN r.entry_key IS NOT NULL THEN 'entry' ELSE 'record' END,
+                    coalesce(r.entry_kind, r.record_kind), coalesce(r.entry_key, r.record_key)))
+
+-- name: reconcile_record_breaks
+-- The breaks run $2 of tenant $1 leaves open, once per item.
+INSERT INTO clearing_reconcile_break (tenant, run_id, statement_key, item_id, side, item_kind,
+  item_key, status, reason, account, amount_minor, currency, item_date, record_kind,
+  record_key)
+SELECT $1, $2::bigint, r.statement_key, r.item_id,
+       CASE WHEN r.entry_key IS NOT NULL THEN 'entry' ELSE 'record' END,
+       coalesce(r.entry_kind, r.record_kind), coalesce(r.entry_key, r.record_key), r.status,
+       r.why, r.account, CASE WHEN r.entry_key IS NOT NULL THEN r.amount_minor
+                              ELSE r.record_amount END,
+       CASE WHEN r.entry_key IS NOT NULL THEN r.currency ELSE r.record_currency END,
+       coalesce(r.booking_date, r.value_date, r.record_date),
+       CASE WHEN r.entry_key IS NOT NULL THEN r.record_kind END,
+       CASE WHEN r.entry_key IS NOT NULL THEN r.record_key END
+FROM pg_temp.cl_recon r
+WHERE r.item_id IS NOT NULL AND r.status IN ({reconcile_open_statuses})
+ON CONFLICT DO NOTHING
+
+-- name: reconcile_break_age
+-- The age of each open break of tenant $1 in days: since its date (the
+-- entry's booking, else value date; our record's value date), else since
+-- a run first reported it.
+UPDATE pg_temp.cl_recon r
+SET first_reported = f.first, age_days = CURRENT_DATE - coalesce(r.booking_date, r.value_date,
+                                                                 r.record_date, f.first)
+FROM (SELECT b.item_id, min(b.reported_at)::date AS first
+      FROM clearing_reconcile_break b
+      WHERE b.tenant = $1
+        AND b.item_id IN (SELECT item_id FROM pg_temp.cl_recon WHERE item_id IS NOT NULL)
+      GROUP BY b.item_id) f
+WHERE f.item_id = r.item_id AND r.status IN ({reconcile_open_statuses})
+
+-- name: reconcile_count_decided
+-- How many items of the run's answer a decision closed.
+SELECT count(*) FROM pg_temp.cl_recon WHERE decision IS NOT NULL
+
+-- name: reconcile_output_breaks_first
+-- The answer for a person: the open breaks, then the items a decision
+-- closed, then the matches, each in statement order.
+COPY (
+  {reconcile_answer}
+  ORDER BY CASE WHEN status IN ({reconcile_open_statuses}) THEN 0
+                WHEN status = 'matched' THEN 2 ELSE 1 END, seq) TO STDOUT

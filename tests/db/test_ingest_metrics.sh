@@ -101,6 +101,19 @@ assert_eq "$(metric clearing_load_backlog_unreconciled_statements "$T")" 0 "reco
 d=$(metric clearing_load_backlog_reconcile_differences "$T")
 assert_eq "$d" "$(q "select unmatched_theirs + exceptions from clearing_reconcile_run order by run_id desc limit 1")" \
 	"the last reconcile run's differences"
+# the open breaks by status, and the age of the oldest (clearing-load break)
+cl break list --format json >"$TMP/breaks" 2>&1 || fail "break list: $(cat "$TMP/breaks")"
+theirs=$(grep -c '"status":"unmatched_theirs"' "$TMP/breaks" || true)
+[ "$theirs" -gt 0 ] || fail "the statement leaves no break unmatched theirs: $(cat "$TMP/breaks")"
+assert_eq "$(metric clearing_load_backlog_breaks_unmatched_theirs "$T")" "$theirs" "open breaks unmatched theirs"
+age=$(metric clearing_load_backlog_breaks_unmatched_theirs_oldest_age_seconds "$T")
+oldest=$(q "select extract(epoch from now() - min(booking_date)::timestamp at time zone 'UTC')::bigint / 86400
+           from clearing_statement_item where item = 'entry'")
+assert_eq "$((age / 86400))" "$oldest" "the oldest open break's age in days"
+expect_exit 0 cl break write-off --reason no_record --note "the test writes them off"
+expect_exit 0 ingest
+assert_eq "$(metric clearing_load_backlog_breaks_unmatched_theirs "$T")" 0 "decided: no open break"
+assert_eq "$(metric clearing_load_backlog_breaks_unmatched_theirs_oldest_age_seconds "$T")" 0 "no age"
 lint
 
 # the database down: the run's counters go on, the backlog is not read

@@ -249,6 +249,9 @@ execute reconcile_record_matches "'$TENANT', :'skey', 1"
 run reconcile_analyze_answer
 explain_exec reconcile_unmatched_ours "'$TENANT', :'skey', 0, :'sfrom', :'sto', :'sacct',
 	'{1100000000}', 'USD', :'skind'"
+# the breaks' ids (sql/027): a probe of a unique index per break
+run reconcile_break_columns
+explain_exec reconcile_break_ids "'$TENANT'"
 run db_rollback
 
 # ingest's metrics: what waits for a person (loader/backlog.c)

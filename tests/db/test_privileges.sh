@@ -39,7 +39,7 @@ cmp -s "$TMP/g1" "$TMP/g2" || fail "init again: grants differ: $(diff "$TMP/g1" 
 
 # exactly what each needs: never UPDATE, DELETE or TRUNCATE on what says what happened
 for t in clearing_record clearing_dedupe_event clearing_load clearing_quarantine clearing_load_archive \
-	clearing_feed_commit; do
+	clearing_feed_commit clearing_reconcile_break clearing_break_decision; do
 	for r in $LOADER $READER $CONSUMER; do
 		for p in UPDATE DELETE TRUNCATE; do
 			assert_eq "$(q "select has_table_privilege('$r', '$t', '$p')")" f "$r $p on $t"
@@ -52,6 +52,24 @@ assert_eq "$(q "select has_table_privilege('$CONSUMER', 'clearing_dedupe_event',
 	"the consumer reads the feed, not the journal"
 assert_eq "$(q "select has_table_privilege('$CONSUMER', 'clearing_feed_consumer', 'UPDATE')")" t \
 	"the consumer acknowledges"
+# decisions on breaks (027): a loader decides (clearing-load break), a
+# reader reads them, the consumer neither
+assert_eq "$(q "select has_table_privilege('$LOADER', 'clearing_break_decision', 'INSERT')")" t \
+	"the loader decides"
+assert_eq "$(q "select has_sequence_privilege('$LOADER', 'clearing_break_decision_seq', 'USAGE')")" t \
+	"the loader numbers its decisions"
+assert_eq "$(q "select has_table_privilege('$READER', 'clearing_break_decision', 'SELECT')")" t \
+	"the reader reads the decisions"
+assert_eq "$(q "select has_table_privilege('$CONSUMER', 'clearing_break_decision', 'SELECT')")" f \
+	"the consumer does not"
+expect_exit 0 run_as $LOADER break list
+expect_exit 7 run_as $LOADER break write-off e1.1 --note "no such item"
+expect_exit 0 run_as $READER break list
+if psql_as $READER "insert into clearing_break_decision values ('default', 'entry', 'k', 'k', 1, 1,
+	'e1.1', 'written_off', true, null, null, 'r', '', now())" 2>"$TMP/e"; then
+	fail "a reader recorded a decision"
+fi
+grep -q "permission denied" "$TMP/e" || fail "reader's decision: $(cat "$TMP/e")"
 
 # the same loads as the loader role and as the owner (in a second database):
 # the same outcomes, records and journal, conflicts included

@@ -171,7 +171,7 @@ $net1 USD CRDT 2026-03-03 batch=3 traces=121042880000001,121042880000002,1210428
 $e4 USD CRDT 2026-03-03 trace=121042880000004
 $e5 USD CRDT 2026-03-03 trace=121042880000005
 S
-expect_exit 10 cl reconcile --ach-company 1100000000 "$TMP/s2.xml"
+expect_exit 10 cl reconcile -v --ach-company 1100000000 "$TMP/s2.xml"
 # text is for a person: amounts as money, the booked entries added up
 # per status at the end
 usd() {
@@ -460,7 +460,7 @@ fline() { # NET COUNT: a statement line of that net, as booked
 }
 FT=121042880000101,121042880000102,121042880000103,121042880000104
 fline "$fnet" 4 | $GEN account=GB33BUKB20201555555555 ccy=USD date=2026-03-04 seq=30 >"$TMP/s30.xml"
-expect_exit 0 cl reconcile --tenant achfile --ach-company 1100000000 "$TMP/s30.xml"
+expect_exit 0 cl reconcile -v --tenant achfile --ach-company 1100000000 "$TMP/s30.xml"
 grep -q '^matched .*|#1 line 8: .* trace_file 121042880000101: a whole ACH file of 4 records, count and sum exact$' "$TMP/out" ||
 	fail "ACH file: $(cat "$TMP/out")"
 assert_eq "$(q "select count(*) || ' ' || min(rule) from clearing_reconcile_match where tenant = 'achfile'")" \
