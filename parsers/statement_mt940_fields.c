@@ -172,7 +172,7 @@ bool cl_mt940_balance(struct cl_stmt_parser *p, const struct mt_field *f,
 	}
 	if (!isupper((unsigned char)s[7]) || !isupper((unsigned char)s[8]) ||
 	    !isupper((unsigned char)s[9]))
-		note_lower(p, f->line, "currency", s + 7);
+		note_lower(p, f->line, "currency code", s + 7);
 	upper_ccy(b->ccy, s + 7);
 	e = cl_iso_ccy_exponent(b->ccy);
 	k = cl_mt940_mt_amount(s + 10, e, &a, why, sizeof(why));
@@ -309,7 +309,7 @@ void cl_mt940_floor_limit(struct cl_stmt_parser *p, const struct mt_field *f)
 	cl_mt940_first_line(m, f, v, sizeof(v));
 	if (strlen(v) < 4 || !cl_mt940_ccy_ok(v)) {
 		cl_stmt_error(p, f->line, NULL, "mt940_floor_limit",
-			      ":34F: floor limit \"%.20s\": expected the currency, D or C "
+			      ":34F: floor limit \"%.20s\": expected the currency code, D or C "
 			      "(optional) and the amount",
 			      v);
 		m->broken = true;
