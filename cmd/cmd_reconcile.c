@@ -238,6 +238,15 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 	} else if (strcmp(w, "several") == 0)
 		snprintf(buf, cap, "%s records carry the reference: the nearest in date",
 			 or_empty(it->candidates));
+	else if (strcmp(w, "pending") == 0)
+		snprintf(buf, cap,
+			 "not booked yet (its status is not BOOK): the record of its reference, "
+			 "not recorded as matched until a booked entry matches it");
+	else if (strcmp(w, "reversed") == 0)
+		snprintf(buf, cap,
+			 "the bank reversed its booking (RvslInd) of our %s: linked to it as its "
+			 "original, not recorded as a match",
+			 or_empty(it->original_kind));
 	else if (strcmp(w, "no_record") == 0)
 		snprintf(buf, cap, "booked by the bank, no record of ours");
 	else if (strcmp(w, "status_not_ours") == 0)

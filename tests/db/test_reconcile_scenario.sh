@@ -63,6 +63,35 @@ expect_exit 10 cl reconcile "$TMP/s.xml"
 grep -q "^matched .*: the amount instructed (.* EUR) is ours, booked net of charges of 2.50 EUR$" "$TMP/out" ||
 	fail "text: $(cat "$TMP/out")"
 
+# ---- the next statement: payment 11 pending at the bank, payment 14's
+# booking reversed (RvslInd) ----
+money() { printf '%d.%02d' $(($1 / 100)) $(($1 % 100)); }
+a11=$(amt 11) a14=$(amt 14)
+cat >"$TMP/s2.xml" <<X
+<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>
+<GrpHdr><MsgId>STMT-SCN-2</MsgId><CreDtTm>${day}T23:30:00</CreDtTm></GrpHdr>
+<Stmt><Id>STMT-SCN-2</Id><ElctrncSeqNb>2</ElctrncSeqNb><FrToDt><FrDtTm>${day}T00:00:00</FrDtTm><ToDtTm>${day}T23:59:59</ToDtTm></FrToDt>
+<Acct><Id><IBAN>$A</IBAN></Id><Ccy>EUR</Ccy></Acct>
+<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">0.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>$day</Dt></Dt></Bal>
+<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">$(money "$a14")</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>$day</Dt></Dt></Bal>
+<Ntry><Amt Ccy="EUR">$(money "$a11")</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>PDNG</Cd></Sts><ValDt><Dt>$day</Dt></ValDt>
+<NtryDtls><TxDtls><Refs><EndToEndId>$(e2e 11)</EndToEndId></Refs></TxDtls></NtryDtls></Ntry>
+<Ntry><Amt Ccy="EUR">$(money "$a14")</Amt><CdtDbtInd>CRDT</CdtDbtInd><RvslInd>true</RvslInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>$day</Dt></BookgDt><ValDt><Dt>$day</Dt></ValDt>
+<NtryDtls><TxDtls><Refs><EndToEndId>$(e2e 14)</EndToEndId></Refs></TxDtls></NtryDtls></Ntry>
+</Stmt></BkToCstmrStmt></Document>
+X
+expect_exit 0 cl reconcile --format json "$TMP/s2.xml"
+python3 "$CHECK" "$SCHEMA" "$TMP/out" || fail "the second answer against the schema"
+grep -q '"status":"suggested","reason":"pending".*"rule":"e2e","reference":"'"$(e2e 11)"'","record":{"kind":"pain.001"' "$TMP/out" ||
+	fail "pending: $(grep '#1"' "$TMP/out")"
+grep -q '"status":"matched","reason":"reversed".*"reference":null,"record":null,.*"original":{"kind":"pain.001","natural_key":"[*]*[0-9]*|'"$(e2e 14)"'"}' "$TMP/out" ||
+	fail "reversal: $(grep '#2"' "$TMP/out")"
+assert_eq "$(grep -c '"status":"unmatched_ours"' "$TMP/out")" 3 \
+	"12 and 13 still not booked, 10 an exception before (no match recorded)"
+assert_eq "$(q "select count(*) from clearing_reconcile_match")" 46 \
+	"neither a pending entry nor a reversal recorded as a match"
+
 # ---- a statement loaded before 028, delivered again (tenant old) ----
 expect_exit 0 cl load --tenant old "$TMP/p.xml"
 expect_exit 0 cl load --tenant old "$TMP/s.xml"
