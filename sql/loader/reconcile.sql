@@ -709,15 +709,19 @@ FROM (
 -- the period's records this statement's answer does not name (a hash of
 -- the answer: it names most), then a probe of the matches for each left
 SELECT x.* FROM (
+SELECT x.* FROM (
+-- (OFFSET 0: the period's records by the date index, then the filters that
+-- follow; with them inside, the planner read the whole table in load order)
 SELECT x.* FROM clearing_record x
 WHERE x.tenant = $1 AND x.value_date BETWEEN $4::date AND $5::date AND x.currency = $8
   AND x.kind NOT IN ({reconcile_no_money})
   AND (x.debtor_account = $6 OR x.creditor_account = $6
        OR (x.kind IN ('ach.entry', 'ach.return') AND x.company_id = ANY ($7::text[])))
+OFFSET 0) AS x
   -- (NOT IN: a hashed subplan of the answer's records, whatever the
   -- planner guesses of an anti-join: a nested loop over the answer per
   -- record took minutes for 5,000 records not booked)
-  AND (x.kind, x.natural_key) NOT IN (
+WHERE (x.kind, x.natural_key) NOT IN (
     SELECT r.record_kind, r.record_key FROM pg_temp.cl_recon r
     WHERE r.statement_key = $2 AND r.record_kind IS NOT NULL AND r.record_key IS NOT NULL)
   AND NOT EXISTS (

@@ -64,9 +64,10 @@ grep -q "^matched .*: the amount instructed (.* EUR) is ours, booked net of char
 	fail "text: $(cat "$TMP/out")"
 
 # ---- the next statement: payment 11 pending at the bank, payment 14's
-# booking reversed (RvslInd) ----
+# booking reversed (RvslInd), payment 12 booked in USD (FX: its amount
+# instructed, in EUR, is ours) ----
 money() { printf '%d.%02d' $(($1 / 100)) $(($1 % 100)); }
-a11=$(amt 11) a14=$(amt 14)
+a11=$(amt 11) a14=$(amt 14) a12=$(amt 12)
 cat >"$TMP/s2.xml" <<X
 <?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>
@@ -79,6 +80,8 @@ cat >"$TMP/s2.xml" <<X
 <NtryDtls><TxDtls><Refs><EndToEndId>$(e2e 11)</EndToEndId></Refs></TxDtls></NtryDtls></Ntry>
 <Ntry><Amt Ccy="EUR">$(money "$a14")</Amt><CdtDbtInd>CRDT</CdtDbtInd><RvslInd>true</RvslInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>$day</Dt></BookgDt><ValDt><Dt>$day</Dt></ValDt>
 <NtryDtls><TxDtls><Refs><EndToEndId>$(e2e 14)</EndToEndId></Refs></TxDtls></NtryDtls></Ntry>
+<Ntry><Amt Ccy="USD">$(money $((a12 * 11 / 10)))</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>$day</Dt></BookgDt><ValDt><Dt>$day</Dt></ValDt>
+<NtryDtls><TxDtls><Refs><EndToEndId>$(e2e 12)</EndToEndId></Refs><AmtDtls><InstdAmt><Amt Ccy="EUR">$(money "$a12")</Amt><CcyXchg><SrcCcy>EUR</SrcCcy><TrgtCcy>USD</TrgtCcy><XchgRate>1.1</XchgRate></CcyXchg></InstdAmt></AmtDtls></TxDtls></NtryDtls></Ntry>
 </Stmt></BkToCstmrStmt></Document>
 X
 expect_exit 0 cl reconcile --format json "$TMP/s2.xml"
@@ -87,10 +90,12 @@ grep -q '"status":"suggested","reason":"pending".*"rule":"e2e","reference":"'"$(
 	fail "pending: $(grep '#1"' "$TMP/out")"
 grep -q '"status":"matched","reason":"reversed".*"reference":null,"record":null,.*"original":{"kind":"pain.001","natural_key":"[*]*[0-9]*|'"$(e2e 14)"'"}' "$TMP/out" ||
 	fail "reversal: $(grep '#2"' "$TMP/out")"
-assert_eq "$(grep -c '"status":"unmatched_ours"' "$TMP/out")" 3 \
-	"12 and 13 still not booked, 10 an exception before (no match recorded)"
-assert_eq "$(q "select count(*) from clearing_reconcile_match")" 46 \
-	"neither a pending entry nor a reversal recorded as a match"
+grep -q '"status":"matched","reason":"matched","detail":"the amount instructed ([0-9.]* EUR) is ours, booked in USD".*"currency":"USD".*"instructed_minor":'"$a12"',"instructed_currency":"EUR".*"reference":"'"$(e2e 12)"'"' "$TMP/out" ||
+	fail "FX: $(grep '#3"' "$TMP/out")"
+assert_eq "$(grep -c '"status":"unmatched_ours"' "$TMP/out")" 2 \
+	"13 still not booked, 10 an exception before (no match recorded)"
+assert_eq "$(q "select count(*) from clearing_reconcile_match")" 47 \
+	"the FX one; neither a pending entry nor a reversal recorded as a match"
 
 # ---- a statement loaded before 028, delivered again (tenant old) ----
 expect_exit 0 cl load --tenant old "$TMP/p.xml"
