@@ -327,6 +327,15 @@ static void summary_text(const struct out *o, const struct cl_load_result *r)
 	if (r->resolved)
 		printf(" (confirmed after the connection was lost during COMMIT)");
 	printf("\n");
+	if (!cl_opt_quiet && r->outcome != CL_OUTCOME_NONE && r->money.n) {
+		/* load: the file's money; "new" when all of it was applied */
+		char t[512];
+
+		printf("%s: %s: %s\n", o->file_text,
+		       r->outcome == CL_OUTCOME_COMMITTED && r->new_count == r->records
+			       ? "new" : "in the file",
+		       cl_money_totals_text(&r->money, t, sizeof(t)));
+	}
 	if (r->outcome == CL_OUTCOME_NONE && o->would_apply.n) {
 		/* diff: the money load would apply, per currency */
 		char t[512];

@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/money.h"
 #include "base/record.h"
 #include "loader/db.h"
 #include "loader/uuid.h"
@@ -136,6 +137,8 @@ struct cl_load_result {
 	char sha256[65];
 	unsigned long long bytes;
 	unsigned long records, new_count, duplicate_count, conflict_count, invalid_count;
+	struct cl_money_totals money; /* the file's records' amounts per currency
+	                                 (a clearing file; of the last attempt) */
 	unsigned max_errors_stopped; /* N when reading stopped at --max-errors=N:
 	                                invalid_count is a lower bound; else 0 */
 	unsigned retries;          /* whole-file retries (deadlock, race, lost

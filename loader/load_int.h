@@ -124,6 +124,11 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind) CL_MUST_CHECK;
 /* A parser on the rewound input (plan.c reads the file again). */
 enum cl_status cl_stage_open_parser(struct load *L, struct cl_parser **p,
 				    struct cl_error *err) CL_MUST_CHECK;
+/* The next record of the file read again: CL_OK (*rec), CL_END, or the
+ * error of a file that was valid when read the first time (it changed),
+ * put in L->r->err.  Notes are skipped: they were reported the first time. */
+enum cl_status cl_stage_reread(struct load *L, struct cl_parser *p,
+			       const struct cl_record **rec) CL_MUST_CHECK;
 void cl_stage_release(struct load_stage *s);
 
 /* classify.c */

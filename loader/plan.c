@@ -217,15 +217,7 @@ enum cl_db_status cl_plan(struct load *L)
 		return st;
 	}
 	b = cl_xmalloc(PLAN_BATCH * sizeof(*b));
-	while (st == CL_DB_OK && (ps = cl_parser_next(p, &rec, &e)) != CL_END) {
-		if (ps == CL_NOTE)
-			continue;
-		if (ps != CL_OK) {
-			/* the file was valid when read the first time */
-			L->r->err = e;
-			st = CL_DB_ERROR;
-			break;
-		}
+	while (st == CL_DB_OK && (ps = cl_stage_reread(L, p, &rec)) == CL_OK) {
 		b[n++] = *rec;
 		cl_row_array_add(&a, rec, ++ordinal, L->o->tenant, NULL);
 		if (n == PLAN_BATCH) {
@@ -234,6 +226,8 @@ enum cl_db_status cl_plan(struct load *L)
 			n = 0;
 		}
 	}
+	if (st == CL_DB_OK && ps != CL_END)
+		st = CL_DB_ERROR; /* L->r->err says why */
 	if (st == CL_DB_OK)
 		st = plan_flush(L, &a, b, n, first);
 	cl_parser_free(p);

@@ -32,6 +32,18 @@ enum cl_status cl_stage_open_parser(struct load *L, struct cl_parser **p, struct
 	return cl_parser_open(L->in, &L->o->parse, p, err);
 }
 
+enum cl_status cl_stage_reread(struct load *L, struct cl_parser *p, const struct cl_record **rec)
+{
+	struct cl_error e;
+	enum cl_status ps;
+
+	while ((ps = cl_parser_next(p, rec, &e)) == CL_NOTE)
+		;
+	if (ps != CL_OK && ps != CL_END)
+		L->r->err = e;
+	return ps;
+}
+
 void cl_stage_release(struct load_stage *s)
 {
 	free(s->companies);
@@ -292,6 +304,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 			}
 			error_line = 0;
 			note_record(s, rec);
+			cl_money_add(&r->money, rec->amount_minor, rec->currency);
 			if (L->h->on_progress && r->records % PROGRESS_EVERY == 0)
 				L->h->on_progress(L->h->ctx, r->records, cl_input_raw_bytes(L->in));
 			break;
@@ -416,18 +429,13 @@ static enum cl_db_status given_checks(struct load *L, bool duplicates, bool near
 		L->r->err = e;
 		return CL_DB_ERROR;
 	}
-	while ((ps = cl_parser_next(p, &rec, &e)) != CL_END) {
+	while ((ps = cl_stage_reread(L, p, &rec)) == CL_OK) {
 		char masked[CL_KEY_MAX];
 
-		if (ps == CL_NOTE)
-			continue;
-		if (ps != CL_OK) {
-			L->r->err = e;
-			st = CL_DB_ERROR;
-			break;
-		}
 		cl_row_array_add(&a, rec, ++ordinal, L->o->tenant, journal_key(rec, masked));
 	}
+	if (ps != CL_END)
+		st = CL_DB_ERROR;
 	cl_parser_free(p);
 	drain(L);
 	param[0] = cl_row_array_rows(&a);
@@ -449,6 +457,7 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 	bool staged;
 
 	r->records = r->invalid_count = 0;
+	memset(&r->money, 0, sizeof(r->money));
 	r->max_errors_stopped = 0;
 	s->ncompanies = 0;
 	s->companies_overflow = false;

@@ -1,5 +1,5 @@
-/* statement_camt.c - camt.052, camt.053 and camt.054 (every version from
- * .001.02; the CBPR+ usage is the same elements with fewer options): the
+/* statement_camt.c - camt.052, camt.053 and camt.054 (every version, from
+ * .001.01; the CBPR+ usage is the same elements with fewer options): the
  * report (Stmt, Ntfctn or Rpt), its balances and TxsSummry, its entries
  * (Ntry) with their batch (Btch) and transaction details (TxDtls), and the
  * statement checks of statement.h.
@@ -9,7 +9,13 @@
  * from .001.07; TxsSummry's net amount is TtlNetNtryAmt + CdtDbtInd in
  * .001.02 and TtlNetNtry/Amt + CdtDbtInd later; a TxDtls amount is
  * AmtDtls/TxAmt/Amt in .001.02 and Amt + CdtDbtInd from .001.03 (both are
- * read, Amt first). */
+ * read, Amt first).
+ *
+ * The .001.01 messages (2006) differ more, in the paths of `v01` below
+ * (docs/design/0037-every-published-version.md): pagination only in
+ * GrpHdr/MsgPgntn, the account also as BBAN, UPIC or PrtryAcct/Id, the
+ * balance type Tp/Cd (not Tp/CdOrPrtry/Cd), Btch and TxDtls directly under
+ * Ntry (no NtryDtls), a return reason RtrInf/RtrRsn. */
 #include "parsers/statement_internal.h"
 
 #include <stdio.h>
@@ -36,6 +42,8 @@ enum {
 	/* TxDtls */
 	CF_X_MSG_ID, CF_X_SVCR, CF_X_PMT_INF_ID, CF_X_INSTR_ID, CF_X_E2E, CF_X_UETR, CF_X_TX_ID,
 	CF_X_CLR, CF_X_PRTRY_TP, CF_X_PRTRY_REF, CF_X_AMT, CF_X_IND, CF_X_TXAMT, CF_X_RSN,
+	/* GrpHdr/MsgPgntn (.001.01) */
+	CF_G_PG_NB, CF_G_LAST_PG,
 	/* AmtDtls/InstdAmt and Chrgs, of the entry or of a TxDtls */
 	CF_N_INSTD, CF_N_CHRG_TTL, CF_N_CHRG_RCRD, CF_X_INSTD, CF_X_CHRG_TTL, CF_X_CHRG_RCRD,
 	CF_COUNT
@@ -136,6 +144,22 @@ static const struct cl_stmt_path paths[] = {
 	{SC_TX, "Chrgs/TtlChrgsAndTaxAmt", 0, CF_X_CHRG_TTL, false},
 	{SC_TX, "Chrgs/Rcrd/Amt", 0, CF_X_CHRG_RCRD, true},
 	{SC_TX, "Chrgs/Amt", 0, CF_X_CHRG_RCRD, true}, /* .001.02 */
+};
+
+/* The .001.01 messages' own paths (BankToCustomerStatementV01 and its
+ * siblings): the same fields, elsewhere. */
+static const struct cl_stmt_vpath v01[] = {
+	{1, 1, {SC_GRPHDR, "MsgPgntn/PgNb", 0, CF_G_PG_NB, false}},
+	{1, 1, {SC_GRPHDR, "MsgPgntn/LastPgInd", 0, CF_G_LAST_PG, false}},
+	{1, 1, {SC_STMT, "Acct/Id/BBAN", 0, CF_OTHR, false}},
+	{1, 1, {SC_STMT, "Acct/Id/UPIC", 0, CF_OTHR, false}},
+	{1, 1, {SC_STMT, "Acct/Id/PrtryAcct/Id", 0, CF_OTHR, false}},
+	{1, 1, {SC_BAL, "Tp/Cd", 0, CF_BAL_CD, false}},
+	{1, 1, {SC_BAL, "Tp/Prtry", 0, CF_BAL_PRTRY, false}},
+	{1, 1, {SC_NTRY, "Btch", SC_BTCH, 0, false}},
+	{1, 1, {SC_NTRY, "TxDtls", SC_TX, 0, false}},
+	{1, 1, {SC_TX, "RtrInf/RtrRsn/Cd", 0, CF_X_RSN, false}},
+	{1, 1, {SC_TX, "RtrInf/RtrRsn/Prtry", 0, CF_X_RSN, false}},
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -263,6 +287,8 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 	switch (scope) {
 	case SC_ROOT:
 		c->root_line = line;
+		c->grp_page = 0;
+		c->grp_last_page = true;
 		break;
 	case SC_STMT: {
 		/* Stmt, Ntfctn and Rpt share the table: each message has one */
@@ -288,7 +314,8 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 		memcpy(c->stmt.created, c->grp_created, sizeof(c->stmt.created));
 		c->stmt.index = ++c->stmt_index;
 		c->stmt.line = line;
-		c->stmt.last_page = true;
+		c->stmt.page = c->grp_page; /* .001.01: the message's pages */
+		c->stmt.last_page = c->grp_last_page;
 		c->stmt.sum_nb_of_ntries = c->stmt.sum_cdt_nb = c->stmt.sum_dbt_nb = -1;
 		c->stmt_given = false;
 		c->sum_net[0] = c->sum_net_ind[0] = '\0';
@@ -353,7 +380,11 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 		c->tx_amt[0] = c->tx_ccy[0] = c->tx_amt2[0] = c->tx_ccy2[0] = c->tx_ind[0] = '\0';
 		c->prtry_tp[0] = c->prtry_ref[0] = '\0';
 		c->tx_amt_line = line;
-		c->instd_amt[0] = c->chrg_ttl[0] = c->chrg_rcrd[0] = '\0';
+		if (!c->entry.bank_tx_code[0])
+			bank_tx_code(c); /* .001.01: TxDtls follows BkTxCd, no NtryDtls */
+		/* AmtDtls and Chrgs of the entry before it (.001.01: TxDtls without
+		   NtryDtls), its own from here */
+		take_entry_details(p);
 		break;
 	default:
 		break;
@@ -391,6 +422,8 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 	case CF_TO: PUT(s->to); break;
 	case CF_PG_NB: s->page = (unsigned)strtoul(v, NULL, 10); break;
 	case CF_LAST_PG: s->last_page = strcmp(v, "true") == 0 || strcmp(v, "1") == 0; break;
+	case CF_G_PG_NB: c->grp_page = (unsigned)strtoul(v, NULL, 10); break;
+	case CF_G_LAST_PG: c->grp_last_page = strcmp(v, "true") == 0 || strcmp(v, "1") == 0; break;
 	case CF_IBAN: PUT(s->acct_iban); break;
 	case CF_OTHR: PUT(s->acct_other); break;
 	case CF_ACCT_CCY: PUT(s->acct_ccy); break;
@@ -1059,6 +1092,8 @@ const struct cl_stmt_msg_ops cl_stmt_camt_ops = {
 	.paths = paths,
 	.npaths = sizeof(paths) / sizeof(paths[0]),
 	.nfields = CF_COUNT,
+	.vpaths = v01,
+	.nvpaths = sizeof(v01) / sizeof(v01[0]),
 	.scope_start = scope_start,
 	.scope_end = scope_end,
 	.field = field,

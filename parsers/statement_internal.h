@@ -60,6 +60,14 @@ struct cl_stmt_path {
 	bool repeatable;  /* a second one is not an error; the first is kept */
 };
 
+/* A path of some versions only (the .001.01 messages of camt and the
+ * .001.02 of pacs.002 name a few elements otherwise): read in versions
+ * from .. to, beside the paths every version shares. */
+struct cl_stmt_vpath {
+	uint8_t from, to;
+	struct cl_stmt_path path;
+};
+
 struct cl_stmt_parser;
 
 /* What a message kind gives the XML engine. */
@@ -67,6 +75,8 @@ struct cl_stmt_msg_ops {
 	const struct cl_stmt_path *paths;
 	size_t npaths;
 	int nfields;                      /* field ids are 1 .. nfields - 1 */
+	const struct cl_stmt_vpath *vpaths; /* the versions' own paths */
+	size_t nvpaths;
 	void (*scope_start)(struct cl_stmt_parser *p, int scope, unsigned long line);
 	void (*scope_end)(struct cl_stmt_parser *p, int scope);
 	/* a field's trimmed text (value[n], NUL-terminated), its Ccy
@@ -134,6 +144,8 @@ struct cl_stmt_camt {
 	bool mixed_ccy, overflow;
 	unsigned long stmt_index;
 	char grp_msg_id[CL_ID_MAX], grp_created[CL_STMT_DATE_MAX];
+	unsigned grp_page;           /* GrpHdr/MsgPgntn (.001.01 only), 0 */
+	bool grp_last_page;
 	unsigned long entry_index;
 };
 
@@ -161,8 +173,10 @@ struct cl_stmt_xml {
 	const xmlChar *name_ccy;
 	const struct cl_stmt_msg_ops *ops;
 	const char *root_name;        /* the element under Document */
+	unsigned version;             /* of the message: 14 for camt.053.001.14 */
 	unsigned long root_line;      /* where it began */
-	int16_t ph[CL_STMT_PH];       /* path hash -> index in ops->paths, -1 */
+	int16_t ph[CL_STMT_PH];       /* path hash -> index in ops->paths, then
+	                                 ops->vpaths (npaths + i); -1 */
 	int depth;                    /* of the element being opened/closed */
 	int doc_depth;                /* Document, -1 outside */
 	int root_depth;               /* the message root, -1 outside */

@@ -13,21 +13,29 @@
 
 #include "base/xmalloc.h"
 
-/* The messages read here: family, message root, first and last version. */
+/* The messages read here: family, message root, first and last version
+ * of that root.  Every version published (docs/design/0037): the .001.01
+ * camt messages (2006) name their root with its version, the pacs.002.001.02
+ * (2006) root is the message name itself; pacs.002.001.01 was never
+ * published (the ISO 20022 catalogue and archive begin at .001.02). */
 static const struct stmt_msgdef {
 	const char *family;
 	enum cl_stmt_source source;
 	const char *root;
 	unsigned min_version, max_version;
 } msgdefs[] = {
+	{"camt.052", CL_STMT_SRC_CAMT052, "BkToCstmrAcctRptV01", 1, 1},
 	{"camt.052", CL_STMT_SRC_CAMT052, "BkToCstmrAcctRpt", 2, 14},
+	{"camt.053", CL_STMT_SRC_CAMT053, "BkToCstmrStmtV01", 1, 1},
 	{"camt.053", CL_STMT_SRC_CAMT053, "BkToCstmrStmt", 2, 14},
+	{"camt.054", CL_STMT_SRC_CAMT054, "BkToCstmrDbtCdtNtfctnV01", 1, 1},
 	{"camt.054", CL_STMT_SRC_CAMT054, "BkToCstmrDbtCdtNtfctn", 2, 14},
-	{"pacs.002", CL_STMT_SRC_PACS002, "FIToFIPmtStsRpt", 3, 15},
+	{"pacs.002", CL_STMT_SRC_PACS002, "pacs.002.001.02", 2, 2},
+	{"pacs.002", CL_STMT_SRC_PACS002, "FIToFIPmtStsRpt", 3, 16},
 };
 
 #define SUPPORTED                                                                            \
-	"camt.052, camt.053 or camt.054 (.001.02 to .001.14) or pacs.002 (.001.03 to .001.15)"
+	"camt.052, camt.053 or camt.054 (.001.01 to .001.14) or pacs.002 (.001.02 to .001.16)"
 
 static unsigned long cur_line(const struct cl_stmt_xml *x)
 {
@@ -45,18 +53,31 @@ static unsigned path_hash(int scope, const char *rel, size_t n)
 	return h & (CL_STMT_PH - 1);
 }
 
+static const struct cl_stmt_path *path_at(const struct cl_stmt_msg_ops *ops, int i)
+{
+	return (size_t)i < ops->npaths ? &ops->paths[i] : &ops->vpaths[(size_t)i - ops->npaths].path;
+}
+
+static void hash_add(struct cl_stmt_xml *x, size_t i)
+{
+	const struct cl_stmt_path *e = path_at(x->ops, (int)i);
+	unsigned h = path_hash(e->scope, e->rel, strlen(e->rel));
+
+	while (x->ph[h] >= 0)
+		h = (h + 1) & (CL_STMT_PH - 1);
+	x->ph[h] = (int16_t)i;
+}
+
+/* The paths every version shares, and those of the message's version. */
 static void build_hash(struct cl_stmt_xml *x)
 {
 	for (int i = 0; i < CL_STMT_PH; i++)
 		x->ph[i] = -1;
-	for (size_t i = 0; i < x->ops->npaths; i++) {
-		const struct cl_stmt_path *e = &x->ops->paths[i];
-		unsigned h = path_hash(e->scope, e->rel, strlen(e->rel));
-
-		while (x->ph[h] >= 0)
-			h = (h + 1) & (CL_STMT_PH - 1);
-		x->ph[h] = (int16_t)i;
-	}
+	for (size_t i = 0; i < x->ops->npaths; i++)
+		hash_add(x, i);
+	for (size_t i = 0; i < x->ops->nvpaths; i++)
+		if (x->version >= x->ops->vpaths[i].from && x->version <= x->ops->vpaths[i].to)
+			hash_add(x, x->ops->npaths + i);
 }
 
 static const struct cl_stmt_path *lookup(const struct cl_stmt_xml *x, int scope, const char *rel,
@@ -65,7 +86,7 @@ static const struct cl_stmt_path *lookup(const struct cl_stmt_xml *x, int scope,
 	unsigned h = path_hash(scope, rel, n);
 
 	while (x->ph[h] >= 0) {
-		const struct cl_stmt_path *e = &x->ops->paths[x->ph[h]];
+		const struct cl_stmt_path *e = path_at(x->ops, x->ph[h]);
 
 		if (e->scope == scope && strncmp(e->rel, rel, n) == 0 && e->rel[n] == '\0')
 			return e;
@@ -99,12 +120,60 @@ void cl_stmt_xml_scope_path(const struct cl_stmt_parser *p, char *out, size_t ca
 
 /* --------------------------------------------------------- elements */
 
-static const struct stmt_msgdef *msgdef_of(const char *msg_type)
+/* The row of a family (camt.053) in a version; with version 0 or one no
+ * row has, the family's first row. */
+static const struct stmt_msgdef *msgdef_of(const char *msg_type, int version)
 {
-	for (size_t i = 0; i < sizeof(msgdefs) / sizeof(msgdefs[0]); i++)
-		if (strncmp(msg_type, msgdefs[i].family, 8) == 0)
+	const struct stmt_msgdef *first = NULL;
+
+	for (size_t i = 0; i < sizeof(msgdefs) / sizeof(msgdefs[0]); i++) {
+		if (strncmp(msg_type, msgdefs[i].family, 8) != 0)
+			continue;
+		if (!first)
+			first = &msgdefs[i];
+		if (version >= (int)msgdefs[i].min_version && version <= (int)msgdefs[i].max_version)
 			return &msgdefs[i];
-	return NULL;
+	}
+	return first;
+}
+
+/* The first and last version of a family read. */
+static void family_versions(const char *family, unsigned *lo, unsigned *hi)
+{
+	*lo = 99;
+	*hi = 0;
+	for (size_t i = 0; i < sizeof(msgdefs) / sizeof(msgdefs[0]); i++)
+		if (strncmp(family, msgdefs[i].family, 8) == 0) {
+			if (msgdefs[i].min_version < *lo)
+				*lo = msgdefs[i].min_version;
+			if (msgdefs[i].max_version > *hi)
+				*hi = msgdefs[i].max_version;
+		}
+}
+
+/* A version of a family not read: why, in words. */
+static void version_refused(struct cl_stmt_parser *p, unsigned long line, const char *t,
+			    int version)
+{
+	unsigned lo, hi;
+
+	family_versions(t, &lo, &hi);
+	if (version > (int)hi) {
+		/* published after this build: say so, and what to do */
+		cl_stmt_fatal(p, line, "unsupported_version",
+			      "unsupported message version %s: newer than %.8s.001.%02u, the newest "
+			      "this build reads: read it with a newer clearing-load, or ask the bank "
+			      "for %.8s.001.%02u",
+			      t, t, hi, t, hi);
+	} else if (version >= 0 && version < (int)lo) {
+		cl_stmt_fatal(p, line, "unsupported_version",
+			      "unsupported message version %s: no such version was published "
+			      "(ISO 20022 publishes %.8s from .001.%02u); expected " SUPPORTED,
+			      t, t, lo);
+	} else {
+		cl_stmt_fatal(p, line, "unsupported_version",
+			      "unsupported message version %s: expected " SUPPORTED, t);
+	}
 }
 
 /* A Document (or a message root standing for one): its namespace names the
@@ -132,7 +201,10 @@ static bool document_start(struct cl_stmt_parser *p, unsigned long line, const x
 		return false;
 	}
 	snprintf(p->message_type, sizeof(p->message_type), "%s", t);
-	m = msgdef_of(t);
+	version = (t[13] >= '0' && t[13] <= '9' && t[14] >= '0' && t[14] <= '9' && !t[15])
+			  ? (t[13] - '0') * 10 + (t[14] - '0')
+			  : -1;
+	m = msgdef_of(t, version);
 	if (!m || strncmp(t + 8, ".001.", 5) != 0) {
 		cl_stmt_fatal(p, line, "unsupported_message",
 			      "%s is not a statement, notification or status report: expected " SUPPORTED,
@@ -143,16 +215,12 @@ static bool document_start(struct cl_stmt_parser *p, unsigned long line, const x
 	   (every command reads it with this reader and says so), not a
 	   message clearing-load knows nothing of */
 	p->source = m->source;
-	version = (t[13] >= '0' && t[13] <= '9' && t[14] >= '0' && t[14] <= '9' && !t[15])
-			  ? (t[13] - '0') * 10 + (t[14] - '0')
-			  : -1;
 	if (version < (int)m->min_version || version > (int)m->max_version) {
-		cl_stmt_fatal(p, line, "unsupported_version",
-			      "unsupported message version %s: expected " SUPPORTED, t);
+		version_refused(p, line, t, version);
 		return false;
 	}
-	p->source = m->source;
 	x->root_name = m->root;
+	x->version = (unsigned)version;
 	x->ops = m->source == CL_STMT_SRC_PACS002 ? &cl_stmt_pacs002_ops : &cl_stmt_camt_ops;
 	build_hash(x);
 	return true;

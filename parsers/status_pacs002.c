@@ -1,4 +1,4 @@
-/* status_pacs002.c - pacs.002 payment status reports (.001.03 to .001.15,
+/* status_pacs002.c - pacs.002 payment status reports (.001.02 to .001.16,
  * FedNow, Fedwire, TCH RTP and CBPR+ usages): one GROUP_STATUS item per
  * OrgnlGrpInfAndSts, one TX_STATUS item per TxInfAndSts.
  *
@@ -6,7 +6,12 @@
  * transactions refer to it; from .001.10 there may be several, and a
  * transaction names its own original message in OrgnlGrpInf.  A
  * transaction without one takes the OrgnlMsgId of the last
- * OrgnlGrpInfAndSts before it. */
+ * OrgnlGrpInfAndSts before it.
+ *
+ * .001.02 (2006, root <pacs.002.001.02>) names the reason StsRsnInf/StsRsn
+ * (its paths in `v02`), and its OrgnlGrpInfAndSts may name the original
+ * by NtwkFileNm instead of OrgnlMsgId: a network file's name, not a
+ * message id, so not read as one (docs/design/0037). */
 #include "parsers/statement_internal.h"
 
 #include <stdio.h>
@@ -45,6 +50,14 @@ static const struct cl_stmt_path paths[] = {
 	{SC_TXSTS, "AccptncDtTm", 0, PF_T_ACCPTNC, false},
 	{SC_TXSTS, "OrgnlTxRef/IntrBkSttlmAmt", 0, PF_T_AMT, false},
 	{SC_TXSTS, "OrgnlTxRef/Amt/InstdAmt", 0, PF_T_AMT2, false},
+};
+
+/* pacs.002.001.02's own paths (PaymentStatusReportV02). */
+static const struct cl_stmt_vpath v02[] = {
+	{2, 2, {SC_OGRP, "StsRsnInf/StsRsn/Cd", 0, PF_G_RSN, true}},
+	{2, 2, {SC_OGRP, "StsRsnInf/StsRsn/Prtry", 0, PF_G_RSN, true}},
+	{2, 2, {SC_TXSTS, "StsRsnInf/StsRsn/Cd", 0, PF_T_RSN, true}},
+	{2, 2, {SC_TXSTS, "StsRsnInf/StsRsn/Prtry", 0, PF_T_RSN, true}},
 };
 
 static void put(struct cl_stmt_parser *p, char *dst, size_t cap, const char *v, size_t n,
@@ -225,6 +238,8 @@ const struct cl_stmt_msg_ops cl_stmt_pacs002_ops = {
 	.paths = paths,
 	.npaths = sizeof(paths) / sizeof(paths[0]),
 	.nfields = PF_COUNT,
+	.vpaths = v02,
+	.nvpaths = sizeof(v02) / sizeof(v02[0]),
 	.scope_start = scope_start,
 	.scope_end = scope_end,
 	.field = field,

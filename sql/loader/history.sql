@@ -127,14 +127,21 @@ WITH RECURSIVE t(tenant) AS (
   FROM t WHERE t.tenant IS NOT NULL
 )
 
--- name: history_other_tenants_by_key
--- The tenants other than $1 with records under natural key $2.
+-- fragment: history_other_count
+-- Each tenant of {history_tenants} and how many records it holds that the
+-- condition after it (AND ...) matches, counted by the lookup's own index;
+-- the statement closes the count with ") c" and keeps the tenants other
+-- than its $1 that hold any.
 {history_tenants}
 SELECT t.tenant, c.records
 FROM t CROSS JOIN LATERAL (
   SELECT pg_catalog.count(*) AS records
   FROM clearing_record r
   WHERE r.tenant = t.tenant
+
+-- name: history_other_tenants_by_key
+-- The tenants other than $1 with records under natural key $2.
+{history_other_count}
     AND r.kind = ANY ({history_kinds})
     AND r.natural_key = $2) c
 WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
@@ -143,12 +150,7 @@ LIMIT 10
 
 -- name: history_other_tenants_by_trace
 -- The tenants other than $1 with records of trace or original trace $2.
-{history_tenants}
-SELECT t.tenant, c.records
-FROM t CROSS JOIN LATERAL (
-  SELECT pg_catalog.count(*) AS records
-  FROM clearing_record r
-  WHERE r.tenant = t.tenant AND (r.trace_number = $2 OR r.original_trace = $2)) c
+{history_other_count} AND (r.trace_number = $2 OR r.original_trace = $2)) c
 WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
 ORDER BY t.tenant
 LIMIT 10
@@ -156,12 +158,7 @@ LIMIT 10
 -- name: history_other_tenants_by_e2e
 -- The tenants other than $1 with records of EndToEndId or original
 -- EndToEndId $2.
-{history_tenants}
-SELECT t.tenant, c.records
-FROM t CROSS JOIN LATERAL (
-  SELECT pg_catalog.count(*) AS records
-  FROM clearing_record r
-  WHERE r.tenant = t.tenant AND (r.end_to_end_id = $2 OR r.orgnl_end_to_end_id = $2)) c
+{history_other_count} AND (r.end_to_end_id = $2 OR r.orgnl_end_to_end_id = $2)) c
 WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
 ORDER BY t.tenant
 LIMIT 10
@@ -169,12 +166,7 @@ LIMIT 10
 -- name: history_other_tenants_by_uetr
 -- The tenants other than $1 with records of UETR or original UETR $2 (any
 -- case).
-{history_tenants}
-SELECT t.tenant, c.records
-FROM t CROSS JOIN LATERAL (
-  SELECT pg_catalog.count(*) AS records
-  FROM clearing_record r
-  WHERE r.tenant = t.tenant
+{history_other_count}
     AND (r.uetr = pg_catalog.lower($2) OR r.orgnl_uetr = pg_catalog.lower($2))) c
 WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
 ORDER BY t.tenant

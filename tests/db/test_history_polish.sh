@@ -62,6 +62,14 @@ new_total=$(q "select 'USD ' || to_char(sum(amount_minor) / 100.0, 'FM999,999,99
                from clearing_record where tenant = 'cols'")
 expect_exit 1 cl diff --tenant cols2 "$TMP/cols.ach"
 assert_eq "$(tail -n 1 "$TMP/out")" "$TMP/cols.ach: new: $new_total (12)" "diff's money per currency"
+# load's own line: "new:" when the whole file was applied, "in the file:"
+# when it was not (here: all duplicate), nothing with -q
+expect_exit 0 cl load --tenant cols3 "$TMP/cols.ach"
+assert_eq "$(tail -n 1 "$TMP/out")" "$TMP/cols.ach: new: $new_total (12)" "load's money, a first delivery"
+expect_exit 0 cl load --tenant cols3 "$TMP/cols.ach"
+assert_eq "$(tail -n 1 "$TMP/out")" "$TMP/cols.ach: in the file: $new_total (12)" "load's money, a re-delivery"
+expect_exit 0 cl load -q --tenant cols3 "$TMP/cols.ach"
+assert_eq "$(cat "$TMP/out")" "" "load -q: no money line"
 
 # 37: a sender's file name cannot forge a line in show or loads text
 evil="$TMP/$(printf 'evil\n\033[31mname.ach')"

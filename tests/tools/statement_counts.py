@@ -50,7 +50,8 @@ def balance(stmt, codes):
     for b in stmt:
         if local(b.tag) != "Bal":
             continue
-        code = path_text(b, "Tp", "CdOrPrtry", "Cd")
+        # .001.01 writes the type Tp/Cd, later versions Tp/CdOrPrtry/Cd
+        code = path_text(b, "Tp", "CdOrPrtry", "Cd") or path_text(b, "Tp", "Cd")
         if code in codes:
             amt = child(b, "Amt")
             v = minor(amt.text, amt.get("Ccy", ""))
@@ -84,7 +85,9 @@ def item_lines(root):
             opening = balance(st, ("PRCD",))
         out.append("S from=%s id=%s acct=%s%s ccy=%s open=%s close=%s" % (
             path_text(st, "FrToDt", "FrDtTm")[:10], path_text(st, "Id"),
-            path_text(acct, "Id", "IBAN"), path_text(acct, "Id", "Othr", "Id"),
+            path_text(acct, "Id", "IBAN"), path_text(acct, "Id", "Othr", "Id") or
+            path_text(acct, "Id", "BBAN") or path_text(acct, "Id", "UPIC") or
+            path_text(acct, "Id", "PrtryAcct", "Id"),
             path_text(acct, "Ccy"), opening, balance(st, ("CLBD",))))
         for ntry in st:
             if local(ntry.tag) != "Ntry":

@@ -673,6 +673,91 @@ static void test_statement_camt_wrong_report_element(void **state)
 	assert_int_equal(run.nkind[CL_STMT_STATEMENT], 1);
 }
 
+/* camt.05x.001.01 (2006): the root carries its version, pagination is the
+ * message's (GrpHdr/MsgPgntn), the account may be PrtryAcct/Id, BBAN or
+ * UPIC, the balance type is Tp/Cd, and Btch and TxDtls stand directly
+ * under Ntry (no NtryDtls), with the return reason in RtrInf/RtrRsn. */
+static void test_statement_camt_v01(void **state)
+{
+	static const char d[] =
+		"<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.01\">\n" /* 1 */
+		"<BkToCstmrStmtV01><GrpHdr><MsgId>M01</MsgId><CreDtTm>2007-11-05T18:00:00"
+		"</CreDtTm><MsgPgntn><PgNb>2</PgNb><LastPgInd>false</LastPgInd></MsgPgntn>"
+		"</GrpHdr>\n"                                                               /* 2 */
+		"<Stmt><Id>S01</Id><CreDtTm>2007-11-05T18:00:00</CreDtTm>"
+		"<Acct><Id><PrtryAcct><Id>CH2801234000123456789</Id></PrtryAcct></Id>"
+		"<Ccy>EUR</Ccy></Acct>\n"                                                   /* 3 */
+		"<Bal><Tp><Cd>OPBD</Cd></Tp><Amt Ccy=\"EUR\">10.00</Amt><CdtDbtInd>CRDT</CdtDbtInd>"
+		"<Dt><Dt>2007-11-05</Dt></Dt></Bal>\n"                                      /* 4 */
+		"<Bal><Tp><Cd>CLBD</Cd></Tp><Amt Ccy=\"EUR\">7.00</Amt><CdtDbtInd>CRDT</CdtDbtInd>"
+		"<Dt><Dt>2007-11-05</Dt></Dt></Bal>\n"                                      /* 5 */
+		"<Ntry><Amt Ccy=\"EUR\">3.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts>"
+		"<BookgDt><Dt>2007-11-05</Dt></BookgDt><BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>ICDT"
+		"</Cd><SubFmlyCd>RRTN</SubFmlyCd></Fmly></Domn></BkTxCd>\n"                 /* 6 */
+		"<Btch><MsgId>B1</MsgId><PmtInfId>P1</PmtInfId><NbOfTxs>2</NbOfTxs></Btch>\n" /* 7 */
+		"<TxDtls><Refs><EndToEndId>E1</EndToEndId></Refs><AmtDtls><TxAmt>"
+		"<Amt Ccy=\"EUR\">1.00</Amt></TxAmt></AmtDtls></TxDtls>\n"                  /* 8 */
+		"<TxDtls><Refs><TxId>T2</TxId></Refs><AmtDtls><TxAmt><Amt Ccy=\"EUR\">2.00</Amt>"
+		"</TxAmt></AmtDtls><RtrInf><RtrRsn><Cd>AC04</Cd></RtrRsn></RtrInf></TxDtls>\n" /* 9 */
+		"</Ntry></Stmt></BkToCstmrStmtV01></Document>\n";
+	const struct cl_stmt_item *st, *e, *t;
+
+	(void)state;
+	stmt_run_str(d, &run);
+	assert_int_equal(run.nerr, 0);
+	assert_string_equal(run.message_type, "camt.053.001.01");
+	st = stmt_nth(&run, CL_STMT_STATEMENT, 0);
+	assert_string_equal(st->stmt.id, "S01");
+	assert_string_equal(st->stmt.acct_other, "CH2801234000123456789");
+	assert_int_equal(st->stmt.page, 2);
+	assert_false(st->stmt.last_page);
+	assert_true(st->stmt.opening.present);
+	assert_string_equal(st->stmt.opening.type, "OPBD");
+	assert_int_equal(st->stmt.opening.amount_minor, 1000);
+	assert_string_equal(st->stmt.closing.type, "CLBD");
+	assert_int_equal(st->stmt.closing.amount_minor, 700);
+	e = stmt_nth(&run, CL_STMT_ENTRY, 0);
+	assert_int_equal(e->entry.amount_minor, 300);
+	assert_int_equal(e->entry.direction, CL_DIR_DEBIT);
+	assert_int_equal(e->entry.txs, 2);
+	assert_int_equal(e->entry.btch_nb_of_txs, 2);
+	assert_string_equal(e->entry.btch_msg_id, "B1");
+	assert_string_equal(e->entry.btch_pmt_inf_id, "P1");
+	assert_string_equal(e->entry.bank_tx_code, "PMNT/ICDT/RRTN");
+	t = stmt_nth(&run, CL_STMT_TX, 0);
+	assert_string_equal(t->tx.end_to_end_id, "E1");
+	assert_int_equal(t->tx.amount_minor, 100);
+	assert_int_equal(t->tx.direction, CL_DIR_DEBIT);
+	assert_string_equal(t->entry.bank_tx_code, "PMNT/ICDT/RRTN");
+	t = stmt_nth(&run, CL_STMT_TX, 1);
+	assert_string_equal(t->tx.tx_id, "T2");
+	assert_int_equal(t->tx.line, 9);
+	assert_string_equal(t->tx.rtr_reason, "AC04");
+	assert_true(stmt_chunk_stable(d));
+
+	/* the .001.02 root under the .001.01 namespace is not the message */
+	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.052.001.01\">"
+		     "<BkToCstmrAcctRpt/></Document>",
+		     &run);
+	assert_string_equal(run.err[0].code, "unexpected_element");
+	assert_string_equal(run.err[0].message, "element <BkToCstmrAcctRpt> under Document: a "
+						"camt.052.001.01 message has <BkToCstmrAcctRptV01>");
+	/* and the .001.01 paths are no paths of .001.02: its balance type is
+	   not read there, so the statement has none */
+	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\">"
+		     "<BkToCstmrStmt><GrpHdr><MsgId>M</MsgId><MsgPgntn><PgNb>2</PgNb>"
+		     "<LastPgInd>false</LastPgInd></MsgPgntn></GrpHdr><Stmt><Id>S</Id><Acct><Id>"
+		     "<IBAN>X</IBAN></Id></Acct><Bal><Tp><Cd>OPBD</Cd></Tp><Amt Ccy=\"EUR\">1.00"
+		     "</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2007-11-05</Dt></Dt></Bal></Stmt>"
+		     "</BkToCstmrStmt></Document>",
+		     &run);
+	assert_int_equal(run.nerr, 0);
+	st = stmt_nth(&run, CL_STMT_STATEMENT, 0);
+	assert_false(st->stmt.opening.present);
+	assert_int_equal(st->stmt.page, 0);
+	assert_true(st->stmt.last_page);
+}
+
 static void test_statement_camt_unsupported(void **state)
 {
 	(void)state;
@@ -683,12 +768,21 @@ static void test_statement_camt_unsupported(void **state)
 	assert_string_equal(run.err[0].code, "unsupported_message");
 	assert_string_equal(run.err[0].message,
 			    "pain.001.001.09 is not a statement, notification or status report: "
-			    "expected camt.052, camt.053 or camt.054 (.001.02 to .001.14) or "
-			    "pacs.002 (.001.03 to .001.15)");
-	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.01\">"
+			    "expected camt.052, camt.053 or camt.054 (.001.01 to .001.14) or "
+			    "pacs.002 (.001.02 to .001.16)");
+	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.15\">"
 		     "<BkToCstmrStmt/></Document>",
 		     &run);
 	assert_string_equal(run.err[0].code, "unsupported_version");
+	assert_string_equal(run.err[0].message,
+			    "unsupported message version camt.053.001.15: newer than camt.053.001.14, "
+			    "the newest this build reads: read it with a newer clearing-load, or ask "
+			    "the bank for camt.053.001.14");
+	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.054.001.00\">"
+		     "<BkToCstmrDbtCdtNtfctn/></Document>",
+		     &run);
+	assert_string_equal(run.err[0].code, "unsupported_version");
+	assert_non_null(strstr(run.err[0].message, "no such version was published"));
 	stmt_run_str("<Document><BkToCstmrStmt/></Document>", &run);
 	assert_string_equal(run.err[0].code, "xml_namespace");
 	stmt_run_str("hello", &run);
@@ -838,6 +932,7 @@ int main(void)
 		cmocka_unit_test(test_statement_camt_mixed_currencies),
 		cmocka_unit_test(test_statement_camt_wrong_report_element),
 		cmocka_unit_test(test_statement_camt_unsupported),
+		cmocka_unit_test(test_statement_camt_v01),
 		cmocka_unit_test(test_statement_camt_doctype),
 		cmocka_unit_test(test_statement_camt_depth),
 		cmocka_unit_test(test_statement_camt_amount_details_and_charges),

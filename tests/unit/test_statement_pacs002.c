@@ -1,7 +1,8 @@
 /* test_statement_pacs002.c - the pacs.002 reader (parsers/statement.h):
  * group and transaction statuses with the original references they carry,
  * in the ISO 20022 layouts of .001.03 (one original group) and .001.10
- * (per-transaction OrgnlGrpInf), and TCH RTP's root without Document. */
+ * (per-transaction OrgnlGrpInf), .001.02 (root <pacs.002.001.02>, StsRsn),
+ * and TCH RTP's root without Document. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -104,6 +105,90 @@ static void test_statement_pacs002_bad_status(void **state)
 			    "digits (ACSC, RJCT, ...)");
 }
 
+/* pacs.002.001.02 (2006): the root is the message name, the reason is
+ * StsRsnInf/StsRsn; one group, the transactions refer to it.  An
+ * OrgnlGrpInfAndSts naming its original by NtwkFileNm has no OrgnlMsgId,
+ * and the file name is not taken for one. */
+static void test_statement_pacs002_v02(void **state)
+{
+	static const char d[] =
+		"<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.02\">\n" /* 1 */
+		"<pacs.002.001.02><GrpHdr><MsgId>S02</MsgId>"
+		"<CreDtTm>2007-11-05T10:00:00</CreDtTm></GrpHdr>\n"                       /* 2 */
+		"<OrgnlGrpInfAndSts><OrgnlMsgId>O02</OrgnlMsgId>"
+		"<OrgnlMsgNmId>pacs.008.001.01</OrgnlMsgNmId><GrpSts>PART</GrpSts>"
+		"<StsRsnInf><StsRsn><Prtry>G1</Prtry></StsRsn></StsRsnInf></OrgnlGrpInfAndSts>\n" /* 3 */
+		"<TxInfAndSts><StsId>S</StsId><OrgnlEndToEndId>E</OrgnlEndToEndId>"
+		"<TxSts>RJCT</TxSts><StsRsnInf><StsRsn><Cd>AC01</Cd></StsRsn></StsRsnInf>"
+		"<OrgnlTxRef><IntrBkSttlmAmt Ccy=\"EUR\">120.00</IntrBkSttlmAmt></OrgnlTxRef>"
+		"</TxInfAndSts>\n"                                                         /* 4 */
+		"</pacs.002.001.02></Document>\n";
+	static const char nf[] =
+		"<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.02\">"
+		"<pacs.002.001.02><GrpHdr><MsgId>S02</MsgId></GrpHdr>"
+		"<OrgnlGrpInfAndSts><NtwkFileNm>BULK.0042</NtwkFileNm>"
+		"<OrgnlMsgNmId>pacs.008.001.01</OrgnlMsgNmId><GrpSts>ACCP</GrpSts></OrgnlGrpInfAndSts>"
+		"<TxInfAndSts><OrgnlTxId>T</OrgnlTxId><TxSts>ACSC</TxSts></TxInfAndSts>"
+		"</pacs.002.001.02></Document>";
+	const struct cl_stmt_item *g, *t;
+
+	(void)state;
+	stmt_run_str(d, &run);
+	assert_int_equal(run.nerr, 0);
+	assert_string_equal(run.message_type, "pacs.002.001.02");
+	g = stmt_nth(&run, CL_STMT_GROUP_STATUS, 0);
+	assert_string_equal(g->stmt.msg_id, "S02");
+	assert_string_equal(g->status.orgnl_msg_id, "O02");
+	assert_string_equal(g->status.status, "PART");
+	assert_string_equal(g->status.reason, "G1");
+	t = stmt_nth(&run, CL_STMT_TX_STATUS, 0);
+	assert_int_equal(t->status.line, 4);
+	assert_string_equal(t->status.orgnl_msg_id, "O02");
+	assert_string_equal(t->status.orgnl_end_to_end_id, "E");
+	assert_string_equal(t->status.status, "RJCT");
+	assert_string_equal(t->status.reason, "AC01");
+	assert_int_equal(t->status.amount_minor, 12000);
+	assert_true(stmt_chunk_stable(d));
+
+	stmt_run_str(nf, &run);
+	assert_int_equal(run.nerr, 0);
+	g = stmt_nth(&run, CL_STMT_GROUP_STATUS, 0);
+	assert_string_equal(g->status.orgnl_msg_id, "");
+	t = stmt_nth(&run, CL_STMT_TX_STATUS, 0);
+	assert_string_equal(t->status.orgnl_msg_id, "");
+	assert_string_equal(t->status.orgnl_tx_id, "T");
+}
+
+/* pacs.002.001.01 was never published; .001.16 is the newest read. */
+static void test_statement_pacs002_versions(void **state)
+{
+	(void)state;
+	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.01\">"
+		     "<pacs.002.001.01/></Document>",
+		     &run);
+	assert_int_equal(run.nerr, 1);
+	assert_string_equal(run.err[0].code, "unsupported_version");
+	assert_string_equal(run.err[0].message,
+			    "unsupported message version pacs.002.001.01: no such version was "
+			    "published (ISO 20022 publishes pacs.002 from .001.02); expected "
+			    "camt.052, camt.053 or camt.054 (.001.01 to .001.14) or pacs.002 (.001.02 "
+			    "to .001.16)");
+	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.16\">"
+		     "<FIToFIPmtStsRpt><GrpHdr><MsgId>R</MsgId></GrpHdr><TxInfAndSts>"
+		     "<OrgnlTxId>T</OrgnlTxId><TxSts>ACTC</TxSts><StsRsnInf><Rsn><Cd>AB05</Cd></Rsn>"
+		     "</StsRsnInf></TxInfAndSts></FIToFIPmtStsRpt></Document>",
+		     &run);
+	assert_int_equal(run.nerr, 0);
+	assert_string_equal(run.item[0].status.reason, "AB05");
+	/* the root of .001.03 on, under the .001.02 namespace, is not it */
+	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.02\">"
+		     "<FIToFIPmtStsRpt/></Document>",
+		     &run);
+	assert_string_equal(run.err[0].code, "unexpected_element");
+	assert_string_equal(run.err[0].message, "element <FIToFIPmtStsRpt> under Document: a "
+						"pacs.002.001.02 message has <pacs.002.001.02>");
+}
+
 /* TCH RTP sends FIToFIPmtStsRpt in its own envelope, without Document. */
 static void test_statement_pacs002_root_without_document(void **state)
 {
@@ -128,6 +213,8 @@ int main(void)
 		cmocka_unit_test(test_statement_pacs002_no_original_reference),
 		cmocka_unit_test(test_statement_pacs002_bad_status),
 		cmocka_unit_test(test_statement_pacs002_root_without_document),
+		cmocka_unit_test(test_statement_pacs002_v02),
+		cmocka_unit_test(test_statement_pacs002_versions),
 	};
 
 	return cmocka_run_group_tests_name("statement_pacs002", tests, NULL, NULL);
