@@ -109,6 +109,13 @@ struct cl_stmt_entry {
 	int64_t btch_ttl_amt_minor;
 	enum cl_direction btch_direction;
 	unsigned long txs;             /* TxDtls read (complete in the ENTRY item) */
+	/* the entry's own AmtDtls/InstdAmt and Chrgs (before NtryDtls) */
+	bool has_instd;
+	int64_t instd_minor;           /* AmtDtls/InstdAmt/Amt: what was instructed */
+	char instd_ccy[4];
+	bool has_chrgs;
+	int64_t chrgs_minor;           /* Chrgs/TtlChrgsAndTaxAmt, else the first Rcrd/Amt */
+	char chrgs_ccy[4];
 	char text[CL_NAME_MAX];        /* AddtlNtryInf; BAI2: text of 16 and its 88s */
 };
 
@@ -131,6 +138,13 @@ struct cl_stmt_tx {
 	char ccy[4];
 	enum cl_direction direction;   /* CdtDbtInd, else the entry's */
 	char rtr_reason[CL_STMT_CODE_MAX]; /* RtrInf/Rsn/Cd or Prtry */
+	bool has_instd;
+	int64_t instd_minor;           /* AmtDtls/InstdAmt/Amt (the payer's amount, in
+	                                  its currency: another than the entry's for FX) */
+	char instd_ccy[4];
+	bool has_chrgs;
+	int64_t chrgs_minor;           /* Chrgs/TtlChrgsAndTaxAmt, else the first Rcrd/Amt */
+	char chrgs_ccy[4];
 };
 
 /* pacs.002: a status of an original message or transaction. */

@@ -294,9 +294,32 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 	else if (strcmp(w, "matched") == 0 && it->batch_count)
 		snprintf(buf, cap, "a %s of %s records, count and sum exact",
 			 whole_file ? "whole ACH file" : "batch", or_empty(it->records));
-	else if (strcmp(w, "several") == 0)
+	else if (strcmp(w, "matched") == 0 && it->instructed_ccy && it->currency &&
+		 strcmp(it->instructed_ccy, it->currency) != 0) {
+		char a[48];
+
+		snprintf(buf, cap, "the amount instructed (%s) is ours, booked in %s",
+			 money(it->instructed_minor, it->instructed_ccy, a, sizeof(a)),
+			 it->currency);
+	} else if (strcmp(w, "matched") == 0 && it->charges_minor && it->amount_minor &&
+		   it->record_amount && strcmp(it->amount_minor, it->record_amount) != 0) {
+		char a[48], c[48];
+
+		snprintf(buf, cap, "the amount instructed (%s) is ours, booked net of charges of %s",
+			 money(it->instructed_minor, it->instructed_ccy, a, sizeof(a)),
+			 money(it->charges_minor, it->currency, c, sizeof(c)));
+	} else if (strcmp(w, "several") == 0)
 		snprintf(buf, cap, "%s records carry the reference: the nearest in date",
 			 or_empty(it->candidates));
+	else if (strcmp(w, "pending") == 0)
+		snprintf(buf, cap,
+			 "not booked yet (its status is not BOOK): the record of its reference, "
+			 "not recorded as matched until a booked entry matches it");
+	else if (strcmp(w, "reversed") == 0)
+		snprintf(buf, cap,
+			 "the bank reversed its booking (RvslInd) of our %s: linked to it as its "
+			 "original, not recorded as a match",
+			 or_empty(it->original_kind));
 	else if (strcmp(w, "no_record") == 0)
 		snprintf(buf, cap, "booked by the bank, no record of ours");
 	else if (strcmp(w, "status_not_ours") == 0)
@@ -504,6 +527,17 @@ static void json_item(const struct cl_recon_item *it, const char *detail)
 		cl_json_str(&j, "booking_date", it->booking_date);
 		cl_json_str(&j, CL_FIELD_NAME(value_date), it->value_date);
 		cl_json_str(&j, "payment_status", it->payment_status);
+#define NUM(key, v)                                              \
+	do {                                                     \
+		if (v)                                           \
+			cl_json_int(&j, key, strtoll(v, NULL, 10)); \
+		else                                             \
+			cl_json_null(&j, key);                    \
+	} while (0)
+		NUM("tx_index", it->tx_index);
+		NUM("instructed_minor", it->instructed_minor);
+		cl_json_str(&j, "instructed_currency", it->instructed_ccy);
+		NUM("charges_minor", it->charges_minor);
 		cl_json_object_end(&j);
 	} else {
 		cl_json_null(&j, "entry");
@@ -539,6 +573,8 @@ static void json_item(const struct cl_recon_item *it, const char *detail)
 	} else {
 		cl_json_null(&j, "original");
 	}
+	NUM("difference_minor", it->difference_minor);
+#undef NUM
 	json_balance(&j, it);
 	json_decision(&j, it);
 	cl_json_end(&j);

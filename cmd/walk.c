@@ -443,7 +443,7 @@ static enum cl_status walk_statement(struct cl_input *in, struct cl_parser *p,
 	struct cl_item it;
 	struct walk_keys *k = cl_xcalloc(1, sizeof(*k));
 	struct cl_stmt_rows rows_state = { 0 };
-	struct cl_stmt_row *rows = cl_xmalloc(2 * sizeof(*rows));
+	struct cl_stmt_row *rows = cl_xmalloc(CL_STMT_ROWS_MAX * sizeof(*rows));
 	const struct cl_stmt_item *item;
 	struct cl_error err;
 	enum cl_status st, last = CL_OK;

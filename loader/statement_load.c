@@ -186,7 +186,7 @@ static bool read_items(struct load *L, struct cl_copy_in *c, struct cl_fp *fp)
 	struct cl_item it;
 	const struct cl_stmt_item *item;
 	struct cl_stmt_rows rows_state = { 0 };
-	struct cl_stmt_row rows[2];
+	struct cl_stmt_row rows[CL_STMT_ROWS_MAX];
 	struct cl_error e;
 	enum cl_status st;
 	const int64_t load_id = strtoll(L->load_id, NULL, 10);

@@ -44,6 +44,8 @@ enum {
 	CF_X_CLR, CF_X_PRTRY_TP, CF_X_PRTRY_REF, CF_X_AMT, CF_X_IND, CF_X_TXAMT, CF_X_RSN,
 	/* GrpHdr/MsgPgntn (.001.01) */
 	CF_G_PG_NB, CF_G_LAST_PG,
+	/* AmtDtls/InstdAmt and Chrgs, of the entry or of a TxDtls */
+	CF_N_INSTD, CF_N_CHRG_TTL, CF_N_CHRG_RCRD, CF_X_INSTD, CF_X_CHRG_TTL, CF_X_CHRG_RCRD,
 	CF_COUNT
 };
 
@@ -109,6 +111,10 @@ static const struct cl_stmt_path paths[] = {
 	{SC_NTRY, "BkTxCd/Domn/Fmly/SubFmlyCd", 0, CF_N_SUBFMLY, false},
 	{SC_NTRY, "BkTxCd/Prtry/Cd", 0, CF_N_PRTRY, false},
 	{SC_NTRY, "AddtlNtryInf", 0, CF_N_INF, false},
+	{SC_NTRY, "AmtDtls/InstdAmt/Amt", 0, CF_N_INSTD, false},
+	{SC_NTRY, "Chrgs/TtlChrgsAndTaxAmt", 0, CF_N_CHRG_TTL, false},
+	{SC_NTRY, "Chrgs/Rcrd/Amt", 0, CF_N_CHRG_RCRD, true},
+	{SC_NTRY, "Chrgs/Amt", 0, CF_N_CHRG_RCRD, true}, /* .001.02 */
 	{SC_NTRY, "NtryDtls", SC_DTLS, 0, false},
 
 	{SC_DTLS, "Btch", SC_BTCH, 0, false},
@@ -134,6 +140,10 @@ static const struct cl_stmt_path paths[] = {
 	{SC_TX, "AmtDtls/TxAmt/Amt", 0, CF_X_TXAMT, false},
 	{SC_TX, "RtrInf/Rsn/Cd", 0, CF_X_RSN, false},
 	{SC_TX, "RtrInf/Rsn/Prtry", 0, CF_X_RSN, false},
+	{SC_TX, "AmtDtls/InstdAmt/Amt", 0, CF_X_INSTD, false},
+	{SC_TX, "Chrgs/TtlChrgsAndTaxAmt", 0, CF_X_CHRG_TTL, false},
+	{SC_TX, "Chrgs/Rcrd/Amt", 0, CF_X_CHRG_RCRD, true},
+	{SC_TX, "Chrgs/Amt", 0, CF_X_CHRG_RCRD, true}, /* .001.02 */
 };
 
 /* The .001.01 messages' own paths (BankToCustomerStatementV01 and its
@@ -225,6 +235,49 @@ static void bank_tx_code(struct cl_stmt_camt *c)
 		snprintf(e->bank_tx_code, sizeof(e->bank_tx_code), "%s", c->prtry_cd);
 }
 
+/* The AmtDtls/InstdAmt and Chrgs read since the last call (of the entry,
+ * before its NtryDtls, or of a TxDtls) into their members, then forgotten.
+ * Charges are those in one amount: TtlChrgsAndTaxAmt, else the first
+ * Rcrd's (a bank that itemises several charges gives their total). */
+static void take_amount_details(struct cl_stmt_parser *p, bool *has_instd, int64_t *instd,
+				char instd_ccy[4], bool *has_chrgs, int64_t *chrgs,
+				char chrgs_ccy[4])
+{
+	struct cl_stmt_camt *c = &p->camt;
+	char why[200], path[CL_PATH_MAX];
+	const char *ch = c->chrg_ttl[0] ? c->chrg_ttl : c->chrg_rcrd;
+	const char *ch_ccy = c->chrg_ttl[0] ? c->chrg_ttl_ccy : c->chrg_rcrd_ccy;
+
+	if (c->instd_amt[0]) {
+		if (cl_stmt_to_minor(c->instd_amt, c->instd_ccy, instd, why, sizeof(why)) != 0) {
+			scope_path(p, "AmtDtls/InstdAmt/Amt", path, sizeof(path));
+			cl_stmt_error(p, c->instd_line, path, "amount", "%s", why);
+		} else {
+			*has_instd = true;
+			snprintf(instd_ccy, 4, "%.3s", c->instd_ccy);
+		}
+	}
+	if (ch[0]) {
+		if (cl_stmt_to_minor(ch, ch_ccy, chrgs, why, sizeof(why)) != 0) {
+			scope_path(p, c->chrg_ttl[0] ? "Chrgs/TtlChrgsAndTaxAmt" : "Chrgs/Rcrd/Amt",
+				   path, sizeof(path));
+			cl_stmt_error(p, c->chrg_line, path, "amount", "%s", why);
+		} else {
+			*has_chrgs = true;
+			snprintf(chrgs_ccy, 4, "%.3s", ch_ccy);
+		}
+	}
+	c->instd_amt[0] = c->chrg_ttl[0] = c->chrg_rcrd[0] = '\0';
+}
+
+static void take_entry_details(struct cl_stmt_parser *p)
+{
+	struct cl_stmt_entry *e = &p->camt.entry;
+
+	take_amount_details(p, &e->has_instd, &e->instd_minor, e->instd_ccy, &e->has_chrgs,
+			    &e->chrgs_minor, e->chrgs_ccy);
+}
+
 /* ---------------------------------------------------------- scopes */
 
 static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
@@ -300,6 +353,8 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 		c->prtry_cd[0] = '\0';
 		c->ntry_tx_sum = 0;
 		c->ntry_tx_sum_ok = true;
+		c->ntry_chrgs_sum = 0;
+		c->instd_amt[0] = c->chrg_ttl[0] = c->chrg_rcrd[0] = '\0';
 		break;
 	case SC_DTLS:
 		c->dtls_txs = 0;
@@ -310,6 +365,7 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 		c->dtls_sum_ok = true;
 		c->dtls_line = line;
 		bank_tx_code(c); /* BkTxCd precedes NtryDtls: for its transactions */
+		take_entry_details(p); /* as do AmtDtls and Chrgs */
 		break;
 	case SC_BTCH:
 		c->btch_ttl[0] = c->btch_ccy[0] = c->btch_nb[0] = '\0';
@@ -326,6 +382,9 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 		c->tx_amt_line = line;
 		if (!c->entry.bank_tx_code[0])
 			bank_tx_code(c); /* .001.01: TxDtls follows BkTxCd, no NtryDtls */
+		/* AmtDtls and Chrgs of the entry before it (.001.01: TxDtls without
+		   NtryDtls), its own from here */
+		take_entry_details(p);
 		break;
 	default:
 		break;
@@ -344,6 +403,8 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 	/* a date must be one; no value is a template's placeholder (amounts
 	   have their own syntax, free text is free) */
 	if (f != CF_N_INF && f != CF_BAL_AMT && f != CF_N_AMT && f != CF_X_AMT && f != CF_X_TXAMT &&
+	    f != CF_N_INSTD && f != CF_N_CHRG_TTL && f != CF_N_CHRG_RCRD && f != CF_X_INSTD &&
+	    f != CF_X_CHRG_TTL && f != CF_X_CHRG_RCRD &&
 	    !cl_stmt_value_ok(p, v,
 			      f == CF_CRE_DT_TM || f == CF_S_CRE || f == CF_FR || f == CF_TO ||
 				      f == CF_BAL_DT || f == CF_BAL_DTTM || f == CF_N_BOOK ||
@@ -453,6 +514,25 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 			c->tx_amt_line = line;
 		break;
 	case CF_X_RSN: PUT(t->rtr_reason); break;
+	case CF_N_INSTD:
+	case CF_X_INSTD:
+		PUT(c->instd_amt);
+		snprintf(c->instd_ccy, sizeof(c->instd_ccy), "%s", ccy);
+		c->instd_line = line;
+		break;
+	case CF_N_CHRG_TTL:
+	case CF_X_CHRG_TTL:
+		PUT(c->chrg_ttl);
+		snprintf(c->chrg_ttl_ccy, sizeof(c->chrg_ttl_ccy), "%s", ccy);
+		c->chrg_line = line;
+		break;
+	case CF_N_CHRG_RCRD:
+	case CF_X_CHRG_RCRD:
+		PUT(c->chrg_rcrd);
+		snprintf(c->chrg_rcrd_ccy, sizeof(c->chrg_rcrd_ccy), "%s", ccy);
+		if (!c->chrg_ttl[0])
+			c->chrg_line = line;
+		break;
 	default: break;
 	}
 #undef PUT
@@ -560,9 +640,17 @@ static void ntry_end(struct cl_stmt_parser *p)
 			      e->index, e->status);
 	}
 	bank_tx_code(c);
+	take_entry_details(p); /* without NtryDtls: read now */
+	if (e->has_chrgs && strcmp(e->chrgs_ccy, e->ccy) == 0 &&
+	    !add_ok(&c->ntry_chrgs_sum, e->chrgs_minor))
+		c->ntry_tx_sum_ok = false;
 	/* the entry against its transaction details, when each had an
-	 * amount in the entry's currency */
-	if (ok && e->txs > 0 && c->ntry_tx_sum_ok && c->ntry_tx_sum != e->amount_minor) {
+	 * amount in the entry's currency; a bank that gives each
+	 * transaction's amount before its itemised charges (Chrgs) booked
+	 * their sum less (or, a debit, plus) the charges */
+	if (ok && e->txs > 0 && c->ntry_tx_sum_ok && c->ntry_tx_sum != e->amount_minor &&
+	    c->ntry_tx_sum - c->ntry_chrgs_sum != e->amount_minor &&
+	    c->ntry_tx_sum + c->ntry_chrgs_sum != e->amount_minor) {
 		scope_path(p, "Amt", path, sizeof(path));
 		struct cl_error *err = cl_stmt_error(
 			p, c->ntry_amt_line, path, "entry_details_sum",
@@ -727,6 +815,11 @@ static void tx_end(struct cl_stmt_parser *p)
 	}
 	if (c->prtry_ref[0] && trace_type(c->prtry_tp))
 		snprintf(t->ach_trace, sizeof(t->ach_trace), "%s", c->prtry_ref);
+	take_amount_details(p, &t->has_instd, &t->instd_minor, t->instd_ccy, &t->has_chrgs,
+			    &t->chrgs_minor, t->chrgs_ccy);
+	if (t->has_chrgs && strcmp(t->chrgs_ccy, e->ccy) == 0 &&
+	    !add_ok(&c->ntry_chrgs_sum, t->chrgs_minor))
+		c->ntry_tx_sum_ok = false;
 	it = cl_stmt_slot(p, CL_STMT_TX);
 	it->stmt = c->stmt;
 	it->entry = *e;

@@ -129,6 +129,12 @@ struct cl_stmt_camt {
 	bool ntry_tx_sum_ok;
 	/* transaction being read */
 	char tx_amt[40], tx_ccy[8], tx_amt2[40], tx_ccy2[8], tx_ind[8];
+	/* AmtDtls/InstdAmt and Chrgs as written (of the entry before
+	   NtryDtls, else of the transaction being read) */
+	char instd_amt[40], instd_ccy[8], chrg_ttl[40], chrg_ttl_ccy[8], chrg_rcrd[40],
+		chrg_rcrd_ccy[8];
+	unsigned long instd_line, chrg_line;
+	int64_t ntry_chrgs_sum;      /* the TxDtls' charges in the entry ccy */
 	char prtry_tp[CL_ID_MAX], prtry_ref[CL_ID_MAX];
 	unsigned long tx_amt_line;
 	/* sums over the statement's entries */

@@ -11,11 +11,13 @@
 #define STATEMENT CL_SI_STATEMENT
 #define ENTRY CL_SI_ENTRY
 #define STATUS CL_SI_STATUS
+#define TX CL_SI_TX
 #define ALL CL_SI_ALL
 #define COMPARED CL_SF_COMPARED
 #define FP_S CL_SF_FP_S
 #define FP_E CL_SF_FP_E
 #define FP_T CL_SF_FP_T
+#define FP_X CL_SF_FP_X
 #define STAGE CL_SF_STAGE
 
 const struct cl_stmt_field cl_stmt_fields[] = {

@@ -22,13 +22,15 @@ enum cl_stmt_field_type {
 #define CL_SI_STATEMENT 1u
 #define CL_SI_ENTRY 2u
 #define CL_SI_STATUS 4u
-#define CL_SI_ALL 7u
+#define CL_SI_TX 8u
+#define CL_SI_ALL 15u
 
 #define CL_SF_COMPARED 1u
 #define CL_SF_FP_S 2u
 #define CL_SF_FP_E 4u
 #define CL_SF_FP_T 8u
 #define CL_SF_STAGE 16u
+#define CL_SF_FP_X 32u
 
 struct cl_stmt_field {
 	const char *name;

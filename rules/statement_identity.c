@@ -14,7 +14,7 @@
 
 const char *cl_stmt_item_name(enum cl_stmt_row_item item)
 {
-	static const char *const names[] = { "statement", "entry", "status" };
+	static const char *const names[] = { "statement", "entry", "status", "tx" };
 
 	return names[item];
 }
@@ -168,6 +168,39 @@ bool cl_stmt_row_statement(const struct cl_stmt_statement *st, struct cl_fp *fp,
 	return true;
 }
 
+/* A transaction's references and return reason into its row (of the
+ * entry, or its own); an ACH trace in Refs/Prtry, else a ClrSysRef of 15
+ * digits. */
+static void tx_refs(struct cl_stmt_row *row, const struct cl_stmt_tx *tx)
+{
+	ref(row->msg_id, sizeof(row->msg_id), tx->msg_id);
+	ref(row->pmt_inf_id, sizeof(row->pmt_inf_id), tx->pmt_inf_id);
+	ref(row->instr_id, sizeof(row->instr_id), tx->instr_id);
+	ref(row->end_to_end_id, sizeof(row->end_to_end_id), tx->end_to_end_id);
+	ref(row->tx_id, sizeof(row->tx_id), tx->tx_id);
+	ref(row->uetr, sizeof(row->uetr), tx->uetr);
+	for (char *p = row->uetr; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	ref(row->ach_trace, sizeof(row->ach_trace), tx->ach_trace);
+	if (!row->ach_trace[0] && strlen(tx->clr_sys_ref) == 15 &&
+	    strspn(tx->clr_sys_ref, "0123456789") == 15)
+		ref(row->ach_trace, sizeof(row->ach_trace), tx->clr_sys_ref);
+	snprintf(row->return_reason, sizeof(row->return_reason), "%s", tx->rtr_reason);
+}
+
+/* The amount instructed and the charges of an entry or transaction row
+ * (charges only in the currency of the row's amount). */
+static void amount_details(struct cl_stmt_row *row, bool has_instd, int64_t instd,
+			   const char *instd_ccy, bool has_chrgs, int64_t chrgs,
+			   const char *chrgs_ccy)
+{
+	row->has_instructed = has_instd;
+	row->instructed_minor = has_instd ? instd : 0;
+	snprintf(row->instructed_ccy, sizeof(row->instructed_ccy), "%s", has_instd ? instd_ccy : "");
+	row->has_charges = has_chrgs && strcmp(chrgs_ccy, row->currency) == 0;
+	row->charges_minor = row->has_charges ? chrgs : 0;
+}
+
 bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_entry *e,
 		       const struct cl_stmt_tx *tx, struct cl_fp *fp, struct cl_stmt_row *row)
 {
@@ -198,22 +231,19 @@ bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_
 	ref(row->batch_msg_id, sizeof(row->batch_msg_id), e->btch_msg_id);
 	ref(row->batch_pmt_inf_id, sizeof(row->batch_pmt_inf_id), e->btch_pmt_inf_id);
 	if (tx) {
-		ref(row->msg_id, sizeof(row->msg_id), tx->msg_id);
-		ref(row->pmt_inf_id, sizeof(row->pmt_inf_id), tx->pmt_inf_id);
-		ref(row->instr_id, sizeof(row->instr_id), tx->instr_id);
-		ref(row->end_to_end_id, sizeof(row->end_to_end_id), tx->end_to_end_id);
-		ref(row->tx_id, sizeof(row->tx_id), tx->tx_id);
-		ref(row->uetr, sizeof(row->uetr), tx->uetr);
-		for (char *p = row->uetr; *p; p++)
-			*p = (char)tolower((unsigned char)*p);
-		ref(row->ach_trace, sizeof(row->ach_trace), tx->ach_trace);
-		if (!row->ach_trace[0] && strlen(tx->clr_sys_ref) == 15 &&
-		    strspn(tx->clr_sys_ref, "0123456789") == 15)
-			ref(row->ach_trace, sizeof(row->ach_trace), tx->clr_sys_ref);
-		snprintf(row->return_reason, sizeof(row->return_reason), "%s", tx->rtr_reason);
+		tx_refs(row, tx);
 		if (!row->acct_svcr_ref[0])
 			ref(row->acct_svcr_ref, sizeof(row->acct_svcr_ref), tx->acct_svcr_ref);
 	}
+	/* (after the fingerprint's fields: none of these enters it, key rule
+	   s1's entries are what they were) */
+	if (e->txs <= 1)
+		amount_details(row, tx && tx->has_instd ? tx->has_instd : e->has_instd,
+			       tx && tx->has_instd ? tx->instd_minor : e->instd_minor,
+			       tx && tx->has_instd ? tx->instd_ccy : e->instd_ccy,
+			       tx && tx->has_chrgs ? tx->has_chrgs : e->has_chrgs,
+			       tx && tx->has_chrgs ? tx->chrgs_minor : e->chrgs_minor,
+			       tx && tx->has_chrgs ? tx->chrgs_ccy : e->chrgs_ccy);
 	/* BAI2: the customer reference is where an originator's own id goes,
 	   an ACH trace number (15 digits) for ACH detail */
 	if (st->source == CL_STMT_SRC_BAI2 && strlen(e->cust_ref) == 15 &&
@@ -243,6 +273,62 @@ bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_
 		fp_payment_refs(fp, row);
 		cl_fp_str(fp, "ach_trace", row->ach_trace);
 		cl_fp_str(fp, "return_reason", row->return_reason);
+		cl_fp_end(fp, row->fingerprint);
+	}
+	return true;
+}
+
+bool cl_stmt_row_tx(const struct cl_stmt_statement *st, const struct cl_stmt_entry *e,
+		    const struct cl_stmt_tx *tx, struct cl_fp *fp, struct cl_stmt_row *row)
+{
+	memset(row, 0, sizeof(*row));
+	row->item = CL_STMT_ROW_TX;
+	row->position = tx->line;
+	if (!statement_key(st, row))
+		return false;
+	row->entry_index = e->index;
+	row->tx_index = tx->index;
+	snprintf(row->entry_ref, sizeof(row->entry_ref), "%s", e->ntry_ref);
+	ref(row->acct_svcr_ref, sizeof(row->acct_svcr_ref), tx->acct_svcr_ref);
+	if (!row->acct_svcr_ref[0])
+		ref(row->acct_svcr_ref, sizeof(row->acct_svcr_ref), e->acct_svcr_ref);
+	/* its own amount (Amt, else AmtDtls/TxAmt), else none: a batch's
+	   details may give references only */
+	row->has_amount = tx->has_amount;
+	row->amount_minor = tx->has_amount ? tx->amount_minor : 0;
+	snprintf(row->currency, sizeof(row->currency), "%s", tx->has_amount ? tx->ccy : e->ccy);
+	row->direction = tx->direction != CL_DIR_NONE ? tx->direction : e->direction;
+	row->reversal = e->reversal;
+	snprintf(row->status, sizeof(row->status), "%s", e->status);
+	date_of(row->booking_date, e->booking_date);
+	date_of(row->value_date, e->value_date);
+	snprintf(row->bank_tx_code, sizeof(row->bank_tx_code), "%s", e->bank_tx_code);
+	row->batch_count = -1;
+	ref(row->batch_msg_id, sizeof(row->batch_msg_id), e->btch_msg_id);
+	ref(row->batch_pmt_inf_id, sizeof(row->batch_pmt_inf_id), e->btch_pmt_inf_id);
+	tx_refs(row, tx);
+	amount_details(row, tx->has_instd, tx->instd_minor, tx->instd_ccy, tx->has_chrgs,
+		       tx->chrgs_minor, tx->chrgs_ccy);
+	if (!key(row->natural_key, sizeof(row->natural_key), "%s|#%lu|tx#%lu",
+		 row->statement_key, e->index, tx->index))
+		return false;
+	if (fp) { /* NULL: the keys alone (validate) */
+		cl_fp_begin(fp);
+		cl_fp_str(fp, "item", cl_stmt_item_name(CL_STMT_ROW_TX));
+		cl_fp_str(fp, "amount", row->has_amount ? "y" : "n");
+		cl_fp_int(fp, "amount_minor", row->amount_minor);
+		cl_fp_str(fp, "ccy", row->currency);
+		fp_dir(fp, "direction", row->direction);
+		cl_fp_str(fp, CL_STMT_COLUMN(acct_svcr_ref), row->acct_svcr_ref);
+		cl_fp_str(fp, "pmt_inf_id", row->pmt_inf_id);
+		fp_payment_refs(fp, row);
+		cl_fp_str(fp, "ach_trace", row->ach_trace);
+		cl_fp_str(fp, "return_reason", row->return_reason);
+		cl_fp_str(fp, "instructed", row->has_instructed ? "y" : "n");
+		cl_fp_int(fp, "instructed_minor", row->instructed_minor);
+		cl_fp_str(fp, "instructed_ccy", row->instructed_ccy);
+		cl_fp_str(fp, "charges", row->has_charges ? "y" : "n");
+		cl_fp_int(fp, "charges_minor", row->charges_minor);
 		cl_fp_end(fp, row->fingerprint);
 	}
 	return true;
@@ -310,7 +396,7 @@ bool cl_stmt_row_group_status(const struct cl_stmt_statement *st, const struct c
 }
 
 int cl_stmt_rows_of(struct cl_stmt_rows *s, const struct cl_stmt_item *item, struct cl_fp *fp,
-		    struct cl_stmt_row rows[2], unsigned long *bad_line)
+		    struct cl_stmt_row rows[CL_STMT_ROWS_MAX], unsigned long *bad_line)
 {
 	int n = 0;
 	bool ok = true;
@@ -328,11 +414,22 @@ int cl_stmt_rows_of(struct cl_stmt_rows *s, const struct cl_stmt_item *item, str
 	case CL_STMT_STATEMENT:
 		return n;
 	case CL_STMT_TX:
+		/* the first waits: a row of its own only once a second comes */
+		*bad_line = item->tx.line;
 		if (item->tx.index == 1) {
 			s->first_tx = item->tx;
+			s->first_tx_entry = item->entry;
 			s->have_tx = true;
+			return n;
 		}
-		return n;
+		if (item->tx.index == 2 && s->have_tx) {
+			if (!cl_stmt_row_tx(&item->stmt, &s->first_tx_entry, &s->first_tx, fp,
+					    &rows[n]))
+				return -1;
+			n++;
+		}
+		ok = cl_stmt_row_tx(&item->stmt, &item->entry, &item->tx, fp, &rows[n]);
+		break;
 	case CL_STMT_ENTRY:
 		*bad_line = item->entry.line;
 		ok = cl_stmt_row_entry(&item->stmt, &item->entry, s->have_tx ? &s->first_tx : NULL,

@@ -15,6 +15,9 @@
  *               AcctSvcrRef repeat within real statements, so they are in
  *               the fingerprint, not the key)
  *   a status    STATEMENT|#INDEX
+ *   a transaction  STATEMENT|#INDEX|tx#N (the Nth TxDtls of an entry of
+ *               several: batch-booked with its details; key rule s1's rows
+ *               unchanged, these rows new in 028)
  *
  * The fingerprint hashes the economic content (amounts, currency,
  * direction, dates, status, references; for a header its balances and
@@ -34,7 +37,9 @@
 
 #define CL_STMT_KEY_RULE_V1 "s1"
 
-enum cl_stmt_row_item { CL_STMT_ROW_STATEMENT, CL_STMT_ROW_ENTRY, CL_STMT_ROW_STATUS };
+enum cl_stmt_row_item {
+	CL_STMT_ROW_STATEMENT, CL_STMT_ROW_ENTRY, CL_STMT_ROW_STATUS, CL_STMT_ROW_TX
+};
 
 /* One row of clearing_statement_item (017_statements.sql).  Dates are
  * "YYYY-MM-DD" or "" (a dateTime keeps its date). */
@@ -75,6 +80,12 @@ struct cl_stmt_row {
 	char end_to_end_id[CL_ID_MAX], tx_id[CL_ID_MAX], uetr[37], ach_trace[CL_ID_MAX];
 	char return_reason[CL_STMT_CODE_MAX];
 	unsigned long position; /* line */
+	/* 028: a transaction's place in its entry; the amount instructed and
+	   the charges (an entry's: of its only TxDtls, else its own) */
+	unsigned long tx_index;
+	bool has_instructed, has_charges;
+	int64_t instructed_minor, charges_minor;
+	char instructed_ccy[4];
 };
 
 /* The name of a row's item, as column item stores it: "statement",
@@ -92,6 +103,12 @@ bool cl_stmt_row_statement(const struct cl_stmt_statement *st, struct cl_fp *fp,
  * had none).  A reference "NOTPROVIDED" is no reference. */
 bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_entry *e,
 		       const struct cl_stmt_tx *tx, struct cl_fp *fp, struct cl_stmt_row *row);
+
+/* The row of transaction `tx` of entry `e` (as far as the entry precedes
+ * its NtryDtls): of an entry with more than one TxDtls, each matched on its
+ * own (docs/design/0034-matching-beyond-one-reference.md). */
+bool cl_stmt_row_tx(const struct cl_stmt_statement *st, const struct cl_stmt_entry *e,
+		    const struct cl_stmt_tx *tx, struct cl_fp *fp, struct cl_stmt_row *row);
 
 /* The row of a pacs.002 transaction status. */
 bool cl_stmt_row_status(const struct cl_stmt_statement *st, const struct cl_stmt_status *s,
@@ -115,15 +132,19 @@ struct cl_stmt_rows {
 	unsigned long stmt_line;   /* the statement whose header row was given */
 	bool have_tx;              /* first_tx holds the entry's first TxDtls */
 	struct cl_stmt_tx first_tx;
+	struct cl_stmt_entry first_tx_entry; /* its entry as far as read */
 };
 
-/* The rows of `item` into rows[0..1], in order (a statement's header row
- * before the first item of the statement, then the item's own: an entry,
- * a status; a TX or a GROUP_STATUS without GrpSts and OrgnlMsgId gives
- * none); returns how many.  -1 when a key does not fit CL_KEY_MAX (the
+/* The rows of `item` into rows[0..CL_STMT_ROWS_MAX-1], in order (a
+ * statement's header row before the first item of the statement, then the
+ * item's own: an entry, a status; a GROUP_STATUS without GrpSts and
+ * OrgnlMsgId gives none; a TX none while it is its entry's first, the
+ * first and itself when it is the second, itself after that: an entry of
+ * one transaction has no transaction row); returns how many.  -1 when a key does not fit CL_KEY_MAX (the
  * rows before it are in rows[]; *bad_line says where). */
+#define CL_STMT_ROWS_MAX 3
 int cl_stmt_rows_of(struct cl_stmt_rows *s, const struct cl_stmt_item *item, struct cl_fp *fp,
-		    struct cl_stmt_row rows[2], unsigned long *bad_line);
+		    struct cl_stmt_row rows[CL_STMT_ROWS_MAX], unsigned long *bad_line);
 
 /* The key of a row as the journal keeps it and messages show it (its
  * account masked). */

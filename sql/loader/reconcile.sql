@@ -41,7 +41,8 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon (
 	original_kind text, original_key text, candidates bigint, rejected text,
 	record_date date, recorded boolean, stmt_group text COLLATE "C", bal_opening bigint,
 	bal_closing bigint, bal_computed bigint, bal_pages text, bal_last_page bigint,
-	bal_missing text)
+	bal_missing text, sub bigint, instructed_minor bigint, instructed_ccy text,
+	charges_minor bigint, difference_minor bigint)
 
 -- fragment: reconcile_entry_columns
 -- The columns of a statement's items the work reads (not the keys' rules,
@@ -50,12 +51,14 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon (
 i.kind, i.item, i.natural_key, i.entry_index, i.account, i.acct_svcr_ref, i.amount_minor,
 i.currency, i.direction, i.status, i.booking_date, i.value_date, i.bank_tx_code,
 i.batch_count, i.batch_pmt_inf_id, i.msg_id, i.pmt_inf_id, i.instr_id, i.end_to_end_id,
-i.tx_id, i.uetr, i.ach_trace, i.load_id, i.position
+i.tx_id, i.uetr, i.ach_trace, i.load_id, i.position, i.tx_index, i.instructed_minor,
+i.instructed_ccy, i.charges_minor, i.reversal
 
 -- name: reconcile_create_entry
 -- One statement's work tables (emptied for each statement): its entries,
 CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_entry AS
-SELECT {reconcile_entry_columns}, false AS is_return, NULL::date AS on_date
+SELECT {reconcile_entry_columns}, false AS is_return, NULL::date AS on_date,
+       NULL::text COLLATE "C" AS parent_key
 FROM clearing_statement_item i WITH NO DATA
 
 -- name: reconcile_create_best
@@ -66,7 +69,7 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_best (
 	currency text, direction text, value_date date, accounts text[], equal boolean,
 	ncand bigint, nth bigint, original_trace text, orgnl_uetr text,
 	orgnl_end_to_end_id text, uetr text, end_to_end_id text, tx_id text, taken boolean,
-	rejected text, late boolean, cls boolean, recorded boolean, booked text)
+	rejected text, late boolean, cls boolean, recorded boolean, booked text, sub bigint)
 
 -- name: reconcile_create_sugg
 -- the suggestion for an entry no reference matched,
@@ -151,15 +154,29 @@ LIMIT 1
 -- name: reconcile_entries
 -- The entries (and pacs.002 statuses) of statement $2 of tenant $1 into
 -- the work table, each with whether it is a return (a return reason, a
--- reversal, a bank transaction code RRTN or RPCR) and its date (value,
--- else booking date).
+-- reversal, a bank transaction code RRTN or RPCR), its date (value, else
+-- booking date) and, of a transaction (item tx, 028), its entry's key.
 INSERT INTO pg_temp.cl_recon_entry
 SELECT {reconcile_entry_columns},
        (i.return_reason IS NOT NULL OR i.reversal
         OR coalesce(i.bank_tx_code LIKE '%/RRTN' OR i.bank_tx_code LIKE '%/RPCR', false)),
-       coalesce(i.value_date, i.booking_date)
+       coalesce(i.value_date, i.booking_date),
+       CASE WHEN i.item = 'tx' THEN i.statement_key || '|#' || i.entry_index END
 FROM clearing_statement_item i
 WHERE i.tenant = $1 AND i.statement_key = $2 AND i.item <> 'statement'
+
+-- name: reconcile_entries_details
+-- An entry of several transactions whose rows (item tx, 028) each give an
+-- amount is matched by them, one by one, and not by its count and sum;
+-- one whose details lack an amount (references only: a batch's traces)
+-- by its count and sum as before 028, its transactions not on their own
+-- (nothing would hold them to the money).  An entry loaded before 028 has
+-- no transaction rows: by count and sum.
+DELETE FROM pg_temp.cl_recon_entry e
+USING (SELECT parent_key, bool_and(amount_minor IS NOT NULL) AS whole
+       FROM pg_temp.cl_recon_entry WHERE item = 'tx' GROUP BY parent_key) g
+WHERE (e.item = 'tx' AND e.parent_key = g.parent_key AND NOT g.whole)
+   OR (e.item = 'entry' AND e.natural_key = g.parent_key AND g.whole)
 
 -- name: reconcile_analyze
 -- Statistics of the entries, for the plans of the joins over them.
@@ -237,7 +254,8 @@ SELECT e.natural_key, e.entry_index, r.rule,
           ON s.tenant = m.tenant AND s.kind = m.entry_kind AND s.natural_key = m.entry_key
         WHERE e.item = 'status' AND e.status = 'RJCT'
           AND m.tenant = $1 AND m.record_kind = c.kind AND m.record_key = c.natural_key
-          AND s.item = 'entry' AND coalesce(s.status, 'BOOK') = 'BOOK')
+          AND s.item IN ('entry', 'tx') AND coalesce(s.status, 'BOOK') = 'BOOK'),
+       coalesce(e.tx_index, 0)
 FROM pg_temp.cl_recon_entry e
 CROSS JOIN LATERAL (
   -- (the window sorted as the ORDER BY is: one sort of the candidates)
@@ -264,8 +282,15 @@ CROSS JOIN LATERAL (
                THEN array_position($2::text[], 'trace') END,
              CASE WHEN x.end_to_end_id = e.acct_svcr_ref OR x.tx_id = e.acct_svcr_ref
                THEN array_position($2::text[], 'acct_svcr_ref') END) AS ord,
-           (e.amount_minor IS NULL OR x.amount_minor = e.amount_minor)
+           ((e.amount_minor IS NULL OR x.amount_minor = e.amount_minor)
              AND (e.currency IS NULL OR x.currency = e.currency)
+             -- or the amount instructed is ours, and what was booked is
+             -- it less (or plus) the charges itemised, or in another
+             -- currency (FX)
+             OR coalesce(x.amount_minor = e.instructed_minor AND x.currency = e.instructed_ccy
+                 AND (e.instructed_ccy IS DISTINCT FROM e.currency
+                      OR e.amount_minor IS NULL OR e.amount_minor = e.instructed_minor
+                      OR abs(e.amount_minor - e.instructed_minor) = e.charges_minor), false))
              AND (e.direction IS NULL OR e.direction = coalesce(
                     clearing_booked_direction(x.kind, x.direction), e.direction)) AS equal,
            abs(coalesce(x.value_date - e.on_date, 0)) AS days_off
@@ -335,8 +360,11 @@ CROSS JOIN LATERAL (
 CROSS JOIN LATERAL (SELECT ($2::text[])[c.ord] AS rule) AS r
 CROSS JOIN LATERAL (
   -- one probe of the matches of the record: by another entry of a
-  -- statement of this kind (taken), by this entry (recorded already)
-  SELECT coalesce(bool_or(m.entry_key <> e.natural_key), false) AS taken,
+  -- statement of this kind (taken: not by a transaction's own entry, the
+  -- batch it was matched with before its transactions' rows, 028), by
+  -- this entry (recorded already)
+  SELECT coalesce(bool_or(m.entry_key <> e.natural_key
+                          AND m.entry_key IS DISTINCT FROM e.parent_key), false) AS taken,
          coalesce(bool_or(m.entry_key = e.natural_key), false) AS recorded
   FROM clearing_reconcile_match m
   WHERE m.tenant = $1 AND m.record_kind = c.kind AND m.record_key = c.natural_key
@@ -354,11 +382,11 @@ ANALYZE pg_temp.cl_recon_best
 -- The records found more than once are grouped first (one pass, no sort
 -- of the million found once).
 UPDATE pg_temp.cl_recon_best b SET nth = 2
-FROM (SELECT kind, natural_key, min(entry_index) AS first
+FROM (SELECT kind, natural_key, min(ARRAY[entry_index, sub]) AS first
       FROM pg_temp.cl_recon_best WHERE cls AND equal
       GROUP BY kind, natural_key HAVING count(*) > 1) AS d
 WHERE b.cls AND b.equal AND b.kind = d.kind AND b.natural_key = d.natural_key
-  AND b.entry_index > d.first
+  AND ARRAY[b.entry_index, b.sub] > d.first
 
 -- name: reconcile_batches
 -- Each batch entry's candidate batches of tenant $1: the pain.001 PmtInf
@@ -433,7 +461,8 @@ ORDER BY e.natural_key, 10 DESC, g.n = e.batch_count DESC NULLS LAST, g.load_id,
 WITH need AS MATERIALIZED (
   SELECT e.natural_key, e.kind, e.on_date, e.amount_minor, e.currency, e.direction
   FROM pg_temp.cl_recon_entry e
-  WHERE e.item = 'entry' AND e.batch_count IS NULL AND NOT e.is_return
+  WHERE e.item IN ('entry', 'tx') AND e.batch_count IS NULL AND NOT e.is_return
+    AND e.amount_minor IS NOT NULL
     AND NOT EXISTS (
       SELECT 1 FROM pg_temp.cl_recon_best b WHERE b.entry_key = e.natural_key AND b.cls))
 INSERT INTO pg_temp.cl_recon_sugg
@@ -546,7 +575,8 @@ INSERT INTO pg_temp.cl_recon (seq, statement_key, status, why, entry_kind, entry
   value_date, payment_status, rule, reference, record_kind, record_key, record_load_id,
   record_position, record_amount, record_currency, record_direction, record_accounts, records,
   batch_total, batch_count, batch_load_id, batch_company, batch_number, batch_ref,
-  original_kind, original_key, candidates, rejected, recorded)
+  original_kind, original_key, candidates, rejected, recorded, sub, instructed_minor,
+  instructed_ccy, charges_minor, difference_minor)
 SELECT ($3::bigint + 1) * {reconcile_seq_step} + coalesce(e.entry_index, 0),
        $2, v.status, v.why, e.kind, e.natural_key, e.item, e.position, e.load_id, e.account,
        e.amount_minor, e.currency, e.direction, e.booking_date, e.value_date,
@@ -557,7 +587,12 @@ SELECT ($3::bigint + 1) * {reconcile_seq_step} + coalesce(e.entry_index, 0),
        coalesce(b.currency, o.currency), coalesce(b.direction, o.direction),
        coalesce(b.accounts, o.accounts), bb.n, bb.total, e.batch_count, bb.load_id,
        bb.company, bb.batch_number, bb.ref, orig.kind, orig.natural_key, b.ncand, b.rejected,
-       b.recorded
+       b.recorded, e.tx_index, e.instructed_minor, e.instructed_ccy, e.charges_minor,
+       -- an amount that differs: by how much, booked less ours, when the
+       -- currency is one
+       CASE WHEN b.kind IS NOT NULL AND NOT b.equal AND b.currency = e.currency
+                 AND b.amount_minor <> e.amount_minor
+            THEN e.amount_minor - b.amount_minor END
 FROM pg_temp.cl_recon_entry e
 LEFT JOIN pg_temp.cl_recon_best b ON b.entry_key = e.natural_key AND b.cls
 LEFT JOIN pg_temp.cl_recon_batch bb ON bb.entry_key = e.natural_key
@@ -579,8 +614,8 @@ LEFT JOIN LATERAL (
   LIMIT 1) AS orig ON true
 LEFT JOIN pg_temp.cl_recon_sugg o ON o.entry_key = e.natural_key
 CROSS JOIN LATERAL (
-  SELECT CASE WHEN w IN ('matched', 'several') THEN 'matched'
-              WHEN w IN ('suggested', 'suggested_batch') THEN 'suggested'
+  SELECT CASE WHEN w IN ('matched', 'several', 'reversed') THEN 'matched'
+              WHEN w IN ('suggested', 'suggested_batch', 'pending') THEN 'suggested'
               WHEN w ~ '^no_|_not_ours$' THEN 'unmatched_theirs'
               ELSE 'exception' END AS status, w AS why
   FROM (SELECT CASE
@@ -590,6 +625,7 @@ CROSS JOIN LATERAL (
     WHEN e.batch_count IS NOT NULL THEN 'batch_differs'
     WHEN b.kind IS NULL AND o.kind IS NOT NULL THEN 'suggested'
     WHEN b.kind IS NULL AND bb.on_date IS NOT NULL THEN 'suggested_batch'
+    WHEN b.kind IS NULL AND orig.kind IS NOT NULL AND e.reversal THEN 'reversed'
     WHEN b.kind IS NULL AND orig.kind IS NOT NULL THEN 'return_not_ours'
     WHEN b.kind IS NULL AND e.item = 'status' THEN 'status_not_ours'
     WHEN b.kind IS NULL THEN 'no_record'
@@ -599,6 +635,7 @@ CROSS JOIN LATERAL (
     WHEN coalesce(e.status, 'BOOK') = 'BOOK' AND b.rejected IS NOT NULL THEN 'rejected_booked'
     WHEN e.item = 'status' AND b.booked IS NOT NULL THEN 'rejected_booked'
     WHEN b.late THEN 'late_return'
+    WHEN e.item <> 'status' AND coalesce(e.status, 'BOOK') <> 'BOOK' THEN 'pending'
     WHEN b.ncand > 1 THEN 'several'
     ELSE 'matched' END AS w) AS k) AS v
 
@@ -615,7 +652,7 @@ WITH ref AS (
   SELECT $1, r.entry_kind, r.entry_key, r.record_kind, r.record_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.batch_count IS NULL
-    AND r.record_key IS NOT NULL AND r.recorded IS NOT TRUE
+    AND r.record_key IS NOT NULL AND r.recorded IS NOT TRUE AND r.why <> 'reversed'
   RETURNING 1),
 ins AS (
   INSERT INTO clearing_reconcile_match
@@ -672,14 +709,21 @@ FROM (
 -- the period's records this statement's answer does not name (a hash of
 -- the answer: it names most), then a probe of the matches for each left
 SELECT x.* FROM (
+SELECT x.* FROM (
+-- (OFFSET 0: the period's records by the date index, then the filters that
+-- follow; with them inside, the planner read the whole table in load order)
 SELECT x.* FROM clearing_record x
 WHERE x.tenant = $1 AND x.value_date BETWEEN $4::date AND $5::date AND x.currency = $8
   AND x.kind NOT IN ({reconcile_no_money})
   AND (x.debtor_account = $6 OR x.creditor_account = $6
        OR (x.kind IN ('ach.entry', 'ach.return') AND x.company_id = ANY ($7::text[])))
-  AND NOT EXISTS (
-    SELECT 1 FROM pg_temp.cl_recon r
-    WHERE r.statement_key = $2 AND r.record_kind = x.kind AND r.record_key = x.natural_key)
+OFFSET 0) AS x
+  -- (NOT IN: a hashed subplan of the answer's records, whatever the
+  -- planner guesses of an anti-join: a nested loop over the answer per
+  -- record took minutes for 5,000 records not booked)
+WHERE (x.kind, x.natural_key) NOT IN (
+    SELECT r.record_kind, r.record_key FROM pg_temp.cl_recon r
+    WHERE r.statement_key = $2 AND r.record_kind IS NOT NULL AND r.record_key IS NOT NULL)
   AND NOT EXISTS (
     SELECT 1 FROM pg_temp.cl_recon_batch s
     WHERE s.load_id = x.load_id AND s.on_date = x.value_date AND s.kind = x.kind
@@ -807,14 +851,14 @@ FROM pg_temp.cl_recon
 -- The answer in order: each statement's entries, then its unmatched ours.
 COPY (
   {reconcile_answer}
-  ORDER BY seq) TO STDOUT
+  ORDER BY seq, sub NULLS FIRST) TO STDOUT
 
 -- name: reconcile_output_differences
 -- The same without the matched items (reconcile --quiet).
 COPY (
   {reconcile_answer}
   WHERE status <> 'matched'
-  ORDER BY seq) TO STDOUT
+  ORDER BY seq, sub NULLS FIRST) TO STDOUT
 
 -- name: reconcile_now
 -- When the run began.

@@ -43,15 +43,19 @@ grep -v '^#' "$TESTDATA/statements/MANIFEST" | while read -r path stmts entries 
 	txsts=$("$CL_TOOLS/statement_dump" "$f" 2>/dev/null | grep -c '"kind":"transaction_status"' || true)
 	grpsts=$("$CL_TOOLS/statement_dump" "$f" 2>/dev/null |
 		grep '"kind":"group_status"' | grep -v '"orgnl_msg_id":null' | grep -vc '"status":null' || true)
+	# and a row per transaction of an entry of several (028)
+	txrows=$("$CL_TOOLS/statement_dump" "$f" 2>/dev/null | grep '"kind":"transaction"' |
+		sed -n 's/.*"statement":\([0-9]*\),"entry":\([0-9]*\),.*"tx":{"index":.*/\1 \2/p' |
+		sort | uniq -c | awk '$1 > 1 { n += $1 } END { print n + 0 }')
 	items=$(q "select count(*) from clearing_statement_item where load_id = $id")
 	dups=$(q "select duplicate_count from clearing_load where load_id = $id")
-	assert_eq "$((items + dups))" "$((headers + entries + txsts + grpsts))" "$path: items"
+	assert_eq "$((items + dups))" "$((headers + entries + txsts + grpsts + txrows))" "$path: items"
 	[ "$dups" = 0 ] || continue
 	[ "$txsts" = "$statuses" ] || continue
 	net=$(q "select coalesce(sum(case when item = 'status' then coalesce(amount_minor, 0)
 	                                   when direction = 'credit' then amount_minor
 	                                   else -amount_minor end), 0)
-	         from clearing_statement_item where load_id = $id and item <> 'statement'")
+	         from clearing_statement_item where load_id = $id and item in ('entry', 'status')")
 	assert_eq "$net" "$amount" "$path: amount"
 done
 

@@ -314,6 +314,107 @@ static void test_statement_camt_batch_total_and_entry_sum(void **state)
 	assert_true(stmt_chunk_stable(d));
 }
 
+/* camt.053.001.08: what an entry and its TxDtls say of the amount
+ * instructed, the charges and a reversal (028): a charge itemised in the
+ * TxDtls (Amt as booked, AmtDtls/InstdAmt ours) and in the entry (its
+ * TxDtls giving AmtDtls/TxAmt, the amount before the charge: not an
+ * entry_details_sum error), an FX credit (InstdAmt in USD), a reversal
+ * with its return reason.  Opening 1000.00, closing 995.00. */
+static const char amtdtls[] =
+	"<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.08\">\n"
+	"<BkToCstmrStmt><GrpHdr><MsgId>C-1</MsgId><CreDtTm>2026-11-30T08:00:00</CreDtTm>"
+	"</GrpHdr>\n"
+	"<Stmt><Id>S-C</Id><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy>"
+	"</Acct>\n"
+	"<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy=\"EUR\">1000.00</Amt>"
+	"<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-29</Dt></Dt></Bal>"
+	"<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy=\"EUR\">995.00</Amt>"
+	"<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-30</Dt></Dt></Bal>\n"
+	"<Ntry><Amt Ccy=\"EUR\">97.50</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>"
+	"<NtryDtls><TxDtls><Refs><EndToEndId>E-1</EndToEndId></Refs>"
+	"<Amt Ccy=\"EUR\">97.50</Amt><CdtDbtInd>DBIT</CdtDbtInd><AmtDtls><InstdAmt>"
+	"<Amt Ccy=\"EUR\">100.00</Amt></InstdAmt><TxAmt><Amt Ccy=\"EUR\">100.00</Amt></TxAmt>"
+	"</AmtDtls><Chrgs><Rcrd><Amt Ccy=\"EUR\">2.50</Amt><CdtDbtInd>DBIT</CdtDbtInd>"
+	"<ChrgInclInd>true</ChrgInclInd></Rcrd></Chrgs></TxDtls></NtryDtls></Ntry>\n"
+	"<Ntry><Amt Ccy=\"EUR\">97.50</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>"
+	"<AmtDtls><InstdAmt><Amt Ccy=\"EUR\">100.00</Amt></InstdAmt></AmtDtls>"
+	"<Chrgs><TtlChrgsAndTaxAmt Ccy=\"EUR\">2.50</TtlChrgsAndTaxAmt></Chrgs>"
+	"<NtryDtls><TxDtls><Refs><EndToEndId>E-2</EndToEndId></Refs><AmtDtls><TxAmt>"
+	"<Amt Ccy=\"EUR\">100.00</Amt></TxAmt></AmtDtls></TxDtls></NtryDtls></Ntry>\n"
+	"<Ntry><Amt Ccy=\"EUR\">90.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>"
+	"<NtryDtls><TxDtls><Refs><EndToEndId>E-3</EndToEndId></Refs>"
+	"<Amt Ccy=\"EUR\">90.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><AmtDtls><InstdAmt>"
+	"<Amt Ccy=\"USD\">100.00</Amt><CcyXchg><SrcCcy>USD</SrcCcy><TrgtCcy>EUR</TrgtCcy>"
+	"<XchgRate>0.9</XchgRate></CcyXchg></InstdAmt></AmtDtls></TxDtls></NtryDtls></Ntry>\n"
+	"<Ntry><Amt Ccy=\"EUR\">100.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><RvslInd>true</RvslInd>"
+	"<Sts><Cd>BOOK</Cd></Sts><NtryDtls><TxDtls><Refs><EndToEndId>E-4</EndToEndId></Refs>"
+	"<Amt Ccy=\"EUR\">100.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><RtrInf><Rsn><Cd>AC04</Cd>"
+	"</Rsn></RtrInf></TxDtls></NtryDtls></Ntry>\n"
+	"</Stmt></BkToCstmrStmt></Document>\n";
+
+static void test_statement_camt_amount_details_and_charges(void **state)
+{
+	const struct cl_stmt_item *t1, *e2, *t2, *t3, *e4, *t4;
+	char bad[sizeof(amtdtls)], *p;
+
+	(void)state;
+	stmt_run_str(amtdtls, &run);
+	assert_int_equal(run.nerr, 0);
+	assert_int_equal(run.nkind[CL_STMT_ENTRY], 4);
+	assert_int_equal(run.nkind[CL_STMT_TX], 4);
+	t1 = stmt_nth(&run, CL_STMT_TX, 0);
+	assert_non_null(t1);
+	assert_int_equal(t1->tx.amount_minor, 9750);
+	assert_true(t1->tx.has_instd);
+	assert_int_equal(t1->tx.instd_minor, 10000);
+	assert_string_equal(t1->tx.instd_ccy, "EUR");
+	assert_true(t1->tx.has_chrgs);
+	assert_int_equal(t1->tx.chrgs_minor, 250);
+	assert_string_equal(t1->tx.chrgs_ccy, "EUR");
+	/* the entry's own, before its NtryDtls: in its TX and ENTRY items */
+	t2 = stmt_nth(&run, CL_STMT_TX, 1);
+	e2 = stmt_nth(&run, CL_STMT_ENTRY, 1);
+	assert_non_null(t2);
+	assert_non_null(e2);
+	assert_false(t2->tx.has_instd);
+	assert_false(t2->tx.has_chrgs);
+	assert_int_equal(t2->tx.amount_minor, 10000);
+	assert_true(t2->entry.has_instd && e2->entry.has_instd);
+	assert_int_equal(e2->entry.instd_minor, 10000);
+	assert_true(e2->entry.has_chrgs);
+	assert_int_equal(e2->entry.chrgs_minor, 250);
+	/* FX: the amount instructed in its own currency */
+	t3 = stmt_nth(&run, CL_STMT_TX, 2);
+	assert_non_null(t3);
+	assert_int_equal(t3->tx.instd_minor, 10000);
+	assert_string_equal(t3->tx.instd_ccy, "USD");
+	assert_false(t3->tx.has_chrgs);
+	/* a reversal and its return reason */
+	e4 = stmt_nth(&run, CL_STMT_ENTRY, 3);
+	t4 = stmt_nth(&run, CL_STMT_TX, 3);
+	assert_non_null(e4);
+	assert_non_null(t4);
+	assert_true(e4->entry.reversal);
+	assert_false(e4->entry.has_instd);
+	assert_string_equal(t4->tx.rtr_reason, "AC04");
+	assert_true(stmt_chunk_stable(amtdtls));
+
+	/* without its charges the second entry's details do not add up */
+	snprintf(bad, sizeof(bad), "%s", amtdtls);
+	p = strstr(bad, "<Chrgs><TtlChrgsAndTaxAmt");
+	assert_non_null(p);
+	memcpy(p, "<Chrgs><TtlChrgsAndTaxAmX", 25);
+	p = strstr(p, "</TtlChrgsAndTaxAmt>");
+	assert_non_null(p);
+	memcpy(p, "</TtlChrgsAndTaxAmX>", 20);
+	stmt_run_str(bad, &run);
+	assert_int_equal(run.nerr, 1);
+	assert_string_equal(run.err[0].code, "entry_details_sum");
+	assert_string_equal(run.err[0].message,
+			    "entry 2 amount 97.50 EUR differs from the sum of its 1 transaction "
+			    "details (100.00 EUR)");
+}
+
 /* camt.054.001.08: Sts/Cd, TxDtls Amt and CdtDbtInd, UETR, no balances. */
 static const char ntfctn[] =
 	"<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.054.001.08\">\n"
@@ -834,6 +935,7 @@ int main(void)
 		cmocka_unit_test(test_statement_camt_v01),
 		cmocka_unit_test(test_statement_camt_doctype),
 		cmocka_unit_test(test_statement_camt_depth),
+		cmocka_unit_test(test_statement_camt_amount_details_and_charges),
 		cmocka_unit_test(test_statement_camt_long_text),
 		cmocka_unit_test(test_statement_camt_truncated),
 		cmocka_unit_test(test_statement_camt_million_entries),

@@ -105,6 +105,87 @@ static void test_fingerprint_is_the_content(void **state)
 	cl_fp_free(fp);
 }
 
+/* 028: an entry of several TxDtls gives a row per transaction (the
+ * first once the second comes), an entry of one none; what an entry says
+ * of the amount instructed and its charges is in its row but not in its
+ * fingerprint (key rule s1's entries stay what they were). */
+static void test_transaction_rows(void **state)
+{
+	struct cl_stmt_rows rs;
+	struct cl_stmt_item it;
+	struct cl_stmt_row rows[CL_STMT_ROWS_MAX];
+	unsigned long bad;
+	unsigned char fp1[32];
+	struct cl_fp *fp = cl_fp_new();
+
+	(void)state;
+	memset(&rs, 0, sizeof(rs));
+	memset(&it, 0, sizeof(it));
+	camt(&it.stmt);
+	strcpy(it.stmt.elctrnc_seq_nb, "7");
+	it.kind = CL_STMT_STATEMENT;
+	assert_int_equal(cl_stmt_rows_of(&rs, &it, fp, rows, &bad), 1);
+	entry(&it.entry, &it.tx);
+	it.entry.txs = 0;
+	it.kind = CL_STMT_TX;
+	it.tx.index = 1;
+	it.tx.line = 41;
+	it.tx.has_amount = true;
+	it.tx.amount_minor = 12000;
+	strcpy(it.tx.ccy, "EUR");
+	assert_int_equal(cl_stmt_rows_of(&rs, &it, fp, rows, &bad), 0);
+	it.tx.index = 2;
+	it.tx.line = 42;
+	it.tx.amount_minor = 345;
+	strcpy(it.tx.end_to_end_id, "E2E-2");
+	it.tx.has_chrgs = true;
+	it.tx.chrgs_minor = 5;
+	strcpy(it.tx.chrgs_ccy, "EUR");
+	assert_int_equal(cl_stmt_rows_of(&rs, &it, fp, rows, &bad), 2);
+	assert_int_equal(rows[0].item, CL_STMT_ROW_TX);
+	assert_string_equal(rows[0].natural_key,
+			    "camt.053|DE89370400440532013000|EUR|esn:7|#3|tx#1");
+	assert_string_equal(rows[0].end_to_end_id, "E2E-1");
+	assert_int_equal(rows[0].amount_minor, 12000);
+	assert_int_equal(rows[0].tx_index, 1);
+	assert_int_equal(rows[0].position, 41);
+	assert_int_equal(rows[0].batch_count, -1);
+	assert_string_equal(rows[1].natural_key,
+			    "camt.053|DE89370400440532013000|EUR|esn:7|#3|tx#2");
+	assert_string_equal(rows[1].end_to_end_id, "E2E-2");
+	assert_true(rows[1].has_charges);
+	assert_int_equal(rows[1].charges_minor, 5);
+	assert_string_equal(cl_stmt_item_name(rows[1].item), "tx");
+	it.kind = CL_STMT_ENTRY;
+	it.entry.txs = 2;
+	assert_int_equal(cl_stmt_rows_of(&rs, &it, fp, rows, &bad), 1);
+	assert_int_equal(rows[0].item, CL_STMT_ROW_ENTRY);
+	assert_string_equal(rows[0].end_to_end_id, "E2E-1"); /* its first's, as in s1 */
+	assert_int_equal(rows[0].batch_count, 2);
+	assert_false(rows[0].has_charges); /* of several: each its own */
+
+	/* an entry of one transaction: no row of it, its charges the entry's */
+	it.entry.index = 4;
+	it.entry.txs = 0;
+	it.kind = CL_STMT_TX;
+	it.tx.index = 1;
+	assert_int_equal(cl_stmt_rows_of(&rs, &it, fp, rows, &bad), 0);
+	it.kind = CL_STMT_ENTRY;
+	it.entry.txs = 1;
+	assert_int_equal(cl_stmt_rows_of(&rs, &it, fp, rows, &bad), 1);
+	assert_true(rows[0].has_charges);
+	assert_int_equal(rows[0].charges_minor, 5);
+	memcpy(fp1, rows[0].fingerprint, 32);
+	it.tx.has_chrgs = false;
+	it.kind = CL_STMT_TX;
+	assert_int_equal(cl_stmt_rows_of(&rs, &it, fp, rows, &bad), 0);
+	it.kind = CL_STMT_ENTRY;
+	assert_int_equal(cl_stmt_rows_of(&rs, &it, fp, rows, &bad), 1);
+	assert_false(rows[0].has_charges);
+	assert_memory_equal(rows[0].fingerprint, fp1, 32);
+	cl_fp_free(fp);
+}
+
 static void test_bai2_keys(void **state)
 {
 	struct cl_stmt_statement st;
@@ -260,6 +341,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_camt_keys),
 		cmocka_unit_test(test_fingerprint_is_the_content),
+		cmocka_unit_test(test_transaction_rows),
 		cmocka_unit_test(test_bai2_keys),
 		cmocka_unit_test(test_status_keys),
 		cmocka_unit_test(test_group_status_keys),
