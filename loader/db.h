@@ -199,7 +199,7 @@ void cl_copy_in_abort(struct cl_copy_in *c, const char *reason);
  * parameters: values reach such a query through set_config() (made with
  * parameters) and current_setting().  A non-zero return from `row` stops
  * the calls (the rest of the stream is drained). */
-#define CL_COPY_MAX_FIELDS 48
+#define CL_COPY_MAX_FIELDS 96
 typedef int (*cl_copy_row_fn)(void *ctx, char **fields, int nfields);
 enum cl_db_status cl_copy_out(struct cl_db *db, const char *copy_sql, cl_copy_row_fn row,
 			      void *ctx, struct cl_error *err) CL_MUST_CHECK;

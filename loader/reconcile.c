@@ -375,6 +375,8 @@ const char *const cl_recon_names[CL_RC_COUNT] = {
 
 /* A row of the answer: its columns are recon_item.def's, in its order
  * (reconcile_answer's SELECT list is written from the same table). */
+_Static_assert(CL_RC_COUNT <= CL_COPY_MAX_FIELDS,
+	       "recon_item.def has more columns than cl_copy_out hands a row");
 static int out_row(void *ctx, char **f, int nf)
 {
 	static const size_t at[] = {

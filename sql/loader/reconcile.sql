@@ -960,4 +960,4 @@ SELECT count(*) FROM pg_temp.cl_recon WHERE decision IS NOT NULL
 COPY (
   {reconcile_answer}
   ORDER BY CASE WHEN status IN ({reconcile_open_statuses}) THEN 0
-                WHEN status = 'matched' THEN 2 ELSE 1 END, seq) TO STDOUT
+                WHEN status = 'matched' THEN 2 ELSE 1 END, seq, sub NULLS FIRST) TO STDOUT

@@ -59,7 +59,7 @@ assert_eq "$(q "select count(*) from clearing_statement_item where item = 'tx'")
 	"a row per transaction of the batch only"
 
 # text: the charged ones say so
-expect_exit 10 cl reconcile "$TMP/s.xml"
+expect_exit 10 cl reconcile -v "$TMP/s.xml"
 grep -q "^matched .*: the amount instructed (.* EUR) is ours, booked net of charges of 2.50 EUR$" "$TMP/out" ||
 	fail "text: $(cat "$TMP/out")"
 
