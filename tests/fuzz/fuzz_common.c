@@ -211,7 +211,8 @@ static void check_record(const struct cl_record *rec, unsigned long ordinal,
 {
 	static const char *const schemes[] = { "nacha", "iso20022", NULL };
 	static const char *const kinds[] = { "ach.entry", "ach.return", "ach.noc", "pain.001",
-					     "pacs.008",  "pacs.009",   "pacs.004", NULL };
+					     "pacs.008",  "pacs.009",   "pacs.004", "pain.008",
+					     "pacs.003",  NULL };
 	static const char *const rules[] = { CL_KEY_RULE_V1, CL_KEY_RULE_V1_ACH_BATCH,
 					     CL_KEY_RULE_V1_POSITIONAL, NULL };
 	int nacha;
