@@ -161,18 +161,6 @@ static const struct cl_option reconcile_command[] = {
 static const char *const totalled[] = { "matched", "unmatched_theirs", "exception", "suggested" };
 #define NTOTALLED (sizeof(totalled) / sizeof(totalled[0]))
 
-/* The statuses of a break (a person looks at each). */
-static bool open_break(const char *status)
-{
-	static const char *const open[] = { "unmatched_ours", "unmatched_theirs", "exception",
-					     "suggested" };
-
-	for (size_t i = 0; i < sizeof(open) / sizeof(open[0]); i++)
-		if (status && strcmp(status, open[i]) == 0)
-			return true;
-	return false;
-}
-
 #define NACCOUNTS 32
 struct out {
 	const char *file;
@@ -696,7 +684,7 @@ static void on_item(void *ctx, const struct cl_recon_item *it)
 		cl_recon_report_item(o->report, it, detail);
 	if (o->format == CL_OUT_TEXT) {
 		add_up(o, it);
-		if (open_break(it->status))
+		if (cl_recon_open_status(it->status))
 			add_open(o, it);
 	}
 	if (cl_opt_quiet && strcmp(or_empty(it->status), "matched") == 0)

@@ -66,17 +66,6 @@ static char *dup_or_null(const char *s)
 	return s ? cl_xstrdup(s) : NULL;
 }
 
-static bool is_break(const char *status)
-{
-	static const char *const open[] = { "unmatched_ours", "unmatched_theirs", "exception",
-					     "suggested" };
-
-	for (size_t i = 0; i < sizeof(open) / sizeof(open[0]); i++)
-		if (status && strcmp(status, open[i]) == 0)
-			return true;
-	return false;
-}
-
 static void add_total(struct cl_recon_report *r, const char *account, const char *amount,
 		      const char *ccy)
 {
@@ -104,7 +93,7 @@ static void add_total(struct cl_recon_report *r, const char *account, const char
 void cl_recon_report_item(struct cl_recon_report *r, const struct cl_recon_item *it,
 			  const char *detail)
 {
-	bool brk = is_break(it->status);
+	bool brk = cl_recon_open_status(it->status);
 	struct kept k;
 
 	if (it->status && strcmp(it->status, "matched") == 0) {
@@ -211,6 +200,29 @@ static void count_row(FILE *f, const char *key, unsigned long v)
 		key, key, v, v);
 }
 
+static void attr(FILE *f, const char *name, const char *v)
+{
+	fprintf(f, " %s=\"", name);
+	esc(f, v);
+	fputc('"', f);
+}
+
+/* A kept item's <tr> (its id and state as data for a reader, a break's
+ * class and age too) and its first cells, the id and the status. */
+static void row_open(FILE *f, const struct kept *k, bool brk)
+{
+	fputs("<tr", f);
+	if (brk)
+		attr(f, "class", k->status);
+	attr(f, "data-id", k->id);
+	attr(f, "data-state", k->status);
+	if (brk)
+		attr(f, "data-age-days", k->age);
+	fputc('>', f);
+	cell(f, k->id);
+	cell(f, k->status);
+}
+
 static void page(struct cl_recon_report *r, const struct cl_recon_summary *s, const char *tenant)
 {
 	FILE *f = r->f;
@@ -275,17 +287,7 @@ static void page(struct cl_recon_report *r, const struct cl_recon_summary *s, co
 	for (size_t i = 0; i < r->nbreaks; i++) {
 		const struct kept *k = &r->breaks[i];
 
-		fputs("<tr class=\"", f);
-		esc(f, k->status);
-		fputs("\" data-id=\"", f);
-		esc(f, k->id);
-		fputs("\" data-state=\"", f);
-		esc(f, k->status);
-		fputs("\" data-age-days=\"", f);
-		esc(f, k->age);
-		fputs("\">", f);
-		cell(f, k->id);
-		cell(f, k->status);
+		row_open(f, k, true);
 		cell(f, k->reason);
 		cell(f, acct_out(k->account, a, sizeof(a)));
 		money_cell(f, k->amount, k->ccy);
@@ -304,13 +306,7 @@ static void page(struct cl_recon_report *r, const struct cl_recon_summary *s, co
 	for (size_t i = 0; i < r->ndecided; i++) {
 		const struct kept *k = &r->decided[i];
 
-		fputs("<tr data-id=\"", f);
-		esc(f, k->id);
-		fputs("\" data-state=\"", f);
-		esc(f, k->status);
-		fputs("\">", f);
-		cell(f, k->id);
-		cell(f, k->status);
+		row_open(f, k, false);
 		cell(f, acct_out(k->account, a, sizeof(a)));
 		money_cell(f, k->amount, k->ccy);
 		cell(f, k->decided_by);

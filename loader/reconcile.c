@@ -45,6 +45,20 @@ bool cl_recon_ref_known(const char *word, size_t n)
 	return false;
 }
 
+bool cl_recon_open_status(const char *status)
+{
+	static const char *const open[] = {
+#define CL_RECON_OPEN(st) #st,
+#include "loader/recon_status.def"
+#undef CL_RECON_OPEN
+	};
+
+	for (size_t i = 0; status && i < sizeof(open) / sizeof(open[0]); i++)
+		if (strcmp(status, open[i]) == 0)
+			return true;
+	return false;
+}
+
 const char *cl_recon_default_refs(void)
 {
 	static char buf[64];
@@ -393,14 +407,6 @@ static int out_row(void *ctx, char **f, int nf)
 	return 0;
 }
 
-static void rollback(struct cl_db *db)
-{
-	struct cl_error ignored;
-
-	if (db->conn && PQtransactionStatus(db->conn) != PQTRANS_IDLE &&
-	    cl_db_exec(db, CL_SQL_DB_ROLLBACK, 0, NULL, NULL, &ignored) != CL_DB_OK)
-		cl_db_close(db);
-}
 
 /* One attempt of a run, BEGIN to COMMIT (cl_db_run_txn's ctx and body: a
  * deadlock or serialization failure is the whole run again, its summary
@@ -472,7 +478,7 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 	st = cl_db_run_txn(db, recon_txn, &t, NULL, err);
 	cl_text_array_free(&companies);
 	if (st != CL_DB_OK) {
-		rollback(db);
+		cl_db_rollback(db);
 		return st;
 	}
 	/* committed: the run's matches are recorded */

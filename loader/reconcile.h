@@ -35,6 +35,9 @@ bool cl_recon_ref_known(const char *word, size_t n);
 /* The references an entry is matched by when --match is not given, in
  * order of trust: the UETR, EndToEndId, TxId, InstrId, ACH trace. */
 const char *cl_recon_default_refs(void);
+/* Whether an item of `status` is an open break, one a person must look at
+ * (loader/recon_status.def; NULL is not). */
+bool cl_recon_open_status(const char *status);
 
 struct cl_recon_opts {
 	const char *tenant;

@@ -38,7 +38,9 @@
  *       same, cast from the stage) and {stmt_compared_diffs} (staged s
  *       against stored i: each compared column's name when it differs);
  *       {recon_answer_columns}: what reconcile reads of an answer item
- *       (loader/recon_item.def), in the order it reads them.  A marker
+ *       (loader/recon_item.def), in the order it reads them;
+ *       {recon_open_statuses}: the statuses of an open break, quoted
+ *       (loader/recon_status.def).  A marker
  *       `-- fragment: X_noun` starts a fragment instead: SQL that is no
  *       statement of its own (a rule's probe, say), written once and
  *       used by later statements of any file as {X_noun}; it takes no
@@ -250,6 +252,20 @@ static void recon_answer(FILE *out, const char *brk)
 	}
 }
 
+/* the statuses of an open break (loader/recon_status.def), quoted */
+static const char *const recon_open[] = {
+#define CL_RECON_OPEN(status) #status,
+#include "loader/recon_status.def"
+#undef CL_RECON_OPEN
+};
+
+static void recon_open_statuses(FILE *out, const char *brk)
+{
+	(void)brk;
+	for (size_t i = 0; i < sizeof(recon_open) / sizeof(recon_open[0]); i++)
+		fprintf(out, "%s'%s'", i ? ", " : "", recon_open[i]);
+}
+
 /* A list of the field table: `head`, each field `want` selects written by
  * `item`, `tail`; or (want NULL) the constant `head`.  `placeholder`:
  * its name in the statement files (NULL: not one). */
@@ -300,6 +316,7 @@ static const struct list lists[] = {
 	{ "CL_SQL_STMT_STORED_TYPES", NULL, "", NULL, NULL, "", s_stored, s_typed, NULL },
 	/* the answer of reconcile (sql/loader/reconcile.sql) */
 	{ NULL, "recon_answer_columns", "", NULL, NULL, "", NULL, NULL, recon_answer },
+	{ NULL, "recon_open_statuses", "", NULL, NULL, "", NULL, NULL, recon_open_statuses },
 };
 
 #define NLISTS (sizeof(lists) / sizeof(lists[0]))

@@ -869,10 +869,6 @@ SELECT pg_catalog.clock_timestamp()
 -- matched, each break is given its item id, a decision in force replaces
 -- its status, the breaks left open are recorded with the run and aged.
 
--- fragment: reconcile_open_statuses
--- The statuses of a break a person must look at.
-'unmatched_ours', 'unmatched_theirs', 'exception', 'suggested'
-
 -- name: reconcile_break_columns
 -- The answer's columns of the breaks workflow (recon_item.def's last).
 ALTER TABLE pg_temp.cl_recon ADD COLUMN IF NOT EXISTS item_id text,
@@ -912,7 +908,7 @@ SET (status, decision, decided_by, decided_at, decision_reason, decided_with) = 
   FROM clearing_break_live($1, CASE WHEN r.entry_key IS NOT NULL THEN 'entry' ELSE 'record' END,
                            coalesce(r.entry_kind, r.record_kind),
                            coalesce(r.entry_key, r.record_key)) l)
-WHERE r.item_id IS NOT NULL AND r.status IN ({reconcile_open_statuses})
+WHERE r.item_id IS NOT NULL AND r.status IN ({recon_open_statuses})
   AND EXISTS (
     SELECT 1 FROM clearing_break_live($1,
                     CASE WHEN r.entry_key IS NOT NULL THEN 'entry' ELSE 'record' END,
@@ -933,7 +929,7 @@ SELECT $1, $2::bigint, r.statement_key, r.item_id,
        CASE WHEN r.entry_key IS NOT NULL THEN r.record_kind END,
        CASE WHEN r.entry_key IS NOT NULL THEN r.record_key END
 FROM pg_temp.cl_recon r
-WHERE r.item_id IS NOT NULL AND r.status IN ({reconcile_open_statuses})
+WHERE r.item_id IS NOT NULL AND r.status IN ({recon_open_statuses})
 ON CONFLICT DO NOTHING
 
 -- name: reconcile_break_age
@@ -948,7 +944,7 @@ FROM (SELECT b.item_id, min(b.reported_at)::date AS first
       WHERE b.tenant = $1
         AND b.item_id IN (SELECT item_id FROM pg_temp.cl_recon WHERE item_id IS NOT NULL)
       GROUP BY b.item_id) f
-WHERE f.item_id = r.item_id AND r.status IN ({reconcile_open_statuses})
+WHERE f.item_id = r.item_id AND r.status IN ({recon_open_statuses})
 
 -- name: reconcile_count_decided
 -- How many items of the run's answer a decision closed.
@@ -959,5 +955,5 @@ SELECT count(*) FROM pg_temp.cl_recon WHERE decision IS NOT NULL
 -- closed, then the matches, each in statement order.
 COPY (
   {reconcile_answer}
-  ORDER BY CASE WHEN status IN ({reconcile_open_statuses}) THEN 0
+  ORDER BY CASE WHEN status IN ({recon_open_statuses}) THEN 0
                 WHEN status = 'matched' THEN 2 ELSE 1 END, seq, sub NULLS FIRST) TO STDOUT
