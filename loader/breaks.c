@@ -33,15 +33,6 @@ void cl_break_result_free(struct cl_break_result *r)
 	r->n = 0;
 }
 
-static void rollback(struct cl_db *db)
-{
-	struct cl_error ignored;
-
-	if (db->conn && PQstatus(db->conn) == CONNECTION_OK &&
-	    PQtransactionStatus(db->conn) != PQTRANS_IDLE &&
-	    cl_db_exec(db, CL_SQL_DB_ROLLBACK, 0, NULL, NULL, &ignored) != CL_DB_OK)
-		cl_db_close(db);
-}
 
 static const char *or_null(const char *s)
 {
@@ -125,7 +116,7 @@ enum cl_db_status cl_break_decide(struct cl_db *db, const char *tenant, enum cl_
 
 	memset(r, 0, sizeof(*r));
 	st = cl_db_run_txn(db, decide_txn, &t, NULL, err);
-	rollback(db);
+	cl_db_rollback(db);
 	return st;
 }
 

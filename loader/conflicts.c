@@ -95,15 +95,6 @@ enum cl_db_status cl_conflicts_list(struct cl_db *db, long long load_id, const c
 
 /* ---- resolve ---- */
 
-static void rollback(struct cl_db *db)
-{
-	struct cl_error ignored;
-
-	if (db->conn && PQstatus(db->conn) == CONNECTION_OK &&
-	    PQtransactionStatus(db->conn) != PQTRANS_IDLE &&
-	    cl_db_exec(db, CL_SQL_DB_ROLLBACK, 0, NULL, NULL, &ignored) != CL_DB_OK)
-		cl_db_close(db);
-}
 
 /* Which conflict: *ordinal and out->tenant, or outcome NOT_FOUND /
  * AMBIGUOUS. */
@@ -297,6 +288,6 @@ enum cl_db_status cl_conflicts_resolve(struct cl_db *db, long long load_id, long
 	/* a deadlock or serialization failure: the whole resolution again */
 	st = cl_db_run_txn(db, resolve_txn, &t, NULL, err);
 	/* a failure, or nothing to do: nothing is kept */
-	rollback(db);
+	cl_db_rollback(db);
 	return st;
 }

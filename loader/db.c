@@ -196,6 +196,16 @@ void cl_db_close(struct cl_db *db)
 	db->conn = NULL;
 }
 
+void cl_db_rollback(struct cl_db *db)
+{
+	struct cl_error ignored;
+
+	if (db->conn && PQstatus(db->conn) == CONNECTION_OK &&
+	    PQtransactionStatus(db->conn) != PQTRANS_IDLE &&
+	    cl_db_exec(db, CL_SQL_DB_ROLLBACK, 0, NULL, NULL, &ignored) != CL_DB_OK)
+		cl_db_close(db);
+}
+
 static enum cl_db_status classify(const char *sqlstate, bool conn_bad)
 {
 	if (conn_bad)
@@ -655,13 +665,23 @@ enum cl_db_status cl_copy_out(struct cl_db *db, const char *copy_sql, cl_copy_ro
 
 				if (tab)
 					*tab = '\0';
-				if (nf < CL_COPY_MAX_FIELDS)
-					fields[nf++] = unescape(p);
+				if (nf == CL_COPY_MAX_FIELDS) {
+					/* a statement wider than this reader: a
+					   column cut silently would be a value lost */
+					cl_error_set(err, NULL, 0, "copy_too_wide",
+						     "a COPY row has more than %d columns, the "
+						     "most this build reads: a fault of the build, "
+						     "report it",
+						     CL_COPY_MAX_FIELDS);
+					st = CL_DB_ERROR;
+					break;
+				}
+				fields[nf++] = unescape(p);
 				if (!tab)
 					break;
 				p = tab + 1;
 			}
-			stop = row(ctx, fields, nf);
+			stop = st != CL_DB_OK || row(ctx, fields, nf);
 		}
 		PQfreemem(line);
 	}

@@ -76,6 +76,10 @@ const char *cl_db_schema(void);
 
 /* Close the connection (safe on a never-opened or closed db). */
 void cl_db_close(struct cl_db *db);
+/* Roll back the transaction open on db, if any (after a failure: what it
+ * wrote is gone).  A connection on which even that fails is closed, so
+ * its next use says it is lost and a caller that goes on reconnects. */
+void cl_db_rollback(struct cl_db *db);
 
 /* Run `sql` with text parameters (NULL element = SQL NULL).  On CL_DB_OK
  * and when `res` is not NULL, *res holds the result (caller PQclear()s it);
@@ -198,7 +202,8 @@ void cl_copy_in_abort(struct cl_copy_in *c, const char *reason);
  * split at tabs and de-escaped in place (NULL for \N).  COPY takes no
  * parameters: values reach such a query through set_config() (made with
  * parameters) and current_setting().  A non-zero return from `row` stops
- * the calls (the rest of the stream is drained). */
+ * the calls (the rest of the stream is drained).  A row of more than
+ * CL_COPY_MAX_FIELDS columns is an error (copy_too_wide), never cut. */
 #define CL_COPY_MAX_FIELDS 96
 typedef int (*cl_copy_row_fn)(void *ctx, char **fields, int nfields);
 enum cl_db_status cl_copy_out(struct cl_db *db, const char *copy_sql, cl_copy_row_fn row,

@@ -75,15 +75,6 @@ static void note(struct load *L, const char *fmt, ...)
 	L->h->on_note(L->h->ctx, &e);
 }
 
-static void rollback(struct load *L)
-{
-	struct cl_error ignored;
-
-	if (L->db->conn && PQstatus(L->db->conn) == CONNECTION_OK &&
-	    PQtransactionStatus(L->db->conn) != PQTRANS_IDLE)
-		if (cl_db_exec(L->db, CL_SQL_DB_ROLLBACK, 0, NULL, NULL, &ignored) != CL_DB_OK)
-			cl_db_close(L->db); /* unusable: the next file reconnects */
-}
 
 /* ---- the clearing_load row ---- */
 
@@ -163,7 +154,7 @@ static void record_rejected(struct load *L)
 
 	r->outcome = CL_OUTCOME_REJECTED;
 	r->new_count = r->duplicate_count = r->conflict_count = 0;
-	rollback(L);
+	cl_db_rollback(L->db);
 	if (L->o->dry_run)
 		return;
 	if ((st = cl_load_exec0(L, CL_SQL_DB_BEGIN)) == CL_DB_OK &&
@@ -172,7 +163,7 @@ static void record_rejected(struct load *L)
 		r->load_id = strtoll(L->load_id, NULL, 10);
 		return;
 	}
-	rollback(L);
+	cl_db_rollback(L->db);
 	/* the file is still rejected; the missing row is a database problem */
 	r->load_id = 0;
 }
@@ -351,13 +342,13 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	if (st != CL_DB_OK)
 		return st;
 	if (r->invalid_count && L->incomplete && L->o->defer_incomplete) {
-		rollback(L);
+		cl_db_rollback(L->db);
 		r->outcome = CL_OUTCOME_INCOMPLETE;
 		return CL_DB_OK;
 	}
 	if (r->invalid_count && L->unsupported) {
 		/* not a clearing file: not an attempt at one either */
-		rollback(L);
+		cl_db_rollback(L->db);
 		r->outcome = CL_OUTCOME_UNSUPPORTED;
 		return CL_DB_OK;
 	}
@@ -370,7 +361,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	if (L->o->dry_run && L->family->plan) {
 		if ((st = L->family->plan(L)) != CL_DB_OK)
 			return st;
-		rollback(L);
+		cl_db_rollback(L->db);
 		r->outcome = CL_OUTCOME_NONE;
 		return CL_DB_OK;
 	}
@@ -381,7 +372,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		/* the diff of a family without a plan (a statement's): its
 		   counts, from a transaction rolled back (it stages and
 		   journals like a load: not on a standby) */
-		rollback(L);
+		cl_db_rollback(L->db);
 		r->outcome = CL_OUTCOME_NONE;
 		return CL_DB_OK;
 	}
@@ -501,7 +492,7 @@ void cl_load_file(struct cl_db *db, const char *path, const struct cl_load_opts 
 		st = attempt(&L, res->retries > 0);
 		if (st == CL_DB_OK)
 			break;
-		rollback(&L);
+		cl_db_rollback(L.db);
 		if (cl_interrupt_signal() && !L.in_commit) {
 			int sig = cl_interrupt_signal();
 

@@ -11,14 +11,6 @@
 
 #define LOADS_PER_QUERY 1000
 
-static void rollback(struct cl_db *db)
-{
-	struct cl_error ignored;
-
-	if (db->conn && PQtransactionStatus(db->conn) != PQTRANS_IDLE &&
-	    cl_db_exec(db, CL_SQL_DB_ROLLBACK, 0, NULL, NULL, &ignored) != CL_DB_OK)
-		cl_db_close(db);
-}
 
 /* One load's journal rows removed, in a transaction of its own
  * (cl_db_run_txn's ctx and body: a deadlock or serialization failure runs
@@ -68,7 +60,7 @@ enum cl_db_status cl_prune_journal(struct cl_db *db, const char *before, bool du
 
 			if ((st = cl_db_run_txn(db, prune_txn, &t, NULL, err)) != CL_DB_OK) {
 				PQclear(res);
-				rollback(db);
+				cl_db_rollback(db);
 				return st;
 			}
 			r->events += t.removed;

@@ -13,14 +13,6 @@ const char *cl_role_kind_name(enum cl_role_kind k)
 	return k == CL_ROLE_LOADER ? "loader" : k == CL_ROLE_READER ? "reader" : "consumer";
 }
 
-static void rollback(struct cl_db *db)
-{
-	struct cl_error ignored;
-
-	if (db->conn && PQtransactionStatus(db->conn) != PQTRANS_IDLE &&
-	    cl_db_exec(db, CL_SQL_DB_ROLLBACK, 0, NULL, NULL, &ignored) != CL_DB_OK)
-		return; /* the connection is gone: so is the transaction */
-}
 
 /* Run an INSERT ... RETURNING that gives a row only when role `role`
  * exists. */
@@ -88,7 +80,7 @@ static enum cl_db_status roles_txn(struct cl_db *db, void *ctx, struct cl_error 
 		goto fail;
 	return CL_DB_OK;
 fail:
-	rollback(db);
+	cl_db_rollback(db);
 	return st;
 }
 

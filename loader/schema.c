@@ -19,13 +19,6 @@ static enum cl_db_status exec0(struct cl_db *db, const char *sql, struct cl_erro
 	return cl_db_exec(db, sql, 0, NULL, NULL, err);
 }
 
-static void rollback(struct cl_db *db)
-{
-	struct cl_error ignored;
-
-	if (db->conn && PQtransactionStatus(db->conn) != PQTRANS_IDLE)
-		(void)exec0(db, CL_SQL_DB_ROLLBACK, &ignored);
-}
 
 /* The current version (0 when none; init asks it in its locked transaction). */
 static enum cl_db_status current_version(struct cl_db *db, unsigned *v, struct cl_error *err)
@@ -80,7 +73,7 @@ static enum cl_db_status apply(struct cl_db *db, void *ctx, struct cl_error *err
 	if ((st = begin_locked(db, err)) != CL_DB_OK || (st = current_version(db, &v, err)) != CL_DB_OK)
 		goto fail;
 	if (v >= m->version) { /* another init applied it meanwhile */
-		rollback(db);
+		cl_db_rollback(db);
 		return CL_DB_OK;
 	}
 	snprintf(parts, sizeof(parts), "%d", partitions > 0 ? partitions : 0);
@@ -114,7 +107,7 @@ static enum cl_db_status apply(struct cl_db *db, void *ctx, struct cl_error *err
 	*done = true;
 	return CL_DB_OK;
 fail:
-	rollback(db);
+	cl_db_rollback(db);
 	return st;
 }
 
@@ -163,7 +156,7 @@ static enum cl_db_status prepare(struct cl_db *db, void *ctx, struct cl_error *e
 		goto fail;
 	return CL_DB_OK;
 fail:
-	rollback(db);
+	cl_db_rollback(db);
 	return st;
 }
 
