@@ -214,9 +214,10 @@ static bool document_start(struct cl_iso20022 *p, unsigned long line, const xmlC
 	return false;
 }
 
-static void event_start(struct cl_iso20022 *p, int ev, unsigned long line, const char *name)
+/* The message a root event opens; CL_ISO_NONE for another event. */
+static enum cl_iso_kind root_kind(int ev)
 {
-	static const enum cl_iso_kind root_kind[] = {
+	static const enum cl_iso_kind kind[] = {
 		[EV_ROOT_PAIN001] = CL_ISO_PAIN001,
 		[EV_ROOT_PACS008] = CL_ISO_PACS008,
 		[EV_ROOT_PACS009] = CL_ISO_PACS009,
@@ -225,14 +226,13 @@ static void event_start(struct cl_iso20022 *p, int ev, unsigned long line, const
 		[EV_ROOT_PACS003] = CL_ISO_PACS003,
 	};
 
-	switch (ev) {
-	case EV_ROOT_PAIN001:
-	case EV_ROOT_PACS008:
-	case EV_ROOT_PACS009:
-	case EV_ROOT_PACS004:
-	case EV_ROOT_PAIN008:
-	case EV_ROOT_PACS003:
-		if (root_kind[ev] != p->kind) {
+	return ev > 0 && (size_t)ev < sizeof(kind) / sizeof(kind[0]) ? kind[ev] : CL_ISO_NONE;
+}
+
+static void event_start(struct cl_iso20022 *p, int ev, unsigned long line, const char *name)
+{
+	if (root_kind(ev) != CL_ISO_NONE) {
+		if (root_kind(ev) != p->kind) {
 			cl_iso_add_fatal(p, line, "unexpected_element",
 					 "element <%s> under Document: a %s message has <%s>", name,
 					 p->msg_type, cl_iso_kind_root(p->kind));
@@ -242,13 +242,9 @@ static void event_start(struct cl_iso20022 *p, int ev, unsigned long line, const
 			 p->doc_virtual ? "" : "/Document", name);
 		p->msg_opened = true;
 		p->msg_line = line;
-		break;
-	case EV_GRPHDR:
+	} else if (ev == EV_GRPHDR) {
 		p->grp_line = line;
 		p->grp_seen = true;
-		break;
-	default:
-		break;
 	}
 	/* the group header comes first: its MsgId, settlement date and
 	 * agents are read into every transaction as it ends */
@@ -286,15 +282,11 @@ static void event_start(struct cl_iso20022 *p, int ev, unsigned long line, const
 
 static void event_end(struct cl_iso20022 *p, int ev)
 {
-	switch (ev) {
-	case EV_ROOT_PAIN001:
-	case EV_ROOT_PACS008:
-	case EV_ROOT_PACS009:
-	case EV_ROOT_PACS004:
-	case EV_ROOT_PAIN008:
-	case EV_ROOT_PACS003:
+	if (root_kind(ev) != CL_ISO_NONE) {
 		cl_iso_root_end(p);
-		break;
+		return;
+	}
+	switch (ev) {
 	case EV_GRPHDR:
 		cl_iso_grphdr_end(p);
 		break;

@@ -9,6 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A field whose damage makes the message's meaning unclear: its error,
+ * and none of the message's items. */
+#define REFUSE_FIELD(p, f, ...) \
+	((void)cl_stmt_error((p), (f)->line, NULL, __VA_ARGS__), (p)->mt940->broken = true)
+
 /* ---------------------------------------------------------------- values */
 
 static const char *ftext(const struct cl_stmt_mt940 *m, const struct mt_field *f, size_t *n)
@@ -258,11 +263,10 @@ void cl_mt940_statement_number(struct cl_stmt_parser *p, const struct mt_field *
 		b = strlen(slash + 1);
 	if (a == 0 || a > 5 || strspn(v, "0123456789") != a ||
 	    (slash && (b == 0 || b > 5 || strspn(slash + 1, "0123456789") != b))) {
-		cl_stmt_error(p, f->line, NULL, "mt940_statement_number",
+		REFUSE_FIELD(p, f, "mt940_statement_number",
 			      ":%s: statement number \"%.20s\": expected up to 5 digits, then "
 			      "optionally \"/\" and a sequence number of up to 5 digits",
 			      f->tag, v);
-		m->broken = true;
 		return;
 	}
 	number(num, sizeof(num), v, a);
@@ -284,11 +288,10 @@ void cl_mt940_date_time(struct cl_stmt_parser *p, const struct mt_field *f)
 	if (strlen(v) != 15 || strspn(v, "0123456789") != 10 || (v[10] != '+' && v[10] != '-') ||
 	    strspn(v + 11, "0123456789") != 4 || !date6(v, d, NULL, NULL) || dig2(v + 6) > 23 ||
 	    dig2(v + 8) > 59) {
-		cl_stmt_error(p, f->line, NULL, "mt940_date",
+		REFUSE_FIELD(p, f, "mt940_date",
 			      ":13D: date and time \"%.20s\": expected YYMMDDhhmm and the offset "
 			      "from UTC (+hhmm or -hhmm)",
 			      v);
-		m->broken = true;
 		return;
 	}
 	snprintf(m->stmt.stmt_created, sizeof(m->stmt.stmt_created), "%sT%.2s:%.2s:00%c%.2s:%.2s",
@@ -308,11 +311,10 @@ void cl_mt940_floor_limit(struct cl_stmt_parser *p, const struct mt_field *f)
 
 	cl_mt940_first_line(m, f, v, sizeof(v));
 	if (strlen(v) < 4 || !cl_mt940_ccy_ok(v)) {
-		cl_stmt_error(p, f->line, NULL, "mt940_floor_limit",
+		REFUSE_FIELD(p, f, "mt940_floor_limit",
 			      ":34F: floor limit \"%.20s\": expected the currency code, D or C "
 			      "(optional) and the amount",
 			      v);
-		m->broken = true;
 		return;
 	}
 	if (!m->stmt.acct_ccy[0])
@@ -330,6 +332,17 @@ void cl_mt940_floor_limit(struct cl_stmt_parser *p, const struct mt_field *f)
 /* The value after `code` in a "/CODE/value/NEXT/" text (line breaks
  * removed): up to the next "/" that starts a code ("/XXXX/"), "//", or
  * the end. */
+/* The text from a to e without blanks around it into out; whether any is left. */
+static bool trimmed(const char *a, const char *e, char *out, size_t cap)
+{
+	while (a < e && *a == ' ')
+		a++;
+	while (e > a && e[-1] == ' ')
+		e--;
+	snprintf(out, cap, "%.*s", (int)(e - a), a);
+	return e > a;
+}
+
 static bool slash_code(const char *t, const char *code, char *out, size_t cap)
 {
 	const char *a = strstr(t, code), *e;
@@ -349,12 +362,7 @@ static bool slash_code(const char *t, const char *code, char *out, size_t cap)
 		if (k >= 3 && e[k] == '/')
 			break;
 	}
-	while (a < e && *a == ' ')
-		a++;
-	while (e > a && e[-1] == ' ')
-		e--;
-	snprintf(out, cap, "%.*s", (int)(e - a), a);
-	return e > a;
+	return trimmed(a, e, out, cap);
 }
 
 /* The SEPA identifiers of a German purpose text ("EREF+...KREF+..."). */
@@ -377,12 +385,7 @@ static bool sepa_id(const char *t, const char *id, char *out, size_t cap)
 		if (n && n < e)
 			e = n;
 	}
-	while (a < e && *a == ' ')
-		a++;
-	while (e > a && e[-1] == ' ')
-		e--;
-	snprintf(out, cap, "%.*s", (int)(e - a), a);
-	return e > a;
+	return trimmed(a, e, out, cap);
 }
 
 /* :86: -> the transaction's references and the entry's text. */

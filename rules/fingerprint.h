@@ -19,14 +19,17 @@
 
 struct cl_fp;
 
-struct cl_fp *cl_fp_new(void);        /* exits through cl_xmalloc on OOM */
-void cl_fp_free(struct cl_fp *fp);    /* NULL is fine */
-
-void cl_fp_begin(struct cl_fp *fp);
+/* A field into the digest begun: "<name>=<len>:<value>;". */
 void cl_fp_str(struct cl_fp *fp, const char *name, const char *value);
 void cl_fp_int(struct cl_fp *fp, const char *name, int64_t value);
-void cl_fp_end(struct cl_fp *fp, unsigned char out[32]);
 /* Bytes as they are, for encodings of their own (the NACHA fingerprint). */
 void cl_fp_raw(struct cl_fp *fp, const void *p, size_t n);
+
+/* One digest: begin, the fields, end. */
+void cl_fp_begin(struct cl_fp *fp);
+void cl_fp_end(struct cl_fp *fp, unsigned char out[32]);
+
+struct cl_fp *cl_fp_new(void);        /* exits through cl_xmalloc on OOM */
+void cl_fp_free(struct cl_fp *fp);    /* NULL is fine */
 
 #endif
