@@ -46,6 +46,8 @@ enum {
 	CF_G_PG_NB, CF_G_LAST_PG,
 	/* AmtDtls/InstdAmt and Chrgs, of the entry or of a TxDtls */
 	CF_N_INSTD, CF_N_CHRG_TTL, CF_N_CHRG_RCRD, CF_X_INSTD, CF_X_CHRG_TTL, CF_X_CHRG_RCRD,
+	/* elements read only for their presence (required below) */
+	CF_BAL_TP,
 	CF_COUNT
 };
 
@@ -76,6 +78,7 @@ static const struct cl_stmt_path paths[] = {
 	{SC_STMT, "TxsSummry", SC_SUMMARY, 0, false},
 	{SC_STMT, "Ntry", SC_NTRY, 0, false},
 
+	{SC_BAL, "Tp", 0, CF_BAL_TP, false},
 	{SC_BAL, "Tp/CdOrPrtry/Cd", 0, CF_BAL_CD, false},
 	{SC_BAL, "Tp/CdOrPrtry/Prtry", 0, CF_BAL_PRTRY, false},
 	{SC_BAL, "Amt", 0, CF_BAL_AMT, false},
@@ -400,6 +403,8 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 	struct cl_stmt_tx *t = &c->tx;
 
 #define PUT(dst) put(p, dst, sizeof(dst), v, n, line)
+	if (f == CF_BAL_TP)
+		return; /* present (an empty one): nothing to read */
 	/* a date must be one; no value is a template's placeholder (amounts
 	   have their own syntax, free text is free) */
 	if (f != CF_N_INF && f != CF_BAL_AMT && f != CF_N_AMT && f != CF_X_AMT && f != CF_X_TXAMT &&
@@ -1088,6 +1093,19 @@ static void scope_end(struct cl_stmt_parser *p, int scope)
 	}
 }
 
+/* What every version of camt.052/053/054 requires of the elements read
+ * (the XSDs).  Acct, Ntry/Amt, CdtDbtInd and Sts and Bal/Amt and Dt have
+ * messages of their own.  Left out, named in clearing-load-keys(7):
+ * Stmt/CreDtTm (optional in later versions) and Ntry/BkTxCd, which banks
+ * leave out (Subite's camt.054.001.10) while nothing of an entry's key,
+ * amount or matching depends on it. */
+static const struct cl_stmt_required required[] = {
+	{SC_GRPHDR, CF_MSG_ID, "MsgId", "the message's id"},
+	{SC_GRPHDR, CF_CRE_DT_TM, "CreDtTm", "when the message was created"},
+	{SC_STMT, CF_ID, "Id", "the statement's id, part of its key"},
+	{SC_BAL, CF_BAL_TP, "Tp", "the balance's type"},
+};
+
 const struct cl_stmt_msg_ops cl_stmt_camt_ops = {
 	.paths = paths,
 	.npaths = sizeof(paths) / sizeof(paths[0]),
@@ -1097,4 +1115,6 @@ const struct cl_stmt_msg_ops cl_stmt_camt_ops = {
 	.scope_start = scope_start,
 	.scope_end = scope_end,
 	.field = field,
+	.required = required,
+	.nrequired = sizeof(required) / sizeof(required[0]),
 };

@@ -71,6 +71,17 @@ struct cl_stmt_vpath {
 	struct cl_stmt_path path;
 };
 
+/* An element the schema requires of a scope in every version read: its
+ * absence when the scope ends is an error (missing_element).  `field` is
+ * the element's own entry of the path table: the element counts as
+ * present from its start tag, so one with children counts too. */
+struct cl_stmt_required {
+	uint8_t scope;
+	uint8_t field;
+	const char *name;  /* the element's path in the scope: "Id", "BkTxCd" */
+	const char *what;  /* what it is, for people: "the statement's id" */
+};
+
 struct cl_stmt_parser;
 
 /* What a message kind gives the XML engine. */
@@ -86,6 +97,8 @@ struct cl_stmt_msg_ops {
 	 * attribute ("" if none) and line */
 	void (*field)(struct cl_stmt_parser *p, int field, const char *value, size_t n,
 		      const char *ccy, unsigned long line);
+	const struct cl_stmt_required *required; /* checked as each scope ends */
+	size_t nrequired;
 };
 
 extern const struct cl_stmt_msg_ops cl_stmt_camt_ops;     /* statement_camt.c */
@@ -167,6 +180,7 @@ struct cl_stmt_scope_ent {
 	int scope;
 	int depth;     /* of the element that opened it */
 	size_t off;    /* its end in path[] */
+	unsigned long line;
 };
 
 struct cl_stmt_xml {
@@ -201,6 +215,8 @@ struct cl_stmt_xml {
 	/* which fields were seen in their scope (repeated elements) */
 	unsigned long seen_line[96];
 	uint8_t seen_scope[96];
+	/* where each field's element started in its scope (0: not yet) */
+	unsigned long present[96];
 };
 
 struct cl_stmt_queued_error {

@@ -235,10 +235,14 @@ static void push_scope(struct cl_stmt_parser *p, int scope, int depth, unsigned 
 	x->scopes[x->nscopes].scope = scope;
 	x->scopes[x->nscopes].depth = depth;
 	x->scopes[x->nscopes].off = x->path_len[depth];
+	x->scopes[x->nscopes].line = line;
 	x->nscopes++;
 	for (int f = 0; f < x->ops->nfields && f < 96; f++)
 		if (x->seen_scope[f] >= x->nscopes)
 			x->seen_line[f] = 0; /* fields of a scope at this level are new */
+	for (size_t i = 0; i < x->ops->nrequired; i++)
+		if (x->ops->required[i].scope == scope)
+			x->present[x->ops->required[i].field] = 0;
 	x->ops->scope_start(p, scope, line);
 }
 
@@ -344,8 +348,34 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *uri, int 
 		const struct cl_stmt_path *e =
 			lookup(x, s->scope, x->path + s->off + 1, x->path_len[depth] - s->off - 1);
 
+		if (e && e->field && e->field < 96 && !x->present[e->field])
+			x->present[e->field] = line;
 		if (e && e->opens)
 			push_scope(p, e->opens, depth, line);
+	}
+}
+
+/* The elements the schema requires of the scope ending (opened by the
+ * element at `depth`, whose path is still open). */
+static void check_required(struct cl_stmt_parser *p, const struct cl_stmt_scope_ent *s)
+{
+	struct cl_stmt_xml *x = p->xml;
+	char path[CL_PATH_MAX];
+	const char *elem;
+
+	if (x->path_over[s->depth])
+		return; /* too deep to name: its fields were not read either */
+	for (size_t i = 0; i < x->ops->nrequired; i++) {
+		const struct cl_stmt_required *r = &x->ops->required[i];
+
+		if (r->scope != s->scope || x->present[r->field])
+			continue;
+		snprintf(path, sizeof(path), "%.*s/%s", (int)s->off, x->path, r->name);
+		for (elem = x->path + s->off; elem > x->path && elem[-1] != '/'; elem--)
+			;
+		cl_stmt_error(p, s->line, path, "missing_element",
+			      "<%.*s> has no <%s> (%s): the schema requires one in every version",
+			      (int)(x->path + s->off - elem), elem, r->name, r->what);
 	}
 }
 
@@ -412,6 +442,7 @@ static void parse_end(void *ctx)
 		while (x->nscopes > 0 && x->scopes[x->nscopes - 1].depth == depth && !p->finished) {
 			int scope = x->scopes[x->nscopes - 1].scope;
 
+			check_required(p, &x->scopes[x->nscopes - 1]);
 			x->ops->scope_end(p, scope); /* the scope's path is still open */
 			x->nscopes--;
 		}

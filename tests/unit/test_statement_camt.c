@@ -217,7 +217,7 @@ static void test_statement_camt_account_report(void **state)
 {
 	static const char d[] =
 		"<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.052.001.08\">"
-		"<BkToCstmrAcctRpt><GrpHdr><MsgId>R-1</MsgId></GrpHdr>"
+		"<BkToCstmrAcctRpt><GrpHdr><MsgId>R-1</MsgId><CreDtTm>2026-03-03T06:00:00</CreDtTm></GrpHdr>"
 		"<Rpt><Id>RPT-1</Id><Acct><Id><IBAN>GB33BUKB20201555555555</IBAN></Id></Acct>"
 		"<Ntry><Amt Ccy=\"GBP\">10.00</Amt><CdtDbtInd>CRDT</CdtDbtInd>"
 		"<Sts><Cd>PDNG</Cd></Sts></Ntry></Rpt></BkToCstmrAcctRpt></Document>";
@@ -621,7 +621,7 @@ static void test_statement_camt_balance_report(void **state)
 {
 	static const char d[] =
 		"<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.052.001.08\">"
-		"<BkToCstmrAcctRpt><GrpHdr><MsgId>R-2</MsgId></GrpHdr>"
+		"<BkToCstmrAcctRpt><GrpHdr><MsgId>R-2</MsgId><CreDtTm>2026-03-03T06:00:00</CreDtTm></GrpHdr>"
 		"<Rpt><Id>RPT-2</Id><Acct><Id><IBAN>GB33BUKB20201555555555</IBAN></Id></Acct>"
 		"<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy=\"GBP\">100.00</Amt>"
 		"<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-30</Dt></Dt></Bal>"
@@ -661,7 +661,7 @@ static void test_statement_camt_wrong_report_element(void **state)
 	(void)state;
 	/* a camt.053 has Stmt, not Ntfctn */
 	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.08\">\n"
-		     "<BkToCstmrStmt><GrpHdr><MsgId>M</MsgId></GrpHdr>\n"
+		     "<BkToCstmrStmt><GrpHdr><MsgId>M</MsgId><CreDtTm>2026-03-03T06:00:00</CreDtTm></GrpHdr>\n"
 		     "<Ntfctn><Id>N</Id><Acct><Id><IBAN>X</IBAN></Id></Acct>" CLBD "</Ntfctn>\n"
 		     "</BkToCstmrStmt></Document>\n",
 		     &run);
@@ -745,7 +745,7 @@ static void test_statement_camt_v01(void **state)
 	/* and the .001.01 paths are no paths of .001.02: its balance type is
 	   not read there, so the statement has none */
 	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\">"
-		     "<BkToCstmrStmt><GrpHdr><MsgId>M</MsgId><MsgPgntn><PgNb>2</PgNb>"
+		     "<BkToCstmrStmt><GrpHdr><MsgId>M</MsgId><CreDtTm>2007-11-05T18:00:00</CreDtTm><MsgPgntn><PgNb>2</PgNb>"
 		     "<LastPgInd>false</LastPgInd></MsgPgntn></GrpHdr><Stmt><Id>S</Id><Acct><Id>"
 		     "<IBAN>X</IBAN></Id></Acct><Bal><Tp><Cd>OPBD</Cd></Tp><Amt Ccy=\"EUR\">1.00"
 		     "</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2007-11-05</Dt></Dt></Bal></Stmt>"
@@ -799,7 +799,7 @@ static void test_statement_camt_doctype(void **state)
 	stmt_run_str("<?xml version=\"1.0\"?>\n<!DOCTYPE d [<!ENTITY a \"aaaaaaaaaa\">"
 		     "<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">]>\n"
 		     "<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\">"
-		     "<BkToCstmrStmt><GrpHdr><MsgId>&b;</MsgId></GrpHdr></BkToCstmrStmt></Document>",
+		     "<BkToCstmrStmt><GrpHdr><MsgId>&b;</MsgId><CreDtTm>2026-03-03T06:00:00</CreDtTm></GrpHdr></BkToCstmrStmt></Document>",
 		     &run);
 	assert_int_equal(run.nitem, 0);
 	assert_int_equal(run.nerr, 1);
@@ -833,13 +833,13 @@ static void test_statement_camt_long_text(void **state)
 	n = strlen(head);
 	memcpy(d, head, n);
 	memset(d + n, 'x', big);
-	strcpy(d + n + big, "</MsgId></GrpHdr></BkToCstmrStmt></Document>");
+	strcpy(d + n + big, "</MsgId><CreDtTm>2026-03-03T06:00:00</CreDtTm></GrpHdr></BkToCstmrStmt></Document>");
 	stmt_run_str(d, &run);
 	assert_int_equal(run.nerr, 1);
 	assert_string_equal(run.err[0].code, "xml_too_long");
 	/* a value above the kept length but below the guard's limit */
 	memset(d + n, 'x', 3000);
-	strcpy(d + n + 3000, "</MsgId></GrpHdr><Stmt><Id>S</Id><Acct><Id><IBAN>X</IBAN></Id>"
+	strcpy(d + n + 3000, "</MsgId><CreDtTm>2026-03-03T06:00:00</CreDtTm></GrpHdr><Stmt><Id>S</Id><Acct><Id><IBAN>X</IBAN></Id>"
 			     "</Acct>" CLBD "</Stmt></BkToCstmrStmt></Document>");
 	stmt_run_str(d, &run);
 	assert_int_equal(run.nerr, 1);
@@ -877,7 +877,7 @@ static void test_statement_camt_million_entries(void **state)
 	(void)state;
 	assert_non_null(f);
 	fprintf(f, "<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.08\">"
-		   "<BkToCstmrStmt><GrpHdr><MsgId>BIG</MsgId></GrpHdr><Stmt><Id>S</Id>"
+		   "<BkToCstmrStmt><GrpHdr><MsgId>BIG</MsgId><CreDtTm>2026-03-03T06:00:00</CreDtTm></GrpHdr><Stmt><Id>S</Id>"
 		   "<Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>\n"
 		   "<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy=\"EUR\">0</Amt>"
 		   "<CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-30</Dt></Dt></Bal>\n"
