@@ -234,6 +234,13 @@ static void scope_end(struct cl_stmt_parser *p, int scope)
 	}
 }
 
+/* What every version requires of the elements read (the XSDs; the
+ * original group is named by OrgnlMsgId or, in .001.02, NtwkFileNm). */
+static const struct cl_stmt_required required[] = {
+	{SC_GRPHDR, PF_MSG_ID, "MsgId", "the report's id"},
+	{SC_GRPHDR, PF_CRE_DT_TM, "CreDtTm", "when the report was created"},
+};
+
 const struct cl_stmt_msg_ops cl_stmt_pacs002_ops = {
 	.paths = paths,
 	.npaths = sizeof(paths) / sizeof(paths[0]),
@@ -243,4 +250,6 @@ const struct cl_stmt_msg_ops cl_stmt_pacs002_ops = {
 	.scope_start = scope_start,
 	.scope_end = scope_end,
 	.field = field,
+	.required = required,
+	.nrequired = sizeof(required) / sizeof(required[0]),
 };

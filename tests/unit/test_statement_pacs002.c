@@ -75,7 +75,7 @@ static void test_statement_pacs002_no_original_reference(void **state)
 {
 	(void)state;
 	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.03\">\n"
-		     "<FIToFIPmtStsRpt><GrpHdr><MsgId>M</MsgId></GrpHdr>\n"
+		     "<FIToFIPmtStsRpt><GrpHdr><MsgId>M</MsgId><CreDtTm>2026-03-03T06:00:00</CreDtTm></GrpHdr>\n"
 		     "<OrgnlGrpInfAndSts><OrgnlMsgId>O</OrgnlMsgId></OrgnlGrpInfAndSts>\n"
 		     "<TxInfAndSts><TxSts>RJCT</TxSts></TxInfAndSts>\n"
 		     "</FIToFIPmtStsRpt></Document>\n",
@@ -94,7 +94,7 @@ static void test_statement_pacs002_bad_status(void **state)
 {
 	(void)state;
 	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10\">"
-		     "<FIToFIPmtStsRpt><GrpHdr><MsgId>M</MsgId></GrpHdr>"
+		     "<FIToFIPmtStsRpt><GrpHdr><MsgId>M</MsgId><CreDtTm>2026-03-03T06:00:00</CreDtTm></GrpHdr>"
 		     "<TxInfAndSts><OrgnlEndToEndId>E</OrgnlEndToEndId><TxSts>ACCEPTED</TxSts>"
 		     "</TxInfAndSts></FIToFIPmtStsRpt></Document>",
 		     &run);
@@ -125,7 +125,7 @@ static void test_statement_pacs002_v02(void **state)
 		"</pacs.002.001.02></Document>\n";
 	static const char nf[] =
 		"<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.02\">"
-		"<pacs.002.001.02><GrpHdr><MsgId>S02</MsgId></GrpHdr>"
+		"<pacs.002.001.02><GrpHdr><MsgId>S02</MsgId><CreDtTm>2026-03-03T06:00:00</CreDtTm></GrpHdr>"
 		"<OrgnlGrpInfAndSts><NtwkFileNm>BULK.0042</NtwkFileNm>"
 		"<OrgnlMsgNmId>pacs.008.001.01</OrgnlMsgNmId><GrpSts>ACCP</GrpSts></OrgnlGrpInfAndSts>"
 		"<TxInfAndSts><OrgnlTxId>T</OrgnlTxId><TxSts>ACSC</TxSts></TxInfAndSts>"
@@ -174,7 +174,7 @@ static void test_statement_pacs002_versions(void **state)
 			    "camt.052, camt.053 or camt.054 (.001.01 to .001.14) or pacs.002 (.001.02 "
 			    "to .001.16)");
 	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.16\">"
-		     "<FIToFIPmtStsRpt><GrpHdr><MsgId>R</MsgId></GrpHdr><TxInfAndSts>"
+		     "<FIToFIPmtStsRpt><GrpHdr><MsgId>R</MsgId><CreDtTm>2026-03-03T06:00:00</CreDtTm></GrpHdr><TxInfAndSts>"
 		     "<OrgnlTxId>T</OrgnlTxId><TxSts>ACTC</TxSts><StsRsnInf><Rsn><Cd>AB05</Cd></Rsn>"
 		     "</StsRsnInf></TxInfAndSts></FIToFIPmtStsRpt></Document>",
 		     &run);
@@ -195,7 +195,7 @@ static void test_statement_pacs002_root_without_document(void **state)
 	static const char d[] =
 		"<Message xmlns=\"urn:tch\"><AppHdr/>"
 		"<FIToFIPmtStsRpt xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10\">"
-		"<GrpHdr><MsgId>R</MsgId></GrpHdr><TxInfAndSts><OrgnlTxId>T</OrgnlTxId>"
+		"<GrpHdr><MsgId>R</MsgId><CreDtTm>2026-03-03T06:00:00</CreDtTm></GrpHdr><TxInfAndSts><OrgnlTxId>T</OrgnlTxId>"
 		"<TxSts>ACTC</TxSts></TxInfAndSts></FIToFIPmtStsRpt></Message>";
 
 	(void)state;
