@@ -9,6 +9,8 @@
 #   90%      a file of the day's last 90% and 10% more, right after
 #   show     show --trace of one of the day's entries, and loads (best of 5)
 #   pacs.008 an ISO_OVL-transaction file, then one sharing half of it
+#   ISO      a pain.001, a pain.008 and a pacs.003 of ISO_OVL transactions,
+#            each loaded once (the direct debits' ratio: to pain.001's)
 #   COPY     the baseline: the day's rows as the loader stored them, the
 #            same keys, COPYed into the twin: a second clearing-load schema
 #            of the same shape (init --schema bench_twin, the same
@@ -188,6 +190,11 @@ day() {
 	"$CL_TOOLS/gen_iso" --type pacs.008 --tx "$ISO_OVL" --seed $((_d + 1)) >"$W/p8a.xml" || return 1
 	"$CL_TOOLS/gen_iso" --type pacs.008 --tx "$ISO_OVL" --seed $((_d + 1)) \
 		--start $((ISO_OVL / 2 + 1)) --msg-id "MSG-B-$_d" >"$W/p8b.xml" || return 1
+	# the other ISO 20022 kinds a day brings, each loaded once beside pain.001
+	for _k in pain.001 pain.008 pacs.003; do
+		"$CL_TOOLS/gen_iso" --type "$_k" --tx "$ISO_OVL" --seed $((_d + 1)) \
+			--msg-id "MSG-$_k-$_d" >"$W/k-$_k.xml" || return 1
+	done
 	_bytes=$(size_of "$W/day.ach")
 	_p8bytes=$(size_of "$W/p8b.xml")
 	cat "$W/day.ach" "$W/day90.ach" >/dev/null
@@ -222,6 +229,9 @@ day() {
 
 	cl_load "${_p}_p8a" "$W/p8a.xml" "$ISO_OVL" 0 "iso$_d"
 	cl_load "${_p}_p8b" "$W/p8b.xml" $((ISO_OVL / 2)) $((ISO_OVL / 2)) "iso$_d"
+	for _k in pain.001 pain.008 pacs.003; do
+		cl_load "${_p}_l$_k" "$W/k-$_k.xml" "$ISO_OVL" 0 "iso$_d"
+	done
 
 	# the baseline: the day's rows as the loader stored them, COPYed into
 	# the twin (the same keys into the same indexes of a table of the same
@@ -249,6 +259,13 @@ day() {
 	fig "${_p}_connect" 0 1 "$_tag psql binary: connect, select 1 (floor, best of 5)"
 	fig "${_p}_p8a" "$_p8bytes" "$ISO_OVL" "$_tag load: pacs.008, $ISO_OVL transactions"
 	fig "${_p}_p8b" "$_p8bytes" "$ISO_OVL" "$_tag load: pacs.008 sharing half of it" "${_p}_p8a" 1.5 - 32768
+	for _k in pain.001 pain.008 pacs.003; do
+		_ref=-
+		[ "$_k" = pain.001 ] || _ref="${_p}_lpain.001"
+		fig "${_p}_l$_k" "$(size_of "$W/k-$_k.xml")" "$ISO_OVL" \
+			"$_tag load: $_k, $ISO_OVL transactions (ratio: to pain.001's)" "$_ref"
+	done
+	rm -f "$W"/k-*.xml
 }
 
 # curve LABEL PARTITIONS: the whole curve on a fresh database.
