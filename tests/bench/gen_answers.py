@@ -7,6 +7,9 @@ output, for the reader figures of `make bench` (tests/bench/run.sh):
   bai2      one BAI2 file of one account with N type-16 details; every
             control total and record count as the specification says
   pacs.002  one FIToFIPmtStsRpt (pacs.002.001.10) of N TxInfAndSts
+  mt940     MT940 messages of 1,000 statement lines each (a FIN message is
+            small; the reader holds one), N lines in all, each with a :86:
+            carrying "/EREF/"; the balances add up
 
 The amounts vary (1.00 to 9,999.99) so that no reader can take a shortcut."""
 import sys
@@ -79,9 +82,28 @@ def pacs002(n, out):
           % (i, i, i, "ACSC" if i % 10 else "RJCT"))
     w('</FIToFIPmtStsRpt></Document>\n')
 
+def mt_money(minor):
+    return "%d,%02d" % (minor // 100, minor % 100)
+
+def mt940(n, out):
+    w = out.write
+    balance, i, seq = 0, 0, 0
+    while i < n:
+        seq += 1
+        w(":20:BENCH%d\r\n:25:DE89370400440532013000\r\n:28C:%d/1\r\n" % (seq, seq))
+        w(":60F:%s260303EUR%s\r\n" % ("C" if balance >= 0 else "D", mt_money(abs(balance))))
+        for _ in range(min(1000, n - i)):
+            a = amount(i)
+            d = "C" if i % 3 else "D"
+            balance += a if d == "C" else -a
+            w(":61:2603030303%s%sNTRFNONREF//SVC%09d\r\n" % (d, mt_money(a), i))
+            w(":86:/TRTP/SEPA OVERBOEKING/EREF/E2E-%09d/REMI/BENCH PAYMENT %d\r\n" % (i, i))
+            i += 1
+        w(":62F:%s260303EUR%s\r\n-\r\n" % ("C" if balance >= 0 else "D", mt_money(abs(balance))))
+
 def main():
     kind, n = sys.argv[1], int(sys.argv[2])
-    {"camt.053": camt053, "bai2": bai2, "pacs.002": pacs002}[kind](n, sys.stdout)
+    {"camt.053": camt053, "bai2": bai2, "pacs.002": pacs002, "mt940": mt940}[kind](n, sys.stdout)
 
 if __name__ == "__main__":
     main()
