@@ -51,23 +51,7 @@ grep -q '6 records: 0 new, 6 duplicate' "$TMP/out" || fail "again: $(cat "$TMP/o
 
 # the answers, without what names the file: status, reason, amount,
 # direction and reference of each, sorted
-answers() {
-	python3 -c '
-import json, sys
-rows = []
-for line in open(sys.argv[1]):
-    o = json.loads(line)
-    if o.get("type") == "reconcile_summary":
-        rows.append("summary " + " ".join("%s=%s" % (k, o[k]) for k in
-            ("matched", "unmatched_ours", "unmatched_theirs", "exception")))
-    elif "status" in o:
-        e, r = o.get("entry") or {}, o.get("record") or {}
-        rows.append(" ".join(str(x) for x in
-            (o["status"], o["reason"], o["rule"], o["reference"], o["detail"],
-             e.get("item"), e.get("amount_minor"), e.get("currency"), e.get("direction"),
-             e.get("booking_date"), e.get("value_date"), r.get("natural_key"))))
-print("\n".join(sorted(rows)))' "$1"
-}
+answers() { python3 "$CL_ROOT/tests/db/recon_answers.py" "$1"; }
 for t in camt mt de; do
 	expect_exit 10 cl reconcile --tenant $t --format json
 	answers "$TMP/out" >"$TMP/answers.$t"
