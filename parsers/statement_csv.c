@@ -285,7 +285,7 @@ static bool csv_start(struct cl_stmt_parser *p)
 	if (c->csv_ready)
 		csv_free(&c->csv);
 	c->csv_ready = false;
-	if (csv_init(&c->csv, CSV_APPEND_NULL) != 0) {
+	if (csv_init(&c->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
 		cl_stmt_fatal(p, 0, "csv_memory", "out of memory");
 		return false;
 	}
@@ -316,7 +316,6 @@ static bool feed_line(struct cl_stmt_parser *p)
 
 	if (c->pos >= c->len) {
 		if (c->csv_ready) {
-			c->lineno++;
 			if (csv_fini(&c->csv, on_field_p, on_row, p) != 0 && !c->scanned)
 				cl_stmt_error(p, c->row_line, NULL, "csv_quote",
 					      "a quoted field is not closed at the end of the file: "
