@@ -6,7 +6,7 @@
 # against the same pain.001: matched by end-to-end id, an amount off by
 # 0.01 an exception, a payment not booked unmatched ours, a booking not ours
 # unmatched theirs.  The statement key is the account, currency and period;
-# a re-delivered export is all duplicate; a balance column that does not
+# a re-delivered export is all duplicate, one with a row changed held; a balance column that does not
 # add up is a warning and a balance_break; a row that does not read is
 # refused with its line and column, nothing applied.
 . "$(dirname "$0")/lib.sh"
@@ -47,6 +47,14 @@ assert_eq "$(q "select statement_key || ' ' || opening_minor || ' ' || closing_m
 # a re-delivered export is all duplicate
 expect_exit 0 cl load --tenant sg --csv-map "$TMP/sg.map" "$TMP/sg.csv"
 grep -q '5 records: 0 new, 5 duplicate' "$TMP/out" || fail "again: $(cat "$TMP/out")"
+# the same period exported again with a row changed (its bank reference) is
+# the same statement, held as a conflict: not a second statement booking it
+# all again
+sed '4s/;B2;/;B9;/' "$TMP/sg.csv" >"$TMP/changed.csv"
+cmp -s "$TMP/sg.csv" "$TMP/changed.csv" && fail "the row is not changed"
+expect_exit 4 cl load --tenant sg --csv-map "$TMP/sg.map" "$TMP/changed.csv"
+assert_eq "$(q "select count(*) from clearing_statement_item where tenant = 'sg' and item = 'statement'")" 1 \
+	"one statement"
 
 answers() { python3 "$CL_ROOT/tests/db/recon_answers.py" "$1"; }
 expect_exit 10 cl reconcile --tenant camt --format json
