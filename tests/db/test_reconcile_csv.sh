@@ -71,6 +71,13 @@ grep -q 'summary matched=2 unmatched_ours=1 unmatched_theirs=1 exception=1' "$TM
 diff -u "$TMP/answers.camt" "$TMP/answers.sg" || fail "CSV (signed) and camt.053 answer differently"
 diff -u "$TMP/answers.camt" "$TMP/answers.pr" || fail "CSV (debit/credit) and camt.053 answer differently"
 
+# ---- ingest reads an inbox of exports by the map ----
+mkdir -p "$TMP/in" "$TMP/ar"
+cp "$TMP/pr.csv" "$TMP/in/export.csv"
+expect_exit 0 cl ingest --tenant ing --archive "$TMP/ar" --min-age 0 --csv-map "$TMP/pr.map" "$TMP/in"
+assert_eq "$(q "select count(*) from clearing_statement_item where tenant = 'ing' and kind = 'csv'")" 5 \
+	"ingest loaded the export's statement and entries"
+
 # ---- a balance column off by 0.01: a warning, loaded, reconciled with its break ----
 head -3 "$TMP/bookings" | sed 's/03-03/03-04/' |
 	$GEN account=$A style=signed off=1 map="$TMP/brk.map" >"$TMP/brk.csv"
