@@ -23,6 +23,7 @@ enum cl_stmt_source {
 	CL_STMT_SRC_BAI2,
 	CL_STMT_SRC_MT940,    /* SWIFT MT940 customer statement */
 	CL_STMT_SRC_MT942,    /* SWIFT MT942 interim transaction report */
+	CL_STMT_SRC_CSV,      /* a bank's CSV export read by its column map */
 };
 
 enum cl_stmt_kind {

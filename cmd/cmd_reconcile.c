@@ -137,6 +137,7 @@ static const struct cl_option reconcile_command[] = {
 		"(their entries of a statement's period are unmatched ours when not booked)"),
 	CL_OPT_TENANT(),
 	CL_OPT_FORMAT(),
+	CL_OPT_CSV_MAP(),
 	CL_OPT_NO_MASK(),
 	CL_OPT_DB(),
 	CL_OPT_QUIET("print only the items that need a person (all but matched) and errors"),
@@ -775,14 +776,14 @@ static int load_statement(struct cl_db *db, const struct cl_args *args, const ch
 
 	if (!r)
 		return CL_EXIT_DB;
-	if (cl_recon_file_keys(path, &fk, &n, &err) != CL_OK) {
+	memset(&opts, 0, sizeof(opts));
+	opts.tenant = args->tenant ? args->tenant : "default";
+	cl_args_parse_opts(args, &opts.parse);
+	if (cl_recon_file_keys(path, opts.parse.csv_map, &fk, &n, &err) != CL_OK) {
 		cl_report_error(path, &err);
 		free(r);
 		return CL_EXIT_INVALID;
 	}
-	memset(&opts, 0, sizeof(opts));
-	opts.tenant = args->tenant ? args->tenant : "default";
-	cl_args_parse_opts(args, &opts.parse);
 	cl_load_file(db, path, &opts, &hooks, r);
 	code = cl_exit_for_load(r);
 	if (code == CL_EXIT_OK) {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "parsers/csv_map.h"
 #include "parsers/statement.h"
 
 /* The most lines a command's table has, includes expanded. */
@@ -33,6 +34,7 @@ const struct cl_option cl_file_read_options[] = {
 	CL_OPT_ULONG(0, "max-errors", "N", max_errors, 1, 1000000,
 		     "stop reading a file after N errors shown (1-1000000, default 100; repeats "
 		     "of one kind are counted, not shown)"),
+	CL_OPT_CSV_MAP(),
 	CL_OPT_NO_MASK(),
 	CL_OPT_END(),
 };
@@ -152,6 +154,30 @@ static int check_operands(const struct cl_args *args, enum cl_operands operands)
 	return 0;
 }
 
+/* The map --csv-map named, read once by its check. */
+static struct cl_csv_map csv_map;
+static bool csv_map_read;
+
+int cl_check_csv_map(struct cl_args *args)
+{
+	struct cl_error err;
+
+	csv_map_read = false;
+	if (!args->csv_map)
+		return 0;
+	if (cl_csv_map_load(args->csv_map, &csv_map, &err) != CL_OK) {
+		char safe[CL_MSGTEXT_MAX], at[24] = "";
+
+		if (err.line)
+			snprintf(at, sizeof(at), ":%lu", err.line);
+		return cl_usage_error(args->cmd, "--csv-map %s%s: %s (%s)",
+				      cl_text_safe(err.file, safe, sizeof(safe)), at, err.message,
+				      err.hint);
+	}
+	csv_map_read = true;
+	return 0;
+}
+
 void cl_args_parse_opts(const struct cl_args *args, struct cl_parse_opts *popts)
 {
 	memset(popts, 0, sizeof(*popts));
@@ -159,6 +185,7 @@ void cl_args_parse_opts(const struct cl_args *args, struct cl_parse_opts *popts)
 	popts->positional_keys = args->positional_keys;
 	popts->max_errors = (unsigned)args->max_errors;
 	popts->schema_path = args->schema;
+	popts->csv_map = args->csv_map && csv_map_read ? &csv_map : NULL;
 }
 
 /* ---- the lines of a table ---- */

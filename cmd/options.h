@@ -37,6 +37,7 @@ struct cl_args {
 	bool positional_keys;      /* --positional-keys */
 	unsigned long max_errors;  /* --max-errors; 0: the parser's default */
 	const char *schema;        /* validate --schema, or NULL */
+	const char *csv_map;       /* --csv-map FILE, or NULL */
 	const char *db;            /* -d: conninfo, or NULL for libpq's defaults */
 	const char *db_schema;     /* --schema of the database commands, or NULL */
 	unsigned long wait_limit;  /* --wait-limit seconds; 0: not given (300) */
@@ -201,6 +202,15 @@ extern const struct cl_choice cl_format_choices[];
 extern const struct cl_option cl_file_options[];
 /* the same without -f (ingest, whose output is text or JSON) */
 extern const struct cl_option cl_file_read_options[];
+/* --csv-map FILE and its check (the map read once, a usage error when it
+ * is bad): in cl_file_read_options, and reconcile's table */
+#define CL_OPT_CSV_MAP() \
+	CL_OPT_STRING(0, "csv-map", "FILE", csv_map, \
+		      "read a file no other format recognises as a bank CSV statement, " \
+		      "its columns as the map FILE says (clearing-load(1), BANK CSV " \
+		      "STATEMENTS)"), \
+	CL_OPT_CHECK(cl_check_csv_map)
+int cl_check_csv_map(struct cl_args *args);
 
 /* Parse argv[1..] (argv[0] is the command's name) by the command's table
  * into `args` (with the command's name and its operands), check the

@@ -89,11 +89,12 @@ void cl_recon_keys_free(char **keys, size_t n)
 	free(keys);
 }
 
-enum cl_status cl_recon_file_keys(const char *path, char ***keys, size_t *n, struct cl_error *err)
+enum cl_status cl_recon_file_keys(const char *path, const struct cl_csv_map *csv_map,
+				  char ***keys, size_t *n, struct cl_error *err)
 {
 	struct cl_input *in;
 	struct cl_parser *p = NULL;
-	struct cl_parse_opts opts = { .max_errors = 1 };
+	struct cl_parse_opts opts = { .max_errors = 1, .csv_map = csv_map };
 	struct cl_item it;
 	struct cl_fp *fp;
 	struct cl_stmt_row row;
@@ -270,7 +271,7 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	   (camt.054), an intraday report (camt.052) and a status report say
 	   what happened, not everything that did */
 	period = (strcmp(kind, "camt.053") == 0 || strcmp(kind, "bai2") == 0 ||
-		  strcmp(kind, "mt940") == 0) &&
+		  strcmp(kind, "mt940") == 0 || strcmp(kind, "csv") == 0) &&
 		 !PQgetisnull(res, 0, c_account) && !PQgetisnull(res, 0, c_from) &&
 		 !PQgetisnull(res, 0, c_to);
 	PQclear(res);

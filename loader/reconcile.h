@@ -82,9 +82,11 @@ typedef void cl_recon_item_fn(void *ctx, const struct cl_recon_item *item);
 
 /* The statements (keys) of a statement file, as loaded; keys[] and each
  * key malloc'd (free with cl_recon_keys_free).  CL_INVALID when the file
- * is no statement (err says why). */
-enum cl_status cl_recon_file_keys(const char *path, char ***keys, size_t *n,
-				  struct cl_error *err) CL_MUST_CHECK;
+ * is no statement (err says why).  csv_map: --csv-map's, or NULL. */
+struct cl_csv_map;
+
+enum cl_status cl_recon_file_keys(const char *path, const struct cl_csv_map *csv_map,
+				  char ***keys, size_t *n, struct cl_error *err) CL_MUST_CHECK;
 void cl_recon_keys_free(char **keys, size_t n);
 
 /* The session's settings for reconciling, before anything else on the

@@ -170,6 +170,7 @@ static void file_info(struct load *L, const struct cl_stmt_statement *st)
 	snprintf(info->format_name, sizeof(info->format_name), "%s",
 		 st->source == CL_STMT_SRC_BAI2 ? "bai2"
 		 : st->source == CL_STMT_SRC_MT940 || st->source == CL_STMT_SRC_MT942 ? "mt940"
+		 : st->source == CL_STMT_SRC_CSV					     ? "bank-csv"
 										     : "iso20022");
 	snprintf(info->message_type, sizeof(info->message_type), "%s", st->message_type);
 	snprintf(info->sender, sizeof(info->sender), "%s", st->sender);

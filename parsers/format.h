@@ -77,6 +77,7 @@ CL_FORMAT_FUNCTIONS(cl_iso20022); /* iso20022.c */
 CL_FORMAT_FUNCTIONS(cl_csv);      /* csv_records.c */
 CL_FORMAT_FUNCTIONS(cl_bai2);     /* statement.c: BAI2, a statement */
 CL_FORMAT_FUNCTIONS(cl_mt940);    /* statement_mt940_row.c: MT940/MT942 */
+CL_FORMAT_FUNCTIONS(cl_bankcsv);  /* statement_csv_row.c: bank CSV by its map */
 
 /* ISO 20022 (xml_message.c): one engine, the message's reader told by the
  * Document namespace. */
@@ -89,5 +90,8 @@ const char *cl_bai2_message(void *h);
 /* MT940/MT942 (statement_mt940_row.c) */
 enum cl_status cl_mt940_next_item(void *h, struct cl_item *item, struct cl_error *err);
 const char *cl_mt940_message(void *h);
+/* bank CSV (statement_csv_row.c): never detected, chosen by --csv-map */
+enum cl_status cl_bankcsv_next_item(void *h, struct cl_item *item, struct cl_error *err);
+const char *cl_bankcsv_message(void *h);
 
 #endif

@@ -36,6 +36,11 @@ static const struct cl_format_ops formats[] = {
 	{CL_FORMAT_CSV, "csv", "a CSV export", "a header row naming scheme and kind",
 	 cl_csv_detect, cl_csv_open, cl_csv_next, cl_csv_free,
 	 CL_FAMILY_CLEARING, NULL, NULL, NULL},
+	/* a bank's CSV statement: never told from its bytes, read when
+	   --csv-map names its map and no other format says YES (cl_parser_open) */
+	{CL_FORMAT_BANK_CSV, "bank-csv", NULL, NULL,
+	 cl_bankcsv_detect, cl_bankcsv_open, cl_bankcsv_next, cl_bankcsv_free,
+	 CL_FAMILY_STATEMENT, NULL, cl_bankcsv_next_item, cl_bankcsv_message},
 };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
@@ -162,6 +167,10 @@ enum cl_status cl_parser_open(struct cl_input *in, const struct cl_parse_opts *o
 	if (cl_input_peek(in, &head, &len, err) != CL_OK)
 		return CL_IO;
 	ops = detect(head, len);
+	if (opts && opts->csv_map && (!ops || ops->detect(head, len) != CL_DETECT_YES)) {
+		*out = cl_parser_new(CL_FORMAT_BANK_CSV, in, opts);
+		return CL_OK;
+	}
 	if (ops) {
 		*out = cl_parser_new(ops->format, in, opts);
 		return CL_OK;

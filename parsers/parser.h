@@ -58,6 +58,7 @@ enum cl_format {
 	CL_FORMAT_CSV,       /* records as parse --format csv writes them */
 	CL_FORMAT_BAI2,      /* a BAI2 balance reporting file: statements */
 	CL_FORMAT_MT940,     /* SWIFT MT940/MT942 statements */
+	CL_FORMAT_BANK_CSV,  /* a bank's CSV statement, read by --csv-map */
 };
 
 /* What a file says: clearing records (NACHA, pain.001, pacs.008/009/004,
@@ -77,11 +78,16 @@ struct cl_item {
 	const struct cl_stmt_item *stmt;   /* a statement or status, else NULL */
 };
 
+struct cl_csv_map;
+
 struct cl_parse_opts {
 	enum cl_ach_key ach_key;   /* --ach-key */
 	bool positional_keys;      /* --positional-keys (pain.001) */
 	unsigned max_errors;       /* stop after this many handed out; 0 = 100 */
 	const char *schema_path;   /* validate --schema FILE.xsd, or NULL */
+	/* --csv-map: a file no other format recognises is a bank CSV
+	   statement read by this map (csv_map.h); NULL: none */
+	const struct cl_csv_map *csv_map;
 };
 
 /* What the file says about itself, for the clearing_load row.  Fields are

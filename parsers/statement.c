@@ -34,6 +34,8 @@ const char *cl_stmt_source_name(enum cl_stmt_source s)
 		return "mt940";
 	case CL_STMT_SRC_MT942:
 		return "mt942";
+	case CL_STMT_SRC_CSV:
+		return "csv";
 	default:
 		return "";
 	}
@@ -188,6 +190,39 @@ struct cl_stmt_parser *cl_stmt_open_xml(struct cl_input *in, unsigned max_errors
 	return p;
 }
 
+void cl_stmt_give_entry(struct cl_stmt_parser *p, const struct cl_stmt_statement *st,
+			struct cl_stmt_entry *e, struct cl_stmt_tx *tx)
+{
+	struct cl_stmt_item *it;
+
+	tx->index = 1;
+	tx->line = e->line;
+	tx->has_amount = true;
+	tx->amount_minor = e->amount_minor;
+	memcpy(tx->ccy, e->ccy, sizeof(tx->ccy));
+	tx->direction = e->direction;
+	snprintf(tx->acct_svcr_ref, sizeof(tx->acct_svcr_ref), "%s", e->acct_svcr_ref);
+	e->txs = 1;
+	it = cl_stmt_slot(p, CL_STMT_TX);
+	it->stmt = *st;
+	it->entry = *e;
+	it->tx = *tx;
+	cl_stmt_commit(p);
+	it = cl_stmt_slot(p, CL_STMT_ENTRY);
+	it->stmt = *st;
+	it->entry = *e;
+	cl_stmt_commit(p);
+}
+
+struct cl_stmt_parser *cl_stmt_open_csv(struct cl_input *in, unsigned max_errors,
+					const struct cl_csv_map *map)
+{
+	struct cl_stmt_parser *p = cl_stmt_open(in, max_errors);
+
+	cl_stmt_csv_init(p, map);
+	return p;
+}
+
 /* BAI2 starts with its file header "01," (blanks or a BOM before it are
  * not allowed by the specification, and not accepted). */
 static bool bai2_detect(const unsigned char *h, size_t len)
@@ -245,6 +280,8 @@ static void pump(struct cl_stmt_parser *p)
 		cl_stmt_bai2_pump(p);
 	else if (p->fmt == FMT_MT940)
 		cl_stmt_mt940_pump(p);
+	else if (p->fmt == FMT_CSV)
+		cl_stmt_csv_pump(p);
 	else
 		p->finished = true;
 }
@@ -306,6 +343,7 @@ void cl_stmt_free(struct cl_stmt_parser *p)
 	cl_stmt_xml_free(p);
 	cl_stmt_bai2_free(p);
 	cl_stmt_mt940_free(p);
+	cl_stmt_csv_free(p);
 	free(p);
 }
 

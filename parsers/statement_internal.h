@@ -225,10 +225,12 @@ struct cl_stmt_queued_error {
 	struct cl_error err;
 };
 
-enum cl_stmt_fmt { FMT_UNDECIDED = 0, FMT_XML, FMT_BAI2, FMT_MT940, FMT_UNKNOWN };
+enum cl_stmt_fmt { FMT_UNDECIDED = 0, FMT_XML, FMT_BAI2, FMT_MT940, FMT_CSV, FMT_UNKNOWN };
 
 struct cl_stmt_bai2; /* statement_bai2.c */
 struct cl_stmt_mt940; /* statement_mt940.c */
+struct cl_stmt_csv; /* statement_csv.c */
+struct cl_csv_map; /* csv_map.h */
 
 struct cl_stmt_parser {
 	struct cl_input *in;
@@ -244,6 +246,7 @@ struct cl_stmt_parser {
 	struct cl_stmt_pacs002 pacs;
 	struct cl_stmt_bai2 *bai2;
 	struct cl_stmt_mt940 *mt940;
+	struct cl_stmt_csv *csv;
 	/* what next() hands out, in document order */
 	unsigned long seq;
 	struct cl_stmt_item items[CL_STMT_ITEMQ];
@@ -260,6 +263,11 @@ struct cl_stmt_parser {
 /* A slot for the next item (cleared, kind set); cl_stmt_commit queues it. */
 struct cl_stmt_item *cl_stmt_slot(struct cl_stmt_parser *p, enum cl_stmt_kind kind);
 void cl_stmt_commit(struct cl_stmt_parser *p);
+/* An entry of one transaction (an MT940 :61:, a bank CSV row): its
+ * transaction item (tx's references with the entry's amount, direction,
+ * line and bank reference), then the entry item (e->txs 1). */
+void cl_stmt_give_entry(struct cl_stmt_parser *p, const struct cl_stmt_statement *st,
+			struct cl_stmt_entry *e, struct cl_stmt_tx *tx);
 /* Queue an error (path may be NULL); returns it for a detail or hint. */
 struct cl_error *cl_stmt_error(struct cl_stmt_parser *p, unsigned long line, const char *path,
 			       const char *code, const char *fmt, ...) CL_PRINTF(5, 6);
@@ -315,5 +323,13 @@ bool cl_stmt_mt940_detect(const unsigned char *head, size_t len);
 void cl_stmt_mt940_init(struct cl_stmt_parser *p);
 void cl_stmt_mt940_pump(struct cl_stmt_parser *p);
 void cl_stmt_mt940_free(struct cl_stmt_parser *p);
+
+/* ---- statement_csv.c: a bank CSV export read by its column map ---- */
+void cl_stmt_csv_init(struct cl_stmt_parser *p, const struct cl_csv_map *map);
+void cl_stmt_csv_pump(struct cl_stmt_parser *p);
+void cl_stmt_csv_free(struct cl_stmt_parser *p);
+/* A statement reader of a bank CSV export (the map not owned). */
+struct cl_stmt_parser *cl_stmt_open_csv(struct cl_input *in, unsigned max_errors,
+					const struct cl_csv_map *map);
 
 #endif

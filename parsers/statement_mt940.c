@@ -786,23 +786,7 @@ static void hand_out(struct cl_stmt_parser *p)
 			m->n_dbt++;
 			m->overflow |= !add_ok(&m->sum_dbt, e.amount_minor);
 		}
-		tx.index = 1;
-		tx.line = e.line;
-		tx.has_amount = true;
-		tx.amount_minor = e.amount_minor;
-		memcpy(tx.ccy, e.ccy, sizeof(tx.ccy));
-		tx.direction = e.direction;
-		snprintf(tx.acct_svcr_ref, sizeof(tx.acct_svcr_ref), "%s", e.acct_svcr_ref);
-		e.txs = 1;
-		it = cl_stmt_slot(p, CL_STMT_TX);
-		it->stmt = m->stmt;
-		it->entry = e;
-		it->tx = tx;
-		cl_stmt_commit(p);
-		it = cl_stmt_slot(p, CL_STMT_ENTRY);
-		it->stmt = m->stmt;
-		it->entry = e;
-		cl_stmt_commit(p);
+		cl_stmt_give_entry(p, &m->stmt, &e, &tx);
 		return;
 	}
 	if (m->stmt.source == CL_STMT_SRC_MT940)

@@ -388,6 +388,51 @@ static bool sepa_id(const char *t, const char *id, char *out, size_t cap)
 	return trimmed(a, e, out, cap);
 }
 
+/* "/OCMT/" (the original amount: what was instructed) and "/CHGS/" (the
+ * charges taken), each "CCY" and an MT amount ("/OCMT/EUR12,50/"), as the
+ * :61: supplementary details or a structured :86: write them, into the
+ * entry's amount details as camt's AmtDtls/InstdAmt and Chrgs.  One that
+ * does not read is passed over with a note: the booked amount stands, and
+ * an entry without its details is matched (or not) on that alone. */
+static void amount_codes(struct cl_stmt_parser *p, unsigned long line, const char *tag,
+			 const char *t, struct cl_stmt_entry *e)
+{
+	static const char *const codes[] = { "/OCMT/", "/CHGS/" };
+	char v[64], why[160], ccy[4];
+
+	for (int i = 0; i < 2; i++) {
+		int64_t a;
+		size_t k = 0;
+
+		if (!slash_code(t, codes[i], v, sizeof(v)))
+			continue;
+		if (strlen(v) > 3 && cl_mt940_ccy_ok(v)) {
+			upper_ccy(ccy, v);
+			k = cl_mt940_mt_amount(v + 3, cl_iso_ccy_exponent(ccy), &a, why,
+					       sizeof(why));
+			if (k != 0 && v[3 + k])
+				k = 0, snprintf(why, sizeof(why), "text after the amount");
+		} else {
+			snprintf(why, sizeof(why), "expected the currency code and the amount");
+		}
+		if (k == 0) {
+			cl_stmt_note(p, line, MT_NOTE,
+				     "%s %s\"%.40s\": %s: read without it (the booked amount "
+				     "stands)", tag, codes[i], v, why);
+			continue;
+		}
+		if (i == 0) {
+			e->has_instd = true;
+			e->instd_minor = a;
+			memcpy(e->instd_ccy, ccy, sizeof(ccy));
+		} else {
+			e->has_chrgs = true;
+			e->chrgs_minor = a;
+			memcpy(e->chrgs_ccy, ccy, sizeof(ccy));
+		}
+	}
+}
+
 /* :86: -> the transaction's references and the entry's text. */
 void cl_mt940_information(struct cl_stmt_parser *p, const struct mt_field *f,
 		       struct cl_stmt_entry *e, struct cl_stmt_tx *tx)
@@ -443,6 +488,7 @@ void cl_mt940_information(struct cl_stmt_parser *p, const struct mt_field *f,
 		snprintf(tx->end_to_end_id, sizeof(tx->end_to_end_id), "%.35s", v);
 	if (slash_code(joined, "/KREF/", v, sizeof(v)))
 		snprintf(tx->instr_id, sizeof(tx->instr_id), "%.35s", v);
+	amount_codes(p, f->line, ":86:", joined, e);
 }
 
 /* ------------------------------------------------------- statement line */
@@ -576,7 +622,19 @@ bool cl_mt940_statement_line(struct cl_stmt_parser *p, const struct mt_field *f,
 		if (bank && strcmp(bank + 2, "NONREF") != 0)
 			snprintf(e->acct_svcr_ref, sizeof(e->acct_svcr_ref), "%.35s", bank + 2);
 	}
-	(void)nl;
+	if (nl) {
+		/* supplementary details (subfield 9, the next line): /OCMT/ and
+		   /CHGS/ */
+		char sup[MT_MAX_LINE + 1];
+		size_t sn = n - (size_t)(nl + 1 - t);
+
+		snprintf(sup, sizeof(sup), "%.*s", (int)(sn < MT_MAX_LINE ? sn : MT_MAX_LINE),
+			 nl + 1);
+		for (char *c = sup; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		amount_codes(p, f->line, ":61:", sup, e);
+	}
 	/* the customer reference is where the account owner's own reference
 	   goes: the end-to-end id unless :86: names one */
 	snprintf(tx->end_to_end_id, sizeof(tx->end_to_end_id), "%s", e->ntry_ref);

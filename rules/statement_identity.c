@@ -29,6 +29,7 @@ const char *cl_stmt_kind_of(enum cl_stmt_source s)
 	case CL_STMT_SRC_BAI2: return "bai2";
 	case CL_STMT_SRC_MT940: return "mt940";
 	case CL_STMT_SRC_MT942: return "mt942";
+	case CL_STMT_SRC_CSV: return "csv";
 	case CL_STMT_SRC_UNKNOWN: break;
 	}
 	return NULL;
@@ -103,6 +104,16 @@ static bool statement_key(const struct cl_stmt_statement *st, struct cl_stmt_row
 		return key(row->statement_key, sizeof(row->statement_key), "mt940|%s|%s|n:%s|d:%s%s",
 			   acct, st->acct_ccy, st->lgl_seq_nb, row->period_to, page);
 	}
+	if (st->source == CL_STMT_SRC_CSV)
+		/* a CSV export has no statement number: the account, its
+		   currency and the period its rows cover (first and last booking
+		   date).  The same period exported again is the same statement
+		   (a duplicate, or a conflict held when a row changed); not a
+		   hash of the rows, which would make a changed export a second
+		   statement and its bookings count twice
+		   (docs/design/0041-bank-csv-statements.md) */
+		return key(row->statement_key, sizeof(row->statement_key), "csv|%s|%s|f:%s|t:%s",
+			   acct, st->acct_ccy, row->period_from, row->period_to);
 	snprintf(row->statement_id, sizeof(row->statement_id), "%s", st->id);
 	if (st->page)
 		snprintf(page, sizeof(page), "|p:%u", st->page);

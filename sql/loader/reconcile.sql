@@ -757,7 +757,7 @@ WITH grp AS (
   SELECT pg_catalog.regexp_replace($2, '\|p:[0-9]+$', '') AS base),
 pages AS (
   SELECT i.* FROM clearing_statement_item i, grp
-  WHERE i.tenant = $1 AND i.item = 'statement' AND i.kind IN ('camt.053', 'camt.052', 'mt940')
+  WHERE i.tenant = $1 AND i.item = 'statement' AND i.kind IN ('camt.053', 'camt.052', 'mt940', 'csv')
     AND (i.statement_key = grp.base
          OR (i.statement_key >= grp.base || '|p:' AND i.statement_key < grp.base || '|p;'))),
 st AS (

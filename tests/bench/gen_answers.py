@@ -7,6 +7,12 @@ output, for the reader figures of `make bench` (tests/bench/run.sh):
   bai2      one BAI2 file of one account with N type-16 details; every
             control total and record count as the specification says
   pacs.002  one FIToFIPmtStsRpt (pacs.002.001.10) of N TxInfAndSts
+  csv       a bank's CSV export of N rows (semicolons, decimal comma,
+            DD.MM.YYYY, a running balance; the map gen_answers.py csv-map
+            prints), one account
+  mt940     MT940 messages of 1,000 statement lines each (a FIN message is
+            small; the reader holds one), N lines in all, each with a :86:
+            carrying "/EREF/"; the balances add up
 
 The amounts vary (1.00 to 9,999.99) so that no reader can take a shortcut."""
 import sys
@@ -79,9 +85,62 @@ def pacs002(n, out):
           % (i, i, i, "ACSC" if i % 10 else "RJCT"))
     w('</FIToFIPmtStsRpt></Document>\n')
 
+def mt_money(minor):
+    return "%d,%02d" % (minor // 100, minor % 100)
+
+def mt940(n, out):
+    w = out.write
+    balance, i, seq = 0, 0, 0
+    while i < n:
+        seq += 1
+        w(":20:BENCH%d\r\n:25:DE89370400440532013000\r\n:28C:%d/1\r\n" % (seq, seq))
+        w(":60F:%s260303EUR%s\r\n" % ("C" if balance >= 0 else "D", mt_money(abs(balance))))
+        for _ in range(min(1000, n - i)):
+            a = amount(i)
+            d = "C" if i % 3 else "D"
+            balance += a if d == "C" else -a
+            w(":61:2603030303%s%sNTRFNONREF//SVC%09d\r\n" % (d, mt_money(a), i))
+            w(":86:/TRTP/SEPA OVERBOEKING/EREF/E2E-%09d/REMI/BENCH PAYMENT %d\r\n" % (i, i))
+            i += 1
+        w(":62F:%s260303EUR%s\r\n-\r\n" % ("C" if balance >= 0 else "D", mt_money(abs(balance))))
+
+CSV_MAP = """bank = bench
+delimiter = ;
+decimal = ,
+thousands = .
+date_format = DD.MM.YYYY
+booking_date = Buchungstag
+value_date = Valuta
+amount = Betrag
+currency = Waehrung
+account = Konto
+balance = Saldo
+end_to_end_id = Referenz
+bank_reference = Bankreferenz
+counterparty = Name
+text = Verwendungszweck
+"""
+
+def csv(n, out):
+    w = out.write
+    w("Buchungstag;Valuta;Name;Verwendungszweck;Referenz;Bankreferenz;Konto;Waehrung;"
+      "Betrag;Saldo\r\n")
+    bal = 0
+    for i in range(n):
+        a = amount(i)
+        s = a if i % 3 else -a
+        bal += s
+        w('03.03.2026;03.03.2026;"Partner %d";"Rechnung %d; bezahlt";E2E-%09d;SVC%09d;'
+          'DE89370400440532013000;EUR;%s%d,%02d;%s%d,%02d\r\n'
+          % (i, i, i, i, "-" if s < 0 else "", abs(s) // 100, abs(s) % 100,
+             "-" if bal < 0 else "", abs(bal) // 100, abs(bal) % 100))
+
 def main():
+    if sys.argv[1] == "csv-map":
+        sys.stdout.write(CSV_MAP)
+        return
     kind, n = sys.argv[1], int(sys.argv[2])
-    {"camt.053": camt053, "bai2": bai2, "pacs.002": pacs002}[kind](n, sys.stdout)
+    {"camt.053": camt053, "bai2": bai2, "pacs.002": pacs002, "mt940": mt940, "csv": csv}[kind](n, sys.stdout)
 
 if __name__ == "__main__":
     main()

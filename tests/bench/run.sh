@@ -8,7 +8,7 @@
 #            pain.001 and pacs.008 files, and as many direct debits in
 #            pain.008 and pacs.003 files, beside `xmllint --stream --noout`;
 #            the bank's answers (camt.053, pacs.002 beside xmllint, BAI2
-#            beside wc -l) of as many items; each validate (and parse) head
+#            beside wc -l, MT940 beside wc -l) of as many items; each validate (and parse) head
 #            to head with clearing-load built from BENCH_BASE.
 #   loader   against a throwaway cluster (pg_virtualenv, or the server PG*
 #            names): the growth curve of curve.sh, one business day of
@@ -259,12 +259,17 @@ rm -f "$W/p1.xml" "$W/p8.xml" "$W/d8.xml" "$W/d3.xml"
 # The bank's answers, each family beside the C floor that reads the same
 # file: a camt.053 statement and a pacs.002 status report of $ISO_N items
 # beside xmllint, a BAI2 file of $ISO_N details beside wc -l
+# and an MT940 file of $ISO_N statement lines and a bank CSV export of as
+# many rows (read by its map) beside wc -l
 # (tests/bench/gen_answers.py writes them).
-log "generating a camt.053, a BAI2 file and a pacs.002 of $ISO_N items each"
-for _k in camt.053 bai2 pacs.002; do
+log "generating a camt.053, a BAI2 file, a pacs.002 and an MT940 of $ISO_N items each"
+python3 "$here/gen_answers.py" csv-map >"$W/ans.csv-map" || { log "gen_answers csv-map failed"; exit 1; }
+for _k in camt.053 bai2 pacs.002 mt940 csv; do
 	python3 "$here/gen_answers.py" "$_k" "$ISO_N" >"$W/ans.$_k" || { log "gen_answers $_k failed"; exit 1; }
 done
-cat "$W/ans.camt.053" "$W/ans.bai2" "$W/ans.pacs.002" >/dev/null
+cat "$W/ans.camt.053" "$W/ans.bai2" "$W/ans.pacs.002" "$W/ans.mt940" >/dev/null
+MT_BYTES=$(size_of "$W/ans.mt940")
+BC_BYTES=$(size_of "$W/ans.csv")
 C53_BYTES=$(size_of "$W/ans.camt.053")
 BAI_BYTES=$(size_of "$W/ans.bai2")
 P2_BYTES=$(size_of "$W/ans.pacs.002")
@@ -277,6 +282,12 @@ best_of 3 validate_p2 "$CL_BIN" validate "$W/ans.pacs.002"
 best_of 3 parse_c53 "$CL_BIN" parse --format json "$W/ans.camt.053"
 best_of 3 parse_bai "$CL_BIN" parse --format json "$W/ans.bai2"
 best_of 3 parse_p2 "$CL_BIN" parse --format json "$W/ans.pacs.002"
+best_of 3 wc_mt wc -l "$W/ans.mt940"
+best_of 3 validate_mt "$CL_BIN" validate "$W/ans.mt940"
+best_of 3 parse_mt "$CL_BIN" parse --format json "$W/ans.mt940"
+best_of 3 wc_bc wc -l "$W/ans.csv"
+best_of 3 validate_bc "$CL_BIN" validate --csv-map "$W/ans.csv-map" "$W/ans.csv"
+best_of 3 parse_bc "$CL_BIN" parse --format json --csv-map "$W/ans.csv-map" "$W/ans.csv"
 head_to_head c53 "$W/ans.camt.053"
 head_to_head bai "$W/ans.bai2"
 head_to_head p2 "$W/ans.pacs.002"
@@ -289,10 +300,16 @@ fig validate_p2 "$P2_BYTES" "$ISO_N" "validate, pacs.002 $ISO_N statuses" xmllin
 fig parse_c53 "$C53_BYTES" "$ISO_N" "parse --format json >/dev/null, camt.053" xmllint_c53
 fig parse_bai "$BAI_BYTES" "$ISO_N" "parse --format json >/dev/null, BAI2" wc_bai
 fig parse_p2 "$P2_BYTES" "$ISO_N" "parse --format json >/dev/null, pacs.002" xmllint_p2
+fig wc_mt "$MT_BYTES" "$ISO_N" "wc -l, MT940 $ISO_N statement lines (floor)"
+fig validate_mt "$MT_BYTES" "$ISO_N" "validate, MT940 $ISO_N statement lines" wc_mt - - 16384
+fig parse_mt "$MT_BYTES" "$ISO_N" "parse --format json >/dev/null, MT940" wc_mt
+fig wc_bc "$BC_BYTES" "$ISO_N" "wc -l, bank CSV $ISO_N rows (floor)"
+fig validate_bc "$BC_BYTES" "$ISO_N" "validate --csv-map, bank CSV $ISO_N rows" wc_bc
+fig parse_bc "$BC_BYTES" "$ISO_N" "parse --format json >/dev/null, bank CSV" wc_bc
 head_to_head_figs c53 "$C53_BYTES" "$ISO_N" "camt.053"
 head_to_head_figs bai "$BAI_BYTES" "$ISO_N" "BAI2"
 head_to_head_figs p2 "$P2_BYTES" "$ISO_N" "pacs.002"
-rm -f "$W/ans.camt.053" "$W/ans.bai2" "$W/ans.pacs.002"
+rm -f "$W/ans.camt.053" "$W/ans.bai2" "$W/ans.pacs.002" "$W/ans.mt940" "$W/ans.csv" "$W/ans.csv-map"
 
 # ---------------------------------------------------------------- loader
 DB_NOTE=""

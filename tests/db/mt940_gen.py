@@ -4,6 +4,10 @@
 read from standard input in its format, one a line:
 
     AMOUNT_MINOR CCY CRDT|DBIT DATE [e2e=X] [instr=X] [svcr=X]
+                 [instd=MINOR] [chrgs=MINOR]
+
+(instd= and chrgs=: "/OCMT/" and "/CHGS/", in :86: with style=slash, in
+the :61: supplementary details with style=de).
 
 account= (an IBAN or another id), ccy=, date= (YYYY-MM-DD, the statement's
 day: its closing balance date), seq= (the :28C: statement number),
@@ -69,6 +73,13 @@ def main():
         out.append(":61:%s%s%s%s%s%s%s" % (yymmdd(e["date"]), e["date"][5:7] + e["date"][8:10],
                                           "C" if e["dir"] == "CRDT" else "D", amt(e["amount"], ccy),
                                           "NTRF", ref, bank))
+        codes = ""
+        if "instd" in e:
+            codes += "/OCMT/%s%s/" % (ccy, amt(int(e["instd"]), ccy))
+        if "chrgs" in e:
+            codes += "/CHGS/%s%s/" % (ccy, amt(int(e["chrgs"]), ccy))
+        if codes and style == "de":
+            out.append(codes)
         if style == "de":
             purpose = ""
             if "e2e" in e:
@@ -85,7 +96,7 @@ def main():
                 text += "/EREF/" + e["e2e"]
             if "instr" in e:
                 text += "/KREF/" + e["instr"]
-            text += "/REMI/PAYMENT"
+            text += "/REMI/PAYMENT" + codes
         lines = [text[i:i + 65] for i in range(0, len(text), 65)]
         out.append(":86:" + lines[0])
         out.extend(lines[1:])

@@ -6,10 +6,12 @@ standard input, one a line:
 
     AMOUNT_MINOR CCY CRDT|DBIT DATE [e2e=X] [uetr=X] [txid=X] [instr=X]
                  [trace=X] [svcr=X] [pmtinf=X] [batch=N] [rtr=CODE]
+                 [instd=MINOR] [chrgs=MINOR]
 
 batch=N makes the entry a batch entry (Btch NbOfTxs N, TtlAmt the amount;
 traces=T1,...,TN gives it N TxDtls without amounts, each with its ACH trace
-as ClrSysRef); rtr=CODE a return (RtrInf).  The balances agree with the entries:
+as ClrSysRef); rtr=CODE a return (RtrInf); instd= and chrgs= the entry's
+AmtDtls/InstdAmt and Chrgs/TtlChrgsAndTaxAmt (minor units, its currency).  The balances agree with the entries:
 opening= (minor units, default 0) plus the entries is the closing balance,
 unless off= (minor units) is added to it.  open_type= and close_type=
 (OPBD, CLBD; ITBD for a page's interim balances), page=N and last=false
@@ -79,7 +81,14 @@ def main():
         code = "RRTN" if "rtr" in e else ("ESCT" if e["dir"] == "DBIT" else "ESCT")
         fam = "ICDT" if e["dir"] == "DBIT" else "RCDT"
         out.write('<BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>%s</Cd><SubFmlyCd>%s</SubFmlyCd>'
-                  '</Fmly></Domn></BkTxCd><NtryDtls>' % (fam, code))
+                  '</Fmly></Domn></BkTxCd>' % (fam, code))
+        if "instd" in e:
+            out.write('<AmtDtls><InstdAmt><Amt Ccy="%s">%s</Amt></InstdAmt></AmtDtls>'
+                      % (e["ccy"], amt(int(e["instd"]), e["ccy"])))
+        if "chrgs" in e:
+            out.write('<Chrgs><TtlChrgsAndTaxAmt Ccy="%s">%s</TtlChrgsAndTaxAmt></Chrgs>'
+                      % (e["ccy"], amt(int(e["chrgs"]), e["ccy"])))
+        out.write('<NtryDtls>')
         if "batch" in e:
             n = int(e["batch"])
             out.write('<Btch>')
