@@ -342,24 +342,95 @@ COPY (
 -- the statements above when the database is a Citus one (db.sql,
 -- db_session_setup).  Citus cannot push down a lateral probe with LIMIT
 -- whose outer side is the stage (a temporary table, or an array): "cannot
--- push down this subquery".  Here each rule is a plain join of the staged
--- records with clearing_record on the rule's own condition (the fragments
+-- push down this subquery".  Here each rule's probe is a lateral subquery
+-- of clearing_record on the rule's own condition (the fragments
 -- classify_match_X above) and on the tenant as a column of the staged
 -- record (the setting clearing_load.tenant is the coordinator's: Citus
--- would send current_setting() to the workers, which do not know it).
--- Citus plans the staged side as an intermediate result (read once on the
--- coordinator, in this session, and sent to each worker: the staged
--- records a statement reads are a MATERIALIZED CTE of the temporary
--- tables only, so that all of it runs here) and the join as one task per shard
--- of clearing_record, each a join of the staged records with its shard on
--- the shard column; a rule that names the closest match keeps the first
--- of each record's matches on the coordinator (DISTINCT ON), where the
--- probes above take it with LIMIT 1.  The plans on the workers: nested
--- loops of index probes (classify_citus_nested_loops).
+-- would send current_setting() to the workers, which do not know it),
+-- numbering its matches in the order of the rule's probe
+-- (classify_citus_first); the first is kept, where the probes above take
+-- it with LIMIT 1.  Citus plans the staged side as an intermediate result
+-- (read once on the coordinator, in this session, and sent to every
+-- worker; the staged records a statement reads are a MATERIALIZED CTE of
+-- the temporary tables only, so that all of it runs here) and the probe
+-- as one task per shard of clearing_record.  The window function is what
+-- keeps the probe a probe (docs/design/0040-citus-probe-plans.md):
+-- PostgreSQL does not pull a subquery with one up into a join, so on
+-- each worker it stays the inner side of a nested loop over the staged
+-- records, planned on its own with the staged record's columns as
+-- parameters, and every index path it has names them in its Index Cond
+-- (every index of clearing_record but clearing_record_load_ordinal begins
+-- with the tenant); as a plain join the planner could take a shard, or a
+-- whole index of it, for the outer side or a scan of it for the inner one
+-- (it did: a whole scan of an empty partial index).  Citus accepts a
+-- window function in a lateral subquery when it is partitioned by the
+-- distribution column (shard).
+
+-- fragment: classify_citus_first
+-- The number of applied record r among the matches of staged record c in
+-- its shard, the first applied first: a row, which no index gives, so the
+-- matches are sorted (a handful), never found by reading an index in
+-- that order (clearing_record_load_ordinal).
+pg_catalog.row_number() OVER (PARTITION BY r.shard ORDER BY ROW(r.load_id, r.ordinal)) AS cl_n
+
+-- fragment: classify_citus_probe_exact
+-- classify_probe_exact on Citus: the record of c's key (one at most).
+SELECT r.*, {classify_citus_first}
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND {classify_match_exact}
+
+-- fragment: classify_citus_probe_near
+-- classify_probe_near on Citus: c's near duplicates, the closest in date
+-- first.
+SELECT r.*, pg_catalog.row_number() OVER (PARTITION BY r.shard
+         ORDER BY abs(r.value_date - c.value_date), ROW(r.load_id, r.ordinal)) AS cl_n
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND {classify_match_near}
+
+-- fragment: classify_citus_probe_rule_v1
+-- classify_probe_rule_v1 on Citus.
+SELECT r.*, {classify_citus_first}
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND {classify_match_rule_v1}
+
+-- fragment: classify_citus_probe_rule_batch
+-- classify_probe_rule_batch on Citus.
+SELECT r.*, {classify_citus_first}
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND {classify_match_rule_batch}
+
+-- fragment: classify_citus_probe_alt_11
+-- classify_probe_alt on Citus, its first of four probes (c's alt_key
+-- against alt_key): another shard's record too (an alternate key is not
+-- the shard's), so every task probes and the coordinator keeps the first.
+SELECT r.*, {classify_citus_first}
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key = c.alt_key
+  AND {classify_match_alt}
+
+-- fragment: classify_citus_probe_alt_21
+-- The second: c's alt_key2 against alt_key.
+SELECT r.*, {classify_citus_first}
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key = c.alt_key2
+  AND {classify_match_alt}
+
+-- fragment: classify_citus_probe_alt_12
+-- The third: c's alt_key against alt_key2.
+SELECT r.*, {classify_citus_first}
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key2 = c.alt_key
+  AND {classify_match_alt}
+
+-- fragment: classify_citus_probe_alt_22
+-- The fourth: c's alt_key2 against alt_key2.
+SELECT r.*, {classify_citus_first}
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key2 = c.alt_key2
+  AND {classify_match_alt}
 
 -- name: classify_citus_propagate
--- The joins below as nested loops of index probes of each shard, on the
--- workers too: with citus.propagate_set_commands 'local', Citus sends
+-- The settings below on the workers too: with citus.propagate_set_commands 'local', Citus sends
 -- each later SET LOCAL of the transaction to the workers it is in a
 -- transaction with, and to each it opens one with later.  For this
 -- transaction only; run on Citus only, before the classification (the
@@ -369,7 +440,8 @@ SET LOCAL citus.propagate_set_commands = 'local'
 -- name: classify_citus_no_hashjoin
 -- No hash join, on the coordinator and the workers: a hash join of a
 -- shard's records would read the tenant's history at every load
--- (docs/design/0019).  The anti-join of classify_pending (local) is still
+-- (docs/design/0019; the lateral probes cannot be hashed, the other
+-- joins of a load's statements could).  The anti-join of classify_pending (local) is still
 -- a hash join: every join method is then off, the cheapest is taken.
 SET LOCAL enable_hashjoin = off
 
@@ -378,13 +450,13 @@ SET LOCAL enable_hashjoin = off
 SET LOCAL enable_mergejoin = off
 
 -- name: classify_citus_no_seqscan
--- No scan of a shard either: a worker's planner sees the staged records
--- as a function of 1,000 rows whatever their number, and with a shard's
--- statistics stale or missing it took the shard for the outer side of
--- the nested loop, every staged record compared with each of its rows
--- (tests/citus/run.sh reads the plans).  Without the scan the shard is
--- read by probes of its indexes, one per staged record.  The temporary
--- tables the coordinator reads have no index: their scans stay.
+-- No scan of a shard either: a probe's only path that names no staged
+-- column (its subquery's other paths are index scans whose Index Cond
+-- does).  When the probes were plain joins, a worker's planner, seeing
+-- the staged records as a function of 1,000 rows whatever their number,
+-- took a shard with stale or missing statistics for the outer side of the
+-- nested loop (tests/citus/run.sh reads the plans).  The temporary tables
+-- the coordinator reads have no index: their scans stay.
 SET LOCAL enable_seqscan = off
 
 -- name: classify_sample_citus
@@ -400,19 +472,20 @@ WITH c AS MATERIALIZED (
     AS u(kind, natural_key))
 SELECT EXISTS (
   SELECT 1
-  FROM c JOIN clearing_record r ON r.tenant = c.tenant AND {classify_match_exact})
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_exact}) r
+  WHERE r.cl_n = 1)
 
 -- name: classify_exact_citus
--- classify_exact on Citus: the staged records whose key is applied, a
--- join (the key is unique: at most one match each).
+-- classify_exact on Citus: the staged records whose key is applied.
 INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
+WITH c AS MATERIALIZED (SELECT * FROM pg_temp.cl_stage)
 SELECT c.load_id, c.ordinal, c.position, r.tenant, c.kind,
        coalesce(c.journal_key, c.natural_key),
        CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
        NULL, r.load_id, r.ordinal, r.position
-FROM pg_temp.cl_stage c
-JOIN clearing_record r ON r.tenant = c.tenant AND {classify_match_exact}
+FROM c CROSS JOIN LATERAL ({classify_citus_probe_exact}) r
+WHERE r.cl_n = 1
 
 -- name: classify_near_wanted_citus
 -- classify_near_wanted on Citus, for tenant $1.
@@ -443,7 +516,9 @@ SELECT c.load_id, c.ordinal, c.position, coalesce(c.journal_key, c.natural_key) 
 -- fragment: classify_citus_event
 -- The journal rows of the matches m (classify_citus_matched and a
 -- distance): per pending record the first in the order of its rule's
--- probe (the closest in date, then the first applied).
+-- probe (the closest in date, then the first applied).  Each probe keeps
+-- its first already; several are left of the alternate keys' four probes,
+-- one per shard.
 INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
 SELECT DISTINCT ON (m.ordinal) m.load_id, m.ordinal, m.position, m.tenant, m.kind,
@@ -454,15 +529,16 @@ ORDER BY m.ordinal, m.distance, m.matched_load_id, m.matched_ordinal
 RETURNING ordinal, reason
 
 -- name: classify_near_citus
--- classify_near on Citus: every near duplicate of each pending record
--- without a journal row, the closest kept.
+-- classify_near on Citus: the closest near duplicate of each pending
+-- record without a journal row.
 COPY (
   WITH c AS MATERIALIZED (
     SELECT * FROM pg_temp.cl_pending c
     WHERE c.near_key IS NOT NULL AND {apply_unjournaled}),
   m AS MATERIALIZED (
     {classify_citus_matched}, abs(r.value_date - c.value_date) AS distance
-    FROM c JOIN clearing_record r ON r.tenant = c.tenant AND {classify_match_near})
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_near}) r
+    WHERE r.cl_n = 1)
   {classify_citus_event}) TO STDOUT
 
 -- name: classify_rule_v1_citus
@@ -473,7 +549,8 @@ COPY (
     WHERE c.kind = 'ach.entry' AND {apply_unjournaled}),
   m AS MATERIALIZED (
     {classify_citus_matched}, 0 AS distance
-    FROM c JOIN clearing_record r ON r.tenant = c.tenant AND {classify_match_rule_v1})
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_v1}) r
+    WHERE r.cl_n = 1)
   {classify_citus_event}) TO STDOUT
 
 -- name: classify_rule_batch_citus
@@ -484,32 +561,29 @@ COPY (
     WHERE c.kind = 'ach.entry' AND {apply_unjournaled}),
   m AS MATERIALIZED (
     {classify_citus_matched}, 0 AS distance
-    FROM c JOIN clearing_record r ON r.tenant = c.tenant AND {classify_match_rule_batch})
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_batch}) r
+    WHERE r.cl_n = 1)
   {classify_citus_event}) TO STDOUT
 
 -- name: classify_alt_citus
--- classify_alt on Citus: four joins (either alternate key against either
--- index), never one on an OR.
+-- classify_alt on Citus: four probes (either alternate key against either
+-- index), never one on an OR; the first of each record's matches kept.
 COPY (
   WITH c AS MATERIALIZED (SELECT * FROM pg_temp.cl_pending c WHERE c.alt_key IS NOT NULL),
   m AS MATERIALIZED (
     {classify_citus_matched}, 0 AS distance
-    FROM c JOIN clearing_record r
-      ON r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key = c.alt_key
-    WHERE {classify_match_alt}
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_11}) r
+    WHERE r.cl_n = 1
     UNION ALL
     {classify_citus_matched}, 0
-    FROM c JOIN clearing_record r
-      ON r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key = c.alt_key2
-    WHERE {classify_match_alt}
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_21}) r
+    WHERE r.cl_n = 1
     UNION ALL
     {classify_citus_matched}, 0
-    FROM c JOIN clearing_record r
-      ON r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key2 = c.alt_key
-    WHERE {classify_match_alt}
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_12}) r
+    WHERE r.cl_n = 1
     UNION ALL
     {classify_citus_matched}, 0
-    FROM c JOIN clearing_record r
-      ON r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key2 = c.alt_key2
-    WHERE {classify_match_alt})
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_22}) r
+    WHERE r.cl_n = 1)
   {classify_citus_event}) TO STDOUT
