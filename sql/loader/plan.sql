@@ -89,8 +89,8 @@ ORDER BY c.ordinal
 
 -- name: plan_batch_citus
 -- plan_batch on Citus (classify.sql says when and why): the records of a
--- batch ($1, as above) joined with clearing_record by each rule, on the
--- tenant as the records' column; which later rules are tried as
+-- batch ($1, as above) probed in clearing_record by each rule's Citus
+-- probe (classify.sql), on the tenant as the records' column; which later rules are tried as
 -- parameters, not settings (the workers do not have them): near
 -- duplicates $2 (on or off), the other ACH key rule $3 (v1, batch or
 -- none).  Of each record's matches the first in the order of precedence
@@ -100,39 +100,36 @@ m AS MATERIALIZED (
   SELECT c.ordinal AS c_ordinal, 1 AS precedence, 0 AS distance,
          CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END AS reason,
          NULL::text AS matched_key, r.*
-  FROM c JOIN clearing_record r ON r.tenant = c.tenant AND {classify_match_exact}
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_exact}) r
+  WHERE r.cl_n = 1
   UNION ALL
   SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
-  FROM c JOIN clearing_record r
-    ON r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key = c.alt_key
-  WHERE {classify_match_alt}
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_11}) r
+  WHERE r.cl_n = 1
   UNION ALL
   SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
-  FROM c JOIN clearing_record r
-    ON r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key = c.alt_key2
-  WHERE {classify_match_alt}
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_21}) r
+  WHERE r.cl_n = 1
   UNION ALL
   SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
-  FROM c JOIN clearing_record r
-    ON r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key2 = c.alt_key
-  WHERE {classify_match_alt}
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_12}) r
+  WHERE r.cl_n = 1
   UNION ALL
   SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
-  FROM c JOIN clearing_record r
-    ON r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key2 = c.alt_key2
-  WHERE {classify_match_alt}
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_22}) r
+  WHERE r.cl_n = 1
   UNION ALL
   SELECT c.ordinal, 3, abs(r.value_date - c.value_date), 'near_duplicate', r.natural_key, r.*
-  FROM c JOIN clearing_record r ON r.tenant = c.tenant AND {classify_match_near}
-  WHERE c.near_key IS NOT NULL AND $2::text = 'on'
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_near}) r
+  WHERE r.cl_n = 1 AND c.near_key IS NOT NULL AND $2::text = 'on'
   UNION ALL
   SELECT c.ordinal, 4, 0, 'near_duplicate', r.natural_key, r.*
-  FROM c JOIN clearing_record r ON r.tenant = c.tenant AND {classify_match_rule_v1}
-  WHERE c.kind = 'ach.entry' AND $3::text = 'v1'
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_v1}) r
+  WHERE r.cl_n = 1 AND c.kind = 'ach.entry' AND $3::text = 'v1'
   UNION ALL
   SELECT c.ordinal, 4, 0, 'near_duplicate', r.natural_key, r.*
-  FROM c JOIN clearing_record r ON r.tenant = c.tenant AND {classify_match_rule_batch}
-  WHERE c.kind = 'ach.entry' AND $3::text = 'batch')
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_batch}) r
+  WHERE r.cl_n = 1 AND c.kind = 'ach.entry' AND $3::text = 'batch')
 SELECT c.ordinal, r.reason, r.load_id, l.file_name, r.position,
        pg_catalog.to_char(l.finished_at, {iso_ts}), r.matched_key,
        CASE WHEN r.reason <> 'duplicate'

@@ -345,7 +345,8 @@ for n in classify_event_create classify_event_index classify_pending_all; do
 	emit "$(stmt $n)" '\g /dev/null'
 done
 for n in classify_exact_citus classify_near_citus classify_rule_v1_citus \
-	 classify_rule_batch_citus classify_alt_citus apply_journal_raced_citus; do
+	 classify_rule_batch_citus classify_alt_citus apply_journal_raced_citus \
+	 explain_park_rejected_citus explain_park_held_citus; do
 	emit "\\echo @@plan $n" "EXPLAIN $(stmt $n)" '\g'
 done
 emit 'ROLLBACK;'
@@ -359,17 +360,17 @@ awk -v shards="$shards" '
 	/^@@plan / { name = $2; seen++; next }
 	probe { probe = 0
 		if ($0 !~ /Index Cond: .*(intermediate_result\.|[( ]u\.)/) { print name ": not a probe per staged record: " last " / " $0; bad = 1 } }
-	/ on clearing_record_[0-9]+/ { reads[name]++; last = $0
-		if ($0 !~ /Index (Only )?Scan using clearing_record_[a-z0-9_]+ on clearing_record_[0-9]+/) {
+	/ on clearing_(record|quarantine)_[0-9]+/ { reads[name]++; last = $0
+		if ($0 !~ /Index (Only )?Scan using clearing_(record|quarantine)_[a-z0-9_]+ on clearing_(record|quarantine)_[0-9]+/) {
 			print name ": a shard read whole: " $0; bad = 1
 		} else probe = 1 }
 	/Task Count: / { if ($3 > tasks[name]) tasks[name] = $3 }
 	END {
-		if (seen != 7) { print "explained " seen " statements, not 7"; bad = 1 }
+		if (seen != 9) { print "explained " seen " statements, not 9"; bad = 1 }
 		for (n in tasks) if (tasks[n] != shards || !reads[n]) { print n ": " tasks[n] " tasks, " reads[n] " shard reads"; bad = 1 }
 		exit bad
 	}' "$TMP/plans" >"$TMP/plans.bad" || fail "$(head -c 4000 "$TMP/plans.bad")"
-echo "  7 statements, $(grep -c ' on clearing_record_[0-9]' "$TMP/plans") shard reads, each an index probe per staged record"
+echo "  9 statements, $(grep -cE ' on clearing_(record|quarantine)_[0-9]' "$TMP/plans") shard reads, each an index probe per staged record"
 # one key as a constant: one shard (a router plan), as show and the
 # single-record probes see it
 plan=$(printf '%s\n' "explain select * from clearing_record r where r.tenant = 't1'
