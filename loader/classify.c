@@ -188,7 +188,8 @@ enum cl_db_status cl_classify_citus_settings(struct load *L)
 		return CL_DB_OK;
 	if ((st = cl_load_exec0(L, CL_SQL_CLASSIFY_CITUS_PROPAGATE)) != CL_DB_OK ||
 	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_CITUS_NO_HASHJOIN)) != CL_DB_OK ||
-	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_CITUS_NO_MERGEJOIN)) != CL_DB_OK)
+	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_CITUS_NO_MERGEJOIN)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_CITUS_NO_JIT)) != CL_DB_OK)
 		return st;
 	return cl_load_exec0(L, CL_SQL_CLASSIFY_CITUS_NO_SEQSCAN);
 }

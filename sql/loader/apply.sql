@@ -64,8 +64,8 @@ COPY (INSERT INTO pg_temp.cl_event (load_id, ordinal, position,
 
 -- name: apply_journal_raced_citus
 -- apply_journal_raced on Citus (classify.sql says why this form: a
--- lateral subquery numbering its matches, which PostgreSQL keeps a probe
--- per staged record); the key is unique, at most one match each.
+-- lateral subquery with ORDER BY, which PostgreSQL keeps a probe per
+-- staged record); the key is unique, at most one match each.
 COPY (WITH c AS MATERIALIZED (SELECT * FROM pg_temp.cl_pending c WHERE {apply_unjournaled})
       INSERT INTO pg_temp.cl_event (load_id, ordinal, position,
         tenant, kind, natural_key, reason, matched_key, matched_load_id,
@@ -76,9 +76,9 @@ COPY (WITH c AS MATERIALIZED (SELECT * FROM pg_temp.cl_pending c WHERE {apply_un
              NULL, r.load_id, r.ordinal, r.position
       FROM c
       CROSS JOIN LATERAL (
-        SELECT r.*, pg_catalog.row_number() OVER (PARTITION BY r.shard) AS cl_n
+        SELECT r.*
         FROM clearing_record r
         WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.natural_key = c.natural_key
-          AND r.shard = c.shard AND r.load_id <> c.load_id) r
-      WHERE r.cl_n = 1
+          AND r.shard = c.shard AND r.load_id <> c.load_id
+        ORDER BY r.shard) r
       RETURNING ordinal, reason) TO STDOUT

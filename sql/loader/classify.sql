@@ -347,87 +347,89 @@ COPY (
 -- classify_match_X above) and on the tenant as a column of the staged
 -- record (the setting clearing_load.tenant is the coordinator's: Citus
 -- would send current_setting() to the workers, which do not know it),
--- numbering its matches in the order of the rule's probe
--- (classify_citus_first); the first is kept, where the probes above take
--- it with LIMIT 1.  Citus plans the staged side as an intermediate result
--- (read once on the coordinator, in this session, and sent to every
--- worker; the staged records a statement reads are a MATERIALIZED CTE of
--- the temporary tables only, so that all of it runs here) and the probe
--- as one task per shard of clearing_record.  The window function is what
--- keeps the probe a probe (docs/design/0040-citus-probe-plans.md):
--- PostgreSQL does not pull a subquery with one up into a join, so on
--- each worker it stays the inner side of a nested loop over the staged
--- records, planned on its own with the staged record's columns as
--- parameters, and every index path it has names them in its Index Cond
--- (every index of clearing_record but clearing_record_load_ordinal begins
--- with the tenant); as a plain join the planner could take a shard, or a
--- whole index of it, for the outer side or a scan of it for the inner one
--- (it did: a whole scan of an empty partial index).  Citus accepts a
--- window function in a lateral subquery when it is partitioned by the
--- distribution column (shard).
-
--- fragment: classify_citus_first
--- The number of applied record r among the matches of staged record c in
--- its shard, the first applied first: a row, which no index gives, so the
--- matches are sorted (a handful), never found by reading an index in
--- that order (clearing_record_load_ordinal).
-pg_catalog.row_number() OVER (PARTITION BY r.shard ORDER BY ROW(r.load_id, r.ordinal)) AS cl_n
+-- giving every match; of a rule that names one match the first is kept on
+-- the coordinator (DISTINCT ON), where the probes above take it with LIMIT
+-- 1.  Citus plans the staged side as an intermediate result (read once on
+-- the coordinator, in this session, and sent to every worker; the staged
+-- records a statement reads are a MATERIALIZED CTE of the temporary
+-- tables only, so that all of it runs here) and the probe as one task per
+-- shard of clearing_record.
+--
+-- Each probe ends in ORDER BY r.shard, which orders nothing (a staged
+-- record's matches are in its shard) and keeps the probe a probe
+-- (docs/design/0040-citus-probe-plans.md): PostgreSQL does not pull a
+-- subquery with ORDER BY up into a join, so on each worker it stays the
+-- inner side of a nested loop over the staged records, planned on its
+-- own with the staged record's columns as parameters, and every index
+-- path it has names them in its Index Cond (every index of
+-- clearing_record but clearing_record_load_ordinal begins with the
+-- tenant).  As a plain join the planner could take a shard, or a whole
+-- index of it, for the outer side (it did: a whole scan of an empty
+-- partial index).  The shard being equal to the staged record's, the
+-- order costs no sort.
 
 -- fragment: classify_citus_probe_exact
 -- classify_probe_exact on Citus: the record of c's key (one at most).
-SELECT r.*, {classify_citus_first}
+SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = c.tenant AND {classify_match_exact}
+ORDER BY r.shard
 
 -- fragment: classify_citus_probe_near
--- classify_probe_near on Citus: c's near duplicates, the closest in date
--- first.
-SELECT r.*, pg_catalog.row_number() OVER (PARTITION BY r.shard
-         ORDER BY abs(r.value_date - c.value_date), ROW(r.load_id, r.ordinal)) AS cl_n
+-- classify_probe_near on Citus: c's near duplicates.
+SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = c.tenant AND {classify_match_near}
+ORDER BY r.shard
 
 -- fragment: classify_citus_probe_rule_v1
 -- classify_probe_rule_v1 on Citus.
-SELECT r.*, {classify_citus_first}
+SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = c.tenant AND {classify_match_rule_v1}
+ORDER BY r.shard
 
 -- fragment: classify_citus_probe_rule_batch
 -- classify_probe_rule_batch on Citus.
-SELECT r.*, {classify_citus_first}
+SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = c.tenant AND {classify_match_rule_batch}
+ORDER BY r.shard
 
 -- fragment: classify_citus_probe_alt_11
 -- classify_probe_alt on Citus, its first of four probes (c's alt_key
--- against alt_key): another shard's record too (an alternate key is not
--- the shard's), so every task probes and the coordinator keeps the first.
-SELECT r.*, {classify_citus_first}
+-- against alt_key): a record of any shard (an alternate key is not the
+-- shard's), so every task probes, and sorts the few matches of each
+-- staged record by shard.
+SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key = c.alt_key
   AND {classify_match_alt}
+ORDER BY r.shard
 
 -- fragment: classify_citus_probe_alt_21
 -- The second: c's alt_key2 against alt_key.
-SELECT r.*, {classify_citus_first}
+SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key = c.alt_key2
   AND {classify_match_alt}
+ORDER BY r.shard
 
 -- fragment: classify_citus_probe_alt_12
 -- The third: c's alt_key against alt_key2.
-SELECT r.*, {classify_citus_first}
+SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key2 = c.alt_key
   AND {classify_match_alt}
+ORDER BY r.shard
 
 -- fragment: classify_citus_probe_alt_22
 -- The fourth: c's alt_key2 against alt_key2.
-SELECT r.*, {classify_citus_first}
+SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key2 = c.alt_key2
   AND {classify_match_alt}
+ORDER BY r.shard
 
 -- name: classify_citus_propagate
 -- The settings below on the workers too: with citus.propagate_set_commands 'local', Citus sends
@@ -459,6 +461,14 @@ SET LOCAL enable_mergejoin = off
 -- the coordinator reads have no index: their scans stay.
 SET LOCAL enable_seqscan = off
 
+-- name: classify_citus_no_jit
+-- No JIT compilation on the workers either (db_session_setup turns it off
+-- on the coordinator only): a lateral probe's plan is costed per staged
+-- record without the repeated probes' caching, so a task of 100,000
+-- staged records passed jit_inline_above_cost and compiled for 5 s,
+-- doubling an exact re-upload's time.
+SET LOCAL jit = off
+
 -- name: classify_sample_citus
 -- classify_sample on Citus: kinds $1 and keys $2 (text arrays of equal
 -- length) of the sampled keys, tenant $3.  The sampled keys an
@@ -472,20 +482,17 @@ WITH c AS MATERIALIZED (
     AS u(kind, natural_key))
 SELECT EXISTS (
   SELECT 1
-  FROM c CROSS JOIN LATERAL ({classify_citus_probe_exact}) r
-  WHERE r.cl_n = 1)
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_exact}) r)
 
 -- name: classify_exact_citus
 -- classify_exact on Citus: the staged records whose key is applied.
 INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
-WITH c AS MATERIALIZED (SELECT * FROM pg_temp.cl_stage)
 SELECT c.load_id, c.ordinal, c.position, r.tenant, c.kind,
        coalesce(c.journal_key, c.natural_key),
        CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
        NULL, r.load_id, r.ordinal, r.position
-FROM c CROSS JOIN LATERAL ({classify_citus_probe_exact}) r
-WHERE r.cl_n = 1
+FROM pg_temp.cl_stage c CROSS JOIN LATERAL ({classify_citus_probe_exact}) r
 
 -- name: classify_near_wanted_citus
 -- classify_near_wanted on Citus, for tenant $1.
@@ -516,9 +523,7 @@ SELECT c.load_id, c.ordinal, c.position, coalesce(c.journal_key, c.natural_key) 
 -- fragment: classify_citus_event
 -- The journal rows of the matches m (classify_citus_matched and a
 -- distance): per pending record the first in the order of its rule's
--- probe (the closest in date, then the first applied).  Each probe keeps
--- its first already; several are left of the alternate keys' four probes,
--- one per shard.
+-- probe (the closest in date, then the first applied).
 INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
 SELECT DISTINCT ON (m.ordinal) m.load_id, m.ordinal, m.position, m.tenant, m.kind,
@@ -529,16 +534,15 @@ ORDER BY m.ordinal, m.distance, m.matched_load_id, m.matched_ordinal
 RETURNING ordinal, reason
 
 -- name: classify_near_citus
--- classify_near on Citus: the closest near duplicate of each pending
--- record without a journal row.
+-- classify_near on Citus: every near duplicate of each pending record
+-- without a journal row, the closest kept.
 COPY (
   WITH c AS MATERIALIZED (
     SELECT * FROM pg_temp.cl_pending c
     WHERE c.near_key IS NOT NULL AND {apply_unjournaled}),
   m AS MATERIALIZED (
     {classify_citus_matched}, abs(r.value_date - c.value_date) AS distance
-    FROM c CROSS JOIN LATERAL ({classify_citus_probe_near}) r
-    WHERE r.cl_n = 1)
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_near}) r)
   {classify_citus_event}) TO STDOUT
 
 -- name: classify_rule_v1_citus
@@ -549,8 +553,7 @@ COPY (
     WHERE c.kind = 'ach.entry' AND {apply_unjournaled}),
   m AS MATERIALIZED (
     {classify_citus_matched}, 0 AS distance
-    FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_v1}) r
-    WHERE r.cl_n = 1)
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_v1}) r)
   {classify_citus_event}) TO STDOUT
 
 -- name: classify_rule_batch_citus
@@ -561,29 +564,24 @@ COPY (
     WHERE c.kind = 'ach.entry' AND {apply_unjournaled}),
   m AS MATERIALIZED (
     {classify_citus_matched}, 0 AS distance
-    FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_batch}) r
-    WHERE r.cl_n = 1)
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_batch}) r)
   {classify_citus_event}) TO STDOUT
 
 -- name: classify_alt_citus
 -- classify_alt on Citus: four probes (either alternate key against either
--- index), never one on an OR; the first of each record's matches kept.
+-- index), never one on an OR.
 COPY (
   WITH c AS MATERIALIZED (SELECT * FROM pg_temp.cl_pending c WHERE c.alt_key IS NOT NULL),
   m AS MATERIALIZED (
     {classify_citus_matched}, 0 AS distance
     FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_11}) r
-    WHERE r.cl_n = 1
     UNION ALL
     {classify_citus_matched}, 0
     FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_21}) r
-    WHERE r.cl_n = 1
     UNION ALL
     {classify_citus_matched}, 0
     FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_12}) r
-    WHERE r.cl_n = 1
     UNION ALL
     {classify_citus_matched}, 0
-    FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_22}) r
-    WHERE r.cl_n = 1)
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_22}) r)
   {classify_citus_event}) TO STDOUT

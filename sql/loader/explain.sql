@@ -84,17 +84,18 @@ WHERE NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
 -- The Citus forms of the statements above (classify.sql says when and why
 -- they run): the applied records and parked versions the conflicts need
 -- are read first by a probe of the distributed table on its key (with its
--- shard), a lateral subquery numbering its matches as the load's probes
+-- shard), a lateral subquery with ORDER BY as the load's probes
 -- (classify.sql), then compared on the coordinator: Citus cannot send a
 -- subquery correlated with the stage to the shards otherwise.
 
 -- fragment: explain_citus_probe_parked
 -- The parked versions q of staged record c (its key and contents), on
 -- Citus.
-SELECT q.*, pg_catalog.row_number() OVER (PARTITION BY q.shard) AS cl_n
+SELECT q.*
 FROM clearing_quarantine q
 WHERE q.tenant = c.tenant AND q.kind = c.kind AND q.natural_key = c.natural_key
   AND q.fingerprint = c.fingerprint AND q.shard = c.shard
+ORDER BY q.shard
 
 -- fragment: explain_citus_conflicts
 -- The staged conflicts c (not plain duplicates), with the tenant, key and
@@ -113,10 +114,11 @@ FROM (WITH c AS MATERIALIZED ({explain_citus_conflicts}),
            r AS MATERIALIZED (
              SELECT c.ordinal AS c_ordinal, r.*
              FROM c CROSS JOIN LATERAL (
-               SELECT r.*, pg_catalog.row_number() OVER (PARTITION BY r.shard) AS cl_n
+               SELECT r.*
                FROM clearing_record r
                WHERE r.tenant = c.m_tenant AND r.kind = c.kind
-                 AND r.natural_key = c.m_key AND r.shard = c.m_shard) r)
+                 AND r.natural_key = c.m_key AND r.shard = c.m_shard
+               ORDER BY r.shard) r)
       SELECT c.ordinal,
              ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, differs)
                    WHERE differs) AS fields
@@ -146,11 +148,9 @@ WHERE NOT EXISTS (SELECT 1 FROM clearing_dedupe_event k
 
 -- fragment: explain_citus_parked
 -- The parked versions (tenant, kind, key, fingerprint) of the staged
--- records c: a probe of the quarantine's key and shard, one of each
--- version enough.
+-- records c: a probe of the quarantine's key and shard.
 SELECT DISTINCT q.tenant, q.kind, q.natural_key, q.fingerprint
 FROM c CROSS JOIN LATERAL ({explain_citus_probe_parked}) q
-WHERE q.cl_n = 1
 
 -- name: explain_park_rejected_citus
 -- explain_park_rejected on Citus.

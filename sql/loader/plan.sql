@@ -101,35 +101,30 @@ m AS MATERIALIZED (
          CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END AS reason,
          NULL::text AS matched_key, r.*
   FROM c CROSS JOIN LATERAL ({classify_citus_probe_exact}) r
-  WHERE r.cl_n = 1
   UNION ALL
   SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
   FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_11}) r
-  WHERE r.cl_n = 1
   UNION ALL
   SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
   FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_21}) r
-  WHERE r.cl_n = 1
   UNION ALL
   SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
   FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_12}) r
-  WHERE r.cl_n = 1
   UNION ALL
   SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
   FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_22}) r
-  WHERE r.cl_n = 1
   UNION ALL
   SELECT c.ordinal, 3, abs(r.value_date - c.value_date), 'near_duplicate', r.natural_key, r.*
   FROM c CROSS JOIN LATERAL ({classify_citus_probe_near}) r
-  WHERE r.cl_n = 1 AND c.near_key IS NOT NULL AND $2::text = 'on'
+  WHERE c.near_key IS NOT NULL AND $2::text = 'on'
   UNION ALL
   SELECT c.ordinal, 4, 0, 'near_duplicate', r.natural_key, r.*
   FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_v1}) r
-  WHERE r.cl_n = 1 AND c.kind = 'ach.entry' AND $3::text = 'v1'
+  WHERE c.kind = 'ach.entry' AND $3::text = 'v1'
   UNION ALL
   SELECT c.ordinal, 4, 0, 'near_duplicate', r.natural_key, r.*
   FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_batch}) r
-  WHERE r.cl_n = 1 AND c.kind = 'ach.entry' AND $3::text = 'batch')
+  WHERE c.kind = 'ach.entry' AND $3::text = 'batch')
 SELECT c.ordinal, r.reason, r.load_id, l.file_name, r.position,
        pg_catalog.to_char(l.finished_at, {iso_ts}), r.matched_key,
        CASE WHEN r.reason <> 'duplicate'

@@ -334,7 +334,7 @@ emit '\set ON_ERROR_STOP 1' "PREPARE setup AS $(stmt db_session_setup)" '\g /dev
 	"UPDATE pg_temp.cl_stage SET natural_key = natural_key || '~' WHERE ordinal % 10 = 0;" \
 	"UPDATE pg_temp.cl_stage SET load_id = 999999;"
 for n in classify_citus_propagate classify_citus_no_hashjoin classify_citus_no_mergejoin \
-	 classify_citus_no_seqscan; do
+	 classify_citus_no_jit classify_citus_no_seqscan; do
 	emit "$(stmt $n)" '\g /dev/null'
 done
 # the sample's probe: its keys are an array parameter, unnested in each task
