@@ -145,8 +145,10 @@ check-db: $(BIN) $(TOOL_BINS)
 # The distributed schema on Citus (tests/citus): builds and installs Citus
 # from ../shared/citus when it is not installed (root), starts a coordinator
 # and two workers on loopback, runs tests/citus/run.sh, stops them.
-check-citus: $(BIN)
-	@CL_BIN=$(abspath $(BIN)) sh tests/citus/run.sh
+check-citus: $(BIN) $(TOOL_BINS)
+	@$(MAKE) --no-print-directory FAILPOINTS=1 $(FP_B)/clearing-load
+	@CL_BIN=$(abspath $(BIN)) CL_BIN_FP=$(abspath $(FP_B)/clearing-load) \
+		CL_TOOLS=$(abspath $(B)/tools) sh tests/citus/run.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory $(BIN)

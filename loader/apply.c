@@ -49,7 +49,9 @@ static enum cl_db_status journal_raced(struct load *L, unsigned long skipped)
 	struct raced x = { 0, 0 };
 	enum cl_db_status st;
 
-	st = cl_copy_out(L->db, CL_SQL_APPLY_JOURNAL_RACED, on_raced, &x, &L->r->err);
+	st = cl_copy_out(L->db,
+			 L->db->citus ? CL_SQL_APPLY_JOURNAL_RACED_CITUS : CL_SQL_APPLY_JOURNAL_RACED,
+			 on_raced, &x, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
 	if (x.conflict || x.dup != skipped) {

@@ -93,11 +93,14 @@ static bool all_matched(const struct load *L)
 	return L->r->duplicate_count + L->r->conflict_count >= L->r->records;
 }
 
-/* A yes-or-no question. */
-static enum cl_db_status ask(struct load *L, const char *sql, bool *yes)
+/* A yes-or-no question; on Citus its form that takes the tenant as $1. */
+static enum cl_db_status ask(struct load *L, const char *sql, const char *sql_citus, bool *yes)
 {
 	char got[8];
-	enum cl_db_status st = cl_db_value(L->db, sql, 0, NULL, got, sizeof(got), &L->r->err);
+	const char *p[1] = { L->o->tenant };
+	enum cl_db_status st = L->db->citus
+		? cl_db_value(L->db, sql_citus, 1, p, got, sizeof(got), &L->r->err)
+		: cl_db_value(L->db, sql, 0, NULL, got, sizeof(got), &L->r->err);
 
 	*yes = st == CL_DB_OK && strcmp(got, "t") == 0;
 	return st;
@@ -109,18 +112,24 @@ static enum cl_db_status ask(struct load *L, const char *sql, bool *yes)
 static enum cl_db_status near_duplicates(struct load *L)
 {
 	bool batch = L->o->parse.ach_key == CL_ACH_KEY_BATCH;
+	bool citus = L->db->citus;
 	enum cl_db_status st;
 	bool yes;
 
-	if ((st = ask(L, CL_SQL_CLASSIFY_NEAR_WANTED, &yes)) != CL_DB_OK || !yes)
+	if ((st = ask(L, CL_SQL_CLASSIFY_NEAR_WANTED, CL_SQL_CLASSIFY_NEAR_WANTED_CITUS,
+		      &yes)) != CL_DB_OK || !yes)
 		return st;
-	st = cl_copy_out(L->db, CL_SQL_CLASSIFY_NEAR, on_classified, L, &L->r->err);
+	st = cl_copy_out(L->db, citus ? CL_SQL_CLASSIFY_NEAR_CITUS : CL_SQL_CLASSIFY_NEAR,
+			 on_classified, L, &L->r->err);
 	/* the other key rule: a v1 load looks only if the tenant ever loaded
 	   under v1-batch (the rare mode); a v1-batch load always looks */
 	if (st == CL_DB_OK && !batch)
-		st = ask(L, CL_SQL_CLASSIFY_RULE_V1_WANTED, &yes);
+		st = ask(L, CL_SQL_CLASSIFY_RULE_V1_WANTED, CL_SQL_CLASSIFY_RULE_V1_WANTED_CITUS,
+			 &yes);
 	if (st == CL_DB_OK && (batch || yes))
-		st = cl_copy_out(L->db, batch ? CL_SQL_CLASSIFY_RULE_BATCH : CL_SQL_CLASSIFY_RULE_V1,
+		st = cl_copy_out(L->db,
+				 batch ? (citus ? CL_SQL_CLASSIFY_RULE_BATCH_CITUS : CL_SQL_CLASSIFY_RULE_BATCH)
+				       : (citus ? CL_SQL_CLASSIFY_RULE_V1_CITUS : CL_SQL_CLASSIFY_RULE_V1),
 				 on_classified, L, &L->r->err);
 	return st;
 }
@@ -136,7 +145,8 @@ static enum cl_db_status exact_matches(struct load *L)
 	enum cl_db_status st;
 	PGresult *res;
 
-	if ((st = cl_db_exec(L->db, CL_SQL_CLASSIFY_EXACT, 0, NULL, &res, &L->r->err)) != CL_DB_OK)
+	if ((st = cl_db_exec(L->db, L->db->citus ? CL_SQL_CLASSIFY_EXACT_CITUS : CL_SQL_CLASSIFY_EXACT,
+			     0, NULL, &res, &L->r->err)) != CL_DB_OK)
 		return st;
 	matched = strtoul(PQcmdTuples(res), NULL, 10);
 	PQclear(res);
@@ -170,17 +180,34 @@ static enum cl_db_status make_pending(struct load *L)
 	return cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING_ANALYZE);
 }
 
+enum cl_db_status cl_classify_citus_settings(struct load *L)
+{
+	enum cl_db_status st;
+
+	if (!L->db->citus)
+		return CL_DB_OK;
+	if ((st = cl_load_exec0(L, CL_SQL_CLASSIFY_CITUS_PROPAGATE)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_CITUS_NO_HASHJOIN)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_CITUS_NO_MERGEJOIN)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_CITUS_NO_JIT)) != CL_DB_OK)
+		return st;
+	return cl_load_exec0(L, CL_SQL_CLASSIFY_CITUS_NO_SEQSCAN);
+}
+
 enum cl_db_status cl_classify_sample(struct load *L, bool *new_file)
 {
 	struct cl_text_array kinds = { 0 }, keys = { 0 };
 	char got[8];
-	const char *p[2];
+	const char *p[3];
 	enum cl_db_status st;
 
 	cl_key_sample_arrays(&L->stage.sample, &kinds, &keys);
 	p[0] = cl_text_array_text(&kinds);
 	p[1] = cl_text_array_text(&keys);
-	st = cl_db_value(L->db, CL_SQL_CLASSIFY_SAMPLE, 2, p, got, sizeof(got), &L->r->err);
+	p[2] = L->o->tenant;
+	st = L->db->citus
+		? cl_db_value(L->db, CL_SQL_CLASSIFY_SAMPLE_CITUS, 3, p, got, sizeof(got), &L->r->err)
+		: cl_db_value(L->db, CL_SQL_CLASSIFY_SAMPLE, 2, p, got, sizeof(got), &L->r->err);
 	*new_file = st == CL_DB_OK && strcmp(got, "f") == 0;
 	cl_text_array_free(&kinds);
 	cl_text_array_free(&keys);
@@ -205,7 +232,8 @@ enum cl_db_status cl_classify(struct load *L, bool assume_new)
 		st = make_pending(L);
 	exact_conflicts = L->r->conflict_count;
 	if (st == CL_DB_OK && L->stage.has_alt && !all_matched(L))
-		st = cl_copy_out(L->db, CL_SQL_CLASSIFY_ALT, on_classified, L, &L->r->err);
+		st = cl_copy_out(L->db, L->db->citus ? CL_SQL_CLASSIFY_ALT_CITUS : CL_SQL_CLASSIFY_ALT,
+				 on_classified, L, &L->r->err);
 	if (st == CL_DB_OK && !all_matched(L))
 		st = near_duplicates(L);
 	if (st != CL_DB_OK)

@@ -111,6 +111,7 @@ enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct c
 
 	db->conn = NULL;
 	db->conninfo = conninfo;
+	db->citus = false;
 	/* Defaults the conninfo (expanded after them, as "dbname") may
 	   override: keepalives, so a peer that vanished is noticed in about
 	   two minutes of silence, and --wait-limit as the connect timeout. */
@@ -182,6 +183,7 @@ enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct c
 		cl_db_close(db);
 		return st == CL_DB_OK ? CL_DB_ERROR : st;
 	}
+	db->citus = strcmp(cl_db_get(res, 0, "citus"), "t") == 0;
 	PQclear(res);
 	cl_interrupt_watch(db->conn);
 	return CL_DB_OK;

@@ -50,6 +50,9 @@ enum cl_db_class cl_db_error_class(const struct cl_error *err);
 struct cl_db {
 	struct pg_conn *conn;
 	const char *conninfo;   /* as given (NULL: libpq environment); not owned */
+	bool citus;             /* a Citus database (the extension is in it),
+	                           asked once on connect: the loader runs the
+	                           Citus forms of its probes (classify.sql) */
 };
 
 /* True when a conninfo string or URI carries a password.  Passwords belong

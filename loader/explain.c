@@ -11,16 +11,19 @@ enum cl_db_status cl_explain_conflicts(struct load *L)
 {
 	enum cl_db_status st;
 
-	if ((st = cl_load_exec0(L, CL_SQL_EXPLAIN_FIELDS)) != CL_DB_OK)
+	st = cl_load_exec0(L, L->db->citus ? CL_SQL_EXPLAIN_FIELDS_CITUS : CL_SQL_EXPLAIN_FIELDS);
+	if (st != CL_DB_OK)
 		return st;
 	/* held or quarantined, the new versions are kept for `conflicts` and
 	   `resolve`; diff keeps nothing */
 	if (!L->o->dry_run)
-		st = cl_load_exec0(L, CL_SQL_EXPLAIN_QUARANTINE);
+		st = cl_load_exec0(L, L->db->citus ? CL_SQL_EXPLAIN_QUARANTINE_CITUS
+						 : CL_SQL_EXPLAIN_QUARANTINE);
 	/* a held file's new records too: nothing else keeps them (none new:
 	   no pending table either) */
 	if (st == CL_DB_OK && !L->o->dry_run && L->o->on_conflict == CL_ON_CONFLICT_HOLD &&
 	    L->r->new_count)
-		st = cl_load_exec0(L, CL_SQL_EXPLAIN_PARK_HELD);
+		st = cl_load_exec0(L, L->db->citus ? CL_SQL_EXPLAIN_PARK_HELD_CITUS
+						 : CL_SQL_EXPLAIN_PARK_HELD);
 	return st;
 }

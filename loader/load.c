@@ -181,7 +181,8 @@ static void park_rejected(struct load *L)
 	}
 	r->outcome = CL_OUTCOME_REJECTED;
 	r->new_count = r->duplicate_count = r->conflict_count = 0;
-	if (cl_load_exec0(L, CL_SQL_EXPLAIN_PARK_REJECTED) == CL_DB_OK &&
+	if (cl_load_exec0(L, L->db->citus ? CL_SQL_EXPLAIN_PARK_REJECTED_CITUS
+				   : CL_SQL_EXPLAIN_PARK_REJECTED) == CL_DB_OK &&
 	    insert_load_row(L, "rejected") == CL_DB_OK &&
 	    cl_load_exec0(L, CL_SQL_DB_COMMIT) == CL_DB_OK) {
 		r->load_id = strtoll(L->load_id, NULL, 10);
@@ -263,7 +264,8 @@ static enum cl_db_status classify_file(struct load *L)
 	bool new_file = false;
 
 	L->applied = false;
-	if ((st = cl_classify_lock_originators(L)) != CL_DB_OK)
+	if ((st = cl_classify_lock_originators(L)) != CL_DB_OK ||
+	    (st = cl_classify_citus_settings(L)) != CL_DB_OK)
 		return st;
 	if (!L->ordered_path && r->records && (st = cl_classify_sample(L, &new_file)) != CL_DB_OK)
 		return st;

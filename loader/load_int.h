@@ -67,6 +67,8 @@ struct load {
 	unsigned long near_count;  /* classify.c: conflicts that are near duplicates */
 	bool pending_journaled;    /* classify.c: a record the exact-key join
 	                              left pending was journaled after it */
+	const char *plan_near;     /* plan.c: the later rules diff tries, as */
+	const char *plan_ach_key;  /* plan_set_rules' parameters (static text) */
 	bool ordered_path;         /* apply.c: a retry inserts in key order */
 	bool applied;              /* load.c: a file taken for new was inserted
 	                              with its classification */
@@ -133,6 +135,11 @@ void cl_stage_release(struct load_stage *s);
 
 /* classify.c */
 enum cl_db_status cl_classify_lock_originators(struct load *L) CL_MUST_CHECK;
+/* On a Citus database (db.h), for the rest of the transaction: the
+ * probes' joins as nested loops of index probes on the workers too
+ * (classify.sql, classify_citus_propagate); after the stage's own checks.
+ * Elsewhere nothing. */
+enum cl_db_status cl_classify_citus_settings(struct load *L) CL_MUST_CHECK;
 /* Does the sample of the staged keys (key_sample.h) find none applied?
  * Then *new_file: the file is taken for new (load.c). */
 enum cl_db_status cl_classify_sample(struct load *L, bool *new_file) CL_MUST_CHECK;

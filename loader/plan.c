@@ -126,7 +126,8 @@ static enum cl_db_status prepare_batch(struct load *L)
 	if (prepared_conn == conn && prepared_pid == PQbackendPID(conn))
 		return CL_DB_OK;
 	cl_watchdog_arm(conn);
-	res = PQprepare(conn, "cl_plan_batch", CL_SQL_PLAN_BATCH, 1, NULL);
+	res = L->db->citus ? PQprepare(conn, "cl_plan_batch", CL_SQL_PLAN_BATCH_CITUS, 3, NULL)
+			   : PQprepare(conn, "cl_plan_batch", CL_SQL_PLAN_BATCH, 1, NULL);
 	cl_watchdog_disarm();
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
 		return cl_db_fail(L->db, res, "statement failed", &L->r->err);
@@ -141,7 +142,8 @@ static enum cl_db_status prepare_batch(struct load *L)
 static enum cl_db_status plan_flush(struct load *L, struct cl_row_array *a,
 				    const struct cl_record *b, size_t n, unsigned long first)
 {
-	const char *p[1] = { cl_row_array_rows(a) };
+	/* on Citus the rules to try as parameters too (plan_context) */
+	const char *p[3] = { cl_row_array_rows(a), L->plan_near, L->plan_ach_key };
 	PGresult *res;
 	enum cl_db_status st;
 	int row = 0, rows;
@@ -151,7 +153,7 @@ static enum cl_db_status plan_flush(struct load *L, struct cl_row_array *a,
 	if ((st = prepare_batch(L)) != CL_DB_OK)
 		return st;
 	cl_watchdog_arm(L->db->conn);
-	res = PQexecPrepared(L->db->conn, "cl_plan_batch", 1, p, NULL, NULL, 0);
+	res = PQexecPrepared(L->db->conn, "cl_plan_batch", L->db->citus ? 3 : 1, p, NULL, NULL, 0);
 	cl_watchdog_disarm();
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 		return cl_db_fail(L->db, res, "statement failed", &L->r->err);
@@ -177,17 +179,24 @@ static enum cl_db_status plan_context(struct load *L)
 	const char *p[2] = { L->o->tenant, NULL };
 	enum cl_db_status st;
 
+	bool citus = L->db->citus;
+
 	st = cl_db_exec(L->db, CL_SQL_PLAN_SET_TENANT, 1, p, NULL, &L->r->err);
 	if (st == CL_DB_OK)
-		st = cl_db_value(L->db, CL_SQL_PLAN_NEAR_WANTED, 0, NULL, near, sizeof(near),
-				 &L->r->err);
+		st = cl_classify_citus_settings(L);
+	if (st == CL_DB_OK)
+		st = cl_db_value(L->db, citus ? CL_SQL_CLASSIFY_TENANT_NEAR_CITUS : CL_SQL_PLAN_NEAR_WANTED,
+				 citus, p, near, sizeof(near), &L->r->err);
 	if (st == CL_DB_OK && !batch)
-		st = cl_db_value(L->db, CL_SQL_CLASSIFY_RULE_V1_WANTED, 0, NULL, v1, sizeof(v1),
-				 &L->r->err);
+		st = cl_db_value(L->db,
+				 citus ? CL_SQL_CLASSIFY_RULE_V1_WANTED_CITUS : CL_SQL_CLASSIFY_RULE_V1_WANTED,
+				 citus, p, v1, sizeof(v1), &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
-	p[0] = strcmp(near, "t") == 0 ? "on" : "off";
-	p[1] = batch ? "batch" : strcmp(v1, "t") == 0 ? "v1" : "none";
+	L->plan_near = p[0] = strcmp(near, "t") == 0 ? "on" : "off";
+	L->plan_ach_key = p[1] = batch ? "batch" : strcmp(v1, "t") == 0 ? "v1" : "none";
+	if (citus)
+		return cl_db_exec(L->db, CL_SQL_PLAN_SET_RULES_CITUS, 0, NULL, NULL, &L->r->err);
 	return cl_db_exec(L->db, CL_SQL_PLAN_SET_RULES, 2, p, NULL, &L->r->err);
 }
 

@@ -61,3 +61,24 @@ COPY (INSERT INTO pg_temp.cl_event (load_id, ordinal, position,
         LIMIT 1) r
       WHERE {apply_unjournaled}
       RETURNING ordinal, reason) TO STDOUT
+
+-- name: apply_journal_raced_citus
+-- apply_journal_raced on Citus (classify.sql says why this form: a
+-- lateral subquery with ORDER BY, which PostgreSQL keeps a probe per
+-- staged record); the key is unique, at most one match each.
+COPY (WITH c AS MATERIALIZED (SELECT * FROM pg_temp.cl_pending c WHERE {apply_unjournaled})
+      INSERT INTO pg_temp.cl_event (load_id, ordinal, position,
+        tenant, kind, natural_key, reason, matched_key, matched_load_id,
+        matched_ordinal, matched_position)
+      SELECT c.load_id, c.ordinal, c.position, c.tenant, c.kind,
+             coalesce(c.journal_key, c.natural_key),
+             CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
+             NULL, r.load_id, r.ordinal, r.position
+      FROM c
+      CROSS JOIN LATERAL (
+        SELECT r.*
+        FROM clearing_record r
+        WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.natural_key = c.natural_key
+          AND r.shard = c.shard AND r.load_id <> c.load_id
+        ORDER BY r.shard) r
+      RETURNING ordinal, reason) TO STDOUT

@@ -48,14 +48,31 @@ SELECT pg_catalog.pg_advisory_xact_lock(1129072716, pg_catalog.hashtext($1 || '|
 -- cl_classify (exact key, alternate keys, near duplicates, the other ACH
 -- key rule).
 
+-- Each rule's match condition is a fragment of its own (classify_match_X:
+-- applied record r matches staged record c, the tenant aside), read by
+-- its probe below and by the Citus form of its statement (at the end of
+-- this file): one definition of each rule on both.
+
+-- fragment: classify_match_exact
+-- The same key.
+r.kind = c.kind AND r.natural_key = c.natural_key AND r.shard = c.shard
+
 -- fragment: classify_probe_exact
 -- The same key: one probe of the unique index, in the one partition of
 -- the key's shard (rules/shard.h) when the table is partitioned.
 SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-  AND r.kind = c.kind AND r.natural_key = c.natural_key AND r.shard = c.shard
+  AND {classify_match_exact}
 LIMIT 1
+
+-- fragment: classify_match_near
+-- An ACH near duplicate (rules/near.h): the same near identity, another
+-- natural key and a near date.
+r.near_key = c.near_key AND r.shard = c.shard
+  AND r.kind IS NOT DISTINCT FROM c.kind
+  AND r.natural_key <> c.natural_key
+  AND clearing_near_dates(r.value_date, c.value_date)
 
 -- fragment: classify_probe_near
 -- An ACH near duplicate (rules/near.h): the same near identity, another
@@ -70,12 +87,22 @@ LIMIT 1
 SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-  AND r.near_key = c.near_key AND r.shard = c.shard
-  AND r.kind IS NOT DISTINCT FROM c.kind
-  AND r.natural_key <> c.natural_key
-  AND clearing_near_dates(r.value_date, c.value_date)
+  AND {classify_match_near}
 ORDER BY abs(r.value_date - c.value_date), r.load_id, r.ordinal
 LIMIT 1
+
+-- fragment: classify_match_rule_v1
+-- A v1 entry c against a v1-batch entry r: the same originator, trace
+-- number and effective date.
+r.kind = 'ach.entry' AND r.key_rule = 'v1-batch'
+  AND r.company_id = c.company_id AND r.trace_number = c.trace_number
+  AND r.value_date = c.value_date AND r.shard = c.shard
+
+-- fragment: classify_match_rule_batch
+-- A v1-batch entry c against a v1 entry r, the same way.
+r.kind = 'ach.entry' AND r.key_rule = 'v1'
+  AND r.company_id = c.company_id AND r.trace_number = c.trace_number
+  AND r.value_date = c.value_date AND r.shard = c.shard
 
 -- fragment: classify_probe_rule_v1
 -- A v1 entry against the tenant's v1-batch entries: the same originator,
@@ -83,9 +110,7 @@ LIMIT 1
 SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-  AND r.kind = 'ach.entry' AND r.key_rule = 'v1-batch'
-  AND r.company_id = c.company_id AND r.trace_number = c.trace_number
-  AND r.value_date = c.value_date AND r.shard = c.shard
+  AND {classify_match_rule_v1}
 ORDER BY r.load_id, r.ordinal
 LIMIT 1
 
@@ -95,11 +120,17 @@ LIMIT 1
 SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
-  AND r.kind = 'ach.entry' AND r.key_rule = 'v1'
-  AND r.company_id = c.company_id AND r.trace_number = c.trace_number
-  AND r.value_date = c.value_date AND r.shard = c.shard
+  AND {classify_match_rule_batch}
 ORDER BY r.load_id, r.ordinal
 LIMIT 1
+
+-- fragment: classify_match_alt
+-- An applied record r found by an alternate key of c (either against
+-- either) is the same payment: another natural key, the same content
+-- (the same fingerprint, or the instructed agent aside when both have an
+-- alt_fp).
+r.natural_key <> c.natural_key
+  AND (r.fingerprint = c.fingerprint OR r.alt_fp = c.alt_fp)
 
 -- fragment: classify_probe_alt
 -- One payment under another natural key (record.h: alt_key): either
@@ -122,8 +153,7 @@ FROM (SELECT * FROM clearing_record r
       SELECT * FROM clearing_record r
       WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
         AND r.kind = c.kind AND r.alt_key2 = c.alt_key2) r
-WHERE r.natural_key <> c.natural_key
-  AND (r.fingerprint = c.fingerprint OR r.alt_fp = c.alt_fp)
+WHERE {classify_match_alt}
 ORDER BY r.load_id, r.ordinal
 LIMIT 1
 
@@ -307,3 +337,251 @@ COPY (
   CROSS JOIN LATERAL ({classify_probe_alt}) r
   WHERE c.alt_key IS NOT NULL
   RETURNING ordinal, reason) TO STDOUT
+
+-- The Citus forms (docs/design/0038-loading-on-citus.md), run instead of
+-- the statements above when the database is a Citus one (db.sql,
+-- db_session_setup).  Citus cannot push down a lateral probe with LIMIT
+-- whose outer side is the stage (a temporary table, or an array): "cannot
+-- push down this subquery".  Here each rule's probe is a lateral subquery
+-- of clearing_record on the rule's own condition (the fragments
+-- classify_match_X above) and on the tenant as a column of the staged
+-- record (the setting clearing_load.tenant is the coordinator's: Citus
+-- would send current_setting() to the workers, which do not know it),
+-- giving every match; of a rule that names one match the first is kept on
+-- the coordinator (DISTINCT ON), where the probes above take it with LIMIT
+-- 1.  Citus plans the staged side as an intermediate result (read once on
+-- the coordinator, in this session, and sent to every worker; the staged
+-- records a statement reads are a MATERIALIZED CTE of the temporary
+-- tables only, so that all of it runs here) and the probe as one task per
+-- shard of clearing_record.
+--
+-- Each probe ends in ORDER BY r.shard, which orders nothing (a staged
+-- record's matches are in its shard) and keeps the probe a probe
+-- (docs/design/0040-citus-probe-plans.md): PostgreSQL does not pull a
+-- subquery with ORDER BY up into a join, so on each worker it stays the
+-- inner side of a nested loop over the staged records, planned on its
+-- own with the staged record's columns as parameters, and every index
+-- path it has names them in its Index Cond (every index of
+-- clearing_record but clearing_record_load_ordinal begins with the
+-- tenant).  As a plain join the planner could take a shard, or a whole
+-- index of it, for the outer side (it did: a whole scan of an empty
+-- partial index).  The shard being equal to the staged record's, the
+-- order costs no sort.
+
+-- fragment: classify_citus_probe_exact
+-- classify_probe_exact on Citus: the record of c's key (one at most).
+SELECT r.*
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND {classify_match_exact}
+ORDER BY r.shard
+
+-- fragment: classify_citus_probe_near
+-- classify_probe_near on Citus: c's near duplicates.
+SELECT r.*
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND {classify_match_near}
+ORDER BY r.shard
+
+-- fragment: classify_citus_probe_rule_v1
+-- classify_probe_rule_v1 on Citus.
+SELECT r.*
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND {classify_match_rule_v1}
+ORDER BY r.shard
+
+-- fragment: classify_citus_probe_rule_batch
+-- classify_probe_rule_batch on Citus.
+SELECT r.*
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND {classify_match_rule_batch}
+ORDER BY r.shard
+
+-- fragment: classify_citus_probe_alt_11
+-- classify_probe_alt on Citus, its first of four probes (c's alt_key
+-- against alt_key): a record of any shard (an alternate key is not the
+-- shard's), so every task probes, and sorts the few matches of each
+-- staged record by shard.
+SELECT r.*
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key = c.alt_key
+  AND {classify_match_alt}
+ORDER BY r.shard
+
+-- fragment: classify_citus_probe_alt_21
+-- The second: c's alt_key2 against alt_key.
+SELECT r.*
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key = c.alt_key2
+  AND {classify_match_alt}
+ORDER BY r.shard
+
+-- fragment: classify_citus_probe_alt_12
+-- The third: c's alt_key against alt_key2.
+SELECT r.*
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key2 = c.alt_key
+  AND {classify_match_alt}
+ORDER BY r.shard
+
+-- fragment: classify_citus_probe_alt_22
+-- The fourth: c's alt_key2 against alt_key2.
+SELECT r.*
+FROM clearing_record r
+WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key2 = c.alt_key2
+  AND {classify_match_alt}
+ORDER BY r.shard
+
+-- name: classify_citus_propagate
+-- The settings below on the workers too: with citus.propagate_set_commands 'local', Citus sends
+-- each later SET LOCAL of the transaction to the workers it is in a
+-- transaction with, and to each it opens one with later.  For this
+-- transaction only; run on Citus only, before the classification (the
+-- stage's own checks, local self-joins, are done by then).
+SET LOCAL citus.propagate_set_commands = 'local'
+
+-- name: classify_citus_no_hashjoin
+-- No hash join, on the coordinator and the workers: a hash join of a
+-- shard's records would read the tenant's history at every load
+-- (docs/design/0019; the lateral probes cannot be hashed, the other
+-- joins of a load's statements could).  The anti-join of classify_pending (local) is still
+-- a hash join: every join method is then off, the cheapest is taken.
+SET LOCAL enable_hashjoin = off
+
+-- name: classify_citus_no_mergejoin
+-- No merge join either (it sorts a shard's records).
+SET LOCAL enable_mergejoin = off
+
+-- name: classify_citus_no_seqscan
+-- No scan of a shard either: a probe's only path that names no staged
+-- column (its subquery's other paths are index scans whose Index Cond
+-- does).  When the probes were plain joins, a worker's planner, seeing
+-- the staged records as a function of 1,000 rows whatever their number,
+-- took a shard with stale or missing statistics for the outer side of the
+-- nested loop (tests/citus/run.sh reads the plans).  The temporary tables
+-- the coordinator reads have no index: their scans stay.
+SET LOCAL enable_seqscan = off
+
+-- name: classify_citus_no_jit
+-- No JIT compilation on the workers either (db_session_setup turns it off
+-- on the coordinator only): a lateral probe's plan is costed per staged
+-- record without the repeated probes' caching, so a task of 100,000
+-- staged records passed jit_inline_above_cost and compiled for 5 s,
+-- doubling an exact re-upload's time.
+SET LOCAL jit = off
+
+-- name: classify_sample_citus
+-- classify_sample on Citus: kinds $1 and keys $2 (text arrays of equal
+-- length) of the sampled keys, tenant $3.  The sampled keys an
+-- intermediate result too, the tenant among them: as a constant, a
+-- worker's planner took a shard's index scan of the tenant for the outer
+-- side of the join.
+WITH c AS MATERIALIZED (
+  SELECT $3::text AS tenant, u.kind, u.natural_key,
+         clearing_shard(u.kind, u.natural_key) AS shard
+  FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]))
+    AS u(kind, natural_key))
+SELECT EXISTS (
+  SELECT 1
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_exact}) r)
+
+-- name: classify_exact_citus
+-- classify_exact on Citus: the staged records whose key is applied.
+INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
+  natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
+SELECT c.load_id, c.ordinal, c.position, r.tenant, c.kind,
+       coalesce(c.journal_key, c.natural_key),
+       CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
+       NULL, r.load_id, r.ordinal, r.position
+FROM pg_temp.cl_stage c CROSS JOIN LATERAL ({classify_citus_probe_exact}) r
+
+-- name: classify_near_wanted_citus
+-- classify_near_wanted on Citus, for tenant $1.
+SELECT EXISTS (SELECT 1 FROM pg_temp.cl_stage WHERE near_key IS NOT NULL)
+   AND coalesce((SELECT true FROM clearing_record
+                 WHERE tenant = $1 AND near_key IS NOT NULL
+                 LIMIT 1), false)
+
+-- name: classify_tenant_near_citus
+-- Has tenant $1 applied ACH records (classify_tenant_near on Citus)?
+SELECT coalesce((SELECT true FROM clearing_record
+                 WHERE tenant = $1 AND near_key IS NOT NULL
+                 LIMIT 1), false)
+
+-- name: classify_rule_v1_wanted_citus
+-- classify_rule_v1_wanted on Citus, for tenant $1.
+SELECT coalesce((SELECT true FROM clearing_record
+                 WHERE tenant = $1 AND key_rule = 'v1-batch'
+                 LIMIT 1), false)
+
+-- fragment: classify_citus_matched
+-- What the journal row of pending record c matched with applied record r
+-- needs of both (a row of the matches m below).
+SELECT c.load_id, c.ordinal, c.position, coalesce(c.journal_key, c.natural_key) AS journal_key,
+       r.tenant, r.kind, r.natural_key AS matched_key, r.load_id AS matched_load_id,
+       r.ordinal AS matched_ordinal, r.position AS matched_position
+
+-- fragment: classify_citus_event
+-- The journal rows of the matches m (classify_citus_matched and a
+-- distance): per pending record the first in the order of its rule's
+-- probe (the closest in date, then the first applied).
+INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
+  natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
+SELECT DISTINCT ON (m.ordinal) m.load_id, m.ordinal, m.position, m.tenant, m.kind,
+       m.journal_key, 'near_duplicate', m.matched_key, m.matched_load_id,
+       m.matched_ordinal, m.matched_position
+FROM m
+ORDER BY m.ordinal, m.distance, m.matched_load_id, m.matched_ordinal
+RETURNING ordinal, reason
+
+-- name: classify_near_citus
+-- classify_near on Citus: every near duplicate of each pending record
+-- without a journal row, the closest kept.
+COPY (
+  WITH c AS MATERIALIZED (
+    SELECT * FROM pg_temp.cl_pending c
+    WHERE c.near_key IS NOT NULL AND {apply_unjournaled}),
+  m AS MATERIALIZED (
+    {classify_citus_matched}, abs(r.value_date - c.value_date) AS distance
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_near}) r)
+  {classify_citus_event}) TO STDOUT
+
+-- name: classify_rule_v1_citus
+-- classify_rule_v1 on Citus.
+COPY (
+  WITH c AS MATERIALIZED (
+    SELECT * FROM pg_temp.cl_pending c
+    WHERE c.kind = 'ach.entry' AND {apply_unjournaled}),
+  m AS MATERIALIZED (
+    {classify_citus_matched}, 0 AS distance
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_v1}) r)
+  {classify_citus_event}) TO STDOUT
+
+-- name: classify_rule_batch_citus
+-- classify_rule_batch on Citus.
+COPY (
+  WITH c AS MATERIALIZED (
+    SELECT * FROM pg_temp.cl_pending c
+    WHERE c.kind = 'ach.entry' AND {apply_unjournaled}),
+  m AS MATERIALIZED (
+    {classify_citus_matched}, 0 AS distance
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_batch}) r)
+  {classify_citus_event}) TO STDOUT
+
+-- name: classify_alt_citus
+-- classify_alt on Citus: four probes (either alternate key against either
+-- index), never one on an OR.
+COPY (
+  WITH c AS MATERIALIZED (SELECT * FROM pg_temp.cl_pending c WHERE c.alt_key IS NOT NULL),
+  m AS MATERIALIZED (
+    {classify_citus_matched}, 0 AS distance
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_11}) r
+    UNION ALL
+    {classify_citus_matched}, 0
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_21}) r
+    UNION ALL
+    {classify_citus_matched}, 0
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_12}) r
+    UNION ALL
+    {classify_citus_matched}, 0
+    FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_22}) r)
+  {classify_citus_event}) TO STDOUT

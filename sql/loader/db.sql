@@ -11,12 +11,17 @@
 -- dates, and a server that checks every 10 s that we are still there while
 -- it runs a statement: a session whose client gave up (--wait-limit, a kill)
 -- is rolled back then, not when its statement ends, so its locks go.
+-- Its last column says whether the database is a Citus one (the citus
+-- extension is in it), asked once here: a load then runs the Citus forms
+-- of the statements whose probes Citus cannot push down (classify.sql,
+-- docs/design/0038-loading-on-citus.md).
 SELECT pg_catalog.set_config('search_path', pg_catalog.quote_ident($1) || ', pg_temp', false),
        pg_catalog.set_config('client_connection_check_interval', '10s', false),
        pg_catalog.set_config('jit', 'off', false),
        pg_catalog.set_config('work_mem', '64MB', false),
        pg_catalog.set_config('temp_buffers', '128MB', false),
-       pg_catalog.set_config('datestyle', 'ISO, YMD', false)
+       pg_catalog.set_config('datestyle', 'ISO, YMD', false),
+       EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') AS citus
 
 -- Transaction control, for every module that opens a transaction.
 

@@ -80,3 +80,99 @@ FROM pg_temp.cl_pending c
 WHERE NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
                   WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
   AND {explain_not_parked}
+
+-- The Citus forms of the statements above (classify.sql says when and why
+-- they run): the applied records and parked versions the conflicts need
+-- are read first by a probe of the distributed table on its key (with its
+-- shard), a lateral subquery with ORDER BY as the load's probes
+-- (classify.sql), then compared on the coordinator: Citus cannot send a
+-- subquery correlated with the stage to the shards otherwise.
+
+-- fragment: explain_citus_probe_parked
+-- The parked versions q of staged record c (its key and contents), on
+-- Citus.
+SELECT q.*
+FROM clearing_quarantine q
+WHERE q.tenant = c.tenant AND q.kind = c.kind AND q.natural_key = c.natural_key
+  AND q.fingerprint = c.fingerprint AND q.shard = c.shard
+ORDER BY q.shard
+
+-- fragment: explain_citus_conflicts
+-- The staged conflicts c (not plain duplicates), with the tenant, key and
+-- shard of the record each matched.
+SELECT c.*, e.tenant AS m_tenant, coalesce(e.matched_key, c.natural_key) AS m_key,
+       clearing_shard(c.kind, coalesce(e.matched_key, c.natural_key)) AS m_shard
+FROM pg_temp.cl_stage c
+JOIN pg_temp.cl_event e ON e.ordinal = c.ordinal
+WHERE e.reason <> 'duplicate'
+
+-- name: explain_fields_citus
+-- explain_fields on Citus.
+UPDATE pg_temp.cl_event e
+SET fields = d.fields
+FROM (WITH c AS MATERIALIZED ({explain_citus_conflicts}),
+           r AS MATERIALIZED (
+             SELECT c.ordinal AS c_ordinal, r.*
+             FROM c CROSS JOIN LATERAL (
+               SELECT r.*
+               FROM clearing_record r
+               WHERE r.tenant = c.m_tenant AND r.kind = c.kind
+                 AND r.natural_key = c.m_key AND r.shard = c.m_shard
+               ORDER BY r.shard) r)
+      SELECT c.ordinal,
+             ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, differs)
+                   WHERE differs) AS fields
+      FROM c JOIN r ON r.c_ordinal = c.ordinal) d
+WHERE e.reason <> 'duplicate' AND e.ordinal = d.ordinal
+
+-- name: explain_quarantine_citus
+-- explain_quarantine on Citus: the versions of the conflicts' keys and
+-- contents parked already (a join on the quarantine's key and shard),
+-- then their journal rows, on the coordinator.
+INSERT INTO clearing_quarantine ({record_columns})
+WITH c AS MATERIALIZED (
+       SELECT c.* FROM pg_temp.cl_stage c
+       WHERE c.ordinal IN (
+         SELECT e.ordinal FROM pg_temp.cl_event e WHERE e.reason <> 'duplicate')),
+     q AS MATERIALIZED (
+       SELECT q.load_id, q.ordinal, q.tenant, q.kind, q.natural_key, q.fingerprint
+       FROM c CROSS JOIN LATERAL ({explain_citus_probe_parked}) q)
+SELECT {record_columns}
+FROM c
+WHERE NOT EXISTS (SELECT 1 FROM clearing_dedupe_event k
+                  JOIN q ON q.load_id = k.load_id AND q.ordinal = k.ordinal
+                  WHERE k.tenant = c.tenant
+                    AND k.natural_key = coalesce(c.journal_key, c.natural_key)
+                    AND k.reason <> 'duplicate' AND k.kind = c.kind
+                    AND q.natural_key = c.natural_key AND q.fingerprint = c.fingerprint)
+
+-- fragment: explain_citus_parked
+-- The parked versions (tenant, kind, key, fingerprint) of the staged
+-- records c: a probe of the quarantine's key and shard.
+SELECT DISTINCT q.tenant, q.kind, q.natural_key, q.fingerprint
+FROM c CROSS JOIN LATERAL ({explain_citus_probe_parked}) q
+
+-- name: explain_park_rejected_citus
+-- explain_park_rejected on Citus.
+INSERT INTO clearing_quarantine ({record_columns})
+WITH c AS MATERIALIZED (SELECT * FROM pg_temp.cl_stage),
+     q AS MATERIALIZED ({explain_citus_parked})
+SELECT {record_columns}
+FROM c
+WHERE NOT EXISTS (SELECT 1 FROM q
+                  WHERE q.tenant = c.tenant AND q.kind = c.kind
+                    AND q.natural_key = c.natural_key AND q.fingerprint = c.fingerprint)
+
+-- name: explain_park_held_citus
+-- explain_park_held on Citus.
+INSERT INTO clearing_quarantine ({record_columns})
+WITH c AS MATERIALIZED (
+       SELECT * FROM pg_temp.cl_pending c
+       WHERE NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
+                         WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')),
+     q AS MATERIALIZED ({explain_citus_parked})
+SELECT {record_columns}
+FROM c
+WHERE NOT EXISTS (SELECT 1 FROM q
+                  WHERE q.tenant = c.tenant AND q.kind = c.kind
+                    AND q.natural_key = c.natural_key AND q.fingerprint = c.fingerprint)

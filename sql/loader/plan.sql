@@ -86,3 +86,61 @@ CROSS JOIN LATERAL (
   LIMIT 1) r
 JOIN clearing_load l ON l.load_id = r.load_id
 ORDER BY c.ordinal
+
+-- name: plan_batch_citus
+-- plan_batch on Citus (classify.sql says when and why): the records of a
+-- batch ($1, as above) probed in clearing_record by each rule's Citus
+-- probe (classify.sql), on the tenant as the records' column; which later rules are tried as
+-- parameters, not settings (the workers do not have them): near
+-- duplicates $2 (on or off), the other ACH key rule $3 (v1, batch or
+-- none).  Of each record's matches the first in the order of precedence
+-- and of its rule's probe is kept, on the coordinator.
+WITH c AS MATERIALIZED (SELECT * FROM pg_catalog.unnest($1::clearing_record[])),
+m AS MATERIALIZED (
+  SELECT c.ordinal AS c_ordinal, 1 AS precedence, 0 AS distance,
+         CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END AS reason,
+         NULL::text AS matched_key, r.*
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_exact}) r
+  UNION ALL
+  SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_11}) r
+  UNION ALL
+  SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_21}) r
+  UNION ALL
+  SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_12}) r
+  UNION ALL
+  SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_22}) r
+  UNION ALL
+  SELECT c.ordinal, 3, abs(r.value_date - c.value_date), 'near_duplicate', r.natural_key, r.*
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_near}) r
+  WHERE c.near_key IS NOT NULL AND $2::text = 'on'
+  UNION ALL
+  SELECT c.ordinal, 4, 0, 'near_duplicate', r.natural_key, r.*
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_v1}) r
+  WHERE c.kind = 'ach.entry' AND $3::text = 'v1'
+  UNION ALL
+  SELECT c.ordinal, 4, 0, 'near_duplicate', r.natural_key, r.*
+  FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_batch}) r
+  WHERE c.kind = 'ach.entry' AND $3::text = 'batch')
+SELECT c.ordinal, r.reason, r.load_id, l.file_name, r.position,
+       pg_catalog.to_char(l.finished_at, {iso_ts}), r.matched_key,
+       CASE WHEN r.reason <> 'duplicate'
+            THEN ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, differs) WHERE differs)
+       END,
+       {compared_r}
+FROM c
+JOIN (SELECT DISTINCT ON (m.c_ordinal) *
+      FROM m
+      ORDER BY m.c_ordinal, m.precedence, m.distance, m.load_id, m.ordinal) r
+  ON r.c_ordinal = c.ordinal
+JOIN clearing_load l ON l.load_id = r.load_id
+ORDER BY c.ordinal
+
+-- name: plan_set_rules_citus
+-- plan_set_rules on Citus: the rules are plan_batch_citus's parameters;
+-- its plan made for each batch with their values (Citus cannot plan a
+-- distributed statement whose parameters it does not know).
+SELECT pg_catalog.set_config('plan_cache_mode', 'force_custom_plan', true)
