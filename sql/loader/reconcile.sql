@@ -240,7 +240,9 @@ SELECT e.natural_key, e.entry_index, r.rule,
           WHERE c.msg_id IS NOT NULL AND s.tenant = $1 AND s.msg_id = c.msg_id
             AND s.status = 'RJCT'
             AND clearing_group_status(s.item, s.instr_id, s.end_to_end_id, s.tx_id, s.uetr)
-            AND s.msg_id IS NOT NULL)),
+            AND s.msg_id IS NOT NULL
+            -- a pain.002 payment information status: its block's only
+            AND (s.pmt_inf_id IS NULL OR s.pmt_inf_id = c.pmt_inf_id))),
        (SELECT CASE WHEN c.reason_code IN ('R05', 'R07', 'R10', 'R11', 'R29', 'R51')
                     THEN e.on_date - o.value_date > 60
                     ELSE clearing_banking_days(o.value_date, e.on_date) > 2 END
@@ -411,7 +413,7 @@ CROSS JOIN LATERAL (
          -sum(x.amount_minor) AS total, min(x.currency) AS ccy
   FROM clearing_record x
   WHERE x.tenant = $1 AND x.pmt_inf_id = coalesce(e.batch_pmt_inf_id, e.pmt_inf_id)
-    AND x.kind = 'pain.001'
+    AND x.kind = 'pain.001' AND e.item <> 'status'
   GROUP BY x.pmt_inf_id, x.load_id
   UNION ALL
   SELECT CASE GROUPING(b.company_id, b.batch_number) WHEN 0 THEN 'trace_batch'
@@ -447,6 +449,7 @@ CROSS JOIN LATERAL (
   FROM clearing_record x
   WHERE clearing_group_status(e.item, e.instr_id, e.end_to_end_id, e.tx_id, e.uetr)
     AND x.tenant = $1 AND x.msg_id = e.msg_id
+    AND (e.pmt_inf_id IS NULL OR x.pmt_inf_id = e.pmt_inf_id)
   GROUP BY x.msg_id, x.load_id) AS g
 WHERE e.batch_count IS NOT NULL
    OR clearing_group_status(e.item, e.instr_id, e.end_to_end_id, e.tx_id, e.uetr)
