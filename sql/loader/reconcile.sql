@@ -269,7 +269,7 @@ CROSS JOIN LATERAL (
            x.currency, x.direction, x.value_date,
            x.debtor_account, x.creditor_account, x.receiving_account,
            x.original_trace, x.orgnl_uetr, x.orgnl_end_to_end_id, x.uetr, x.end_to_end_id,
-           x.tx_id, x.reason_code, x.msg_id,
+           x.tx_id, x.reason_code, x.msg_id, x.pmt_inf_id,
            (x.kind IN ('ach.return', 'pacs.004')) = e.is_return AS cls,
            least(
              CASE WHEN x.uetr = e.uetr OR x.orgnl_uetr = e.uetr
@@ -683,9 +683,14 @@ ins AS (
   UNION ALL
   SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
+  -- (a pain.002 payment information status: its block's records only)
+  CROSS JOIN LATERAL (
+    SELECT s.pmt_inf_id FROM clearing_statement_item s
+    WHERE s.tenant = $1 AND s.kind = r.entry_kind AND s.natural_key = r.entry_key) AS s
   CROSS JOIN LATERAL (
     SELECT x.kind, x.natural_key FROM clearing_record x
     WHERE x.tenant = $1 AND x.load_id = r.batch_load_id AND x.msg_id = r.batch_ref
+      AND (s.pmt_inf_id IS NULL OR x.pmt_inf_id = s.pmt_inf_id)
     OFFSET 0) AS x
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'msg_id'
   ON CONFLICT DO NOTHING
