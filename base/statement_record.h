@@ -24,6 +24,7 @@ enum cl_stmt_source {
 	CL_STMT_SRC_MT940,    /* SWIFT MT940 customer statement */
 	CL_STMT_SRC_MT942,    /* SWIFT MT942 interim transaction report */
 	CL_STMT_SRC_CSV,      /* a bank's CSV export read by its column map */
+	CL_STMT_SRC_PAIN002,  /* customer payment status report (to the initiator) */
 };
 
 enum cl_stmt_kind {
@@ -148,18 +149,23 @@ struct cl_stmt_tx {
 	char chrgs_ccy[4];
 };
 
-/* pacs.002: a status of an original message or transaction. */
+/* pacs.002 and pain.002: a status of an original message, payment
+ * information block (pain.002 OrgnlPmtInfAndSts) or transaction. */
 struct cl_stmt_status {
 	unsigned long index;           /* 1-based among its kind */
 	unsigned long line;
 	char orgnl_msg_id[CL_ID_MAX];  /* OrgnlGrpInf(AndSts)/OrgnlMsgId */
 	char orgnl_msg_nm_id[CL_ID_MAX]; /* OrgnlMsgNmId: "pacs.008.001.08" */
+	char orgnl_pmt_inf_id[CL_ID_MAX]; /* pain.002: OrgnlPmtInfId (of the block, or
+	                                  of the transaction in .001.02) */
+	bool pmt_inf;                  /* a GROUP_STATUS of one OrgnlPmtInfAndSts
+	                                  (PmtInfSts), not of the whole message */
 	char orgnl_instr_id[CL_ID_MAX];
 	char orgnl_end_to_end_id[CL_ID_MAX];
 	char orgnl_tx_id[CL_ID_MAX];
 	char orgnl_uetr[37];         
 	char sts_id[CL_ID_MAX];        /* StsId */
-	char status[CL_STMT_CODE_MAX]; /* GrpSts or TxSts: ACSC, RJCT, ... */
+	char status[CL_STMT_CODE_MAX]; /* GrpSts, PmtInfSts or TxSts: ACSC, RJCT, ... */
 	char reason[CL_STMT_CODE_MAX]; /* first StsRsnInf/Rsn/Cd or Prtry */
 	char accptnc_dt_tm[CL_STMT_DATE_MAX]; /* AccptncDtTm */
 	bool has_amount;               /* OrgnlTxRef/IntrBkSttlmAmt, else Amt/InstdAmt */
@@ -173,7 +179,7 @@ struct cl_stmt_item {
 	                                  (pacs.002: the report's GrpHdr) */
 	struct cl_stmt_entry entry;    /* ENTRY and TX */
 	struct cl_stmt_tx tx;          /* TX */
-	struct cl_stmt_status status;  /* GROUP_STATUS and TX_STATUS */
+	struct cl_stmt_status status;  /* GROUP_STATUS and TX_STATUS (pacs.002, pain.002) */
 };
 
 #endif

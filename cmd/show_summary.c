@@ -227,6 +227,19 @@ static void reconciled(struct cl_show_summary *s, const struct cl_kv *kv, int n)
 			printf("  reconciled more matches: --verbose lists every one\n");
 		return;
 	}
+	if (get(kv, n, "payment_status")) {
+		/* a status report's answer: what it said of the payment */
+		const char *why = get(kv, n, "status_reason");
+
+		printf("  status %s%s%s by %s %s line %s (rule %s, run %s)\n",
+		       get(kv, n, "payment_status"), why ? " " : "", why ? why : "",
+		       get(kv, n, "entry_kind") ? get(kv, n, "entry_kind") : "",
+		       safe(base_name(get(kv, n, "entry_file")), f, sizeof(f)),
+		       get(kv, n, "entry_position") ? get(kv, n, "entry_position") : "?",
+		       get(kv, n, "rule") ? get(kv, n, "rule") : "?",
+		       get(kv, n, "run_id") ? get(kv, n, "run_id") : "?");
+		return;
+	}
 	printf("  reconciled %s %s line %s, booked %s (rule %s, run %s)\n",
 	       get(kv, n, "entry_kind") ? get(kv, n, "entry_kind") : "",
 	       safe(base_name(get(kv, n, "entry_file")), f, sizeof(f)),

@@ -504,6 +504,7 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 	bool dd_pain = p->kind == CL_ISO_PAIN008;
 	bool dd = dd_pain || p->kind == CL_ISO_PACS003;
 	char why[CL_MSGTEXT_MAX], path[CL_PATH_MAX];
+	bool hdr_other;
 
 	cl_record_clear(rec);
 	rec->scheme = "iso20022";
@@ -620,20 +621,26 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 	}
 	take(p, F_USTRD, rec->remittance_text, CL_NAME_MAX, "remittance information");
 
-	/* the hop: transaction, else group header, else AppHdr */
+	/* the hop: transaction, else group header, else AppHdr -- an AppHdr
+	 * whose MsgDefIdr names this message (a version apart is only a
+	 * note, as real samples are): one naming another message (pacs.009
+	 * over a pacs.008) may be another message's header, and its sender
+	 * would key this one's payments as that hop's (docs/design/0044) */
+	hdr_other = p->seen[F_HDR_MSG_DEF] && p->val[F_HDR_MSG_DEF][0] &&
+		    strncmp(p->val[F_HDR_MSG_DEF], p->msg_type, 8) != 0;
 	take_agent(p, F_TX_INSTG_BIC, F_TX_INSTG_MMB, rec->instructing_agent,
 		   "instructing agent");
 	if (!rec->instructing_agent[0])
 		take_agent(p, F_GRP_INSTG_BIC, F_GRP_INSTG_MMB, rec->instructing_agent,
 			   "instructing agent");
-	if (!rec->instructing_agent[0])
+	if (!rec->instructing_agent[0] && !hdr_other)
 		take_agent(p, F_HDR_FR_BIC, F_HDR_FR_MMB, rec->instructing_agent,
 			   "AppHdr sender");
 	take_agent(p, F_TX_INSTD_BIC, F_TX_INSTD_MMB, rec->instructed_agent, "instructed agent");
 	if (!rec->instructed_agent[0])
 		take_agent(p, F_GRP_INSTD_BIC, F_GRP_INSTD_MMB, rec->instructed_agent,
 			   "instructed agent");
-	if (!rec->instructed_agent[0])
+	if (!rec->instructed_agent[0] && !hdr_other)
 		take_agent(p, F_HDR_TO_BIC, F_HDR_TO_MMB, rec->instructed_agent, "AppHdr receiver");
 
 	/* key and fingerprint */
@@ -641,7 +648,23 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 		size_t n = strlen(CL_ISO_NO_INSTG);
 
 		scope_path(p, F_INSTR_ID, path, sizeof(path));
-		if (strncmp(why, CL_ISO_NO_INSTG, n) == 0 &&
+		if (strncmp(why, CL_ISO_NO_INSTG, n) == 0 && hdr_other &&
+		    (p->seen[F_HDR_FR_BIC] || p->seen[F_HDR_FR_MMB])) {
+			struct cl_error *e = cl_iso_add_error(
+				p, p->tx_line, path, "no_key",
+				"transaction cannot be identified (no natural key), so a copy of "
+				"it could not be told from a new payment: the Document names no "
+				"instructing agent, and the AppHdr's sender (Fr) is not taken: its "
+				"MsgDefIdr \"%.40s\" (line %lu) names another message than this "
+				"%s, so the header may be another message's",
+				p->val[F_HDR_MSG_DEF], p->line_of[F_HDR_MSG_DEF], p->msg_type);
+
+			e->other_line = p->line_of[F_HDR_MSG_DEF];
+			snprintf(e->hint, sizeof(e->hint),
+				 "have the sender fill GrpHdr/InstgAgt, or send the Document with "
+				 "the AppHdr that names it");
+			p->no_instg++;
+		} else if (strncmp(why, CL_ISO_NO_INSTG, n) == 0 &&
 		    (p->seen[F_TX_INSTG_OTHER] || p->seen[F_GRP_INSTG_OTHER] ||
 		     p->seen[F_HDR_FR_OTHER])) {
 			/* an agent is there, named by no id the key takes */

@@ -36,6 +36,8 @@ const char *cl_stmt_source_name(enum cl_stmt_source s)
 		return "mt942";
 	case CL_STMT_SRC_CSV:
 		return "csv";
+	case CL_STMT_SRC_PAIN002:
+		return "pain.002";
 	default:
 		return "";
 	}

@@ -7,7 +7,8 @@
  *                     (xml_engine.c): element paths -> scopes and fields
  *   statement_camt.c  camt.052/053/054: Stmt/Ntfctn/Rpt, Bal, TxsSummry,
  *                     Ntry, Btch, TxDtls, and the statement checks
- *   status_pacs002.c  pacs.002: OrgnlGrpInfAndSts, TxInfAndSts
+ *   status_pacs002.c  pacs.002 and pain.002: OrgnlGrpInfAndSts,
+ *                     OrgnlPmtInfAndSts, TxInfAndSts
  *   statement_bai2.c  BAI2 records and trailer checks
  *   statement_mt940.c SWIFT MT940/MT942 messages: lines, the message, checks
  *   statement_mt940_fields.c  the values of their fields (statement_mt940_internal.h)
@@ -51,6 +52,7 @@ enum cl_stmt_scope {
 	SC_TX,        /* TxDtls */
 	SC_OGRP,      /* OrgnlGrpInfAndSts */
 	SC_TXSTS,     /* TxInfAndSts */
+	SC_OPMT,      /* OrgnlPmtInfAndSts (pain.002) */
 };
 
 /* One path of a message: below scope `scope`, the element at `rel`
@@ -103,6 +105,7 @@ struct cl_stmt_msg_ops {
 
 extern const struct cl_stmt_msg_ops cl_stmt_camt_ops;     /* statement_camt.c */
 extern const struct cl_stmt_msg_ops cl_stmt_pacs002_ops;  /* status_pacs002.c */
+extern const struct cl_stmt_msg_ops cl_stmt_pain002_ops;  /* status_pacs002.c */
 
 /* ---- camt state (statement_camt.c) ---- */
 struct cl_stmt_camt {
@@ -165,10 +168,13 @@ struct cl_stmt_camt {
 	unsigned long entry_index;
 };
 
-/* ---- pacs.002 state (status_pacs002.c) ---- */
+/* ---- pacs.002 and pain.002 state (status_pacs002.c) ---- */
 struct cl_stmt_pacs002 {
 	struct cl_stmt_statement hdr;   /* GrpHdr */
 	struct cl_stmt_status st;       /* being read */
+	struct cl_stmt_status pst;      /* pain.002 OrgnlPmtInfAndSts being read */
+	bool in_pmt;                    /* inside one */
+	unsigned long n_pmt;
 	char grp_orgnl_msg_id[CL_ID_MAX], grp_orgnl_msg_nm_id[CL_ID_MAX];
 	char amt[40], amt_ccy[8], amt2[40], amt2_ccy[8];
 	unsigned long amt_line;

@@ -32,10 +32,15 @@ static const struct stmt_msgdef {
 	{"camt.054", CL_STMT_SRC_CAMT054, "BkToCstmrDbtCdtNtfctn", 2, 14},
 	{"pacs.002", CL_STMT_SRC_PACS002, "pacs.002.001.02", 2, 2},
 	{"pacs.002", CL_STMT_SRC_PACS002, "FIToFIPmtStsRpt", 3, 16},
+	/* pain.002.001.01 was never published either (the catalogue's
+	   customer status report begins with PaymentStatusReportV02) */
+	{"pain.002", CL_STMT_SRC_PAIN002, "pain.002.001.02", 2, 2},
+	{"pain.002", CL_STMT_SRC_PAIN002, "CstmrPmtStsRpt", 3, 15},
 };
 
 #define SUPPORTED                                                                            \
-	"camt.052, camt.053 or camt.054 (.001.01 to .001.14) or pacs.002 (.001.02 to .001.16)"
+	"camt.052, camt.053 or camt.054 (.001.01 to .001.14), pacs.002 (.001.02 to .001.16) " \
+	"or pain.002 (.001.02 to .001.15)"
 
 static unsigned long cur_line(const struct cl_stmt_xml *x)
 {
@@ -201,7 +206,10 @@ static bool document_start(struct cl_stmt_parser *p, unsigned long line, const x
 		return false;
 	}
 	snprintf(p->message_type, sizeof(p->message_type), "%s", t);
-	version = (t[13] >= '0' && t[13] <= '9' && t[14] >= '0' && t[14] <= '9' && !t[15])
+	/* (SIX's pain.002.001.03.ch.02, the Swiss restriction of pain.002.001.03
+	   that Swiss banks answer a pain.001 with, is its version) */
+	version = (t[13] >= '0' && t[13] <= '9' && t[14] >= '0' && t[14] <= '9' &&
+		   (!t[15] || (strncmp(t, "pain.002", 8) == 0 && strncmp(t + 15, ".ch.", 4) == 0)))
 			  ? (t[13] - '0') * 10 + (t[14] - '0')
 			  : -1;
 	m = msgdef_of(t, version);
@@ -221,7 +229,9 @@ static bool document_start(struct cl_stmt_parser *p, unsigned long line, const x
 	}
 	x->root_name = m->root;
 	x->version = (unsigned)version;
-	x->ops = m->source == CL_STMT_SRC_PACS002 ? &cl_stmt_pacs002_ops : &cl_stmt_camt_ops;
+	x->ops = m->source == CL_STMT_SRC_PACS002   ? &cl_stmt_pacs002_ops
+		 : m->source == CL_STMT_SRC_PAIN002 ? &cl_stmt_pain002_ops
+						    : &cl_stmt_camt_ops;
 	build_hash(x);
 	return true;
 }

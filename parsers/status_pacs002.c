@@ -1,6 +1,14 @@
-/* status_pacs002.c - pacs.002 payment status reports (.001.02 to .001.16,
- * FedNow, Fedwire, TCH RTP and CBPR+ usages): one GROUP_STATUS item per
- * OrgnlGrpInfAndSts, one TX_STATUS item per TxInfAndSts.
+/* status_pacs002.c - payment status reports: pacs.002 (.001.02 to .001.16,
+ * FedNow, Fedwire, TCH RTP and CBPR+ usages) and pain.002, its customer
+ * twin (.001.02 to .001.15): one GROUP_STATUS item per OrgnlGrpInfAndSts
+ * and per pain.002 OrgnlPmtInfAndSts, one TX_STATUS item per TxInfAndSts.
+ *
+ * pain.002 from .001.03 nests the transactions' statuses in the payment
+ * information block they answer (OrgnlPmtInfAndSts: OrgnlPmtInfId,
+ * PmtInfSts, StsRsnInf, TxInfAndSts); each takes its block's
+ * OrgnlPmtInfId.  pain.002.001.02 (root <pain.002.001.02>, the 2006
+ * PaymentStatusReportV02 that pacs.002.001.02 shares) has no block: its
+ * TxInfAndSts name their OrgnlPmtInfId themselves (docs/design/0044).
  *
  * Up to .001.09 the report holds one OrgnlGrpInfAndSts and the
  * transactions refer to it; from .001.10 there may be several, and a
@@ -23,6 +31,7 @@ enum {
 	PF_G_MSG_ID, PF_G_MSG_NM_ID, PF_G_STS, PF_G_RSN,
 	PF_T_STS_ID, PF_T_MSG_ID, PF_T_MSG_NM_ID, PF_T_INSTR_ID, PF_T_E2E, PF_T_TX_ID,
 	PF_T_UETR, PF_T_STS, PF_T_RSN, PF_T_ACCPTNC, PF_T_AMT, PF_T_AMT2,
+	PF_P_PMT_INF_ID, PF_P_STS, PF_P_RSN, PF_T_PMT_INF_ID,
 	PF_COUNT
 };
 
@@ -60,6 +69,48 @@ static const struct cl_stmt_vpath v02[] = {
 	{2, 2, {SC_TXSTS, "StsRsnInf/StsRsn/Prtry", 0, PF_T_RSN, true}},
 };
 
+/* pain.002 (CustomerPaymentStatusReport, .001.03 on; PaymentStatusReportV02
+ * in .001.02): the same status in the same words, one level more. */
+static const struct cl_stmt_path pain_paths[] = {
+	{SC_ROOT, "GrpHdr", SC_GRPHDR, 0, false},
+	{SC_ROOT, "OrgnlGrpInfAndSts", SC_OGRP, 0, false},
+	{SC_ROOT, "OrgnlPmtInfAndSts", SC_OPMT, 0, false},
+	{SC_GRPHDR, "MsgId", 0, PF_MSG_ID, false},
+	{SC_GRPHDR, "CreDtTm", 0, PF_CRE_DT_TM, false},
+	{SC_OGRP, "OrgnlMsgId", 0, PF_G_MSG_ID, false},
+	{SC_OGRP, "OrgnlMsgNmId", 0, PF_G_MSG_NM_ID, false},
+	{SC_OGRP, "GrpSts", 0, PF_G_STS, false},
+	{SC_OGRP, "StsRsnInf/Rsn/Cd", 0, PF_G_RSN, true},
+	{SC_OGRP, "StsRsnInf/Rsn/Prtry", 0, PF_G_RSN, true},
+	{SC_OPMT, "OrgnlPmtInfId", 0, PF_P_PMT_INF_ID, false},
+	{SC_OPMT, "PmtInfSts", 0, PF_P_STS, false},
+	{SC_OPMT, "StsRsnInf/Rsn/Cd", 0, PF_P_RSN, true},
+	{SC_OPMT, "StsRsnInf/Rsn/Prtry", 0, PF_P_RSN, true},
+	{SC_OPMT, "TxInfAndSts", SC_TXSTS, 0, false},
+	{SC_TXSTS, "StsId", 0, PF_T_STS_ID, false},
+	{SC_TXSTS, "OrgnlInstrId", 0, PF_T_INSTR_ID, false},
+	{SC_TXSTS, "OrgnlEndToEndId", 0, PF_T_E2E, false},
+	{SC_TXSTS, "OrgnlUETR", 0, PF_T_UETR, false},
+	{SC_TXSTS, "TxSts", 0, PF_T_STS, false},
+	{SC_TXSTS, "StsRsnInf/Rsn/Cd", 0, PF_T_RSN, true},
+	{SC_TXSTS, "StsRsnInf/Rsn/Prtry", 0, PF_T_RSN, true},
+	{SC_TXSTS, "AccptncDtTm", 0, PF_T_ACCPTNC, false},
+	{SC_TXSTS, "OrgnlTxRef/Amt/InstdAmt", 0, PF_T_AMT, false},
+	{SC_TXSTS, "OrgnlTxRef/Amt/EqvtAmt/Amt", 0, PF_T_AMT2, false},
+};
+
+/* pain.002.001.02's own: no payment information block, the reason in
+ * StsRsn, and OrgnlPmtInfId and OrgnlTxId in the transaction. */
+static const struct cl_stmt_vpath pain_v02[] = {
+	{2, 2, {SC_ROOT, "TxInfAndSts", SC_TXSTS, 0, false}},
+	{2, 2, {SC_OGRP, "StsRsnInf/StsRsn/Cd", 0, PF_G_RSN, true}},
+	{2, 2, {SC_OGRP, "StsRsnInf/StsRsn/Prtry", 0, PF_G_RSN, true}},
+	{2, 2, {SC_TXSTS, "OrgnlPmtInfId", 0, PF_T_PMT_INF_ID, false}},
+	{2, 2, {SC_TXSTS, "OrgnlTxId", 0, PF_T_TX_ID, false}},
+	{2, 2, {SC_TXSTS, "StsRsnInf/StsRsn/Cd", 0, PF_T_RSN, true}},
+	{2, 2, {SC_TXSTS, "StsRsnInf/StsRsn/Prtry", 0, PF_T_RSN, true}},
+};
+
 static void put(struct cl_stmt_parser *p, char *dst, size_t cap, const char *v, size_t n,
 		unsigned long line)
 {
@@ -86,9 +137,23 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 		s->hdr.sum_nb_of_ntries = s->hdr.sum_cdt_nb = s->hdr.sum_dbt_nb = -1;
 		s->hdr.last_page = true;
 		break;
+	case SC_OPMT:
+		memset(&s->pst, 0, sizeof(s->pst));
+		s->pst.line = line;
+		s->pst.pmt_inf = true;
+		s->pst.index = ++s->n_pmt;
+		snprintf(s->pst.orgnl_msg_id, sizeof(s->pst.orgnl_msg_id), "%s",
+			 s->grp_orgnl_msg_id);
+		snprintf(s->pst.orgnl_msg_nm_id, sizeof(s->pst.orgnl_msg_nm_id), "%s",
+			 s->grp_orgnl_msg_nm_id);
+		s->in_pmt = true;
+		break;
 	case SC_OGRP:
 	case SC_TXSTS:
 		memset(&s->st, 0, sizeof(s->st));
+		if (scope == SC_TXSTS && s->in_pmt) /* its block's */
+			memcpy(s->st.orgnl_pmt_inf_id, s->pst.orgnl_pmt_inf_id,
+			       sizeof(s->st.orgnl_pmt_inf_id));
 		s->st.line = line;
 		s->amt[0] = s->amt_ccy[0] = s->amt2[0] = s->amt2_ccy[0] = '\0';
 		s->amt_line = line;
@@ -108,7 +173,7 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 		  unsigned long line)
 {
 	struct cl_stmt_pacs002 *s = &p->pacs;
-	struct cl_stmt_status *t = &s->st;
+	struct cl_stmt_status *t = &s->st, *b = &s->pst;
 
 #define PUT(dst) put(p, dst, sizeof(dst), v, n, line)
 	/* a date must be one; no value is a template's placeholder (amounts
@@ -133,6 +198,10 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 	case PF_T_TX_ID: PUT(t->orgnl_tx_id); break;
 	case PF_T_UETR: PUT(t->orgnl_uetr); break;
 	case PF_T_ACCPTNC: PUT(t->accptnc_dt_tm); break;
+	case PF_T_PMT_INF_ID: PUT(t->orgnl_pmt_inf_id); break;
+	case PF_P_PMT_INF_ID: PUT(b->orgnl_pmt_inf_id); break;
+	case PF_P_STS: PUT(b->status); break;
+	case PF_P_RSN: PUT(b->reason); break;
 	case PF_T_AMT:
 		PUT(s->amt);
 		snprintf(s->amt_ccy, sizeof(s->amt_ccy), "%s", ccy);
@@ -166,10 +235,10 @@ static bool status_code(const char *s)
 static void status_end(struct cl_stmt_parser *p, int scope)
 {
 	struct cl_stmt_pacs002 *s = &p->pacs;
-	struct cl_stmt_status *t = &s->st;
+	struct cl_stmt_status *t = scope == SC_OPMT ? &s->pst : &s->st;
 	struct cl_stmt_item *it;
 	char path[CL_PATH_MAX];
-	const char *what = scope == SC_OGRP ? "GrpSts" : "TxSts";
+	const char *what = scope == SC_OGRP ? "GrpSts" : scope == SC_OPMT ? "PmtInfSts" : "TxSts";
 
 	cl_stmt_xml_scope_path(p, path, sizeof(path));
 	if (t->status[0] && !status_code(t->status)) {
@@ -183,6 +252,17 @@ static void status_end(struct cl_stmt_parser *p, int scope)
 	if (scope == SC_OGRP) {
 		memcpy(s->grp_orgnl_msg_id, t->orgnl_msg_id, sizeof(s->grp_orgnl_msg_id));
 		memcpy(s->grp_orgnl_msg_nm_id, t->orgnl_msg_nm_id, sizeof(s->grp_orgnl_msg_nm_id));
+	} else if (scope == SC_OPMT) {
+		s->in_pmt = false;
+		/* the block's id is what its status and its transactions'
+		   answer: without it a PmtInfSts would read as the group's */
+		if (!t->orgnl_pmt_inf_id[0]) {
+			cl_stmt_error(p, t->line, path, "missing_element",
+				      "payment information status %lu has no <OrgnlPmtInfId>: expected "
+				      "the PmtInfId of the block it answers",
+				      t->index);
+			t->status[0] = '\0';
+		}
 	} else {
 		const char *amt = s->amt[0] ? s->amt : s->amt2;
 		const char *ccy = s->amt[0] ? s->amt_ccy : s->amt2_ccy;
@@ -210,7 +290,7 @@ static void status_end(struct cl_stmt_parser *p, int scope)
 			}
 		}
 	}
-	it = cl_stmt_slot(p, scope == SC_OGRP ? CL_STMT_GROUP_STATUS : CL_STMT_TX_STATUS);
+	it = cl_stmt_slot(p, scope == SC_TXSTS ? CL_STMT_TX_STATUS : CL_STMT_GROUP_STATUS);
 	it->stmt = s->hdr;
 	it->status = *t;
 	cl_stmt_commit(p);
@@ -218,7 +298,7 @@ static void status_end(struct cl_stmt_parser *p, int scope)
 
 static void scope_end(struct cl_stmt_parser *p, int scope)
 {
-	if (scope == SC_OGRP || scope == SC_TXSTS)
+	if (scope == SC_OGRP || scope == SC_OPMT || scope == SC_TXSTS)
 		status_end(p, scope);
 	if (scope == SC_ROOT && p->pacs.n_grp == 0 && p->pacs.n_tx == 0) {
 		/* the schema allows both 0..n, but a report of no status is
@@ -252,4 +332,15 @@ const struct cl_stmt_msg_ops cl_stmt_pacs002_ops = {
 	.field = field,
 	.required = required,
 	.nrequired = sizeof(required) / sizeof(required[0]),
+};
+
+const struct cl_stmt_msg_ops cl_stmt_pain002_ops = {
+	.paths = pain_paths,
+	.npaths = sizeof(pain_paths) / sizeof(pain_paths[0]),
+	.nfields = PF_COUNT,
+	.vpaths = pain_v02,
+	.nvpaths = sizeof(pain_v02) / sizeof(pain_v02[0]),
+	.scope_start = scope_start,
+	.scope_end = scope_end,
+	.field = field,
 };

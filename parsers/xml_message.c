@@ -8,7 +8,7 @@
  *   family (an unsupported message, a foreign namespace, no Document at
  *   all): the clearing reader (iso20022.c), which says what is wrong;
  *   camt.052/053/054: the statement reader (statement_camt.c);
- *   pacs.002: the status reader (status_pacs002.c).
+ *   pacs.002 and pain.002: the status reader (status_pacs002.c).
  *
  * Until the namespace is read both readers see the events (the envelope
  * and AppHdr around the Document); what the engine says before then
@@ -36,13 +36,15 @@ struct xml_message {
 static bool statement_message(const char *t)
 {
 	return strncmp(t, "camt.052", 8) == 0 || strncmp(t, "camt.053", 8) == 0 ||
-	       strncmp(t, "camt.054", 8) == 0 || strncmp(t, "pacs.002", 8) == 0;
+	       strncmp(t, "camt.054", 8) == 0 || strncmp(t, "pacs.002", 8) == 0 ||
+	       strncmp(t, "pain.002", 8) == 0;
 }
 
 static enum cl_family stmt_family(const struct xml_message *m)
 {
-	return m->stmt->source == CL_STMT_SRC_PACS002 ||
-			       strncmp(m->stmt->message_type, "pacs.002", 8) == 0
+	return m->stmt->source == CL_STMT_SRC_PACS002 || m->stmt->source == CL_STMT_SRC_PAIN002 ||
+			       strncmp(m->stmt->message_type, "pacs.002", 8) == 0 ||
+			       strncmp(m->stmt->message_type, "pain.002", 8) == 0
 		       ? CL_FAMILY_STATUS
 		       : CL_FAMILY_STATEMENT;
 }

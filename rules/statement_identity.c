@@ -30,6 +30,7 @@ const char *cl_stmt_kind_of(enum cl_stmt_source s)
 	case CL_STMT_SRC_MT940: return "mt940";
 	case CL_STMT_SRC_MT942: return "mt942";
 	case CL_STMT_SRC_CSV: return "csv";
+	case CL_STMT_SRC_PAIN002: return "pain.002";
 	case CL_STMT_SRC_UNKNOWN: break;
 	}
 	return NULL;
@@ -76,9 +77,10 @@ static bool statement_key(const struct cl_stmt_statement *st, struct cl_stmt_row
 	snprintf(row->seq_nb, sizeof(row->seq_nb), "%s", st->elctrnc_seq_nb);
 	date_of(row->period_from, st->from);
 	date_of(row->period_to, st->to);
-	if (st->source == CL_STMT_SRC_PACS002) {
+	if (st->source == CL_STMT_SRC_PACS002 || st->source == CL_STMT_SRC_PAIN002) {
+		/* a status report is its GrpHdr/MsgId (pain.002 as pacs.002) */
 		snprintf(row->statement_id, sizeof(row->statement_id), "%s", st->msg_id);
-		return key(row->statement_key, sizeof(row->statement_key), "pacs.002|%s",
+		return key(row->statement_key, sizeof(row->statement_key), "%s|%s", row->kind,
 			   st->msg_id);
 	}
 	if (st->source == CL_STMT_SRC_BAI2) {
@@ -345,9 +347,11 @@ bool cl_stmt_row_tx(const struct cl_stmt_statement *st, const struct cl_stmt_ent
 	return true;
 }
 
-/* A status row: of one transaction (keyed by its index among them), or of
+/* A status row: of one transaction (keyed by its index among them), of
  * a whole original message (group: OrgnlMsgId only, keyed "grp#" and its
- * index among the groups). */
+ * index among the groups), or of one payment information block of it
+ * (pain.002 OrgnlPmtInfAndSts: OrgnlMsgId and OrgnlPmtInfId, keyed "pmt#"
+ * and its index among the blocks). */
 static bool status_row(const struct cl_stmt_statement *st, const struct cl_stmt_status *s,
 		       bool group, struct cl_fp *fp, struct cl_stmt_row *row)
 {
@@ -367,6 +371,7 @@ static bool status_row(const struct cl_stmt_statement *st, const struct cl_stmt_
 	snprintf(row->currency, sizeof(row->currency), "%s", s->has_amount ? s->ccy : "");
 	date_of(row->booking_date, s->accptnc_dt_tm);
 	ref(row->msg_id, sizeof(row->msg_id), s->orgnl_msg_id);
+	ref(row->pmt_inf_id, sizeof(row->pmt_inf_id), s->orgnl_pmt_inf_id);
 	ref(row->instr_id, sizeof(row->instr_id), s->orgnl_instr_id);
 	ref(row->end_to_end_id, sizeof(row->end_to_end_id), s->orgnl_end_to_end_id);
 	ref(row->tx_id, sizeof(row->tx_id), s->orgnl_tx_id);
@@ -375,7 +380,7 @@ static bool status_row(const struct cl_stmt_statement *st, const struct cl_stmt_
 		*p = (char)tolower((unsigned char)*p);
 	snprintf(row->entry_ref, sizeof(row->entry_ref), "%s", s->sts_id);
 	ok = key(row->natural_key, sizeof(row->natural_key), "%s|%s#%lu", row->statement_key,
-		 group ? "grp" : "", s->index);
+		 group ? (s->pmt_inf ? "pmt" : "grp") : "", s->index);
 	if (!ok)
 		return false;
 	if (fp) { /* NULL: the keys alone (validate) */
@@ -385,6 +390,8 @@ static bool status_row(const struct cl_stmt_statement *st, const struct cl_stmt_
 		cl_fp_str(fp, "sts_id", row->entry_ref);
 		cl_fp_str(fp, "reason", row->status_reason);
 		cl_fp_str(fp, "orgnl_msg_id", row->msg_id);
+		if (st->source == CL_STMT_SRC_PAIN002) /* (pacs.002's fingerprint as it was) */
+			cl_fp_str(fp, "orgnl_pmt_inf_id", row->pmt_inf_id);
 		fp_payment_refs(fp, row);
 		cl_fp_str(fp, "amount", s->has_amount ? "y" : "n");
 		cl_fp_int(fp, "amount_minor", row->amount_minor);

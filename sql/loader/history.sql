@@ -268,12 +268,16 @@ JOIN clearing_load l ON l.load_id = q.load_id
 ORDER BY 1, 3, 2
 
 -- name: history_reconciled_of
--- The statement entries (and pacs.002 statuses) that matched each record
--- (tenant $1, kind $2[i], natural key $3[i]), as their statement's file
--- and line (no key: it holds the account), by the run that found each.
+-- The statement entries (and pacs.002 and pain.002 statuses) that matched
+-- each record (tenant $1, kind $2[i], natural key $3[i]), as their
+-- statement's file and line (no key: it holds the account), by the run
+-- that found each; of a status, which (ACCP, RJCT, ...) and why.
 SELECT k.i, m.entry_kind, s.statement_id, s.seq_nb, s.entry_index,
        s.load_id AS entry_load_id, l.file_name AS entry_file, s.position AS entry_position,
-       s.booking_date, m.rule, m.run_id, pg_catalog.to_char(m.matched_at, {iso_ts}) AS matched_at
+       s.booking_date, m.rule, m.run_id, pg_catalog.to_char(m.matched_at, {iso_ts}) AS matched_at,
+       s.item AS entry_item,
+       CASE WHEN s.item = 'status' THEN s.status END AS payment_status,
+       CASE WHEN s.item = 'status' THEN s.status_reason END AS status_reason
 FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]))
   WITH ORDINALITY AS k(kind, natural_key, i)
 JOIN clearing_reconcile_match m

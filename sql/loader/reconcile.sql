@@ -240,7 +240,9 @@ SELECT e.natural_key, e.entry_index, r.rule,
           WHERE c.msg_id IS NOT NULL AND s.tenant = $1 AND s.msg_id = c.msg_id
             AND s.status = 'RJCT'
             AND clearing_group_status(s.item, s.instr_id, s.end_to_end_id, s.tx_id, s.uetr)
-            AND s.msg_id IS NOT NULL)),
+            AND s.msg_id IS NOT NULL
+            -- a pain.002 payment information status: its block's only
+            AND (s.pmt_inf_id IS NULL OR s.pmt_inf_id = c.pmt_inf_id))),
        (SELECT CASE WHEN c.reason_code IN ('R05', 'R07', 'R10', 'R11', 'R29', 'R51')
                     THEN e.on_date - o.value_date > 60
                     ELSE clearing_banking_days(o.value_date, e.on_date) > 2 END
@@ -267,7 +269,7 @@ CROSS JOIN LATERAL (
            x.currency, x.direction, x.value_date,
            x.debtor_account, x.creditor_account, x.receiving_account,
            x.original_trace, x.orgnl_uetr, x.orgnl_end_to_end_id, x.uetr, x.end_to_end_id,
-           x.tx_id, x.reason_code, x.msg_id,
+           x.tx_id, x.reason_code, x.msg_id, x.pmt_inf_id,
            (x.kind IN ('ach.return', 'pacs.004')) = e.is_return AS cls,
            least(
              CASE WHEN x.uetr = e.uetr OR x.orgnl_uetr = e.uetr
@@ -411,7 +413,7 @@ CROSS JOIN LATERAL (
          -sum(x.amount_minor) AS total, min(x.currency) AS ccy
   FROM clearing_record x
   WHERE x.tenant = $1 AND x.pmt_inf_id = coalesce(e.batch_pmt_inf_id, e.pmt_inf_id)
-    AND x.kind = 'pain.001'
+    AND x.kind = 'pain.001' AND e.item <> 'status'
   GROUP BY x.pmt_inf_id, x.load_id
   UNION ALL
   SELECT CASE GROUPING(b.company_id, b.batch_number) WHEN 0 THEN 'trace_batch'
@@ -447,6 +449,7 @@ CROSS JOIN LATERAL (
   FROM clearing_record x
   WHERE clearing_group_status(e.item, e.instr_id, e.end_to_end_id, e.tx_id, e.uetr)
     AND x.tenant = $1 AND x.msg_id = e.msg_id
+    AND (e.pmt_inf_id IS NULL OR x.pmt_inf_id = e.pmt_inf_id)
   GROUP BY x.msg_id, x.load_id) AS g
 WHERE e.batch_count IS NOT NULL
    OR clearing_group_status(e.item, e.instr_id, e.end_to_end_id, e.tx_id, e.uetr)
@@ -680,9 +683,14 @@ ins AS (
   UNION ALL
   SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
+  -- (a pain.002 payment information status: its block's records only)
+  CROSS JOIN LATERAL (
+    SELECT s.pmt_inf_id FROM clearing_statement_item s
+    WHERE s.tenant = $1 AND s.kind = r.entry_kind AND s.natural_key = r.entry_key) AS s
   CROSS JOIN LATERAL (
     SELECT x.kind, x.natural_key FROM clearing_record x
     WHERE x.tenant = $1 AND x.load_id = r.batch_load_id AND x.msg_id = r.batch_ref
+      AND (s.pmt_inf_id IS NULL OR x.pmt_inf_id = s.pmt_inf_id)
     OFFSET 0) AS x
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'msg_id'
   ON CONFLICT DO NOTHING

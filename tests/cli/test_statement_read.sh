@@ -250,7 +250,7 @@ expect_stderr_has "error: element <BkToCstmrStmt> under Document: a camt.053.001
 sed "s/pacs\.002\.001\.12/pacs.002.001.01/" "$G" >"$TMP/v.xml"
 run validate -q "$TMP/v.xml"
 expect_status 3
-expect_stderr_has "error: unsupported message version pacs.002.001.01: no such version was published (ISO 20022 publishes pacs.002 from .001.02); expected camt.052, camt.053 or camt.054 (.001.01 to .001.14) or pacs.002 (.001.02 to .001.16)"
+expect_stderr_has "error: unsupported message version pacs.002.001.01: no such version was published (ISO 20022 publishes pacs.002 from .001.02); expected camt.052, camt.053 or camt.054 (.001.01 to .001.14), pacs.002 (.001.02 to .001.16) or pain.002 (.001.02 to .001.15)"
 sed "s/pacs\.002\.001\.12/pacs.002.001.17/" "$G" >"$TMP/v.xml"
 run validate -q "$TMP/v.xml"
 expect_status 3

@@ -1,8 +1,9 @@
 # A well-formed ISO 20022 message that clearing-load neither loads nor
-# reconciles (a pain.002 status report) is reported as exactly one error,
+# reconciles (a FedNow admi.002 message rejection) is reported as exactly one error,
 # code unsupported_message, naming the message and what it is, and nothing
 # else: whoever sweeps an inbox can tell it from a broken file by that
-# alone.  Bank statements, notifications and pacs.002 status reports are
+# alone.  Bank statements, notifications and pacs.002 and pain.002 status
+# reports are
 # read by the statement readers instead (valid by their own checks, no
 # clearing record; test_statement_dump.sh).  The files are copies of real
 # ones (testdata/iso20022/SOURCES.md).
@@ -24,14 +25,14 @@ one() {
 	if grep -q '"type":"record"' "$TMP/stdout"; then fail "$1: a record: $(cat "$TMP/stdout")"; fi
 }
 L='clearing-load loads pain.001, pacs.008, pacs.009, pacs.004, pain.008 and pacs.003'
-one pain.002/nordea_pain_002_v3_txn_reject.xml "pain.002.001.03 is a payment status report, not a clearing file: $L"
-one pain.002/moov_postfinance_pain002-epo.xml "pain.002.001.03.ch.02 is a payment status report, not a clearing file: $L"
+one edge-cases/fednow-sample-message-admi002_no_xmldecl_crlf.xml "admi.002.001.01 is a message rejection, not a clearing file: $L"
 
 # statements and pacs.002 reports: the statement readers' verdict, their
 # message type, no clearing record; parse prints the rows load stores of
 # them (JSON statement_item), with validate's verdict
 for f in camt.053/genkgo_camt053.v8.xml:camt.053.001.08 camt.054/genkgo_camt054.v8-with-UETR.xml:camt.054.001.08 \
-	pacs.002/cbprplus/cbprplus_2025_pacs.002.min.xml:pacs.002.001.10 pacs.002/rtp/tch_rtp_pacs002.ACTC.xml:pacs.002.001.10; do
+	pacs.002/cbprplus/cbprplus_2025_pacs.002.min.xml:pacs.002.001.10 pacs.002/rtp/tch_rtp_pacs002.ACTC.xml:pacs.002.001.10 \
+	pain.002/nordea_pain_002_v3_txn_reject.xml:pain.002.001.03 pain.002/moov_postfinance_pain002-epo.xml:pain.002.001.03.ch.02; do
 	run validate --format json "$C/${f%%:*}"
 	expect_status 0
 	if grep -q '"type":"record"\|"type":"error"' "$TMP/stdout"; then
@@ -64,7 +65,7 @@ expect_status 0
 
 # several files: the most severe status, invalid (3) before unsupported (9)
 head -c 1500 "$C/camt.053/genkgo_camt053.v8.xml" >"$TMP/cut.xml"
-run validate "$C/pain.002/nordea_pain_002_v3_txn_reject.xml" "$TMP/cut.xml"
+run validate "$C/edge-cases/fednow-sample-message-admi002_no_xmldecl_crlf.xml" "$TMP/cut.xml"
 expect_status 3
 
 # a statement cut short is a broken file, said as the statement reader

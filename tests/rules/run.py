@@ -436,7 +436,7 @@ def check_load(case, name, cwd, tenant):
                      % tenant))
     # a statement or status report: its rows are statement items, as many
     # as `stored:` says (validate counts the reader's items, not rows)
-    statement = re.search(r"^valid (camt|pacs\.002|bai2|mt94)", case.summary) is not None
+    statement = re.search(r"^valid (camt|pacs\.002|pain\.002|bai2|mt94)", case.summary) is not None
     outcome = psql("select string_agg(outcome, ',') from clearing_load where tenant = '%s'"
                    % tenant)
     if case.summary.startswith("valid"):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""statement_counts.py FILE... - count what a camt.052/053/054 or pacs.002
+"""statement_counts.py FILE... - count what a camt.052/053/054, pacs.002 or pain.002
 file holds, independently of the C reader (ElementTree, namespaces
 dropped): one line per file, "statements entries transactions statuses
 amount", the columns of testdata/statements/MANIFEST.  amount is the sum of
@@ -151,8 +151,8 @@ def count(path):
                 amount += v if (ind.text or "").strip() == "CRDT" else -v
         elif name == "TxDtls":
             txs += 1
-        elif name == "OrgnlGrpInfAndSts":
-            statuses += 1
+        elif name in ("OrgnlGrpInfAndSts", "OrgnlPmtInfAndSts"):
+            statuses += 1  # (a pain.002 block's status is one too)
         elif name == "TxInfAndSts":
             statuses += 1
             ref = child(el, "OrgnlTxRef")

@@ -155,6 +155,9 @@ static void print_item(const struct cl_stmt_item *it)
 		jnum("line", (long long)st->line, &f);
 		jstr("orgnl_msg_id", st->orgnl_msg_id, &f);
 		jstr("orgnl_msg_nm_id", st->orgnl_msg_nm_id, &f);
+		if (st->orgnl_pmt_inf_id[0]) /* pain.002 */
+			jstr(st->pmt_inf ? "pmt_inf_id" : "orgnl_pmt_inf_id", st->orgnl_pmt_inf_id,
+			     &f);
 		jstr("orgnl_instr_id", st->orgnl_instr_id, &f);
 		jstr("orgnl_end_to_end_id", st->orgnl_end_to_end_id, &f);
 		jstr("orgnl_tx_id", st->orgnl_tx_id, &f);

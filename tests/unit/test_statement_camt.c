@@ -768,8 +768,8 @@ static void test_statement_camt_unsupported(void **state)
 	assert_string_equal(run.err[0].code, "unsupported_message");
 	assert_string_equal(run.err[0].message,
 			    "pain.001.001.09 is not a statement, notification or status report: "
-			    "expected camt.052, camt.053 or camt.054 (.001.01 to .001.14) or "
-			    "pacs.002 (.001.02 to .001.16)");
+			    "expected camt.052, camt.053 or camt.054 (.001.01 to .001.14), "
+			    "pacs.002 (.001.02 to .001.16) or pain.002 (.001.02 to .001.15)");
 	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.15\">"
 		     "<BkToCstmrStmt/></Document>",
 		     &run);

@@ -171,8 +171,8 @@ static void test_statement_pacs002_versions(void **state)
 	assert_string_equal(run.err[0].message,
 			    "unsupported message version pacs.002.001.01: no such version was "
 			    "published (ISO 20022 publishes pacs.002 from .001.02); expected "
-			    "camt.052, camt.053 or camt.054 (.001.01 to .001.14) or pacs.002 (.001.02 "
-			    "to .001.16)");
+			    "camt.052, camt.053 or camt.054 (.001.01 to .001.14), pacs.002 (.001.02 "
+			    "to .001.16) or pain.002 (.001.02 to .001.15)");
 	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.16\">"
 		     "<FIToFIPmtStsRpt><GrpHdr><MsgId>R</MsgId><CreDtTm>2026-03-03T06:00:00</CreDtTm></GrpHdr><TxInfAndSts>"
 		     "<OrgnlTxId>T</OrgnlTxId><TxSts>ACTC</TxSts><StsRsnInf><Rsn><Cd>AB05</Cd></Rsn>"
@@ -187,6 +187,112 @@ static void test_statement_pacs002_versions(void **state)
 	assert_string_equal(run.err[0].code, "unexpected_element");
 	assert_string_equal(run.err[0].message, "element <FIToFIPmtStsRpt> under Document: a "
 						"pacs.002.001.02 message has <pacs.002.001.02>");
+}
+
+/* pain.002 (.001.03 on): a group status, a payment information block's
+ * status and its transactions' statuses, each transaction with its
+ * block's OrgnlPmtInfId and the report's OrgnlMsgId. */
+static const char pain_v03[] =
+	"<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pain.002.001.03\">\n"      /* 1 */
+	"<CstmrPmtStsRpt>\n"                                                         /* 2 */
+	"<GrpHdr><MsgId>CS-1</MsgId><CreDtTm>2026-11-30T09:00:00Z</CreDtTm></GrpHdr>\n" /* 3 */
+	"<OrgnlGrpInfAndSts><OrgnlMsgId>PAIN-1</OrgnlMsgId>"
+	"<OrgnlMsgNmId>pain.001.001.03</OrgnlMsgNmId><GrpSts>PART</GrpSts></OrgnlGrpInfAndSts>\n" /* 4 */
+	"<OrgnlPmtInfAndSts><OrgnlPmtInfId>PI-1</OrgnlPmtInfId><PmtInfSts>RJCT</PmtInfSts>"
+	"<StsRsnInf><Rsn><Cd>AM04</Cd></Rsn></StsRsnInf>\n"                          /* 5 */
+	"<TxInfAndSts><OrgnlInstrId>I1</OrgnlInstrId><OrgnlEndToEndId>E1</OrgnlEndToEndId>"
+	"<TxSts>RJCT</TxSts><StsRsnInf><Rsn><Cd>AC01</Cd></Rsn></StsRsnInf>"
+	"<OrgnlTxRef><Amt><InstdAmt Ccy=\"EUR\">10.50</InstdAmt></Amt></OrgnlTxRef></TxInfAndSts>\n" /* 6 */
+	"</OrgnlPmtInfAndSts>\n"                                                     /* 7 */
+	"<OrgnlPmtInfAndSts><OrgnlPmtInfId>PI-2</OrgnlPmtInfId>\n"                   /* 8 */
+	"<TxInfAndSts><OrgnlEndToEndId>E2</OrgnlEndToEndId><TxSts>ACCP</TxSts></TxInfAndSts>\n" /* 9 */
+	"</OrgnlPmtInfAndSts>\n"
+	"</CstmrPmtStsRpt></Document>\n";
+
+static void test_statement_pain002_levels(void **state)
+{
+	const struct cl_stmt_item *g, *b, *t;
+
+	(void)state;
+	stmt_run_str(pain_v03, &run);
+	assert_int_equal(run.nerr, 0);
+	assert_string_equal(run.source, "pain.002");
+	assert_int_equal(run.nkind[CL_STMT_GROUP_STATUS], 3); /* the group, two blocks */
+	assert_int_equal(run.nkind[CL_STMT_TX_STATUS], 2);
+	g = stmt_nth(&run, CL_STMT_GROUP_STATUS, 0);
+	assert_false(g->status.pmt_inf);
+	assert_string_equal(g->status.orgnl_msg_id, "PAIN-1");
+	assert_string_equal(g->status.status, "PART");
+	t = stmt_nth(&run, CL_STMT_TX_STATUS, 0);
+	assert_int_equal(t->status.line, 6);
+	assert_string_equal(t->status.orgnl_msg_id, "PAIN-1");
+	assert_string_equal(t->status.orgnl_pmt_inf_id, "PI-1");
+	assert_string_equal(t->status.orgnl_instr_id, "I1");
+	assert_string_equal(t->status.orgnl_end_to_end_id, "E1");
+	assert_string_equal(t->status.status, "RJCT");
+	assert_string_equal(t->status.reason, "AC01");
+	assert_true(t->status.has_amount);
+	assert_int_equal(t->status.amount_minor, 1050);
+	b = stmt_nth(&run, CL_STMT_GROUP_STATUS, 1); /* after its transactions */
+	assert_true(b->status.pmt_inf);
+	assert_int_equal(b->status.index, 1);
+	assert_int_equal(b->status.line, 5);
+	assert_string_equal(b->status.orgnl_msg_id, "PAIN-1");
+	assert_string_equal(b->status.orgnl_pmt_inf_id, "PI-1");
+	assert_string_equal(b->status.status, "RJCT");
+	assert_string_equal(b->status.reason, "AM04");
+	t = stmt_nth(&run, CL_STMT_TX_STATUS, 1);
+	assert_string_equal(t->status.orgnl_pmt_inf_id, "PI-2");
+	assert_string_equal(t->status.status, "ACCP");
+	b = stmt_nth(&run, CL_STMT_GROUP_STATUS, 2);
+	assert_true(b->status.pmt_inf);
+	assert_string_equal(b->status.orgnl_pmt_inf_id, "PI-2");
+	assert_string_equal(b->status.status, "");
+	assert_true(stmt_chunk_stable(pain_v03));
+}
+
+/* pain.002.001.02 (PaymentStatusReportV02): no block, OrgnlPmtInfId in the
+ * transaction, StsRsn; .001.15 the newest read, .001.01 never published, a
+ * block without OrgnlPmtInfId an error. */
+static void test_statement_pain002_versions(void **state)
+{
+	const struct cl_stmt_item *t;
+
+	(void)state;
+	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pain.002.001.02\">"
+		     "<pain.002.001.02><GrpHdr><MsgId>R</MsgId></GrpHdr><OrgnlGrpInfAndSts>"
+		     "<OrgnlMsgId>O</OrgnlMsgId><OrgnlMsgNmId>pain.001.001.02</OrgnlMsgNmId>"
+		     "</OrgnlGrpInfAndSts><TxInfAndSts><OrgnlPmtInfId>P</OrgnlPmtInfId>"
+		     "<OrgnlEndToEndId>E</OrgnlEndToEndId><TxSts>RJCT</TxSts><StsRsnInf><StsRsn>"
+		     "<Cd>AC04</Cd></StsRsn></StsRsnInf></TxInfAndSts></pain.002.001.02></Document>",
+		     &run);
+	assert_int_equal(run.nerr, 0);
+	t = stmt_nth(&run, CL_STMT_TX_STATUS, 0);
+	assert_string_equal(t->status.orgnl_msg_id, "O");
+	assert_string_equal(t->status.orgnl_pmt_inf_id, "P");
+	assert_string_equal(t->status.reason, "AC04");
+	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pain.002.001.15\">"
+		     "<CstmrPmtStsRpt><GrpHdr><MsgId>R</MsgId></GrpHdr><OrgnlGrpInfAndSts>"
+		     "<OrgnlMsgId>O</OrgnlMsgId><GrpSts>RJCT</GrpSts></OrgnlGrpInfAndSts>"
+		     "</CstmrPmtStsRpt></Document>",
+		     &run);
+	assert_int_equal(run.nerr, 0);
+	assert_string_equal(run.item[0].status.status, "RJCT");
+	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pain.002.001.01\">"
+		     "<pain.002.001.01/></Document>",
+		     &run);
+	assert_string_equal(run.err[0].code, "unsupported_version");
+	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pain.002.001.16\">"
+		     "<CstmrPmtStsRpt/></Document>",
+		     &run);
+	assert_string_equal(run.err[0].code, "unsupported_version");
+	stmt_run_str("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pain.002.001.10\">"
+		     "<CstmrPmtStsRpt><GrpHdr><MsgId>R</MsgId></GrpHdr><OrgnlGrpInfAndSts>"
+		     "<OrgnlMsgId>O</OrgnlMsgId></OrgnlGrpInfAndSts><OrgnlPmtInfAndSts>"
+		     "<PmtInfSts>RJCT</PmtInfSts></OrgnlPmtInfAndSts></CstmrPmtStsRpt></Document>",
+		     &run);
+	assert_int_equal(run.nerr, 1);
+	assert_string_equal(run.err[0].code, "missing_element");
 }
 
 /* TCH RTP sends FIToFIPmtStsRpt in its own envelope, without Document. */
@@ -215,6 +321,8 @@ int main(void)
 		cmocka_unit_test(test_statement_pacs002_root_without_document),
 		cmocka_unit_test(test_statement_pacs002_v02),
 		cmocka_unit_test(test_statement_pacs002_versions),
+		cmocka_unit_test(test_statement_pain002_levels),
+		cmocka_unit_test(test_statement_pain002_versions),
 	};
 
 	return cmocka_run_group_tests_name("statement_pacs002", tests, NULL, NULL);
