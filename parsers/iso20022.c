@@ -223,6 +223,8 @@ static void event_start(struct cl_iso20022 *p, int ev, unsigned long line, const
 		[EV_ROOT_PACS004] = CL_ISO_PACS004,
 		[EV_ROOT_PAIN008] = CL_ISO_PAIN008,
 		[EV_ROOT_PACS003] = CL_ISO_PACS003,
+		[EV_ROOT_CAMT056] = CL_ISO_CAMT056,
+		[EV_ROOT_CAMT029] = CL_ISO_CAMT029,
 	};
 
 	switch (ev) {
@@ -232,6 +234,8 @@ static void event_start(struct cl_iso20022 *p, int ev, unsigned long line, const
 	case EV_ROOT_PACS004:
 	case EV_ROOT_PAIN008:
 	case EV_ROOT_PACS003:
+	case EV_ROOT_CAMT056:
+	case EV_ROOT_CAMT029:
 		if (root_kind[ev] != p->kind) {
 			cl_iso_add_fatal(p, line, "unexpected_element",
 					 "element <%s> under Document: a %s message has <%s>", name,
@@ -293,6 +297,8 @@ static void event_end(struct cl_iso20022 *p, int ev)
 	case EV_ROOT_PACS004:
 	case EV_ROOT_PAIN008:
 	case EV_ROOT_PACS003:
+	case EV_ROOT_CAMT056:
+	case EV_ROOT_CAMT029:
 		cl_iso_root_end(p);
 		break;
 	case EV_GRPHDR:

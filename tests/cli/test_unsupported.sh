@@ -23,7 +23,7 @@ one() {
 	expect_stdout_has "\"code\":\"unsupported_message\",\"message\":\"$2\""
 	if grep -q '"type":"record"' "$TMP/stdout"; then fail "$1: a record: $(cat "$TMP/stdout")"; fi
 }
-L='clearing-load loads pain.001, pacs.008, pacs.009, pacs.004, pain.008 and pacs.003'
+L='clearing-load loads pain.001, pacs.008, pacs.009, pacs.004, pain.008, pacs.003, camt.056 and camt.029'
 one pain.002/nordea_pain_002_v3_txn_reject.xml "pain.002.001.03 is a payment status report, not a clearing file: $L"
 one pain.002/moov_postfinance_pain002-epo.xml "pain.002.001.03.ch.02 is a payment status report, not a clearing file: $L"
 
