@@ -171,10 +171,10 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 	int c_kind = PQfnumber(rec, CL_FIELD_NAME(kind));
 	int c_key = PQfnumber(rec, CL_FIELD_NAME(natural_key));
 	struct cl_text_array loads = { 0 }, ords = { 0 }, kinds = { 0 }, keys = { 0 };
-	/* loads, events, parked, reconciled, decided */
-	PGresult *f[5] = { NULL, NULL, NULL, NULL, NULL };
+	/* loads, events, parked, reconciled, decided, cancellations */
+	PGresult *f[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
 	enum cl_db_status st;
-	int i, load_cols, next[5] = { 0, 0, 0, 0, 0 };
+	int i, load_cols, next[6] = { 0, 0, 0, 0, 0, 0 };
 
 	for (i = 0; i < n; i++) {
 		cl_text_array_add(&loads, PQgetvalue(rec, i, c_load));
@@ -196,6 +196,8 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 			st = cl_db_exec(db, CL_SQL_HISTORY_RECONCILED_OF, 3, qp, &f[3], err);
 		if (st == CL_DB_OK && first_row_true(f[0], "tenant_has_decided"))
 			st = cl_db_exec(db, CL_SQL_HISTORY_DECISIONS_OF, 3, qp, &f[4], err);
+		if (st == CL_DB_OK && first_row_true(f[0], "tenant_has_cancellations"))
+			st = cl_db_exec(db, CL_SQL_HISTORY_CANCELLATIONS_OF, 3, qp, &f[5], err);
 	}
 	/* the load's own columns: those before the flags */
 	load_cols = f[0] ? PQfnumber(f[0], "tenant_has_parked") : 0;
@@ -218,8 +220,10 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 		emit_facts(f[3], &next[3], i + 1, 1, "reconciled", fn, ctx);
 		/* the decisions on it as a break (clearing-load break) */
 		emit_facts(f[4], &next[4], i + 1, 1, "decision", fn, ctx);
+		/* the cancellation requests and answers naming it */
+		emit_facts(f[5], &next[5], i + 1, 1, "cancellation", fn, ctx);
 	}
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		PQclear(f[i]);
 	cl_text_array_free(&loads);
 	cl_text_array_free(&ords);
