@@ -260,7 +260,7 @@ static void decision(const struct cl_kv *kv, int n)
 static void cancellation(const struct cl_kv *kv, int n)
 {
 	const char *kind = get(kv, n, "cancellation_kind");
-	const char *st = get(kv, n, "cancellation_status");
+	const char *st = get(kv, n, CL_FIELD_NAME(cancellation_status));
 	const char *rsn = get(kv, n, "cancellation_reason");
 	char k[4 * CL_KEY_MAX], s[64], r[128], t[64];
 
@@ -271,7 +271,7 @@ static void cancellation(const struct cl_kv *kv, int n)
 		       rsn ? ", reason " : "", rsn ? safe(rsn, r, sizeof(r)) : "");
 	else
 		printf("  cancellation answered %s on %s (%s %s)\n",
-		       st ? safe(st, s, sizeof(s)) : "(no status)", t, kind ? kind : "?", k);
+		       st ? safe(st, s, sizeof(s)) : "without a status", t, kind ? kind : "?", k);
 }
 
 void cl_show_summary_row(void *ctx, const char *section, const struct cl_kv *kv, int n)
