@@ -9,6 +9,7 @@
 # (matched, why cancelled), not a break, while a payment whose
 # cancellation was answered RJCR stays unmatched ours.
 . "$(dirname "$0")/lib.sh"
+: "${CL_TOOLS:?CL_TOOLS must name the test tools}"
 db_new
 cl init >/dev/null
 C="$CL_ROOT/testdata/iso20022/corpus/cancellation/c.29.1.1"
@@ -85,3 +86,17 @@ grep -q '"record":{"kind":"pacs.008"' "$TMP/r.json" || fail "fixture: no record 
 # the answer's record shows no amount (it names none), not "0"
 sed -n '/^camt.029 /,/^$/p' "$TMP/show" | grep -q '^  amount     no amount$' ||
 	fail "show: the answer's amount: $(cat "$TMP/show")"
+
+# a pacs.004 returning a direct debit (pacs.003) attaches to it as it does to
+# a credit transfer: by OrgnlUETR, whatever the kind it returns (show's
+# lookups and reconcile's return arms name no kind)
+"$CL_TOOLS/gen_iso" --type pacs.003 --tx 1 >"$TMP/dd.xml"
+DDU=$(sed -n 's|.*<UETR>\([^<]*\)</UETR>.*|\1|p' "$TMP/dd.xml")
+[ -n "$DDU" ] || fail "fixture: no UETR in the pacs.003"
+sed "s|7a562c67-ca16-48ba-b074-65581be6f001|$DDU|" \
+	"$CL_ROOT/testdata/iso20022/corpus/pacs.004/cbprplus_p.2.3.1.a_pacs.004_DtoC.xml" >"$TMP/ret.xml"
+cl_load "$TMP/dd.xml" >"$TMP/o" || fail "pacs.003: $(cat "$TMP/o")"
+cl_load "$TMP/ret.xml" >"$TMP/o" || fail "pacs.004 of the pacs.003: $(cat "$TMP/o")"
+cl show --format json --uetr "$DDU" >"$TMP/showd" || fail "show dd"
+grep '"kind":"pacs.003"' "$TMP/showd" | grep -q '"matched_by":"uetr"' || fail "show: the collection: $(cat "$TMP/showd")"
+grep '"kind":"pacs.004"' "$TMP/showd" | grep -q '"matched_by":"orgnl_uetr"' || fail "show: its return: $(cat "$TMP/showd")"
