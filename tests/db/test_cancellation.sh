@@ -27,6 +27,12 @@ assert_eq "$(q "select natural_key, orgnl_uetr, case_id, reason_code, amount_min
 cl_load "$C/CBPR_c.29.1.1_camt.056-AtoB.xml" >"$TMP/o" || fail "camt.056 again: $(cat "$TMP/o")"
 grep -q '"new":0,"duplicate":1,"conflict":0' "$TMP/o" || fail "re-sent camt.056 all duplicate: $(cat "$TMP/o")"
 sed 's|<Cd>DUPL</Cd>|<Cd>FRAD</Cd>|' "$C/CBPR_c.29.1.1_camt.056-AtoB.xml" >"$TMP/frad.xml"
+# diff says so before loading
+expect_exit 0 cl diff --format json "$C/CBPR_c.29.1.1_camt.056-AtoB.xml"
+assert_eq "$(grep -c '"action":"duplicate"' "$TMP/out")" 1 "diff: the request duplicate"
+expect_exit 4 cl diff --format json "$TMP/frad.xml"
+grep '"action":"conflict"' "$TMP/out" | grep -q '"field":"reason_code"' ||
+	fail "diff names the reason: $(cat "$TMP/out")"
 expect_exit 4 cl load --format json "$TMP/frad.xml"
 grep -q '"outcome":"held"' "$TMP/out" || fail "another reason held: $(cat "$TMP/out")"
 assert_eq "$(q "select count(*) from clearing_record where kind = 'camt.056'")" 1 "one request"
