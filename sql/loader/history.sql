@@ -196,9 +196,7 @@ SELECT {load_columns},
        EXISTS (SELECT FROM clearing_reconcile_match m WHERE m.tenant = $2)
          AS tenant_has_reconciled,
        EXISTS (SELECT FROM clearing_break_decision d WHERE d.tenant = $2)
-         AS tenant_has_decided,
-       EXISTS (SELECT FROM clearing_record c WHERE c.tenant = $2 AND c.kind = 'camt.056')
-         AS tenant_has_cancellations
+         AS tenant_has_decided
 FROM clearing_load l
 WHERE l.load_id = ANY ($1::bigint[])
 ORDER BY l.load_id
@@ -287,25 +285,31 @@ JOIN clearing_load l ON l.load_id = s.load_id
 ORDER BY k.i, m.matched_at, m.entry_kind, m.entry_key
 
 -- name: history_cancellations_of
--- The cancellation requests (camt.056) and their answers (camt.029) that
--- name each record (tenant $1, kind $2[i], natural key $3[i]) as the
--- payment they concern: by its UETR, else (one without OrgnlUETR) by its
--- EndToEndId and, when it has one, its TxId; with the load that applied
--- each, in the order they were loaded.  A cancellation names no
--- cancellation.  Index probes of orgnl_uetr and orgnl_end_to_end_id (011).
+-- The cancellation requests (camt.056) and their answers (camt.029) of
+-- tenant $1 that name each record (its kind $2[i], UETR $3[i], EndToEndId
+-- $4[i], TxId $5[i]; '' for none) as the payment they concern: by its
+-- UETR, else (one without OrgnlUETR) by its EndToEndId and, when both have
+-- one, its TxId; with the load that applied each, in the order they were
+-- loaded.  A cancellation names no cancellation.  Index probes of
+-- orgnl_uetr and orgnl_end_to_end_id (011), from the values show read.
 SELECT k.i, c.kind AS cancellation_kind, c.natural_key AS cancellation_key,
        c.cancellation_status, c.reason_code AS cancellation_reason, c.load_id,
        pg_catalog.to_char(l.started_at, {iso_ts}) AS loaded_at
-FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]))
-  WITH ORDINALITY AS k(kind, natural_key, i)
-JOIN clearing_record r ON r.tenant = $1 AND r.kind = k.kind AND r.natural_key = k.natural_key
+FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]),
+                pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[]))
+  WITH ORDINALITY AS k(kind, uetr, e2e, txid, i)
 CROSS JOIN LATERAL (
-  SELECT c.* FROM clearing_record c
-  WHERE c.tenant = $1 AND c.orgnl_uetr = r.uetr AND c.kind IN ('camt.056', 'camt.029')
+  SELECT c.kind, c.natural_key, c.cancellation_status, c.reason_code, c.load_id, c.ordinal
+  FROM clearing_record c
+  WHERE c.tenant = $1 AND c.orgnl_uetr = NULLIF(k.uetr, '')
+    AND c.kind IN ('camt.056', 'camt.029')
   UNION ALL
-  SELECT c.* FROM clearing_record c
-  WHERE c.tenant = $1 AND c.orgnl_end_to_end_id = r.end_to_end_id AND c.orgnl_uetr IS NULL
-    AND coalesce(c.orgnl_tx_id = r.tx_id, true) AND c.kind IN ('camt.056', 'camt.029')) c
+  SELECT c.kind, c.natural_key, c.cancellation_status, c.reason_code, c.load_id, c.ordinal
+  FROM clearing_record c
+  WHERE c.tenant = $1 AND c.orgnl_end_to_end_id = NULLIF(k.e2e, '')
+    AND c.orgnl_uetr IS NULL
+    AND coalesce(c.orgnl_tx_id = NULLIF(k.txid, ''), true)
+    AND c.kind IN ('camt.056', 'camt.029')) c
 JOIN clearing_load l ON l.load_id = c.load_id
 WHERE k.kind NOT IN ('camt.056', 'camt.029')
 ORDER BY k.i, c.load_id, c.ordinal
