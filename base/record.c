@@ -92,9 +92,10 @@ const char *cl_direction_name(enum cl_direction d)
 #define FP_PACS004 CL_FF_FP_PACS004
 #define FP_PAIN008 CL_FF_FP_PAIN008
 #define FP_PACS003 CL_FF_FP_PACS003
+#define FP_CXL CL_FF_FP_CXL
 /* in every kind's fingerprint */
-#define FP_ALL (FP_ENTRY | FP_RETURN | FP_PAIN | FP_PACS | FP_PACS004 | FP_DD)
-#define FP_ISO (FP_PAIN | FP_PACS | FP_PACS004 | FP_DD)
+#define FP_ALL (FP_ENTRY | FP_RETURN | FP_PAIN | FP_PACS | FP_PACS004 | FP_DD | FP_CXL)
+#define FP_ISO (FP_PAIN | FP_PACS | FP_PACS004 | FP_DD | FP_CXL)
 /* in both direct debits' (pain.008, pacs.003) */
 #define FP_DD (FP_PAIN008 | FP_PACS003)
 #define FP_ACH (FP_ENTRY | FP_RETURN)
@@ -161,6 +162,7 @@ const struct cl_field cl_fields[CL_NFIELDS] = {
 #undef FP_PACS004
 #undef FP_PAIN008
 #undef FP_PACS003
+#undef FP_CXL
 #undef FP_DD
 #undef FP_ALL
 #undef FP_ISO

@@ -115,6 +115,7 @@ enum {
 	CL_FF_FP_PACS004 = 1 << 12, /* pacs.004 */
 	CL_FF_FP_PAIN008 = 1 << 13, /* pain.008 */
 	CL_FF_FP_PACS003 = 1 << 14, /* pacs.003 */
+	CL_FF_FP_CXL = 1 << 15,     /* camt.056, camt.029 */
 };
 
 struct cl_field {

@@ -309,6 +309,11 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 			 "the bank reversed its booking (RvslInd) of our %s: linked to it as its "
 			 "original, not recorded as a match",
 			 or_empty(it->original_kind));
+	else if (strcmp(w, "cancelled") == 0)
+		snprintf(buf, cap,
+			 "cancelled before the bank booked it: the cancellation was answered "
+			 "(%s %s): not expected on the statement, not recorded as a match",
+			 or_empty(it->original_kind), or_empty(it->original_key));
 	else if (strcmp(w, "no_record") == 0)
 		snprintf(buf, cap, "booked by the bank, no record of ours");
 	else if (strcmp(w, "status_not_ours") == 0)

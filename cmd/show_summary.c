@@ -50,7 +50,9 @@ static void amount_line(const struct cl_kv *kv, int n, char *buf, size_t cap)
 	const char *date = get(kv, n, CL_FIELD_NAME(value_date));
 	char m[64];
 
-	snprintf(buf, cap, "%s%s%s%s%s", minor ? cl_money_text(minor, ccy, m, sizeof(m)) : "no amount",
+	/* (a cancellation's answer names no amount: no currency either) */
+	snprintf(buf, cap, "%s%s%s%s%s",
+		 minor && ccy ? cl_money_text(minor, ccy, m, sizeof(m)) : "no amount",
 		 dir ? " " : "", dir ? dir : "", date ? ", value date " : "", date ? date : "");
 }
 
@@ -181,7 +183,7 @@ static void record(struct cl_show_summary *s, const struct cl_kv *kv, int n)
 	       get(kv, n, "tenant") ? get(kv, n, "tenant") : "");
 	amount_line(kv, n, a, sizeof(a));
 	printf("  amount     %s\n", a);
-	if (minor)
+	if (minor && get(kv, n, CL_FIELD_NAME(currency)))
 		cl_money_add(&s->totals, strtoll(minor, NULL, 10), get(kv, n, CL_FIELD_NAME(currency)));
 	parties_line(kv, n);
 	mandate_line(kv, n);
@@ -265,6 +267,26 @@ static void decision(const struct cl_kv *kv, int n)
 	       with ? with : "");
 }
 
+/* A cancellation request naming the record, or its answer: "cancellation
+ * requested on T (camt.056 KEY, reason R)", "cancellation answered CNCL on
+ * T (camt.029 KEY)", T when it was loaded. */
+static void cancellation(const struct cl_kv *kv, int n)
+{
+	const char *kind = get(kv, n, "cancellation_kind");
+	const char *st = get(kv, n, CL_FIELD_NAME(cancellation_status));
+	const char *rsn = get(kv, n, "cancellation_reason");
+	char k[4 * CL_KEY_MAX], s[64], r[128], t[64];
+
+	safe(get(kv, n, "cancellation_key"), k, sizeof(k));
+	safe(get(kv, n, "loaded_at"), t, sizeof(t));
+	if (kind && strcmp(kind, "camt.056") == 0)
+		printf("  cancellation requested on %s (camt.056 %s%s%s)\n", t, k,
+		       rsn ? ", reason " : "", rsn ? safe(rsn, r, sizeof(r)) : "");
+	else
+		printf("  cancellation answered %s on %s (%s %s)\n",
+		       st ? safe(st, s, sizeof(s)) : "without a status", t, kind ? kind : "?", k);
+}
+
 void cl_show_summary_row(void *ctx, const char *section, const struct cl_kv *kv, int n)
 {
 	struct cl_show_summary *s = ctx;
@@ -284,6 +306,8 @@ void cl_show_summary_row(void *ctx, const char *section, const struct cl_kv *kv,
 		reconciled(s, kv, n);
 	else if (strcmp(section, "decision") == 0)
 		decision(kv, n);
+	else if (strcmp(section, "cancellation") == 0)
+		cancellation(kv, n);
 }
 
 void cl_show_summary_end(struct cl_show_summary *s)

@@ -170,23 +170,33 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 	int c_load = PQfnumber(rec, "load_id"), c_ord = PQfnumber(rec, "ordinal");
 	int c_kind = PQfnumber(rec, CL_FIELD_NAME(kind));
 	int c_key = PQfnumber(rec, CL_FIELD_NAME(natural_key));
+	int c_uetr = PQfnumber(rec, CL_FIELD_NAME(uetr));
+	int c_e2e = PQfnumber(rec, CL_FIELD_NAME(end_to_end_id));
+	int c_txid = PQfnumber(rec, CL_FIELD_NAME(tx_id));
 	struct cl_text_array loads = { 0 }, ords = { 0 }, kinds = { 0 }, keys = { 0 };
-	/* loads, events, parked, reconciled, decided */
-	PGresult *f[5] = { NULL, NULL, NULL, NULL, NULL };
+	struct cl_text_array uetrs = { 0 }, e2es = { 0 }, txids = { 0 };
+	/* loads, events, parked, reconciled, decided, cancellations */
+	PGresult *f[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
 	enum cl_db_status st;
-	int i, load_cols, next[5] = { 0, 0, 0, 0, 0 };
+	int i, load_cols, next[6] = { 0, 0, 0, 0, 0, 0 };
 
 	for (i = 0; i < n; i++) {
 		cl_text_array_add(&loads, PQgetvalue(rec, i, c_load));
 		cl_text_array_add(&ords, PQgetvalue(rec, i, c_ord));
 		cl_text_array_add(&kinds, PQgetvalue(rec, i, c_kind));
 		cl_text_array_add(&keys, PQgetvalue(rec, i, c_key));
+		/* ('' for none: the statement takes '' as none) */
+		cl_text_array_add(&uetrs, c_uetr >= 0 ? PQgetvalue(rec, i, c_uetr) : "");
+		cl_text_array_add(&e2es, c_e2e >= 0 ? PQgetvalue(rec, i, c_e2e) : "");
+		cl_text_array_add(&txids, c_txid >= 0 ? PQgetvalue(rec, i, c_txid) : "");
 	}
 	{
 		const char *lp[2] = { cl_text_array_text(&loads), tenant };
 		const char *ep[2] = { cl_text_array_text(&loads), cl_text_array_text(&ords) };
 		const char *qp[5] = { tenant, cl_text_array_text(&kinds), cl_text_array_text(&keys),
 				      cl_text_array_text(&loads), cl_text_array_text(&ords) };
+		const char *cp[5] = { tenant, cl_text_array_text(&kinds), cl_text_array_text(&uetrs),
+				      cl_text_array_text(&e2es), cl_text_array_text(&txids) };
 
 		if ((st = cl_db_exec(db, CL_SQL_HISTORY_LOADS_OF, 2, lp, &f[0], err)) == CL_DB_OK &&
 		    (st = cl_db_exec(db, CL_SQL_HISTORY_EVENTS_OF, 2, ep, &f[1], err)) == CL_DB_OK &&
@@ -196,6 +206,9 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 			st = cl_db_exec(db, CL_SQL_HISTORY_RECONCILED_OF, 3, qp, &f[3], err);
 		if (st == CL_DB_OK && first_row_true(f[0], "tenant_has_decided"))
 			st = cl_db_exec(db, CL_SQL_HISTORY_DECISIONS_OF, 3, qp, &f[4], err);
+		/* (always: a probe of two partial indexes per record) */
+		if (st == CL_DB_OK)
+			st = cl_db_exec(db, CL_SQL_HISTORY_CANCELLATIONS_OF, 5, cp, &f[5], err);
 	}
 	/* the load's own columns: those before the flags */
 	load_cols = f[0] ? PQfnumber(f[0], "tenant_has_parked") : 0;
@@ -218,13 +231,18 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 		emit_facts(f[3], &next[3], i + 1, 1, "reconciled", fn, ctx);
 		/* the decisions on it as a break (clearing-load break) */
 		emit_facts(f[4], &next[4], i + 1, 1, "decision", fn, ctx);
+		/* the cancellation requests and answers naming it */
+		emit_facts(f[5], &next[5], i + 1, 1, "cancellation", fn, ctx);
 	}
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		PQclear(f[i]);
 	cl_text_array_free(&loads);
 	cl_text_array_free(&ords);
 	cl_text_array_free(&kinds);
 	cl_text_array_free(&keys);
+	cl_text_array_free(&uetrs);
+	cl_text_array_free(&e2es);
+	cl_text_array_free(&txids);
 	return st;
 }
 

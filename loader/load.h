@@ -69,7 +69,7 @@ const char *cl_outcome_name(enum cl_outcome o);
 enum cl_action { CL_ACTION_NEW, CL_ACTION_DUPLICATE, CL_ACTION_CONFLICT, CL_ACTION_INVALID };
 const char *cl_action_name(enum cl_action a); /* new, duplicate, conflict, invalid */
 
-#define CL_DIFF_FIELDS_MAX 32 /* >= the COMPARED fields (test_fingerprint_fields) */
+#define CL_DIFF_FIELDS_MAX 40 /* >= the COMPARED fields (test_fingerprint_fields) */
 #define CL_VALUE_MAX 48
 
 struct cl_field_diff {

@@ -94,12 +94,15 @@ static const struct {
 	{ "ach.entry", "nacha" },   { "ach.return", "nacha" },  { "ach.noc", "nacha" },
 	{ "pain.001", "iso20022" }, { "pacs.008", "iso20022" }, { "pacs.009", "iso20022" },
 	{ "pacs.004", "iso20022" }, { "pain.008", "iso20022" }, { "pacs.003", "iso20022" },
+	{ "camt.056", "iso20022" }, { "camt.029", "iso20022" },
 };
 
 /* The direction the XML parser gives an ISO 20022 kind: debit for the
- * direct debits, credit for the others. */
+ * direct debits, none for the cancellations, credit for the others. */
 static enum cl_direction iso_direction(const char *kind)
 {
+	if (strcmp(kind, "camt.056") == 0 || strcmp(kind, "camt.029") == 0)
+		return CL_DIR_NONE;
 	return strcmp(kind, "pain.008") == 0 || strcmp(kind, "pacs.003") == 0 ? CL_DIR_DEBIT
 									     : CL_DIR_CREDIT;
 }
@@ -287,7 +290,8 @@ static enum cl_status identity(struct cl_csv *p, struct cl_record *rec, struct c
 	if (!rec->kind)
 		ROW_ERR("csv_kind",
 			"kind on line %lu is \"%s\": expected ach.entry, ach.return, ach.noc, "
-			"pain.001, pacs.008, pacs.009, pacs.004, pain.008 or pacs.003",
+			"pain.001, pacs.008, pacs.009, pacs.004, pain.008, pacs.003, camt.056 or "
+			"camt.029",
 			line, csv_show(s1, sizeof(s1), kind, 40));
 	if (strcmp(scheme, rec->scheme) != 0)
 		ROW_ERR("csv_scheme", "scheme on line %lu is \"%s\": %s %s record is scheme %s",
@@ -451,7 +455,11 @@ static enum cl_status field(struct cl_csv *p, const struct column *c, const char
 			ROW_ERR("csv_field_length",
 				"column %s on line %lu is %zu bytes long: its limit is %zu", c->name,
 				line, n, c->f->size - 1);
-		if (!shape_ok(c, v, n) && mine)
+		/* a cancellation (camt.056, camt.029) without the original's
+		   amount has no currency either */
+		if (!shape_ok(c, v, n) && mine &&
+		    !(n == 0 && c->f == &cl_fields[CL_F_currency] &&
+		      (strcmp(rec->kind, "camt.056") == 0 || strcmp(rec->kind, "camt.029") == 0)))
 			ROW_ERR("csv_field_format",
 				"column %s on line %lu must be %s, found \"%s\"", c->name, line,
 				shape_text(c, s2, sizeof(s2)), csv_show(s1, sizeof(s1), v, 40));
@@ -799,7 +807,9 @@ enum cl_status csv_row_record(struct cl_csv *p, struct cl_error *err)
 			"direction on line %lu is \"%s\": the XML parser gives every %s record "
 			"the direction %s",
 			line, cl_direction_name(rec->direction) ? cl_direction_name(rec->direction) : "",
-			rec->kind, cl_direction_name(iso_direction(rec->kind)));
+			rec->kind,
+			cl_direction_name(iso_direction(rec->kind)) ? cl_direction_name(iso_direction(rec->kind))
+								    : "none");
 	/* what the XML parser requires of every pain.001 transaction */
 	if (strcmp(rec->kind, "pain.001") == 0 && (!rec->value_date[0] || !rec->debtor_account[0]))
 		ROW_ERR("csv_field_format",

@@ -224,6 +224,8 @@ static enum cl_iso_kind root_kind(int ev)
 		[EV_ROOT_PACS004] = CL_ISO_PACS004,
 		[EV_ROOT_PAIN008] = CL_ISO_PAIN008,
 		[EV_ROOT_PACS003] = CL_ISO_PACS003,
+		[EV_ROOT_CAMT056] = CL_ISO_CAMT056,
+		[EV_ROOT_CAMT029] = CL_ISO_CAMT029,
 	};
 
 	return ev > 0 && (size_t)ev < sizeof(kind) / sizeof(kind[0]) ? kind[ev] : CL_ISO_NONE;

@@ -156,12 +156,16 @@ enum cl_iso_field {
 	F_INITG_ID, F_INITG_NM, F_GRP_ORGNL_MSG_ID,
 	F_GRP_INSTG_OTHER, /* InstgAgt named only by LEI, Othr/Id or Nm */
 	F_GRP_SEQ_TP,      /* pacs.003 GrpHdr/PmtTpInf/SeqTp (.01, .02) */
+	F_GRP_CASE_ID,     /* camt.056 Case/Id, camt.029 RslvdCase/Id */
+	F_GRP_CONF,        /* camt.029 Sts/Conf */
 	/* payment information (pain.001) */
 	F_PMT_INF_ID, F_PMT_NB_OF_TXS, F_PMT_CTRL_SUM, F_REQD_EXCTN_DT, F_REQD_EXCTN_DTTM,
 	F_PMT_DBTR_NM, F_PMT_DBTR_IBAN, F_PMT_DBTR_OTHR, F_PMT_DBTR_AGT_BIC, F_PMT_DBTR_AGT_MMB,
 	/* payment information (pain.008): the creditor's side */
 	F_REQD_COLLTN_DT, F_PMT_SEQ_TP, F_PMT_CDTR_NM, F_PMT_CDTR_IBAN, F_PMT_CDTR_OTHR,
 	F_PMT_CDTR_AGT_BIC, F_PMT_CDTR_AGT_MMB, F_PMT_CDTR_SCHME_ID,
+	/* camt.056 Undrlyg, camt.029 CxlDtls: the original group and case */
+	F_PMT_ORGNL_MSG_ID, F_PMT_CASE_ID,
 	/* transaction */
 	F_INSTR_ID, F_E2E_ID, F_TX_ID, F_UETR, F_AMT, F_CCY_OF_TRF, F_TX_STTLM_DT,
 	F_TX_INSTG_BIC, F_TX_INSTG_MMB, F_TX_INSTD_BIC, F_TX_INSTD_MMB,
@@ -173,6 +177,8 @@ enum cl_iso_field {
 	F_TX_INSTG_OTHER,
 	/* direct debits (pain.008, pacs.003) */
 	F_MNDT_ID, F_MNDT_DT, F_TX_CDTR_SCHME_ID, F_TX_SEQ_TP,
+	/* cancellations (camt.056 TxInf, camt.029 TxInfAndSts) */
+	F_CXL_ID, F_CASE_ID, F_ORGNL_INSTR_ID, F_CXL_STS,
 	/* business application header */
 	F_HDR_FR_BIC, F_HDR_FR_MMB, F_HDR_TO_BIC, F_HDR_TO_MMB, F_HDR_MSG_DEF,
 	F_HDR_FR_OTHER,
@@ -183,12 +189,12 @@ enum cl_iso_field {
 enum cl_iso_event {
 	EV_NONE = 0,
 	EV_ROOT_PAIN001, EV_ROOT_PACS008, EV_ROOT_PACS009, EV_ROOT_PACS004,
-	EV_ROOT_PAIN008, EV_ROOT_PACS003,
+	EV_ROOT_PAIN008, EV_ROOT_PACS003, EV_ROOT_CAMT056, EV_ROOT_CAMT029,
 	EV_GRPHDR, EV_PMTINF, EV_TX,
 };
 
-#define CL_ISO_MAX_TAGS 96
-#define CL_ISO_MAX_NODES 480
+#define CL_ISO_MAX_TAGS 120 /* CL_ISO_PH > 2 * tags */
+#define CL_ISO_MAX_NODES 640
 
 struct cl_iso_node {
 	uint8_t field;   /* enum cl_iso_field */

@@ -10,7 +10,8 @@ bool cl_iso20022_record_key_fingerprint(struct cl_fp *fp, struct cl_record *rec,
 					size_t cap)
 {
 	static const enum cl_iso_kind kinds[] = { CL_ISO_PAIN001, CL_ISO_PACS008, CL_ISO_PACS004,
-						  CL_ISO_PAIN008, CL_ISO_PACS003 };
+						  CL_ISO_PAIN008, CL_ISO_PACS003, CL_ISO_CAMT056,
+						  CL_ISO_CAMT029 };
 	struct cl_iso_extra x;
 	bool ok;
 

@@ -19,6 +19,8 @@ static const struct kinddef {
 	[CL_ISO_PACS004] = {"pacs.004", "PmtRtr"},
 	[CL_ISO_PAIN008] = {"pain.008", "CstmrDrctDbtInitn"},
 	[CL_ISO_PACS003] = {"pacs.003", "FIToFICstmrDrctDbt"},
+	[CL_ISO_CAMT056] = {"camt.056", "FIToFIPmtCxlReq"},
+	[CL_ISO_CAMT029] = {"camt.029", "RsltnOfInvstgtn"},
 };
 
 /* The messages we read, with the variants and versions of each.  Variant
@@ -41,6 +43,10 @@ static const struct msgdef {
 	{CL_ISO_PAIN008, 2, 2, 2},
 	{CL_ISO_PAIN008, 3, 2, 2},
 	{CL_ISO_PACS003, 1, 1, 11},
+	/* camt.029.001.01 and .02 answer a case as a whole (no CxlDtls, no
+	   transaction to attach to): not read */
+	{CL_ISO_CAMT056, 1, 1, 11},
+	{CL_ISO_CAMT029, 1, 3, 13},
 };
 
 /* Namespaces outside the urn:iso scheme that carry one of the messages
@@ -59,7 +65,8 @@ const char *cl_iso_ns_supported(void)
 	return ISO_NS_PREFIX "pain.001.001.03 to .12 (and pain.001.002.03, "
 	       "pain.001.003.03, SIX pain.001.001.03.ch.02), pacs.008.001.02 to .13, "
 	       "pacs.009.001.02 to .12, pacs.004.001.02 to .14, pain.008.001.01 to .12 "
-	       "(and pain.008.002.02, pain.008.003.02), pacs.003.001.01 to .11";
+	       "(and pain.008.002.02, pain.008.003.02), pacs.003.001.01 to .11, "
+	       "camt.056.001.01 to .11, camt.029.001.03 to .13";
 }
 
 /* What the messages an operator may find in an inbox are, by family:
@@ -75,9 +82,7 @@ static const struct other {
 	{"camt.054", "a debit or credit notification", false},
 	{"camt.026", "an unable-to-apply investigation", false},
 	{"camt.027", "a claim of non-receipt", false},
-	{"camt.029", "a resolution of investigation", false},
 	{"camt.055", "a customer's payment cancellation request", false},
-	{"camt.056", "a payment cancellation request", false},
 	{"camt.060", "an account reporting request", false},
 	{"pacs.002", "a payment status report", false},
 	{"pacs.028", "a payment status request", false},
@@ -94,8 +99,8 @@ static const struct other {
 
 const char *cl_iso_unsupported_text(char *buf, size_t cap, const char *msg_type)
 {
-	static const char loads[] = "pain.001, pacs.008, pacs.009, pacs.004, pain.008 and "
-				    "pacs.003";
+	static const char loads[] = "pain.001, pacs.008, pacs.009, pacs.004, pain.008, "
+				    "pacs.003, camt.056 and camt.029";
 
 	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
 		const struct other *o = &others[i];

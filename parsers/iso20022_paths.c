@@ -226,6 +226,60 @@ static const struct path_def return_party_paths[] = {
 	{NULL, P_FIELD, F_NONE, F_NONE},
 };
 
+/* Cancellations (camt.056 FIToFIPmtCxlReq, camt.029 RsltnOfInvstgtn):
+ * the assignment (Assgnmt, first in both, read as the group header), the
+ * underlying group (camt.056 Undrlyg, camt.029 CxlDtls, read as a PmtInf)
+ * and one transaction each (TxInf, TxInfAndSts).  The assigner is the
+ * sender of this hop, as InstgAgt in pacs; the transaction's own
+ * Assgnr/Assgne come first. */
+static const struct path_def assgnmt_paths[] = {
+	{"Id", P_FIELD, F_MSG_ID, F_NONE},
+	{"CreDtTm", P_FIELD, F_CRE_DT_TM, F_NONE},
+	{"Assgnr/Agt", P_AGENT, F_GRP_INSTG_BIC, F_GRP_INSTG_MMB},
+	{"Assgnr/Agt/FinInstnId/LEI", P_FIELD, F_GRP_INSTG_OTHER, F_NONE},
+	{"Assgnr/Agt/FinInstnId/Othr/Id", P_FIELD, F_GRP_INSTG_OTHER, F_NONE},
+	{"Assgnr/Agt/FinInstnId/Nm", P_FIELD, F_GRP_INSTG_OTHER, F_NONE},
+	{"Assgnr/Pty/Nm", P_FIELD, F_GRP_INSTG_OTHER, F_NONE},
+	{"Assgnr/Pty/Id/OrgId/AnyBIC", P_FIELD, F_GRP_INSTG_OTHER, F_NONE},
+	{"Assgnr/Pty/Id/OrgId/Othr/Id", P_FIELD, F_GRP_INSTG_OTHER, F_NONE},
+	{"Assgne/Agt", P_AGENT, F_GRP_INSTD_BIC, F_GRP_INSTD_MMB},
+	{NULL, P_FIELD, F_NONE, F_NONE},
+};
+
+/* the transaction of either: what it points to and who sends it */
+static const struct path_def cxl_tx_paths[] = {
+	{"OrgnlGrpInf/OrgnlMsgId", P_FIELD, F_ORGNL_MSG_ID, F_NONE},
+	{"OrgnlInstrId", P_FIELD, F_ORGNL_INSTR_ID, F_NONE},
+	{"OrgnlEndToEndId", P_FIELD, F_ORGNL_E2E_ID, F_NONE},
+	{"OrgnlTxId", P_FIELD, F_ORGNL_TX_ID, F_NONE},
+	{"OrgnlUETR", P_FIELD, F_ORGNL_UETR, F_NONE},
+	{"OrgnlIntrBkSttlmAmt", P_AMOUNT, F_AMT, F_NONE},
+	{"OrgnlIntrBkSttlmDt", P_FIELD, F_TX_STTLM_DT, F_NONE},
+	{"Assgnr/Agt", P_AGENT, F_TX_INSTG_BIC, F_TX_INSTG_MMB},
+	{"Assgnr/Agt/FinInstnId/LEI", P_FIELD, F_TX_INSTG_OTHER, F_NONE},
+	{"Assgnr/Agt/FinInstnId/Othr/Id", P_FIELD, F_TX_INSTG_OTHER, F_NONE},
+	{"Assgnr/Agt/FinInstnId/Nm", P_FIELD, F_TX_INSTG_OTHER, F_NONE},
+	{"Assgne/Agt", P_AGENT, F_TX_INSTD_BIC, F_TX_INSTD_MMB},
+	{NULL, P_FIELD, F_NONE, F_NONE},
+};
+
+static const struct path_def cxl_req_tx_paths[] = {
+	{"CxlId", P_FIELD, F_CXL_ID, F_NONE},
+	{"Case/Id", P_FIELD, F_CASE_ID, F_NONE},
+	{"CxlRsnInf/Rsn/Cd", P_FIELD, F_RSN_CD, F_NONE},
+	{"CxlRsnInf/Rsn/Prtry", P_FIELD, F_RSN_PRTRY, F_NONE},
+	{NULL, P_FIELD, F_NONE, F_NONE},
+};
+
+static const struct path_def cxl_sts_tx_paths[] = {
+	{"CxlStsId", P_FIELD, F_CXL_ID, F_NONE},
+	{"RslvdCase/Id", P_FIELD, F_CASE_ID, F_NONE},
+	{"TxCxlSts", P_FIELD, F_CXL_STS, F_NONE},
+	{"CxlStsRsnInf/Rsn/Cd", P_FIELD, F_RSN_CD, F_NONE},
+	{"CxlStsRsnInf/Rsn/Prtry", P_FIELD, F_RSN_PRTRY, F_NONE},
+	{NULL, P_FIELD, F_NONE, F_NONE},
+};
+
 /* business application header (head.001) */
 static const struct path_def apphdr_paths[] = {
 	{"Fr/FIId", P_AGENT, F_HDR_FR_BIC, F_HDR_FR_MMB},
@@ -336,6 +390,40 @@ static void build(void)
 	add_paths(dd_tx_pacs, dd_tx_paths);
 	table.node[path(dd_tx_pacs, "IntrBkSttlmAmt")].field = F_AMT;
 	table.node[path(dd_tx_pacs, "IntrBkSttlmAmt")].amount = 1;
+
+	/* cancellations: camt.056 and camt.029 share the assignment */
+	{
+		int asg = new_node(), und = new_node(), req_tx = new_node();
+		int dtls = new_node(), sts_tx = new_node();
+
+		table.node[asg].event = EV_GRPHDR;
+		table.node[und].event = EV_PMTINF;
+		table.node[dtls].event = EV_PMTINF;
+		table.node[req_tx].event = EV_TX;
+		table.node[sts_tx].event = EV_TX;
+		root = path(doc, "FIToFIPmtCxlReq");
+		table.node[root].event = EV_ROOT_CAMT056;
+		step(root, "Assgnmt", 7, asg);
+		field(root, "Case/Id", F_GRP_CASE_ID);
+		field(root, "CtrlData/NbOfTxs", F_GRP_NB_OF_TXS);
+		step(root, "Undrlyg", 7, und);
+		field(und, "OrgnlGrpInfAndCxl/OrgnlMsgId", F_PMT_ORGNL_MSG_ID);
+		field(und, "OrgnlGrpInfAndCxl/Case/Id", F_PMT_CASE_ID);
+		step(und, "TxInf", 5, req_tx);
+		root = path(doc, "RsltnOfInvstgtn");
+		table.node[root].event = EV_ROOT_CAMT029;
+		step(root, "Assgnmt", 7, asg);
+		field(root, "RslvdCase/Id", F_GRP_CASE_ID);
+		field(root, "Sts/Conf", F_GRP_CONF);
+		step(root, "CxlDtls", 7, dtls);
+		field(dtls, "OrgnlGrpInfAndSts/OrgnlMsgId", F_PMT_ORGNL_MSG_ID);
+		step(dtls, "TxInfAndSts", 11, sts_tx);
+		add_paths(asg, assgnmt_paths);
+		add_paths(req_tx, cxl_tx_paths);
+		add_paths(req_tx, cxl_req_tx_paths);
+		add_paths(sts_tx, cxl_tx_paths);
+		add_paths(sts_tx, cxl_sts_tx_paths);
+	}
 }
 
 /* The first five nodes (Document, AppHdr, GrpHdr, PmtInf, transaction)
@@ -348,9 +436,13 @@ void cl_iso_node_path(const struct cl_iso_paths *t, int node, char *out, size_t 
 	size_t len = 0;
 
 	out[0] = '\0';
-	/* the direct debits' PmtInf and transaction are scopes too */
+	/* the direct debits' and cancellations' scopes are scopes too, and
+	   the message root for the fields right under it */
 	while (node >= SCOPE_NODES && t->node[node].event != EV_PMTINF &&
-	       t->node[node].event != EV_TX && n < CL_ISO_MAX_DEPTH) {
+	       t->node[node].event != EV_TX && t->node[node].event != EV_GRPHDR &&
+	       !(t->node[node].event >= EV_ROOT_PAIN001 &&
+		 t->node[node].event <= EV_ROOT_CAMT029) &&
+	       n < CL_ISO_MAX_DEPTH) {
 		chain[n++] = node;
 		node = t->parent[node];
 	}

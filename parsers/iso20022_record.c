@@ -19,6 +19,10 @@ static const char *tx_element(enum cl_iso_kind kind)
 	case CL_ISO_PAIN008:
 	case CL_ISO_PACS003:
 		return "DrctDbtTxInf";
+	case CL_ISO_CAMT056:
+		return "TxInf";
+	case CL_ISO_CAMT029:
+		return "TxInfAndSts";
 	default:
 		return "CdtTrfTxInf";
 	}
@@ -26,10 +30,29 @@ static const char *tx_element(enum cl_iso_kind kind)
 
 /* The path of a field for messages: its scope's path plus the element
  * path below it, as matched. */
+static bool cxl_kind(enum cl_iso_kind kind)
+{
+	return kind == CL_ISO_CAMT056 || kind == CL_ISO_CAMT029;
+}
+
 static void scope_path(const struct cl_iso20022 *p, enum cl_iso_field f, char *out, size_t cap)
 {
+	bool cxl = cxl_kind(p->kind);
+	/* the underlying group of a cancellation: Undrlyg, CxlDtls */
+	const char *grp = p->kind == CL_ISO_CAMT056 ? "Undrlyg" : "CxlDtls";
+
 	if (f >= F_HDR_FR_BIC)
 		snprintf(out, cap, "/AppHdr");
+	else if (f == F_GRP_ORGNL_MSG_ID || f == F_GRP_CASE_ID || f == F_GRP_CONF ||
+		 (cxl && f == F_GRP_NB_OF_TXS))
+		snprintf(out, cap, "%s", p->root_path); /* right under the root */
+	else if (cxl && f < F_PMT_INF_ID)
+		snprintf(out, cap, "%s/Assgnmt", p->root_path);
+	else if (cxl && f < F_INSTR_ID)
+		snprintf(out, cap, "%s/%s[%lu]", p->root_path, grp, p->pmt_index);
+	else if (cxl)
+		snprintf(out, cap, "%s/%s[%lu]/%s[%lu]", p->root_path, grp, p->pmt_index,
+			 tx_element(p->kind), p->tx_index);
 	else if (f < F_PMT_INF_ID)
 		snprintf(out, cap, "%s/GrpHdr", p->root_path);
 	else if (f < F_INSTR_ID)
@@ -304,12 +327,17 @@ void cl_iso_grphdr_end(struct cl_iso20022 *p)
 {
 	char path[CL_PATH_MAX];
 
-	require(p, F_MSG_ID, "MsgId", p->grp_line);
+	bool cxl = cxl_kind(p->kind);
+
+	/* a cancellation's assignment: its Id and CreDtTm (the count is in
+	   the optional CtrlData) */
+	require(p, F_MSG_ID, cxl ? "Id" : "MsgId", p->grp_line);
 	require(p, F_CRE_DT_TM, "CreDtTm", p->grp_line);
-	require(p, F_GRP_NB_OF_TXS, "NbOfTxs", p->grp_line);
+	if (!cxl)
+		require(p, F_GRP_NB_OF_TXS, "NbOfTxs", p->grp_line);
 	if (p->seen[F_MSG_ID] && cl_iso_id_unusable(p->val[F_MSG_ID]))
 		report(p, F_MSG_ID, p->line_of[F_MSG_ID], NULL,
-		       "missing_element", "MsgId is empty");
+		       "missing_element", "%s is empty", cxl ? "Id" : "MsgId");
 	if (p->seen[F_CRE_DT_TM] && !cl_iso_datetime(p->val[F_CRE_DT_TM]))
 		cl_iso_add_error(p, p->line_of[F_CRE_DT_TM],
 				 field_path(p, F_CRE_DT_TM, NULL, path, sizeof(path)), "datetime_invalid",
@@ -339,6 +367,10 @@ void cl_iso_pmtinf_end(struct cl_iso20022 *p)
 {
 	char scope[48];
 
+	/* a cancellation's underlying group names no PmtInfId, and one of
+	   only OrgnlGrpInfAndCxl (a whole group) is said at the root's end */
+	if (cxl_kind(p->kind))
+		return;
 	/* optional in pain.008.001.01 alone */
 	if (strcmp(p->msg_type, "pain.008.001.01") != 0)
 		require(p, F_PMT_INF_ID, "PmtInfId", p->pmt_line);
@@ -364,7 +396,12 @@ void cl_iso_root_end(struct cl_iso20022 *p)
 {
 	const char *root = strrchr(p->root_path, '/') + 1;
 
-	if (!p->grp_seen && !p->grp_order_said)
+	if (!p->grp_seen && !p->grp_order_said && cxl_kind(p->kind))
+		cl_iso_add_error(p, p->msg_line, p->root_path, "missing_element",
+				 "required element Assgnmt is missing: expected <Assgnmt> (the "
+				 "assignment, once) as the first element of <%s>",
+				 root);
+	else if (!p->grp_seen && !p->grp_order_said)
 		cl_iso_add_error(p, p->msg_line, p->root_path, "missing_element",
 				 "required element GrpHdr is missing: expected <GrpHdr> (the group "
 				 "header, once) as the first element of <%s>",
@@ -375,6 +412,19 @@ void cl_iso_root_end(struct cl_iso20022 *p)
 				 "least one <%s>; an empty message is not a file of no "
 				 "payments",
 				 p->msg_type, tx_element(p->kind));
+	else if (p->kind == CL_ISO_CAMT056 && p->grp_count == 0)
+		cl_iso_add_error(p, p->msg_line, p->root_path, "no_transaction",
+				 "%s has no transaction: expected at least one <Undrlyg/TxInf>; a "
+				 "cancellation of a whole group (OrgnlGrpInfAndCxl without TxInf) is "
+				 "not read, since each payment it would cancel is linked on its own",
+				 p->msg_type);
+	else if (p->kind == CL_ISO_CAMT029 && p->grp_count == 0)
+		cl_iso_add_error(p, p->msg_line, p->root_path, "no_transaction",
+				 "%s has no transaction: expected at least one "
+				 "<CxlDtls/TxInfAndSts>; an answer to a case as a whole (Sts "
+				 "without the transactions) is not read, since each answer is "
+				 "linked to the payment it concerns",
+				 p->msg_type);
 	else if (p->kind == CL_ISO_PACS004 && p->grp_count == 0)
 		cl_iso_add_error(p, p->msg_line, p->root_path, "no_transaction",
 				 "%s has no transaction: expected at least one <TxInf>; a return "
@@ -401,6 +451,8 @@ static void tx_amount(struct cl_iso20022 *p, struct cl_record *rec, bool *ok)
 		[CL_ISO_PACS004] = "RtrdIntrBkSttlmAmt",
 		[CL_ISO_PAIN008] = "InstdAmt",
 		[CL_ISO_PACS003] = "IntrBkSttlmAmt",
+		[CL_ISO_CAMT056] = "OrgnlIntrBkSttlmAmt",
+		[CL_ISO_CAMT029] = "OrgnlIntrBkSttlmAmt",
 	};
 	int exp;
 	unsigned long line = field_line(p, F_AMT, p->tx_line);
@@ -496,6 +548,38 @@ static void dd_fields(struct cl_iso20022 *p, struct cl_record *rec)
 	memcpy(rec->sequence_type, p->val[seq], 5);
 }
 
+/* A cancellation request's or answer's own ids, the case, the payment
+ * it concerns (at least one of its ids), the reason and, for an answer,
+ * the status: the transaction's, else the message's (TxCxlSts, else
+ * Sts/Conf). */
+static void cxl_fields(struct cl_iso20022 *p, struct cl_record *rec)
+{
+	enum cl_iso_field cs = p->seen[F_CASE_ID] ? F_CASE_ID
+			       : p->seen[F_PMT_CASE_ID] ? F_PMT_CASE_ID : F_GRP_CASE_ID;
+	enum cl_iso_field st = p->seen[F_CXL_STS] ? F_CXL_STS : F_GRP_CONF;
+
+	take(p, F_CXL_ID, rec->cancellation_id, CL_ID_MAX,
+	     p->kind == CL_ISO_CAMT056 ? "CxlId" : "CxlStsId");
+	take(p, cs, rec->case_id, CL_ID_MAX, "case id");
+	take_uuid(p, F_ORGNL_UETR, rec->orgnl_uetr, "OrgnlUETR");
+	take(p, F_ORGNL_E2E_ID, rec->orgnl_end_to_end_id, CL_ID_MAX, "OrgnlEndToEndId");
+	take(p, F_ORGNL_TX_ID, rec->orgnl_tx_id, CL_ID_MAX, "OrgnlTxId");
+	take(p, F_ORGNL_INSTR_ID, rec->orgnl_instr_id, CL_ID_MAX, "OrgnlInstrId");
+	take(p, p->seen[F_ORGNL_MSG_ID] ? F_ORGNL_MSG_ID : F_PMT_ORGNL_MSG_ID, rec->orgnl_msg_id,
+	     CL_ID_MAX, "OrgnlMsgId");
+	take(p, p->seen[F_RSN_CD] ? F_RSN_CD : F_RSN_PRTRY, rec->reason_code,
+	     sizeof(rec->reason_code), "cancellation reason");
+	if (p->kind == CL_ISO_CAMT029)
+		take(p, st, rec->cancellation_status, sizeof(rec->cancellation_status),
+		     st == F_CXL_STS ? "TxCxlSts" : "Sts/Conf");
+	if (!p->seen[F_ORGNL_UETR] && !p->seen[F_ORGNL_E2E_ID] && !p->seen[F_ORGNL_TX_ID] &&
+	    !p->seen[F_ORGNL_INSTR_ID])
+		report(p, F_ORGNL_UETR, p->tx_line, "OrgnlUETR", "missing_element",
+		       "the payment it concerns is not named: expected OrgnlUETR, "
+		       "OrgnlEndToEndId, OrgnlTxId or OrgnlInstrId in <%s>",
+		       tx_element(p->kind));
+}
+
 void cl_iso_tx_end(struct cl_iso20022 *p)
 {
 	struct cl_record *rec = cl_iso_record_slot(p);
@@ -503,6 +587,7 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 	bool pain = p->kind == CL_ISO_PAIN001, amount_ok;
 	bool dd_pain = p->kind == CL_ISO_PAIN008;
 	bool dd = dd_pain || p->kind == CL_ISO_PACS003;
+	bool cxl = cxl_kind(p->kind);
 	char why[CL_MSGTEXT_MAX], path[CL_PATH_MAX];
 	bool hdr_other;
 
@@ -515,6 +600,9 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 	/* a direct debit moves money from the debtor to the creditor as a
 	   credit transfer does, on the creditor's initiative: a debit */
 	rec->direction = dd ? CL_DIR_DEBIT : CL_DIR_CREDIT;
+	/* a cancellation request and its answer move no money themselves */
+	if (cxl)
+		rec->direction = CL_DIR_NONE;
 	memcpy(rec->message_type, p->msg_type, sizeof(rec->message_type));
 	memset(x, 0, sizeof(*x));
 	x->kind = p->kind;
@@ -530,6 +618,8 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 	if (pain || dd_pain) {
 		take(p, F_PMT_INF_ID, rec->pmt_inf_id, CL_ID_MAX, "PmtInfId");
 		require(p, F_E2E_ID, "PmtId/EndToEndId", p->tx_line);
+	} else if (cxl) {
+		cxl_fields(p, rec);
 	} else if (p->kind != CL_ISO_PACS004) {
 		require(p, F_E2E_ID, "PmtId/EndToEndId", p->tx_line);
 	} else {
@@ -549,8 +639,12 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 			     "proprietary return reason");
 	}
 
-	/* money and date */
-	tx_amount(p, rec, &amount_ok);
+	/* money and date (a cancellation's amount, the original's, is
+	   optional) */
+	if (cxl && !p->seen[F_AMT])
+		amount_ok = false;
+	else
+		tx_amount(p, rec, &amount_ok);
 	if (!amount_ok)
 		p->grp_sum_unknown = p->pmt_sum_unknown = true;
 	if (pain) {

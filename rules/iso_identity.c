@@ -136,6 +136,60 @@ static bool pain008_key(struct cl_record *rec, const struct cl_iso_extra *x, cha
 	return n > 0 && (size_t)n < sizeof(rec->natural_key);
 }
 
+/* A cancellation request (camt.056) or its answer (camt.029): whose
+ * (the assigner, the bank that sends it on this hop: each bank of a
+ * chain assigns the case on to the next with its own ids) and which:
+ *   camt.056 cxl|Assgnr|CxlId, camt.029 sts|Assgnr|CxlStsId (the id the
+ *   assigner gives this request or answer, unique for it);
+ *   else case|Assgnr|CaseId|original, the case and the payment it
+ *   concerns (a case may cover several payments);
+ *   else asg|Assgnr|Assgnmt/Id|original (the assignment message's id: a
+ *   request assigned again gets another one and is another request);
+ * the original being the first of OrgnlUETR, OrgnlTxId, OrgnlEndToEndId,
+ * OrgnlInstrId that is usable.  An answer's fallback keys end with its
+ * status, so that PDCR (pending) and a later CNCL without ids of their own
+ * are two answers, not a conflict.  clearing-load-keys(7), 0043. */
+static bool cxl_key(struct cl_record *rec, const struct cl_iso_extra *x, const char *asgnr,
+		    char *why, size_t cap)
+{
+	bool ans = x->kind == CL_ISO_CAMT029;
+	const char *orig = rec->orgnl_uetr[0]                           ? rec->orgnl_uetr
+			   : !cl_iso_id_unusable(rec->orgnl_tx_id)         ? rec->orgnl_tx_id
+			   : !cl_iso_id_unusable(rec->orgnl_end_to_end_id) ? rec->orgnl_end_to_end_id
+			   : !cl_iso_id_unusable(rec->orgnl_instr_id)      ? rec->orgnl_instr_id
+									   : NULL;
+	int n;
+
+	if (!asgnr[0]) {
+		snprintf(why, cap, "no assigner agent (TxInf/Assgnr/Agt, Assgnmt/Assgnr/Agt or "
+			 "AppHdr/Fr/FIId, by BIC or clearing member id): the key names the bank "
+			 "that sent this %s, since the ids it carries are that bank's own",
+			 ans ? "answer" : "request");
+		return false;
+	}
+	if (!cl_iso_id_unusable(rec->cancellation_id))
+		n = snprintf(rec->natural_key, sizeof(rec->natural_key), "%s|%s|%s",
+			     ans ? "sts" : "cxl", asgnr, rec->cancellation_id);
+	else if (orig && !cl_iso_id_unusable(rec->case_id))
+		n = snprintf(rec->natural_key, sizeof(rec->natural_key), "case|%s|%s|%s%s%s",
+			     asgnr, rec->case_id, orig, ans ? "|" : "",
+			     ans ? rec->cancellation_status : "");
+	else if (orig && !cl_iso_id_unusable(rec->msg_id))
+		n = snprintf(rec->natural_key, sizeof(rec->natural_key), "asg|%s|%s|%s%s%s",
+			     asgnr, rec->msg_id, orig, ans ? "|" : "",
+			     ans ? rec->cancellation_status : "");
+	else {
+		snprintf(why, cap, "no usable %s, case id or assignment id with an id of the "
+			 "payment it concerns (OrgnlUETR, OrgnlTxId, OrgnlEndToEndId or "
+			 "OrgnlInstrId): the key needs an id of this %s that stays the same when "
+			 "it is sent again",
+			 ans ? "CxlStsId" : "CxlId", ans ? "answer" : "request");
+		return false;
+	}
+	rec->key_rule = CL_KEY_RULE_V1;
+	return n > 0 && (size_t)n < sizeof(rec->natural_key);
+}
+
 /* The payment's identity under the lowest key tier it can be sent with
  * (record.h: alt_key).  A UETR is optional before pacs.008.001.08 and
  * gateways drop it, a TxId is optional in .08 and a return's RtrId often
@@ -195,6 +249,13 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
 	case CL_ISO_PAIN008:
 		ok = pain008_key(rec, x, why, cap);
 		break;
+	case CL_ISO_CAMT056:
+	case CL_ISO_CAMT029: {
+		char gb[CL_AGENT_MAX];
+
+		ok = cxl_key(rec, x, agent_id(rec->instructing_agent, gb, sizeof(gb)), why, cap);
+		break;
+	}
 	case CL_ISO_PACS008:
 	case CL_ISO_PACS009:
 	case CL_ISO_PACS003:
@@ -271,7 +332,9 @@ static void fingerprint(struct cl_fp *fp, const struct cl_record *rec,
 	/* the message family, never its version: the same payment re-sent as
 	 * pain.001.001.03 and .09 is the same payment */
 	cl_fp_str(fp, CL_FIELD_NAME(kind), rec->kind);
-	cl_fp_str(fp, CL_FIELD_NAME(direction), cl_direction_name(rec->direction));
+	/* (none for a cancellation: it moves no money itself) */
+	cl_fp_str(fp, CL_FIELD_NAME(direction),
+		  rec->direction == CL_DIR_NONE ? "" : cl_direction_name(rec->direction));
 	cl_fp_int(fp, CL_FIELD_NAME(amount_minor), rec->amount_minor);
 	cl_fp_str(fp, CL_FIELD_NAME(currency), rec->currency);
 	cl_fp_str(fp, CL_FIELD_NAME(value_date), rec->value_date);
@@ -291,7 +354,14 @@ static void fingerprint(struct cl_fp *fp, const struct cl_record *rec,
 		cl_fp_str(fp, "debtor_fi", agent_id(x->debtor_fi, buf, sizeof(buf)));
 		cl_fp_str(fp, "creditor_fi", agent_id(x->creditor_fi, buf, sizeof(buf)));
 	}
-	if (x->kind == CL_ISO_PACS004) {
+	if (x->kind == CL_ISO_CAMT056 || x->kind == CL_ISO_CAMT029) {
+		/* what is asked or answered of which payment, in which case
+		   (not the request's own id: it is the key) */
+		cl_fp_str(fp, CL_FIELD_NAME(orgnl_instr_id), rec->orgnl_instr_id);
+		cl_fp_str(fp, CL_FIELD_NAME(case_id), rec->case_id);
+		cl_fp_str(fp, CL_FIELD_NAME(cancellation_status), rec->cancellation_status);
+	}
+	if (x->kind == CL_ISO_PACS004 || x->kind == CL_ISO_CAMT056 || x->kind == CL_ISO_CAMT029) {
 		cl_fp_str(fp, CL_FIELD_NAME(reason_code), rec->reason_code);
 		cl_fp_str(fp, CL_FIELD_NAME(orgnl_uetr), rec->orgnl_uetr);
 		cl_fp_str(fp, CL_FIELD_NAME(orgnl_end_to_end_id), rec->orgnl_end_to_end_id);

@@ -23,6 +23,8 @@ enum cl_iso_kind {
 	CL_ISO_PACS004,
 	CL_ISO_PAIN008, /* customer direct debit initiation */
 	CL_ISO_PACS003, /* interbank customer direct debit */
+	CL_ISO_CAMT056, /* interbank payment cancellation request */
+	CL_ISO_CAMT029, /* resolution of investigation: the request's answer */
 };
 
 /* What a record's key and fingerprint need beyond struct cl_record. */

@@ -10,7 +10,7 @@
 -- unique index is used on all of (tenant, kind, natural_key) (no skip
 -- scan needed).
 ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001', 'pacs.008', 'pacs.009', 'pacs.004',
-      'pain.008', 'pacs.003']
+      'pain.008', 'pacs.003', 'camt.056', 'camt.029']
 
 -- name: history_show_by_key
 -- The records of tenant $1 under natural key $2, of any kind, at most $3;
@@ -30,7 +30,8 @@ WHERE r.tenant = $1
                            clearing_shard('ach.noc', $2), clearing_shard('pain.001', $2),
                            clearing_shard('pacs.008', $2), clearing_shard('pacs.009', $2),
                            clearing_shard('pacs.004', $2), clearing_shard('pain.008', $2),
-                           clearing_shard('pacs.003', $2)])
+                           clearing_shard('pacs.003', $2), clearing_shard('camt.056', $2),
+                           clearing_shard('camt.029', $2)])
 ORDER BY r.kind, r.natural_key
 LIMIT $3::bigint
 
@@ -286,6 +287,36 @@ JOIN clearing_statement_item s
   ON s.tenant = m.tenant AND s.kind = m.entry_kind AND s.natural_key = m.entry_key
 JOIN clearing_load l ON l.load_id = s.load_id
 ORDER BY k.i, m.matched_at, m.entry_kind, m.entry_key
+
+-- name: history_cancellations_of
+-- The cancellation requests (camt.056) and their answers (camt.029) of
+-- tenant $1 that name each record (its kind $2[i], UETR $3[i], EndToEndId
+-- $4[i], TxId $5[i]; '' for none) as the payment they concern: by its
+-- UETR, else (one without OrgnlUETR) by its EndToEndId and, when both have
+-- one, its TxId; with the load that applied each, in the order they were
+-- loaded.  A cancellation names no cancellation.  Index probes of
+-- orgnl_uetr and orgnl_end_to_end_id (011), from the values show read.
+SELECT k.i, c.kind AS cancellation_kind, c.natural_key AS cancellation_key,
+       c.cancellation_status, c.reason_code AS cancellation_reason, c.load_id,
+       pg_catalog.to_char(l.started_at, {iso_ts}) AS loaded_at
+FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]),
+                pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[]))
+  WITH ORDINALITY AS k(kind, uetr, e2e, txid, i)
+CROSS JOIN LATERAL (
+  SELECT c.kind, c.natural_key, c.cancellation_status, c.reason_code, c.load_id, c.ordinal
+  FROM clearing_record c
+  WHERE c.tenant = $1 AND c.orgnl_uetr = NULLIF(k.uetr, '')
+    AND c.kind IN ('camt.056', 'camt.029')
+  UNION ALL
+  SELECT c.kind, c.natural_key, c.cancellation_status, c.reason_code, c.load_id, c.ordinal
+  FROM clearing_record c
+  WHERE c.tenant = $1 AND c.orgnl_end_to_end_id = NULLIF(k.e2e, '')
+    AND c.orgnl_uetr IS NULL
+    AND coalesce(c.orgnl_tx_id = NULLIF(k.txid, ''), true)
+    AND c.kind IN ('camt.056', 'camt.029')) c
+JOIN clearing_load l ON l.load_id = c.load_id
+WHERE k.kind NOT IN ('camt.056', 'camt.029')
+ORDER BY k.i, c.load_id, c.ordinal
 
 -- name: history_decisions_of
 -- The decisions on each record as a break (tenant $1, kind $2[i], natural

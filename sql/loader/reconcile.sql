@@ -6,10 +6,11 @@
 
 -- fragment: reconcile_no_money
 -- The kinds of record that move no money: an ACH NOC (notification of
--- change, a COR entry of amount zero).  A statement never books one: no
--- entry matches it and it is never unmatched ours (the loader links it to
--- its original, show says which).
-'ach.noc'
+-- change, a COR entry of amount zero), a cancellation request (camt.056)
+-- and its answer (camt.029).  A statement never books one: no entry
+-- matches it and it is never unmatched ours (the loader links it to its
+-- original, show says which).
+'ach.noc', 'camt.056', 'camt.029'
 
 -- fragment: reconcile_bai2_ach_codes
 -- The BAI2 detail type codes of ACH credits and debits that may settle a
@@ -655,7 +656,8 @@ WITH ref AS (
   SELECT $1, r.entry_kind, r.entry_key, r.record_kind, r.record_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.batch_count IS NULL
-    AND r.record_key IS NOT NULL AND r.recorded IS NOT TRUE AND r.why <> 'reversed'
+    AND r.record_key IS NOT NULL AND r.recorded IS NOT TRUE
+    AND r.why NOT IN ('reversed', 'cancelled')
   RETURNING 1),
 ins AS (
   INSERT INTO clearing_reconcile_match
@@ -697,6 +699,24 @@ ins AS (
   RETURNING 1)
 SELECT (SELECT count(*) FROM ref) + (SELECT count(*) FROM ins)
 
+-- fragment: reconcile_cancelled
+-- The answer that cancelled record x, if any: a camt.029 of its tenant
+-- saying CNCL (cancelled as requested) or ACCR (cancellation accepted)
+-- that names x by its UETR, else (an answer without OrgnlUETR) by its
+-- EndToEndId and, when the answer has one, its TxId; the latest.  Index
+-- probes of orgnl_uetr and orgnl_end_to_end_id (011).
+SELECT c.kind, c.natural_key FROM (
+  SELECT c.kind, c.natural_key, c.load_id FROM clearing_record c
+  WHERE c.tenant = x.tenant AND c.orgnl_uetr = x.uetr
+    AND c.kind = 'camt.029' AND c.cancellation_status IN ('CNCL', 'ACCR')
+  UNION ALL
+  SELECT c.kind, c.natural_key, c.load_id FROM clearing_record c
+  WHERE c.tenant = x.tenant AND c.orgnl_end_to_end_id = x.end_to_end_id
+    AND c.orgnl_uetr IS NULL AND coalesce(c.orgnl_tx_id = x.tx_id, true)
+    AND c.kind = 'camt.029' AND c.cancellation_status IN ('CNCL', 'ACCR')) c
+ORDER BY c.load_id DESC
+LIMIT 1
+
 -- name: reconcile_unmatched_ours
 -- The records of tenant $1 the bank should have booked on statement $2 (the
 -- run's statement number $3) of kind $9 and did not (what moves money): in its currency $8, dated within its period ($4 to
@@ -704,15 +724,22 @@ SELECT (SELECT count(*) FROM ref) + (SELECT count(*) FROM ins)
 -- the originators $7 (a text array), that no entry of a statement of its
 -- kind matched, that this statement's answer does not already name, and
 -- that are not of an ACH batch or file suggested for one of its BAI2
--- lines (reconcile_suggest_batch: the suggestion names them).
+-- lines (reconcile_suggest_batch: the suggestion names them).  A record
+-- a cancellation was answered for (a camt.029 CNCL or ACCR naming it by
+-- its UETR, else by its EndToEndId and TxId: reconcile_cancelled) was not
+-- to be booked: it is matched by that answer (why cancelled, the answer
+-- as its original), never a break.
 INSERT INTO pg_temp.cl_recon (seq, statement_key, status, why, account, record_kind,
   record_key, record_load_id, record_position, record_amount, record_currency,
-  record_direction, record_accounts, record_date)
+  record_direction, record_accounts, record_date, original_kind, original_key)
 SELECT ($3::bigint + 1) * {reconcile_seq_step} + {reconcile_seq_step} / 2
          + pg_catalog.row_number() OVER (ORDER BY x.load_id, x.ordinal),
-       $2, 'unmatched_ours', 'not_booked', $6, x.kind, x.natural_key, x.load_id, x.position,
+       $2, CASE WHEN c.kind IS NULL THEN 'unmatched_ours' ELSE 'matched' END,
+       CASE WHEN c.kind IS NULL THEN 'not_booked' ELSE 'cancelled' END,
+       $6, x.kind, x.natural_key, x.load_id, x.position,
        x.amount_minor, x.currency, x.direction,
-       ARRAY[x.debtor_account, x.creditor_account, x.receiving_account], x.value_date
+       ARRAY[x.debtor_account, x.creditor_account, x.receiving_account], x.value_date,
+       c.kind, c.natural_key
 FROM (
 -- the period's records this statement's answer does not name (a hash of
 -- the answer: it names most), then a probe of the matches for each left
@@ -746,6 +773,7 @@ WHERE NOT EXISTS (
     AND m.entry_kind = $9
   OFFSET 0)
 OFFSET 0) AS x
+LEFT JOIN LATERAL ({reconcile_cancelled}) AS c ON true
 
 -- name: reconcile_balance
 -- The balance of statement $2 of tenant $1 (the run's statement number

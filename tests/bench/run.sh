@@ -211,12 +211,15 @@ log "generating a $ACH_N-entry NACHA file and $ISO_N-transaction pain.001 / pacs
 "$CL_TOOLS/gen_iso" --type pacs.008 --tx "$ISO_N" >"$W/p8.xml" || { log "gen_iso pacs.008 failed"; exit 1; }
 "$CL_TOOLS/gen_iso" --type pain.008 --tx "$ISO_N" >"$W/d8.xml" || { log "gen_iso pain.008 failed"; exit 1; }
 "$CL_TOOLS/gen_iso" --type pacs.003 --tx "$ISO_N" >"$W/d3.xml" || { log "gen_iso pacs.003 failed"; exit 1; }
+"$CL_TOOLS/gen_iso" --type camt.056 --tx "$ISO_N" >"$W/c56.xml" || { log "gen_iso camt.056 failed"; exit 1; }
 cat "$W/a.ach" "$W/p1.xml" "$W/p8.xml" "$W/d8.xml" "$W/d3.xml" >/dev/null # into the page cache
+cat "$W/c56.xml" >/dev/null
 A_BYTES=$(size_of "$W/a.ach")
 P1_BYTES=$(size_of "$W/p1.xml")
 P8_BYTES=$(size_of "$W/p8.xml")
 D8_BYTES=$(size_of "$W/d8.xml")
 D3_BYTES=$(size_of "$W/d3.xml")
+C56_BYTES=$(size_of "$W/c56.xml")
 
 log "parsers"
 best_of 3 wc_ach wc -l "$W/a.ach"
@@ -233,6 +236,9 @@ best_of 3 validate_d8 "$CL_BIN" validate "$W/d8.xml"
 best_of 3 parse_d8 "$CL_BIN" parse --format json "$W/d8.xml"
 best_of 3 xmllint_d3 xmllint --stream --noout "$W/d3.xml"
 best_of 3 validate_d3 "$CL_BIN" validate "$W/d3.xml"
+best_of 3 xmllint_c56 xmllint --stream --noout "$W/c56.xml"
+best_of 3 validate_c56 "$CL_BIN" validate "$W/c56.xml"
+best_of 3 parse_c56 "$CL_BIN" parse --format json "$W/c56.xml"
 head_to_head ach "$W/a.ach"
 head_to_head p1 "$W/p1.xml"
 head_to_head p8 "$W/p8.xml"
@@ -251,10 +257,13 @@ fig validate_d8 "$D8_BYTES" "$ISO_N" "validate, pain.008 $ISO_N tx" xmllint_d8 1
 fig parse_d8 "$D8_BYTES" "$ISO_N" "parse --format json >/dev/null, pain.008" xmllint_d8
 fig xmllint_d3 "$D3_BYTES" "$ISO_N" "xmllint --stream --noout, pacs.003 $ISO_N tx (floor)"
 fig validate_d3 "$D3_BYTES" "$ISO_N" "validate, pacs.003 $ISO_N tx" xmllint_d3 1.5 - 16384
+fig xmllint_c56 "$C56_BYTES" "$ISO_N" "xmllint --stream --noout, camt.056 $ISO_N tx (floor)"
+fig validate_c56 "$C56_BYTES" "$ISO_N" "validate, camt.056 $ISO_N tx" xmllint_c56 1.5 - 16384
+fig parse_c56 "$C56_BYTES" "$ISO_N" "parse --format json >/dev/null, camt.056" xmllint_c56
 head_to_head_figs ach "$A_BYTES" "$ACH_N" "NACHA"
 head_to_head_figs p1 "$P1_BYTES" "$ISO_N" "pain.001"
 head_to_head_figs p8 "$P8_BYTES" "$ISO_N" "pacs.008"
-rm -f "$W/p1.xml" "$W/p8.xml" "$W/d8.xml" "$W/d3.xml"
+rm -f "$W/p1.xml" "$W/p8.xml" "$W/d8.xml" "$W/d3.xml" "$W/c56.xml"
 
 # The bank's answers, each family beside the C floor that reads the same
 # file: a camt.053 statement and a pacs.002 status report of $ISO_N items

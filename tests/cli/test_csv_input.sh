@@ -57,5 +57,5 @@ ERR
 run validate wide.csv
 expect_status 3
 expect_stderr - <<'ERR'
-clearing-load: wide.csv:2: error: line 2 has 3000001 fields: the header has 55
+clearing-load: wide.csv:2: error: line 2 has 3000001 fields: the header has 59
 ERR

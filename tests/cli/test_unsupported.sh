@@ -24,7 +24,7 @@ one() {
 	expect_stdout_has "\"code\":\"unsupported_message\",\"message\":\"$2\""
 	if grep -q '"type":"record"' "$TMP/stdout"; then fail "$1: a record: $(cat "$TMP/stdout")"; fi
 }
-L='clearing-load loads pain.001, pacs.008, pacs.009, pacs.004, pain.008 and pacs.003'
+L='clearing-load loads pain.001, pacs.008, pacs.009, pacs.004, pain.008, pacs.003, camt.056 and camt.029'
 one edge-cases/fednow-sample-message-admi002_no_xmldecl_crlf.xml "admi.002.001.01 is a message rejection, not a clearing file: $L"
 
 # statements and pacs.002 reports: the statement readers' verdict, their

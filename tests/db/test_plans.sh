@@ -156,8 +156,12 @@ explain_exec history_other_tenants_by_uetr "'$TENANT', :'uetr'"
 emit "SELECT pg_catalog.array_agg(load_id ORDER BY load_id, ordinal) AS recs_load,
              pg_catalog.array_agg(ordinal ORDER BY load_id, ordinal) AS recs_ord,
              pg_catalog.array_agg(kind ORDER BY load_id, ordinal) AS recs_kind,
-             pg_catalog.array_agg(natural_key ORDER BY load_id, ordinal) AS recs_key
-      FROM (SELECT load_id, ordinal, kind, natural_key FROM public.clearing_record
+             pg_catalog.array_agg(natural_key ORDER BY load_id, ordinal) AS recs_key,
+             pg_catalog.array_agg(coalesce(uetr, '') ORDER BY load_id, ordinal) AS recs_uetr,
+             pg_catalog.array_agg(coalesce(end_to_end_id, '') ORDER BY load_id, ordinal) AS recs_e2e,
+             pg_catalog.array_agg(coalesce(tx_id, '') ORDER BY load_id, ordinal) AS recs_txid
+      FROM (SELECT load_id, ordinal, kind, natural_key, uetr, end_to_end_id, tx_id
+            FROM public.clearing_record
             WHERE tenant = '$TENANT' ORDER BY load_id, ordinal LIMIT 100) r" '\gset'
 explain_exec history_loads_of ":'recs_load', '$TENANT'"
 explain_exec commit_find_load ":'last_uuid'"
@@ -165,6 +169,7 @@ explain_exec history_events_of ":'recs_load', :'recs_ord'"
 explain_exec history_key_events "'$TENANT', :'key'"
 explain_exec history_quarantine_of "'$TENANT', :'recs_kind', :'recs_key', :'recs_load', :'recs_ord'"
 explain_exec history_reconciled_of "'$TENANT', :'recs_kind', :'recs_key'"
+explain_exec history_cancellations_of "'$TENANT', :'recs_kind', :'recs_uetr', :'recs_e2e', :'recs_txid'"
 explain_exec history_key_quarantine "'$TENANT', :'key'"
 explain_exec history_quarantine_by_trace "'$TENANT', :'trace'"
 explain_exec history_quarantine_by_e2e "'$TENANT', :'e2e'"

@@ -212,7 +212,7 @@ static void check_record(const struct cl_record *rec, unsigned long ordinal,
 	static const char *const schemes[] = { "nacha", "iso20022", NULL };
 	static const char *const kinds[] = { "ach.entry", "ach.return", "ach.noc", "pain.001",
 					     "pacs.008",  "pacs.009",   "pacs.004", "pain.008",
-					     "pacs.003",  NULL };
+					     "pacs.003",  "camt.056",   "camt.029", NULL };
 	static const char *const rules[] = { CL_KEY_RULE_V1, CL_KEY_RULE_V1_ACH_BATCH,
 					     CL_KEY_RULE_V1_POSITIONAL, NULL };
 	int nacha;

@@ -1,7 +1,8 @@
 /*
  * gen_iso - a deterministic ISO 20022 file generator for tests and the
  * benchmark: pain.001, pacs.008, or the direct debits pain.008 and pacs.003,
- * with N transactions.
+ * with N transactions; or the cancellation request of N of pacs.008's
+ * transactions (camt.056) or its answer (camt.029).
  *
  * Transaction i always gets the same EndToEndId, UETR, accounts, agents and
  * amount (for a given --seed), whatever the file around it: so a re-upload
@@ -18,10 +19,13 @@
 #include <string.h>
 
 static const char usage[] =
-	"usage: gen_iso --type pain.001|pacs.008|pain.008|pacs.003 --tx N [options]\n"
+	"usage: gen_iso --type pain.001|pacs.008|pain.008|pacs.003|camt.056|camt.029 --tx N\n"
+	"       [options]\n"
 	"Write an ISO 20022 message with N transactions to standard output.\n"
 	"\n"
-	"  --type T              pain.001, pacs.008, pain.008 or pacs.003\n"
+	"  --type T              pain.001, pacs.008, pain.008 or pacs.003; camt.056\n"
+	"                        (the cancellation request of the same indexes of\n"
+	"                        pacs.008) or camt.029 (its answer)\n"
 	"  --tx N                transactions (indexes START .. START+N-1)\n"
 	"  --start N             first transaction index (default 1)\n"
 	"  --seed S              varies every derived value (default 1)\n"
@@ -29,7 +33,11 @@ static const char usage[] =
 	"  --msg-version V       pain.001.001.V (03 or 09, default 09) or\n"
 	"                        pacs.008.001.V (02 or 08, default 08),\n"
 	"                        pain.008.001.V (02 or 08, default 08) or\n"
-	"                        pacs.003.001.V (02 or 08, default 08)\n"
+	"                        pacs.003.001.V (02 or 08, default 08),\n"
+	"                        camt.056.001.V (01 to 11, default 08) or\n"
+	"                        camt.029.001.V (03 to 13, default 09)\n"
+	"  --status S            camt.029: the answer, CNCL, RJCR or PDCR\n"
+	"                        (default CNCL)\n"
 	"  --new-debtor-every K  direct debits: another debtor account for\n"
 	"                        indexes divisible by K\n"
 	"  --per-pmtinf N        pain.001, pain.008: transactions per PmtInf\n"
@@ -46,6 +54,7 @@ struct opts {
 	uint64_t seed;
 	const char *msg_id;
 	int version;
+	const char *status; /* camt.029 */
 };
 
 static uint64_t mix(uint64_t x)
@@ -238,6 +247,69 @@ static void pacs008(const struct opts *o)
 	printf("</FIToFICstmrCdtTrf>\n</Document>\n");
 }
 
+/* The cancellation messages: the request (camt.056) of pacs008()'s
+ * transaction i and its answer (camt.029), one table row each. */
+static const struct cxl_type {
+	const char *type, *root, *group, *tx, *own_id, *case_el;
+	int bicfi_from, uetr_from; /* first versions with BICFI, OrgnlUETR */
+} cxl_types[] = {
+	{"camt.056", "FIToFIPmtCxlReq", "Undrlyg", "TxInf", "CxlId", "Case", 2, 8},
+	{"camt.029", "RsltnOfInvstgtn", "CxlDtls", "TxInfAndSts", "CxlStsId", "RslvdCase", 4, 9},
+};
+
+static void cancellation(const struct opts *o, const struct cxl_type *t)
+{
+	char buf[64], u[37];
+	const char *bic = o->version >= t->bicfi_from ? "BICFI" : "BIC";
+	bool req = strcmp(t->type, "camt.056") == 0;
+	unsigned long n = 0;
+
+	for (unsigned long i = o->start; i < o->start + o->tx; i++)
+		n += included(o, i);
+	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	       "<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:%s.001.%02d\">\n<%s>\n"
+	       "<Assgnmt>\n<Id>%s</Id>\n"
+	       "<Assgnr><Agt><FinInstnId><%s>%s</%s></FinInstnId></Agt></Assgnr>\n"
+	       "<Assgne><Agt><FinInstnId><%s>%s</%s></FinInstnId></Agt></Assgne>\n"
+	       "<CreDtTm>2026-03-03T09:00:00Z</CreDtTm>\n</Assgnmt>\n",
+	       t->type, o->version, t->root, o->msg_id, bic, req ? "DEUTDEFFXXX" : "COBADEFFXXX",
+	       bic, bic, req ? "COBADEFFXXX" : "DEUTDEFFXXX", bic);
+	if (req)
+		printf("<CtrlData><NbOfTxs>%lu</NbOfTxs></CtrlData>\n", n);
+	else
+		printf("<Sts><Conf>%s</Conf></Sts>\n", o->status);
+	printf("<%s>\n", t->group);
+	for (unsigned long i = o->start; i < o->start + o->tx; i++) {
+		if (!included(o, i))
+			continue;
+		money(amount(o, i), buf, sizeof(buf));
+		printf("<%s>\n<%s>%s-%" PRIu64 "-%lu</%s>\n"
+		       "<%s><Id>CASE-%" PRIu64 "-%lu</Id><Cretr><Agt><FinInstnId><%s>DEUTDEFFXXX</%s>"
+		       "</FinInstnId></Agt></Cretr></%s>\n"
+		       "<OrgnlGrpInf><OrgnlMsgId>MSG-%" PRIu64 "</OrgnlMsgId>"
+		       "<OrgnlMsgNmId>pacs.008.001.08</OrgnlMsgNmId></OrgnlGrpInf>\n"
+		       "<OrgnlInstrId>I-%lu</OrgnlInstrId>\n"
+		       "<OrgnlEndToEndId>E2E-%" PRIu64 "-%lu</OrgnlEndToEndId>\n"
+		       "<OrgnlTxId>TX-%" PRIu64 "-%lu</OrgnlTxId>\n",
+		       t->tx, t->own_id, req ? "CXL" : "STS", o->seed, i, t->own_id, t->case_el,
+		       o->seed, i, bic, bic, t->case_el, o->seed, i, o->seed, i, o->seed, i);
+		if (o->version >= t->uetr_from) {
+			uetr(o, i, u);
+			printf("<OrgnlUETR>%s</OrgnlUETR>\n", u);
+		}
+		if (req)
+			printf("<OrgnlIntrBkSttlmAmt Ccy=\"EUR\">%s</OrgnlIntrBkSttlmAmt>\n"
+			       "<OrgnlIntrBkSttlmDt>2026-03-03</OrgnlIntrBkSttlmDt>\n"
+			       "<CxlRsnInf><Rsn><Cd>DUPL</Cd></Rsn></CxlRsnInf>\n",
+			       buf);
+		else
+			printf("<TxCxlSts>%s</TxCxlSts>\n",
+			       strcmp(o->status, "CNCL") == 0 ? "ACCR" : o->status);
+		printf("</%s>\n", t->tx);
+	}
+	printf("</%s>\n</%s>\n</Document>\n", t->group, t->root);
+}
+
 /* A direct debit's debtor account: another one for the indexes
  * --new-debtor-every names. */
 static void debtor(const struct opts *o, unsigned long i, char out[23])
@@ -400,7 +472,8 @@ static bool number(const char *s, unsigned long *out)
 int main(int argc, char **argv)
 {
 	static char outbuf[1 << 20];
-	struct opts o = {.start = 1, .per_pmtinf = 1000, .seed = 1};
+	struct opts o = {.start = 1, .per_pmtinf = 1000, .seed = 1, .status = "CNCL"};
+	const struct cxl_type *cxl = NULL;
 	const char *type = NULL;
 	char msg_id[40];
 	unsigned long v = 0;
@@ -430,7 +503,7 @@ int main(int argc, char **argv)
 			o.msg_id = val;
 			ok = strlen(val) > 0 && strlen(val) <= 35;
 		} else if (strcmp(a, "--msg-version") == 0) {
-			ok = number(val, &v) && v >= 2 && v <= 13;
+			ok = number(val, &v) && v >= 1 && v <= 13;
 			o.version = (int)v;
 			have_version = true;
 		} else if (strcmp(a, "--per-pmtinf") == 0) {
@@ -443,6 +516,10 @@ int main(int argc, char **argv)
 			ok = number(val, &o.bump_every);
 		} else if (strcmp(a, "--new-debtor-every") == 0) {
 			ok = number(val, &o.debtor_every);
+		} else if (strcmp(a, "--status") == 0) {
+			o.status = val;
+			ok = strcmp(val, "CNCL") == 0 || strcmp(val, "RJCR") == 0 ||
+			     strcmp(val, "PDCR") == 0;
 		} else {
 			ok = false;
 		}
@@ -452,22 +529,31 @@ int main(int argc, char **argv)
 		}
 		i++;
 	}
+	for (size_t k = 0; type && k < sizeof(cxl_types) / sizeof(cxl_types[0]); k++)
+		if (strcmp(type, cxl_types[k].type) == 0)
+			cxl = &cxl_types[k];
 	if (!type || !have_tx ||
 	    (strcmp(type, "pain.001") != 0 && strcmp(type, "pacs.008") != 0 &&
-	     strcmp(type, "pain.008") != 0 && strcmp(type, "pacs.003") != 0)) {
+	     strcmp(type, "pain.008") != 0 && strcmp(type, "pacs.003") != 0 && !cxl)) {
 		fputs(usage, stderr);
 		return 2;
 	}
 	o.type = type;
 	o.pain = strcmp(type, "pain.001") == 0;
 	if (!have_version)
-		o.version = o.pain ? 9 : 8;
+		o.version = o.pain || (cxl && strcmp(type, "camt.029") == 0) ? 9 : 8;
+	if (cxl && o.version < (strcmp(type, "camt.029") == 0 ? 3 : 1)) {
+		fputs(usage, stderr);
+		return 2;
+	}
 	if (!o.msg_id) {
 		snprintf(msg_id, sizeof(msg_id), "MSG-%" PRIu64, o.seed);
 		o.msg_id = msg_id;
 	}
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	if (o.pain)
+	if (cxl)
+		cancellation(&o, cxl);
+	else if (o.pain)
 		pain001(&o);
 	else if (strcmp(o.type, "pain.008") == 0)
 		pain008(&o);

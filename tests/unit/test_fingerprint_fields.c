@@ -34,6 +34,8 @@ static const struct kind kinds[] = {
 	{ "pacs.004", "iso20022", CL_FF_FP_PACS004, CL_ISO_PACS004 },
 	{ "pain.008", "iso20022", CL_FF_FP_PAIN008, CL_ISO_PAIN008 },
 	{ "pacs.003", "iso20022", CL_FF_FP_PACS003, CL_ISO_PACS003 },
+	{ "camt.056", "iso20022", CL_FF_FP_CXL, CL_ISO_CAMT056 },
+	{ "camt.029", "iso20022", CL_FF_FP_CXL, CL_ISO_CAMT029 },
 };
 
 /* A record of kind k with every field set (fixed widths where the NACHA
@@ -142,7 +144,7 @@ static void test_fingerprints_cover_exactly_the_tables_fields(void **state)
 static void test_every_fingerprinted_field_is_compared(void **state)
 {
 	const unsigned fp = CL_FF_FP_ENTRY | CL_FF_FP_RETURN | CL_FF_FP_PAIN | CL_FF_FP_PACS |
-			    CL_FF_FP_PACS004 | CL_FF_FP_PAIN008 | CL_FF_FP_PACS003;
+			    CL_FF_FP_PACS004 | CL_FF_FP_PAIN008 | CL_FF_FP_PACS003 | CL_FF_FP_CXL;
 
 	(void)state;
 	for (size_t i = 0; i < CL_NFIELDS; i++) {

@@ -210,8 +210,8 @@ static void test_iso20022_wrong_namespace(void **state)
 	only_error(&run, "unsupported_message");
 	assert_string_equal(run.err[0].message,
 			    "camt.053.001.08 is a bank statement, not a clearing file: "
-			    "clearing-load loads pain.001, pacs.008, pacs.009, pacs.004, pain.008 "
-			    "and pacs.003");
+			    "clearing-load loads pain.001, pacs.008, pacs.009, pacs.004, pain.008, "
+			    "pacs.003, camt.056 and camt.029");
 	/* what the message holds is not read, even what looks like a payment */
 	iso_run("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10\">"
 		"<FIToFIPmtStsRpt><FIToFICstmrCdtTrf/><Bad/></FIToFIPmtStsRpt></Document>",
@@ -219,20 +219,20 @@ static void test_iso20022_wrong_namespace(void **state)
 	only_error(&run, "unsupported_message");
 	assert_string_equal(run.err[0].message,
 			    "pacs.002.001.10 is a payment status report, not a clearing file: "
-			    "clearing-load loads pain.001, pacs.008, pacs.009, pacs.004, pain.008 "
-			    "and pacs.003");
+			    "clearing-load loads pain.001, pacs.008, pacs.009, pacs.004, pain.008, "
+			    "pacs.003, camt.056 and camt.029");
 	iso_run("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.007.001.09\"/>", &run);
 	only_error(&run, "unsupported_message");
 	assert_string_equal(run.err[0].message,
 			    "pacs.007.001.09 is a payment reversal, a message "
 			    "clearing-load does not load: it loads pain.001, pacs.008, pacs.009, "
-			    "pacs.004, pain.008 and pacs.003");
+			    "pacs.004, pain.008, pacs.003, camt.056 and camt.029");
 	iso_run("<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:reda.001.001.04\"/>", &run);
 	only_error(&run, "unsupported_message");
 	assert_string_equal(run.err[0].message,
 			    "reda.001.001.04 is an ISO 20022 message clearing-load does not "
-			    "load: it loads pain.001, pacs.008, pacs.009, pacs.004, pain.008 and "
-			    "pacs.003");
+			    "load: it loads pain.001, pacs.008, pacs.009, pacs.004, pain.008, "
+			    "pacs.003, camt.056 and camt.029");
 	iso_run("<Document xmlns=\"http://www.six-interbank-clearing.com/de/"
 		"pain.002.001.03.ch.02.xsd\"/>", &run);
 	only_error(&run, "unsupported_message");
