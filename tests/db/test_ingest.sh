@@ -68,7 +68,7 @@ assert_eq "$(records)" 20 "a re-upload applies nothing"
 sed '3s/^\(.\{29\}\)\(.\)/\1X/' "$TMP/other.ach" >"$IN/bad.ach"
 cl load "$TESTDATA/demo/original.ach" >/dev/null # changed-amount.ach conflicts with it
 cp "$TESTDATA/demo/changed-amount.ach" "$IN/changed.ach"
-cp "$TESTDATA/unsupported/camt.056-minimal.xml" "$IN/statement.xml"
+cp "$TESTDATA/unsupported/pacs.028-minimal.xml" "$IN/statement.xml"
 n=$(records)
 expect_exit 4 ingest --on-event "echo \"\$CL_EVENT \$(basename \"\$CL_FILE\") \$CL_CONFLICT \$CL_ARCHIVED\" >>'$TMP/events'; exit 1"
 assert_eq "$(records)" "$n" "nothing applied from invalid, held or unsupported files"
@@ -86,7 +86,7 @@ assert_eq "$(q "select count(*) from clearing_load where file_name like '%statem
 	"an unsupported message is not recorded as a load"
 
 # an unsupported message alone: routed to unsupported/, and the run is a success
-cp "$TESTDATA/unsupported/camt.056-minimal.xml" "$IN/statement.xml"
+cp "$TESTDATA/unsupported/pacs.028-minimal.xml" "$IN/statement.xml"
 expect_exit 0 ingest
 [ -f "$AR/unsupported/statement.xml.2" ] || fail "second message not routed: $(ls "$AR/unsupported")"
 grep -q 'file=statement.xml outcome=unsupported .* exit=9$' "$TMP/out" || fail "unsupported line: $(cat "$TMP/out")"

@@ -115,9 +115,9 @@ expect_exit 8 cl load --on-conflict=quarantine "$TESTDATA/demo/changed-amount.ac
 # a cancellation request is not a clearing file: 9, and no load row (a bank
 # statement is loaded as one: test_reconcile.sh)
 n=$(q "select count(*) from clearing_load")
-expect_exit 9 cl load "$TESTDATA/unsupported/camt.056-minimal.xml"
+expect_exit 9 cl load "$TESTDATA/unsupported/pacs.028-minimal.xml"
 assert_eq "$(q "select count(*) from clearing_load")" "$n" "an unsupported message leaves no load row"
-expect_exit 9 cl diff "$TESTDATA/unsupported/camt.056-minimal.xml"
+expect_exit 9 cl diff "$TESTDATA/unsupported/pacs.028-minimal.xml"
 
 # configuration (78): a role without privileges; a server that is not there
 # is retry later (75)
