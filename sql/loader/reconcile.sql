@@ -694,7 +694,8 @@ SELECT (SELECT count(*) FROM ref) + (SELECT count(*) FROM ins)
 -- run's statement number $3) of kind $9 and did not (what moves money): in its currency $8, dated within its period ($4 to
 -- $5), on its account $6 (debtor or creditor account), or ACH records of
 -- the originators $7 (a text array), that no entry of a statement of its
--- kind matched, that this statement's answer does not already name, and
+-- kind matched (by reconcile, or by a person's decision in force), that
+-- this statement's answer does not already name, and
 -- that are not of an ACH batch or file suggested for one of its BAI2
 -- lines (reconcile_suggest_batch: the suggestion names them).
 INSERT INTO pg_temp.cl_recon (seq, statement_key, status, why, account, record_kind,
@@ -737,6 +738,14 @@ WHERE NOT EXISTS (
   WHERE m.tenant = $1 AND m.record_kind = x.kind AND m.record_key = x.natural_key
     AND m.entry_kind = $9
   OFFSET 0)
+  -- nor a person's match of it (break match, an accepted suggestion) to
+  -- an entry of a statement of this kind, in force: booked, as a match is
+  -- (0042; the decision stays a decision, reopening it lists it again)
+  AND NOT EXISTS (
+  SELECT 1 FROM clearing_break_live($1, 'record', x.kind, x.natural_key) l
+  JOIN clearing_break_decision d ON d.decision_id = l.decision_id
+  WHERE l.action IN ('accepted', 'matched_by_hand') AND d.tenant = $1 AND d.side = 'entry'
+    AND d.item_kind = $9)
 OFFSET 0) AS x
 
 -- name: reconcile_balance
@@ -937,12 +946,11 @@ WHERE r.item_id IS NOT NULL AND r.status IN ({reconcile_open_statuses})
 ON CONFLICT DO NOTHING
 
 -- name: reconcile_break_age
--- The age of each open break of tenant $1 in days: since its date (the
--- entry's booking, else value date; our record's value date), else since
--- a run first reported it.
+-- The age of each open break of tenant $1 in days: since a run first
+-- reported it (the break is as old as the operator's knowledge of it; an
+-- entry booked a month ago on a statement delivered today is new today).
 UPDATE pg_temp.cl_recon r
-SET first_reported = f.first, age_days = CURRENT_DATE - coalesce(r.booking_date, r.value_date,
-                                                                 r.record_date, f.first)
+SET first_reported = f.first, age_days = CURRENT_DATE - f.first
 FROM (SELECT b.item_id, min(b.reported_at)::date AS first
       FROM clearing_reconcile_break b
       WHERE b.tenant = $1
