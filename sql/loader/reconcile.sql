@@ -42,7 +42,7 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon (
 	record_date date, recorded boolean, stmt_group text COLLATE "C", bal_opening bigint,
 	bal_closing bigint, bal_computed bigint, bal_pages text, bal_last_page bigint,
 	bal_missing text, sub bigint, instructed_minor bigint, instructed_ccy text,
-	charges_minor bigint, difference_minor bigint)
+	charges_minor bigint, difference_minor bigint, record_ids text[])
 
 -- fragment: reconcile_entry_columns
 -- The columns of a statement's items the work reads (not the keys' rules,
@@ -80,10 +80,12 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_sugg (
 
 -- name: reconcile_create_batch
 -- and the best batch of each batch entry (on_date: of a BAI2 ACH line's
--- suggested batch or file, the day of its records).
+-- suggested batch or file, the day of its records; record_ids: their ids,
+-- what break accept takes).
 CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_batch (
 	entry_key text COLLATE "C", rule text, ref text, load_id bigint, company text,
-	batch_number text, kind text, n bigint, total bigint, exact boolean, on_date date)
+	batch_number text, kind text, n bigint, total bigint, exact boolean, on_date date,
+	record_ids text[])
 
 -- name: reconcile_analyze_answer
 -- Statistics of the answer so far, for unmatched ours' anti-join (a hash
@@ -510,7 +512,7 @@ WITH need AS MATERIALIZED (
       SELECT 1 FROM pg_temp.cl_recon_best b WHERE b.entry_key = e.natural_key AND b.cls)
     AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_recon_sugg o WHERE o.entry_key = e.natural_key)),
 day AS MATERIALIZED (
-  SELECT x.kind, x.load_id, x.company_id, x.batch_number, x.value_date, x.currency,
+  SELECT x.kind, x.load_id, x.ordinal, x.company_id, x.batch_number, x.value_date, x.currency,
          CASE clearing_booked_direction(x.kind, x.direction)
            WHEN 'debit' THEN -x.amount_minor ELSE x.amount_minor END AS net
   FROM (SELECT DISTINCT on_date FROM need) d
@@ -544,7 +546,13 @@ sums AS (
 INSERT INTO pg_temp.cl_recon_batch
 SELECT DISTINCT ON (n.natural_key) n.natural_key,
        CASE s.kind WHEN 'ach.return' THEN 'ach_return_' ELSE 'ach_' END || s.rule, s.ref,
-       s.load_id, s.company_id, s.batch_number, s.kind, s.n, s.total, false, s.value_date
+       s.load_id, s.company_id, s.batch_number, s.kind, s.n, s.total, false, s.value_date,
+       -- the suggestion's records (a scan of the day's, per suggestion)
+       ARRAY(SELECT 'r' || d.load_id || '.' || d.ordinal FROM day d
+             WHERE d.kind = s.kind AND d.load_id = s.load_id AND d.value_date = s.value_date
+               AND (s.rule = 'file_sum'
+                    OR (d.company_id = s.company_id AND d.batch_number = s.batch_number))
+             ORDER BY d.ordinal)
 FROM need n
 JOIN sums s
   ON s.kind = n.kind AND s.value_date = n.on_date AND s.total = n.net AND s.ccy = n.currency
@@ -576,7 +584,7 @@ INSERT INTO pg_temp.cl_recon (seq, statement_key, status, why, entry_kind, entry
   record_position, record_amount, record_currency, record_direction, record_accounts, records,
   batch_total, batch_count, batch_load_id, batch_company, batch_number, batch_ref,
   original_kind, original_key, candidates, rejected, recorded, sub, instructed_minor,
-  instructed_ccy, charges_minor, difference_minor)
+  instructed_ccy, charges_minor, difference_minor, record_ids)
 SELECT ($3::bigint + 1) * {reconcile_seq_step} + coalesce(e.entry_index, 0),
        $2, v.status, v.why, e.kind, e.natural_key, e.item, e.position, e.load_id, e.account,
        e.amount_minor, e.currency, e.direction, e.booking_date, e.value_date,
@@ -592,7 +600,8 @@ SELECT ($3::bigint + 1) * {reconcile_seq_step} + coalesce(e.entry_index, 0),
        -- currency is one
        CASE WHEN b.kind IS NOT NULL AND NOT b.equal AND b.currency = e.currency
                  AND b.amount_minor <> e.amount_minor
-            THEN e.amount_minor - b.amount_minor END
+            THEN e.amount_minor - b.amount_minor END,
+       bb.record_ids
 FROM pg_temp.cl_recon_entry e
 LEFT JOIN pg_temp.cl_recon_best b ON b.entry_key = e.natural_key AND b.cls
 LEFT JOIN pg_temp.cl_recon_batch bb ON bb.entry_key = e.natural_key
@@ -931,7 +940,7 @@ WHERE r.item_id IS NOT NULL AND r.status IN ({reconcile_open_statuses})
 -- The breaks run $2 of tenant $1 leaves open, once per item.
 INSERT INTO clearing_reconcile_break (tenant, run_id, statement_key, item_id, side, item_kind,
   item_key, status, reason, account, amount_minor, currency, item_date, record_kind,
-  record_key)
+  record_key, record_ids)
 SELECT $1, $2::bigint, r.statement_key, r.item_id,
        CASE WHEN r.entry_key IS NOT NULL THEN 'entry' ELSE 'record' END,
        coalesce(r.entry_kind, r.record_kind), coalesce(r.entry_key, r.record_key), r.status,
@@ -940,7 +949,7 @@ SELECT $1, $2::bigint, r.statement_key, r.item_id,
        CASE WHEN r.entry_key IS NOT NULL THEN r.currency ELSE r.record_currency END,
        coalesce(r.booking_date, r.value_date, r.record_date),
        CASE WHEN r.entry_key IS NOT NULL THEN r.record_kind END,
-       CASE WHEN r.entry_key IS NOT NULL THEN r.record_key END
+       CASE WHEN r.entry_key IS NOT NULL THEN r.record_key END, r.record_ids
 FROM pg_temp.cl_recon r
 WHERE r.item_id IS NOT NULL AND r.status IN ({reconcile_open_statuses})
 ON CONFLICT DO NOTHING
