@@ -69,7 +69,8 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_best (
 	currency text, direction text, value_date date, accounts text[], equal boolean,
 	ncand bigint, nth bigint, original_trace text, orgnl_uetr text,
 	orgnl_end_to_end_id text, uetr text, end_to_end_id text, tx_id text, taken boolean,
-	rejected text, late boolean, cls boolean, recorded boolean, booked text, sub bigint)
+	rejected text, late boolean, cls boolean, recorded boolean, booked text, sub bigint,
+	near text, outside boolean)
 
 -- name: reconcile_create_sugg
 -- the suggestion for an entry no reference matched,
@@ -153,6 +154,22 @@ FROM clearing_statement_item
 WHERE tenant = $1 AND statement_key = $2 AND item = 'statement'
 LIMIT 1
 
+-- name: reconcile_rule
+-- The matching rule of statements of account $2 of tenant $1 (read by
+-- name): of the tenant's latest rule set (match-rules load), the rule of
+-- that account, else of the longest prefix of it ("DE8937040044*": a
+-- bank), else of every account ("*"); no row: the defaults (no tolerance,
+-- no window, the run's references, no charges expected).
+SELECT r.tolerance_minor, r.tolerance_bp, r.window_days, r.refs, r.charges_minor, r.pattern,
+       r.version
+FROM (SELECT max(v.version) AS version FROM clearing_match_rule_set v WHERE v.tenant = $1) v
+JOIN clearing_match_rule r ON r.tenant = $1 AND r.version = v.version
+WHERE r.pattern = $2
+   OR (r.pattern LIKE '%*' AND pg_catalog.left($2, pg_catalog.length(r.pattern) - 1)
+                               = pg_catalog.left(r.pattern, -1))
+ORDER BY r.pattern = $2 DESC, pg_catalog.length(r.pattern) DESC
+LIMIT 1
+
 -- name: reconcile_entries
 -- The entries (and pacs.002 statuses) of statement $2 of tenant $1 into
 -- the work table, each with whether it is a return (a return reason, a
@@ -215,14 +232,20 @@ LIMIT 1
 -- found, those of the entry's class first
 -- (returns for a return entry, else payments: cls), then of the first
 -- reference, then the one with the same amount, currency and booked
--- direction, nearest in date; with how many the reference found, whether
+-- direction (within the date window $5 of the statement's rule, NULL: any),
+-- nearest in date; with how many the reference found, whether
 -- an entry of another statement of its kind matched it, a pacs.002 that
 -- rejected it (its transaction, else its whole original message: a group
 -- status), for a pacs.002 rejection the kind of statement whose booked
 -- entry matched the record already (booked), and for an ACH return whether
 -- it came late: booked more
 -- than 2 banking days after its entry's effective date, or 60 days for
--- the unauthorized codes (R05, R07, R10, R11, R29, R51).
+-- the unauthorized codes (R05, R07, R10, R11, R29, R51).  near: of a
+-- record whose amount is not the entry's, within the rule's tolerance ($3
+-- minor units, else $4 basis points of ours: within_tolerance) or its
+-- charges expected (up to $6: charges_expected), in the same currency and
+-- direction; outside: beyond the date window.  With the default rule ($3,
+-- $4, $6 zero, $5 NULL) near is never set, outside never true.
 INSERT INTO pg_temp.cl_recon_best
 SELECT e.natural_key, e.entry_index, r.rule,
        CASE r.rule WHEN 'uetr' THEN e.uetr WHEN 'e2e' THEN e.end_to_end_id
@@ -257,13 +280,22 @@ SELECT e.natural_key, e.entry_index, r.rule,
         WHERE e.item = 'status' AND e.status = 'RJCT'
           AND m.tenant = $1 AND m.record_kind = c.kind AND m.record_key = c.natural_key
           AND s.item IN ('entry', 'tx') AND coalesce(s.status, 'BOOK') = 'BOOK'),
-       coalesce(e.tx_index, 0)
+       coalesce(e.tx_index, 0), c.near, NOT c.inwin
 FROM pg_temp.cl_recon_entry e
 CROSS JOIN LATERAL (
   -- (the window sorted as the ORDER BY is: one sort of the candidates)
-  SELECT f.*, count(*) OVER (PARTITION BY NOT f.cls, f.ord ORDER BY f.equal DESC, f.days_off,
-                                f.load_id, f.ordinal
+  SELECT f.*, count(*) OVER (PARTITION BY NOT f.cls, f.ord ORDER BY f.equal DESC, f.near IS NULL,
+                                f.days_off, f.load_id, f.ordinal
                                 ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS ncand
+  FROM (
+  SELECT f.*, f.exact AND f.inwin AS equal,
+         CASE WHEN f.exact OR NOT f.inwin OR e.amount_minor IS NULL
+                   OR f.currency IS DISTINCT FROM e.currency OR NOT f.same_way THEN NULL
+              WHEN abs(f.amount_minor - e.amount_minor)
+                   <= greatest($3::bigint, abs(f.amount_minor) * $4::bigint / 10000)
+                THEN 'within_tolerance'
+              WHEN abs(f.amount_minor - e.amount_minor) <= $6::bigint
+                THEN 'charges_expected' END AS near
   FROM (
     SELECT x.kind, x.natural_key, x.load_id, x.ordinal, x.position, x.amount_minor,
            x.currency, x.direction, x.value_date,
@@ -294,7 +326,11 @@ CROSS JOIN LATERAL (
                       OR e.amount_minor IS NULL OR e.amount_minor = e.instructed_minor
                       OR abs(e.amount_minor - e.instructed_minor) = e.charges_minor), false))
              AND (e.direction IS NULL OR e.direction = coalesce(
-                    clearing_booked_direction(x.kind, x.direction), e.direction)) AS equal,
+                    clearing_booked_direction(x.kind, x.direction), e.direction)) AS exact,
+           (e.direction IS NULL OR e.direction = coalesce(
+              clearing_booked_direction(x.kind, x.direction), e.direction)) AS same_way,
+           ($5::integer IS NULL OR abs(coalesce(x.value_date - e.on_date, 0)) <= $5::integer)
+             AS inwin,
            abs(coalesce(x.value_date - e.on_date, 0)) AS days_off
     FROM (
       -- one index probe per reference the entry has (and the run matches
@@ -355,9 +391,9 @@ CROSS JOIN LATERAL (
              AND clearing_trace_window(x.value_date, e.on_date) THEN 8
         WHEN 'acct_svcr_ref' = ANY ($2::text[]) AND x.end_to_end_id = e.acct_svcr_ref THEN 9
         WHEN 'acct_svcr_ref' = ANY ($2::text[]) AND x.tx_id = e.acct_svcr_ref THEN 10
-        END) AS f
+        END) AS f) AS f
   WHERE f.ord IS NOT NULL
-  ORDER BY NOT f.cls, f.ord, f.equal DESC, f.days_off, f.load_id, f.ordinal
+  ORDER BY NOT f.cls, f.ord, f.equal DESC, f.near IS NULL, f.days_off, f.load_id, f.ordinal
   LIMIT 1) AS c
 CROSS JOIN LATERAL (SELECT ($2::text[])[c.ord] AS rule) AS r
 CROSS JOIN LATERAL (
@@ -595,7 +631,10 @@ SELECT ($3::bigint + 1) * {reconcile_seq_step} + coalesce(e.entry_index, 0),
        coalesce(b.currency, o.currency), coalesce(b.direction, o.direction),
        coalesce(b.accounts, o.accounts), bb.n, bb.total, e.batch_count, bb.load_id,
        bb.company, bb.batch_number, bb.ref, orig.kind, orig.natural_key, b.ncand, b.rejected,
-       b.recorded, e.tx_index, e.instructed_minor, e.instructed_ccy, e.charges_minor,
+       b.recorded, e.tx_index, e.instructed_minor, e.instructed_ccy,
+       -- the charges expected by the rule are the difference
+       coalesce(e.charges_minor, CASE WHEN b.near = 'charges_expected'
+                                      THEN abs(e.amount_minor - b.amount_minor) END),
        -- an amount that differs: by how much, booked less ours, when the
        -- currency is one
        CASE WHEN b.kind IS NOT NULL AND NOT b.equal AND b.currency = e.currency
@@ -623,7 +662,8 @@ LEFT JOIN LATERAL (
   LIMIT 1) AS orig ON true
 LEFT JOIN pg_temp.cl_recon_sugg o ON o.entry_key = e.natural_key
 CROSS JOIN LATERAL (
-  SELECT CASE WHEN w IN ('matched', 'several', 'reversed') THEN 'matched'
+  SELECT CASE WHEN w IN ('matched', 'several', 'reversed', 'within_tolerance',
+                         'charges_expected') THEN 'matched'
               WHEN w IN ('suggested', 'suggested_batch', 'pending') THEN 'suggested'
               WHEN w ~ '^no_|_not_ours$' THEN 'unmatched_theirs'
               ELSE 'exception' END AS status, w AS why
@@ -638,13 +678,15 @@ CROSS JOIN LATERAL (
     WHEN b.kind IS NULL AND orig.kind IS NOT NULL THEN 'return_not_ours'
     WHEN b.kind IS NULL AND e.item = 'status' THEN 'status_not_ours'
     WHEN b.kind IS NULL THEN 'no_record'
-    WHEN NOT b.equal THEN 'differs'
+    WHEN b.outside THEN 'outside_window'
+    WHEN NOT b.equal AND b.near IS NULL THEN 'differs'
     WHEN b.nth > 1 THEN 'booked_twice'
     WHEN b.taken AND e.item <> 'status' THEN 'taken'
     WHEN coalesce(e.status, 'BOOK') = 'BOOK' AND b.rejected IS NOT NULL THEN 'rejected_booked'
     WHEN e.item = 'status' AND b.booked IS NOT NULL THEN 'rejected_booked'
     WHEN b.late THEN 'late_return'
     WHEN e.item <> 'status' AND coalesce(e.status, 'BOOK') <> 'BOOK' THEN 'pending'
+    WHEN b.near IS NOT NULL THEN b.near
     WHEN b.ncand > 1 THEN 'several'
     ELSE 'matched' END AS w) AS k) AS v
 
@@ -657,8 +699,9 @@ CROSS JOIN LATERAL (
 -- batch or file (ON CONFLICT: those were not probed).  Returns how many were new.
 WITH ref AS (
   INSERT INTO clearing_reconcile_match
-    (tenant, entry_kind, entry_key, record_kind, record_key, rule, run_id)
-  SELECT $1, r.entry_kind, r.entry_key, r.record_kind, r.record_key, r.rule, $3::bigint
+    (tenant, entry_kind, entry_key, record_kind, record_key, rule, run_id, difference_minor)
+  SELECT $1, r.entry_kind, r.entry_key, r.record_kind, r.record_key, r.rule, $3::bigint,
+         r.difference_minor
   FROM pg_temp.cl_recon r
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.batch_count IS NULL
     AND r.record_key IS NOT NULL AND r.recorded IS NOT TRUE AND r.why <> 'reversed'

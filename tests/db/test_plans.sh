@@ -232,8 +232,8 @@ done
 prepare reconcile_entries
 execute reconcile_entries "'$TENANT', :'skey'"
 run reconcile_analyze
-explain_exec reconcile_best "'$TENANT', '{uetr,e2e,tx_id,instr_id,trace}'"
-execute reconcile_best "'$TENANT', '{uetr,e2e,tx_id,instr_id,trace}'"
+explain_exec reconcile_best "'$TENANT', '{uetr,e2e,tx_id,instr_id,trace}', 0, 0, NULL, 0"
+execute reconcile_best "'$TENANT', '{uetr,e2e,tx_id,instr_id,trace}', 0, 0, NULL, 0"
 run reconcile_analyze_best
 run reconcile_booked_twice
 explain_exec reconcile_batches "'$TENANT'"
