@@ -369,7 +369,22 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 		else
 			snprintf(buf, cap, "the same reference (%s) booked the other way (%s)",
 				 or_empty(it->rule), or_empty(it->direction));
-	} else if (strcmp(w, "booked_twice") == 0)
+	} else if (strcmp(w, "within_tolerance") == 0 || strcmp(w, "charges_expected") == 0) {
+		char a[48], b[48], d[48];
+
+		snprintf(buf, cap,
+			 "the same reference (%s), booked %s, ours %s: a difference of %s %s "
+			 "(the account's matching rule; recorded with the match)",
+			 or_empty(it->rule), money(it->amount_minor, it->currency, a, sizeof(a)),
+			 money(it->record_amount, it->record_currency, b, sizeof(b)),
+			 money(it->difference_minor, it->currency, d, sizeof(d)),
+			 w[0] == 'w' ? "within its tolerance" : "taken as the charges it expects");
+	} else if (strcmp(w, "outside_window") == 0)
+		snprintf(buf, cap,
+			 "the same reference (%s) on a record dated beyond the date window of the "
+			 "account's matching rule",
+			 or_empty(it->rule));
+	else if (strcmp(w, "booked_twice") == 0)
 		snprintf(buf, cap, "the bank booked this record more than once in the statement");
 	else if (strcmp(w, "taken") == 0)
 		snprintf(buf, cap, "already matched by an entry of another statement");
