@@ -379,6 +379,27 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 			 money(it->record_amount, it->record_currency, b, sizeof(b)),
 			 money(it->difference_minor, it->currency, d, sizeof(d)),
 			 w[0] == 'w' ? "within its tolerance" : "taken as the charges it expects");
+	} else if (strcmp(w, "grouped") == 0)
+		snprintf(buf, cap,
+			 "no reference matched: the exact sum of %s records of ours sharing a %s (%s) "
+			 "that day, matched to each",
+			 or_empty(it->records),
+			 strstr(or_empty(it->rule), "pmt_inf") ? "PmtInf"
+			 : strstr(or_empty(it->rule), "msg")   ? "message"
+							       : "ACH batch (load/company/batch)",
+			 or_empty(it->reference));
+	else if (strcmp(w, "suggested_group") == 0)
+		snprintf(buf, cap,
+			 "no reference matched: %s sets of our records sharing a reference that day "
+			 "add up to it (a suggestion naming none: match it by hand)",
+			 or_empty(it->candidates));
+	else if (strcmp(w, "split") == 0) {
+		char a[48];
+
+		snprintf(buf, cap,
+			 "our payment of %s booked in several entries of its reference (%s) that add "
+			 "up to it",
+			 money(it->record_amount, it->record_currency, a, sizeof(a)), or_empty(it->rule));
 	} else if (strcmp(w, "outside_window") == 0)
 		snprintf(buf, cap,
 			 "the same reference (%s) on a record dated beyond the date window of the "

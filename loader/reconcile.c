@@ -258,8 +258,9 @@ static enum cl_db_status match_rule(struct cl_db *db, const char *tenant, const 
 
 static enum cl_db_status statement_work(struct cl_db *db, const char *const *pk,
 					const char *const *pr, const char *const *pc,
-					const char *const *pj, const char *const *pm, char *n,
-					size_t cap, struct cl_error *err);
+					const char *const *pj, const char *const *pm,
+					const char *const *pg, char *n, size_t cap,
+					struct cl_error *err);
 
 /* One statement of the run; s counts it. */
 static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_opts *o,
@@ -315,7 +316,11 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	pr[3] = rule.bp;
 	pr[4] = rule.window_set ? rule.window : NULL;
 	pr[5] = rule.charges;
-	st = statement_work(db, pk, pr, pc, pj, pm, n, sizeof(n), err);
+	{
+		const char *pg[3] = { o->tenant, account, companies };
+
+		st = statement_work(db, pk, pr, pc, pj, pm, pg, n, sizeof(n), err);
+	}
 	free(rule.refs);
 	cl_text_array_free(&rule_refs);
 	if (st != CL_DB_OK)
@@ -336,8 +341,9 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
  * (their number in n): reconcile.sql's statements in order. */
 static enum cl_db_status statement_work(struct cl_db *db, const char *const *pk,
 					const char *const *pr, const char *const *pc,
-					const char *const *pj, const char *const *pm, char *n,
-					size_t cap, struct cl_error *err)
+					const char *const *pj, const char *const *pm,
+					const char *const *pg, char *n, size_t cap,
+					struct cl_error *err)
 {
 	enum cl_db_status st;
 
@@ -348,9 +354,11 @@ static enum cl_db_status statement_work(struct cl_db *db, const char *const *pk,
 	    (st = exec(db, CL_SQL_RECONCILE_BEST, 6, pr, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_ANALYZE_BEST, 0, NULL, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BOOKED_TWICE, 0, NULL, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_SPLIT, 1, pk, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BATCHES, 1, pk, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST, 1, pk, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST_BATCH, 2, pc, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_GROUP, 3, pg, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_JUDGE, 3, pj, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BALANCE, 3, pj, err)) != CL_DB_OK ||
 	    (st = cl_db_value(db, CL_SQL_RECONCILE_RECORD_MATCHES, 3, pm, n, cap, err)) != CL_DB_OK)

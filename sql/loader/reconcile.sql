@@ -86,7 +86,7 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_sugg (
 CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_batch (
 	entry_key text COLLATE "C", rule text, ref text, load_id bigint, company text,
 	batch_number text, kind text, n bigint, total bigint, exact boolean, on_date date,
-	record_ids text[])
+	record_ids text[], sets bigint)
 
 -- name: reconcile_analyze_answer
 -- Statistics of the answer so far, for unmatched ours' anti-join (a hash
@@ -426,6 +426,38 @@ FROM (SELECT kind, natural_key, min(ARRAY[entry_index, sub]) AS first
 WHERE b.cls AND b.equal AND b.kind = d.kind AND b.natural_key = d.natural_key
   AND ARRAY[b.entry_index, b.sub] > d.first
 
+-- name: reconcile_split
+-- A payment booked in several entries (split bookings, one record for many
+-- entries): the entries of the statement whose references found the same
+-- record of their class (tenant $1), none of them of its amount (nor
+-- within a rule's tolerance or window), each in its currency and
+-- direction, 2 to 100 of them (the cap), whose amounts add up exactly to
+-- the record's: each is matched, reason split, and not taken by the
+-- others' matches (a second run finds them recorded).  Only exact sums.
+WITH d AS (
+  SELECT kind, natural_key FROM pg_temp.cl_recon_best
+  WHERE cls AND NOT equal AND near IS NULL AND NOT outside
+  GROUP BY kind, natural_key HAVING count(*) BETWEEN 2 AND 100),
+s AS (
+  SELECT b.kind, b.natural_key, pg_catalog.array_agg(b.entry_key) AS keys, min(e.kind) AS ekind
+  FROM d
+  JOIN pg_temp.cl_recon_best b ON b.kind = d.kind AND b.natural_key = d.natural_key
+  JOIN pg_temp.cl_recon_entry e ON e.natural_key = b.entry_key
+  WHERE b.cls AND NOT b.equal AND b.near IS NULL AND NOT b.outside
+  GROUP BY b.kind, b.natural_key
+  HAVING sum(e.amount_minor) = min(b.amount_minor)
+     AND bool_and(e.currency = b.currency AND (e.direction IS NULL OR e.direction = coalesce(
+                    clearing_booked_direction(b.kind, b.direction), e.direction))))
+UPDATE pg_temp.cl_recon_best b
+SET near = 'split',
+    taken = EXISTS (
+      SELECT 1 FROM clearing_reconcile_match m
+      WHERE m.tenant = $1 AND m.record_kind = b.kind AND m.record_key = b.natural_key
+        AND m.entry_kind = s.ekind AND m.entry_key <> ALL (s.keys))
+FROM s
+WHERE b.kind = s.kind AND b.natural_key = s.natural_key AND b.cls AND NOT b.equal
+  AND b.near IS NULL
+
 -- name: reconcile_batches
 -- Each batch entry's candidate batches of tenant $1: the pain.001 PmtInf
 -- of its PmtInfId (per file); the ACH batch (company and batch number, in
@@ -594,6 +626,94 @@ JOIN sums s
   ON s.kind = n.kind AND s.value_date = n.on_date AND s.total = n.net AND s.ccy = n.currency
 ORDER BY n.natural_key, s.rule, s.load_id, s.company_id, s.batch_number
 
+-- name: reconcile_group
+-- One entry for many records (many-to-one): for each entry of the work
+-- table (not BAI2: its ACH lines have reconcile_suggest_batch, decision
+-- 0011; not a batch, a return or pending) that no reference matched, no
+-- single record was suggested for and no batch: the sets of records of
+-- tenant $1 on the statement's account $2 (or of the originators $3, a
+-- text array) dated the entry's day that share a reference (a pain.001
+-- PmtInf, a message, an ACH batch), 2 to 10,000 records each (the cap),
+-- in its currency and booked direction, whose amounts add up exactly to
+-- the entry's, none of whose records another entry of its kind matched or
+-- this statement's references found.  One such set: matched (group_*, its
+-- records recorded); two or more different sets: a suggestion naming
+-- none (ambiguous: match by hand).  Bounded by the entries' days: one read
+-- of each day's records, grouped; no search of subsets.
+WITH need AS MATERIALIZED (
+  SELECT e.natural_key, e.kind, e.on_date, e.amount_minor, e.currency, e.direction
+  FROM pg_temp.cl_recon_entry e
+  WHERE e.item IN ('entry', 'tx') AND e.kind <> 'bai2' AND e.batch_count IS NULL
+    AND NOT e.is_return AND e.amount_minor IS NOT NULL AND e.on_date IS NOT NULL
+    AND coalesce(e.status, 'BOOK') = 'BOOK'
+    AND NOT EXISTS (
+      SELECT 1 FROM pg_temp.cl_recon_best b WHERE b.entry_key = e.natural_key AND b.cls)
+    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_recon_sugg o WHERE o.entry_key = e.natural_key)
+    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_recon_batch s WHERE s.entry_key = e.natural_key)),
+day AS MATERIALIZED (
+  SELECT x.kind, x.natural_key, x.load_id, x.ordinal, x.value_date, x.currency,
+         clearing_booked_direction(x.kind, x.direction) AS direction, x.amount_minor,
+         x.pmt_inf_id, x.msg_id, x.company_id, x.batch_number
+  FROM (SELECT DISTINCT on_date FROM need) d
+  CROSS JOIN LATERAL (
+    -- the day's records (OFFSET 0: by the date index, then the filters)
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.value_date = d.on_date
+    OFFSET 0) AS x
+  WHERE x.kind NOT IN ({reconcile_no_money})
+    AND (x.debtor_account = $2 OR x.creditor_account = $2
+         OR (x.kind IN ('ach.entry', 'ach.return') AND x.company_id = ANY ($3::text[])))),
+sets AS (
+  SELECT 'group_pmt_inf_id'::text AS rule, min(pmt_inf_id) AS ref, load_id,
+         NULL::text AS company, NULL::text AS batch_number, kind, value_date, currency,
+         direction, count(*) AS n, sum(amount_minor) AS total,
+         pg_catalog.array_agg('r' || load_id || '.' || ordinal ORDER BY ordinal) AS ids,
+         pg_catalog.array_agg(natural_key) AS keys
+  FROM day WHERE pmt_inf_id IS NOT NULL
+  GROUP BY kind, pmt_inf_id, load_id, value_date, currency, direction
+  HAVING count(*) BETWEEN 2 AND 10000
+  UNION ALL
+  SELECT 'group_msg_id', min(msg_id), load_id, NULL, NULL, kind, value_date, currency,
+         direction, count(*), sum(amount_minor),
+         pg_catalog.array_agg('r' || load_id || '.' || ordinal ORDER BY ordinal),
+         pg_catalog.array_agg(natural_key)
+  FROM day WHERE msg_id IS NOT NULL
+  GROUP BY kind, msg_id, load_id, value_date, currency, direction
+  HAVING count(*) BETWEEN 2 AND 10000
+  UNION ALL
+  SELECT 'group_ach_batch', load_id || '/' || min(company_id) || '/' || min(batch_number),
+         load_id, min(company_id), min(batch_number), kind, value_date, currency, direction,
+         count(*), sum(amount_minor),
+         pg_catalog.array_agg('r' || load_id || '.' || ordinal ORDER BY ordinal),
+         pg_catalog.array_agg(natural_key)
+  FROM day WHERE kind = 'ach.entry' AND company_id IS NOT NULL
+  GROUP BY kind, load_id, company_id, batch_number, value_date, currency, direction
+  HAVING count(*) BETWEEN 2 AND 10000),
+fit AS (
+  -- the exact sums, each different set once (a PmtInf that is its whole
+  -- message is one set), none of its records matched or found
+  SELECT DISTINCT ON (n.natural_key, s.ids) n.natural_key AS entry_key, s.*
+  FROM need n
+  JOIN sets s
+    ON s.value_date = n.on_date AND s.currency = n.currency AND s.direction = n.direction
+   AND s.total = n.amount_minor
+  WHERE NOT EXISTS (
+      SELECT 1 FROM pg_catalog.unnest(s.keys) AS k(key)
+      WHERE k.key IN (SELECT b.natural_key FROM pg_temp.cl_recon_best b)
+         OR EXISTS (SELECT 1 FROM clearing_reconcile_match m
+                    WHERE m.tenant = $1 AND m.record_kind = s.kind AND m.record_key = k.key
+                      AND m.entry_kind = n.kind AND m.entry_key <> n.natural_key))
+  ORDER BY n.natural_key, s.ids, s.rule DESC)
+INSERT INTO pg_temp.cl_recon_batch (entry_key, rule, ref, load_id, company, batch_number, kind,
+  n, total, exact, record_ids, sets)
+SELECT DISTINCT ON (f.entry_key) f.entry_key, f.rule, f.ref, f.load_id, f.company,
+       f.batch_number, f.kind, f.n, f.total,
+       count(*) OVER (PARTITION BY f.entry_key) = 1,
+       CASE WHEN count(*) OVER (PARTITION BY f.entry_key) = 1 THEN f.ids END,
+       count(*) OVER (PARTITION BY f.entry_key)
+FROM fit f
+ORDER BY f.entry_key, f.load_id, f.rule DESC
+
 -- fragment: reconcile_seq_step
 -- The answer's order (seq) for each statement of a run: the items of its
 -- statement number n (from 0) from (n + 1) times this, its entries by
@@ -630,7 +750,8 @@ SELECT ($3::bigint + 1) * {reconcile_seq_step} + coalesce(e.entry_index, 0),
        coalesce(b.position, o.position), coalesce(b.amount_minor, o.amount_minor),
        coalesce(b.currency, o.currency), coalesce(b.direction, o.direction),
        coalesce(b.accounts, o.accounts), bb.n, bb.total, e.batch_count, bb.load_id,
-       bb.company, bb.batch_number, bb.ref, orig.kind, orig.natural_key, b.ncand, b.rejected,
+       bb.company, bb.batch_number, bb.ref, orig.kind, orig.natural_key,
+       coalesce(b.ncand, bb.sets), b.rejected,
        b.recorded, e.tx_index, e.instructed_minor, e.instructed_ccy,
        -- the charges expected by the rule are the difference
        coalesce(e.charges_minor, CASE WHEN b.near = 'charges_expected'
@@ -638,7 +759,7 @@ SELECT ($3::bigint + 1) * {reconcile_seq_step} + coalesce(e.entry_index, 0),
        -- an amount that differs: by how much, booked less ours, when the
        -- currency is one
        CASE WHEN b.kind IS NOT NULL AND NOT b.equal AND b.currency = e.currency
-                 AND b.amount_minor <> e.amount_minor
+                 AND b.amount_minor <> e.amount_minor AND b.near IS DISTINCT FROM 'split'
             THEN e.amount_minor - b.amount_minor END,
        bb.record_ids
 FROM pg_temp.cl_recon_entry e
@@ -663,8 +784,9 @@ LEFT JOIN LATERAL (
 LEFT JOIN pg_temp.cl_recon_sugg o ON o.entry_key = e.natural_key
 CROSS JOIN LATERAL (
   SELECT CASE WHEN w IN ('matched', 'several', 'reversed', 'within_tolerance',
-                         'charges_expected') THEN 'matched'
-              WHEN w IN ('suggested', 'suggested_batch', 'pending') THEN 'suggested'
+                         'charges_expected', 'split', 'grouped') THEN 'matched'
+              WHEN w IN ('suggested', 'suggested_batch', 'pending', 'suggested_group')
+                THEN 'suggested'
               WHEN w ~ '^no_|_not_ours$' THEN 'unmatched_theirs'
               ELSE 'exception' END AS status, w AS why
   FROM (SELECT CASE
@@ -674,6 +796,8 @@ CROSS JOIN LATERAL (
     WHEN e.batch_count IS NOT NULL THEN 'batch_differs'
     WHEN b.kind IS NULL AND o.kind IS NOT NULL THEN 'suggested'
     WHEN b.kind IS NULL AND bb.on_date IS NOT NULL THEN 'suggested_batch'
+    WHEN b.kind IS NULL AND bb.rule LIKE 'group\_%' AND bb.exact THEN 'grouped'
+    WHEN b.kind IS NULL AND bb.rule LIKE 'group\_%' THEN 'suggested_group'
     WHEN b.kind IS NULL AND orig.kind IS NOT NULL AND e.reversal THEN 'reversed'
     WHEN b.kind IS NULL AND orig.kind IS NOT NULL THEN 'return_not_ours'
     WHEN b.kind IS NULL AND e.item = 'status' THEN 'status_not_ours'
@@ -737,6 +861,15 @@ ins AS (
     WHERE x.tenant = $1 AND x.load_id = r.batch_load_id AND x.msg_id = r.batch_ref
     OFFSET 0) AS x
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'msg_id'
+  UNION ALL
+  -- a group's records, by their ids (a probe of (load_id, ordinal) each)
+  SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
+  FROM pg_temp.cl_recon r
+  CROSS JOIN pg_catalog.unnest(r.record_ids) AS u(id)
+  JOIN clearing_record x
+    ON x.load_id = clearing_break_item_load(u.id)
+   AND x.ordinal = clearing_break_item_ordinal(u.id) AND x.tenant = $1
+  WHERE r.statement_key = $2 AND r.status = 'matched' AND r.why = 'grouped'
   ON CONFLICT DO NOTHING
   RETURNING 1)
 SELECT (SELECT count(*) FROM ref) + (SELECT count(*) FROM ins)
