@@ -320,6 +320,11 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 			 "the bank reversed its booking (RvslInd) of our %s: linked to it as its "
 			 "original, not recorded as a match",
 			 or_empty(it->original_kind));
+	else if (strcmp(w, "reverses_entry") == 0 || strcmp(w, "reversed_by_entry") == 0)
+		snprintf(buf, cap,
+			 "%s the bank's entry %s of this statement (RvslInd): the two cancel out, "
+			 "neither is ours",
+			 w[7] == 's' ? "reverses" : "reversed by", or_empty(it->original_key));
 	else if (strcmp(w, "no_record") == 0)
 		snprintf(buf, cap, "booked by the bank, no record of ours");
 	else if (strcmp(w, "status_not_ours") == 0)

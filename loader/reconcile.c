@@ -360,6 +360,7 @@ static enum cl_db_status statement_work(struct cl_db *db, const char *const *pk,
 	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST_BATCH, 2, pc, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_GROUP, 3, pg, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_JUDGE, 3, pj, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_REVERSAL_PAIRS, 1, pj + 1, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BALANCE, 3, pj, err)) != CL_DB_OK ||
 	    (st = cl_db_value(db, CL_SQL_RECONCILE_RECORD_MATCHES, 3, pm, n, cap, err)) != CL_DB_OK)
 		return st;

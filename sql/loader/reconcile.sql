@@ -814,6 +814,38 @@ CROSS JOIN LATERAL (
     WHEN b.ncand > 1 THEN 'several'
     ELSE 'matched' END AS w) AS k) AS v
 
+-- name: reconcile_reversal_pairs
+-- A reversal (RvslInd) paired with the entry it reverses, both on
+-- statement $1 and neither ours (each unmatched theirs, no_record): of the
+-- statement's entries that are no reversal, the first (by its place) of
+-- its amount and currency booked the other way that shares a reference
+-- with it (the bank's, the end-to-end id, the UETR, the TxId, the
+-- InstrId).  Both are matched, reasons reverses_entry and
+-- reversed_by_entry, each the other's original; nothing is recorded (no
+-- record of ours).  A reversal whose reference finds our payment is
+-- linked to it as before (reversed).
+WITH p AS (
+  SELECT DISTINCT ON (rv.natural_key) rv.natural_key AS rkey, rv.kind AS rkind,
+         o.natural_key AS okey, o.kind AS okind
+  FROM pg_temp.cl_recon_entry rv
+  JOIN pg_temp.cl_recon_entry o
+    ON o.amount_minor = rv.amount_minor AND o.currency = rv.currency
+   AND o.direction <> rv.direction AND NOT o.reversal AND o.item IN ('entry', 'tx')
+   AND (o.acct_svcr_ref = rv.acct_svcr_ref OR o.end_to_end_id = rv.end_to_end_id
+        OR o.uetr = rv.uetr OR o.tx_id = rv.tx_id OR o.instr_id = rv.instr_id)
+  WHERE rv.reversal AND rv.item IN ('entry', 'tx')
+  ORDER BY rv.natural_key, o.entry_index, o.tx_index),
+q AS (
+  SELECT rkey AS key, 'reverses_entry' AS why, okind AS kind, okey AS other FROM p
+  UNION ALL
+  SELECT okey, 'reversed_by_entry', rkind, rkey FROM p)
+UPDATE pg_temp.cl_recon r
+SET status = 'matched', why = q.why, original_kind = q.kind, original_key = q.other
+FROM q
+WHERE r.statement_key = $1 AND r.entry_key = q.key AND r.why = 'no_record'
+  AND EXISTS (SELECT 1 FROM pg_temp.cl_recon o
+              WHERE o.statement_key = $1 AND o.entry_key = q.other AND o.why = 'no_record')
+
 -- name: reconcile_record_matches
 -- The matches of statement $2 of tenant $1 that no run recorded yet, with
 -- run $3: each matched entry with its record (not recorded already:

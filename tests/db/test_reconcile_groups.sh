@@ -89,4 +89,29 @@ n=$(q "select count(*) from clearing_reconcile_match")
 expect_exit 10 cl reconcile --format json "$TMP/s.xml"
 assert_eq "$(st "$TMP/out")" "$want" "the second run"
 assert_eq "$(q "select count(*) from clearing_reconcile_match")" "$n" "nothing recorded again"
+
+# a reversal (RvslInd) of the bank's own entry on the same statement: the
+# two paired, each the other's original, nothing recorded; a reversal
+# sharing no reference with it stays unmatched theirs
+$GEN account=$A date=2026-03-04 seq=2 >"$TMP/s2.xml" <<S
+5555 EUR CRDT 2026-03-04 svcr=BANK-REF-1
+5555 EUR DBIT 2026-03-04 svcr=BANK-REF-1 rvsl=1
+6666 EUR DBIT 2026-03-04 svcr=BANK-REF-2 rvsl=1
+S
+n=$(q "select count(*) from clearing_reconcile_match")
+expect_exit 10 cl reconcile --format json "$TMP/s2.xml"
+python3 - "$TMP/out" >"$TMP/pairs" <<'PY'
+import json, sys
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    if o.get("type") == "reconcile" and o.get("entry"):
+        g = o.get("original") or {}
+        print(o["entry"]["line"], o["status"], o["reason"], (g.get("natural_key") or "-").split("|")[-1])
+PY
+assert_eq "$(tr '\n' ';' <"$TMP/pairs")" \
+	"8 matched reversed_by_entry #2;9 matched reverses_entry #1;10 unmatched_theirs no_record -;" \
+	"the reversal and its entry paired"
+assert_eq "$(q "select count(*) from clearing_reconcile_match")" "$n" "a pair records nothing"
+python3 "$CL_ROOT/tests/tools/json_output_check.py" "$CL_ROOT/man/clearing-load-output.schema.json" \
+	--expect reconcile,reconcile_summary "$TMP/out" || fail "pairs: JSON against the schema"
 echo "ok"
