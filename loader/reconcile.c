@@ -21,7 +21,8 @@
 
 /* The references, in their default order of trust; the last is off by
  * default.  reconcile.sql's reconcile_best has an index probe (an arm) for
- * each: a reference added here needs its arm there. */
+ * each, from loader/recon_ref.def: a reference added here needs its arms
+ * there. */
 #define NREFS 6
 #define NDEFAULT 5
 static void known_refs(const char *r[NREFS])

@@ -303,19 +303,8 @@ CROSS JOIN LATERAL (
            x.original_trace, x.orgnl_uetr, x.orgnl_end_to_end_id, x.uetr, x.end_to_end_id,
            x.tx_id, x.reason_code, x.msg_id,
            (x.kind IN ('ach.return', 'pacs.004')) = e.is_return AS cls,
-           least(
-             CASE WHEN x.uetr = e.uetr OR x.orgnl_uetr = e.uetr
-               THEN array_position($2::text[], 'uetr') END,
-             CASE WHEN x.end_to_end_id = e.end_to_end_id
-                    OR x.orgnl_end_to_end_id = e.end_to_end_id
-               THEN array_position($2::text[], 'e2e') END,
-             CASE WHEN x.tx_id = e.tx_id THEN array_position($2::text[], 'tx_id') END,
-             CASE WHEN x.instr_id = e.instr_id THEN array_position($2::text[], 'instr_id') END,
-             CASE WHEN (x.trace_number = e.ach_trace OR x.original_trace = e.ach_trace)
-                       AND clearing_trace_window(x.value_date, e.on_date)
-               THEN array_position($2::text[], 'trace') END,
-             CASE WHEN x.end_to_end_id = e.acct_svcr_ref OR x.tx_id = e.acct_svcr_ref
-               THEN array_position($2::text[], 'acct_svcr_ref') END) AS ord,
+           -- the place of the most trusted reference that finds it
+           {reconcile_ref_ord} AS ord,
            ((e.amount_minor IS NULL OR x.amount_minor = e.amount_minor)
              AND (e.currency IS NULL OR x.currency = e.currency)
              -- or the amount instructed is ours, and what was booked is
@@ -334,64 +323,12 @@ CROSS JOIN LATERAL (
            abs(coalesce(x.value_date - e.on_date, 0)) AS days_off
     FROM (
       -- one index probe per reference the entry has (and the run matches
-      -- by): an arm whose reference is absent is skipped whole
-      SELECT 1 AS arm, x.* FROM clearing_record x
-      WHERE e.uetr IS NOT NULL AND 'uetr' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.uetr = e.uetr
-      UNION ALL
-      SELECT 2, x.* FROM clearing_record x
-      WHERE e.uetr IS NOT NULL AND 'uetr' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.orgnl_uetr = e.uetr
-      UNION ALL
-      SELECT 3, x.* FROM clearing_record x
-      WHERE e.end_to_end_id IS NOT NULL AND 'e2e' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.end_to_end_id = e.end_to_end_id
-      UNION ALL
-      SELECT 4, x.* FROM clearing_record x
-      WHERE e.end_to_end_id IS NOT NULL AND 'e2e' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.orgnl_end_to_end_id = e.end_to_end_id
-      UNION ALL
-      SELECT 5, x.* FROM clearing_record x
-      WHERE e.tx_id IS NOT NULL AND 'tx_id' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.tx_id = e.tx_id
-      UNION ALL
-      SELECT 6, x.* FROM clearing_record x
-      WHERE e.instr_id IS NOT NULL AND 'instr_id' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.instr_id = e.instr_id
-      UNION ALL
-      SELECT 7, x.* FROM clearing_record x
-      WHERE e.ach_trace IS NOT NULL AND 'trace' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.trace_number = e.ach_trace
-        AND clearing_trace_window(x.value_date, e.on_date)
-      UNION ALL
-      SELECT 8, x.* FROM clearing_record x
-      WHERE e.ach_trace IS NOT NULL AND 'trace' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.original_trace = e.ach_trace
-        AND clearing_trace_window(x.value_date, e.on_date)
-      UNION ALL
-      SELECT 9, x.* FROM clearing_record x
-      WHERE e.acct_svcr_ref IS NOT NULL AND 'acct_svcr_ref' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.end_to_end_id = e.acct_svcr_ref
-      UNION ALL
-      SELECT 10, x.* FROM clearing_record x
-      WHERE e.acct_svcr_ref IS NOT NULL AND 'acct_svcr_ref' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.tx_id = e.acct_svcr_ref) AS x
+      -- by): an arm whose reference is absent is skipped whole (the arms:
+      -- loader/recon_ref.def)
+      {reconcile_ref_arms}) AS x
     WHERE x.kind NOT IN ({reconcile_no_money})
       -- a record two arms found counts once: in the first of them
-      AND x.arm = CASE
-        WHEN 'uetr' = ANY ($2::text[]) AND x.uetr = e.uetr THEN 1
-        WHEN 'uetr' = ANY ($2::text[]) AND x.orgnl_uetr = e.uetr THEN 2
-        WHEN 'e2e' = ANY ($2::text[]) AND x.end_to_end_id = e.end_to_end_id THEN 3
-        WHEN 'e2e' = ANY ($2::text[]) AND x.orgnl_end_to_end_id = e.end_to_end_id THEN 4
-        WHEN 'tx_id' = ANY ($2::text[]) AND x.tx_id = e.tx_id THEN 5
-        WHEN 'instr_id' = ANY ($2::text[]) AND x.instr_id = e.instr_id THEN 6
-        WHEN 'trace' = ANY ($2::text[]) AND x.trace_number = e.ach_trace
-             AND clearing_trace_window(x.value_date, e.on_date) THEN 7
-        WHEN 'trace' = ANY ($2::text[]) AND x.original_trace = e.ach_trace
-             AND clearing_trace_window(x.value_date, e.on_date) THEN 8
-        WHEN 'acct_svcr_ref' = ANY ($2::text[]) AND x.end_to_end_id = e.acct_svcr_ref THEN 9
-        WHEN 'acct_svcr_ref' = ANY ($2::text[]) AND x.tx_id = e.acct_svcr_ref THEN 10
-        END) AS f) AS f
+      AND x.arm = {reconcile_ref_first_arm}) AS f) AS f
   WHERE f.ord IS NOT NULL
   ORDER BY NOT f.cls, f.ord, f.equal DESC, f.near IS NULL, f.days_off, f.load_id, f.ordinal
   LIMIT 1) AS c
