@@ -40,9 +40,9 @@ static const struct cl_option match_rules_command[] = {
 		    "kept), 'list' prints the rules in force.  A line of FILE is PATTERN and any "
 		    "of tolerance=MINOR, relative=PERCENT%, window=DAYS, refs=REF,... and "
 		    "charges=MINOR; PATTERN is an account as its statements write it, a prefix of "
-		    "accounts ending in * (a bank), or * (every account); '#' starts a comment.  "
-		    "A statement is matched by the rule of its account, else of the longest prefix, "
-		    "else of *; without one as by default (no tolerance, no date window, the run's "
+		    "accounts ending in * (a bank), or * for every account; '#' starts a comment.  "
+		    "A statement is matched by its account's rule, else the longest prefix's, "
+		    "else that of *; without one as by default (no tolerance, no date window, the run's "
 		    "references, no charges expected).  A file with an error is refused whole."),
 	CL_OPT_OPERAND("load FILE", "make FILE's rules the set in force"),
 	CL_OPT_OPERAND("list", "print the rules in force"),

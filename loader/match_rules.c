@@ -147,8 +147,7 @@ static enum cl_status option(const char *path, unsigned long ln, const char *t, 
 	} else if (KEY("refs")) {
 		if (vn >= sizeof(m->refs) || !refs_ok(v, vn))
 			return bad(err, path, ln,
-				   "refs=REF,... (each once, of uetr, e2e, tx_id, instr_id, trace, "
-				   "acct_svcr_ref)",
+				   "refs=REF,... (references reconcile --match knows, each once)",
 				   t, n);
 		memcpy(m->refs, v, vn);
 		m->refs[vn] = '\0';
@@ -330,7 +329,7 @@ enum cl_db_status cl_match_rules_list(struct cl_db *db, const char *tenant, cl_m
 			cl_db_get(res, i, "pattern"),	    cl_db_get(res, i, "line"),
 			cl_db_get(res, i, "tolerance_minor"), cl_db_get(res, i, "tolerance_bp"),
 			cl_db_get(res, i, "window_days"),   cl_db_get(res, i, "refs"),
-			cl_db_get(res, i, "charges_minor"), cl_db_get(res, i, "version"),
+			cl_db_get(res, i, "charges_max_minor"), cl_db_get(res, i, "version"),
 			cl_db_get(res, i, "file"),	    cl_db_get(res, i, "sha256"),
 			cl_db_get(res, i, "loaded_by"),	    cl_db_get(res, i, "loaded_at"),
 		};

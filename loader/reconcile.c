@@ -247,7 +247,7 @@ static enum cl_db_status match_rule(struct cl_db *db, const char *tenant, const 
 
 		snprintf(m->tolerance, sizeof(m->tolerance), "%s", cl_db_get(res, 0, "tolerance_minor"));
 		snprintf(m->bp, sizeof(m->bp), "%s", cl_db_get(res, 0, "tolerance_bp"));
-		snprintf(m->charges, sizeof(m->charges), "%s", cl_db_get(res, 0, "charges_minor"));
+		snprintf(m->charges, sizeof(m->charges), "%s", cl_db_get(res, 0, "charges_max_minor"));
 		if ((m->window_set = !PQgetisnull(res, 0, w)))
 			snprintf(m->window, sizeof(m->window), "%s", PQgetvalue(res, 0, w));
 		if (!PQgetisnull(res, 0, r))

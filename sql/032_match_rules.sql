@@ -46,7 +46,7 @@ CREATE TABLE IF NOT EXISTS clearing_match_rule (
 	tolerance_bp    integer NOT NULL DEFAULT 0 CHECK (tolerance_bp BETWEEN 0 AND 10000),
 	window_days     integer CHECK (window_days BETWEEN 0 AND 3660),
 	refs            text,                -- as --match: a comma list in order of trust
-	charges_minor   bigint NOT NULL DEFAULT 0 CHECK (charges_minor >= 0),
+	charges_max_minor bigint NOT NULL DEFAULT 0 CHECK (charges_max_minor >= 0),
 	CONSTRAINT clearing_match_rule_key PRIMARY KEY (tenant, version, pattern)
 );
 

@@ -18,14 +18,14 @@ RETURNING version
 -- $6 basis points, window $7 days (NULL: none), references $8 (NULL: the
 -- run's), charges expected up to $9 minor units.
 INSERT INTO clearing_match_rule (tenant, version, pattern, line, tolerance_minor, tolerance_bp,
-  window_days, refs, charges_minor)
+  window_days, refs, charges_max_minor)
 VALUES ($1, $2::integer, $3, $4::integer, $5::bigint, $6::integer, $7::integer, $8, $9::bigint)
 
 -- name: match_rules_list
 -- The rules in force of tenant $1 (its latest set), by pattern, with the
 -- set's version, file, who loaded it and when (UTC); read by name.
 SELECT r.pattern, r.line, r.tolerance_minor, r.tolerance_bp, r.window_days, r.refs,
-       r.charges_minor, s.version, s.file, s.sha256, s.loaded_by,
+       r.charges_max_minor, s.version, s.file, s.sha256, s.loaded_by,
        pg_catalog.to_char(s.loaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
          AS loaded_at
 FROM (SELECT * FROM clearing_match_rule_set WHERE tenant = $1

@@ -160,7 +160,7 @@ LIMIT 1
 -- that account, else of the longest prefix of it ("DE8937040044*": a
 -- bank), else of every account ("*"); no row: the defaults (no tolerance,
 -- no window, the run's references, no charges expected).
-SELECT r.tolerance_minor, r.tolerance_bp, r.window_days, r.refs, r.charges_minor, r.pattern,
+SELECT r.tolerance_minor, r.tolerance_bp, r.window_days, r.refs, r.charges_max_minor, r.pattern,
        r.version
 FROM (SELECT max(v.version) AS version FROM clearing_match_rule_set v WHERE v.tenant = $1) v
 JOIN clearing_match_rule r ON r.tenant = $1 AND r.version = v.version
