@@ -86,7 +86,7 @@ $(B)/%.o: %.c
 $(B)/gen/gen_record_sql: sql/gen_record_sql.c base/record.c base/record.h \
 		base/record_fields.def rules/statement_fields.c rules/statement_fields.h \
 		rules/statement_fields.def rules/statement_identity.h base/statement_record.h \
-		loader/recon_item.def loader/recon_status.def
+		loader/recon_item.def loader/recon_status.def loader/recon_ref.def
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ sql/gen_record_sql.c base/record.c rules/statement_fields.c \
 		$(LDFLAGS)

@@ -83,6 +83,7 @@ int cl_cmd_conflicts(int argc, char **argv);
 int cl_cmd_resolve(int argc, char **argv);
 int cl_cmd_reconcile(int argc, char **argv);
 int cl_cmd_break(int argc, char **argv);
+int cl_cmd_match_rules(int argc, char **argv);
 
 /* "clearing-load: FILE:LINE: error: message" (or "FILE: error:" with no
  * line; "FILE:LINE: element path: message" for XML). */

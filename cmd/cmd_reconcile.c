@@ -309,6 +309,11 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 			 "the bank reversed its booking (RvslInd) of our %s: linked to it as its "
 			 "original, not recorded as a match",
 			 or_empty(it->original_kind));
+	else if (strcmp(w, "reverses_entry") == 0 || strcmp(w, "reversed_by_entry") == 0)
+		snprintf(buf, cap,
+			 "%s the bank's entry %s of this statement (RvslInd): the two cancel out, "
+			 "neither is ours",
+			 w[7] == 's' ? "reverses" : "reversed by", or_empty(it->original_key));
 	else if (strcmp(w, "cancelled") == 0)
 		snprintf(buf, cap,
 			 "cancelled before the bank booked it: the cancellation was answered "
@@ -363,7 +368,43 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 		else
 			snprintf(buf, cap, "the same reference (%s) booked the other way (%s)",
 				 or_empty(it->rule), or_empty(it->direction));
-	} else if (strcmp(w, "booked_twice") == 0)
+	} else if (strcmp(w, "within_tolerance") == 0 || strcmp(w, "charges_expected") == 0) {
+		char a[48], b[48], d[48];
+
+		snprintf(buf, cap,
+			 "the same reference (%s), booked %s, ours %s: a difference of %s %s "
+			 "(the account's matching rule; recorded with the match)",
+			 or_empty(it->rule), money(it->amount_minor, it->currency, a, sizeof(a)),
+			 money(it->record_amount, it->record_currency, b, sizeof(b)),
+			 money(it->difference_minor, it->currency, d, sizeof(d)),
+			 w[0] == 'w' ? "within its tolerance" : "taken as the charges it expects");
+	} else if (strcmp(w, "grouped") == 0)
+		snprintf(buf, cap,
+			 "no reference matched: the exact sum of %s records of ours sharing a %s (%s) "
+			 "that day, matched to each",
+			 or_empty(it->records),
+			 strstr(or_empty(it->rule), "pmt_inf") ? "PmtInf"
+			 : strstr(or_empty(it->rule), "msg")   ? "message"
+							       : "ACH batch (load/company/batch)",
+			 or_empty(it->reference));
+	else if (strcmp(w, "suggested_group") == 0)
+		snprintf(buf, cap,
+			 "no reference matched: %s sets of our records sharing a reference that day "
+			 "add up to it (a suggestion naming none: match it by hand)",
+			 or_empty(it->candidates));
+	else if (strcmp(w, "split") == 0) {
+		char a[48];
+
+		snprintf(buf, cap,
+			 "our payment of %s booked in several entries of its reference (%s) that add "
+			 "up to it",
+			 money(it->record_amount, it->record_currency, a, sizeof(a)), or_empty(it->rule));
+	} else if (strcmp(w, "outside_window") == 0)
+		snprintf(buf, cap,
+			 "the same reference (%s) on a record dated beyond the date window of the "
+			 "account's matching rule",
+			 or_empty(it->rule));
+	else if (strcmp(w, "booked_twice") == 0)
 		snprintf(buf, cap, "the bank booked this record more than once in the statement");
 	else if (strcmp(w, "taken") == 0)
 		snprintf(buf, cap, "already matched by an entry of another statement");

@@ -52,6 +52,7 @@ static const struct command commands[] = {
 	{ "ingest", cl_cmd_ingest, "load an inbox's ready files and archive them (cron, systemd)" },
 	{ "reconcile", cl_cmd_reconcile, "match bank statements against the loaded records" },
 	{ "break", cl_cmd_break, "decide on reconcile's breaks: accept, match, write off, reopen" },
+	{ "match-rules", cl_cmd_match_rules, "reconcile's matching rules per account or bank" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -64,7 +65,7 @@ static int print_help(void)
 	      "Commands:\n",
 	      stdout);
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		printf("  %-10s %s\n", commands[i].name, commands[i].summary);
+		printf("  %-11s %s\n", commands[i].name, commands[i].summary);
 	putchar('\n');
 	cl_print_help(main_options);
 	fputs("\n"

@@ -21,7 +21,8 @@
 
 /* The references, in their default order of trust; the last is off by
  * default.  reconcile.sql's reconcile_best has an index probe (an arm) for
- * each: a reference added here needs its arm there. */
+ * each, from loader/recon_ref.def: a reference added here needs its arms
+ * there. */
 #define NREFS 6
 #define NDEFAULT 5
 static void known_refs(const char *r[NREFS])
@@ -216,10 +217,11 @@ static void run_refs_free(struct run_refs *r)
 	free(r->arrays);
 }
 
-/* The references a statement of `account` is matched by: its account's,
- * else the run's. */
+/* The references a statement of `account` is matched by: its account's
+ * (--match-account), else its matching rule's (rule_refs, a comma list, or
+ * NULL: none; its array made in *own), else the run's. */
 static const char *refs_for(struct run_refs *r, const struct cl_recon_opts *o,
-			    const char *account)
+			    const char *account, const char *rule_refs, struct cl_text_array *own)
 {
 	for (size_t i = 0; i < o->naccount_refs; i++) {
 		size_t n = (size_t)(strchr(o->account_refs[i], '=') - o->account_refs[i]);
@@ -227,8 +229,54 @@ static const char *refs_for(struct run_refs *r, const struct cl_recon_opts *o,
 		if (strlen(account) == n && memcmp(account, o->account_refs[i], n) == 0)
 			return cl_text_array_text(&r->arrays[1 + i]);
 	}
+	if (rule_refs) {
+		cl_text_array_add_list(own, rule_refs);
+		return cl_text_array_text(own);
+	}
 	return cl_text_array_text(&r->arrays[0]);
 }
+
+/* A statement's matching rule (match-rules; reconcile_rule): the values of
+ * reconcile_best's $3 to $6 and its references, the defaults without one. */
+struct match_rule {
+	char tolerance[24], bp[12], window[12], charges[24];
+	char *refs; /* NULL: none */
+	bool window_set;
+};
+
+static enum cl_db_status match_rule(struct cl_db *db, const char *tenant, const char *account,
+				    struct match_rule *m, struct cl_error *err)
+{
+	const char *p[2] = { tenant, account };
+	PGresult *res;
+	enum cl_db_status st;
+
+	memset(m, 0, sizeof(*m));
+	strcpy(m->tolerance, "0");
+	strcpy(m->bp, "0");
+	strcpy(m->charges, "0");
+	if ((st = cl_db_exec(db, CL_SQL_RECONCILE_RULE, 2, p, &res, err)) != CL_DB_OK)
+		return st;
+	if (PQntuples(res) == 1) {
+		int w = cl_db_column(res, "window_days"), r = cl_db_column(res, "refs");
+
+		snprintf(m->tolerance, sizeof(m->tolerance), "%s", cl_db_get(res, 0, "tolerance_minor"));
+		snprintf(m->bp, sizeof(m->bp), "%s", cl_db_get(res, 0, "tolerance_bp"));
+		snprintf(m->charges, sizeof(m->charges), "%s", cl_db_get(res, 0, "charges_max_minor"));
+		if ((m->window_set = !PQgetisnull(res, 0, w)))
+			snprintf(m->window, sizeof(m->window), "%s", PQgetvalue(res, 0, w));
+		if (!PQgetisnull(res, 0, r))
+			m->refs = cl_xstrdup(PQgetvalue(res, 0, r));
+	}
+	PQclear(res);
+	return CL_DB_OK;
+}
+
+static enum cl_db_status statement_work(struct cl_db *db, const char *const *pk,
+					const char *const *pr, const char *const *pc,
+					const char *const *pj, const char *const *pm,
+					const char *const *pg, char *n, size_t cap,
+					struct cl_error *err);
 
 /* One statement of the run; s counts it. */
 static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_opts *o,
@@ -238,7 +286,9 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 {
 	char n[24], kind[16], account[CL_ACCOUNT_MAX + 1], from[16], to[16], ccy[8], ord[24];
 	const char *pk[2] = { o->tenant, key };
-	const char *pr[2] = { o->tenant, NULL };
+	const char *pr[6] = { o->tenant, NULL };
+	struct match_rule rule;
+	struct cl_text_array rule_refs = { 0 };
 	const char *pm[3] = { o->tenant, key, run };
 	const char *pc[2] = { o->tenant, companies };
 	const char *pj[3] = { o->tenant, key, ord };
@@ -275,21 +325,21 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 		 !PQgetisnull(res, 0, c_account) && !PQgetisnull(res, 0, c_from) &&
 		 !PQgetisnull(res, 0, c_to);
 	PQclear(res);
-	pr[1] = refs_for(rr, o, account);
-	if ((st = exec(db, CL_SQL_RECONCILE_TRUNCATE_WORK, 0, NULL, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_ENTRIES, 2, pk, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_ENTRIES_DETAILS, 0, NULL, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_ANALYZE, 0, NULL, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_BEST, 2, pr, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_ANALYZE_BEST, 0, NULL, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_BOOKED_TWICE, 0, NULL, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_BATCHES, 1, pk, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST, 1, pk, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST_BATCH, 2, pc, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_JUDGE, 3, pj, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_BALANCE, 3, pj, err)) != CL_DB_OK ||
-	    (st = cl_db_value(db, CL_SQL_RECONCILE_RECORD_MATCHES, 3, pm, n, sizeof(n), err)) !=
-		    CL_DB_OK)
+	if ((st = match_rule(db, o->tenant, account, &rule, err)) != CL_DB_OK)
+		return st;
+	pr[1] = refs_for(rr, o, account, rule.refs, &rule_refs);
+	pr[2] = rule.tolerance;
+	pr[3] = rule.bp;
+	pr[4] = rule.window_set ? rule.window : NULL;
+	pr[5] = rule.charges;
+	{
+		const char *pg[3] = { o->tenant, account, companies };
+
+		st = statement_work(db, pk, pr, pc, pj, pm, pg, n, sizeof(n), err);
+	}
+	free(rule.refs);
+	cl_text_array_free(&rule_refs);
+	if (st != CL_DB_OK)
 		return st;
 	s->new_matches += strtoul(n, NULL, 10);
 	if (period) {
@@ -301,6 +351,36 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	}
 	s->statements++;
 	return exec(db, CL_SQL_RECONCILE_MARK_STATEMENT, 3, pm, err);
+}
+
+/* A statement's entries matched into the answer, its new matches recorded
+ * (their number in n): reconcile.sql's statements in order. */
+static enum cl_db_status statement_work(struct cl_db *db, const char *const *pk,
+					const char *const *pr, const char *const *pc,
+					const char *const *pj, const char *const *pm,
+					const char *const *pg, char *n, size_t cap,
+					struct cl_error *err)
+{
+	enum cl_db_status st;
+
+	if ((st = exec(db, CL_SQL_RECONCILE_TRUNCATE_WORK, 0, NULL, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_ENTRIES, 2, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_ENTRIES_DETAILS, 0, NULL, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_ANALYZE, 0, NULL, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_BEST, 6, pr, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_ANALYZE_BEST, 0, NULL, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_BOOKED_TWICE, 0, NULL, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_SPLIT, 1, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_BATCHES, 1, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST, 1, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST_BATCH, 2, pc, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_GROUP, 3, pg, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_JUDGE, 3, pj, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_REVERSAL_PAIRS, 1, pj + 1, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_BALANCE, 3, pj, err)) != CL_DB_OK ||
+	    (st = cl_db_value(db, CL_SQL_RECONCILE_RECORD_MATCHES, 3, pm, n, cap, err)) != CL_DB_OK)
+		return st;
+	return CL_DB_OK;
 }
 
 static enum cl_db_status counts(struct cl_db *db, struct cl_recon_summary *s, struct cl_error *err)

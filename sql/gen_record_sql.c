@@ -266,6 +266,63 @@ static void recon_open_statuses(FILE *out, const char *brk)
 		fprintf(out, "%s'%s'", i ? ", " : "", recon_open[i]);
 }
 
+/* ---- reconcile's references, an arm each (loader/recon_ref.def) ---- */
+
+static const struct {
+	const char *ref, *rcol, *ecol;
+	int windowed;
+} recon_refs[] = {
+#define CL_RECON_REF(ref, rcol, ecol, windowed) { #ref, #rcol, #ecol, windowed },
+#include "loader/recon_ref.def"
+#undef CL_RECON_REF
+};
+#define NRECON_REFS (sizeof(recon_refs) / sizeof(recon_refs[0]))
+
+/* arm i's condition: the record x's column is the entry e's */
+static void ref_cond(FILE *out, size_t i)
+{
+	fprintf(out, "x.%s = e.%s", recon_refs[i].rcol, recon_refs[i].ecol);
+	if (recon_refs[i].windowed)
+		fputs(" AND clearing_trace_window(x.value_date, e.on_date)", out);
+}
+
+/* each arm a probe of clearing_record, its number first (an arm whose
+   reference the entry lacks, or the run does not match by, is skipped) */
+static void ref_arms(FILE *out, const char *brk)
+{
+	for (size_t i = 0; i < NRECON_REFS; i++) {
+		fprintf(out, "%s%sSELECT %zu%s, x.* FROM clearing_record x WHERE e.%s IS NOT NULL AND "
+			     "'%s' = ANY ($2::text[]) AND x.tenant = $1 AND ",
+			i ? " UNION ALL " : "", brk, i + 1, i ? "" : " AS arm", recon_refs[i].ecol,
+			recon_refs[i].ref);
+		ref_cond(out, i);
+	}
+}
+
+/* the first arm that finds record x */
+static void ref_first_arm(FILE *out, const char *brk)
+{
+	fputs("CASE", out);
+	for (size_t i = 0; i < NRECON_REFS; i++) {
+		fprintf(out, "%s WHEN '%s' = ANY ($2::text[]) AND ", brk, recon_refs[i].ref);
+		ref_cond(out, i);
+		fprintf(out, " THEN %zu", i + 1);
+	}
+	fputs(" END", out);
+}
+
+/* the place in $2 of the most trusted reference that finds record x */
+static void ref_ord(FILE *out, const char *brk)
+{
+	fputs("least(", out);
+	for (size_t i = 0; i < NRECON_REFS; i++) {
+		fprintf(out, "%s%sCASE WHEN ", i ? ", " : "", brk);
+		ref_cond(out, i);
+		fprintf(out, " THEN array_position($2::text[], '%s') END", recon_refs[i].ref);
+	}
+	fputs(")", out);
+}
+
 /* A list of the field table: `head`, each field `want` selects written by
  * `item`, `tail`; or (want NULL) the constant `head`.  `placeholder`:
  * its name in the statement files (NULL: not one). */
@@ -317,6 +374,9 @@ static const struct list lists[] = {
 	/* the answer of reconcile (sql/loader/reconcile.sql) */
 	{ NULL, "recon_answer_columns", "", NULL, NULL, "", NULL, NULL, recon_answer },
 	{ NULL, "recon_open_statuses", "", NULL, NULL, "", NULL, NULL, recon_open_statuses },
+	{ NULL, "reconcile_ref_arms", "", NULL, NULL, "", NULL, NULL, ref_arms },
+	{ NULL, "reconcile_ref_first_arm", "", NULL, NULL, "", NULL, NULL, ref_first_arm },
+	{ NULL, "reconcile_ref_ord", "", NULL, NULL, "", NULL, NULL, ref_ord },
 };
 
 #define NLISTS (sizeof(lists) / sizeof(lists[0]))

@@ -60,18 +60,16 @@ LIMIT 1
 -- name: backlog_breaks
 -- Tenant $1's open reconcile breaks of status $2 (clearing-load break
 -- list's: the breaks of each statement's latest run under no decision in
--- force, less records matched since), and the age of the oldest: since its
--- date (an entry's booking date, a record's value date), else since a run
--- first reported it.
+-- force, less records matched since), and the age of the oldest: since a
+-- run first reported it.
 WITH latest AS (
   SELECT s.statement_key, max(s.run_id) AS run_id
   FROM clearing_reconcile_statement s
   WHERE s.tenant = $1::text
   GROUP BY s.statement_key),
 open AS (
-  SELECT coalesce(b.item_date::timestamp AT TIME ZONE 'UTC',
-                  (SELECT min(o.reported_at) FROM clearing_reconcile_break o
-                   WHERE o.tenant = $1::text AND o.item_id = b.item_id)) AS since
+  SELECT (SELECT min(o.reported_at) FROM clearing_reconcile_break o
+          WHERE o.tenant = $1::text AND o.item_id = b.item_id) AS since
   FROM latest l
   JOIN clearing_reconcile_break b
     ON b.tenant = $1::text AND b.statement_key = l.statement_key AND b.run_id = l.run_id

@@ -13,7 +13,8 @@ FROM clearing_break_decide($1, $2, $3::text[], $4::text[], $5)
 -- The open breaks of tenant $1 (the breaks of each statement's latest run
 -- under no decision in force, and no record of theirs matched since by a
 -- later statement), of account $2, dated $3, of status $4 and reason $5
--- (each NULL: any), oldest first; read by name.
+-- (each NULL: any), oldest first (first reported, then its date); read by
+-- name.
 WITH latest AS (
   SELECT s.statement_key, max(s.run_id) AS run_id
   FROM clearing_reconcile_statement s
@@ -22,7 +23,7 @@ WITH latest AS (
 SELECT b.item_id, b.status, b.reason, b.statement_key, b.account, b.amount_minor, b.currency,
        b.item_date, b.side, b.item_kind, b.item_key, b.record_kind, b.record_key, b.run_id,
        f.first AS first_reported,
-       CURRENT_DATE - coalesce(b.item_date, f.first) AS age_days
+       CURRENT_DATE - f.first AS age_days
 FROM latest l
 JOIN clearing_reconcile_break b
   ON b.tenant = $1 AND b.statement_key = l.statement_key AND b.run_id = l.run_id
@@ -38,4 +39,4 @@ WHERE ($2::text IS NULL OR b.account = $2)
     SELECT 1 FROM clearing_reconcile_match m
     WHERE b.side = 'record' AND m.tenant = $1 AND m.record_kind = b.item_kind
       AND m.record_key = b.item_key)
-ORDER BY coalesce(b.item_date, f.first), b.item_id
+ORDER BY f.first, b.item_date, b.item_id

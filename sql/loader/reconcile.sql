@@ -43,7 +43,7 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon (
 	record_date date, recorded boolean, stmt_group text COLLATE "C", bal_opening bigint,
 	bal_closing bigint, bal_computed bigint, bal_pages text, bal_last_page bigint,
 	bal_missing text, sub bigint, instructed_minor bigint, instructed_ccy text,
-	charges_minor bigint, difference_minor bigint)
+	charges_minor bigint, difference_minor bigint, record_ids text[])
 
 -- fragment: reconcile_entry_columns
 -- The columns of a statement's items the work reads (not the keys' rules,
@@ -70,7 +70,8 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_best (
 	currency text, direction text, value_date date, accounts text[], equal boolean,
 	ncand bigint, nth bigint, original_trace text, orgnl_uetr text,
 	orgnl_end_to_end_id text, uetr text, end_to_end_id text, tx_id text, taken boolean,
-	rejected text, late boolean, cls boolean, recorded boolean, booked text, sub bigint)
+	rejected text, late boolean, cls boolean, recorded boolean, booked text, sub bigint,
+	near text, outside boolean)
 
 -- name: reconcile_create_sugg
 -- the suggestion for an entry no reference matched,
@@ -81,10 +82,12 @@ CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_sugg (
 
 -- name: reconcile_create_batch
 -- and the best batch of each batch entry (on_date: of a BAI2 ACH line's
--- suggested batch or file, the day of its records).
+-- suggested batch or file, the day of its records; record_ids: their ids,
+-- what break accept takes).
 CREATE TEMPORARY TABLE IF NOT EXISTS cl_recon_batch (
 	entry_key text COLLATE "C", rule text, ref text, load_id bigint, company text,
-	batch_number text, kind text, n bigint, total bigint, exact boolean, on_date date)
+	batch_number text, kind text, n bigint, total bigint, exact boolean, on_date date,
+	record_ids text[], sets bigint)
 
 -- name: reconcile_analyze_answer
 -- Statistics of the answer so far, for unmatched ours' anti-join (a hash
@@ -152,6 +155,22 @@ FROM clearing_statement_item
 WHERE tenant = $1 AND statement_key = $2 AND item = 'statement'
 LIMIT 1
 
+-- name: reconcile_rule
+-- The matching rule of statements of account $2 of tenant $1 (read by
+-- name): of the tenant's latest rule set (match-rules load), the rule of
+-- that account, else of the longest prefix of it ("DE8937040044*": a
+-- bank), else of every account ("*"); no row: the defaults (no tolerance,
+-- no window, the run's references, no charges expected).
+SELECT r.tolerance_minor, r.tolerance_bp, r.window_days, r.refs, r.charges_max_minor, r.pattern,
+       r.version
+FROM (SELECT max(v.version) AS version FROM clearing_match_rule_set v WHERE v.tenant = $1) v
+JOIN clearing_match_rule r ON r.tenant = $1 AND r.version = v.version
+WHERE r.pattern = $2
+   OR (r.pattern LIKE '%*' AND pg_catalog.left($2, pg_catalog.length(r.pattern) - 1)
+                               = pg_catalog.left(r.pattern, -1))
+ORDER BY r.pattern = $2 DESC, pg_catalog.length(r.pattern) DESC
+LIMIT 1
+
 -- name: reconcile_entries
 -- The entries (and pacs.002 statuses) of statement $2 of tenant $1 into
 -- the work table, each with whether it is a return (a return reason, a
@@ -214,14 +233,20 @@ LIMIT 1
 -- found, those of the entry's class first
 -- (returns for a return entry, else payments: cls), then of the first
 -- reference, then the one with the same amount, currency and booked
--- direction, nearest in date; with how many the reference found, whether
+-- direction (within the date window $5 of the statement's rule, NULL: any),
+-- nearest in date; with how many the reference found, whether
 -- an entry of another statement of its kind matched it, a pacs.002 that
 -- rejected it (its transaction, else its whole original message: a group
 -- status), for a pacs.002 rejection the kind of statement whose booked
 -- entry matched the record already (booked), and for an ACH return whether
 -- it came late: booked more
 -- than 2 banking days after its entry's effective date, or 60 days for
--- the unauthorized codes (R05, R07, R10, R11, R29, R51).
+-- the unauthorized codes (R05, R07, R10, R11, R29, R51).  near: of a
+-- record whose amount is not the entry's, within the rule's tolerance ($3
+-- minor units, else $4 basis points of ours: within_tolerance) or its
+-- charges expected (up to $6: charges_expected), in the same currency and
+-- direction; outside: beyond the date window.  With the default rule ($3,
+-- $4, $6 zero, $5 NULL) near is never set, outside never true.
 INSERT INTO pg_temp.cl_recon_best
 SELECT e.natural_key, e.entry_index, r.rule,
        CASE r.rule WHEN 'uetr' THEN e.uetr WHEN 'e2e' THEN e.end_to_end_id
@@ -258,13 +283,22 @@ SELECT e.natural_key, e.entry_index, r.rule,
         WHERE e.item = 'status' AND e.status = 'RJCT'
           AND m.tenant = $1 AND m.record_kind = c.kind AND m.record_key = c.natural_key
           AND s.item IN ('entry', 'tx') AND coalesce(s.status, 'BOOK') = 'BOOK'),
-       coalesce(e.tx_index, 0)
+       coalesce(e.tx_index, 0), c.near, NOT c.inwin
 FROM pg_temp.cl_recon_entry e
 CROSS JOIN LATERAL (
   -- (the window sorted as the ORDER BY is: one sort of the candidates)
-  SELECT f.*, count(*) OVER (PARTITION BY NOT f.cls, f.ord ORDER BY f.equal DESC, f.days_off,
-                                f.load_id, f.ordinal
+  SELECT f.*, count(*) OVER (PARTITION BY NOT f.cls, f.ord ORDER BY f.equal DESC, f.near IS NULL,
+                                f.days_off, f.load_id, f.ordinal
                                 ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS ncand
+  FROM (
+  SELECT f.*, f.exact AND f.inwin AS equal,
+         CASE WHEN f.exact OR NOT f.inwin OR e.amount_minor IS NULL
+                   OR f.currency IS DISTINCT FROM e.currency OR NOT f.same_way THEN NULL
+              WHEN abs(f.amount_minor - e.amount_minor)
+                   <= greatest($3::bigint, abs(f.amount_minor) * $4::bigint / 10000)
+                THEN 'within_tolerance'
+              WHEN abs(f.amount_minor - e.amount_minor) <= $6::bigint
+                THEN 'charges_expected' END AS near
   FROM (
     SELECT x.kind, x.natural_key, x.load_id, x.ordinal, x.position, x.amount_minor,
            x.currency, x.direction, x.value_date,
@@ -272,19 +306,8 @@ CROSS JOIN LATERAL (
            x.original_trace, x.orgnl_uetr, x.orgnl_end_to_end_id, x.uetr, x.end_to_end_id,
            x.tx_id, x.reason_code, x.msg_id, x.pmt_inf_id,
            (x.kind IN ('ach.return', 'pacs.004')) = e.is_return AS cls,
-           least(
-             CASE WHEN x.uetr = e.uetr OR x.orgnl_uetr = e.uetr
-               THEN array_position($2::text[], 'uetr') END,
-             CASE WHEN x.end_to_end_id = e.end_to_end_id
-                    OR x.orgnl_end_to_end_id = e.end_to_end_id
-               THEN array_position($2::text[], 'e2e') END,
-             CASE WHEN x.tx_id = e.tx_id THEN array_position($2::text[], 'tx_id') END,
-             CASE WHEN x.instr_id = e.instr_id THEN array_position($2::text[], 'instr_id') END,
-             CASE WHEN (x.trace_number = e.ach_trace OR x.original_trace = e.ach_trace)
-                       AND clearing_trace_window(x.value_date, e.on_date)
-               THEN array_position($2::text[], 'trace') END,
-             CASE WHEN x.end_to_end_id = e.acct_svcr_ref OR x.tx_id = e.acct_svcr_ref
-               THEN array_position($2::text[], 'acct_svcr_ref') END) AS ord,
+           -- the place of the most trusted reference that finds it
+           {reconcile_ref_ord} AS ord,
            ((e.amount_minor IS NULL OR x.amount_minor = e.amount_minor)
              AND (e.currency IS NULL OR x.currency = e.currency)
              -- or the amount instructed is ours, and what was booked is
@@ -295,70 +318,22 @@ CROSS JOIN LATERAL (
                       OR e.amount_minor IS NULL OR e.amount_minor = e.instructed_minor
                       OR abs(e.amount_minor - e.instructed_minor) = e.charges_minor), false))
              AND (e.direction IS NULL OR e.direction = coalesce(
-                    clearing_booked_direction(x.kind, x.direction), e.direction)) AS equal,
+                    clearing_booked_direction(x.kind, x.direction), e.direction)) AS exact,
+           (e.direction IS NULL OR e.direction = coalesce(
+              clearing_booked_direction(x.kind, x.direction), e.direction)) AS same_way,
+           ($5::integer IS NULL OR abs(coalesce(x.value_date - e.on_date, 0)) <= $5::integer)
+             AS inwin,
            abs(coalesce(x.value_date - e.on_date, 0)) AS days_off
     FROM (
       -- one index probe per reference the entry has (and the run matches
-      -- by): an arm whose reference is absent is skipped whole
-      SELECT 1 AS arm, x.* FROM clearing_record x
-      WHERE e.uetr IS NOT NULL AND 'uetr' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.uetr = e.uetr
-      UNION ALL
-      SELECT 2, x.* FROM clearing_record x
-      WHERE e.uetr IS NOT NULL AND 'uetr' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.orgnl_uetr = e.uetr
-      UNION ALL
-      SELECT 3, x.* FROM clearing_record x
-      WHERE e.end_to_end_id IS NOT NULL AND 'e2e' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.end_to_end_id = e.end_to_end_id
-      UNION ALL
-      SELECT 4, x.* FROM clearing_record x
-      WHERE e.end_to_end_id IS NOT NULL AND 'e2e' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.orgnl_end_to_end_id = e.end_to_end_id
-      UNION ALL
-      SELECT 5, x.* FROM clearing_record x
-      WHERE e.tx_id IS NOT NULL AND 'tx_id' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.tx_id = e.tx_id
-      UNION ALL
-      SELECT 6, x.* FROM clearing_record x
-      WHERE e.instr_id IS NOT NULL AND 'instr_id' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.instr_id = e.instr_id
-      UNION ALL
-      SELECT 7, x.* FROM clearing_record x
-      WHERE e.ach_trace IS NOT NULL AND 'trace' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.trace_number = e.ach_trace
-        AND clearing_trace_window(x.value_date, e.on_date)
-      UNION ALL
-      SELECT 8, x.* FROM clearing_record x
-      WHERE e.ach_trace IS NOT NULL AND 'trace' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.original_trace = e.ach_trace
-        AND clearing_trace_window(x.value_date, e.on_date)
-      UNION ALL
-      SELECT 9, x.* FROM clearing_record x
-      WHERE e.acct_svcr_ref IS NOT NULL AND 'acct_svcr_ref' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.end_to_end_id = e.acct_svcr_ref
-      UNION ALL
-      SELECT 10, x.* FROM clearing_record x
-      WHERE e.acct_svcr_ref IS NOT NULL AND 'acct_svcr_ref' = ANY ($2::text[])
-        AND x.tenant = $1 AND x.tx_id = e.acct_svcr_ref) AS x
+      -- by): an arm whose reference is absent is skipped whole (the arms:
+      -- loader/recon_ref.def)
+      {reconcile_ref_arms}) AS x
     WHERE x.kind NOT IN ({reconcile_no_money})
       -- a record two arms found counts once: in the first of them
-      AND x.arm = CASE
-        WHEN 'uetr' = ANY ($2::text[]) AND x.uetr = e.uetr THEN 1
-        WHEN 'uetr' = ANY ($2::text[]) AND x.orgnl_uetr = e.uetr THEN 2
-        WHEN 'e2e' = ANY ($2::text[]) AND x.end_to_end_id = e.end_to_end_id THEN 3
-        WHEN 'e2e' = ANY ($2::text[]) AND x.orgnl_end_to_end_id = e.end_to_end_id THEN 4
-        WHEN 'tx_id' = ANY ($2::text[]) AND x.tx_id = e.tx_id THEN 5
-        WHEN 'instr_id' = ANY ($2::text[]) AND x.instr_id = e.instr_id THEN 6
-        WHEN 'trace' = ANY ($2::text[]) AND x.trace_number = e.ach_trace
-             AND clearing_trace_window(x.value_date, e.on_date) THEN 7
-        WHEN 'trace' = ANY ($2::text[]) AND x.original_trace = e.ach_trace
-             AND clearing_trace_window(x.value_date, e.on_date) THEN 8
-        WHEN 'acct_svcr_ref' = ANY ($2::text[]) AND x.end_to_end_id = e.acct_svcr_ref THEN 9
-        WHEN 'acct_svcr_ref' = ANY ($2::text[]) AND x.tx_id = e.acct_svcr_ref THEN 10
-        END) AS f
+      AND x.arm = {reconcile_ref_first_arm}) AS f) AS f
   WHERE f.ord IS NOT NULL
-  ORDER BY NOT f.cls, f.ord, f.equal DESC, f.days_off, f.load_id, f.ordinal
+  ORDER BY NOT f.cls, f.ord, f.equal DESC, f.near IS NULL, f.days_off, f.load_id, f.ordinal
   LIMIT 1) AS c
 CROSS JOIN LATERAL (SELECT ($2::text[])[c.ord] AS rule) AS r
 CROSS JOIN LATERAL (
@@ -390,6 +365,38 @@ FROM (SELECT kind, natural_key, min(ARRAY[entry_index, sub]) AS first
       GROUP BY kind, natural_key HAVING count(*) > 1) AS d
 WHERE b.cls AND b.equal AND b.kind = d.kind AND b.natural_key = d.natural_key
   AND ARRAY[b.entry_index, b.sub] > d.first
+
+-- name: reconcile_split
+-- A payment booked in several entries (split bookings, one record for many
+-- entries): the entries of the statement whose references found the same
+-- record of their class (tenant $1), none of them of its amount (nor
+-- within a rule's tolerance or window), each in its currency and
+-- direction, 2 to 100 of them (the cap), whose amounts add up exactly to
+-- the record's: each is matched, reason split, and not taken by the
+-- others' matches (a second run finds them recorded).  Only exact sums.
+WITH d AS (
+  SELECT kind, natural_key FROM pg_temp.cl_recon_best
+  WHERE cls AND NOT equal AND near IS NULL AND NOT outside
+  GROUP BY kind, natural_key HAVING count(*) BETWEEN 2 AND 100),
+s AS (
+  SELECT b.kind, b.natural_key, pg_catalog.array_agg(b.entry_key) AS keys, min(e.kind) AS ekind
+  FROM d
+  JOIN pg_temp.cl_recon_best b ON b.kind = d.kind AND b.natural_key = d.natural_key
+  JOIN pg_temp.cl_recon_entry e ON e.natural_key = b.entry_key
+  WHERE b.cls AND NOT b.equal AND b.near IS NULL AND NOT b.outside
+  GROUP BY b.kind, b.natural_key
+  HAVING sum(e.amount_minor) = min(b.amount_minor)
+     AND bool_and(e.currency = b.currency AND (e.direction IS NULL OR e.direction = coalesce(
+                    clearing_booked_direction(b.kind, b.direction), e.direction))))
+UPDATE pg_temp.cl_recon_best b
+SET near = 'split',
+    taken = EXISTS (
+      SELECT 1 FROM clearing_reconcile_match m
+      WHERE m.tenant = $1 AND m.record_kind = b.kind AND m.record_key = b.natural_key
+        AND m.entry_kind = s.ekind AND m.entry_key <> ALL (s.keys))
+FROM s
+WHERE b.kind = s.kind AND b.natural_key = s.natural_key AND b.cls AND NOT b.equal
+  AND b.near IS NULL
 
 -- name: reconcile_batches
 -- Each batch entry's candidate batches of tenant $1: the pain.001 PmtInf
@@ -514,7 +521,7 @@ WITH need AS MATERIALIZED (
       SELECT 1 FROM pg_temp.cl_recon_best b WHERE b.entry_key = e.natural_key AND b.cls)
     AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_recon_sugg o WHERE o.entry_key = e.natural_key)),
 day AS MATERIALIZED (
-  SELECT x.kind, x.load_id, x.company_id, x.batch_number, x.value_date, x.currency,
+  SELECT x.kind, x.load_id, x.ordinal, x.company_id, x.batch_number, x.value_date, x.currency,
          CASE clearing_booked_direction(x.kind, x.direction)
            WHEN 'debit' THEN -x.amount_minor ELSE x.amount_minor END AS net
   FROM (SELECT DISTINCT on_date FROM need) d
@@ -548,11 +555,105 @@ sums AS (
 INSERT INTO pg_temp.cl_recon_batch
 SELECT DISTINCT ON (n.natural_key) n.natural_key,
        CASE s.kind WHEN 'ach.return' THEN 'ach_return_' ELSE 'ach_' END || s.rule, s.ref,
-       s.load_id, s.company_id, s.batch_number, s.kind, s.n, s.total, false, s.value_date
+       s.load_id, s.company_id, s.batch_number, s.kind, s.n, s.total, false, s.value_date,
+       -- the suggestion's records (a scan of the day's, per suggestion)
+       ARRAY(SELECT 'r' || d.load_id || '.' || d.ordinal FROM day d
+             WHERE d.kind = s.kind AND d.load_id = s.load_id AND d.value_date = s.value_date
+               AND (s.rule = 'file_sum'
+                    OR (d.company_id = s.company_id AND d.batch_number = s.batch_number))
+             ORDER BY d.ordinal)
 FROM need n
 JOIN sums s
   ON s.kind = n.kind AND s.value_date = n.on_date AND s.total = n.net AND s.ccy = n.currency
 ORDER BY n.natural_key, s.rule, s.load_id, s.company_id, s.batch_number
+
+-- name: reconcile_group
+-- One entry for many records (many-to-one): for each entry of the work
+-- table (not BAI2: its ACH lines have reconcile_suggest_batch, decision
+-- 0011; not a batch, a return or pending) that no reference matched, no
+-- single record was suggested for and no batch: the sets of records of
+-- tenant $1 on the statement's account $2 (or of the originators $3, a
+-- text array) dated the entry's day that share a reference (a pain.001
+-- PmtInf, a message, an ACH batch), 2 to 10,000 records each (the cap),
+-- in its currency and booked direction, whose amounts add up exactly to
+-- the entry's, none of whose records another entry of its kind matched or
+-- this statement's references found.  One such set: matched (group_*, its
+-- records recorded); two or more different sets: a suggestion naming
+-- none (ambiguous: match by hand).  Bounded by the entries' days: one read
+-- of each day's records, grouped; no search of subsets.
+WITH need AS MATERIALIZED (
+  SELECT e.natural_key, e.kind, e.on_date, e.amount_minor, e.currency, e.direction
+  FROM pg_temp.cl_recon_entry e
+  WHERE e.item IN ('entry', 'tx') AND e.kind <> 'bai2' AND e.batch_count IS NULL
+    AND NOT e.is_return AND e.amount_minor IS NOT NULL AND e.on_date IS NOT NULL
+    AND coalesce(e.status, 'BOOK') = 'BOOK'
+    AND NOT EXISTS (
+      SELECT 1 FROM pg_temp.cl_recon_best b WHERE b.entry_key = e.natural_key AND b.cls)
+    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_recon_sugg o WHERE o.entry_key = e.natural_key)
+    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_recon_batch s WHERE s.entry_key = e.natural_key)),
+day AS MATERIALIZED (
+  SELECT x.kind, x.natural_key, x.load_id, x.ordinal, x.value_date, x.currency,
+         clearing_booked_direction(x.kind, x.direction) AS direction, x.amount_minor,
+         x.pmt_inf_id, x.msg_id, x.company_id, x.batch_number
+  FROM (SELECT DISTINCT on_date FROM need) d
+  CROSS JOIN LATERAL (
+    -- the day's records (OFFSET 0: by the date index, then the filters)
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.value_date = d.on_date
+    OFFSET 0) AS x
+  WHERE x.kind NOT IN ({reconcile_no_money})
+    AND (x.debtor_account = $2 OR x.creditor_account = $2
+         OR (x.kind IN ('ach.entry', 'ach.return') AND x.company_id = ANY ($3::text[])))),
+sets AS (
+  SELECT 'group_pmt_inf_id'::text AS rule, min(pmt_inf_id) AS ref, load_id,
+         NULL::text AS company, NULL::text AS batch_number, kind, value_date, currency,
+         direction, count(*) AS n, sum(amount_minor) AS total,
+         pg_catalog.array_agg('r' || load_id || '.' || ordinal ORDER BY ordinal) AS ids,
+         pg_catalog.array_agg(natural_key) AS keys
+  FROM day WHERE pmt_inf_id IS NOT NULL
+  GROUP BY kind, pmt_inf_id, load_id, value_date, currency, direction
+  HAVING count(*) BETWEEN 2 AND 10000
+  UNION ALL
+  SELECT 'group_msg_id', min(msg_id), load_id, NULL, NULL, kind, value_date, currency,
+         direction, count(*), sum(amount_minor),
+         pg_catalog.array_agg('r' || load_id || '.' || ordinal ORDER BY ordinal),
+         pg_catalog.array_agg(natural_key)
+  FROM day WHERE msg_id IS NOT NULL
+  GROUP BY kind, msg_id, load_id, value_date, currency, direction
+  HAVING count(*) BETWEEN 2 AND 10000
+  UNION ALL
+  SELECT 'group_ach_batch', load_id || '/' || min(company_id) || '/' || min(batch_number),
+         load_id, min(company_id), min(batch_number), kind, value_date, currency, direction,
+         count(*), sum(amount_minor),
+         pg_catalog.array_agg('r' || load_id || '.' || ordinal ORDER BY ordinal),
+         pg_catalog.array_agg(natural_key)
+  FROM day WHERE kind = 'ach.entry' AND company_id IS NOT NULL
+  GROUP BY kind, load_id, company_id, batch_number, value_date, currency, direction
+  HAVING count(*) BETWEEN 2 AND 10000),
+fit AS (
+  -- the exact sums, each different set once (a PmtInf that is its whole
+  -- message is one set), none of its records matched or found
+  SELECT DISTINCT ON (n.natural_key, s.ids) n.natural_key AS entry_key, s.*
+  FROM need n
+  JOIN sets s
+    ON s.value_date = n.on_date AND s.currency = n.currency AND s.direction = n.direction
+   AND s.total = n.amount_minor
+  WHERE NOT EXISTS (
+      SELECT 1 FROM pg_catalog.unnest(s.keys) AS k(key)
+      WHERE k.key IN (SELECT b.natural_key FROM pg_temp.cl_recon_best b)
+         OR EXISTS (SELECT 1 FROM clearing_reconcile_match m
+                    WHERE m.tenant = $1 AND m.record_kind = s.kind AND m.record_key = k.key
+                      AND m.entry_kind = n.kind AND m.entry_key <> n.natural_key))
+  ORDER BY n.natural_key, s.ids, s.rule DESC)
+INSERT INTO pg_temp.cl_recon_batch (entry_key, rule, ref, load_id, company, batch_number, kind,
+  n, total, exact, record_ids, sets)
+SELECT DISTINCT ON (f.entry_key) f.entry_key, f.rule, f.ref, f.load_id, f.company,
+       f.batch_number, f.kind, f.n, f.total,
+       count(*) OVER (PARTITION BY f.entry_key) = 1,
+       CASE WHEN count(*) OVER (PARTITION BY f.entry_key) = 1 THEN f.ids END,
+       count(*) OVER (PARTITION BY f.entry_key)
+FROM fit f
+ORDER BY f.entry_key, f.load_id, f.rule DESC
 
 -- fragment: reconcile_seq_step
 -- The answer's order (seq) for each statement of a run: the items of its
@@ -580,7 +681,7 @@ INSERT INTO pg_temp.cl_recon (seq, statement_key, status, why, entry_kind, entry
   record_position, record_amount, record_currency, record_direction, record_accounts, records,
   batch_total, batch_count, batch_load_id, batch_company, batch_number, batch_ref,
   original_kind, original_key, candidates, rejected, recorded, sub, instructed_minor,
-  instructed_ccy, charges_minor, difference_minor)
+  instructed_ccy, charges_minor, difference_minor, record_ids)
 SELECT ($3::bigint + 1) * {reconcile_seq_step} + coalesce(e.entry_index, 0),
        $2, v.status, v.why, e.kind, e.natural_key, e.item, e.position, e.load_id, e.account,
        e.amount_minor, e.currency, e.direction, e.booking_date, e.value_date,
@@ -590,13 +691,18 @@ SELECT ($3::bigint + 1) * {reconcile_seq_step} + coalesce(e.entry_index, 0),
        coalesce(b.position, o.position), coalesce(b.amount_minor, o.amount_minor),
        coalesce(b.currency, o.currency), coalesce(b.direction, o.direction),
        coalesce(b.accounts, o.accounts), bb.n, bb.total, e.batch_count, bb.load_id,
-       bb.company, bb.batch_number, bb.ref, orig.kind, orig.natural_key, b.ncand, b.rejected,
-       b.recorded, e.tx_index, e.instructed_minor, e.instructed_ccy, e.charges_minor,
+       bb.company, bb.batch_number, bb.ref, orig.kind, orig.natural_key,
+       coalesce(b.ncand, bb.sets), b.rejected,
+       b.recorded, e.tx_index, e.instructed_minor, e.instructed_ccy,
+       -- the charges expected by the rule are the difference
+       coalesce(e.charges_minor, CASE WHEN b.near = 'charges_expected'
+                                      THEN abs(e.amount_minor - b.amount_minor) END),
        -- an amount that differs: by how much, booked less ours, when the
        -- currency is one
        CASE WHEN b.kind IS NOT NULL AND NOT b.equal AND b.currency = e.currency
-                 AND b.amount_minor <> e.amount_minor
-            THEN e.amount_minor - b.amount_minor END
+                 AND b.amount_minor <> e.amount_minor AND b.near IS DISTINCT FROM 'split'
+            THEN e.amount_minor - b.amount_minor END,
+       bb.record_ids
 FROM pg_temp.cl_recon_entry e
 LEFT JOIN pg_temp.cl_recon_best b ON b.entry_key = e.natural_key AND b.cls
 LEFT JOIN pg_temp.cl_recon_batch bb ON bb.entry_key = e.natural_key
@@ -618,8 +724,10 @@ LEFT JOIN LATERAL (
   LIMIT 1) AS orig ON true
 LEFT JOIN pg_temp.cl_recon_sugg o ON o.entry_key = e.natural_key
 CROSS JOIN LATERAL (
-  SELECT CASE WHEN w IN ('matched', 'several', 'reversed') THEN 'matched'
-              WHEN w IN ('suggested', 'suggested_batch', 'pending') THEN 'suggested'
+  SELECT CASE WHEN w IN ('matched', 'several', 'reversed', 'within_tolerance',
+                         'charges_expected', 'split', 'grouped') THEN 'matched'
+              WHEN w IN ('suggested', 'suggested_batch', 'pending', 'suggested_group')
+                THEN 'suggested'
               WHEN w ~ '^no_|_not_ours$' THEN 'unmatched_theirs'
               ELSE 'exception' END AS status, w AS why
   FROM (SELECT CASE
@@ -629,19 +737,55 @@ CROSS JOIN LATERAL (
     WHEN e.batch_count IS NOT NULL THEN 'batch_differs'
     WHEN b.kind IS NULL AND o.kind IS NOT NULL THEN 'suggested'
     WHEN b.kind IS NULL AND bb.on_date IS NOT NULL THEN 'suggested_batch'
+    WHEN b.kind IS NULL AND bb.rule LIKE 'group\_%' AND bb.exact THEN 'grouped'
+    WHEN b.kind IS NULL AND bb.rule LIKE 'group\_%' THEN 'suggested_group'
     WHEN b.kind IS NULL AND orig.kind IS NOT NULL AND e.reversal THEN 'reversed'
     WHEN b.kind IS NULL AND orig.kind IS NOT NULL THEN 'return_not_ours'
     WHEN b.kind IS NULL AND e.item = 'status' THEN 'status_not_ours'
     WHEN b.kind IS NULL THEN 'no_record'
-    WHEN NOT b.equal THEN 'differs'
+    WHEN b.outside THEN 'outside_window'
+    WHEN NOT b.equal AND b.near IS NULL THEN 'differs'
     WHEN b.nth > 1 THEN 'booked_twice'
     WHEN b.taken AND e.item <> 'status' THEN 'taken'
     WHEN coalesce(e.status, 'BOOK') = 'BOOK' AND b.rejected IS NOT NULL THEN 'rejected_booked'
     WHEN e.item = 'status' AND b.booked IS NOT NULL THEN 'rejected_booked'
     WHEN b.late THEN 'late_return'
     WHEN e.item <> 'status' AND coalesce(e.status, 'BOOK') <> 'BOOK' THEN 'pending'
+    WHEN b.near IS NOT NULL THEN b.near
     WHEN b.ncand > 1 THEN 'several'
     ELSE 'matched' END AS w) AS k) AS v
+
+-- name: reconcile_reversal_pairs
+-- A reversal (RvslInd) paired with the entry it reverses, both on
+-- statement $1 and neither ours (each unmatched theirs, no_record): of the
+-- statement's entries that are no reversal, the first (by its place) of
+-- its amount and currency booked the other way that shares a reference
+-- with it (the bank's, the end-to-end id, the UETR, the TxId, the
+-- InstrId).  Both are matched, reasons reverses_entry and
+-- reversed_by_entry, each the other's original; nothing is recorded (no
+-- record of ours).  A reversal whose reference finds our payment is
+-- linked to it as before (reversed).
+WITH p AS (
+  SELECT DISTINCT ON (rv.natural_key) rv.natural_key AS rkey, rv.kind AS rkind,
+         o.natural_key AS okey, o.kind AS okind
+  FROM pg_temp.cl_recon_entry rv
+  JOIN pg_temp.cl_recon_entry o
+    ON o.amount_minor = rv.amount_minor AND o.currency = rv.currency
+   AND o.direction <> rv.direction AND NOT o.reversal AND o.item IN ('entry', 'tx')
+   AND (o.acct_svcr_ref = rv.acct_svcr_ref OR o.end_to_end_id = rv.end_to_end_id
+        OR o.uetr = rv.uetr OR o.tx_id = rv.tx_id OR o.instr_id = rv.instr_id)
+  WHERE rv.reversal AND rv.item IN ('entry', 'tx')
+  ORDER BY rv.natural_key, o.entry_index, o.tx_index),
+q AS (
+  SELECT rkey AS key, 'reverses_entry' AS why, okind AS kind, okey AS other FROM p
+  UNION ALL
+  SELECT okey, 'reversed_by_entry', rkind, rkey FROM p)
+UPDATE pg_temp.cl_recon r
+SET status = 'matched', why = q.why, original_kind = q.kind, original_key = q.other
+FROM q
+WHERE r.statement_key = $1 AND r.entry_key = q.key AND r.why = 'no_record'
+  AND EXISTS (SELECT 1 FROM pg_temp.cl_recon o
+              WHERE o.statement_key = $1 AND o.entry_key = q.other AND o.why = 'no_record')
 
 -- name: reconcile_record_matches
 -- The matches of statement $2 of tenant $1 that no run recorded yet, with
@@ -652,8 +796,9 @@ CROSS JOIN LATERAL (
 -- batch or file (ON CONFLICT: those were not probed).  Returns how many were new.
 WITH ref AS (
   INSERT INTO clearing_reconcile_match
-    (tenant, entry_kind, entry_key, record_kind, record_key, rule, run_id)
-  SELECT $1, r.entry_kind, r.entry_key, r.record_kind, r.record_key, r.rule, $3::bigint
+    (tenant, entry_kind, entry_key, record_kind, record_key, rule, run_id, difference_minor)
+  SELECT $1, r.entry_kind, r.entry_key, r.record_kind, r.record_key, r.rule, $3::bigint,
+         r.difference_minor
   FROM pg_temp.cl_recon r
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.batch_count IS NULL
     AND r.record_key IS NOT NULL AND r.recorded IS NOT TRUE
@@ -695,6 +840,15 @@ ins AS (
       AND (s.pmt_inf_id IS NULL OR x.pmt_inf_id = s.pmt_inf_id)
     OFFSET 0) AS x
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'msg_id'
+  UNION ALL
+  -- a group's records, by their ids (a probe of (load_id, ordinal) each)
+  SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
+  FROM pg_temp.cl_recon r
+  CROSS JOIN pg_catalog.unnest(r.record_ids) AS u(id)
+  JOIN clearing_record x
+    ON x.load_id = clearing_break_item_load(u.id)
+   AND x.ordinal = clearing_break_item_ordinal(u.id) AND x.tenant = $1
+  WHERE r.statement_key = $2 AND r.status = 'matched' AND r.why = 'grouped'
   ON CONFLICT DO NOTHING
   RETURNING 1)
 SELECT (SELECT count(*) FROM ref) + (SELECT count(*) FROM ins)
@@ -722,7 +876,8 @@ LIMIT 1
 -- run's statement number $3) of kind $9 and did not (what moves money): in its currency $8, dated within its period ($4 to
 -- $5), on its account $6 (debtor or creditor account), or ACH records of
 -- the originators $7 (a text array), that no entry of a statement of its
--- kind matched, that this statement's answer does not already name, and
+-- kind matched (by reconcile, or by a person's decision in force), that
+-- this statement's answer does not already name, and
 -- that are not of an ACH batch or file suggested for one of its BAI2
 -- lines (reconcile_suggest_batch: the suggestion names them).  A record
 -- a cancellation was answered for (a camt.029 CNCL or ACCR naming it by
@@ -772,6 +927,14 @@ WHERE NOT EXISTS (
   WHERE m.tenant = $1 AND m.record_kind = x.kind AND m.record_key = x.natural_key
     AND m.entry_kind = $9
   OFFSET 0)
+  -- nor a person's match of it (break match, an accepted suggestion) to
+  -- an entry of a statement of this kind, in force: booked, as a match is
+  -- (0042; the decision stays a decision, reopening it lists it again)
+  AND NOT EXISTS (
+  SELECT 1 FROM clearing_break_live($1, 'record', x.kind, x.natural_key) l
+  JOIN clearing_break_decision d ON d.decision_id = l.decision_id
+  WHERE l.action IN ('accepted', 'matched_by_hand') AND d.tenant = $1 AND d.side = 'entry'
+    AND d.item_kind = $9)
 OFFSET 0) AS x
 LEFT JOIN LATERAL ({reconcile_cancelled}) AS c ON true
 
@@ -954,7 +1117,7 @@ WHERE r.item_id IS NOT NULL AND r.status IN ({recon_open_statuses})
 -- The breaks run $2 of tenant $1 leaves open, once per item.
 INSERT INTO clearing_reconcile_break (tenant, run_id, statement_key, item_id, side, item_kind,
   item_key, status, reason, account, amount_minor, currency, item_date, record_kind,
-  record_key)
+  record_key, record_ids)
 SELECT $1, $2::bigint, r.statement_key, r.item_id,
        CASE WHEN r.entry_key IS NOT NULL THEN 'entry' ELSE 'record' END,
        coalesce(r.entry_kind, r.record_kind), coalesce(r.entry_key, r.record_key), r.status,
@@ -963,18 +1126,17 @@ SELECT $1, $2::bigint, r.statement_key, r.item_id,
        CASE WHEN r.entry_key IS NOT NULL THEN r.currency ELSE r.record_currency END,
        coalesce(r.booking_date, r.value_date, r.record_date),
        CASE WHEN r.entry_key IS NOT NULL THEN r.record_kind END,
-       CASE WHEN r.entry_key IS NOT NULL THEN r.record_key END
+       CASE WHEN r.entry_key IS NOT NULL THEN r.record_key END, r.record_ids
 FROM pg_temp.cl_recon r
 WHERE r.item_id IS NOT NULL AND r.status IN ({recon_open_statuses})
 ON CONFLICT DO NOTHING
 
 -- name: reconcile_break_age
--- The age of each open break of tenant $1 in days: since its date (the
--- entry's booking, else value date; our record's value date), else since
--- a run first reported it.
+-- The age of each open break of tenant $1 in days: since a run first
+-- reported it (the break is as old as the operator's knowledge of it; an
+-- entry booked a month ago on a statement delivered today is new today).
 UPDATE pg_temp.cl_recon r
-SET first_reported = f.first, age_days = CURRENT_DATE - coalesce(r.booking_date, r.value_date,
-                                                                 r.record_date, f.first)
+SET first_reported = f.first, age_days = CURRENT_DATE - f.first
 FROM (SELECT b.item_id, min(b.reported_at)::date AS first
       FROM clearing_reconcile_break b
       WHERE b.tenant = $1

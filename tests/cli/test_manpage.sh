@@ -18,7 +18,7 @@ done
 # command's.  Everything below is derived from this one output.
 {
 	"$CL_BIN" --help
-	for cmd in init load diff parse validate show loads ingest feed prune conflicts resolve reconcile break; do "$CL_BIN" "$cmd" --help; done
+	for cmd in init load diff parse validate show loads ingest feed prune conflicts resolve reconcile break match-rules; do "$CL_BIN" "$cmd" --help; done
 } >"$TMP/help" || fail "--help failed"
 
 # Long options named anywhere in --help and anywhere in clearing-load(1)

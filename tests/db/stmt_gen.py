@@ -5,13 +5,14 @@ tests (test_reconcile.sh, tests/bench): one statement of one account
 standard input, one a line:
 
     AMOUNT_MINOR CCY CRDT|DBIT DATE [e2e=X] [uetr=X] [txid=X] [instr=X]
-                 [trace=X] [svcr=X] [pmtinf=X] [batch=N] [rtr=CODE]
+                 [trace=X] [svcr=X] [pmtinf=X] [batch=N] [rtr=CODE] [rvsl=1]
                  [instd=MINOR] [chrgs=MINOR]
 
 batch=N makes the entry a batch entry (Btch NbOfTxs N, TtlAmt the amount;
 traces=T1,...,TN gives it N TxDtls without amounts, each with its ACH trace
-as ClrSysRef); rtr=CODE a return (RtrInf); instd= and chrgs= the entry's
-AmtDtls/InstdAmt and Chrgs/TtlChrgsAndTaxAmt (minor units, its currency).  The balances agree with the entries:
+as ClrSysRef); rtr=CODE a return (RtrInf); rvsl=1 a reversal (RvslInd);
+instd= and chrgs= the entry's AmtDtls/InstdAmt and Chrgs/TtlChrgsAndTaxAmt
+(minor units, its currency).  The balances agree with the entries:
 opening= (minor units, default 0) plus the entries is the closing balance,
 unless off= (minor units) is added to it.  open_type= and close_type=
 (OPBD, CLBD; ITBD for a page's interim balances), page=N and last=false
@@ -73,9 +74,10 @@ def main():
         out.write('<TxsSummry><TtlNtries><NbOfNtries>%s</NbOfNtries></TtlNtries></TxsSummry>\n'
                   % args["summary"])
     for i, e in enumerate(entries, 1):
-        out.write('<Ntry><Amt Ccy="%s">%s</Amt><CdtDbtInd>%s</CdtDbtInd><Sts><Cd>BOOK</Cd>'
+        out.write('<Ntry><Amt Ccy="%s">%s</Amt><CdtDbtInd>%s</CdtDbtInd>%s<Sts><Cd>BOOK</Cd>'
                   '</Sts><BookgDt><Dt>%s</Dt></BookgDt><ValDt><Dt>%s</Dt></ValDt>'
-                  % (e["ccy"], amt(e["amount"], e["ccy"]), e["dir"], e["date"], e["date"]))
+                  % (e["ccy"], amt(e["amount"], e["ccy"]), e["dir"],
+                     "<RvslInd>true</RvslInd>" if "rvsl" in e else "", e["date"], e["date"]))
         if "svcr" in e:
             out.write('<AcctSvcrRef>%s</AcctSvcrRef>' % escape(e["svcr"]))
         code = "RRTN" if "rtr" in e else ("ESCT" if e["dir"] == "DBIT" else "ESCT")

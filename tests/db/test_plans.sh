@@ -234,19 +234,24 @@ for n in reconcile_settings reconcile_create reconcile_create_entry reconcile_cr
 	reconcile_create_sugg reconcile_create_batch reconcile_truncate; do
 	run $n
 done
+explain_exec reconcile_rule "'$TENANT', :'sacct'"
 prepare reconcile_entries
 execute reconcile_entries "'$TENANT', :'skey'"
 run reconcile_analyze
-explain_exec reconcile_best "'$TENANT', '{uetr,e2e,tx_id,instr_id,trace}'"
-execute reconcile_best "'$TENANT', '{uetr,e2e,tx_id,instr_id,trace}'"
+explain_exec reconcile_best "'$TENANT', '{uetr,e2e,tx_id,instr_id,trace}', 0, 0, NULL, 0"
+execute reconcile_best "'$TENANT', '{uetr,e2e,tx_id,instr_id,trace}', 0, 0, NULL, 0"
 run reconcile_analyze_best
 run reconcile_booked_twice
+explain_exec reconcile_split "'$TENANT'"
+execute reconcile_split "'$TENANT'"
 explain_exec reconcile_batches "'$TENANT'"
 execute reconcile_batches "'$TENANT'"
 explain_exec reconcile_suggest "'$TENANT'"
 execute reconcile_suggest "'$TENANT'"
 explain_exec reconcile_suggest_batch "'$TENANT', '{1100000000}'"
 execute reconcile_suggest_batch "'$TENANT', '{1100000000}'"
+explain_exec reconcile_group "'$TENANT', :'sacct', '{1100000000}'"
+execute reconcile_group "'$TENANT', :'sacct', '{1100000000}'"
 explain_exec reconcile_judge "'$TENANT', :'skey', 0"
 execute reconcile_judge "'$TENANT', :'skey', 0"
 explain_exec reconcile_record_matches "'$TENANT', :'skey', 1"

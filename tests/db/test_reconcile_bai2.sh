@@ -89,6 +89,30 @@ expect_exit 10 cl reconcile --tenant settle --ach-company 1100000000 "$TMP/day.b
 grep -q "^suggested .* line 4: .*: no reference matched: the net sum of our ACH batch (load/company/batch) $L1/1100000000/0000001, 3 records dated that day (a suggestion, not a match: a BAI2 detail has no item count)$" "$TMP/out" ||
 	fail "text: $(cat "$TMP/out")"
 
+# accept a suggested batch (break accept): the entry and the batch's
+# records, as the run listed them, one decision; the next run shows the
+# line accepted and still lists batch 2's records (not the accepted ones)
+eid() { grep "\"line\":$1," "$2" | sed -n 's/.*"id":"\(e[0-9]*\.[0-9]*\)".*/\1/p'; }
+S4=$(eid 4 "$TMP/r.json")
+S5=$(eid 5 "$TMP/r.json")
+expect_exit 0 cl break accept --tenant settle "$S4" --note "batch 1 settled in one amount"
+rids() { q "select string_agg('r' || load_id || '.' || ordinal, ' ' order by ordinal)
+            from clearing_record where tenant = 'settle' and $1"; }
+assert_eq "$(q "select string_agg(item_id, ' ' order by version, item_id) from clearing_break_decision
+               where tenant = 'settle' and side = 'record' and action = 'accepted'")" \
+	"$(rids "load_id = $L1 and batch_number = '0000001'")" "accepted: batch 1's three records"
+assert_eq "$(q "select count(distinct decision_id) || ' ' || count(*) from clearing_break_decision
+               where tenant = 'settle'")" "1 4" "one decision: the line and its three records"
+expect_exit 0 cl break accept --tenant settle "$S5" --note "file 2 settled in one amount"
+assert_eq "$(q "select count(*) from clearing_break_decision where tenant = 'settle' and side = 'record'
+               and item_id in (select 'r' || load_id || '.' || ordinal from clearing_record
+                               where tenant = 'settle' and load_id = $L2)")" 4 "accepted: file 2's four records"
+expect_exit 2 cl break accept --tenant settle "$(eid 6 "$TMP/r.json")" --note "no suggestion"
+expect_exit 10 cl reconcile --tenant settle --ach-company 1100000000 --format json "$TMP/day.bai"
+assert_eq "$(recon_st "$TMP/out" | sed 's/|12104288000000\([0-9]\)|2026-03-03/ \1/' | tr '\n' ';')" \
+	"4 accepted suggested_batch;5 accepted suggested_batch;6 unmatched_theirs no_record;7 unmatched_theirs no_record;ours 1100000000 4;ours 1100000000 5;ours 1100000000 6;" \
+	"the next run: the lines accepted"
+
 # ACH returns settled in one amount (168 credit, 468 debit): two returns of
 # ours dated 03-03 in one batch (tenant rets), a 168 line of their net sum
 # is suggested naming their batch, and they are not unmatched ours; a 168

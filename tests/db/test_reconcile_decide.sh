@@ -48,6 +48,10 @@ assert_eq "$(grep -c '"status":"matched".*"id":null' "$TMP/r1.json")" 2 "a match
 grep '"reason":"no_record"' "$TMP/r1.json" | grep -q '"age_days":[0-9][0-9]*,"first_reported":"[0-9-]*","decision":null' ||
 	fail "an open break's age: $(grep no_record "$TMP/r1.json")"
 assert_eq "$(q "select count(*) from clearing_reconcile_break")" 4 "the run's breaks recorded"
+# an open break's age is from when reconcile first reported it (today),
+# not from its booking date (2026-03-03, months before the run)
+assert_eq "$(grep -c '"age_days":0,"first_reported":"'"$(q "select current_date")"'"' "$TMP/r1.json")" 4 \
+	"each break is new today"
 
 # text for a person: the breaks first, each with its id and age, the
 # matches counted (listed with -v, after the breaks), the open breaks'
@@ -196,4 +200,19 @@ assert_eq "$rc" 137 "killed at its failpoint"
 assert_eq "$(q "select count(*) from clearing_break_decision")" "$n0" "a killed decision recorded nothing"
 expect_exit 0 cl break write-off "$THEIRS" --note "after the kill"
 assert_eq "$(q "select count(*) from clearing_break_decision")" "$((n0 + 1))" "then once"
+
+# a later statement of the account covering the same day: the records a
+# person matched (E2E-7-2 by hand, E2E-7-3 an accepted suggestion) are
+# booked, as reconcile's matches are, not listed again; the written-off
+# E2E-7-7 is listed with its decision
+$GEN account=$A date=2026-03-03 seq=2 >"$TMP/s2.xml" <<S
+77 EUR CRDT 2026-03-03 e2e=THEIRS-TOO
+S
+expect_exit 10 cl reconcile --format json "$TMP/s2.xml"
+assert_eq "$(grep '"status"' "$TMP/out" | sed -n 's/.*"status":"\([a-z_]*\)".*"reason":"\([a-z_]*\)".*/\1 \2/p' | sort | tr '\n' ';')" \
+	"unmatched_theirs no_record;written_off not_booked;" "the second statement: its own entry and E2E-7-7"
+grep -q "\"id\":\"$OURS\"" "$TMP/out" || fail "E2E-7-7 named: $(cat "$TMP/out")"
+expect_exit 0 cl break reopen "$SUG" --note "not E2E-7-3 after all"
+expect_exit 10 cl reconcile --format json "$TMP/s2.xml"
+assert_eq "$(status_of "$(rid E2E-7-3)" "$TMP/out")" unmatched_ours "reopened: the record is not booked again"
 echo "ok"
