@@ -35,28 +35,37 @@ enum {
 	PF_COUNT
 };
 
+/* The paths pacs.002 and pain.002 share: the group header and the
+ * original group's status, in the same words. */
+#define STATUS_GROUP_PATHS \
+	{SC_ROOT, "GrpHdr", SC_GRPHDR, 0, false}, \
+	{SC_ROOT, "OrgnlGrpInfAndSts", SC_OGRP, 0, false}, \
+	{SC_GRPHDR, "MsgId", 0, PF_MSG_ID, false}, \
+	{SC_GRPHDR, "CreDtTm", 0, PF_CRE_DT_TM, false}, \
+	{SC_OGRP, "OrgnlMsgId", 0, PF_G_MSG_ID, false}, \
+	{SC_OGRP, "OrgnlMsgNmId", 0, PF_G_MSG_NM_ID, false}, \
+	{SC_OGRP, "GrpSts", 0, PF_G_STS, false}, \
+	{SC_OGRP, "StsRsnInf/Rsn/Cd", 0, PF_G_RSN, true}, \
+	{SC_OGRP, "StsRsnInf/Rsn/Prtry", 0, PF_G_RSN, true}
+
+/* A transaction's status, the same in both (its amount aside). */
+#define STATUS_TX_PATHS \
+	{SC_TXSTS, "OrgnlInstrId", 0, PF_T_INSTR_ID, false}, \
+	{SC_TXSTS, "OrgnlEndToEndId", 0, PF_T_E2E, false}, \
+	{SC_TXSTS, "OrgnlUETR", 0, PF_T_UETR, false}, \
+	{SC_TXSTS, "TxSts", 0, PF_T_STS, false}, \
+	{SC_TXSTS, "StsRsnInf/Rsn/Cd", 0, PF_T_RSN, true}, \
+	{SC_TXSTS, "StsRsnInf/Rsn/Prtry", 0, PF_T_RSN, true}, \
+	{SC_TXSTS, "AccptncDtTm", 0, PF_T_ACCPTNC, false}, \
+	{SC_TXSTS, "StsId", 0, PF_T_STS_ID, false}
+
 static const struct cl_stmt_path paths[] = {
-	{SC_ROOT, "GrpHdr", SC_GRPHDR, 0, false},
-	{SC_ROOT, "OrgnlGrpInfAndSts", SC_OGRP, 0, false},
 	{SC_ROOT, "TxInfAndSts", SC_TXSTS, 0, false},
-	{SC_GRPHDR, "MsgId", 0, PF_MSG_ID, false},
-	{SC_GRPHDR, "CreDtTm", 0, PF_CRE_DT_TM, false},
-	{SC_OGRP, "OrgnlMsgId", 0, PF_G_MSG_ID, false},
-	{SC_OGRP, "OrgnlMsgNmId", 0, PF_G_MSG_NM_ID, false},
-	{SC_OGRP, "GrpSts", 0, PF_G_STS, false},
-	{SC_OGRP, "StsRsnInf/Rsn/Cd", 0, PF_G_RSN, true},
-	{SC_OGRP, "StsRsnInf/Rsn/Prtry", 0, PF_G_RSN, true},
-	{SC_TXSTS, "StsId", 0, PF_T_STS_ID, false},
+	STATUS_GROUP_PATHS,
 	{SC_TXSTS, "OrgnlGrpInf/OrgnlMsgId", 0, PF_T_MSG_ID, false},
 	{SC_TXSTS, "OrgnlGrpInf/OrgnlMsgNmId", 0, PF_T_MSG_NM_ID, false},
-	{SC_TXSTS, "OrgnlInstrId", 0, PF_T_INSTR_ID, false},
-	{SC_TXSTS, "OrgnlEndToEndId", 0, PF_T_E2E, false},
+	STATUS_TX_PATHS,
 	{SC_TXSTS, "OrgnlTxId", 0, PF_T_TX_ID, false},
-	{SC_TXSTS, "OrgnlUETR", 0, PF_T_UETR, false},
-	{SC_TXSTS, "TxSts", 0, PF_T_STS, false},
-	{SC_TXSTS, "StsRsnInf/Rsn/Cd", 0, PF_T_RSN, true},
-	{SC_TXSTS, "StsRsnInf/Rsn/Prtry", 0, PF_T_RSN, true},
-	{SC_TXSTS, "AccptncDtTm", 0, PF_T_ACCPTNC, false},
 	{SC_TXSTS, "OrgnlTxRef/IntrBkSttlmAmt", 0, PF_T_AMT, false},
 	{SC_TXSTS, "OrgnlTxRef/Amt/InstdAmt", 0, PF_T_AMT2, false},
 };
@@ -72,29 +81,14 @@ static const struct cl_stmt_vpath v02[] = {
 /* pain.002 (CustomerPaymentStatusReport, .001.03 on; PaymentStatusReportV02
  * in .001.02): the same status in the same words, one level more. */
 static const struct cl_stmt_path pain_paths[] = {
-	{SC_ROOT, "GrpHdr", SC_GRPHDR, 0, false},
-	{SC_ROOT, "OrgnlGrpInfAndSts", SC_OGRP, 0, false},
 	{SC_ROOT, "OrgnlPmtInfAndSts", SC_OPMT, 0, false},
-	{SC_GRPHDR, "MsgId", 0, PF_MSG_ID, false},
-	{SC_GRPHDR, "CreDtTm", 0, PF_CRE_DT_TM, false},
-	{SC_OGRP, "OrgnlMsgId", 0, PF_G_MSG_ID, false},
-	{SC_OGRP, "OrgnlMsgNmId", 0, PF_G_MSG_NM_ID, false},
-	{SC_OGRP, "GrpSts", 0, PF_G_STS, false},
-	{SC_OGRP, "StsRsnInf/Rsn/Cd", 0, PF_G_RSN, true},
-	{SC_OGRP, "StsRsnInf/Rsn/Prtry", 0, PF_G_RSN, true},
+	STATUS_GROUP_PATHS,
 	{SC_OPMT, "OrgnlPmtInfId", 0, PF_P_PMT_INF_ID, false},
 	{SC_OPMT, "PmtInfSts", 0, PF_P_STS, false},
 	{SC_OPMT, "StsRsnInf/Rsn/Cd", 0, PF_P_RSN, true},
 	{SC_OPMT, "StsRsnInf/Rsn/Prtry", 0, PF_P_RSN, true},
 	{SC_OPMT, "TxInfAndSts", SC_TXSTS, 0, false},
-	{SC_TXSTS, "StsId", 0, PF_T_STS_ID, false},
-	{SC_TXSTS, "OrgnlInstrId", 0, PF_T_INSTR_ID, false},
-	{SC_TXSTS, "OrgnlEndToEndId", 0, PF_T_E2E, false},
-	{SC_TXSTS, "OrgnlUETR", 0, PF_T_UETR, false},
-	{SC_TXSTS, "TxSts", 0, PF_T_STS, false},
-	{SC_TXSTS, "StsRsnInf/Rsn/Cd", 0, PF_T_RSN, true},
-	{SC_TXSTS, "StsRsnInf/Rsn/Prtry", 0, PF_T_RSN, true},
-	{SC_TXSTS, "AccptncDtTm", 0, PF_T_ACCPTNC, false},
+	STATUS_TX_PATHS,
 	{SC_TXSTS, "OrgnlTxRef/Amt/InstdAmt", 0, PF_T_AMT, false},
 	{SC_TXSTS, "OrgnlTxRef/Amt/EqvtAmt/Amt", 0, PF_T_AMT2, false},
 };

@@ -270,13 +270,21 @@ SELECT coalesce((SELECT true FROM clearing_record
 
 -- fragment: classify_near_event
 -- A pending record c journaled as a near duplicate of the applied record r
--- a probe found (CROSS JOIN LATERAL (probe) r follows).
+-- a probe found (CROSS JOIN LATERAL (probe) r and a WHERE follow, then
+-- classify_near_returned), streamed out.
+COPY (
   INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
   SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
   FROM pg_temp.cl_pending c
+
+-- fragment: classify_near_returned
+-- The end of a classify_near_event statement: the records not journaled
+-- yet, and each journaled one's ordinal and reason.
+    AND {apply_unjournaled}
+  RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_near
 -- ACH near duplicates among the pending records without a journal row yet
@@ -287,12 +295,10 @@ SELECT coalesce((SELECT true FROM clearing_record
 -- 010) per pending record, whatever the table holds: as a plain join the
 -- planner hashes the tenant's every record once the file is large.
 -- Returns each journaled record's ordinal and reason.
-COPY (
-  {classify_near_event}
+{classify_near_event}
   CROSS JOIN LATERAL ({classify_probe_near}) r
   WHERE c.near_key IS NOT NULL
-    AND {apply_unjournaled}
-  RETURNING ordinal, reason) TO STDOUT
+  {classify_near_returned}
 
 -- name: classify_rule_v1
 -- The other ACH key rule, for a v1 load: an entry whose originator, trace
@@ -301,12 +307,10 @@ COPY (
 -- duplicate (a conflict: the operator decides), like a re-dated copy.  The
 -- probe goes through the partial index of migration 004 (empty unless
 -- --ach-key=batch was ever used).
-COPY (
-  {classify_near_event}
+{classify_near_event}
   CROSS JOIN LATERAL ({classify_probe_rule_v1}) r
   WHERE c.kind = 'ach.entry'
-    AND {apply_unjournaled}
-  RETURNING ordinal, reason) TO STDOUT
+  {classify_near_returned}
 
 -- name: classify_rule_batch
 -- The same for a v1-batch load (the rare, weaker mode): its entries
@@ -314,12 +318,10 @@ COPY (
 -- of migration 011 (no index holds v1 entries by originator, trace and
 -- date; one would cost every load): a probe reads the tenant's records of
 -- one trace number, one a business day at most.
-COPY (
-  {classify_near_event}
+{classify_near_event}
   CROSS JOIN LATERAL ({classify_probe_rule_batch}) r
   WHERE c.kind = 'ach.entry'
-    AND {apply_unjournaled}
-  RETURNING ordinal, reason) TO STDOUT
+  {classify_near_returned}
 
 -- name: classify_alt
 -- One payment under another natural key (record.h: alt_key): a pending
@@ -332,8 +334,7 @@ COPY (
 -- probes per pending record (either alternate key against either index of
 -- migrations 006 and 008), never a join on an OR: that one went quadratic
 -- (80 s for a 22,000-transaction re-upload).
-COPY (
-  {classify_near_event}
+{classify_near_event}
   CROSS JOIN LATERAL ({classify_probe_alt}) r
   WHERE c.alt_key IS NOT NULL
   RETURNING ordinal, reason) TO STDOUT
@@ -368,32 +369,31 @@ COPY (
 -- partial index).  The shard being equal to the staged record's, the
 -- order costs no sort.
 
--- fragment: classify_citus_probe_exact
--- classify_probe_exact on Citus: the record of c's key (one at most).
+-- fragment: classify_citus_of_tenant
+-- The records of the staged record c's tenant: each Citus probe below is
+-- this, AND its rule's condition, ORDER BY r.shard.
 SELECT r.*
 FROM clearing_record r
-WHERE r.tenant = c.tenant AND {classify_match_exact}
+WHERE r.tenant = c.tenant
+
+-- fragment: classify_citus_probe_exact
+-- classify_probe_exact on Citus: the record of c's key (one at most).
+{classify_citus_of_tenant} AND {classify_match_exact}
 ORDER BY r.shard
 
 -- fragment: classify_citus_probe_near
 -- classify_probe_near on Citus: c's near duplicates.
-SELECT r.*
-FROM clearing_record r
-WHERE r.tenant = c.tenant AND {classify_match_near}
+{classify_citus_of_tenant} AND {classify_match_near}
 ORDER BY r.shard
 
 -- fragment: classify_citus_probe_rule_v1
 -- classify_probe_rule_v1 on Citus.
-SELECT r.*
-FROM clearing_record r
-WHERE r.tenant = c.tenant AND {classify_match_rule_v1}
+{classify_citus_of_tenant} AND {classify_match_rule_v1}
 ORDER BY r.shard
 
 -- fragment: classify_citus_probe_rule_batch
 -- classify_probe_rule_batch on Citus.
-SELECT r.*
-FROM clearing_record r
-WHERE r.tenant = c.tenant AND {classify_match_rule_batch}
+{classify_citus_of_tenant} AND {classify_match_rule_batch}
 ORDER BY r.shard
 
 -- fragment: classify_citus_probe_alt_11
@@ -401,33 +401,25 @@ ORDER BY r.shard
 -- against alt_key): a record of any shard (an alternate key is not the
 -- shard's), so every task probes, and sorts the few matches of each
 -- staged record by shard.
-SELECT r.*
-FROM clearing_record r
-WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key = c.alt_key
+{classify_citus_of_tenant} AND r.kind = c.kind AND r.alt_key = c.alt_key
   AND {classify_match_alt}
 ORDER BY r.shard
 
 -- fragment: classify_citus_probe_alt_21
 -- The second: c's alt_key2 against alt_key.
-SELECT r.*
-FROM clearing_record r
-WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key = c.alt_key2
+{classify_citus_of_tenant} AND r.kind = c.kind AND r.alt_key = c.alt_key2
   AND {classify_match_alt}
 ORDER BY r.shard
 
 -- fragment: classify_citus_probe_alt_12
 -- The third: c's alt_key against alt_key2.
-SELECT r.*
-FROM clearing_record r
-WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key2 = c.alt_key
+{classify_citus_of_tenant} AND r.kind = c.kind AND r.alt_key2 = c.alt_key
   AND {classify_match_alt}
 ORDER BY r.shard
 
 -- fragment: classify_citus_probe_alt_22
 -- The fourth: c's alt_key2 against alt_key2.
-SELECT r.*
-FROM clearing_record r
-WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key2 = c.alt_key2
+{classify_citus_of_tenant} AND r.kind = c.kind AND r.alt_key2 = c.alt_key2
   AND {classify_match_alt}
 ORDER BY r.shard
 
