@@ -4,7 +4,8 @@
 # statement itemises (two in their TxDtls, two in the entry), one booked
 # for 0.01 more, three not booked, and two entries are not ours.  The real
 # breaks are 6: 1 exception (the 0.01), 3 unmatched ours, 2 unmatched
-# theirs (docs/design/0034-matching-beyond-one-reference.md).  Then the
+# theirs (docs/design/0034-matching-beyond-one-reference.md); the same
+# bookings as MT940 give the same 6.  Then the
 # same statement as if loaded before 028 (its transactions' rows absent):
 # its batch matched by count and sum, and delivered again: a duplicate of
 # every entry, its transactions' rows added, and matched one by one
@@ -63,6 +64,34 @@ expect_exit 10 cl reconcile -v "$TMP/s.xml"
 grep -q "^matched .*: the amount instructed (.* EUR) is ours, booked net of charges of 2.50 EUR$" "$TMP/out" ||
 	fail "text: $(cat "$TMP/out")"
 
+# ---- the same bookings as MT940 (tenant mt): the batch one :61: without
+# references (matched as the exact sum of its PmtInf's payments of the
+# day, 0042), the charges in /OCMT/ and /CHGS/: the same 6 breaks ----
+expect_exit 0 cl load --tenant mt "$TMP/p.xml"
+{
+	t=0
+	for i in 1 2 3 4 5; do t=$((t + $(amt $i))); done
+	echo "$t EUR DBIT $day"
+	for i in 6 7 8 9; do
+		echo "$(($(amt $i) - 250)) EUR DBIT $day e2e=$(e2e $i) instd=$(amt $i) chrgs=250"
+	done
+	echo "$(($(amt 10) + 1)) EUR DBIT $day e2e=$(e2e 10)"
+	i=14
+	while [ $i -le 50 ]; do echo "$(amt $i) EUR DBIT $day e2e=$(e2e $i)"; i=$((i + 1)); done
+	echo "1234567 EUR CRDT $day e2e=THEIRS-1"
+	echo "7654321 EUR CRDT $day e2e=THEIRS-2"
+} | python3 "$CL_ROOT/tests/db/mt940_gen.py" account="$A" date="$day" opening=100000000 >"$TMP/s.mt940"
+expect_exit 10 cl reconcile --tenant mt --format json "$TMP/s.mt940"
+# (42 items matched: the batch is one entry matched to its 5 payments; a
+# match recorded per payment, 46, as from the camt.053)
+grep -q '"type":"reconcile_summary".*"matched":42,"unmatched_ours":3,"unmatched_theirs":2,"exception":1,"suggested":0,"new_matches":46,' "$TMP/out" ||
+	fail "MT940: the 6 real breaks: $(grep -v '"status":"matched"' "$TMP/out")"
+grep -q '"status":"matched","reason":"grouped".*"records":5,' "$TMP/out" ||
+	fail "MT940: the batch, grouped: $(grep '"grouped"' "$TMP/out")"
+assert_eq "$(grep -c 'booked net of charges of 2.50 EUR' "$TMP/out")" 4 "MT940: the charged four"
+grep '"reference":"'"$(e2e 10)"'"' "$TMP/out" | grep -q '"status":"exception","reason":"differs".*"difference_minor":1,' ||
+	fail "MT940: the cent: $(grep "$(e2e 10)" "$TMP/out")"
+
 # ---- the next statement: payment 11 pending at the bank, payment 14's
 # booking reversed (RvslInd), payment 12 booked in USD (FX: its amount
 # instructed, in EUR, is ours) ----
@@ -94,7 +123,7 @@ grep -q '"status":"matched","reason":"matched","detail":"the amount instructed (
 	fail "FX: $(grep '#3"' "$TMP/out")"
 assert_eq "$(grep -c '"status":"unmatched_ours"' "$TMP/out")" 2 \
 	"13 still not booked, 10 an exception before (no match recorded)"
-assert_eq "$(q "select count(*) from clearing_reconcile_match")" 47 \
+assert_eq "$(q "select count(*) from clearing_reconcile_match where tenant = 'default'")" 47 \
 	"the FX one; neither a pending entry nor a reversal recorded as a match"
 
 # ---- a statement loaded before 028, delivered again (tenant old) ----
