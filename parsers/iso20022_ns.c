@@ -31,22 +31,23 @@ static const struct msgdef {
 	unsigned variant;
 	unsigned min_version, max_version;
 } msgdefs[] = {
-	{CL_ISO_PAIN001, 1, 3, 12},
+	/* up to the newest of the ISO catalogue of 19 March 2026 */
+	{CL_ISO_PAIN001, 1, 3, 13},
 	{CL_ISO_PAIN001, 2, 3, 3},
 	{CL_ISO_PAIN001, 3, 3, 3},
-	{CL_ISO_PACS008, 1, 2, 13},
-	{CL_ISO_PACS009, 1, 2, 12},
-	{CL_ISO_PACS004, 1, 2, 14},
+	{CL_ISO_PACS008, 1, 2, 14},
+	{CL_ISO_PACS009, 1, 2, 13},
+	{CL_ISO_PACS004, 1, 2, 15},
 	/* pain.008.001.01 names its message element "pain.008.001.01";
 	   pain.008.002.02 and .003.02 are the EPC and DK restrictions of .02 */
 	{CL_ISO_PAIN008, 1, 1, 12},
 	{CL_ISO_PAIN008, 2, 2, 2},
 	{CL_ISO_PAIN008, 3, 2, 2},
-	{CL_ISO_PACS003, 1, 1, 11},
+	{CL_ISO_PACS003, 1, 1, 12},
 	/* camt.029.001.01 and .02 answer a case as a whole (no CxlDtls, no
 	   transaction to attach to): not read */
-	{CL_ISO_CAMT056, 1, 1, 11},
-	{CL_ISO_CAMT029, 1, 3, 13},
+	{CL_ISO_CAMT056, 1, 1, 12},
+	{CL_ISO_CAMT029, 1, 3, 14},
 };
 
 /* Namespaces outside the urn:iso scheme that carry one of the messages
@@ -62,11 +63,11 @@ static const struct alias {
 
 const char *cl_iso_ns_supported(void)
 {
-	return ISO_NS_PREFIX "pain.001.001.03 to .12 (and pain.001.002.03, "
-	       "pain.001.003.03, SIX pain.001.001.03.ch.02), pacs.008.001.02 to .13, "
-	       "pacs.009.001.02 to .12, pacs.004.001.02 to .14, pain.008.001.01 to .12 "
-	       "(and pain.008.002.02, pain.008.003.02), pacs.003.001.01 to .11, "
-	       "camt.056.001.01 to .11, camt.029.001.03 to .13";
+	return ISO_NS_PREFIX "pain.001.001.03 to .13 (and pain.001.002.03, "
+	       "pain.001.003.03, SIX pain.001.001.03.ch.02), pacs.008.001.02 to .14, "
+	       "pacs.009.001.02 to .13, pacs.004.001.02 to .15, pain.008.001.01 to .12 "
+	       "(and pain.008.002.02, pain.008.003.02), pacs.003.001.01 to .12, "
+	       "camt.056.001.01 to .12, camt.029.001.03 to .14";
 }
 
 /* What the messages an operator may find in an inbox are, by family:

@@ -321,8 +321,11 @@ static void test_iso20022_namespaces(void **state)
 			 CL_ISO_NS_VERSION);
 	assert_int_equal(cl_iso_ns_parse("urn:iso:std:iso:20022:tech:xsd:pacs.008.001.14", &k, t,
 					 sizeof(t)),
+			 CL_ISO_NS_OK);
+	assert_int_equal(cl_iso_ns_parse("urn:iso:std:iso:20022:tech:xsd:pacs.008.001.15", &k, t,
+					 sizeof(t)),
 			 CL_ISO_NS_VERSION);
-	assert_string_equal(t, "pacs.008.001.14");
+	assert_string_equal(t, "pacs.008.001.15");
 	assert_int_equal(cl_iso_ns_parse("urn:iso:std:iso:20022:tech:xsd:camt.053.001.02", &k, t,
 					 sizeof(t)),
 			 CL_ISO_NS_UNSUPPORTED);

@@ -333,10 +333,10 @@ static void test_dd_fingerprints(void **state)
 }
 
 /* Versions: pain.008.001.01 to .12, .002.02, .003.02; pacs.003.001.01 to
- * .11; others are a version not read. */
+ * .12; others are a version not read. */
 static void test_dd_versions(void **state)
 {
-	static const char *const bad[] = {"pain.008.001.13", "pain.008.002.03", "pacs.003.001.12"};
+	static const char *const bad[] = {"pain.008.001.13", "pain.008.002.03", "pacs.003.001.13"};
 	char t[2048], doc[8192];
 
 	(void)state;

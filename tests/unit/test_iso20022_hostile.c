@@ -202,7 +202,7 @@ static void test_iso20022_wrong_namespace(void **state)
 	iso_run("<Document xmlns=\"urn:example:pain\"><CstmrCdtTrfInitn/></Document>", &run);
 	only_error(&run, "xml_namespace");
 	assert_non_null(strstr(run.err[0].message, "\"urn:example:pain\""));
-	assert_non_null(strstr(run.err[0].message, "pacs.008.001.02 to .13"));
+	assert_non_null(strstr(run.err[0].message, "pacs.008.001.02 to .14"));
 	iso_run("<Document><CstmrCdtTrfInitn/></Document>", &run);
 	only_error(&run, "xml_namespace");
 	assert_non_null(strstr(run.err[0].message, "namespace (none)"));
