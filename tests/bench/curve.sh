@@ -9,8 +9,9 @@
 #   90%      a file of the day's last 90% and 10% more, right after
 #   show     show --trace of one of the day's entries, and loads (best of 5)
 #   pacs.008 an ISO_OVL-transaction file, then one sharing half of it
-#   ISO      a pain.001, a pain.008 and a pacs.003 of ISO_OVL transactions,
-#            each loaded once (the direct debits' ratio: to pain.001's)
+#   ISO      a pain.001, a pain.008, a pacs.003, a camt.056 and a camt.029
+#            of ISO_OVL transactions, each loaded once (the others' ratio:
+#            to pain.001's)
 #   COPY     the baseline: the day's rows as the loader stored them, the
 #            same keys, COPYed into the twin: a second clearing-load schema
 #            of the same shape (init --schema bench_twin, the same
@@ -191,7 +192,8 @@ day() {
 	"$CL_TOOLS/gen_iso" --type pacs.008 --tx "$ISO_OVL" --seed $((_d + 1)) \
 		--start $((ISO_OVL / 2 + 1)) --msg-id "MSG-B-$_d" >"$W/p8b.xml" || return 1
 	# the other ISO 20022 kinds a day brings, each loaded once beside pain.001
-	for _k in pain.001 pain.008 pacs.003; do
+	# (the cancellations are of p8a's payments, their keys their own)
+	for _k in pain.001 pain.008 pacs.003 camt.056 camt.029; do
 		"$CL_TOOLS/gen_iso" --type "$_k" --tx "$ISO_OVL" --seed $((_d + 1)) \
 			--msg-id "MSG-$_k-$_d" >"$W/k-$_k.xml" || return 1
 	done
@@ -229,7 +231,7 @@ day() {
 
 	cl_load "${_p}_p8a" "$W/p8a.xml" "$ISO_OVL" 0 "iso$_d"
 	cl_load "${_p}_p8b" "$W/p8b.xml" $((ISO_OVL / 2)) $((ISO_OVL / 2)) "iso$_d"
-	for _k in pain.001 pain.008 pacs.003; do
+	for _k in pain.001 pain.008 pacs.003 camt.056 camt.029; do
 		cl_load "${_p}_l$_k" "$W/k-$_k.xml" "$ISO_OVL" 0 "iso$_d"
 	done
 
@@ -259,7 +261,7 @@ day() {
 	fig "${_p}_connect" 0 1 "$_tag psql binary: connect, select 1 (floor, best of 5)"
 	fig "${_p}_p8a" "$_p8bytes" "$ISO_OVL" "$_tag load: pacs.008, $ISO_OVL transactions"
 	fig "${_p}_p8b" "$_p8bytes" "$ISO_OVL" "$_tag load: pacs.008 sharing half of it" "${_p}_p8a" 1.5 - 32768
-	for _k in pain.001 pain.008 pacs.003; do
+	for _k in pain.001 pain.008 pacs.003 camt.056 camt.029; do
 		_ref=-
 		[ "$_k" = pain.001 ] || _ref="${_p}_lpain.001"
 		fig "${_p}_l$_k" "$(size_of "$W/k-$_k.xml")" "$ISO_OVL" \
