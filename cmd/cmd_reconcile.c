@@ -319,6 +319,12 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 			 "cancelled before the bank booked it: the cancellation was answered "
 			 "(%s %s): not expected on the statement, not recorded as a match",
 			 or_empty(it->original_kind), or_empty(it->original_key));
+	else if (strcmp(w, "rejected") == 0 || strcmp(w, "returned") == 0)
+		snprintf(buf, cap,
+			 "%s before the bank booked it (%s %s): not expected on the statement, "
+			 "not recorded as a match",
+			 w[2] == 'j' ? "rejected" : "returned", or_empty(it->original_kind),
+			 or_empty(it->original_key));
 	else if (strcmp(w, "no_record") == 0)
 		snprintf(buf, cap, "booked by the bank, no record of ours");
 	else if (strcmp(w, "status_not_ours") == 0)

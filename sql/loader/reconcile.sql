@@ -802,7 +802,7 @@ WITH ref AS (
   FROM pg_temp.cl_recon r
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.batch_count IS NULL
     AND r.record_key IS NOT NULL AND r.recorded IS NOT TRUE
-    AND r.why NOT IN ('reversed', 'cancelled')
+    AND r.why NOT IN ('reversed', 'cancelled', 'rejected', 'returned')
   RETURNING 1),
 ins AS (
   INSERT INTO clearing_reconcile_match
@@ -871,6 +871,41 @@ SELECT c.kind, c.natural_key FROM (
 ORDER BY c.load_id DESC
 LIMIT 1
 
+-- fragment: reconcile_not_expected
+-- Why record x was not to be booked, if it was not: cancelled (a camt.029
+-- said so: reconcile_cancelled), rejected (a status report of its tenant,
+-- pacs.002 or pain.002, saying RJCT of it by its UETR, EndToEndId or TxId,
+-- or of its whole message or its payment block), or returned (a pacs.004
+-- of its tenant returning it by its UETR or EndToEndId); the first of
+-- those, with the item or record that says so.  Index probes only (017,
+-- 018, 011).
+SELECT n.kind, n.natural_key, n.why FROM (
+  SELECT c.kind, c.natural_key, 'cancelled' AS why, 1 AS ord FROM ({reconcile_cancelled}) c
+  UNION ALL
+  SELECT s.kind, s.natural_key, 'rejected', 2 FROM clearing_statement_item s
+  WHERE s.tenant = x.tenant AND s.item = 'status' AND s.status = 'RJCT' AND s.uetr = x.uetr
+  UNION ALL
+  SELECT s.kind, s.natural_key, 'rejected', 2 FROM clearing_statement_item s
+  WHERE s.tenant = x.tenant AND s.item = 'status' AND s.status = 'RJCT'
+    AND s.end_to_end_id = x.end_to_end_id
+  UNION ALL
+  SELECT s.kind, s.natural_key, 'rejected', 2 FROM clearing_statement_item s
+  WHERE s.tenant = x.tenant AND s.item = 'status' AND s.status = 'RJCT' AND s.tx_id = x.tx_id
+  UNION ALL
+  SELECT s.kind, s.natural_key, 'rejected', 2 FROM clearing_statement_item s
+  WHERE s.tenant = x.tenant AND s.msg_id = x.msg_id AND s.status = 'RJCT'
+    AND clearing_group_status(s.item, s.instr_id, s.end_to_end_id, s.tx_id, s.uetr)
+    AND (s.pmt_inf_id IS NULL OR s.pmt_inf_id = x.pmt_inf_id)
+  UNION ALL
+  SELECT r.kind, r.natural_key, 'returned', 3 FROM clearing_record r
+  WHERE r.tenant = x.tenant AND r.orgnl_uetr = x.uetr AND r.kind = 'pacs.004'
+  UNION ALL
+  SELECT r.kind, r.natural_key, 'returned', 3 FROM clearing_record r
+  WHERE r.tenant = x.tenant AND r.orgnl_end_to_end_id = x.end_to_end_id
+    AND r.kind = 'pacs.004') n
+ORDER BY n.ord, n.kind, n.natural_key
+LIMIT 1
+
 -- name: reconcile_unmatched_ours
 -- The records of tenant $1 the bank should have booked on statement $2 (the
 -- run's statement number $3) of kind $9 and did not (what moves money): in its currency $8, dated within its period ($4 to
@@ -880,17 +915,16 @@ LIMIT 1
 -- this statement's answer does not already name, and
 -- that are not of an ACH batch or file suggested for one of its BAI2
 -- lines (reconcile_suggest_batch: the suggestion names them).  A record
--- a cancellation was answered for (a camt.029 CNCL or ACCR naming it by
--- its UETR, else by its EndToEndId and TxId: reconcile_cancelled) was not
--- to be booked: it is matched by that answer (why cancelled, the answer
--- as its original), never a break.
+-- that was not to be booked (reconcile_not_expected: cancelled, rejected
+-- or returned) is matched by what says so (why cancelled, rejected or
+-- returned, that item or record as its original), never a break.
 INSERT INTO pg_temp.cl_recon (seq, statement_key, status, why, account, record_kind,
   record_key, record_load_id, record_position, record_amount, record_currency,
   record_direction, record_accounts, record_date, original_kind, original_key)
 SELECT ($3::bigint + 1) * {reconcile_seq_step} + {reconcile_seq_step} / 2
          + pg_catalog.row_number() OVER (ORDER BY x.load_id, x.ordinal),
        $2, CASE WHEN c.kind IS NULL THEN 'unmatched_ours' ELSE 'matched' END,
-       CASE WHEN c.kind IS NULL THEN 'not_booked' ELSE 'cancelled' END,
+       coalesce(c.why, 'not_booked'),
        $6, x.kind, x.natural_key, x.load_id, x.position,
        x.amount_minor, x.currency, x.direction,
        ARRAY[x.debtor_account, x.creditor_account, x.receiving_account], x.value_date,
@@ -936,7 +970,7 @@ WHERE NOT EXISTS (
   WHERE l.action IN ('accepted', 'matched_by_hand') AND d.tenant = $1 AND d.side = 'entry'
     AND d.item_kind = $9)
 OFFSET 0) AS x
-LEFT JOIN LATERAL ({reconcile_cancelled}) AS c ON true
+LEFT JOIN LATERAL ({reconcile_not_expected}) AS c ON true
 
 -- name: reconcile_balance
 -- The balance of statement $2 of tenant $1 (the run's statement number

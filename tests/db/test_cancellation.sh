@@ -106,3 +106,15 @@ cl_load "$TMP/ret.xml" >"$TMP/o" || fail "pacs.004 of the pacs.003: $(cat "$TMP/
 cl show --format json --uetr "$DDU" >"$TMP/showd" || fail "show dd"
 grep '"kind":"pacs.003"' "$TMP/showd" | grep -q '"matched_by":"uetr"' || fail "show: the collection: $(cat "$TMP/showd")"
 grep '"kind":"pacs.004"' "$TMP/showd" | grep -q '"matched_by":"orgnl_uetr"' || fail "show: its return: $(cat "$TMP/showd")"
+# a statement of the collection's account and day that does not book it:
+# returned, not expected there (matched, reason returned, the pacs.004
+# named), no break
+DA=$(q "select coalesce(creditor_account, debtor_account) from clearing_record where kind = 'pacs.003' and uetr = '$DDU'")
+DD=$(q "select value_date from clearing_record where kind = 'pacs.003' and uetr = '$DDU'")
+DC=$(q "select currency from clearing_record where kind = 'pacs.003' and uetr = '$DDU'")
+echo "100 $DC CRDT $DD e2e=NOT-OURS" |
+	python3 "$CL_ROOT/tests/db/stmt_gen.py" account="$DA" ccy="$DC" date="$DD" >"$TMP/dds.xml"
+expect_exit 10 cl reconcile --format json "$TMP/dds.xml"
+cp "$TMP/out" "$TMP/ddr"
+grep '"record":{"kind":"pacs.003"' "$TMP/ddr" | grep -q '"status":"matched","reason":"returned","detail":"returned before the bank booked it (pacs.004 ' ||
+	fail "reconcile: the returned collection: $(grep pacs.003 "$TMP/ddr")"

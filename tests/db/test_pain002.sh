@@ -4,7 +4,8 @@
 # payments they answer -- a transaction's by its OrgnlEndToEndId, a
 # payment information block's (PmtInfSts) to every payment of that block
 # of the original message and to none of another block, the group's to
-# every payment of the message -- and show of a payment says the status.
+# every payment of the message -- and show of a payment says the status;
+# a statement that does not book the rejected ones reports no break.
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
 db_new
@@ -66,4 +67,18 @@ grep -q '^  status RJCT AM04 by pain.002 s.xml line 5 (rule msg_id, run [0-9]*)$
 expect_exit 0 cl show --e2e E2E-5-3 --format json
 grep -q '"type":"reconciled".*"entry_kind":"pain.002".*"entry_item":"status","payment_status":"RJCT","status_reason":"AC01"' "$TMP/out" ||
 	fail "show json: $(cat "$TMP/out")"
+# the statement of the payments' day books only E2E-5-4: the three a
+# status rejected were not to be booked (matched, reason rejected, the
+# status named), no break; without the report they would be unmatched ours
+A=$(q "select min(debtor_account) from clearing_record where kind = 'pain.001'")
+day=$(q "select min(value_date) from clearing_record where kind = 'pain.001'")
+a4=$(q "select amount_minor from clearing_record where end_to_end_id = 'E2E-5-4'")
+echo "$a4 EUR DBIT $day e2e=E2E-5-4" |
+	python3 "$CL_ROOT/tests/db/stmt_gen.py" account="$A" date="$day" >"$TMP/c.xml"
+expect_exit 0 cl reconcile --format json "$TMP/c.xml"
+for e in E2E-5-1 E2E-5-2 E2E-5-3; do
+	grep '"natural_key":"[^"]*|'"$e"'"' "$TMP/out" | grep -q '"status":"matched","reason":"rejected","detail":"rejected before the bank booked it (pain.002 pain.002|CS-1|' ||
+		fail "$e rejected: $(grep "$e" "$TMP/out")"
+done
+assert_eq "$(grep -c '"status":"unmatched_ours"' "$TMP/out")" 0 "no rejected payment a break"
 echo ok
