@@ -420,7 +420,7 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 			 "(2 banking days after the entry's effective date; 60 days for R05, R07, "
 			 "R10, R11, R29, R51)");
 	else if (strcmp(w, "rejected_booked") == 0)
-		snprintf(buf, cap, "rejected by a pacs.002 (%s) but booked",
+		snprintf(buf, cap, "rejected by a status report (%s) but booked",
 			 or_empty(it->rejected));
 	else if (strcmp(w, "balance_break") == 0) {
 		char d[48], o[48], k[48], c[48];
@@ -560,14 +560,14 @@ static void json_item(const struct cl_recon_item *it, const char *detail)
 		cl_json_int(&j, "load_id", strtoll(it->entry_load_id, NULL, 10));
 		cl_json_int(&j, "line", strtoll(it->entry_position, NULL, 10));
 		if (it->amount_minor)
-			cl_json_int(&j, "amount_minor", strtoll(it->amount_minor, NULL, 10));
+			cl_json_int(&j, CL_RECON_NAME(amount_minor), strtoll(it->amount_minor, NULL, 10));
 		else
-			cl_json_null(&j, "amount_minor");
-		cl_json_str(&j, "currency", it->currency);
-		cl_json_str(&j, "direction", it->direction);
-		cl_json_str(&j, "booking_date", it->booking_date);
+			cl_json_null(&j, CL_RECON_NAME(amount_minor));
+		cl_json_str(&j, CL_RECON_NAME(currency), it->currency);
+		cl_json_str(&j, CL_RECON_NAME(direction), it->direction);
+		cl_json_str(&j, CL_RECON_NAME(booking_date), it->booking_date);
 		cl_json_str(&j, CL_FIELD_NAME(value_date), it->value_date);
-		cl_json_str(&j, "payment_status", it->payment_status);
+		cl_json_str(&j, CL_RECON_NAME(payment_status), it->payment_status);
 #define NUM(key, v)                                              \
 	do {                                                     \
 		if (v)                                           \
@@ -924,12 +924,12 @@ static int reconcile_run(const struct cl_args *args, struct cl_db *db, struct ou
 			"entry_kind",
 			"entry_key",
 			"entry_line",
-			"amount_minor",
-			"currency",
-			"direction",
-			"booking_date",
+			CL_RECON_NAME(amount_minor),
+			CL_RECON_NAME(currency),
+			CL_RECON_NAME(direction),
+			CL_RECON_NAME(booking_date),
 			CL_FIELD_NAME(value_date),
-			"payment_status",
+			CL_RECON_NAME(payment_status),
 			"rule",
 			"reference",
 			"record_kind",

@@ -121,7 +121,8 @@ enum cl_status cl_recon_file_keys(const char *path, const struct cl_csv_map *csv
 		if (result == CL_OK) {
 			cl_error_set(err, path, 1, "not_a_statement",
 				     "a clearing file (%s), not a bank statement or status report: "
-				     "expected camt.052, camt.053, camt.054, BAI2 or pacs.002",
+				     "expected camt.052, camt.053, camt.054, BAI2, MT940, a bank CSV "
+				     "export (--csv-map), pacs.002 or pain.002",
 				     cl_parser_message(p)[0] ? cl_parser_message(p)
 							     : cl_parser_info(p)->format_name);
 			result = CL_INVALID;

@@ -15,7 +15,7 @@
  * statement's period on its account), unmatched_theirs (booked by the
  * bank, no record of ours), exception (the same reference with another
  * amount, currency or direction; booked twice; matched already by another
- * statement's entry; rejected by a pacs.002 but booked; a batch whose count
+ * statement's entry; rejected by a status report (pacs.002, pain.002) but booked; a batch whose count
  * or sum differs; a statement whose balances do not add up, its
  * difference the amount; a page of a statement missing), suggested (no
  * reference, the same amount, currency, direction and date: never a

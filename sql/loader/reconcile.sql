@@ -222,6 +222,31 @@ WHERE ret.kind = 'ach.return' AND o.tenant = ret.tenant
 ORDER BY o.value_date - DATE '2000-01-01' DESC
 LIMIT 1
 
+-- fragment: reconcile_rejection
+-- The status items of record x's tenant that reject it (RJCT), of a
+-- pacs.002 or pain.002: of the transaction, by its UETR, EndToEndId or
+-- TxId (ord 1), or of its whole message or its payment block (ord 2).  x
+-- has tenant, uetr, end_to_end_id, tx_id, msg_id and pmt_inf_id.  What
+-- makes a payment rejected, for reconcile_best (a rejected payment the
+-- bank booked) and reconcile_not_expected (one it did not).  Index probes
+-- only (017, 018).
+SELECT s.kind, s.natural_key, s.status, s.status_reason, 1 AS ord
+FROM clearing_statement_item s
+WHERE s.tenant = x.tenant AND s.item = 'status' AND s.status = 'RJCT' AND s.uetr = x.uetr
+UNION ALL
+SELECT s.kind, s.natural_key, s.status, s.status_reason, 1 FROM clearing_statement_item s
+WHERE s.tenant = x.tenant AND s.item = 'status' AND s.status = 'RJCT'
+  AND s.end_to_end_id = x.end_to_end_id
+UNION ALL
+SELECT s.kind, s.natural_key, s.status, s.status_reason, 1 FROM clearing_statement_item s
+WHERE s.tenant = x.tenant AND s.item = 'status' AND s.status = 'RJCT' AND s.tx_id = x.tx_id
+UNION ALL
+SELECT s.kind, s.natural_key, s.status, s.status_reason, 2 FROM clearing_statement_item s
+WHERE s.tenant = x.tenant AND s.msg_id = x.msg_id AND s.status = 'RJCT'
+  AND clearing_group_status(s.item, s.instr_id, s.end_to_end_id, s.tx_id, s.uetr)
+  -- a pain.002 payment information status: its block's only
+  AND (s.pmt_inf_id IS NULL OR s.pmt_inf_id = x.pmt_inf_id)
+
 -- name: reconcile_best
 -- Each entry's record (tenant $1), by its references, the text array $2
 -- in order of trust: an index probe of clearing_record per reference the
@@ -255,20 +280,12 @@ SELECT e.natural_key, e.entry_index, r.rule,
        c.kind, c.natural_key, c.load_id, c.position, c.amount_minor, c.currency, c.direction,
        c.value_date, ARRAY[c.debtor_account, c.creditor_account, c.receiving_account], c.equal, c.ncand, NULL, c.original_trace, c.orgnl_uetr,
        c.orgnl_end_to_end_id, c.uetr, c.end_to_end_id, c.tx_id, t.taken,
-       coalesce(
-         (SELECT min(s.status || coalesce(' ' || s.status_reason, ''))
-          FROM clearing_statement_item s
-          WHERE coalesce(c.uetr, c.end_to_end_id, c.tx_id) IS NOT NULL
-            AND s.tenant = $1 AND s.item = 'status' AND s.status = 'RJCT'
-            AND (s.uetr = c.uetr OR s.end_to_end_id = c.end_to_end_id OR s.tx_id = c.tx_id)),
-         (SELECT min(s.status || coalesce(' ' || s.status_reason, ''))
-          FROM clearing_statement_item s
-          WHERE c.msg_id IS NOT NULL AND s.tenant = $1 AND s.msg_id = c.msg_id
-            AND s.status = 'RJCT'
-            AND clearing_group_status(s.item, s.instr_id, s.end_to_end_id, s.tx_id, s.uetr)
-            AND s.msg_id IS NOT NULL
-            -- a pain.002 payment information status: its block's only
-            AND (s.pmt_inf_id IS NULL OR s.pmt_inf_id = c.pmt_inf_id))),
+       (SELECT j.status || coalesce(' ' || j.status_reason, '')
+        FROM (SELECT $1::text AS tenant, c.uetr, c.end_to_end_id, c.tx_id, c.msg_id,
+                     c.pmt_inf_id) x
+        CROSS JOIN LATERAL ({reconcile_rejection}) j
+        ORDER BY j.ord, 1
+        LIMIT 1),
        (SELECT CASE WHEN c.reason_code IN ('R05', 'R07', 'R10', 'R11', 'R29', 'R51')
                     THEN e.on_date - o.value_date > 60
                     ELSE clearing_banking_days(o.value_date, e.on_date) > 2 END
@@ -873,29 +890,15 @@ LIMIT 1
 
 -- fragment: reconcile_not_expected
 -- Why record x was not to be booked, if it was not: cancelled (a camt.029
--- said so: reconcile_cancelled), rejected (a status report of its tenant,
--- pacs.002 or pain.002, saying RJCT of it by its UETR, EndToEndId or TxId,
--- or of its whole message or its payment block), or returned (a pacs.004
+-- said so: reconcile_cancelled), rejected (a status report said RJCT of
+-- that payment: reconcile_rejection), or returned (a pacs.004
 -- of its tenant returning it by its UETR or EndToEndId); the first of
 -- those, with the item or record that says so.  Index probes only (017,
 -- 018, 011).
 SELECT n.kind, n.natural_key, n.why FROM (
   SELECT c.kind, c.natural_key, 'cancelled' AS why, 1 AS ord FROM ({reconcile_cancelled}) c
   UNION ALL
-  SELECT s.kind, s.natural_key, 'rejected', 2 FROM clearing_statement_item s
-  WHERE s.tenant = x.tenant AND s.item = 'status' AND s.status = 'RJCT' AND s.uetr = x.uetr
-  UNION ALL
-  SELECT s.kind, s.natural_key, 'rejected', 2 FROM clearing_statement_item s
-  WHERE s.tenant = x.tenant AND s.item = 'status' AND s.status = 'RJCT'
-    AND s.end_to_end_id = x.end_to_end_id
-  UNION ALL
-  SELECT s.kind, s.natural_key, 'rejected', 2 FROM clearing_statement_item s
-  WHERE s.tenant = x.tenant AND s.item = 'status' AND s.status = 'RJCT' AND s.tx_id = x.tx_id
-  UNION ALL
-  SELECT s.kind, s.natural_key, 'rejected', 2 FROM clearing_statement_item s
-  WHERE s.tenant = x.tenant AND s.msg_id = x.msg_id AND s.status = 'RJCT'
-    AND clearing_group_status(s.item, s.instr_id, s.end_to_end_id, s.tx_id, s.uetr)
-    AND (s.pmt_inf_id IS NULL OR s.pmt_inf_id = x.pmt_inf_id)
+  SELECT j.kind, j.natural_key, 'rejected', 2 FROM ({reconcile_rejection}) j
   UNION ALL
   SELECT r.kind, r.natural_key, 'returned', 3 FROM clearing_record r
   WHERE r.tenant = x.tenant AND r.orgnl_uetr = x.uetr AND r.kind = 'pacs.004'

@@ -229,7 +229,7 @@ cat "$TMP/out" >>"$J"
 grep -q '"status":"matched".*"item":"status".*"payment_status":"RJCT".*"record":{"kind":"pain.001","natural_key":"[*]*7726|E2E-7-7"' "$TMP/out" ||
 	fail "status attached: $(cat "$TMP/out")"
 grep -q '"status":"unmatched_theirs","reason":"status_not_ours"' "$TMP/out" || fail "unknown status: $(cat "$TMP/out")"
-grep -q '"status":"exception","reason":"rejected_booked","detail":"rejected by a pacs.002 (RJCT AC04) but booked"' "$TMP/out" ||
+grep -q '"status":"exception","reason":"rejected_booked","detail":"rejected by a status report (RJCT AC04) but booked"' "$TMP/out" ||
 	fail "rejected but booked: $(cat "$TMP/out")"
 grep -q '"unmatched_ours":0,' "$TMP/out" || fail "S4's period has nothing else of ours: $(tail -n 1 "$TMP/out")"
 
@@ -255,7 +255,7 @@ expect_exit 10 cl reconcile --tenant grp --format json "$TMP/stsg.xml" "$TMP/s9.
 cat "$TMP/out" >>"$J"
 grep -q '"status":"matched","reason":"matched","detail":"a status of the whole original message (group status): attached to its 2 records".*"item":"status".*"payment_status":"RJCT".*"rule":"msg_id","reference":"MSG-G","record":null,"records":2' "$TMP/out" ||
 	fail "group status attached: $(cat "$TMP/out")"
-grep -q '"status":"exception","reason":"rejected_booked","detail":"rejected by a pacs.002 (RJCT AM05) but booked"' "$TMP/out" ||
+grep -q '"status":"exception","reason":"rejected_booked","detail":"rejected by a status report (RJCT AM05) but booked"' "$TMP/out" ||
 	fail "a rejected group booked: $(cat "$TMP/out")"
 assert_eq "$(q "select count(*) from clearing_reconcile_match where tenant = 'grp' and rule = 'msg_id'")" 2 \
 	"group status: a match per record of the message"
