@@ -32,81 +32,27 @@
 
 /* ---------------------------------------------------------------- queues */
 
-/* The next queue entry (a note when `note`); errors beyond the queue are
- * dropped, and counted: the file is invalid either way. */
-static struct cl_error *queue_slot(struct cl_iso20022 *p, bool note)
-{
-	static struct cl_error overflow; /* written, never read */
-	struct cl_iso_queued_error *q;
-
-	if (p->e_len == CL_ISO_ERRQ) {
-		p->errors_dropped++;
-		return &overflow;
-	}
-	q = &p->errs[(p->e_head + p->e_len++) % CL_ISO_ERRQ];
-	q->seq = p->seq++;
-	q->note = note;
-	return &q->err;
-}
-
-static struct cl_error *error_slot(struct cl_iso20022 *p)
-{
-	return queue_slot(p, false);
-}
-
-struct cl_error *cl_iso_add_error(struct cl_iso20022 *p, unsigned long line, const char *path,
-				  const char *code, const char *fmt, ...)
-{
-	struct cl_error *e = error_slot(p);
-	va_list ap;
-
-	cl_error_set(e, p->name, line, code, "%s", "");
-	snprintf(e->path, sizeof(e->path), "%s", path ? path : "");
-	va_start(ap, fmt);
-	vsnprintf(e->message, sizeof(e->message), fmt, ap);
-	va_end(ap);
-	return e;
-}
-
-/* A remark for verbose output (CL_NOTE): the file stays valid. */
-static void add_note(struct cl_iso20022 *p, unsigned long line, const char *code,
-		     const char *fmt, ...) CL_PRINTF(4, 5);
-
-static void add_note(struct cl_iso20022 *p, unsigned long line, const char *code,
-		     const char *fmt, ...)
-{
-	struct cl_error *e = queue_slot(p, true);
-	va_list ap;
-
-	cl_error_set(e, p->name, line, code, "%s", "");
-	va_start(ap, fmt);
-	vsnprintf(e->message, sizeof(e->message), fmt, ap);
-	va_end(ap);
-}
-
 void cl_iso_add_fatal(struct cl_iso20022 *p, unsigned long line, const char *code,
 		      const char *fmt, ...)
 {
-	struct cl_error *e = error_slot(p);
 	va_list ap;
 
-	cl_error_set(e, p->name, line, code, "%s", "");
+	cl_xml_stop(p->x); /* no more callbacks */
 	va_start(ap, fmt);
-	vsnprintf(e->message, sizeof(e->message), fmt, ap);
+	cl_outq_verror(&p->q, false, line, code, fmt, ap);
 	va_end(ap);
-	cl_xml_stop(p->x);
 }
 
 struct cl_record *cl_iso_record_slot(struct cl_iso20022 *p)
 {
-	if (p->r_len == CL_ISO_RECQ)
-		return &p->scratch;
-	return &p->recs[(p->r_head + p->r_len) % CL_ISO_RECQ];
+	int i = cl_outq_item_slot(&p->q);
+
+	return i < 0 ? &p->scratch : &p->recs[i];
 }
 
 void cl_iso_record_commit(struct cl_iso20022 *p)
 {
-	if (p->r_len == CL_ISO_RECQ) {
+	if (cl_outq_item_slot(&p->q) < 0) {
 		/* cannot happen with CL_ISO_FEED pieces; never lose a record
 		 * silently */
 		cl_iso_add_fatal(p, p->tx_line, "internal_limit",
@@ -114,8 +60,7 @@ void cl_iso_record_commit(struct cl_iso20022 *p)
 				 CL_ISO_FEED);
 		return;
 	}
-	p->rec_seq[(p->r_head + p->r_len) % CL_ISO_RECQ] = p->seq++;
-	p->r_len++;
+	cl_outq_item_commit(&p->q);
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -186,7 +131,7 @@ static bool document_start(struct cl_iso20022 *p, unsigned long line, const xmlC
 		 * samples break it (a version behind): worth a remark only */
 		if (p->seen[F_HDR_MSG_DEF] && p->val[F_HDR_MSG_DEF][0] &&
 		    strcmp(p->val[F_HDR_MSG_DEF], p->msg_type) != 0)
-			add_note(p, p->line_of[F_HDR_MSG_DEF], "apphdr_msgdefidr",
+			cl_outq_note(&p->q, p->line_of[F_HDR_MSG_DEF], "apphdr_msgdefidr",
 				 "AppHdr MsgDefIdr \"%.40s\" differs from the Document's message "
 				 "%s",
 				 p->val[F_HDR_MSG_DEF], p->msg_type);
@@ -252,7 +197,7 @@ static void event_start(struct cl_iso20022 *p, int ev, unsigned long line, const
 	 * agents are read into every transaction as it ends */
 	if ((ev == EV_PMTINF || ev == EV_TX) && !p->grp_seen && !p->grp_order_said) {
 		p->grp_order_said = true;
-		cl_iso_add_error(p, line, p->root_path, "missing_element",
+		cl_outq_add(&p->q, line, p->root_path, "missing_element",
 				 "<%s> before the group header: expected <GrpHdr> as the first "
 				 "element of <%s>: every transaction is read with what the group "
 				 "header says (its MsgId, and in pacs its agents and settlement date)",
@@ -321,7 +266,7 @@ static void repeated_element(struct cl_iso20022 *p, int f)
 
 	cl_iso_current_path(p, path, sizeof(path));
 	name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	e = error_slot(p);
+	e = cl_outq_error(&p->q, false);
 	cl_error_set(e, p->name, p->cur_line, "repeated_element",
 		     "<%s> appears again (first on line %lu): the message allows one here, and "
 		     "which one is meant cannot be told",
@@ -406,7 +351,7 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *uri, int 
 		} else if (name == p->name_apphdr) {
 			/* read once, front to back: the transactions are done */
 			if (p->no_instg)
-				cl_iso_add_error(p, cur_line(p), "/AppHdr", "apphdr_after_document",
+				cl_outq_add(&p->q, cur_line(p), "/AppHdr", "apphdr_after_document",
 						 "AppHdr after the Document: its sender (Fr) "
 						 "comes after the %lu transaction%s it would key, "
 						 "and the file is read once, front to back: "
@@ -521,21 +466,11 @@ static void plug_begin(void *u, xmlDictPtr dict)
 	p->name_ccy = xmlDictLookup(dict, BAD_CAST "Ccy", -1);
 }
 
-static struct cl_error *plug_error(void *u)
+static struct cl_outq *plug_queue(void *u)
 {
-	return error_slot(u);
-}
+	struct cl_iso20022 *p = u;
 
-static void plug_fatal(void *u, unsigned long line, const char *code, const char *message)
-{
-	cl_iso_add_fatal(u, line, code, "%s", message);
-}
-
-static bool plug_ready(const void *u)
-{
-	const struct cl_iso20022 *p = u;
-
-	return p->e_len > 0 || p->r_len > 0;
+	return &p->q;
 }
 
 static void plug_path(const void *u, char *out, size_t cap)
@@ -552,19 +487,19 @@ static void plug_finish(void *u)
 
 	/* first, so a broken file of another message says both */
 	if (p->other_doc)
-		cl_iso_add_error(p, p->other_line, "", "unsupported_message", "%s",
+		cl_outq_add(&p->q, p->other_line, "", "unsupported_message", "%s",
 				 cl_iso_unsupported_text(text, sizeof(text), p->other_msg));
 	if (cl_xml_verdict(p->x))
 		return;
 	if (p->doc_seen && !p->other_doc && !p->msg_opened)
-		cl_iso_add_error(p, p->doc_line, "/Document", "no_transaction",
+		cl_outq_add(&p->q, p->doc_line, "/Document", "no_transaction",
 				 "Document has no <%s>: expected the %s message in it",
 				 cl_iso_kind_root(p->kind), p->msg_type);
 	if (!p->doc_seen && p->other_msg[0])
-		cl_iso_add_error(p, p->other_line, "", "unsupported_message", "%s",
+		cl_outq_add(&p->q, p->other_line, "", "unsupported_message", "%s",
 				 cl_iso_unsupported_text(text, sizeof(text), p->other_msg));
 	else if (!p->doc_seen)
-		cl_iso_add_error(p, 0, "", "no_document",
+		cl_outq_add(&p->q, 0, "", "no_document",
 				 "no ISO 20022 Document element found: expected <Document> "
 				 "(alone or beside an AppHdr in an envelope)");
 }
@@ -574,9 +509,7 @@ const struct cl_xml_plug cl_iso_clearing_plug = {
 	.start = parse_start,
 	.end = parse_end,
 	.text = parse_text,
-	.error = plug_error,
-	.fatal = plug_fatal,
-	.ready = plug_ready,
+	.queue = plug_queue,
 	.finish = plug_finish,
 	.path = plug_path,
 };
@@ -615,38 +548,35 @@ struct cl_iso20022 *cl_iso_clearing_new(struct cl_input *in, const struct cl_par
 	p->fp = cl_fp_new();
 	p->doc_depth = p->hdr_depth = -1;
 	p->cur_field = F_NONE;
+	cl_outq_init(&p->q, p->name, CL_ISO_RECQ);
 	return p;
 }
 
 bool cl_iso_clearing_queued(const struct cl_iso20022 *p)
 {
-	return p->e_len > 0 || p->r_len > 0;
+	return cl_outq_ready(&p->q);
 }
 
 enum cl_status cl_iso_clearing_next(struct cl_iso20022 *p, const struct cl_record **rec,
 				    struct cl_error *err)
 {
+	int i;
+
 	*rec = NULL;
-	if (p->e_len == 0 && p->r_len == 0 && !p->x->finished) {
+	if (!cl_outq_ready(&p->q) && !p->x->finished) {
 		cl_xml_pump(p->x);
 		p->info.lines = cl_xml_lines(p->x);
 	}
-	if (p->e_len > 0 &&
-	    (p->r_len == 0 || p->errs[p->e_head].seq < p->rec_seq[p->r_head])) {
-		bool note = p->errs[p->e_head].note;
-
-		*err = p->errs[p->e_head].err;
-		cl_text_clean(err->message, sizeof(err->message));
-		cl_text_clean(err->path, sizeof(err->path));
-		p->e_head = (p->e_head + 1) % CL_ISO_ERRQ;
-		p->e_len--;
-		return note ? CL_NOTE : CL_INVALID;
-	}
-	if (p->r_len > 0) {
-		*rec = &p->recs[p->r_head];
-		p->r_head = (p->r_head + 1) % CL_ISO_RECQ;
-		p->r_len--;
+	switch (cl_outq_take(&p->q, err, &i)) {
+	case CL_OUTQ_NOTE:
+		return CL_NOTE;
+	case CL_OUTQ_ERROR:
+		return CL_INVALID;
+	case CL_OUTQ_ITEM:
+		*rec = &p->recs[i];
 		return CL_OK;
+	case CL_OUTQ_EMPTY:
+		break;
 	}
 	if (p->x->io_failed) {
 		*err = p->x->io_err;

@@ -28,6 +28,7 @@
 #include <libxml/xmlschemas.h>
 
 #include "base/record.h"
+#include "parsers/outq.h"
 #include "parsers/input.h"
 #include "parsers/iso20022.h"
 #include "parsers/parser.h"
@@ -227,18 +228,11 @@ void cl_iso_node_path(const struct cl_iso_paths *t, int node, char *out, size_t 
 #define CL_ISO_FEED 1024      /* bytes handed to libxml2 per xmlParseChunk */
 #define CL_ISO_BUF (64 * 1024) /* bytes read from the input at a time */
 #define CL_ISO_RECQ 64        /* records waiting to be handed out */
-#define CL_ISO_ERRQ 512       /* errors waiting to be handed out */
 #define CL_ISO_PH 256         /* tag pointer hash (power of two, > 2 * tags) */
 
 struct cl_iso_tag_slot {
 	const xmlChar *name; /* interned in the parser's dictionary */
 	int tag;
-};
-
-struct cl_iso_queued_error {
-	unsigned long seq; /* document order among errors and records */
-	bool note;         /* CL_NOTE: a remark, not an error */
-	struct cl_error err;
 };
 
 struct cl_xml_engine;
@@ -304,24 +298,16 @@ struct cl_iso20022 {
 	bool grp_sum_unknown, pmt_sum_unknown;
 
 	/* what next() hands out, in document order */
-	unsigned long seq;
+	struct cl_outq q;
 	struct cl_record recs[CL_ISO_RECQ];
-	unsigned long rec_seq[CL_ISO_RECQ];
-	int r_head, r_len;
 	struct cl_record scratch;   /* when the ring is full (never, by sizing) */
 	struct cl_iso_extra extra;
-	struct cl_iso_queued_error errs[CL_ISO_ERRQ];
-	int e_head, e_len;
-	unsigned long errors_dropped;
 };
 
 /* The element path of the field being read ("/Document/.../Cdtr/Nm"), or
  * "" outside a field: where a libxml2 error inside a text node was. */
 void cl_iso_current_path(const struct cl_iso20022 *p, char *out, size_t cap);
 
-/* Queue an error (path may be NULL); returns it, to add a detail or hint. */
-struct cl_error *cl_iso_add_error(struct cl_iso20022 *p, unsigned long line, const char *path,
-		      const char *code, const char *fmt, ...) CL_PRINTF(5, 6);
 /* Queue an error after which reading stops. */
 void cl_iso_add_fatal(struct cl_iso20022 *p, unsigned long line, const char *code,
 		      const char *fmt, ...) CL_PRINTF(4, 5);

@@ -121,7 +121,7 @@ static void report(struct cl_iso20022 *p, enum cl_iso_field f, unsigned long lin
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	cl_iso_add_error(p, line, field_path(p, f, rel, path, sizeof(path)), code, "%s", msg);
+	cl_outq_add(&p->q, line, field_path(p, f, rel, path, sizeof(path)), code, "%s", msg);
 }
 
 /* ----------------------------------------------------- value helpers */
@@ -339,7 +339,7 @@ void cl_iso_grphdr_end(struct cl_iso20022 *p)
 		report(p, F_MSG_ID, p->line_of[F_MSG_ID], NULL,
 		       "missing_element", "%s is empty", cxl ? "Id" : "MsgId");
 	if (p->seen[F_CRE_DT_TM] && !cl_iso_datetime(p->val[F_CRE_DT_TM]))
-		cl_iso_add_error(p, p->line_of[F_CRE_DT_TM],
+		cl_outq_add(&p->q, p->line_of[F_CRE_DT_TM],
 				 field_path(p, F_CRE_DT_TM, NULL, path, sizeof(path)), "datetime_invalid",
 				 "CreDtTm \"%.40s\" is not a valid date and time: expected "
 				 "YYYY-MM-DDThh:mm:ss with an optional fraction and zone",
@@ -378,7 +378,7 @@ void cl_iso_pmtinf_end(struct cl_iso20022 *p)
 		char path[CL_PATH_MAX];
 
 		snprintf(path, sizeof(path), "%s/PmtInf[%lu]", p->root_path, p->pmt_index);
-		cl_iso_add_error(p, p->pmt_line, path, "no_transaction",
+		cl_outq_add(&p->q, p->pmt_line, path, "no_transaction",
 				 "PmtInf %lu has no transaction: expected at least one "
 				 "<%s> in it (a payment information block holds 1 to n)",
 				 p->pmt_index, tx_element(p->kind));
@@ -397,42 +397,42 @@ void cl_iso_root_end(struct cl_iso20022 *p)
 	const char *root = strrchr(p->root_path, '/') + 1;
 
 	if (!p->grp_seen && !p->grp_order_said && cxl_kind(p->kind))
-		cl_iso_add_error(p, p->msg_line, p->root_path, "missing_element",
+		cl_outq_add(&p->q, p->msg_line, p->root_path, "missing_element",
 				 "required element Assgnmt is missing: expected <Assgnmt> (the "
 				 "assignment, once) as the first element of <%s>",
 				 root);
 	else if (!p->grp_seen && !p->grp_order_said)
-		cl_iso_add_error(p, p->msg_line, p->root_path, "missing_element",
+		cl_outq_add(&p->q, p->msg_line, p->root_path, "missing_element",
 				 "required element GrpHdr is missing: expected <GrpHdr> (the group "
 				 "header, once) as the first element of <%s>",
 				 root);
 	if ((p->kind == CL_ISO_PAIN001 || p->kind == CL_ISO_PAIN008) && p->pmt_index == 0)
-		cl_iso_add_error(p, p->msg_line, p->root_path, "no_transaction",
+		cl_outq_add(&p->q, p->msg_line, p->root_path, "no_transaction",
 				 "%s has no transaction: expected at least one <PmtInf> with at "
 				 "least one <%s>; an empty message is not a file of no "
 				 "payments",
 				 p->msg_type, tx_element(p->kind));
 	else if (p->kind == CL_ISO_CAMT056 && p->grp_count == 0)
-		cl_iso_add_error(p, p->msg_line, p->root_path, "no_transaction",
+		cl_outq_add(&p->q, p->msg_line, p->root_path, "no_transaction",
 				 "%s has no transaction: expected at least one <Undrlyg/TxInf>; a "
 				 "cancellation of a whole group (OrgnlGrpInfAndCxl without TxInf) is "
 				 "not read, since each payment it would cancel is linked on its own",
 				 p->msg_type);
 	else if (p->kind == CL_ISO_CAMT029 && p->grp_count == 0)
-		cl_iso_add_error(p, p->msg_line, p->root_path, "no_transaction",
+		cl_outq_add(&p->q, p->msg_line, p->root_path, "no_transaction",
 				 "%s has no transaction: expected at least one "
 				 "<CxlDtls/TxInfAndSts>; an answer to a case as a whole (Sts "
 				 "without the transactions) is not read, since each answer is "
 				 "linked to the payment it concerns",
 				 p->msg_type);
 	else if (p->kind == CL_ISO_PACS004 && p->grp_count == 0)
-		cl_iso_add_error(p, p->msg_line, p->root_path, "no_transaction",
+		cl_outq_add(&p->q, p->msg_line, p->root_path, "no_transaction",
 				 "%s has no transaction: expected at least one <TxInf>; a return "
 				 "of a whole group (GrpHdr/GrpRtr without TxInf) is not read, since "
 				 "each returned transaction is keyed on its own",
 				 p->msg_type);
 	else if (p->kind != CL_ISO_PAIN001 && p->kind != CL_ISO_PAIN008 && p->grp_count == 0)
-		cl_iso_add_error(p, p->msg_line, p->root_path, "no_transaction",
+		cl_outq_add(&p->q, p->msg_line, p->root_path, "no_transaction",
 				 "%s has no transaction: expected at least one <%s>; an "
 				 "empty message is not a file of no payments",
 				 p->msg_type, tx_element(p->kind));
@@ -744,8 +744,8 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 		scope_path(p, F_INSTR_ID, path, sizeof(path));
 		if (strncmp(why, CL_ISO_NO_INSTG, n) == 0 && hdr_other &&
 		    (p->seen[F_HDR_FR_BIC] || p->seen[F_HDR_FR_MMB])) {
-			struct cl_error *e = cl_iso_add_error(
-				p, p->tx_line, path, "no_key",
+			struct cl_error *e = cl_outq_add(
+				&p->q, p->tx_line, path, "no_key",
 				"transaction cannot be identified (no natural key), so a copy of "
 				"it could not be told from a new payment: the Document names no "
 				"instructing agent, and the AppHdr's sender (Fr) is not taken: its "
@@ -773,7 +773,7 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 			struct cl_error *e;
 
 			field_path(p, f, NULL, where, sizeof(where));
-			e = cl_iso_add_error(p, p->tx_line, path, "no_key",
+			e = cl_outq_add(&p->q, p->tx_line, path, "no_key",
 					     "transaction cannot be identified (no natural key), so "
 					     "a copy of it could not be told from a new payment: the "
 					     "instructing agent (%s, line %lu) is named only by LEI, "
@@ -785,8 +785,8 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 			p->no_instg++;
 		} else if (strncmp(why, CL_ISO_NO_INSTG, n) == 0) {
 			/* where it could have been, in the order it is looked for */
-			struct cl_error *e = cl_iso_add_error(
-				p, p->tx_line, path, "no_key",
+			struct cl_error *e = cl_outq_add(
+				&p->q, p->tx_line, path, "no_key",
 				"transaction cannot be identified (no natural key), so a copy of "
 				"it could not be told from a new payment: %s (%s/InstgAgt, "
 				"GrpHdr/InstgAgt or AppHdr/Fr/FIId)%s",
@@ -798,7 +798,7 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 				 "sends the first hop only");
 			p->no_instg++;
 		} else {
-			cl_iso_add_error(p, p->tx_line, path, "no_key",
+			cl_outq_add(&p->q, p->tx_line, path, "no_key",
 					 "transaction cannot be identified (no natural key), so a "
 					 "copy of it could not be told from a new payment: %s",
 					 why);

@@ -84,61 +84,14 @@ const char *cl_stmt_fmt_minor(int64_t minor, int exponent, char *buf, size_t cap
 
 /* ---------------------------------------------------------------- queues */
 
-static struct cl_error *queue_slot(struct cl_stmt_parser *p, bool note)
-{
-	static struct cl_error overflow; /* written, never read */
-	struct cl_stmt_queued_error *q;
-
-	if (p->e_len == CL_STMT_ERRQ) {
-		p->errors_dropped++;
-		return &overflow;
-	}
-	q = &p->errs[(p->e_head + p->e_len++) % CL_STMT_ERRQ];
-	q->seq = p->seq++;
-	q->note = note;
-	return &q->err;
-}
-
-static void vset(struct cl_error *e, const char *name, unsigned long line, const char *code,
-		 const char *fmt, va_list ap)
-{
-	cl_error_set(e, name, line, code, "%s", "");
-	vsnprintf(e->message, sizeof(e->message), fmt, ap);
-}
-
-struct cl_error *cl_stmt_error(struct cl_stmt_parser *p, unsigned long line, const char *path,
-			       const char *code, const char *fmt, ...)
-{
-	struct cl_error *e = queue_slot(p, false);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vset(e, p->name, line, code, fmt, ap);
-	va_end(ap);
-	snprintf(e->path, sizeof(e->path), "%s", path ? path : "");
-	return e;
-}
-
-struct cl_error *cl_stmt_note(struct cl_stmt_parser *p, unsigned long line, const char *code,
-			      const char *fmt, ...)
-{
-	struct cl_error *e = queue_slot(p, true);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vset(e, p->name, line, code, fmt, ap);
-	va_end(ap);
-	return e;
-}
-
+/* Queue an error after which nothing more is read. */
 void cl_stmt_fatal(struct cl_stmt_parser *p, unsigned long line, const char *code,
 		   const char *fmt, ...)
 {
-	struct cl_error *e = queue_slot(p, false);
 	va_list ap;
 
 	va_start(ap, fmt);
-	vset(e, p->name, line, code, fmt, ap);
+	cl_outq_verror(&p->q, false, line, code, fmt, ap);
 	va_end(ap);
 	p->fatal = true;
 	p->finished = true;
@@ -148,9 +101,8 @@ void cl_stmt_fatal(struct cl_stmt_parser *p, unsigned long line, const char *cod
 
 struct cl_stmt_item *cl_stmt_slot(struct cl_stmt_parser *p, enum cl_stmt_kind kind)
 {
-	struct cl_stmt_item *it =
-		p->i_len == CL_STMT_ITEMQ ? &p->scratch
-					  : &p->items[(p->i_head + p->i_len) % CL_STMT_ITEMQ];
+	int i = cl_outq_item_slot(&p->q);
+	struct cl_stmt_item *it = i < 0 ? &p->scratch : &p->items[i];
 
 	memset(it, 0, sizeof(*it));
 	it->kind = kind;
@@ -159,15 +111,14 @@ struct cl_stmt_item *cl_stmt_slot(struct cl_stmt_parser *p, enum cl_stmt_kind ki
 
 void cl_stmt_commit(struct cl_stmt_parser *p)
 {
-	if (p->i_len == CL_STMT_ITEMQ) {
+	if (cl_outq_item_slot(&p->q) < 0) {
 		/* cannot happen with CL_STMT_FEED pieces; never lose an item
 		 * silently */
 		cl_stmt_fatal(p, 0, "internal_limit", "more than %d items completed in %d bytes",
 			      CL_STMT_ITEMQ, CL_STMT_FEED);
 		return;
 	}
-	p->item_seq[(p->i_head + p->i_len) % CL_STMT_ITEMQ] = p->seq++;
-	p->i_len++;
+	cl_outq_item_commit(&p->q);
 }
 
 /* ------------------------------------------------------------------ API */
@@ -179,6 +130,7 @@ struct cl_stmt_parser *cl_stmt_open(struct cl_input *in, unsigned max_errors)
 	p->in = in;
 	p->name = cl_input_name(in);
 	p->max_errors = max_errors ? max_errors : 100;
+	cl_outq_init(&p->q, p->name, CL_STMT_ITEMQ);
 	return p;
 }
 
@@ -291,33 +243,27 @@ static void pump(struct cl_stmt_parser *p)
 enum cl_status cl_stmt_next(struct cl_stmt_parser *p, const struct cl_stmt_item **item,
 			    struct cl_error *err)
 {
+	int i;
+
 	*item = NULL;
 	if (p->done)
 		return CL_END;
-	if (p->e_len == 0 && p->i_len == 0 && !p->finished)
+	if (!cl_outq_ready(&p->q) && !p->finished)
 		pump(p);
-	if (p->e_len > 0 && (p->i_len == 0 || p->errs[p->e_head].seq < p->item_seq[p->i_head])) {
-		bool note = p->errs[p->e_head].note;
-
-		*err = p->errs[p->e_head].err;
-		cl_text_clean(err->message, sizeof(err->message));
-		cl_text_clean(err->detail, sizeof(err->detail));
-		cl_text_clean(err->path, sizeof(err->path));
-		p->e_head = (p->e_head + 1) % CL_STMT_ERRQ;
-		p->e_len--;
-		if (note)
-			return CL_NOTE;
+	switch (cl_outq_take(&p->q, err, &i)) {
+	case CL_OUTQ_NOTE:
+		return CL_NOTE;
+	case CL_OUTQ_ERROR:
 		if (++p->errors >= p->max_errors) {
 			p->done = true; /* this one is handed out, then CL_END */
 			p->finished = true;
 		}
 		return CL_INVALID;
-	}
-	if (p->i_len > 0) {
-		*item = &p->items[p->i_head];
-		p->i_head = (p->i_head + 1) % CL_STMT_ITEMQ;
-		p->i_len--;
+	case CL_OUTQ_ITEM:
+		*item = &p->items[i];
 		return CL_OK;
+	case CL_OUTQ_EMPTY:
+		break;
 	}
 	if (p->io_failed) {
 		p->done = true;
@@ -462,7 +408,7 @@ bool cl_stmt_value_ok(struct cl_stmt_parser *p, const char *v, bool date, unsign
 		struct cl_error *e;
 
 		cl_stmt_xml_path(p, path, sizeof(path));
-		e = cl_stmt_error(p, line, path, "placeholder",
+		e = cl_outq_add(&p->q, line, path, "placeholder",
 				  "value \"%.60s\" is a template placeholder, not a %s", v,
 				  date ? "date" : "value");
 		cl_error_hint(e, "the file was made from a template whose fields were never filled "
@@ -471,7 +417,7 @@ bool cl_stmt_value_ok(struct cl_stmt_parser *p, const char *v, bool date, unsign
 	}
 	if (date && !cl_xsd_date(v, d)) {
 		cl_stmt_xml_path(p, path, sizeof(path));
-		cl_stmt_error(p, line, path, "date",
+		cl_outq_add(&p->q, line, path, "date",
 			      "\"%.60s\" is not a date: expected an xs:date (YYYY-MM-DD) or "
 			      "xs:dateTime (YYYY-MM-DDThh:mm:ss[.fff]), either with an optional time "
 			      "zone (Z, +hh:mm, -hh:mm)",

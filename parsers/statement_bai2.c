@@ -162,7 +162,7 @@ static bool split(struct cl_stmt_parser *p)
 		char sep = *end;
 
 		if (b->nfields == BAI2_MAX_FIELDS) {
-			cl_stmt_error(p, b->rec_line, NULL, "bai2_fields",
+			cl_outq_add(&p->q, b->rec_line, NULL, "bai2_fields",
 				      "%s with more than %d fields", record_name(b->rec_code),
 				      BAI2_MAX_FIELDS);
 			return false;
@@ -246,8 +246,8 @@ static bool date6(const char *s, char *out, size_t cap)
 static void put(struct cl_stmt_parser *p, char *dst, size_t cap, const char *v, const char *what)
 {
 	if (cl_stmt_placeholder(v)) {
-		struct cl_error *e = cl_stmt_error(
-			p, p->bai2->rec_line, NULL, "placeholder",
+		struct cl_error *e = cl_outq_add(
+			&p->q, p->bai2->rec_line, NULL, "placeholder",
 			"%s %s \"%.60s\" is a template placeholder, not a value",
 			record_name(p->bai2->rec_code), what, v);
 
@@ -257,7 +257,7 @@ static void put(struct cl_stmt_parser *p, char *dst, size_t cap, const char *v, 
 	}
 	if (cl_copy(dst, cap, v) == 0)
 		return;
-	cl_stmt_error(p, p->bai2->rec_line, NULL, "value_too_long",
+	cl_outq_add(&p->q, p->bai2->rec_line, NULL, "value_too_long",
 		      "%s %s of %zu bytes is longer than the limit of %zu bytes",
 		      record_name(p->bai2->rec_code), what, strlen(v), cap - 1);
 }
@@ -272,7 +272,7 @@ static void add_total(int64_t *acc, bool *over, int64_t v)
 
 static void bad_amount(struct cl_stmt_parser *p, const char *what, const char *v)
 {
-	cl_stmt_error(p, p->bai2->rec_line, NULL, "bai2_amount",
+	cl_outq_add(&p->q, p->bai2->rec_line, NULL, "bai2_amount",
 		      "%s %s \"%.30s\" is not an amount: expected up to 18 digits in minor units, "
 		      "no decimal point",
 		      record_name(p->bai2->rec_code), what, v);
@@ -289,17 +289,17 @@ static void file_header(struct cl_stmt_parser *p)
 	put(p, b->receiver, sizeof(b->receiver), fld(b, 2), "receiver identification");
 	put(p, b->file_id, sizeof(b->file_id), fld(b, 5), "file identification number");
 	if (!date6(fld(b, 3), d, sizeof(d)))
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_date",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_date",
 			      "01 file header creation date \"%.20s\": expected YYMMDD", fld(b, 3));
 	else
 		snprintf(b->created, sizeof(b->created), "%sT%.2s:%.2s", d, fld(b, 4),
 			 strlen(fld(b, 4)) >= 4 ? fld(b, 4) + 2 : "00");
 	if (!b->file_id[0])
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_file_id",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_file_id",
 			      "01 file header has no file identification number: expected one (it "
 			      "identifies the file)");
 	if (strcmp(fld(b, 8), "2") != 0)
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_version",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_version",
 			      "01 file header version number \"%.10s\": expected 2 (BAI2)", fld(b, 8));
 	b->file_total = 0;
 	b->file_total_over = false;
@@ -315,12 +315,12 @@ static void group_header(struct cl_stmt_parser *p)
 	put(p, b->originator, sizeof(b->originator), fld(b, 2), "originator identification");
 	snprintf(b->group_status, sizeof(b->group_status), "%.3s", fld(b, 3));
 	if (strlen(fld(b, 3)) != 1 || fld(b, 3)[0] < '1' || fld(b, 3)[0] > '4')
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_group_status",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_group_status",
 			      "02 group header group status \"%.10s\": expected 1 (update), 2 "
 			      "(deletion), 3 (correction) or 4 (test only)",
 			      fld(b, 3));
 	if (!date6(fld(b, 4), b->as_of, sizeof(b->as_of)))
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_date",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_date",
 			      "02 group header as-of date \"%.20s\": expected YYMMDD", fld(b, 4));
 	snprintf(b->group_ccy, sizeof(b->group_ccy), "%.3s", fld(b, 6));
 	snprintf(b->modifier, sizeof(b->modifier), "%.3s", fld(b, 7));
@@ -362,13 +362,13 @@ static void account_header(struct cl_stmt_parser *p)
 	memcpy(s->bai2_as_of_modifier, b->modifier, sizeof(s->bai2_as_of_modifier));
 	put(p, s->acct_other, sizeof(s->acct_other), fld(b, 1), "customer account number");
 	if (!s->acct_other[0])
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_account",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_account",
 			      "03 account identifier has no account number: expected the customer "
 			      "account number");
 	ccy = fld(b, 2)[0] ? fld(b, 2) : b->group_ccy[0] ? b->group_ccy : "USD";
 	snprintf(s->acct_ccy, sizeof(s->acct_ccy), "%.3s", ccy);
 	if (cl_iso_ccy_exponent(s->acct_ccy) < 0 || strlen(ccy) != 3)
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_currency",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_currency",
 			      "03 account identifier currency \"%.10s\": expected an ISO 4217 code",
 			      ccy);
 	b->account_total = 0;
@@ -434,11 +434,11 @@ static void detail(struct cl_stmt_parser *p)
 	memcpy(e->ccy, b->stmt.acct_ccy, sizeof(e->ccy));
 	memcpy(e->booking_date, b->as_of, sizeof(e->booking_date));
 	if (n < 0)
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_type_code",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_type_code",
 			      "16 transaction detail type code \"%.10s\": expected three digits",
 			      code);
 	else if (n < 100)
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_type_code",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_type_code",
 			      "16 transaction detail type code %s is an account status code: "
 			      "expected a detail code (100-399 credits, 400-699 debits, 700-999)",
 			      code);
@@ -452,12 +452,12 @@ static void detail(struct cl_stmt_parser *p)
 	snprintf(e->funds_type, sizeof(e->funds_type), "%.1s", fld(b, 3));
 	if (strcmp(fld(b, 3), "V") == 0 &&
 	    !date6(fld(b, 4), e->value_date, sizeof(e->value_date)))
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_date",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_date",
 			      "16 transaction detail value date \"%.20s\" (funds type V): expected "
 			      "YYMMDD",
 			      fld(b, 4));
 	if (fld(b, 3)[0] && !strchr("012SVDZ", fld(b, 3)[0]))
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_funds_type",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_funds_type",
 			      "16 transaction detail funds type \"%.10s\": expected 0, 1, 2, S, V, D or "
 			      "Z",
 			      fld(b, 3));
@@ -469,7 +469,7 @@ static void detail(struct cl_stmt_parser *p)
 		while (tn > 0 && b->text[tn - 1] == ' ')
 			tn--;
 		if (cl_copy_span(e->text, sizeof(e->text), b->text, tn) != 0)
-			cl_stmt_error(p, b->rec_line, NULL, "value_too_long",
+			cl_outq_add(&p->q, b->rec_line, NULL, "value_too_long",
 				      "16 transaction detail text of %zu bytes is longer than the "
 				      "limit of %zu bytes",
 				      tn, sizeof(e->text) - 1);
@@ -488,8 +488,8 @@ static void check_trailer(struct cl_stmt_parser *p, const char *what, int total_
 
 	if (!fld(b, total_field)[0]) {
 		/* required: a blank one is not a zero, it checks nothing */
-		struct cl_error *e = cl_stmt_error(
-			p, b->rec_line, NULL, "bai2_control_total",
+		struct cl_error *e = cl_outq_add(
+			&p->q, b->rec_line, NULL, "bai2_control_total",
 			"%s control total is blank: expected the sum of the amounts it covers "
 			"(%lld here)",
 			what, (long long)total);
@@ -499,11 +499,11 @@ static void check_trailer(struct cl_stmt_parser *p, const char *what, int total_
 	} else if (!amount(fld(b, total_field), &v, true)) {
 		bad_amount(p, "control total", fld(b, total_field));
 	} else if (over) {
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_control_total",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_control_total",
 			      "%s control total cannot be checked: the amounts overflow 64 bits", what);
 	} else if (v != total) {
-		struct cl_error *e = cl_stmt_error(
-			p, b->rec_line, NULL, "bai2_control_total",
+		struct cl_error *e = cl_outq_add(
+			&p->q, b->rec_line, NULL, "bai2_control_total",
 			"%s control total is %lld, but the amounts it covers add up to %lld", what,
 			(long long)v, (long long)total);
 
@@ -511,11 +511,11 @@ static void check_trailer(struct cl_stmt_parser *p, const char *what, int total_
 				since, b->rec_line);
 	}
 	if (!count(fld(b, count_field), &n))
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_record_count",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_record_count",
 			      "%s number of records \"%.20s\": expected a number", what,
 			      fld(b, count_field));
 	else if (n != records)
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_record_count",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_record_count",
 			      "%s number of records is %lu, but there are %lu records from line %lu "
 			      "to here (the header, 88s and trailer included)",
 			      what, n, records, since);
@@ -539,7 +539,7 @@ static void group_trailer(struct cl_stmt_parser *p)
 	check_trailer(p, "98 group trailer", 1, b->group_total, b->group_total_over, 3,
 		      b->group_records, b->group_line);
 	if (!count(fld(b, 2), &n) || n != b->group_accounts)
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_account_count",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_account_count",
 			      "98 group trailer number of accounts is \"%.20s\", but the group has "
 			      "%lu accounts (03 records)",
 			      fld(b, 2), b->group_accounts);
@@ -556,7 +556,7 @@ static void file_trailer(struct cl_stmt_parser *p)
 	check_trailer(p, "99 file trailer", 1, b->file_total, b->file_total_over, 3,
 		      b->file_records, b->file_line);
 	if (!count(fld(b, 2), &n) || n != b->file_groups)
-		cl_stmt_error(p, b->rec_line, NULL, "bai2_group_count",
+		cl_outq_add(&p->q, b->rec_line, NULL, "bai2_group_count",
 			      "99 file trailer number of groups is \"%.20s\", but the file has %lu "
 			      "groups (02 records)",
 			      fld(b, 2), b->file_groups);
@@ -606,11 +606,11 @@ static void handle(struct cl_stmt_parser *p)
 	if (!ok) {
 		if (code != 1 && code != 2 && code != 3 && code != 16 && code != 49 && code != 98 &&
 		    code != 99)
-			cl_stmt_error(p, b->rec_line, NULL, "bai2_record_code",
+			cl_outq_add(&p->q, b->rec_line, NULL, "bai2_record_code",
 				      "record code \"%.2s\": expected 01, 02, 03, 16, 88, 49, 98 or 99",
 				      b->rec);
 		else
-			cl_stmt_error(p, b->rec_line, NULL, "bai2_record_order", "%s here: %s",
+			cl_outq_add(&p->q, b->rec_line, NULL, "bai2_record_order", "%s here: %s",
 				      record_name(code), where[b->state]);
 		return;
 	}
@@ -664,7 +664,7 @@ static void physical(struct cl_stmt_parser *p)
 
 		if (c < 0x20 || c > 0x7E) {
 			/* BAI2 is ASCII text; a NUL would cut a field short */
-			cl_stmt_error(p, b->lineno, NULL, "bai2_character",
+			cl_outq_add(&p->q, b->lineno, NULL, "bai2_character",
 				      "byte 0x%02X in column %zu: expected printable ASCII (BAI2 "
 				      "records are ASCII text)",
 				      c, i + 1);
@@ -685,14 +685,14 @@ static void physical(struct cl_stmt_parser *p)
 		size_t m = strlen(more);
 
 		if (b->rec_code < 0) {
-			cl_stmt_error(p, b->lineno, NULL, "bai2_record_order",
+			cl_outq_add(&p->q, b->lineno, NULL, "bai2_record_order",
 				      "88 continuation with no record before it to continue");
 			return;
 		}
 		b->pieces++;
 		if (b->rec_len + 1 + m >= sizeof(b->rec)) {
 			if (!b->rec_over)
-				cl_stmt_error(p, b->rec_line, NULL, "bai2_record_too_long",
+				cl_outq_add(&p->q, b->rec_line, NULL, "bai2_record_too_long",
 					      "%s with its 88 continuations is longer than the limit "
 					      "of %d bytes",
 					      record_name(b->rec_code), BAI2_MAX_RECORD - 1);
@@ -708,7 +708,7 @@ static void physical(struct cl_stmt_parser *p)
 		handle(p);
 	b->rec_code = -1;
 	if (code == 0) {
-		cl_stmt_error(p, b->lineno, NULL, "bai2_record_code",
+		cl_outq_add(&p->q, b->lineno, NULL, "bai2_record_code",
 			      "record starts \"%.10s\": expected a two-digit record code and a comma",
 			      s);
 		return;
@@ -732,20 +732,20 @@ static void at_end(struct cl_stmt_parser *p)
 	if (b->state == B_END)
 		return;
 	if (b->state == B_ACCOUNT)
-		cl_stmt_error(p, b->lineno, NULL, "bai2_truncated",
+		cl_outq_add(&p->q, b->lineno, NULL, "bai2_truncated",
 			      "file ends inside the account of line %lu (truncated?): expected its "
 			      "49 account trailer, the 98 group trailer and the 99 file trailer",
 			      b->account_line);
 	else if (b->state == B_GROUP)
-		cl_stmt_error(p, b->lineno, NULL, "bai2_truncated",
+		cl_outq_add(&p->q, b->lineno, NULL, "bai2_truncated",
 			      "file ends inside the group of line %lu (truncated?): expected its 98 "
 			      "group trailer and the 99 file trailer",
 			      b->group_line);
 	else if (b->state == B_FILE)
-		cl_stmt_error(p, b->lineno, NULL, "bai2_truncated",
+		cl_outq_add(&p->q, b->lineno, NULL, "bai2_truncated",
 			      "file ends without a 99 file trailer (truncated?)");
 	else
-		cl_stmt_error(p, b->lineno, NULL, "bai2_record_order",
+		cl_outq_add(&p->q, b->lineno, NULL, "bai2_record_order",
 			      "no 01 file header in the file: expected one first");
 }
 
@@ -753,7 +753,7 @@ void cl_stmt_bai2_pump(struct cl_stmt_parser *p)
 {
 	struct cl_stmt_bai2 *b = p->bai2;
 
-	while (!p->finished && p->e_len == 0 && p->i_len == 0) {
+	while (!p->finished && !cl_outq_ready(&p->q)) {
 		unsigned char *nl;
 		size_t take;
 

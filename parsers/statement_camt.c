@@ -181,7 +181,7 @@ static void put(struct cl_stmt_parser *p, char *dst, size_t cap, const char *v, 
 	if (cl_copy_span(dst, cap, v, n) == 0)
 		return;
 	here(p, path, sizeof(path));
-	cl_stmt_error(p, line, path, "value_too_long",
+	cl_outq_add(&p->q, line, path, "value_too_long",
 		      "value of %zu bytes is longer than the limit of %zu bytes", n, cap - 1);
 }
 
@@ -254,7 +254,7 @@ static void take_amount_details(struct cl_stmt_parser *p, bool *has_instd, int64
 	if (c->instd_amt[0]) {
 		if (cl_stmt_to_minor(c->instd_amt, c->instd_ccy, instd, why, sizeof(why)) != 0) {
 			scope_path(p, "AmtDtls/InstdAmt/Amt", path, sizeof(path));
-			cl_stmt_error(p, c->instd_line, path, "amount", "%s", why);
+			cl_outq_add(&p->q, c->instd_line, path, "amount", "%s", why);
 		} else {
 			*has_instd = true;
 			snprintf(instd_ccy, 4, "%.3s", c->instd_ccy);
@@ -264,7 +264,7 @@ static void take_amount_details(struct cl_stmt_parser *p, bool *has_instd, int64
 		if (cl_stmt_to_minor(ch, ch_ccy, chrgs, why, sizeof(why)) != 0) {
 			scope_path(p, c->chrg_ttl[0] ? "Chrgs/TtlChrgsAndTaxAmt" : "Chrgs/Rcrd/Amt",
 				   path, sizeof(path));
-			cl_stmt_error(p, c->chrg_line, path, "amount", "%s", why);
+			cl_outq_add(&p->q, c->chrg_line, path, "amount", "%s", why);
 		} else {
 			*has_chrgs = true;
 			snprintf(chrgs_ccy, 4, "%.3s", ch_ccy);
@@ -307,7 +307,7 @@ static void scope_start(struct cl_stmt_parser *p, int scope, unsigned long line)
 		name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 		if ((size_t)p->source < sizeof(want) / sizeof(want[0]) && want[p->source] &&
 		    strcmp(name, want[p->source]) != 0)
-			cl_stmt_error(p, line, path, "unexpected_element",
+			cl_outq_add(&p->q, line, path, "unexpected_element",
 				      "element <%s> in a %s message: expected <%s>", name,
 				      p->message_type, want[p->source]);
 		memset(&c->stmt, 0, sizeof(c->stmt));
@@ -468,7 +468,7 @@ static void field(struct cl_stmt_parser *p, int f, const char *v, size_t n, cons
 		c->ntry_amt_line = line;
 		if (cl_stmt_to_minor(v, ccy, &e->amount_minor, why, sizeof(why)) != 0) {
 			here(p, path, sizeof(path));
-			cl_stmt_error(p, line, path, "amount", "%s", why);
+			cl_outq_add(&p->q, line, path, "amount", "%s", why);
 			c->ntry_amt[0] = '\0';
 		}
 		break;
@@ -564,19 +564,19 @@ static void bal_end(struct cl_stmt_parser *p)
 		return;
 	if (!c->bal_amt[0]) {
 		scope_path(p, "Amt", path, sizeof(path));
-		cl_stmt_error(p, c->bal_line, path, "missing_element",
+		cl_outq_add(&p->q, c->bal_line, path, "missing_element",
 			      "balance %s has no <Amt>: expected the balance amount", c->bal_type);
 		return;
 	}
 	if (cl_stmt_to_minor(c->bal_amt, c->bal_ccy, &v, why, sizeof(why)) != 0) {
 		scope_path(p, "Amt", path, sizeof(path));
-		cl_stmt_error(p, c->bal_amt_line, path, "amount", "%s", why);
+		cl_outq_add(&p->q, c->bal_amt_line, path, "amount", "%s", why);
 		return;
 	}
 	d = indicator(c->bal_ind);
 	if (d == CL_DIR_NONE) {
 		scope_path(p, "CdtDbtInd", path, sizeof(path));
-		cl_stmt_error(p, c->bal_line, path, "credit_debit",
+		cl_outq_add(&p->q, c->bal_line, path, "credit_debit",
 			      "balance %s CdtDbtInd %s%.8s%s: expected CRDT or DBIT", c->bal_type,
 			      c->bal_ind[0] ? "\"" : "", c->bal_ind[0] ? c->bal_ind : "missing",
 			      c->bal_ind[0] ? "\"" : "");
@@ -584,7 +584,7 @@ static void bal_end(struct cl_stmt_parser *p)
 	}
 	if (!c->bal_date[0]) { /* Dt is mandatory in every version's Bal */
 		scope_path(p, "Dt", path, sizeof(path));
-		cl_stmt_error(p, c->bal_line, path, "missing_element",
+		cl_outq_add(&p->q, c->bal_line, path, "missing_element",
 			      "balance %s has no <Dt>: expected the date it is struck on (Dt/Dt or "
 			      "Dt/DtTm)",
 			      c->bal_type);
@@ -620,27 +620,27 @@ static void ntry_end(struct cl_stmt_parser *p)
 
 	if (!c->ntry_amt[0] && p->xml->seen_line[CF_N_AMT] == 0) {
 		scope_path(p, "Amt", path, sizeof(path));
-		cl_stmt_error(p, e->line, path, "missing_element",
+		cl_outq_add(&p->q, e->line, path, "missing_element",
 			      "entry %lu has no <Amt>: expected the entry amount", e->index);
 	}
 	if (e->direction == CL_DIR_NONE) {
 		ok = false;
 		scope_path(p, "CdtDbtInd", path, sizeof(path));
-		cl_stmt_error(p, e->line, path, "credit_debit",
+		cl_outq_add(&p->q, e->line, path, "credit_debit",
 			      "entry %lu CdtDbtInd %s%.8s%s: expected CRDT or DBIT", e->index,
 			      c->ntry_ind[0] ? "\"" : "", c->ntry_ind[0] ? c->ntry_ind : "missing",
 			      c->ntry_ind[0] ? "\"" : "");
 	}
 	if (!e->status[0]) {
 		scope_path(p, "Sts", path, sizeof(path));
-		cl_stmt_error(p, e->line, path, "missing_element",
+		cl_outq_add(&p->q, e->line, path, "missing_element",
 			      "entry %lu has no <Sts>: expected BOOK, PDNG or INFO", e->index);
 	} else if (!p->xml->seen_line[CF_N_STS_PRTRY] && strcmp(e->status, "BOOK") != 0 &&
 		   strcmp(e->status, "PDNG") != 0 && strcmp(e->status, "INFO") != 0 &&
 		   strcmp(e->status, "FUTR") != 0) {
 		/* a code the balance check would silently leave out */
 		scope_path(p, "Sts", path, sizeof(path));
-		cl_stmt_error(p, e->line, path, "entry_status",
+		cl_outq_add(&p->q, e->line, path, "entry_status",
 			      "entry %lu status \"%.20s\": expected BOOK, PDNG, INFO or FUTR",
 			      e->index, e->status);
 	}
@@ -657,8 +657,8 @@ static void ntry_end(struct cl_stmt_parser *p)
 	    c->ntry_tx_sum - c->ntry_chrgs_sum != e->amount_minor &&
 	    c->ntry_tx_sum + c->ntry_chrgs_sum != e->amount_minor) {
 		scope_path(p, "Amt", path, sizeof(path));
-		struct cl_error *err = cl_stmt_error(
-			p, c->ntry_amt_line, path, "entry_details_sum",
+		struct cl_error *err = cl_outq_add(
+			&p->q, c->ntry_amt_line, path, "entry_details_sum",
 			"entry %lu amount %s %s differs from the sum of its %lu transaction details "
 			"(%s %s)",
 			e->index, cl_stmt_fmt_minor(e->amount_minor, exp, a, sizeof(a)), e->ccy,
@@ -717,7 +717,7 @@ static void dtls_end(struct cl_stmt_parser *p)
 	if (c->dtls_btch_nb >= 0 && c->dtls_txs > 1 &&
 	    (unsigned long)c->dtls_btch_nb != c->dtls_txs) {
 		scope_path(p, "Btch/NbOfTxs", path, sizeof(path));
-		cl_stmt_error(p, c->btch_line, path, "batch_count",
+		cl_outq_add(&p->q, c->btch_line, path, "batch_count",
 			      "entry %lu Btch NbOfTxs is %ld, but its NtryDtls has %lu TxDtls",
 			      e->index, c->dtls_btch_nb, c->dtls_txs);
 	}
@@ -728,7 +728,7 @@ static void dtls_end(struct cl_stmt_parser *p)
 			want = -want;
 		if (want != c->dtls_sum) {
 			scope_path(p, "Btch/TtlAmt", path, sizeof(path));
-			cl_stmt_error(p, c->btch_line, path, "batch_total",
+			cl_outq_add(&p->q, c->btch_line, path, "batch_total",
 				      "entry %lu Btch TtlAmt is %s %s, but its %lu TxDtls add up "
 				      "to %s %s",
 				      e->index, cl_stmt_fmt_minor(want, exp, a, sizeof(a)), e->ccy,
@@ -750,7 +750,7 @@ static void btch_end(struct cl_stmt_parser *p)
 
 		if (*end || nb < 0 || strlen(c->btch_nb) > 15) {
 			scope_path(p, "NbOfTxs", path, sizeof(path));
-			cl_stmt_error(p, c->btch_line, path, "batch_count",
+			cl_outq_add(&p->q, c->btch_line, path, "batch_count",
 				      "Btch NbOfTxs \"%.20s\" is not a number: expected up to 15 "
 				      "digits",
 				      c->btch_nb);
@@ -765,7 +765,7 @@ static void btch_end(struct cl_stmt_parser *p)
 
 		if (cl_stmt_to_minor(c->btch_ttl, c->btch_ccy, &v, why, sizeof(why)) != 0) {
 			scope_path(p, "TtlAmt", path, sizeof(path));
-			cl_stmt_error(p, c->btch_line, path, "amount", "%s", why);
+			cl_outq_add(&p->q, c->btch_line, path, "amount", "%s", why);
 		} else {
 			if (!e->btch_has_ttl) {
 				e->btch_has_ttl = true;
@@ -801,7 +801,7 @@ static void tx_end(struct cl_stmt_parser *p)
 	if (amt[0]) {
 		if (cl_stmt_to_minor(amt, ccy, &t->amount_minor, why, sizeof(why)) != 0) {
 			scope_path(p, c->tx_amt[0] ? "Amt" : "AmtDtls/TxAmt/Amt", path, sizeof(path));
-			cl_stmt_error(p, c->tx_amt_line, path, "amount", "%s", why);
+			cl_outq_add(&p->q, c->tx_amt_line, path, "amount", "%s", why);
 		} else {
 			t->has_amount = true;
 			snprintf(t->ccy, sizeof(t->ccy), "%.3s", ccy);
@@ -842,7 +842,7 @@ static bool summary_amount(struct cl_stmt_parser *p, const char *text, const cha
 		return true;
 	cl_stmt_xml_scope_path(p, path, sizeof(path));
 	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/TxsSummry/%s", what);
-	cl_stmt_error(p, line, path, "summary_sum", "TxsSummry %s: %s", what, why);
+	cl_outq_add(&p->q, line, path, "summary_sum", "TxsSummry %s: %s", what, why);
 	return false;
 }
 
@@ -873,7 +873,7 @@ static void summary_check(struct cl_stmt_parser *p)
 			scope_path(p, "", path, sizeof(path));
 			snprintf(path + strlen(path), sizeof(path) - strlen(path),
 				 "/TxsSummry/%s/NbOfNtries", rows[i].what);
-			cl_stmt_error(p, line, path, "summary_count",
+			cl_outq_add(&p->q, line, path, "summary_count",
 				      "TxsSummry %s NbOfNtries is %ld, but the statement has %lu "
 				      "%s%s",
 				      rows[i].what, rows[i].nb, rows[i].n,
@@ -888,7 +888,7 @@ static void summary_check(struct cl_stmt_parser *p)
 				scope_path(p, "", path, sizeof(path));
 				snprintf(path + strlen(path), sizeof(path) - strlen(path),
 					 "/TxsSummry/%s", what);
-				cl_stmt_error(p, line, path, "summary_sum",
+				cl_outq_add(&p->q, line, path, "summary_sum",
 					      "TxsSummry %s is %s, but the statement's %s add up to "
 					      "%s %s",
 					      what, cl_stmt_fmt_minor(v, exp, a, sizeof(a)),
@@ -908,7 +908,7 @@ static void summary_check(struct cl_stmt_parser *p)
 			v = -v;
 		if (v != net) {
 			scope_path(p, "TxsSummry/TtlNtries", path, sizeof(path));
-			cl_stmt_error(p, c->sum_nb_line ? c->sum_nb_line : c->sum_line, path,
+			cl_outq_add(&p->q, c->sum_nb_line ? c->sum_nb_line : c->sum_line, path,
 				      "summary_sum",
 				      "TxsSummry net amount is %s, but the statement's credits minus "
 				      "debits are %s %s",
@@ -939,7 +939,7 @@ static void balance_check(struct cl_stmt_parser *p, const struct cl_stmt_balance
 	if (strcmp(o->ccy, k->ccy) != 0 ||
 	    (c->n_booked_cdt + c->n_booked_dbt > 0 && strcmp(c->sum_ccy, o->ccy) != 0) ||
 	    c->mixed_ccy) {
-		err = cl_stmt_note(p, k->line, "statement_currency",
+		err = cl_outq_note(&p->q, k->line, "statement_currency",
 				   "statement %.35s mixes currencies (opening balance %s, closing "
 				   "balance %s, entries %s%s): its balance is not added up",
 				   c->stmt.id[0] ? c->stmt.id : "(no Id)", o->ccy, k->ccy,
@@ -955,7 +955,7 @@ static void balance_check(struct cl_stmt_parser *p, const struct cl_stmt_balance
 	if (want == k->amount_minor)
 		return;
 	diff = k->amount_minor - want;
-	err = cl_stmt_note(p, k->line, CL_STMT_BALANCE_BREAK,
+	err = cl_outq_note(&p->q, k->line, CL_STMT_BALANCE_BREAK,
 			   "balance break of %s %s: %sclosing balance %s is %s %s, but the opening "
 			   "balance plus booked credits minus booked debits is %s %s",
 			   cl_stmt_fmt_minor(diff, exp, d4, sizeof(d4)), o->ccy, what, k->type,
@@ -998,7 +998,7 @@ static void page_check(struct cl_stmt_parser *p)
 	    (c->n_booked_cdt + c->n_booked_dbt > 0 && strcmp(c->sum_ccy, o->ccy) != 0)) {
 		/* (a page in several currencies is not refused: pages were never
 		   added up before, and reconcile adds up the whole statement) */
-		cl_stmt_note(p, s->line, "statement_page",
+		cl_outq_note(&p->q, s->line, "statement_page",
 			     "statement %.35s is page %u%s of several without both an opening "
 			     "(OPBD, PRCD or ITBD) and a closing balance (CLBD or ITBD) in the "
 			     "currency of its entries: the page is not added up; reconcile adds up "
@@ -1020,7 +1020,7 @@ static void stmt_end(struct cl_stmt_parser *p)
 		char path[CL_PATH_MAX];
 
 		scope_path(p, "Acct/Id", path, sizeof(path));
-		cl_stmt_error(p, s->line, path, "missing_element",
+		cl_outq_add(&p->q, s->line, path, "missing_element",
 			      "statement %lu has no account id: expected Acct/Id/IBAN or "
 			      "Acct/Id/Othr/Id",
 			      s->index);
@@ -1031,7 +1031,7 @@ static void stmt_end(struct cl_stmt_parser *p)
 		char path[CL_PATH_MAX];
 
 		scope_path(p, "Bal", path, sizeof(path));
-		cl_stmt_error(p, s->line, path, "missing_element",
+		cl_outq_add(&p->q, s->line, path, "missing_element",
 			      "statement %.35s has no balance: expected at least one <Bal> (a "
 			      "camt.053 statement states its opening and closing balances)",
 			      s->id[0] ? s->id : "(no Id)");
@@ -1040,7 +1040,7 @@ static void stmt_end(struct cl_stmt_parser *p)
 	    (s->sum_nb_of_ntries > 0 || s->sum_cdt_nb > 0 || s->sum_dbt_nb > 0)) {
 		/* a balance report (MT941's kind): balances and a summary of
 		   entries it does not list, so nothing to add up */
-		cl_stmt_note(p, s->line, "balance_report",
+		cl_outq_note(&p->q, s->line, "balance_report",
 			     "statement %.35s lists no entries but its TxsSummry counts some: a "
 			     "balance report, its balances and TxsSummry not added up",
 			     s->id[0] ? s->id : "(no Id)");
@@ -1083,7 +1083,7 @@ static void scope_end(struct cl_stmt_parser *p, int scope)
 			char path[CL_PATH_MAX];
 
 			cl_stmt_xml_scope_path(p, path, sizeof(path));
-			cl_stmt_error(p, c->root_line, path, "missing_element",
+			cl_outq_add(&p->q, c->root_line, path, "missing_element",
 				      "%s has no statement: expected <Stmt>, <Ntfctn> or <Rpt>",
 				      p->message_type);
 		}

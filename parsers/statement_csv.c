@@ -132,7 +132,7 @@ static bool read_all(struct cl_stmt_parser *p)
 			memmove(c->data, c->data + bom, c->len - bom);
 			c->len -= bom;
 			c->noted_bom = true;
-			cl_stmt_note(p, 1, CSV_NOTE, "a UTF-8 byte order mark: passed over");
+			cl_outq_note(&p->q, 1, CSV_NOTE, "a UTF-8 byte order mark: passed over");
 		}
 		if (!cl_utf8_valid((const unsigned char *)c->data, c->len)) {
 			unsigned long line = 1;
@@ -146,8 +146,8 @@ static bool read_all(struct cl_stmt_parser *p)
 				if (!cl_utf8_valid((const unsigned char *)c->data + a, i - a))
 					break;
 			}
-			struct cl_error *err = cl_stmt_error(
-				p, line, NULL, "csv_encoding",
+			struct cl_error *err = cl_outq_add(
+				&p->q, line, NULL, "csv_encoding",
 				"line %lu is not UTF-8: expected the encoding the map says (utf-8)",
 				line);
 			cl_error_hint(err, "if the bank writes Latin-1 or Windows-1252, say "
@@ -237,7 +237,7 @@ static bool feed_line(struct cl_stmt_parser *p)
 	if (c->pos >= c->len) {
 		if (c->csv_ready) {
 			if (csv_fini(&c->csv, on_field_p, on_row, p) != 0 && !c->scanned)
-				cl_stmt_error(p, c->row_line, NULL, "csv_quote",
+				cl_outq_add(&p->q, c->row_line, NULL, "csv_quote",
 					      "a quoted field is not closed at the end of the file: "
 					      "expected its closing quote (%c)", c->map->quote);
 			csv_free(&c->csv);
@@ -249,7 +249,7 @@ static bool feed_line(struct cl_stmt_parser *p)
 	n = nl ? (size_t)(nl - (c->data + c->pos)) + 1 : c->len - c->pos;
 	c->lineno++;
 	if (csv_parse(&c->csv, c->data + c->pos, n, on_field_p, on_row, p) != n && !c->scanned) {
-		cl_stmt_error(p, c->lineno, NULL, "csv_quote",
+		cl_outq_add(&p->q, c->lineno, NULL, "csv_quote",
 			      "a quote inside an unquoted field or after a closing quote: expected "
 			      "a field quoted whole (\"a \"\"b\"\"\")");
 		c->pos = c->len;
@@ -290,8 +290,8 @@ static int resolve_one(struct cl_stmt_parser *p, const struct cl_csv_col *col, c
 		for (unsigned i = 0; i < c->nf && k + 1 < sizeof(found); i++)
 			k += (size_t)snprintf(found + k, sizeof(found) - k, "%s\"%.30s\"", i ? ", " : "",
 					      c->fields + c->off[i]);
-		struct cl_error *err = cl_stmt_error(
-			p, c->row_line, NULL, "csv_header",
+		struct cl_error *err = cl_outq_add(
+			&p->q, c->row_line, NULL, "csv_header",
 			"the header names no column \"%s\" (the map's %s, %s line %u): found %s",
 			col->name, key, c->map->path, col->line, found);
 		cl_error_hint(err, "this is not the export the map describes, or the bank "
@@ -346,7 +346,7 @@ static void scan_row(struct cl_stmt_parser *p, const struct row *r)
 			g = &c->g[i];
 	if (!g) {
 		if (c->ng == CSV_MAX_GROUPS) {
-			cl_stmt_error(p, r->line, NULL, "csv_accounts",
+			cl_outq_add(&p->q, r->line, NULL, "csv_accounts",
 				      "more than %d accounts and currencies in one file: expected "
 				      "an export of fewer", CSV_MAX_GROUPS);
 			c->errors++;
@@ -490,7 +490,7 @@ static void statement_of(struct cl_stmt_parser *p, const struct group *g)
 			s->closing.line = nf ? g->first_bal_line : g->last_bal_line;
 		}
 	} else if (c->ix_balance >= 0 && !c->scanned) {
-		cl_stmt_note(p, g->first_line, CSV_NOTE,
+		cl_outq_note(&p->q, g->first_line, CSV_NOTE,
 			     "%s: the balance column is %s: the balances are not added up",
 			     g->account, g->dates_against_order ? "in rows not in the order the map says (order = ...)" : "empty on some rows");
 	}
@@ -508,7 +508,7 @@ static void balance_check(struct cl_stmt_parser *p, const struct group *g)
 	    !cl_csv_add_ok(&want, -g->sum_dbt) || want == k->amount_minor)
 		return;
 	diff = k->amount_minor - want;
-	err = cl_stmt_note(p, k->line, CL_STMT_BALANCE_BREAK,
+	err = cl_outq_note(&p->q, k->line, CL_STMT_BALANCE_BREAK,
 			   "balance break of %s %s: closing balance (the balance column on line "
 			   "%lu) is %s %s, but the opening balance plus credits minus debits is %s %s",
 			   cl_stmt_fmt_minor(diff, g->exp, d4, sizeof(d4)), g->ccy, k->line,
@@ -539,14 +539,14 @@ void cl_stmt_csv_pump(struct cl_stmt_parser *p)
 		while (c->errors < p->max_errors && feed_line(p))
 			;
 		if (!c->resolved && !c->errors) {
-			cl_stmt_error(p, c->lineno, NULL, "csv_header",
+			cl_outq_add(&p->q, c->lineno, NULL, "csv_header",
 				      "no %s after the %u lines the map skips: expected the export "
 				      "the map %s describes",
 				      c->map->header ? "header row" : "row", c->map->skip, c->map->path);
 			c->errors++;
 		}
 		if (c->resolved && !c->errors && c->rows == 0) {
-			cl_stmt_error(p, c->lineno, NULL, "csv_no_rows",
+			cl_outq_add(&p->q, c->lineno, NULL, "csv_no_rows",
 				      "no booking in the file: expected a row after the header");
 			c->errors++;
 		}
@@ -586,7 +586,7 @@ void cl_stmt_csv_pump(struct cl_stmt_parser *p)
 		c->out_row = false;
 		while (!c->out_row && feed_line(p))
 			;
-		if (c->out_row || p->e_len)
+		if (c->out_row || p->q.e_len)
 			return;
 	}
 }

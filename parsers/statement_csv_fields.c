@@ -165,7 +165,7 @@ static void queue_error_col(struct cl_stmt_parser *p, unsigned long line, int ix
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	err = cl_stmt_error(p, line, NULL, code, "%s", msg);
+	err = cl_outq_add(&p->q, line, NULL, code, "%s", msg);
 	if (ix >= 0)
 		err->column = (unsigned long)ix + 1;
 	if (hint)
@@ -193,7 +193,7 @@ static void ref(struct cl_stmt_parser *p, const char *v, char *dst, size_t cap,
 	if (strlen(buf) >= cap) {
 		if (!c->noted_ref && !c->scanned) {
 			c->noted_ref = true;
-			cl_stmt_note(p, line, CSV_NOTE,
+			cl_outq_note(&p->q, line, CSV_NOTE,
 				     "a reference longer than %zu characters (\"%.40s...\"): not used "
 				     "(a reference cut short could match another payment)",
 				     cap - 1, buf);
@@ -224,14 +224,14 @@ int cl_csv_row_of(struct cl_stmt_parser *p, struct row *r)
 		if (blank) {
 			if (!c->noted_blank && !quiet) {
 				c->noted_blank = true;
-				cl_stmt_note(p, r->line, CSV_NOTE, "a blank row: passed over");
+				cl_outq_note(&p->q, r->line, CSV_NOTE, "a blank row: passed over");
 			}
 			return 0;
 		}
 	}
 	if (c->row_over) {
 		if (!quiet)
-			cl_stmt_error(p, r->line, NULL, "csv_row_too_long",
+			cl_outq_add(&p->q, r->line, NULL, "csv_row_too_long",
 				      "the row has more than %d columns or %u KiB: expected a "
 				      "row of the export the map describes",
 				      CSV_MAX_COLS, CSV_ROW_BYTES >> 10);
@@ -239,8 +239,8 @@ int cl_csv_row_of(struct cl_stmt_parser *p, struct row *r)
 	}
 	if ((int)c->nf < c->need) {
 		if (!quiet) {
-			struct cl_error *err = cl_stmt_error(
-				p, r->line, NULL, "csv_columns",
+			struct cl_error *err = cl_outq_add(
+				&p->q, r->line, NULL, "csv_columns",
 				"the row has %u columns: expected at least %d (the map's columns)",
 				c->nf, c->need);
 			cl_error_hint(err, "a row cut short, a delimiter the map does not say "
@@ -261,7 +261,7 @@ int cl_csv_row_of(struct cl_stmt_parser *p, struct row *r)
 				r->account[k++] = *s;
 			else if (!c->noted_acct && !quiet) {
 				c->noted_acct = true;
-				cl_stmt_note(p, r->line, CSV_NOTE,
+				cl_outq_note(&p->q, r->line, CSV_NOTE,
 					     "an account number with blanks (\"%.40s\"): read without them",
 					     v);
 			}
@@ -362,7 +362,7 @@ int cl_csv_row_of(struct cl_stmt_parser *p, struct row *r)
 			} else {
 				if (dneg && !c->noted_neg_debit && !quiet) {
 					c->noted_neg_debit = true;
-					cl_stmt_note(p, r->line, CSV_NOTE,
+					cl_outq_note(&p->q, r->line, CSV_NOTE,
 						     "a debit written with a minus sign (\"%.30s\"): read as "
 						     "the debit it is",
 						     dv);
@@ -415,7 +415,7 @@ int cl_csv_row_of(struct cl_stmt_parser *p, struct row *r)
 		}
 		if (trailing && !c->noted_trailing && !quiet) {
 			c->noted_trailing = true;
-			cl_stmt_note(p, r->line, CSV_NOTE,
+			cl_outq_note(&p->q, r->line, CSV_NOTE,
 				     "an amount with its minus sign after it (\"12,50-\"): read as "
 				     "negative");
 		}

@@ -33,7 +33,6 @@
 
 #define CL_STMT_ITEMQ 128     /* items waiting; a CL_STMT_FEED piece completes
                                  at most CL_STMT_FEED / 7 ("<Ntry/>") */
-#define CL_STMT_ERRQ 512
 #define CL_STMT_FEED 512      /* bytes handed to libxml2 per xmlParseChunk */
 #define CL_STMT_MAX_SCOPES 16
 #define CL_STMT_PH 512        /* path hash slots (power of two) */
@@ -225,11 +224,6 @@ struct cl_stmt_xml {
 	unsigned long present[96];
 };
 
-struct cl_stmt_queued_error {
-	unsigned long seq;
-	bool note;
-	struct cl_error err;
-};
 
 enum cl_stmt_fmt { FMT_UNDECIDED = 0, FMT_XML, FMT_BAI2, FMT_MT940, FMT_CSV, FMT_UNKNOWN };
 
@@ -254,14 +248,9 @@ struct cl_stmt_parser {
 	struct cl_stmt_mt940 *mt940;
 	struct cl_stmt_csv *csv;
 	/* what next() hands out, in document order */
-	unsigned long seq;
+	struct cl_outq q;
 	struct cl_stmt_item items[CL_STMT_ITEMQ];
-	unsigned long item_seq[CL_STMT_ITEMQ];
-	int i_head, i_len;
 	struct cl_stmt_item scratch;
-	struct cl_stmt_queued_error errs[CL_STMT_ERRQ];
-	int e_head, e_len;
-	unsigned long errors_dropped;
 };
 
 /* ---- statement.c: the queues ---- */
@@ -274,11 +263,6 @@ void cl_stmt_commit(struct cl_stmt_parser *p);
  * line and bank reference), then the entry item (e->txs 1). */
 void cl_stmt_give_entry(struct cl_stmt_parser *p, const struct cl_stmt_statement *st,
 			struct cl_stmt_entry *e, struct cl_stmt_tx *tx);
-/* Queue an error (path may be NULL); returns it for a detail or hint. */
-struct cl_error *cl_stmt_error(struct cl_stmt_parser *p, unsigned long line, const char *path,
-			       const char *code, const char *fmt, ...) CL_PRINTF(5, 6);
-struct cl_error *cl_stmt_note(struct cl_stmt_parser *p, unsigned long line, const char *code,
-			      const char *fmt, ...) CL_PRINTF(4, 5);
 /* Queue an error after which reading stops. */
 void cl_stmt_fatal(struct cl_stmt_parser *p, unsigned long line, const char *code,
 		   const char *fmt, ...) CL_PRINTF(4, 5);

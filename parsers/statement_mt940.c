@@ -109,7 +109,7 @@ static void text_add(struct cl_stmt_parser *p, const char *s, size_t n)
 	if (m->over)
 		return;
 	if (m->text_len + n + 1 > MT_MAX_MESSAGE) {
-		cl_stmt_error(p, m->msg_line, NULL, "mt940_message_too_long",
+		cl_outq_add(&p->q, m->msg_line, NULL, "mt940_message_too_long",
 			      "message of line %lu is longer than the limit of %u bytes: expected "
 			      "messages of at most some thousand statement lines",
 			      m->msg_line, MT_MAX_MESSAGE);
@@ -174,7 +174,7 @@ static void field_start(struct cl_stmt_parser *p, const char *tag, size_t tn, co
 	if (m->over)
 		return;
 	if (m->nf == MT_MAX_FIELDS) {
-		cl_stmt_error(p, m->msg_line, NULL, "mt940_message_too_long",
+		cl_outq_add(&p->q, m->msg_line, NULL, "mt940_message_too_long",
 			      "message of line %lu has more than %d fields: expected messages of "
 			      "at most some thousand statement lines",
 			      m->msg_line, MT_MAX_FIELDS);
@@ -191,7 +191,7 @@ static void field_start(struct cl_stmt_parser *p, const char *tag, size_t tn, co
 		f->tag[i] = (char)toupper((unsigned char)tag[i]);
 	if (tn == 3 && islower((unsigned char)tag[2]) && !m->noted_lower) {
 		m->noted_lower = true;
-		cl_stmt_note(p, m->lineno, MT_NOTE, "field tag \":%.3s:\" in lower case: read as "
+		cl_outq_note(&p->q, m->lineno, MT_NOTE, "field tag \":%.3s:\" in lower case: read as "
 			     ":%s:", tag, f->tag);
 	}
 	if (f->tag[0] == '6' && f->tag[1] == '2')
@@ -303,7 +303,7 @@ static void physical_text(struct cl_stmt_parser *p, char *s, size_t n)
 			unsigned char c = (unsigned char)s[i];
 
 			if ((c < 0x20 && c != '\t') || c == 0x7F) {
-				cl_stmt_error(p, m->lineno, NULL, "mt940_character",
+				cl_outq_add(&p->q, m->lineno, NULL, "mt940_character",
 					      "byte 0x%02X in column %zu: expected text (SWIFT messages "
 					      "are printable characters)",
 					      c, i + 1);
@@ -363,7 +363,7 @@ static void text_line(struct cl_stmt_parser *p, char *s, size_t n)
 			m->dash = false;
 			if (!m->noted_dash) {
 				m->noted_dash = true;
-				cl_stmt_note(p, m->dash_line, MT_NOTE,
+				cl_outq_note(&p->q, m->dash_line, MT_NOTE,
 					     "line \"-\" followed by the field :%.3s: of its message: "
 					     "read as text of the field before it, not as the message's end",
 					     s + 1);
@@ -387,7 +387,7 @@ static void text_line(struct cl_stmt_parser *p, char *s, size_t n)
 	}
 	if ((n == 1 && s[0] == '-') || (n >= 2 && s[0] == '-' && s[1] == '}')) {
 		if (!m->open)
-			cl_stmt_error(p, m->lineno, NULL, "mt940_order",
+			cl_outq_add(&p->q, m->lineno, NULL, "mt940_order",
 				      "message end \"-\" with no message before it: expected :20: first");
 		finish(p, true);
 		return;
@@ -413,7 +413,7 @@ static void text_line(struct cl_stmt_parser *p, char *s, size_t n)
 		   through before the first) */
 		if (!m->noted_header) {
 			m->noted_header = true;
-			cl_stmt_note(p, m->lineno, MT_NOTE,
+			cl_outq_note(&p->q, m->lineno, MT_NOTE,
 				     "line \"%.30s\" outside a message: passed over (a bank's "
 				     "transmission header)",
 				     s);
@@ -421,7 +421,7 @@ static void text_line(struct cl_stmt_parser *p, char *s, size_t n)
 		return;
 	}
 	if (!m->open || m->nf == 0) {
-		cl_stmt_error(p, m->lineno, NULL, "mt940_order",
+		cl_outq_add(&p->q, m->lineno, NULL, "mt940_order",
 			      "line \"%.30s\" outside a message's fields: expected a field \":20:\" "
 			      "(or a SWIFT block \"{1:\") first",
 			      s);
@@ -467,7 +467,7 @@ static bool header(struct cl_stmt_parser *p)
 	s->last_page = true;
 	s->sum_nb_of_ntries = s->sum_cdt_nb = s->sum_dbt_nb = -1;
 	if (m->nf == 0 || !tag_is(&m->f[0], "20")) {
-		cl_stmt_error(p, first, NULL, "mt940_missing_field",
+		cl_outq_add(&p->q, first, NULL, "mt940_missing_field",
 			      "message of line %lu has no :20: transaction reference first: "
 			      "expected a message to start with \":20:\"",
 			      m->msg_line);
@@ -482,7 +482,7 @@ static bool header(struct cl_stmt_parser *p)
 
 		if (tag_is(f, "61")) {
 			if (after_close) {
-				cl_stmt_error(p, f->line, NULL, "mt940_order",
+				cl_outq_add(&p->q, f->line, NULL, "mt940_order",
 					      ":61: statement line after the closing balance :%s: of "
 					      "line %lu: expected statement lines before it",
 					      m->f[m->i62].tag, m->f[m->i62].line);
@@ -511,7 +511,7 @@ static bool header(struct cl_stmt_parser *p)
 			slot = &m->i90c;
 		else if (tag_is(f, "34F")) {
 			if (++n34 > 2)
-				cl_stmt_note(p, f->line, MT_NOTE, "a third :34F: floor limit: ignored");
+				cl_outq_note(&p->q, f->line, MT_NOTE, "a third :34F: floor limit: ignored");
 			continue;
 		} else if (tag_is(f, "64") || tag_is(f, "65")) {
 			struct cl_stmt_balance b;
@@ -520,19 +520,19 @@ static bool header(struct cl_stmt_parser *p)
 				ok = false;
 			continue;
 		} else if (tag_is(f, "20")) {
-			cl_stmt_error(p, f->line, NULL, "mt940_order",
+			cl_outq_add(&p->q, f->line, NULL, "mt940_order",
 				      "a second :20: in the message of line %lu: expected the message "
 				      "to end with \"-\" before the next",
 				      m->msg_line);
 			ok = false;
 			continue;
 		} else {
-			cl_stmt_note(p, f->line, MT_NOTE,
+			cl_outq_note(&p->q, f->line, MT_NOTE,
 				     "field :%s: is no field of MT940 or MT942: ignored", f->tag);
 			continue;
 		}
 		if (*slot >= 0) {
-			cl_stmt_error(p, f->line, NULL, "mt940_order",
+			cl_outq_add(&p->q, f->line, NULL, "mt940_order",
 				      "a second :%s: in the message (the first on line %lu): expected "
 				      "one",
 				      f->tag, m->f[*slot].line);
@@ -541,7 +541,7 @@ static bool header(struct cl_stmt_parser *p)
 		}
 		*slot = (int)i;
 		if (slot == &m->i60 && in_lines) {
-			cl_stmt_error(p, f->line, NULL, "mt940_order",
+			cl_outq_add(&p->q, f->line, NULL, "mt940_order",
 				      ":%s: opening balance after statement lines: expected it before "
 				      "them",
 				      f->tag);
@@ -559,8 +559,8 @@ static bool header(struct cl_stmt_parser *p)
 		snprintf(p->message_type, sizeof(p->message_type), "mt%d", kind);
 	}
 	if (i25 < 0) {
-		struct cl_error *err = cl_stmt_error(
-			p, first, NULL, "mt940_missing_field",
+		struct cl_error *err = cl_outq_add(
+			&p->q, first, NULL, "mt940_missing_field",
 			"message :20: %.35s has no :25: account identification: expected the "
 			"account the statement is of",
 			s->id);
@@ -572,7 +572,7 @@ static bool header(struct cl_stmt_parser *p)
 		cl_mt940_account(p, &m->f[i25]);
 	}
 	if (i28 < 0) {
-		cl_stmt_error(p, first, NULL, "mt940_missing_field",
+		cl_outq_add(&p->q, first, NULL, "mt940_missing_field",
 			      "message :20: %.35s has no :28C: statement number: expected one", s->id);
 		ok = false;
 	} else {
@@ -580,8 +580,8 @@ static bool header(struct cl_stmt_parser *p)
 	}
 	if (kind == 940) {
 		if (m->i60 < 0 || m->i62 < 0) {
-			struct cl_error *err = cl_stmt_error(
-				p, first, NULL, m->ended || m->i62 >= 0 ? "mt940_missing_field"
+			struct cl_error *err = cl_outq_add(
+				&p->q, first, NULL, m->ended || m->i62 >= 0 ? "mt940_missing_field"
 									 : "mt940_truncated",
 				"MT940 :20: %.35s has no %s: expected :60F: or :60M: before the "
 				"statement lines and :62F: or :62M: after them%s",
@@ -618,7 +618,7 @@ static bool header(struct cl_stmt_parser *p)
 	} else {
 		s->page = 0;
 		if (i13 < 0) {
-			cl_stmt_error(p, first, NULL, "mt940_missing_field",
+			cl_outq_add(&p->q, first, NULL, "mt940_missing_field",
 				      "MT942 :20: %.35s has no :13D: date and time: expected one",
 				      s->id);
 			ok = false;
@@ -626,7 +626,7 @@ static bool header(struct cl_stmt_parser *p)
 			cl_mt940_date_time(p, &m->f[i13]);
 		}
 		if (n34 == 0) {
-			cl_stmt_error(p, first, NULL, "mt940_missing_field",
+			cl_outq_add(&p->q, first, NULL, "mt940_missing_field",
 				      "MT942 :20: %.35s has no :34F: floor limit: expected one or two",
 				      s->id);
 			ok = false;
@@ -637,14 +637,14 @@ static bool header(struct cl_stmt_parser *p)
 	}
 	if (!m->ended && ok && !m->noted_end) {
 		m->noted_end = true;
-		cl_stmt_note(p, first, MT_NOTE,
+		cl_outq_note(&p->q, first, MT_NOTE,
 			     "message :20: %.35s does not end with a line \"-\": read as ending where "
 			     "the next begins (or the file ends)",
 			     s->id);
 	}
 	if (!s->acct_ccy[0] || cl_iso_ccy_exponent(s->acct_ccy) < 0) {
 		if (ok)
-			cl_stmt_error(p, first, NULL, "mt940_currency",
+			cl_outq_add(&p->q, first, NULL, "mt940_currency",
 				      "message :20: %.35s currency \"%s\": expected an ISO 4217 code "
 				      "with minor units",
 				      s->id, s->acct_ccy);
@@ -671,7 +671,7 @@ static void count_check(struct cl_stmt_parser *p, int i, const char *what, unsig
 	cl_mt940_first_line(m, f, v, sizeof(v));
 	d = strspn(v, "0123456789");
 	if (d == 0 || d > 5 || !cl_mt940_ccy_ok(v + d)) {
-		cl_stmt_error(p, f->line, NULL, "mt940_summary",
+		cl_outq_add(&p->q, f->line, NULL, "mt940_summary",
 			      ":%s: \"%.30s\": expected the number of entries, the currency and the "
 			      "sum",
 			      f->tag, v);
@@ -680,16 +680,16 @@ static void count_check(struct cl_stmt_parser *p, int i, const char *what, unsig
 	cnt = strtoul(v, NULL, 10);
 	k = cl_mt940_mt_amount(v + d + 3, m->exp, &amt, why, sizeof(why));
 	if (k == 0 || v[d + 3 + k]) {
-		cl_stmt_error(p, f->line, NULL, "mt940_amount", ":%s: sum: %s", f->tag,
+		cl_outq_add(&p->q, f->line, NULL, "mt940_amount", ":%s: sum: %s", f->tag,
 			      k == 0 ? why : "text after the amount");
 		return;
 	}
 	if (cnt != n)
-		cl_stmt_error(p, f->line, NULL, "summary_count",
+		cl_outq_add(&p->q, f->line, NULL, "summary_count",
 			      ":%s: number of %s entries is %lu, but the message has %lu", f->tag,
 			      what, cnt, n);
 	else if (!m->overflow && amt != sum)
-		cl_stmt_error(p, f->line, NULL, "summary_sum",
+		cl_outq_add(&p->q, f->line, NULL, "summary_sum",
 			      ":%s: sum of %s entries is %s, but they add up to %s %s", f->tag, what,
 			      cl_stmt_fmt_minor(amt, m->exp, a, sizeof(a)),
 			      cl_stmt_fmt_minor(sum, m->exp, b, sizeof(b)), m->stmt.acct_ccy);
@@ -709,7 +709,7 @@ static void balance_check(struct cl_stmt_parser *p)
 	if (!o->present || !k->present || m->overflow)
 		return;
 	if (strcmp(o->ccy, k->ccy) != 0 || strcmp(o->ccy, s->acct_ccy) != 0) {
-		cl_stmt_note(p, k->line, "statement_currency",
+		cl_outq_note(&p->q, k->line, "statement_currency",
 			     "statement %.35s mixes currencies (opening balance %s, closing balance "
 			     "%s, account %s): its balance is not added up",
 			     s->id, o->ccy, k->ccy, s->acct_ccy);
@@ -720,7 +720,7 @@ static void balance_check(struct cl_stmt_parser *p)
 	if (s->page)
 		snprintf(what, sizeof(what), "page %u: ", s->page);
 	diff = k->amount_minor - want;
-	err = cl_stmt_note(p, k->line, CL_STMT_BALANCE_BREAK,
+	err = cl_outq_note(&p->q, k->line, CL_STMT_BALANCE_BREAK,
 			   "balance break of %s %s: %sclosing balance :%s: is %s %s, but the opening "
 			   "balance plus credits minus debits is %s %s",
 			   cl_stmt_fmt_minor(diff, m->exp, d4, sizeof(d4)), o->ccy, what, k->type,
@@ -809,7 +809,7 @@ static void at_end(struct cl_stmt_parser *p)
 		return;
 	}
 	if (m->messages == 0 && !m->pending)
-		cl_stmt_error(p, m->lineno, NULL, "mt940_missing_field",
+		cl_outq_add(&p->q, m->lineno, NULL, "mt940_missing_field",
 			      "no message in the file: expected \":20:\" to start one");
 	p->finished = true;
 }
@@ -818,7 +818,7 @@ void cl_stmt_mt940_pump(struct cl_stmt_parser *p)
 {
 	struct cl_stmt_mt940 *m = p->mt940;
 
-	while (!p->finished && p->e_len == 0 && p->i_len == 0) {
+	while (!p->finished && !cl_outq_ready(&p->q)) {
 		unsigned char *nl;
 		size_t take;
 

@@ -12,7 +12,7 @@
 /* A field whose damage makes the message's meaning unclear: its error,
  * and none of the message's items. */
 #define REFUSE_FIELD(p, f, ...) \
-	((void)cl_stmt_error((p), (f)->line, NULL, __VA_ARGS__), (p)->mt940->broken = true)
+	((void)cl_outq_add(&(p)->q, (f)->line, NULL, __VA_ARGS__), (p)->mt940->broken = true)
 
 /* ---------------------------------------------------------------- values */
 
@@ -147,7 +147,7 @@ static void note_lower(struct cl_stmt_parser *p, unsigned long line, const char 
 	if (m->noted_lower)
 		return;
 	m->noted_lower = true;
-	cl_stmt_note(p, line, MT_NOTE, "%s \"%.20s\" in lower case: read as upper case", what, v);
+	cl_outq_note(&p->q, line, MT_NOTE, "%s \"%.20s\" in lower case: read as upper case", what, v);
 }
 
 /* A balance field (:60F: :60M: :62F: :62M: :64: :65:): D/C, YYMMDD,
@@ -169,7 +169,7 @@ bool cl_mt940_balance(struct cl_stmt_parser *p, const struct mt_field *f,
 	}
 	if ((*s != 'C' && *s != 'D') || !date6(s + 1, b->date, NULL, NULL) ||
 	    strlen(s) < 10 || !cl_mt940_ccy_ok(s + 7)) {
-		cl_stmt_error(p, f->line, NULL, "mt940_balance",
+		cl_outq_add(&p->q, f->line, NULL, "mt940_balance",
 			      ":%s: balance \"%.40s\": expected D or C, the date YYMMDD, the "
 			      "currency and the amount (\"C261130EUR1234,56\")",
 			      f->tag, v);
@@ -182,7 +182,7 @@ bool cl_mt940_balance(struct cl_stmt_parser *p, const struct mt_field *f,
 	e = cl_iso_ccy_exponent(b->ccy);
 	k = cl_mt940_mt_amount(s + 10, e, &a, why, sizeof(why));
 	if (k == 0 || s[10 + k]) {
-		cl_stmt_error(p, f->line, NULL, "mt940_amount",
+		cl_outq_add(&p->q, f->line, NULL, "mt940_amount",
 			      ":%s: balance amount: %s", f->tag,
 			      k == 0 ? why : "text after the amount");
 		return false;
@@ -226,7 +226,7 @@ void cl_mt940_account(struct cl_stmt_parser *p, const struct mt_field *f)
 		a++;
 	n = strlen(a);
 	if (n == 0) {
-		cl_stmt_error(p, f->line, NULL, "mt940_account",
+		cl_outq_add(&p->q, f->line, NULL, "mt940_account",
 			      ":25: account identification is empty: expected the account (an "
 			      "IBAN, or a bank code and account number)");
 		return;
@@ -243,7 +243,7 @@ void cl_mt940_account(struct cl_stmt_parser *p, const struct mt_field *f)
 	    strlen(a) <= 34 && !strchr(a, ' ') && !strchr(a, '/'))
 		snprintf(m->stmt.acct_iban, sizeof(m->stmt.acct_iban), "%s", a);
 	else if (cl_copy(m->stmt.acct_other, sizeof(m->stmt.acct_other), a) != 0)
-		cl_stmt_error(p, f->line, NULL, "value_too_long",
+		cl_outq_add(&p->q, f->line, NULL, "value_too_long",
 			      ":25: account \"%.40s\" is longer than the limit of %zu bytes", a,
 			      sizeof(m->stmt.acct_other) - 1);
 }
@@ -323,7 +323,7 @@ void cl_mt940_floor_limit(struct cl_stmt_parser *p, const struct mt_field *f)
 		s++;
 	k = cl_mt940_mt_amount(s, cl_iso_ccy_exponent(m->stmt.acct_ccy), &a, why, sizeof(why));
 	if (k == 0 || s[k])
-		cl_stmt_error(p, f->line, NULL, "mt940_amount", ":34F: floor limit amount: %s",
+		cl_outq_add(&p->q, f->line, NULL, "mt940_amount", ":34F: floor limit amount: %s",
 			      k == 0 ? why : "text after the amount");
 }
 
@@ -416,7 +416,7 @@ static void amount_codes(struct cl_stmt_parser *p, unsigned long line, const cha
 			snprintf(why, sizeof(why), "expected the currency code and the amount");
 		}
 		if (k == 0) {
-			cl_stmt_note(p, line, MT_NOTE,
+			cl_outq_note(&p->q, line, MT_NOTE,
 				     "%s %s\"%.40s\": %s: read without it (the booked amount "
 				     "stands)", tag, codes[i], v, why);
 			continue;
@@ -508,7 +508,7 @@ bool cl_mt940_statement_line(struct cl_stmt_parser *p, const struct mt_field *f,
 
 	cl_mt940_first_line(m, f, v, sizeof(v));
 	if (!date6(s, e->value_date, &y, &mo)) {
-		cl_stmt_error(p, f->line, NULL, "mt940_date",
+		cl_outq_add(&p->q, f->line, NULL, "mt940_date",
 			      ":61: value date \"%.6s\": expected a date YYMMDD", s);
 		return false;
 	}
@@ -522,7 +522,7 @@ bool cl_mt940_statement_line(struct cl_stmt_parser *p, const struct mt_field *f,
 			if (abs((cand * 12 + em) - (y * 12 + mo)) < abs((best * 12 + em) - (y * 12 + mo)))
 				best = cand;
 		if (em < 1 || em > 12 || ed < 1 || ed > mdays(best, em)) {
-			cl_stmt_error(p, f->line, NULL, "mt940_date",
+			cl_outq_add(&p->q, f->line, NULL, "mt940_date",
 				      ":61: entry date \"%.4s\": expected a date MMDD", s);
 			return false;
 		}
@@ -531,7 +531,7 @@ bool cl_mt940_statement_line(struct cl_stmt_parser *p, const struct mt_field *f,
 	} else if (strncmp(s, "    ", 4) == 0) {
 		if (!m->noted_pad) {
 			m->noted_pad = true;
-			cl_stmt_note(p, f->line, MT_NOTE,
+			cl_outq_note(&p->q, f->line, MT_NOTE,
 				     ":61: entry date is four blanks: read as no entry date (the "
 				     "value date is the booking date)");
 		}
@@ -554,7 +554,7 @@ bool cl_mt940_statement_line(struct cl_stmt_parser *p, const struct mt_field *f,
 		e->direction = s[0] == 'C' ? CL_DIR_CREDIT : CL_DIR_DEBIT;
 		s++;
 	} else {
-		cl_stmt_error(p, f->line, NULL, "mt940_statement_line",
+		cl_outq_add(&p->q, f->line, NULL, "mt940_statement_line",
 			      ":61: debit/credit mark \"%.2s\": expected D, C, RD or RC after the "
 			      "dates", s);
 		return false;
@@ -565,7 +565,7 @@ bool cl_mt940_statement_line(struct cl_stmt_parser *p, const struct mt_field *f,
 	}
 	k = cl_mt940_mt_amount(s, m->exp, &e->amount_minor, why, sizeof(why));
 	if (k == 0) {
-		struct cl_error *err = cl_stmt_error(p, f->line, NULL, "mt940_amount",
+		struct cl_error *err = cl_outq_add(&p->q, f->line, NULL, "mt940_amount",
 						     ":61: amount: %s", why);
 
 		cl_error_hint(err, "the amount of a statement line is not to be guessed: ask the "
@@ -578,14 +578,14 @@ bool cl_mt940_statement_line(struct cl_stmt_parser *p, const struct mt_field *f,
 			s++;
 		if (!m->noted_pad) {
 			m->noted_pad = true;
-			cl_stmt_note(p, f->line, MT_NOTE,
+			cl_outq_note(&p->q, f->line, MT_NOTE,
 				     ":61: blanks between the amount and the transaction type: passed "
 				     "over");
 		}
 	}
 	if (!isalpha((unsigned char)s[0]) || strlen(s) < 4 ||
 	    strspn(s + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ") < 3) {
-		cl_stmt_error(p, f->line, NULL, "mt940_statement_line",
+		cl_outq_add(&p->q, f->line, NULL, "mt940_statement_line",
 			      ":61: transaction type \"%.4s\": expected S, N or F and three "
 			      "characters after the amount (\"NTRF\", \"S202\")",
 			      s);
@@ -596,7 +596,7 @@ bool cl_mt940_statement_line(struct cl_stmt_parser *p, const struct mt_field *f,
 		/* the kind of booking only, nothing of its money: read */
 		if (!m->noted_type) {
 			m->noted_type = true;
-			cl_stmt_note(p, f->line, MT_NOTE,
+			cl_outq_note(&p->q, f->line, MT_NOTE,
 				     ":61: transaction type \"%.4s\" is not S, N or F and three "
 				     "characters: read as written",
 				     s);
@@ -613,7 +613,7 @@ bool cl_mt940_statement_line(struct cl_stmt_parser *p, const struct mt_field *f,
 
 		if (cn == 0 && !m->noted_ref) {
 			m->noted_ref = true;
-			cl_stmt_note(p, f->line, MT_NOTE,
+			cl_outq_note(&p->q, f->line, MT_NOTE,
 				     ":61: has no customer reference: read as NONREF (none)");
 		}
 		if (cn > 0 && !(cn == 6 && strncmp(s, "NONREF", 6) == 0))

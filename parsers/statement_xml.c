@@ -383,7 +383,7 @@ static void check_required(struct cl_stmt_parser *p, const struct cl_stmt_scope_
 		snprintf(path, sizeof(path), "%.*s/%s", (int)s->off, x->path, r->name);
 		for (elem = x->path + s->off; elem > x->path && elem[-1] != '/'; elem--)
 			;
-		cl_stmt_error(p, s->line, path, "missing_element",
+		cl_outq_add(&p->q, s->line, path, "missing_element",
 			      "<%.*s> has no <%s> (%s): the schema requires one in every version",
 			      (int)(x->path + s->off - elem), elem, r->name, r->what);
 	}
@@ -411,7 +411,7 @@ static void field_end(struct cl_stmt_parser *p, int depth)
 			struct cl_error *err;
 
 			cl_stmt_xml_path(p, path, sizeof(path));
-			err = cl_stmt_error(p, x->text_line, path, "repeated_element",
+			err = cl_outq_add(&p->q, x->text_line, path, "repeated_element",
 					    "<%s> appears again (first on line %lu): the message "
 					    "allows one here, and which one is meant cannot be told",
 					    strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
@@ -426,7 +426,7 @@ static void field_end(struct cl_stmt_parser *p, int depth)
 	}
 	if (x->text_over) {
 		cl_stmt_xml_path(p, path, sizeof(path));
-		cl_stmt_error(p, x->text_line, path, "value_too_long",
+		cl_outq_add(&p->q, x->text_line, path, "value_too_long",
 			      "value longer than the limit of %d bytes", CL_ISO_MAX_VALUE - 1);
 		return;
 	}
@@ -464,7 +464,7 @@ static void parse_end(void *ctx)
 			char path[CL_PATH_MAX];
 
 			cl_stmt_xml_path(p, path, sizeof(path));
-			cl_stmt_error(p, cur_line(x), path, "missing_element",
+			cl_outq_add(&p->q, cur_line(x), path, "missing_element",
 				      "Document has no <%s>: expected the %s message in it", x->root_name,
 				      p->message_type);
 		}
@@ -491,21 +491,20 @@ static void plug_begin(void *u, xmlDictPtr dict)
 	p->xml->name_ccy = xmlDictLookup(dict, BAD_CAST "Ccy", -1);
 }
 
-static struct cl_error *plug_error(void *u)
+/* the engine stopped on an error of its own: nothing more will come */
+static void plug_stopped(void *u)
 {
-	return cl_stmt_error(u, 0, NULL, "xml", "%s", "");
+	struct cl_stmt_parser *p = u;
+
+	p->fatal = true;
+	p->finished = true;
 }
 
-static void plug_fatal(void *u, unsigned long line, const char *code, const char *message)
+static struct cl_outq *plug_queue(void *u)
 {
-	cl_stmt_fatal(u, line, code, "%s", message);
-}
+	struct cl_stmt_parser *p = u;
 
-static bool plug_ready(const void *u)
-{
-	const struct cl_stmt_parser *p = u;
-
-	return p->e_len > 0 || p->i_len > 0;
+	return &p->q;
 }
 
 static void plug_path(const void *u, char *out, size_t cap)
@@ -526,7 +525,7 @@ static void plug_finish(void *u)
 		return;
 	}
 	if (!p->xml->doc_seen)
-		cl_stmt_error(p, 0, NULL, "no_document",
+		cl_outq_add(&p->q, 0, NULL, "no_document",
 			      "no ISO 20022 Document element found: expected <Document> of " SUPPORTED);
 }
 
@@ -535,9 +534,8 @@ const struct cl_xml_plug cl_stmt_xml_plug = {
 	.start = parse_start,
 	.end = parse_end,
 	.text = parse_text,
-	.error = plug_error,
-	.fatal = plug_fatal,
-	.ready = plug_ready,
+	.stopped = plug_stopped,
+	.queue = plug_queue,
 	.finish = plug_finish,
 	.path = plug_path,
 };

@@ -113,7 +113,7 @@ static void put(struct cl_stmt_parser *p, char *dst, size_t cap, const char *v, 
 	if (cl_copy_span(dst, cap, v, n) == 0)
 		return;
 	cl_stmt_xml_path(p, path, sizeof(path));
-	cl_stmt_error(p, line, path, "value_too_long",
+	cl_outq_add(&p->q, line, path, "value_too_long",
 		      "value of %zu bytes is longer than the limit of %zu bytes", n, cap - 1);
 }
 
@@ -237,7 +237,7 @@ static void status_end(struct cl_stmt_parser *p, int scope)
 	cl_stmt_xml_scope_path(p, path, sizeof(path));
 	if (t->status[0] && !status_code(t->status)) {
 		snprintf(path + strlen(path), sizeof(path) - strlen(path), "/%s", what);
-		cl_stmt_error(p, t->line, path, "status_code",
+		cl_outq_add(&p->q, t->line, path, "status_code",
 			      "%s \"%.20s\" is not a status code: expected 1 to 4 letters or "
 			      "digits (ACSC, RJCT, ...)",
 			      what, t->status);
@@ -251,7 +251,7 @@ static void status_end(struct cl_stmt_parser *p, int scope)
 		/* the block's id is what its status and its transactions'
 		   answer: without it a PmtInfSts would read as the group's */
 		if (!t->orgnl_pmt_inf_id[0]) {
-			cl_stmt_error(p, t->line, path, "missing_element",
+			cl_outq_add(&p->q, t->line, path, "missing_element",
 				      "payment information status %lu has no <OrgnlPmtInfId>: expected "
 				      "the PmtInfId of the block it answers",
 				      t->index);
@@ -268,7 +268,7 @@ static void status_end(struct cl_stmt_parser *p, int scope)
 		}
 		if (!t->orgnl_end_to_end_id[0] && !t->orgnl_tx_id[0] && !t->orgnl_uetr[0] &&
 		    !t->orgnl_instr_id[0])
-			cl_stmt_error(p, t->line, path, "no_original_reference",
+			cl_outq_add(&p->q, t->line, path, "no_original_reference",
 				      "transaction status %lu names no original transaction: expected "
 				      "OrgnlEndToEndId, OrgnlTxId, OrgnlUETR or OrgnlInstrId",
 				      t->index);
@@ -280,7 +280,7 @@ static void status_end(struct cl_stmt_parser *p, int scope)
 				snprintf(t->ccy, sizeof(t->ccy), "%.3s", ccy);
 			} else {
 				snprintf(path + strlen(path), sizeof(path) - strlen(path), "/OrgnlTxRef");
-				cl_stmt_error(p, s->amt_line, path, "amount", "original %s", why);
+				cl_outq_add(&p->q, s->amt_line, path, "amount", "original %s", why);
 			}
 		}
 	}
@@ -301,7 +301,7 @@ static void scope_end(struct cl_stmt_parser *p, int scope)
 		char path[CL_PATH_MAX];
 
 		cl_stmt_xml_scope_path(p, path, sizeof(path));
-		cl_stmt_error(p, p->pacs.hdr.line, path, "no_transaction",
+		cl_outq_add(&p->q, p->pacs.hdr.line, path, "no_transaction",
 			      "%s reports no status: expected at least one <OrgnlGrpInfAndSts> "
 			      "or <TxInfAndSts>; an empty report is no answer",
 			      p->message_type);

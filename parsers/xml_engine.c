@@ -37,7 +37,10 @@ void cl_xml_stop(struct cl_xml_engine *e)
 static void fatal(struct cl_xml_engine *e, unsigned long line, const char *code,
 		  const char *message)
 {
-	e->plug->fatal(e->user, line, code, message);
+	cl_error_set(cl_outq_error(e->plug->queue(e->user), false), e->name, line, code, "%s",
+		     message);
+	if (e->plug->stopped)
+		e->plug->stopped(e->user);
 	cl_xml_stop(e);
 }
 
@@ -151,7 +154,7 @@ static void xml_error(void *ctx, xmlErrorPtr xe)
 		x->xml_fatal_code = xe->code;
 		e = &x->xml_fatal; /* said by cl_xml_verdict(), after the guard's */
 	} else {
-		e = x->plug->error(x->user);
+		e = cl_outq_error(x->plug->queue(x->user), false);
 	}
 	/* schema validity errors from the SAX plug carry no line: ours */
 	cl_error_set(e, x->name, xe->line > 0 ? (unsigned long)xe->line : cl_xml_line(x), code,
@@ -514,7 +517,7 @@ bool cl_xml_verdict(struct cl_xml_engine *e)
 	struct cl_error *err;
 
 	if (e->xml_fatal_set && !(g->failed && e->xml_fatal_at_end)) {
-		err = e->plug->error(e->user);
+		err = cl_outq_error(e->plug->queue(e->user), false);
 		*err = e->xml_fatal;
 		if (truncated(e)) {
 			char why[CL_MSGTEXT_MAX];
@@ -530,7 +533,7 @@ bool cl_xml_verdict(struct cl_xml_engine *e)
 		return true;
 	}
 	if (g->failed) {
-		err = e->plug->error(e->user);
+		err = cl_outq_error(e->plug->queue(e->user), false);
 		cl_error_set(err, e->name, g->fail_line, g->code, "%s", g->message);
 		err->column = g->fail_col;
 		e->fatal = true;
@@ -571,11 +574,19 @@ static void finish(struct cl_xml_engine *e)
 		e->plug->finish(e->user);
 }
 
+/* Something waits in the reader's queue, or more than the queue says. */
+static bool ready(const struct cl_xml_engine *e)
+{
+	if (e->plug->ready)
+		return e->plug->ready(e->user);
+	return cl_outq_ready(e->plug->queue(e->user));
+}
+
 void cl_xml_pump(struct cl_xml_engine *e)
 {
 	if (!e->started)
 		start(e);
-	while (!e->finished && !e->plug->ready(e->user)) {
+	while (!e->finished && !ready(e)) {
 		size_t n;
 
 		if (e->buf_pos == e->buf_len) {

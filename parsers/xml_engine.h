@@ -31,6 +31,7 @@
 #include "base/record.h"
 #include "parsers/input.h"
 #include "parsers/iso20022_internal.h"
+#include "parsers/outq.h"
 
 /* What a message reader gives the engine; u is its own state. */
 struct cl_xml_plug {
@@ -43,11 +44,14 @@ struct cl_xml_plug {
 		      const xmlChar **attributes);
 	void (*end)(void *u);
 	void (*text)(void *u, const xmlChar *ch, int len);
-	/* the next error slot of the reader's queue (document order) */
-	struct cl_error *(*error)(void *u);
-	/* queue an error after which reading stops (the engine stops) */
-	void (*fatal)(void *u, unsigned long line, const char *code, const char *message);
-	/* something waits to be handed out: the pump returns */
+	/* the engine stopped reading on an error of its own, queued (may be
+	 * NULL) */
+	void (*stopped)(void *u);
+	/* the reader's queue (outq.h): the engine's errors go in it, and the
+	 * pump returns when something waits in it */
+	struct cl_outq *(*queue)(void *u);
+	/* something waits to be handed out, where that is more than the
+	 * queue says (may be NULL) */
 	bool (*ready)(const void *u);
 	/* the input is done (read, or stopped by the guard or libxml2): the
 	 * reader's verdict, which calls cl_xml_verdict() where it wants the

@@ -115,31 +115,32 @@ static void m_text(void *u, const xmlChar *ch, int len)
 		cl_stmt_xml_plug.text(m->stmt, ch, len);
 }
 
-static struct cl_error *m_error(void *u)
-{
-	struct xml_message *m = u;
-
-	return on_stmt(m) ? cl_stmt_xml_plug.error(m->stmt) : cl_iso_clearing_plug.error(m->clr);
-}
-
-static void m_fatal(void *u, unsigned long line, const char *code, const char *message)
+/* the engine stopped on an error of its own, in the reader it went to */
+static void m_stopped(void *u)
 {
 	struct xml_message *m = u;
 
 	if (on_stmt(m))
-		cl_stmt_xml_plug.fatal(m->stmt, line, code, message);
-	else
-		cl_iso_clearing_plug.fatal(m->clr, line, code, message);
+		cl_stmt_xml_plug.stopped(m->stmt);
 }
 
+static struct cl_outq *m_queue(void *u)
+{
+	struct xml_message *m = u;
+
+	return on_stmt(m) ? cl_stmt_xml_plug.queue(m->stmt) : cl_iso_clearing_plug.queue(m->clr);
+}
+
+/* the clearing reader's queue, or, while the message is not told, the
+ * statement reader's too (it stopped on a root the other ignored) */
 static bool m_ready(const void *u)
 {
 	const struct xml_message *m = u;
 
 	if (on_stmt(m))
-		return cl_stmt_xml_plug.ready(m->stmt);
-	return cl_iso_clearing_plug.ready(m->clr) ||
-	       (m->family == CL_FAMILY_UNKNOWN && cl_stmt_xml_plug.ready(m->stmt));
+		return cl_outq_ready(&m->stmt->q);
+	return cl_iso_clearing_queued(m->clr) ||
+	       (m->family == CL_FAMILY_UNKNOWN && cl_outq_ready(&m->stmt->q));
 }
 
 static void m_finish(void *u)
@@ -167,8 +168,8 @@ static const struct cl_xml_plug message_plug = {
 	.start = m_start,
 	.end = m_end,
 	.text = m_text,
-	.error = m_error,
-	.fatal = m_fatal,
+	.stopped = m_stopped,
+	.queue = m_queue,
 	.ready = m_ready,
 	.finish = m_finish,
 	.path = m_path,
@@ -196,7 +197,7 @@ enum cl_family cl_iso20022_family(void *h)
 	struct xml_message *m = h;
 
 	while (m->family == CL_FAMILY_UNKNOWN && !m->eng.finished &&
-	       !cl_iso_clearing_queued(m->clr) && m->stmt->e_len == 0)
+	       !cl_iso_clearing_queued(m->clr) && m->stmt->q.e_len == 0)
 		cl_xml_pump(&m->eng);
 	return m->family;
 }
@@ -229,7 +230,7 @@ enum cl_status cl_iso20022_next_item(void *h, struct cl_item *item, struct cl_er
 			item->family = CL_FAMILY_CLEARING;
 			return st;
 		}
-		if (m->stmt->e_len > 0) { /* it stopped on a root the clearing reader ignored */
+		if (m->stmt->q.e_len > 0) { /* it stopped on a root the clearing reader ignored */
 			m->family = CL_FAMILY_STATEMENT;
 			continue;
 		}
