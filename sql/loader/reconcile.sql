@@ -225,8 +225,10 @@ LIMIT 1
 -- fragment: reconcile_rejection
 -- The status items of record x's tenant that reject it (RJCT), of a
 -- pacs.002 or pain.002: of the transaction, by its UETR, EndToEndId or
--- TxId (ord 1), or of its whole message or its payment block (ord 2).  x
--- has tenant, uetr, end_to_end_id, tx_id, msg_id and pmt_inf_id.  What
+-- TxId (ord 1; by the last two within the message it answers, its
+-- OrgnlMsgId, where it says one), or of its whole message or its payment
+-- block (ord 2).  x has tenant, uetr, end_to_end_id, tx_id, msg_id and
+-- pmt_inf_id.  What
 -- makes a payment rejected, for reconcile_best (a rejected payment the
 -- bank booked) and reconcile_not_expected (one it did not).  Index probes
 -- only (017, 018).
@@ -236,10 +238,11 @@ WHERE s.tenant = x.tenant AND s.item = 'status' AND s.status = 'RJCT' AND s.uetr
 UNION ALL
 SELECT s.kind, s.natural_key, s.status, s.status_reason, 1 FROM clearing_statement_item s
 WHERE s.tenant = x.tenant AND s.item = 'status' AND s.status = 'RJCT'
-  AND s.end_to_end_id = x.end_to_end_id
+  AND s.end_to_end_id = x.end_to_end_id AND (s.msg_id IS NULL OR s.msg_id = x.msg_id)
 UNION ALL
 SELECT s.kind, s.natural_key, s.status, s.status_reason, 1 FROM clearing_statement_item s
 WHERE s.tenant = x.tenant AND s.item = 'status' AND s.status = 'RJCT' AND s.tx_id = x.tx_id
+  AND (s.msg_id IS NULL OR s.msg_id = x.msg_id)
 UNION ALL
 SELECT s.kind, s.natural_key, s.status, s.status_reason, 2 FROM clearing_statement_item s
 WHERE s.tenant = x.tenant AND s.msg_id = x.msg_id AND s.status = 'RJCT'
@@ -348,7 +351,12 @@ CROSS JOIN LATERAL (
       {reconcile_ref_arms}) AS x
     WHERE x.kind NOT IN ({reconcile_no_money})
       -- a record two arms found counts once: in the first of them
-      AND x.arm = {reconcile_ref_first_arm}) AS f) AS f
+      AND x.arm = {reconcile_ref_first_arm}
+      -- a status names its payment within the message it answers (its
+      -- OrgnlMsgId): the EndToEndId or TxId of another message's payment
+      -- is not it (a UETR is unique)
+      AND (e.item <> 'status' OR e.msg_id IS NULL OR x.msg_id IS NULL
+           OR x.msg_id = e.msg_id OR x.uetr = e.uetr)) AS f) AS f
   WHERE f.ord IS NOT NULL
   ORDER BY NOT f.cls, f.ord, f.equal DESC, f.near IS NULL, f.days_off, f.load_id, f.ordinal
   LIMIT 1) AS c

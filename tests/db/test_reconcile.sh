@@ -233,6 +233,26 @@ grep -q '"status":"exception","reason":"rejected_booked","detail":"rejected by a
 	fail "rejected but booked: $(cat "$TMP/out")"
 grep -q '"unmatched_ours":0,' "$TMP/out" || fail "S4's period has nothing else of ours: $(tail -n 1 "$TMP/out")"
 
+# a status names its payment within the message it answers: a RJCT of
+# E2E-7-1 answering another message (OrgnlMsgId MSG-OTHER) is not our
+# E2E-7-1 of MSG-7 (an EndToEndId is the customer's, not unique)
+cat >"$TMP/sts2.xml" <<'X'
+<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10"><FIToFIPmtStsRpt>
+<GrpHdr><MsgId>STS-2</MsgId><CreDtTm>2026-03-03T11:00:00</CreDtTm></GrpHdr>
+<OrgnlGrpInfAndSts><OrgnlMsgId>MSG-OTHER</OrgnlMsgId><OrgnlMsgNmId>pain.001.001.09</OrgnlMsgNmId></OrgnlGrpInfAndSts>
+<TxInfAndSts><OrgnlEndToEndId>E2E-7-1</OrgnlEndToEndId><TxSts>RJCT</TxSts><StsRsnInf><Rsn><Cd>AC01</Cd></Rsn></StsRsnInf></TxInfAndSts>
+</FIToFIPmtStsRpt></Document>
+X
+assert_eq "$(q "select count(*) from clearing_record where end_to_end_id = 'E2E-7-1' and msg_id = 'MSG-7'")" 1 \
+	"E2E-7-1 is ours, in MSG-7"
+expect_exit 10 cl reconcile --format json "$TMP/sts2.xml"
+cat "$TMP/out" >>"$J"
+grep -q '"status":"unmatched_theirs","reason":"status_not_ours".*"item":"status".*"payment_status":"RJCT"' "$TMP/out" ||
+	fail "a status of another message's E2E-7-1: $(cat "$TMP/out")"
+! grep -q '"status":"matched".*"item":"status"' "$TMP/out" ||
+	fail "a status of another message attached to ours: $(cat "$TMP/out")"
+
 # a pacs.002 group status (GrpSts RJCT of the original message MSG-G, no
 # transaction status): attached to each record of that message as a
 # transaction status is (one item, its records counted, a match recorded
