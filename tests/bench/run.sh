@@ -331,12 +331,14 @@ rm -f "$W/ans.camt.053" "$W/ans.bai2" "$W/ans.pacs.002" "$W/ans.mt940" "$W/ans.c
 # ---------------------------------------------------------------- loader
 DB_NOTE=""
 DIST_NOTE=""
+DIST_RAN=""
 
 # dist_bench: the distributed section (tests/bench/distributed.sh, on its own
 # Citus coordinator and two workers): a day of DIST_N entries, its exact
 # re-upload and show --trace, beside a COPY of the same rows into a
 # distributed twin.  Needs Citus installed, or root to install it.
 dist_bench() {
+	DIST_RAN=1
 	_lib=$("${PG_CONFIG:-pg_config}" --pkglibdir 2>/dev/null)
 	if [ ! -f "$_lib/citus.so" ] && [ "$(id -u)" != 0 ]; then
 		log "distributed: Citus is not installed and installing it needs root: not run"
@@ -394,11 +396,13 @@ DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 	echo "none between a load and its re-uploads. Each load's baseline is a plain COPY of the day's"
 	echo "rows as the loader stored them, the same keys, into a twin: the same schema again (init"
 	echo "--schema, the same partitions) holding the same history and earlier days, not this day's."
-	echo "The distributed rows (tests/bench/distributed.sh): a day of $DIST_N ACH entries loaded into"
-	echo "an empty schema distributed by init on a Citus coordinator with two workers on this machine"
-	echo "(tests/citus/cluster.sh), its exact re-upload and show --trace; their baseline a plain COPY"
-	echo "of the day's rows as the loader stored them into a twin: the same schema made by init in a"
-	echo "second Citus database of the same cluster${DIST_NOTE:+ ($DIST_NOTE)}."
+	if [ -n "$DIST_RAN" ]; then
+		echo "The distributed rows (tests/bench/distributed.sh): a day of $DIST_N ACH entries loaded into"
+		echo "an empty schema distributed by init on a Citus coordinator with two workers on this machine"
+		echo "(tests/citus/cluster.sh), its exact re-upload and show --trace; their baseline a plain COPY"
+		echo "of the day's rows as the loader stored them into a twin: the same schema made by init in a"
+		echo "second Citus database of the same cluster${DIST_NOTE:+ ($DIST_NOTE)}."
+	fi
 	echo
 	echo "| measurement | wall s | MB/s | records/s | peak MB | ratio | target | result |"
 	echo "|---|---:|---:|---:|---:|---:|---|---|"
