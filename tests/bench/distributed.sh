@@ -48,7 +48,7 @@ for _db in "$DB" "$TWIN_DB"; do
 		{ log "init of $_db failed: $(cat "$W/dist_init.out")"; exit 1; }
 done
 export PGDATABASE=$DB
-# the shard count and the nodes the records go to, for the report
+# the shard count, for the rows' label
 SHARDS=$(sql "select shard_count from citus_tables where table_name = 'clearing_record'::regclass")
 echo "$SHARDS" >"$W/dist_shards"
 
@@ -122,10 +122,10 @@ best connect "$_psql" -XAtqc 'select 1'
 # the baseline: the day's rows as the loader stored them, COPYed into the
 # twin's distributed clearing_record
 psql -Xq -v ON_ERROR_STOP=1 -c "\\copy (select * from clearing_record where load_id = $_lid) to '$W/dist.copy'" &&
-	PGDATABASE=$TWIN_DB settle && settle &&
-	PGDATABASE=$TWIN_DB stopwatch copy psql -Xq -v ON_ERROR_STOP=1 -c "\\copy clearing_record from '$W/dist.copy'" ||
+	(PGDATABASE=$TWIN_DB && settle) && settle &&
+	stopwatch copy psql -Xq -v ON_ERROR_STOP=1 -d "$TWIN_DB" -c "\\copy clearing_record from '$W/dist.copy'" ||
 	log "COPY baseline failed: $(cat "$W/dist_copy.err" 2>/dev/null)"
-_twin=$(PGDATABASE=$TWIN_DB sql "select count(*) from clearing_record")
+_twin=$(PGDATABASE=$TWIN_DB && sql "select count(*) from clearing_record")
 [ "$_twin" = "$DIST_N" ] || echo "the twin holds $_twin records, not $DIST_N" >"$W/dist_copy.wrong"
 log "copy: $(cat "$W/dist_copy.m")"
 rm -f "$W/dist.copy" "$W/dist.ach"
