@@ -339,6 +339,8 @@ DIST_RAN=""
 # distributed twin.  Needs Citus installed, or root to install it.
 dist_bench() {
 	DIST_RAN=1
+	# (no figure of an earlier run left to be reported as this one's)
+	rm -f "$W"/dist_*.m "$W"/dist_*.wrong "$W/dist_bytes" "$W/dist_shards"
 	_lib=$("${PG_CONFIG:-pg_config}" --pkglibdir 2>/dev/null)
 	if [ ! -f "$_lib/citus.so" ] && [ "$(id -u)" != 0 ]; then
 		log "distributed: Citus is not installed and installing it needs root: not run"
