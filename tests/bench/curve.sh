@@ -251,7 +251,11 @@ day() {
 	[ "$_twin" = 0 ] || echo "the twin differs from the table by $_twin records" >"$W/${_p}_copy.wrong"
 
 	fig "${_p}_copy" "$_bytes" "$ACH_N" "$_tag plain COPY of the day's $ACH_N rows into the twin (baseline)"
-	fig "${_p}_load" "$_bytes" "$ACH_N" "$_tag load: $ACH_N new entries" "${_p}_copy" 1.5 - 32768
+	# the load's target: 1.5x on the plain schema, 1.3x on the partitioned
+	# one (issue 31: the partitioned load within 1.3x its COPY)
+	_lt=1.5
+	[ "$_lbl" = partitioned ] && _lt=1.3
+	fig "${_p}_load" "$_bytes" "$ACH_N" "$_tag load: $ACH_N new entries" "${_p}_copy" "$_lt" - 32768
 	fig "${_p}_diff" "$_bytes" "$ACH_N" "$_tag diff of the same file, before it" "${_p}_load" 1.0 - 32768
 	fig "${_p}_exact" "$_bytes" "$ACH_N" "$_tag load: exact re-upload" "${_p}_copy" 1.2 - 32768
 	fig "${_p}_90" "$_bytes" "$ACH_N" "$_tag load: 90%-duplicate re-upload" "${_p}_copy" 1.5 - 32768

@@ -2,7 +2,8 @@
 # Write the figures of a full `make bench` (tests/out/bench/figures.md) into
 # docs/bench/results.md, the file the bench owns: replaced whole by each full
 # run, never typed by hand, never spliced into the README or a man page.
-# A BENCH_QUICK run, or one of only some curves (BENCH_CURVES), leaves the
+# A BENCH_QUICK run, one of only some curves (BENCH_CURVES) or of other
+# points (BENCH_POINTS) or another distributed size (BENCH_DIST_N) leaves the
 # file as it is: its figures are not comparable with a full run's.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,13 +14,17 @@ if [ -n "${BENCH_QUICK:-}" ]; then
 	echo "bench: BENCH_QUICK run: $out left as it is"
 	exit 0
 fi
-case "${BENCH_CURVES:-plain partitioned reconcile}" in
-"plain partitioned reconcile") ;;
+case "${BENCH_CURVES:-plain partitioned reconcile distributed}" in
+"plain partitioned reconcile distributed") ;;
 *)
 	echo "bench: BENCH_CURVES=$BENCH_CURVES (not a full run): $out left as it is"
 	exit 0
 	;;
 esac
+if [ -n "${BENCH_POINTS:-}${BENCH_DIST_N:-}" ]; then
+	echo "bench: BENCH_POINTS or BENCH_DIST_N set (not a full run): $out left as it is"
+	exit 0
+fi
 grep -q '^Measured by `make bench` (full)' "$fig" ||
 	{ echo "bench: $fig is not from a full run: $out left as it is" >&2; exit 1; }
 mkdir -p "$(dirname "$out")"

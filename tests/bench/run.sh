@@ -22,7 +22,11 @@
 # docs/bench/results.md.
 # BENCH_QUICK=1 scales every size down 10x (a smoke run, for CI);
 # BENCH_CURVES names the curves to run (default "plain partitioned
-# reconcile"; reconcile: reconcile.sh, a statement against the history);
+# reconcile distributed"; reconcile: reconcile.sh, a statement against the
+# history; distributed: distributed.sh, a day on a Citus coordinator and two
+# workers against a distributed twin); BENCH_POINTS the curve's points
+# (records of history, default "0 5000000 20000000"); BENCH_DIST_N the
+# distributed day's entries (default the curve's day);
 # BENCH_KEEP=1 keeps the generated files and the databases (for EXPLAIN
 # afterwards).  Needs CL_BIN (clearing-load) and CL_TOOLS (gen_ach, gen_iso).
 set -u
@@ -57,6 +61,10 @@ else
 	ACH_N=1000000 ISO_N=200000 ISO_OVL=20000 CURVE_POINTS="0 5000000 20000000"
 	SCALE="full"
 fi
+# BENCH_POINTS: the curve's points (records of history) instead
+[ -z "${BENCH_POINTS:-}" ] || CURVE_POINTS=$BENCH_POINTS
+# BENCH_DIST_N: the distributed day's entries (default: the curve's day)
+DIST_N=${BENCH_DIST_N:-$ACH_N}
 PARTITIONS=8
 
 now_ns() { date +%s%N; }
@@ -322,19 +330,49 @@ rm -f "$W/ans.camt.053" "$W/ans.bai2" "$W/ans.pacs.002" "$W/ans.mt940" "$W/ans.c
 
 # ---------------------------------------------------------------- loader
 DB_NOTE=""
+DIST_NOTE=""
+DIST_RAN=""
+
+# dist_bench: the distributed section (tests/bench/distributed.sh, on its own
+# Citus coordinator and two workers): a day of DIST_N entries, its exact
+# re-upload and show --trace, beside a COPY of the same rows into a
+# distributed twin.  Needs Citus installed, or root to install it.
+dist_bench() {
+	DIST_RAN=1
+	# (no figure of an earlier run left to be reported as this one's)
+	rm -f "$W"/dist_*.m "$W"/dist_*.wrong "$W/dist_bytes" "$W/dist_shards"
+	_lib=$("${PG_CONFIG:-pg_config}" --pkglibdir 2>/dev/null)
+	if [ ! -f "$_lib/citus.so" ] && [ "$(id -u)" != 0 ]; then
+		log "distributed: Citus is not installed and installing it needs root: not run"
+		DIST_NOTE="not run: Citus not installed"
+	else
+		log "distributed: a day of $DIST_N entries on a Citus coordinator and two workers"
+		W="$W" CL_BIN="$CL_BIN" CL_TOOLS="$CL_TOOLS" DIST_N="$DIST_N" \
+			sh "$here/distributed.sh" || log "distributed section incomplete"
+	fi
+	_dbytes=$(cat "$W/dist_bytes" 2>/dev/null || echo 0)
+	_dtag="[distributed, $(cat "$W/dist_shards" 2>/dev/null || echo "?") shards on 2 workers]"
+	fig dist_copy "$_dbytes" "$DIST_N" "$_dtag plain COPY of the day's $DIST_N rows into the distributed twin (baseline)"
+	fig dist_load "$_dbytes" "$DIST_N" "$_dtag load: $DIST_N new entries" dist_copy 1.3 - 32768
+	fig dist_exact "$_dbytes" "$DIST_N" "$_dtag load: exact re-upload" dist_copy 1.3 - 32768
+	fig dist_show 0 1 "$_dtag show --trace (best of 5)" - - - - 0.05
+	fig dist_start 0 1 "$_dtag clearing-load --version: process start (floor, best of 5)"
+	fig dist_connect 0 1 "$_dtag psql binary: connect to the coordinator, select 1 (floor, best of 5)"
+}
 . "$here/curve.sh"
 . "$here/reconcile.sh"
 : >"$W/storage.tsv"
 if psql -XAtqc 'select 1' postgres >/dev/null 2>&1; then
 	DB_NOTE="PostgreSQL $(psql -XAtqc 'show server_version' postgres)"
 	[ -n "${CL_BENCH_SETTINGS:-}" ] && DB_NOTE="$DB_NOTE, throwaway cluster ($CL_BENCH_SETTINGS)"
-	for _c in ${BENCH_CURVES:-plain partitioned reconcile}; do
+	for _c in ${BENCH_CURVES:-plain partitioned reconcile distributed}; do
 		log "loader: the growth curve, $_c schema"
 		case $_c in
 		plain) curve plain 0 || log "plain curve incomplete" ;;
 		partitioned) curve partitioned "$PARTITIONS" || log "partitioned curve incomplete" ;;
 		reconcile) recon_bench || log "reconcile bench incomplete" ;;
-		*) log "unknown curve $_c (plain, partitioned, reconcile)" ;;
+		distributed) dist_bench ;;
+		*) log "unknown curve $_c (plain, partitioned, reconcile, distributed)" ;;
 		esac
 	done
 else
@@ -360,6 +398,13 @@ DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 	echo "none between a load and its re-uploads. Each load's baseline is a plain COPY of the day's"
 	echo "rows as the loader stored them, the same keys, into a twin: the same schema again (init"
 	echo "--schema, the same partitions) holding the same history and earlier days, not this day's."
+	if [ -n "$DIST_RAN" ]; then
+		echo "The distributed rows (tests/bench/distributed.sh): a day of $DIST_N ACH entries loaded into"
+		echo "an empty schema distributed by init on a Citus coordinator with two workers on this machine"
+		echo "(tests/citus/cluster.sh), its exact re-upload and show --trace; their baseline a plain COPY"
+		echo "of the day's rows as the loader stored them into a twin: the same schema made by init in a"
+		echo "second Citus database of the same cluster${DIST_NOTE:+ ($DIST_NOTE)}."
+	fi
 	echo
 	echo "| measurement | wall s | MB/s | records/s | peak MB | ratio | target | result |"
 	echo "|---|---:|---:|---:|---:|---:|---|---|"
