@@ -537,8 +537,11 @@ SELECT EXISTS (
   FROM c CROSS JOIN LATERAL ({classify_citus_probe_exact}) r)
 
 -- name: classify_near_wanted_citus
--- classify_near_wanted on Citus, for tenant $1.
-SELECT EXISTS (SELECT 1 FROM pg_temp.cl_stage WHERE near_key IS NOT NULL)
+-- classify_near_wanted on Citus, for tenant $1.  The stage's question
+-- with LIMIT 1, which Citus sends to each shard (an EXISTS of the
+-- distributed stage alone brought every staged ACH record's row back to
+-- the coordinator: 0.4 s for 100,000).
+SELECT EXISTS (SELECT 1 FROM pg_temp.cl_stage WHERE near_key IS NOT NULL LIMIT 1)
    AND coalesce((SELECT true FROM clearing_record
                  WHERE tenant = $1 AND near_key IS NOT NULL
                  LIMIT 1), false)
