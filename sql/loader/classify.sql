@@ -107,12 +107,17 @@ r.kind = 'ach.entry' AND r.key_rule = 'v1'
   AND r.company_id = c.company_id AND r.trace_number = c.trace_number
   AND r.value_date = c.value_date AND r.shard = c.shard
 
--- fragment: classify_probe_rule_v1
--- A v1 entry against the tenant's v1-batch entries: the same originator,
--- trace number and effective date (the partial index of migration 004).
+-- fragment: classify_of_tenant
+-- The applied records of this load's tenant (the setting): each
+-- one-server probe below is this, AND its rule's condition.
 SELECT r.*
 FROM clearing_record r
 WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+
+-- fragment: classify_probe_rule_v1
+-- A v1 entry against the tenant's v1-batch entries: the same originator,
+-- trace number and effective date (the partial index of migration 004).
+{classify_of_tenant}
   AND {classify_match_rule_v1}
 ORDER BY r.load_id, r.ordinal
 LIMIT 1
@@ -120,9 +125,7 @@ LIMIT 1
 -- fragment: classify_probe_rule_batch
 -- A v1-batch entry against the tenant's v1 entries, the same way (the
 -- trace-number index of migration 011).
-SELECT r.*
-FROM clearing_record r
-WHERE r.tenant = pg_catalog.current_setting('clearing_load.tenant')
+{classify_of_tenant}
   AND {classify_match_rule_batch}
 ORDER BY r.load_id, r.ordinal
 LIMIT 1
@@ -456,32 +459,30 @@ ORDER BY r.shard
 {classify_citus_of_tenant} AND {classify_match_rule_batch}
 ORDER BY r.shard
 
--- fragment: classify_citus_probe_alt_11
--- classify_probe_alt on Citus, its first of four probes (c's alt_key
--- against alt_key): a record of any shard (an alternate key is not the
--- shard's), so every task probes, and sorts the few matches of each
--- staged record by shard.
-{classify_citus_of_tenant} AND r.kind = c.kind AND r.alt_key = c.alt_key
-  AND {classify_match_alt}
+-- fragment: classify_citus_alt
+-- The end of each of classify_probe_alt's four probes on Citus, after the
+-- alternate key's condition: the same kind and content.  A record of any
+-- shard (an alternate key is not the shard's), so every task probes, and
+-- sorts the few matches of each staged record by shard.  (Citus takes no
+-- UNION ALL of them in one lateral subquery: four laterals.)
+r.kind = c.kind AND {classify_match_alt}
 ORDER BY r.shard
+
+-- fragment: classify_citus_probe_alt_11
+-- The first: c's alt_key against alt_key.
+{classify_citus_of_tenant} AND r.alt_key = c.alt_key AND {classify_citus_alt}
 
 -- fragment: classify_citus_probe_alt_21
 -- The second: c's alt_key2 against alt_key.
-{classify_citus_of_tenant} AND r.kind = c.kind AND r.alt_key = c.alt_key2
-  AND {classify_match_alt}
-ORDER BY r.shard
+{classify_citus_of_tenant} AND r.alt_key = c.alt_key2 AND {classify_citus_alt}
 
 -- fragment: classify_citus_probe_alt_12
 -- The third: c's alt_key against alt_key2.
-{classify_citus_of_tenant} AND r.kind = c.kind AND r.alt_key2 = c.alt_key
-  AND {classify_match_alt}
-ORDER BY r.shard
+{classify_citus_of_tenant} AND r.alt_key2 = c.alt_key AND {classify_citus_alt}
 
 -- fragment: classify_citus_probe_alt_22
 -- The fourth: c's alt_key2 against alt_key2.
-{classify_citus_of_tenant} AND r.kind = c.kind AND r.alt_key2 = c.alt_key2
-  AND {classify_match_alt}
-ORDER BY r.shard
+{classify_citus_of_tenant} AND r.alt_key2 = c.alt_key2 AND {classify_citus_alt}
 
 -- name: classify_citus_propagate
 -- The settings below on the workers too: with citus.propagate_set_commands 'local', Citus sends
@@ -605,15 +606,8 @@ COPY (
 COPY (
   WITH c AS MATERIALIZED (SELECT * FROM pg_temp.cl_pending c WHERE c.alt_key IS NOT NULL),
   m AS MATERIALIZED (
-    {classify_citus_matched}, 0 AS distance
-    FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_11}) r
-    UNION ALL
-    {classify_citus_matched}, 0
-    FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_21}) r
-    UNION ALL
-    {classify_citus_matched}, 0
-    FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_12}) r
-    UNION ALL
-    {classify_citus_matched}, 0
-    FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_22}) r)
+    {classify_citus_matched}, 0 AS distance FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_11}) r
+    UNION ALL {classify_citus_matched}, 0 FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_21}) r
+    UNION ALL {classify_citus_matched}, 0 FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_12}) r
+    UNION ALL {classify_citus_matched}, 0 FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_22}) r)
   {classify_citus_event}) TO STDOUT
