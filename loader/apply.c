@@ -76,6 +76,10 @@ enum cl_db_status cl_apply_new(struct load *L)
 	if (L->r->new_count == 0)
 		return CL_DB_OK;
 	if (!L->ordered_path) {
+		/* (on Citus a plain insert of the stage's view is one
+		   INSERT ... SELECT per shard, on its worker) */
+		if (L->pending_journaled && (st = cl_classify_pending_local(L)) != CL_DB_OK)
+			return st;
 		st = cl_db_exec(L->db,
 				L->pending_journaled ? CL_SQL_APPLY_INSERT_NEW_UNJOURNALED
 						     : CL_SQL_APPLY_INSERT_NEW,
@@ -93,6 +97,8 @@ enum cl_db_status cl_apply_new(struct load *L)
 		}
 		return CL_DB_OK;
 	}
+	if ((st = cl_classify_pending_local(L)) != CL_DB_OK)
+		return st;
 	st = cl_db_exec(L->db, CL_SQL_APPLY_INSERT_NEW_ORDERED, 0, NULL, &res, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;

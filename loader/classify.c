@@ -119,13 +119,16 @@ static enum cl_db_status near_duplicates(struct load *L)
 	if ((st = ask(L, CL_SQL_CLASSIFY_NEAR_WANTED, CL_SQL_CLASSIFY_NEAR_WANTED_CITUS,
 		      &yes)) != CL_DB_OK || !yes)
 		return st;
-	st = cl_copy_out(L->db, citus ? CL_SQL_CLASSIFY_NEAR_CITUS : CL_SQL_CLASSIFY_NEAR,
-			 on_classified, L, &L->r->err);
+	/* one statement on both (Citus: the distributed stage's pending
+	   rows, classify_pending_citus) */
+	st = cl_copy_out(L->db, CL_SQL_CLASSIFY_NEAR, on_classified, L, &L->r->err);
 	/* the other key rule: a v1 load looks only if the tenant ever loaded
 	   under v1-batch (the rare mode); a v1-batch load always looks */
 	if (st == CL_DB_OK && !batch)
 		st = ask(L, CL_SQL_CLASSIFY_RULE_V1_WANTED, CL_SQL_CLASSIFY_RULE_V1_WANTED_CITUS,
 			 &yes);
+	if (st == CL_DB_OK && (batch || yes))
+		st = cl_classify_pending_local(L);
 	if (st == CL_DB_OK && (batch || yes))
 		st = cl_copy_out(L->db,
 				 batch ? (citus ? CL_SQL_CLASSIFY_RULE_BATCH_CITUS : CL_SQL_CLASSIFY_RULE_BATCH)
@@ -145,8 +148,9 @@ static enum cl_db_status exact_matches(struct load *L)
 	enum cl_db_status st;
 	PGresult *res;
 
-	if ((st = cl_db_exec(L->db, L->db->citus ? CL_SQL_CLASSIFY_EXACT_CITUS : CL_SQL_CLASSIFY_EXACT,
-			     0, NULL, &res, &L->r->err)) != CL_DB_OK)
+	/* one statement on both: on Citus the stage is co-located with the
+	   records (stage.sql), each probe on the worker of its shard */
+	if ((st = cl_db_exec(L->db, CL_SQL_CLASSIFY_EXACT, 0, NULL, &res, &L->r->err)) != CL_DB_OK)
 		return st;
 	matched = strtoul(PQcmdTuples(res), NULL, 10);
 	PQclear(res);
@@ -165,6 +169,34 @@ static enum cl_db_status exact_matches(struct load *L)
 	return CL_DB_OK;
 }
 
+/* On Citus, the pending records as copies in the distributed stage
+ * (classify.sql, classify_pending_citus): those with no applied record of
+ * their key, a statement after the exact-key one.  A key another load
+ * committed in between would be neither journaled nor pending: then the
+ * counts do not add up and the file is classified again from scratch, as
+ * after any race the unique index reports (23505: load.c retries). */
+static enum cl_db_status make_pending_citus(struct load *L)
+{
+	unsigned long pending, matched = L->r->duplicate_count + L->r->conflict_count;
+	enum cl_db_status st;
+	PGresult *res;
+
+	if ((st = cl_db_exec(L->db, CL_SQL_CLASSIFY_PENDING_CITUS, 0, NULL, &res, &L->r->err)) !=
+	    CL_DB_OK)
+		return st;
+	pending = strtoul(PQcmdTuples(res), NULL, 10);
+	PQclear(res);
+	if (pending + matched != L->r->records) {
+		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "race",
+			     "%lu records matched, %lu pending, of %lu: another load applied keys "
+			     "of this file meanwhile",
+			     matched, pending, L->r->records);
+		snprintf(L->r->err.sqlstate, sizeof(L->r->err.sqlstate), "23505");
+		return CL_DB_RETRY;
+	}
+	return cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING_VIEW_CITUS);
+}
+
 /* The staged records the exact-key join did not match, as cl_pending: a
  * table of them, or, when it matched none, a view of the whole stage. */
 static enum cl_db_status make_pending(struct load *L)
@@ -173,11 +205,18 @@ static enum cl_db_status make_pending(struct load *L)
 
 	if (L->r->duplicate_count + L->r->conflict_count == 0)
 		return cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING_ALL);
+	if (L->db->citus)
+		return make_pending_citus(L);
 	if ((st = cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING_NO_NESTLOOP)) != CL_DB_OK ||
 	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING)) != CL_DB_OK ||
 	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING_NESTLOOP_DEFAULT)) != CL_DB_OK)
 		return st;
 	return cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING_ANALYZE);
+}
+
+enum cl_db_status cl_classify_pending_local(struct load *L)
+{
+	return L->db->citus ? cl_load_exec0(L, CL_SQL_CLASSIFY_PENDING_LOCAL_CITUS) : CL_DB_OK;
 }
 
 enum cl_db_status cl_classify_citus_settings(struct load *L)

@@ -22,7 +22,7 @@ enum cl_db_status cl_explain_conflicts(struct load *L)
 	/* a held file's new records too: nothing else keeps them (none new:
 	   no pending table either) */
 	if (st == CL_DB_OK && !L->o->dry_run && L->o->on_conflict == CL_ON_CONFLICT_HOLD &&
-	    L->r->new_count)
+	    L->r->new_count && (st = cl_classify_pending_local(L)) == CL_DB_OK)
 		st = cl_load_exec0(L, L->db->citus ? CL_SQL_EXPLAIN_PARK_HELD_CITUS
 						 : CL_SQL_EXPLAIN_PARK_HELD);
 	return st;

@@ -168,6 +168,19 @@ static void record_rejected(struct load *L)
 	r->load_id = 0;
 }
 
+/* On Citus, this load's rows of the distributed stage deleted before its
+ * COMMIT (stage.sql, stage_empty_citus): written and deleted in one
+ * transaction, no other session ever sees them; a load that dies first
+ * leaves only rows of an aborted transaction, which no one sees either. */
+static enum cl_db_status empty_stage(struct load *L)
+{
+	const char *p[1] = { L->load_id };
+
+	if (!L->db->citus || L->family->stage != cl_stage_file)
+		return CL_DB_OK;
+	return cl_db_exec(L->db, CL_SQL_STAGE_EMPTY_CITUS, 1, p, NULL, &L->r->err);
+}
+
 /* A rejected file whose readable records are staged: they are parked
  * (show finds them: "seen in rejected load 12, line 40") with the load row,
  * in the attempt's transaction; on any failure, the attempt alone. */
@@ -181,9 +194,8 @@ static void park_rejected(struct load *L)
 	}
 	r->outcome = CL_OUTCOME_REJECTED;
 	r->new_count = r->duplicate_count = r->conflict_count = 0;
-	if (cl_load_exec0(L, L->db->citus ? CL_SQL_EXPLAIN_PARK_REJECTED_CITUS
-				   : CL_SQL_EXPLAIN_PARK_REJECTED) == CL_DB_OK &&
-	    insert_load_row(L, "rejected") == CL_DB_OK &&
+	if (cl_load_exec0(L, CL_SQL_EXPLAIN_PARK_REJECTED) == CL_DB_OK &&
+	    empty_stage(L) == CL_DB_OK && insert_load_row(L, "rejected") == CL_DB_OK &&
 	    cl_load_exec0(L, CL_SQL_DB_COMMIT) == CL_DB_OK) {
 		r->load_id = strtoll(L->load_id, NULL, 10);
 		return;
@@ -407,7 +419,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 		L->h->on_phase(L->h->ctx, "committing");
 	/* a held file applied nothing: no commit number (its new records are
 	   parked, and clearing_take_feed_commit refuses a load without any) */
-	if ((st = insert_load_row(L, outcome)) != CL_DB_OK ||
+	if ((st = empty_stage(L)) != CL_DB_OK || (st = insert_load_row(L, outcome)) != CL_DB_OK ||
 	    (r->new_count && L->family->feed && r->outcome != CL_OUTCOME_HELD &&
 	     (st = feed_commit(L)) != CL_DB_OK))
 		return st;

@@ -140,6 +140,11 @@ enum cl_db_status cl_classify_lock_originators(struct load *L) CL_MUST_CHECK;
  * (classify.sql, classify_citus_propagate); after the stage's own checks.
  * Elsewhere nothing. */
 enum cl_db_status cl_classify_citus_settings(struct load *L) CL_MUST_CHECK;
+/* On Citus, the pending records (a view of the distributed stage) copied
+ * into a temporary table of the same name, for the statements that join
+ * them with this load's journal rows (classify.sql,
+ * classify_pending_local_citus); nothing elsewhere or when done. */
+enum cl_db_status cl_classify_pending_local(struct load *L) CL_MUST_CHECK;
 /* Does the sample of the staged keys (key_sample.h) find none applied?
  * Then *new_file: the file is taken for new (load.c). */
 enum cl_db_status cl_classify_sample(struct load *L, bool *new_file) CL_MUST_CHECK;

@@ -469,9 +469,13 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 		free(c);
 		return dry_stage(L, rewind);
 	}
-	st = cl_load_exec0(L, CL_SQL_STAGE_CREATE);
+	/* on Citus the stage is this load's rows of a distributed table
+	   (migration 035), seen through a view of the same name */
+	st = cl_load_exec0(L, L->db->citus ? CL_SQL_STAGE_CREATE_CITUS : CL_SQL_STAGE_CREATE);
 	if (st == CL_DB_OK)
-		st = cl_copy_in_begin(c, L->db, CL_SQL_STAGE_COPY, &r->err);
+		st = cl_copy_in_begin(c, L->db,
+				      L->db->citus ? CL_SQL_STAGE_COPY_CITUS : CL_SQL_STAGE_COPY,
+				      &r->err);
 	if (st != CL_DB_OK) {
 		free(c);
 		return st;
@@ -493,12 +497,18 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 		return st;
 	if (!same_file(L))
 		return changed(L);
-	if ((st = cl_load_exec0(L, CL_SQL_STAGE_STATISTICS)) != CL_DB_OK ||
-	    (st = cl_load_exec0(L, CL_SQL_STAGE_ANALYZE)) != CL_DB_OK)
+	/* (on Citus the probes' plans are the lateral's, whatever the
+	   statistics: the distributed stage is not analyzed at each load) */
+	if (!L->db->citus && ((st = cl_load_exec0(L, CL_SQL_STAGE_STATISTICS)) != CL_DB_OK ||
+			      (st = cl_load_exec0(L, CL_SQL_STAGE_ANALYZE)) != CL_DB_OK))
 		return st;
 	if (needs_duplicates_check(L))
-		st = in_file_duplicates(L, CL_SQL_STAGE_IN_FILE_DUPLICATES, 0, NULL);
+		st = in_file_duplicates(L, L->db->citus ? CL_SQL_STAGE_IN_FILE_DUPLICATES_CITUS
+							: CL_SQL_STAGE_IN_FILE_DUPLICATES,
+					0, NULL);
 	if (st == CL_DB_OK && !r->invalid_count && needs_near_check(L))
-		st = in_file_check(L, CL_SQL_STAGE_IN_FILE_NEAR, 0, NULL, near_error);
+		st = in_file_check(L,
+				   L->db->citus ? CL_SQL_STAGE_IN_FILE_NEAR_CITUS : CL_SQL_STAGE_IN_FILE_NEAR,
+				   0, NULL, near_error);
 	return st;
 }

@@ -40,24 +40,33 @@ WITH ins AS (
   RETURNING 1)
 SELECT count(*) FROM ins
 
--- name: apply_journal_raced
--- The records the ordered path skipped: new to this load's classification,
--- but another load committed their keys since.  Journaled as the
--- classification would have (duplicate or conflict); returns each one's
--- ordinal and reason.  A probe of the unique index per pending record.
-COPY (INSERT INTO pg_temp.cl_event (load_id, ordinal, position,
+-- fragment: apply_raced_event
+-- The journal row of pending record c whose key another load applied as
+-- record r (FROM c and r follow).
+INSERT INTO pg_temp.cl_event (load_id, ordinal, position,
         tenant, kind, natural_key, reason, matched_key, matched_load_id,
         matched_ordinal, matched_position)
       SELECT c.load_id, c.ordinal, c.position, c.tenant, c.kind,
              coalesce(c.journal_key, c.natural_key),
              CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
              NULL, r.load_id, r.ordinal, r.position
+
+-- fragment: apply_raced_probe
+-- The record of pending record c's key another load applied.
+FROM clearing_record r
+        WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.natural_key = c.natural_key
+          AND r.shard = c.shard AND r.load_id <> c.load_id
+
+-- name: apply_journal_raced
+-- The records the ordered path skipped: new to this load's classification,
+-- but another load committed their keys since.  Journaled as the
+-- classification would have (duplicate or conflict); returns each one's
+-- ordinal and reason.  A probe of the unique index per pending record.
+COPY ({apply_raced_event}
       FROM pg_temp.cl_pending c
       CROSS JOIN LATERAL (
         SELECT r.fingerprint, r.load_id, r.ordinal, r.position
-        FROM clearing_record r
-        WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.natural_key = c.natural_key
-          AND r.shard = c.shard AND r.load_id <> c.load_id
+        {apply_raced_probe}
         LIMIT 1) r
       WHERE {apply_unjournaled}
       RETURNING ordinal, reason) TO STDOUT
@@ -67,18 +76,10 @@ COPY (INSERT INTO pg_temp.cl_event (load_id, ordinal, position,
 -- lateral subquery with ORDER BY, which PostgreSQL keeps a probe per
 -- staged record); the key is unique, at most one match each.
 COPY (WITH c AS MATERIALIZED (SELECT * FROM pg_temp.cl_pending c WHERE {apply_unjournaled})
-      INSERT INTO pg_temp.cl_event (load_id, ordinal, position,
-        tenant, kind, natural_key, reason, matched_key, matched_load_id,
-        matched_ordinal, matched_position)
-      SELECT c.load_id, c.ordinal, c.position, c.tenant, c.kind,
-             coalesce(c.journal_key, c.natural_key),
-             CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
-             NULL, r.load_id, r.ordinal, r.position
+      {apply_raced_event}
       FROM c
       CROSS JOIN LATERAL (
         SELECT r.*
-        FROM clearing_record r
-        WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.natural_key = c.natural_key
-          AND r.shard = c.shard AND r.load_id <> c.load_id
+        {apply_raced_probe}
         ORDER BY r.shard) r
       RETURNING ordinal, reason) TO STDOUT

@@ -23,11 +23,12 @@ WHERE e.reason <> 'duplicate' AND c.ordinal = e.ordinal
 -- fragment: explain_not_parked
 -- Staged record c has no version parked yet (same key, same fingerprint):
 -- a re-run must not put one payment twice in the queue someone works
--- through.
+-- through.  (The shard is the key's: on Citus the probe of a staged
+-- record is then in its own shard, co-located, stage.sql.)
 NOT EXISTS (SELECT 1 FROM clearing_quarantine q
             WHERE q.tenant = c.tenant AND q.kind = c.kind
               AND q.natural_key = c.natural_key
-              AND q.fingerprint = c.fingerprint)
+              AND q.fingerprint = c.fingerprint AND q.shard = c.shard)
 
 -- fragment: explain_not_parked_as_conflict
 -- Staged record c has no version parked as a conflict yet (same key, same
@@ -63,6 +64,8 @@ WHERE c.ordinal IN (
 -- A rejected file's records that could be read, parked, never applied:
 -- show finds a payment seen only in a rejected file ("seen in rejected
 -- load 12, line 40").  A version already parked is not parked again.
+-- On Citus the same statement: one INSERT ... SELECT per shard of the
+-- distributed stage, on its worker.
 INSERT INTO clearing_quarantine ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_stage c
@@ -102,7 +105,9 @@ ORDER BY q.shard
 -- shard of the record each matched.
 SELECT c.*, e.tenant AS m_tenant, coalesce(e.matched_key, c.natural_key) AS m_key,
        clearing_shard(c.kind, coalesce(e.matched_key, c.natural_key)) AS m_shard
-FROM pg_temp.cl_stage c
+FROM (SELECT * FROM pg_temp.cl_stage c
+      WHERE c.ordinal IN (
+        SELECT e.ordinal FROM pg_temp.cl_event e WHERE e.reason <> 'duplicate')) c
 JOIN pg_temp.cl_event e ON e.ordinal = c.ordinal
 WHERE e.reason <> 'duplicate'
 
@@ -151,17 +156,6 @@ WHERE NOT EXISTS (SELECT 1 FROM clearing_dedupe_event k
 -- records c: a probe of the quarantine's key and shard.
 SELECT DISTINCT q.tenant, q.kind, q.natural_key, q.fingerprint
 FROM c CROSS JOIN LATERAL ({explain_citus_probe_parked}) q
-
--- name: explain_park_rejected_citus
--- explain_park_rejected on Citus.
-INSERT INTO clearing_quarantine ({record_columns})
-WITH c AS MATERIALIZED (SELECT * FROM pg_temp.cl_stage),
-     q AS MATERIALIZED ({explain_citus_parked})
-SELECT {record_columns}
-FROM c
-WHERE NOT EXISTS (SELECT 1 FROM q
-                  WHERE q.tenant = c.tenant AND q.kind = c.kind
-                    AND q.natural_key = c.natural_key AND q.fingerprint = c.fingerprint)
 
 -- name: explain_park_held_citus
 -- explain_park_held on Citus.

@@ -42,6 +42,16 @@ WHERE a.attrelid = 'clearing_record'::pg_catalog.regclass AND a.attnum > 0
   AND NOT a.attisdropped
 ORDER BY a.attnum
 
+-- fragment: plan_answer
+-- What diff prints of record c that matched the applied record r of load l
+-- (plan_batch says what, column by column).
+SELECT c.ordinal, r.reason, r.load_id, l.file_name, r.position,
+       pg_catalog.to_char(l.finished_at, {iso_ts}), r.matched_key,
+       CASE WHEN r.reason <> 'duplicate'
+            THEN ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, differs) WHERE differs)
+       END,
+       {compared_r}
+
 -- name: plan_batch
 -- The records of a batch ($1: an array of clearing_record, see above)
 -- that a load would not apply, each with the applied record it matched:
@@ -54,12 +64,7 @@ ORDER BY a.attnum
 -- the same key), the differing compared fields (conflicts) and the stored
 -- compared fields of the matched record (columns 9 on, in the field
 -- table's order), in file order.
-SELECT c.ordinal, r.reason, r.load_id, l.file_name, r.position,
-       pg_catalog.to_char(l.finished_at, {iso_ts}), r.matched_key,
-       CASE WHEN r.reason <> 'duplicate'
-            THEN ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, differs) WHERE differs)
-       END,
-       {compared_r}
+{plan_answer}
 FROM pg_catalog.unnest($1::clearing_record[]) c
 CROSS JOIN LATERAL (
   SELECT CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END AS reason,
@@ -87,6 +92,12 @@ CROSS JOIN LATERAL (
 JOIN clearing_load l ON l.load_id = r.load_id
 ORDER BY c.ordinal
 
+-- fragment: plan_citus_alt
+-- A match of one of the alternate-key probes of plan_batch_citus (the
+-- probe follows).
+SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
+  FROM c CROSS JOIN LATERAL
+
 -- name: plan_batch_citus
 -- plan_batch on Citus (classify.sql says when and why): the records of a
 -- batch ($1, as above) probed in clearing_record by each rule's Citus
@@ -102,17 +113,10 @@ m AS MATERIALIZED (
          NULL::text AS matched_key, r.*
   FROM c CROSS JOIN LATERAL ({classify_citus_probe_exact}) r
   UNION ALL
-  SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
-  FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_11}) r
-  UNION ALL
-  SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
-  FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_21}) r
-  UNION ALL
-  SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
-  FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_12}) r
-  UNION ALL
-  SELECT c.ordinal, 2, 0, 'near_duplicate', r.natural_key, r.*
-  FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_22}) r
+  {plan_citus_alt} ({classify_citus_probe_alt_11}) r
+  UNION ALL {plan_citus_alt} ({classify_citus_probe_alt_21}) r
+  UNION ALL {plan_citus_alt} ({classify_citus_probe_alt_12}) r
+  UNION ALL {plan_citus_alt} ({classify_citus_probe_alt_22}) r
   UNION ALL
   SELECT c.ordinal, 3, abs(r.value_date - c.value_date), 'near_duplicate', r.natural_key, r.*
   FROM c CROSS JOIN LATERAL ({classify_citus_probe_near}) r
@@ -125,12 +129,7 @@ m AS MATERIALIZED (
   SELECT c.ordinal, 4, 0, 'near_duplicate', r.natural_key, r.*
   FROM c CROSS JOIN LATERAL ({classify_citus_probe_rule_batch}) r
   WHERE c.kind = 'ach.entry' AND $3::text = 'batch')
-SELECT c.ordinal, r.reason, r.load_id, l.file_name, r.position,
-       pg_catalog.to_char(l.finished_at, {iso_ts}), r.matched_key,
-       CASE WHEN r.reason <> 'duplicate'
-            THEN ARRAY(SELECT f FROM (VALUES {compared_diffs}) AS d(f, differs) WHERE differs)
-       END,
-       {compared_r}
+{plan_answer}
 FROM c
 JOIN (SELECT DISTINCT ON (m.c_ordinal) *
       FROM m

@@ -40,6 +40,49 @@ $stage$
 -- Every record streamed into the stage, in binary (loader/db.h).
 COPY pg_temp.cl_stage ({record_columns}, journal_key) FROM STDIN (FORMAT binary)
 
+-- name: stage_create_citus
+-- The stage on Citus (docs/design/0046-distributed-stage.md): this load's
+-- rows of clearing_stage (migration 035), distributed on shard and
+-- co-located with clearing_record, seen through a temporary view of the
+-- same name, so that the statements that read the stage read it on
+-- either, and on Citus each probe of a staged record is a join of one
+-- stage shard with the same shard of clearing_record, sent whole to its
+-- worker.  The view names the load id (the setting clearing_load.load_id,
+-- an integer) as a constant: a worker has no such setting.  The rows are
+-- written and deleted in the load's transaction (stage_empty_citus):
+-- another session never sees them.  Its pending copies (classify.sql,
+-- classify_pending_citus) are the view cl_stage_pending.  A view outlives
+-- its transaction, so those of the session's previous load are dropped
+-- first.  DDL of temporary objects is the coordinator's own: not sent to
+-- the workers.
+DO $stage$
+DECLARE
+  ddl text := pg_catalog.current_setting('citus.enable_ddl_propagation');
+  pending boolean;
+BEGIN
+  PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
+  DROP VIEW IF EXISTS pg_temp.cl_pending, pg_temp.cl_pending_stage, pg_temp.cl_stage,
+    pg_temp.cl_stage_pending;
+  FOREACH pending IN ARRAY ARRAY[false, true] LOOP
+    EXECUTE pg_catalog.format(
+      'CREATE TEMPORARY VIEW %I AS SELECT * FROM clearing_stage WHERE load_id = %s AND pending = %L',
+      CASE WHEN pending THEN 'cl_stage_pending' ELSE 'cl_stage' END,
+      pg_catalog.current_setting('clearing_load.load_id')::bigint, pending);
+  END LOOP;
+  PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', ddl, true);
+END
+$stage$
+
+-- name: stage_copy_citus
+-- Every record streamed into clearing_stage (Citus sends each row to the
+-- shard of its shard column).
+COPY clearing_stage ({record_columns}, journal_key) FROM STDIN (FORMAT binary)
+
+-- name: stage_empty_citus
+-- This load's rows of clearing_stage deleted, before its COMMIT (load id
+-- $1): the table holds no committed row.
+DELETE FROM clearing_stage WHERE load_id = $1::bigint
+
 -- name: stage_statistics
 -- The planner needs the stage's row count and that keys are unique, not
 -- fine histograms: a 3,000-row sample (17 ms) instead of 30,000 (120 ms
@@ -102,6 +145,22 @@ WITH cl_stage AS NOT MATERIALIZED (SELECT * FROM pg_temp.cl_stage)
 -- name: stage_in_file_near
 -- The check stage_check_near on the stage.
 WITH cl_stage AS NOT MATERIALIZED (SELECT * FROM pg_temp.cl_stage)
+{stage_check_near}
+
+-- name: stage_in_file_duplicates_citus
+-- stage_in_file_duplicates on Citus: the columns the check reads, read
+-- once from the shards, the check on the coordinator (its groups and its
+-- self-join are not on the shard).
+WITH cl_stage AS MATERIALIZED (
+  SELECT kind, natural_key, journal_key, alt_key, alt_key2, alt_fp, fingerprint, position
+  FROM pg_temp.cl_stage)
+{stage_check_duplicates}
+
+-- name: stage_in_file_near_citus
+-- stage_in_file_near on Citus, the same way.
+WITH cl_stage AS MATERIALIZED (
+  SELECT kind, near_key, natural_key, value_date, ordinal, position
+  FROM pg_temp.cl_stage WHERE near_key IS NOT NULL)
 {stage_check_near}
 
 -- name: stage_given_duplicates

@@ -44,7 +44,7 @@ latest=$(q "select max(version) from clearing_schema_version")
 grep -q "schema at version $latest" "$TMP/out" || fail "init said: $(cat "$TMP/out")"
 assert_eq "$(q "select string_agg(table_name || ' ' || citus_table_type || ' ' || distribution_column, ', '
 		order by table_name::text) from citus_tables")" \
-	"clearing_quarantine distributed shard, clearing_record distributed shard, clearing_tenant_access reference <none>, clearing_trace_shard distributed shard" \
+	"clearing_quarantine distributed shard, clearing_record distributed shard, clearing_stage distributed shard, clearing_tenant_access reference <none>, clearing_trace_shard distributed shard" \
 	"the tables Citus holds"
 assert_eq "$(q "select count(distinct colocation_id) from citus_tables where citus_table_type = 'distributed'")" 1 \
 	"the distributed tables are co-located"
@@ -62,7 +62,7 @@ grep -q "up to date at version $latest" "$TMP/out" || fail "second init said: $(
 q "delete from clearing_schema_version where version >= $citus_v" >/dev/null
 cl init >"$TMP/out" || fail "init running 025 again"
 grep -q "applied $citus_again migration" "$TMP/out" || fail "025 again: $(cat "$TMP/out")"
-assert_eq "$(q "select count(*) from citus_tables")" 4 "the same tables after 025 again"
+assert_eq "$(q "select count(*) from citus_tables")" 5 "the same tables after 025 again"
 
 section "a database loaded before Citus: 025 distributes its records"
 up="cl_citus_up_$$"
@@ -89,7 +89,7 @@ q "drop table clearing_reconcile_break, clearing_break_decision cascade;
      end loop; end \$\$" >/dev/null
 q "delete from clearing_schema_version where version >= $citus_v" >/dev/null
 cl init -q || fail "init distributing a loaded database"
-assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 3 \
+assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 4 \
 	"distributed on upgrade"
 record_dump >"$TMP/up_after"
 cmp -s "$TMP/up_before" "$TMP/up_after" || fail "records changed by the distribution"
@@ -255,7 +255,7 @@ db_also_drop "cl_citus_scn_$$"
 createdb "cl_citus_scn_$$" && sh "$CL_DB_SETUP" "cl_citus_scn_$$"
 export PGDATABASE="cl_citus_scn_$$"
 scenario citus
-assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 3 \
+assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 4 \
 	"the scenario ran on distributed tables"
 grep -q '^\$ load --tenant t1 .*changed-amount.ach -> 4$' "$TMP/scn.citus" ||
 	fail "a changed re-upload is held: $(cat "$TMP/scn.citus")"
@@ -329,10 +329,11 @@ emit() { printf '%s\n' "$@" >>"$S"; }
 : >"$S"
 emit '\set ON_ERROR_STOP 1' "PREPARE setup AS $(stmt db_session_setup)" '\g /dev/null' \
 	"EXECUTE setup('public')" '\g /dev/null' 'BEGIN;' 'SET LOCAL citus.explain_all_tasks = on;' \
-	"$(stmt stage_create)" '\g /dev/null' \
-	"INSERT INTO pg_temp.cl_stage SELECT r.*, NULL FROM clearing_record r WHERE tenant = 't1';" \
-	"UPDATE pg_temp.cl_stage SET natural_key = natural_key || '~' WHERE ordinal % 10 = 0;" \
-	"UPDATE pg_temp.cl_stage SET load_id = 999999;"
+	"SELECT set_config('clearing_load.load_id', '999999', true);" '\g /dev/null' \
+	"$(stmt stage_create_citus)" '\g /dev/null' \
+	"INSERT INTO clearing_stage SELECT r.*, NULL FROM clearing_record r WHERE tenant = 't1';" \
+	"UPDATE clearing_stage SET natural_key = natural_key || '~' WHERE ordinal % 10 = 0;" \
+	"UPDATE clearing_stage SET load_id = 999999;"
 for n in classify_citus_propagate classify_citus_no_hashjoin classify_citus_no_mergejoin \
 	 classify_citus_no_jit classify_citus_no_seqscan; do
 	emit "$(stmt $n)" '\g /dev/null'
@@ -344,9 +345,15 @@ emit '\echo @@plan classify_sample_citus' "PREPARE s AS $(stmt classify_sample_c
 for n in classify_event_create classify_event_index classify_pending_all; do
 	emit "$(stmt $n)" '\g /dev/null'
 done
-for n in classify_exact_citus classify_near_citus classify_rule_v1_citus \
-	 classify_rule_batch_citus classify_alt_citus apply_journal_raced_citus \
-	 explain_park_rejected_citus explain_park_held_citus; do
+for n in classify_pending_citus classify_exact classify_near explain_park_rejected; do
+	emit "\\echo @@plan $n" "EXPLAIN $(stmt $n)" '\g'
+done
+# the statements that still read the pending records on the coordinator
+# (they leave out those journaled since, rows of a temporary table there):
+# the pending records copied there first, as the loader does
+emit "$(stmt classify_pending_local_citus)" '\g /dev/null'
+for n in classify_rule_v1_citus classify_rule_batch_citus classify_alt_citus \
+	 apply_journal_raced_citus explain_park_held_citus; do
 	emit "\\echo @@plan $n" "EXPLAIN $(stmt $n)" '\g'
 done
 emit 'ROLLBACK;'
@@ -359,18 +366,46 @@ shards=$(q "select count(*) from citus_shards where table_name = 'clearing_recor
 awk -v shards="$shards" '
 	/^@@plan / { name = $2; seen++; next }
 	probe { probe = 0
-		if ($0 !~ /Index Cond: .*(intermediate_result\.|[( ]u\.)/) { print name ": not a probe per staged record: " last " / " $0; bad = 1 } }
-	/ on clearing_(record|quarantine)_[0-9]+/ { reads[name]++; last = $0
+		if ($0 !~ /Index Cond: .*(intermediate_result\.|clearing_stage\.|[( ]u\.)/) { print name ": not a probe per staged record: " last " / " $0; bad = 1 } }
+	/ on clearing_(record|quarantine)_[0-9]+/ && !/Insert on/ { reads[name]++; last = $0
 		if ($0 !~ /Index (Only )?Scan using clearing_(record|quarantine)_[a-z0-9_]+ on clearing_(record|quarantine)_[0-9]+/) {
 			print name ": a shard read whole: " $0; bad = 1
 		} else probe = 1 }
 	/Task Count: / { if ($3 > tasks[name]) tasks[name] = $3 }
 	END {
-		if (seen != 9) { print "explained " seen " statements, not 9"; bad = 1 }
+		if (seen != 10) { print "explained " seen " statements, not 10"; bad = 1 }
 		for (n in tasks) if (tasks[n] != shards || !reads[n]) { print n ": " tasks[n] " tasks, " reads[n] " shard reads"; bad = 1 }
 		exit bad
 	}' "$TMP/plans" >"$TMP/plans.bad" || fail "$(head -c 4000 "$TMP/plans.bad")"
-echo "  9 statements, $(grep -cE ' on clearing_(record|quarantine)_[0-9]' "$TMP/plans") shard reads, each an index probe per staged record"
+echo "  10 statements, $(grep -cE ' on clearing_(record|quarantine)_[0-9]' "$TMP/plans") shard reads, each an index probe per staged record"
+# the probes of the distributed stage (migration 035): each task joins one
+# shard of clearing_stage, read by its load_id, with the same shard of
+# clearing_record (co-located: the shards of one hash range), by index,
+# on the worker: no intermediate result sent, no repartition, no
+# coordinator-side join
+q "select s.shardid || ' ' || s.table_name || ' ' || p.shardminvalue from citus_shards s
+   join pg_dist_shard p using (shardid)
+   where s.table_name in ('clearing_record'::regclass, 'clearing_quarantine'::regclass,
+	'clearing_stage'::regclass)" >"$TMP/shardmap"
+awk -v colocated="classify_pending_citus classify_exact classify_near explain_park_rejected" '
+	FNR == NR { range[$1] = $3; next }
+	/^@@plan / { name = $2; on = index(" " colocated " ", " " name " ") > 0; if (on) seen++; next }
+	!on { next }
+	/intermediate_result|Repartition|Distributed Subplan|MapMergeJob/ {
+		print name ": not co-located: " $0; bad = 1 }
+	/->  Task$/ { check(); stage = ""; rec = "" }
+	/ on clearing_stage_[0-9]+/ && !/Insert on/ { match($0, /clearing_stage_[0-9]+/); stage = substr($0, RSTART + 15, RLENGTH - 15)
+		if ($0 !~ /(Index Scan using clearing_stage_load_[0-9]+|Bitmap Heap Scan) on/) { print name ": the stage shard read whole: " $0; bad = 1 } }
+	/ on clearing_(record|quarantine)_[0-9]+/ && !/Insert on/ { match($0, /on clearing_(record|quarantine)_[0-9]+/)
+		rec = substr($0, RSTART, RLENGTH); sub(/.*_/, "", rec); recs++ }
+	function check() { if (stage == "" && rec == "") return; tasks++
+		if (stage == "" || rec == "" || range[stage] != range[rec]) {
+			print name ": a task joins stage shard " stage " with record shard " rec; bad = 1 } }
+	END { check()
+		if (seen != 4 || tasks < 8 || recs < tasks) { print "co-located plans: " seen " statements, " tasks " tasks, " recs " record shard reads"; bad = 1 }
+		exit bad
+	}' "$TMP/shardmap" "$TMP/plans" >"$TMP/plans.bad" || fail "$(head -c 4000 "$TMP/plans.bad")"
+echo "  classify_pending_citus, classify_exact, classify_near, explain_park_rejected: every task one stage shard with the same record shard, by index"
 # one key as a constant: one shard (a router plan), as show and the
 # single-record probes see it
 plan=$(printf '%s\n' "explain select * from clearing_record r where r.tenant = 't1'
@@ -434,6 +469,9 @@ for round in 1 2; do
 		"round $round: the journal agrees with the duplicate counts"
 	assert_eq "$(q "select string_agg(result, ' ') from run_command_on_workers(
 		\$\$select count(*) from pg_prepared_xacts\$\$)")" "0 0" "round $round: no prepared transaction left"
+	# the distributed stage (migration 035) holds no row once the loads are
+	# done, the killed one's neither (its transaction aborted)
+	assert_eq "$(q "select count(*) from clearing_stage")" 0 "round $round: the stage is empty"
 done
 
 echo "citus: all sections passed in $(($(date +%s) - started)) s"
