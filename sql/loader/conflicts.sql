@@ -70,34 +70,45 @@ WHERE ($1::bigint IS NULL OR c.load_id = $1::bigint
 ORDER BY c.load_id, c.ordinal
 
 -- name: conflicts_changes
--- The differing compared fields of conflict (load $1, ordinal $2), those
--- its journal row names, in the field table's order: the name, the
--- matched record's (old) and the version's (new) value.
--- The version, its journal rows and the records they name each read on
--- their own (materialized CTEs, as conflicts_list's), then compared.
-WITH c AS MATERIALIZED (
-  SELECT c.* FROM clearing_quarantine c
-  WHERE c.load_id = $1::bigint AND c.ordinal = $2::bigint),
+-- The differing compared fields of each conflict listed (load $1[i],
+-- ordinal $2[i]), those its journal row names, in the order of the
+-- field table; after i, the name, the matched record's (old) and the version's
+-- (new) value; by i.  One statement for the whole list: the versions,
+-- their journal rows and the records they name each read on their own
+-- (materialized CTEs, as conflicts_list's; on Citus each a distributed
+-- read of the whole list at once, not one per conflict), then compared.
+WITH k AS MATERIALIZED (
+  SELECT k.load_id, k.ordinal, k.i
+  FROM ROWS FROM (pg_catalog.unnest($1::bigint[]), pg_catalog.unnest($2::bigint[]))
+    WITH ORDINALITY AS k(load_id, ordinal, i)),
+c AS MATERIALIZED (
+  SELECT k.i, c.*
+  FROM k
+  CROSS JOIN LATERAL (
+    SELECT c.* FROM clearing_quarantine c
+    WHERE c.load_id = k.load_id AND c.ordinal = k.ordinal
+    ORDER BY c.shard) c),
 e AS MATERIALIZED (
-  SELECT e.fields, e.matched_load_id, e.matched_ordinal
-  FROM clearing_dedupe_event e
-  WHERE e.load_id = $1::bigint AND e.ordinal = $2::bigint AND e.reason <> 'duplicate'),
+  SELECT k.i, e.fields, e.matched_load_id, e.matched_ordinal
+  FROM k
+  JOIN clearing_dedupe_event e
+    ON e.load_id = k.load_id AND e.ordinal = k.ordinal AND e.reason <> 'duplicate'),
 r AS MATERIALIZED (
-  SELECT r.*
+  SELECT e.i, r.*
   FROM e
   CROSS JOIN LATERAL (
     SELECT r.* FROM clearing_record r
     WHERE r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
     ORDER BY r.shard) r)
-SELECT x.f AS field, x.o AS old_value, x.n AS new_value
+SELECT c.i, x.f AS field, x.o AS old_value, x.n AS new_value
 FROM c
-CROSS JOIN e
-JOIN r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
+JOIN e ON e.i = c.i
+JOIN r ON r.i = c.i AND r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
 CROSS JOIN LATERAL (
   SELECT v.f, v.o, v.n, pg_catalog.row_number() OVER () AS k
   FROM (VALUES {compared_changes}) AS v(f, o, n)
   WHERE v.f = ANY (e.fields)) x
-ORDER BY x.k
+ORDER BY c.i, x.k
 
 -- name: conflicts_find
 -- The conflict of load $1 with ordinal $2 or at line $3 (the other NULL):

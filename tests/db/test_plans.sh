@@ -181,7 +181,7 @@ emit "SELECT load_id AS q_load, ordinal AS q_ord, position AS q_line
 explain_exec conflicts_list "NULL, NULL, true" conflicts_list_all
 emit "\\echo @@plan conflicts_list_load" \
 	"EXPLAIN (FORMAT JSON) EXECUTE conflicts_list(:q_load, '$TENANT', false)" '\g'
-explain_exec conflicts_changes ":q_load, :q_ord"
+explain_exec conflicts_changes "ARRAY[:q_load]::bigint[], ARRAY[:q_ord]::bigint[]"
 explain_exec conflicts_find ":q_load, NULL, :q_line"
 explain_exec conflicts_target ":q_load, :q_ord"
 explain_exec conflicts_insert_load "pg_catalog.gen_random_uuid(), :q_load, 1, 'x'"
