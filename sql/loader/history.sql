@@ -243,6 +243,15 @@ q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.ki
        q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
        pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
 
+-- fragment: history_load_of_q
+-- The load of q (a materialized CTE's row), as l: a probe of its primary
+-- key per row (LIMIT: not pulled up into a join, whose planner, not knowing
+-- the CTE's size, would hash the whole load history).
+SELECT l.load_uuid, l.file_name, l.outcome, l.started_at
+FROM clearing_load l
+WHERE l.load_id = q.load_id
+LIMIT 1
+
 -- fragment: history_parked
 -- The parked versions the condition after it matches (its closing
 -- parenthesis, then {history_parked_shown}, end the statement): read
@@ -258,7 +267,7 @@ WITH q AS MATERIALIZED (
 -- The versions of {history_parked} with their loads, as show prints them.
 SELECT {history_parked_columns}
 FROM q
-JOIN clearing_load l ON l.load_id = q.load_id
+CROSS JOIN LATERAL ({history_load_of_q}) l
 ORDER BY q.load_id, q.ordinal
 
 -- name: history_quarantine_of
@@ -298,7 +307,7 @@ q AS MATERIALIZED (
     ORDER BY q.shard) q)
 SELECT DISTINCT q.i, q.ordinal AS parked_ordinal, {history_parked_columns}
 FROM q
-JOIN clearing_load l ON l.load_id = q.load_id
+CROSS JOIN LATERAL ({history_load_of_q}) l
 ORDER BY 1, 3, 2
 
 -- name: history_reconciled_of
@@ -329,31 +338,46 @@ ORDER BY k.i, m.matched_at, m.entry_kind, m.entry_key
 -- one, its TxId; with the load that applied each, in the order they were
 -- loaded.  A cancellation names no cancellation.  Index probes of
 -- orgnl_uetr and orgnl_end_to_end_id (011), from the values show read;
--- the records read on their own, then joined with their loads (on Citus
--- the records are distributed, the loads the coordinator's).
+-- the records read on their own (one CTE per reference: Citus refuses a
+-- UNION ALL in a lateral, one server an OR of the two), then joined with
+-- their loads (on Citus the records are distributed, the loads the
+-- coordinator's).
 WITH k AS MATERIALIZED (
   SELECT k.kind, k.uetr, k.e2e, k.txid, k.i
   FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]),
                   pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[]))
     WITH ORDINALITY AS k(kind, uetr, e2e, txid, i)
   WHERE k.kind NOT IN ('camt.056', 'camt.029')),
-c AS MATERIALIZED (
+by_uetr AS MATERIALIZED (
   SELECT k.i, c.*
   FROM k
   CROSS JOIN LATERAL (
     SELECT c.kind, c.natural_key, c.cancellation_status, c.reason_code, c.load_id, c.ordinal
     FROM clearing_record c
-    WHERE c.tenant = $1 AND c.kind IN ('camt.056', 'camt.029')
-      AND (c.orgnl_uetr = NULLIF(k.uetr, '')
-           OR c.orgnl_end_to_end_id = NULLIF(k.e2e, '') AND c.orgnl_uetr IS NULL
-              AND coalesce(c.orgnl_tx_id = NULLIF(k.txid, ''), true))
-    ORDER BY c.shard) c)
-SELECT c.i, c.kind AS cancellation_kind, c.natural_key AS cancellation_key,
-       c.cancellation_status, c.reason_code AS cancellation_reason, c.load_id,
+    WHERE c.tenant = $1 AND c.orgnl_uetr = NULLIF(k.uetr, '')
+      AND c.kind IN ('camt.056', 'camt.029')
+    ORDER BY c.shard) c),
+by_e2e AS MATERIALIZED (
+  SELECT k.i, c.*
+  FROM k
+  CROSS JOIN LATERAL (
+    SELECT c.kind, c.natural_key, c.cancellation_status, c.reason_code, c.load_id, c.ordinal
+    FROM clearing_record c
+    WHERE c.tenant = $1 AND c.orgnl_end_to_end_id = NULLIF(k.e2e, '')
+      AND c.orgnl_uetr IS NULL
+      AND coalesce(c.orgnl_tx_id = NULLIF(k.txid, ''), true)
+      AND c.kind IN ('camt.056', 'camt.029')
+    ORDER BY c.shard) c),
+q AS (
+  SELECT * FROM by_uetr
+  UNION ALL
+  SELECT * FROM by_e2e)
+SELECT q.i, q.kind AS cancellation_kind, q.natural_key AS cancellation_key,
+       q.cancellation_status, q.reason_code AS cancellation_reason, q.load_id,
        pg_catalog.to_char(l.started_at, {iso_ts}) AS loaded_at
-FROM c
-JOIN clearing_load l ON l.load_id = c.load_id
-ORDER BY c.i, c.load_id, c.ordinal
+FROM q
+CROSS JOIN LATERAL ({history_load_of_q}) l
+ORDER BY q.i, q.load_id, q.ordinal
 
 -- name: history_decisions_of
 -- The decisions on each record as a break (tenant $1, kind $2[i], natural

@@ -494,4 +494,14 @@ for round in 1 2; do
 		\$\$select count(*) from pg_prepared_xacts\$\$)")" "0 0" "round $round: no prepared transaction left"
 done
 
+section "ingest: the database suite's tests on Citus"
+# (docs/design/0047-citus-show-conflicts-reconcile.md) tests/db's ingest
+# tests as they are, each in a Citus database of its own (tests/db/lib.sh
+# db_new runs CL_DB_SETUP): an inbox walked, files moved once, a killed
+# ingest resumed, a truncated file refused.  (test_ingest_events needs a
+# trigger on clearing_record, which Citus refuses on a distributed table.)
+for t in test_ingest test_ingest_truncated test_ingest_killed; do
+	sh "$CL_ROOT/tests/db/$t.sh" >"$TMP/$t.log" 2>&1 || fail "$t on Citus: $(tail -n 20 "$TMP/$t.log")"
+done
+
 echo "citus: all sections passed in $(($(date +%s) - started)) s"

@@ -147,10 +147,11 @@ explain_exec history_show_by_uetr "'$TENANT', :'uetr', 101"
 explain_exec history_count_by_uetr "'$TENANT', :'uetr'"
 # show without --tenant that found nothing: the other tenants (the year
 # of loads of 40 other tenants below walked one tenant at a time)
-explain_exec history_other_tenants_by_key "'$TENANT', :'key'"
-explain_exec history_other_tenants_by_trace "'$TENANT', :'trace'"
-explain_exec history_other_tenants_by_e2e "'$TENANT', :'e2e'"
-explain_exec history_other_tenants_by_uetr "'$TENANT', :'uetr'"
+explain_exec history_tenants_other "'$TENANT'"
+explain_exec history_other_tenants_by_key "ARRAY['$TENANT'], :'key'"
+explain_exec history_other_tenants_by_trace "ARRAY['$TENANT'], :'trace'"
+explain_exec history_other_tenants_by_e2e "ARRAY['$TENANT'], :'e2e'"
+explain_exec history_other_tenants_by_uetr "ARRAY['$TENANT'], :'uetr'"
 # the facts of the records a lookup found, all of them at once: 100
 # records of the first load (the re-upload's duplicates hit them)
 emit "SELECT pg_catalog.array_agg(load_id ORDER BY load_id, ordinal) AS recs_load,
