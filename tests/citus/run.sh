@@ -336,6 +336,32 @@ if ! cmp -s "$TMP/ops.plain" "$TMP/ops.citus"; then
 fi
 echo "  $(grep -c '^\$ ' "$TMP/ops.citus") commands, $(wc -l <"$TMP/ops.citus") lines alike"
 
+section "row security: a reader's show and conflicts on Citus as on one server"
+# (docs/design/0047-citus-show-conflicts-reconcile.md) The same databases,
+# a reader given tenant t2 only and row security on (0013): its conflicts
+# list t2's alone, show of a t1 record finds nothing and names no other
+# tenant, show of a t2 record shows it; the same on both.
+role_new "cl_citus_rs_$$" LOGIN
+rs() {
+	out="$TMP/rs.$1"
+	: >"$out"
+	run init -q --reader-role "cl_citus_rs_$$" --tenant-access "cl_citus_rs_$$=t2" --row-security on
+	run conflicts --db "user=cl_citus_rs_$$" --all
+	run show --db "user=cl_citus_rs_$$" --tenant t1 --trace 121042880000010
+	run show --db "user=cl_citus_rs_$$" --trace 121042880000010
+	run show --db "user=cl_citus_rs_$$" --tenant t2 --limit 2 --trace "$(q "select trace_number
+		from clearing_record where tenant = 't2' order by natural_key limit 1")"
+}
+PGDATABASE=$plain rs plain
+rs citus
+grep -q '  tenant t2  ' "$TMP/rs.citus" || fail "the reader sees t2: $(cat "$TMP/rs.citus")"
+! grep -q ' tenant t1 ' "$TMP/rs.citus" || fail "the reader sees t1: $(cat "$TMP/rs.citus")"
+if ! cmp -s "$TMP/rs.plain" "$TMP/rs.citus"; then
+	diff "$TMP/rs.plain" "$TMP/rs.citus" | head -n 40 >&2
+	fail "row security: Citus and one server differ"
+fi
+echo "  $(grep -c '^\$ ' "$TMP/rs.citus") commands, $(wc -l <"$TMP/rs.citus") lines alike"
+
 section "what does not run on Citus yet fails closed"
 # reconcile reads clearing_record together with the statement's entries
 # (temporary tables) and the coordinator's tables in correlated subqueries
