@@ -28,8 +28,10 @@ static const char *value_or_null(PGresult *res, int i, int c)
 	return PQgetisnull(res, i, c) ? NULL : PQgetvalue(res, i, c);
 }
 
-/* Row i of the list into *c, with its changes (rows of ch). */
-static void fill(PGresult *res, int i, PGresult *ch, struct cl_conflict *c)
+/* Row i of the list into *c, with its changes: the rows of ch
+ * (conflicts_changes: i + 1 in its first column, in order) from *next on
+ * that are its; *next is left after them. */
+static void fill(PGresult *res, int i, PGresult *ch, int *next, struct cl_conflict *c)
 {
 	c->ncols = LIST_CONFLICT_COLS;
 	for (int k = 0; k < LIST_CONFLICT_COLS; k++) {
@@ -45,13 +47,17 @@ static void fill(PGresult *res, int i, PGresult *ch, struct cl_conflict *c)
 		if (!PQgetisnull(res, i, k))
 			c->accounts[c->naccounts++] = PQgetvalue(res, i, k);
 	c->nchanges = 0;
-	for (int r = 0; r < PQntuples(ch) && c->nchanges < CL_CONFLICT_MAX_CHANGES; r++) {
-		struct cl_conflict_change *x = &c->changes[c->nchanges++];
+	for (; *next < PQntuples(ch) && atoi(PQgetvalue(ch, *next, 0)) == i + 1; (*next)++) {
+		struct cl_conflict_change *x;
 		const struct cl_field *fd;
+		int r = *next;
 
-		x->field = PQgetvalue(ch, r, 0);
-		x->old_value = value_or_null(ch, r, 1);
-		x->new_value = value_or_null(ch, r, 2);
+		if (c->nchanges == CL_CONFLICT_MAX_CHANGES)
+			continue;
+		x = &c->changes[c->nchanges++];
+		x->field = PQgetvalue(ch, r, 1);
+		x->old_value = value_or_null(ch, r, 2);
+		x->new_value = value_or_null(ch, r, 3);
 		fd = cl_field_by_name(x->field, strlen(x->field));
 		x->account = fd && (fd->flags & CL_FF_ACCOUNT);
 	}
@@ -63,10 +69,12 @@ enum cl_db_status cl_conflicts_list(struct cl_db *db, long long load_id, const c
 {
 	char id[24];
 	const char *p[3] = { NULL, tenant, all ? "true" : "false" };
-	PGresult *res;
+	PGresult *res, *ch;
 	enum cl_db_status st;
 	struct cl_conflict *c;
-	int n;
+	struct cl_text_array loads = { 0 }, ords = { 0 };
+	const char *cp[2];
+	int n, next = 0;
 
 	*found = 0;
 	if (load_id) {
@@ -75,20 +83,26 @@ enum cl_db_status cl_conflicts_list(struct cl_db *db, long long load_id, const c
 	}
 	if ((st = cl_db_exec(db, CL_SQL_CONFLICTS_LIST, 3, p, &res, err)) != CL_DB_OK)
 		return st;
-	c = cl_xmalloc(sizeof(*c));
 	n = PQntuples(res);
+	/* the changes of every conflict listed, in one statement */
 	for (int i = 0; i < n; i++) {
-		const char *cp[2] = { PQgetvalue(res, i, 0), PQgetvalue(res, i, 4) };
-		PGresult *ch;
-
-		if ((st = cl_db_exec(db, CL_SQL_CONFLICTS_CHANGES, 2, cp, &ch, err)) != CL_DB_OK)
-			break;
-		fill(res, i, ch, c);
-		fn(ctx, c);
-		PQclear(ch);
-		(*found)++;
+		cl_text_array_add(&loads, PQgetvalue(res, i, 0));
+		cl_text_array_add(&ords, PQgetvalue(res, i, 4));
 	}
-	free(c);
+	cp[0] = cl_text_array_text(&loads);
+	cp[1] = cl_text_array_text(&ords);
+	if (n > 0 && (st = cl_db_exec(db, CL_SQL_CONFLICTS_CHANGES, 2, cp, &ch, err)) == CL_DB_OK) {
+		c = cl_xmalloc(sizeof(*c));
+		for (int i = 0; i < n; i++) {
+			fill(res, i, ch, &next, c);
+			fn(ctx, c);
+			(*found)++;
+		}
+		free(c);
+		PQclear(ch);
+	}
+	cl_text_array_free(&loads);
+	cl_text_array_free(&ords);
 	PQclear(res);
 	return st;
 }

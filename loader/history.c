@@ -112,8 +112,19 @@ enum cl_db_status cl_history_other_tenants(struct cl_db *db, enum cl_show_by by,
 					   struct cl_error *err)
 {
 	const char *p[2] = { tenant, value };
+	PGresult *tenants;
+	enum cl_db_status st;
 
-	return run(db, lookup_of(by)->other_tenants, 2, p, "tenant", fn, ctx, NULL, err);
+	/* the other tenants first (a statement of the load history alone),
+	   then their records: one statement could not run on Citus */
+	if ((st = cl_db_exec(db, CL_SQL_HISTORY_TENANTS_OTHER, 1, p, &tenants, err)) != CL_DB_OK)
+		return st;
+	if (!PQgetisnull(tenants, 0, 0)) {
+		p[0] = PQgetvalue(tenants, 0, 0);
+		st = run(db, lookup_of(by)->other_tenants, 2, p, "tenant", fn, ctx, NULL, err);
+	}
+	PQclear(tenants);
+	return st;
 }
 
 /* The row of `loads` (history_loads_of: load_id first, in order) of load

@@ -15,7 +15,34 @@
 -- Per parked version one probe of its journal row (a lateral: the
 -- planner would rather walk every conflict's journal row), then of the
 -- matched record by its (load_id, ordinal) index; load $1's journal rows
--- by clearing_dedupe_event_key.
+-- by clearing_dedupe_event_key.  The parked versions, their journal rows
+-- and the matched records are each read in a materialized CTE, then
+-- joined with the loads and resolutions: one text for one server and
+-- Citus, where the quarantine and the records are distributed and the
+-- rest the coordinator's (each CTE is read on its own: the record probe a
+-- lateral subquery PostgreSQL does not pull up, as 0040's;
+-- docs/design/0047-citus-show-conflicts-reconcile.md).
+WITH c AS MATERIALIZED (
+  SELECT c.load_id, c.ordinal, c.position, c.tenant, c.kind, c.natural_key,
+         c.amount_minor, c.currency, c.receiving_account, c.debtor_account, c.creditor_account
+  FROM clearing_quarantine c
+  WHERE ($2::text IS NULL OR c.tenant = $2::text)),
+e AS MATERIALIZED (
+  SELECT c.load_id, c.ordinal, e.reason, e.matched_key, e.matched_load_id,
+         e.matched_ordinal, e.matched_position
+  FROM c
+  CROSS JOIN LATERAL (
+    SELECT e.reason, e.matched_key, e.matched_load_id, e.matched_ordinal, e.matched_position
+    FROM clearing_dedupe_event e
+    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal AND e.reason <> 'duplicate'
+    LIMIT 1) e),
+r AS MATERIALIZED (
+  SELECT e.load_id, e.ordinal, r.load_id AS matched_load_id
+  FROM e
+  CROSS JOIN LATERAL (
+    SELECT r.load_id FROM clearing_record r
+    WHERE r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
+    ORDER BY r.shard) r)
 SELECT c.load_id, l.outcome, l.file_name, c.position AS line, c.ordinal, c.tenant, c.kind,
        c.natural_key, e.reason, e.matched_key, e.matched_load_id,
        e.matched_position AS matched_line, ml.file_name AS matched_file_name,
@@ -23,15 +50,11 @@ SELECT c.load_id, l.outcome, l.file_name, c.position AS line, c.ordinal, c.tenan
        pg_catalog.to_char(v.resolved_at, {iso_ts}) AS resolved_at,
        c.amount_minor, c.currency,
        c.receiving_account, c.debtor_account, c.creditor_account
-FROM clearing_quarantine c
+FROM c
 JOIN clearing_load l ON l.load_id = c.load_id
-CROSS JOIN LATERAL (
-  SELECT e.reason, e.matched_key, e.matched_load_id, e.matched_ordinal, e.matched_position
-  FROM clearing_dedupe_event e
-  WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal AND e.reason <> 'duplicate'
-  LIMIT 1) e
-JOIN clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
-JOIN clearing_load ml ON ml.load_id = r.load_id
+JOIN e ON e.load_id = c.load_id AND e.ordinal = c.ordinal
+JOIN r ON r.load_id = c.load_id AND r.ordinal = c.ordinal
+JOIN clearing_load ml ON ml.load_id = r.matched_load_id
 LEFT JOIN clearing_resolution v ON v.load_id = c.load_id AND v.ordinal = c.ordinal
 WHERE ($1::bigint IS NULL OR c.load_id = $1::bigint
        OR EXISTS (SELECT 1 FROM clearing_dedupe_event k
@@ -43,25 +66,49 @@ WHERE ($1::bigint IS NULL OR c.load_id = $1::bigint
                        WHERE k.matched_load_id = e.matched_load_id
                          AND k.matched_ordinal = e.matched_ordinal
                          AND k.reason = 'conflict' AND k.load_id = $1::bigint)))
-  AND ($2::text IS NULL OR c.tenant = $2::text)
   AND ($3::boolean OR v.load_id IS NULL)
 ORDER BY c.load_id, c.ordinal
 
 -- name: conflicts_changes
--- The differing compared fields of conflict (load $1, ordinal $2), those
--- its journal row names, in the field table's order: the name, the
--- matched record's (old) and the version's (new) value.
-SELECT x.f AS field, x.o AS old_value, x.n AS new_value
-FROM clearing_quarantine c
-JOIN clearing_dedupe_event e
-  ON e.load_id = c.load_id AND e.ordinal = c.ordinal AND e.reason <> 'duplicate'
-JOIN clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
+-- The differing compared fields of each conflict listed (load $1[i],
+-- ordinal $2[i]), those its journal row names, in the order of the
+-- field table; after i, the name, the matched record's (old) and the version's
+-- (new) value; by i.  One statement for the whole list: the versions,
+-- their journal rows and the records they name each read on their own
+-- (materialized CTEs, as conflicts_list's; on Citus each a distributed
+-- read of the whole list at once, not one per conflict), then compared.
+WITH k AS MATERIALIZED (
+  SELECT k.load_id, k.ordinal, k.i
+  FROM ROWS FROM (pg_catalog.unnest($1::bigint[]), pg_catalog.unnest($2::bigint[]))
+    WITH ORDINALITY AS k(load_id, ordinal, i)),
+c AS MATERIALIZED (
+  SELECT k.i, c.*
+  FROM k
+  CROSS JOIN LATERAL (
+    SELECT c.* FROM clearing_quarantine c
+    WHERE c.load_id = k.load_id AND c.ordinal = k.ordinal
+    ORDER BY c.shard) c),
+e AS MATERIALIZED (
+  SELECT k.i, e.fields, e.matched_load_id, e.matched_ordinal
+  FROM k
+  JOIN clearing_dedupe_event e
+    ON e.load_id = k.load_id AND e.ordinal = k.ordinal AND e.reason <> 'duplicate'),
+r AS MATERIALIZED (
+  SELECT e.i, r.*
+  FROM e
+  CROSS JOIN LATERAL (
+    SELECT r.* FROM clearing_record r
+    WHERE r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
+    ORDER BY r.shard) r)
+SELECT c.i, x.f AS field, x.o AS old_value, x.n AS new_value
+FROM c
+JOIN e ON e.i = c.i
+JOIN r ON r.i = c.i AND r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
 CROSS JOIN LATERAL (
   SELECT v.f, v.o, v.n, pg_catalog.row_number() OVER () AS k
   FROM (VALUES {compared_changes}) AS v(f, o, n)
   WHERE v.f = ANY (e.fields)) x
-WHERE c.load_id = $1::bigint AND c.ordinal = $2::bigint
-ORDER BY x.k
+ORDER BY c.i, x.k
 
 -- name: conflicts_find
 -- The conflict of load $1 with ordinal $2 or at line $3 (the other NULL):
@@ -84,14 +131,27 @@ WHERE v.load_id = $1::bigint AND v.ordinal = $2::bigint
 -- The record conflict (load $1, ordinal $2) matched, the number of
 -- corrections it has (its next correction's key: rules/correction.h), and
 -- its accounts (for masking that key).
+-- The journal rows and the records they name read on their own
+-- (materialized CTEs, as conflicts_list's).
+WITH e AS MATERIALIZED (
+  SELECT e.matched_load_id, e.matched_ordinal
+  FROM clearing_dedupe_event e
+  WHERE e.load_id = $1::bigint AND e.ordinal = $2::bigint AND e.reason <> 'duplicate'),
+r AS MATERIALIZED (
+  SELECT r.*
+  FROM e
+  CROSS JOIN LATERAL (
+    SELECT r.load_id, r.ordinal, r.position, r.natural_key,
+           r.receiving_account, r.debtor_account, r.creditor_account
+    FROM clearing_record r
+    WHERE r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
+    ORDER BY r.shard) r)
 SELECT r.load_id, r.ordinal, r.position, r.natural_key,
        (SELECT pg_catalog.count(*) FROM clearing_resolution v
         WHERE v.matched_load_id = r.load_id AND v.matched_ordinal = r.ordinal
           AND v.verdict = 'accepted') AS corrections,
        r.receiving_account, r.debtor_account, r.creditor_account
-FROM clearing_dedupe_event e
-JOIN clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
-WHERE e.load_id = $1::bigint AND e.ordinal = $2::bigint AND e.reason <> 'duplicate'
+FROM r
 LIMIT 1
 
 -- name: conflicts_insert_load
@@ -122,20 +182,35 @@ FROM (SELECT p.*
 -- reason $4 ('correction': under the correction's key $5; 'dismissal':
 -- $5 NULL, under the conflict's key) for conflict (load $2, ordinal $3),
 -- naming the record it matched and the compared fields that differ (as
--- the conflict's own journal row names them).
+-- the conflict's own journal row names them).  The version, its journal
+-- rows and the record read on their own (materialized CTEs, as
+-- conflicts_list's), then written to the journal.
 INSERT INTO clearing_dedupe_event (load_id, ordinal, position, tenant, kind, natural_key,
                                           reason, matched_key, matched_load_id, matched_ordinal,
                                           matched_position, fields)
+WITH c AS MATERIALIZED (
+  SELECT c.position, c.tenant, c.kind, c.natural_key FROM clearing_quarantine c
+  WHERE c.load_id = $2::bigint AND c.ordinal = $3::bigint),
+e AS MATERIALIZED (
+  SELECT e.fields, e.matched_load_id, e.matched_ordinal
+  FROM clearing_dedupe_event e
+  WHERE e.load_id = $2::bigint AND e.ordinal = $3::bigint AND e.reason <> 'duplicate'),
+r AS MATERIALIZED (
+  SELECT r.*
+  FROM e
+  CROSS JOIN LATERAL (
+    SELECT r.load_id, r.ordinal, r.position, r.natural_key
+    FROM clearing_record r
+    WHERE r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
+    ORDER BY r.shard) r)
 SELECT $1::bigint, 1, c.position, c.tenant, c.kind, coalesce($5::text, c.natural_key), $4::text,
        CASE WHEN r.natural_key = coalesce($5::text, c.natural_key) THEN NULL
             ELSE r.natural_key END,
        r.load_id, r.ordinal, r.position,
        e.fields
-FROM clearing_quarantine c
-JOIN clearing_dedupe_event e
-  ON e.load_id = c.load_id AND e.ordinal = c.ordinal AND e.reason <> 'duplicate'
-JOIN clearing_record r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
-WHERE c.load_id = $2::bigint AND c.ordinal = $3::bigint
+FROM c
+CROSS JOIN e
+JOIN r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
 
 -- name: conflicts_record_resolution
 -- Conflict (load $1, ordinal $2) of tenant $3 resolved: verdict $4, the

@@ -114,14 +114,16 @@ WHERE r.tenant = $1 AND (r.uetr = pg_catalog.lower($2) OR r.orgnl_uetr = pg_cata
 
 -- The tenants other than $1 that hold records a lookup matches, when the
 -- lookup found none in tenant $1 (show without --tenant): each tenant and
--- its count, at most 10 tenants.  The tenants are walked through
--- clearing_load_tenant_started one at a time (a loose index scan), then
--- each is looked up by the same index as the lookup itself.
+-- its count, at most 10 tenants.  Two statements: the tenants, walked
+-- through clearing_load_tenant_started one at a time (a loose index scan,
+-- a recursive CTE of the load history only), then the records of those
+-- tenants by the same index as the lookup itself (the tenants an array:
+-- one probe per tenant).  On Citus a recursive CTE cannot share a statement
+-- with a distributed table (docs/design/0047-citus-show-conflicts-reconcile.md).
 
--- fragment: history_tenants
--- Every tenant that has loads, as t(tenant), by a skip scan of the
--- (tenant, load) index: one probe per tenant, never the load table (the
--- last row is NULL).
+-- name: history_tenants_other
+-- Every tenant other than $1 that has loads, as one text[], by a skip scan
+-- of the (tenant, load) index: one probe per tenant, never the load table.
 WITH RECURSIVE t(tenant) AS (
   (SELECT l.tenant FROM clearing_load l ORDER BY l.tenant LIMIT 1)
   UNION ALL
@@ -129,51 +131,53 @@ WITH RECURSIVE t(tenant) AS (
           ORDER BY l.tenant LIMIT 1)
   FROM t WHERE t.tenant IS NOT NULL
 )
+SELECT pg_catalog.array_agg(t.tenant ORDER BY t.tenant)
+FROM t
+WHERE t.tenant IS NOT NULL AND t.tenant <> $1
 
 -- fragment: history_other_count
--- Each tenant of {history_tenants} and how many records it holds that the
--- condition after it (AND ...) matches, counted by the lookup's own index;
--- the statement closes the count with ") c" and keeps the tenants other
--- than its $1 that hold any.
-{history_tenants}
-SELECT t.tenant, c.records
-FROM t CROSS JOIN LATERAL (
-  SELECT pg_catalog.count(*) AS records
-  FROM clearing_record r
-  WHERE r.tenant = t.tenant
+-- Each tenant of the statement's $1 (text[], history_tenants_other) and how
+-- many records it holds that the condition after it matches (the first:
+-- the tenant among them), counted by the lookup's own index; the
+-- statement closes with {history_other_group}.
+SELECT r.tenant, pg_catalog.count(*) AS records
+FROM clearing_record r
+WHERE
+
+-- fragment: history_other_group
+-- The end of each statement of {history_other_count}: at most 10 tenants.
+GROUP BY r.tenant
+ORDER BY r.tenant
+LIMIT 10
 
 -- name: history_other_tenants_by_key
--- The tenants other than $1 with records under natural key $2.
+-- The tenants of $1 with records under natural key $2.
 {history_other_count}
-    AND r.kind = ANY ({history_kinds})
-    AND r.natural_key = $2) c
-WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
-ORDER BY t.tenant
-LIMIT 10
+  r.tenant = ANY ($1::text[])
+  AND r.kind = ANY ({history_kinds})
+  AND r.natural_key = $2
+{history_other_group}
 
 -- name: history_other_tenants_by_trace
--- The tenants other than $1 with records of trace or original trace $2.
-{history_other_count} AND (r.trace_number = $2 OR r.original_trace = $2)) c
-WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
-ORDER BY t.tenant
-LIMIT 10
+-- The tenants of $1 with records of trace or original trace $2.
+{history_other_count}
+  r.tenant = ANY ($1::text[])
+  AND (r.trace_number = $2 OR r.original_trace = $2)
+{history_other_group}
 
 -- name: history_other_tenants_by_e2e
--- The tenants other than $1 with records of EndToEndId or original
--- EndToEndId $2.
-{history_other_count} AND (r.end_to_end_id = $2 OR r.orgnl_end_to_end_id = $2)) c
-WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
-ORDER BY t.tenant
-LIMIT 10
+-- The tenants of $1 with records of EndToEndId or original EndToEndId $2.
+{history_other_count}
+  r.tenant = ANY ($1::text[])
+  AND (r.end_to_end_id = $2 OR r.orgnl_end_to_end_id = $2)
+{history_other_group}
 
 -- name: history_other_tenants_by_uetr
--- The tenants other than $1 with records of UETR or original UETR $2 (any
--- case).
+-- The tenants of $1 with records of UETR or original UETR $2 (any case).
 {history_other_count}
-    AND (r.uetr = pg_catalog.lower($2) OR r.orgnl_uetr = pg_catalog.lower($2))) c
-WHERE t.tenant IS NOT NULL AND t.tenant <> $1 AND c.records > 0
-ORDER BY t.tenant
-LIMIT 10
+  r.tenant = ANY ($1::text[])
+  AND (r.uetr = pg_catalog.lower($2) OR r.orgnl_uetr = pg_catalog.lower($2))
+{history_other_group}
 
 -- The facts of the records one lookup found, each kind of fact for all of
 -- them in one statement (show sends the same few statements whatever the
@@ -192,10 +196,10 @@ LIMIT 10
 -- or matches: in a fresh session each of those statements costs more to
 -- plan than this probe.
 SELECT {load_columns},
-       EXISTS (SELECT FROM clearing_quarantine q WHERE q.tenant = $2) AS tenant_has_parked,
-       EXISTS (SELECT FROM clearing_reconcile_match m WHERE m.tenant = $2)
+       EXISTS (SELECT 1 FROM clearing_quarantine q WHERE q.tenant = $2) AS tenant_has_parked,
+       EXISTS (SELECT 1 FROM clearing_reconcile_match m WHERE m.tenant = $2)
          AS tenant_has_reconciled,
-       EXISTS (SELECT FROM clearing_break_decision d WHERE d.tenant = $2)
+       EXISTS (SELECT 1 FROM clearing_break_decision d WHERE d.tenant = $2)
          AS tenant_has_decided
 FROM clearing_load l
 WHERE l.load_id = ANY ($1::bigint[])
@@ -239,12 +243,32 @@ q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.ki
        q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
        pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
 
+-- fragment: history_load_of_q
+-- The load of q (a materialized CTE's row), as l: a probe of its primary
+-- key per row (LIMIT: not pulled up into a join, whose planner, not knowing
+-- the CTE's size, would hash the whole load history).
+SELECT l.load_uuid, l.file_name, l.outcome, l.started_at
+FROM clearing_load l
+WHERE l.load_id = q.load_id
+LIMIT 1
+
 -- fragment: history_parked
--- A parked version as show prints it, for the statements after it to
--- filter.
+-- The parked versions the condition after it matches (its closing
+-- parenthesis, then {history_parked_shown}, end the statement): read
+-- first, then joined with their loads.  One text for one server and Citus:
+-- the quarantine is distributed there and the load history the
+-- coordinator's; a materialized CTE is read on its own (on Citus a
+-- distributed subplan) and the join is then local.
+WITH q AS MATERIALIZED (
+  SELECT q.* FROM clearing_quarantine q
+  WHERE
+
+-- fragment: history_parked_shown
+-- The versions of {history_parked} with their loads, as show prints them.
 SELECT {history_parked_columns}
-FROM clearing_quarantine q
-JOIN clearing_load l ON l.load_id = q.load_id
+FROM q
+CROSS JOIN LATERAL ({history_load_of_q}) l
+ORDER BY q.load_id, q.ordinal
 
 -- name: history_quarantine_of
 -- The versions of each record parked in quarantine: those under its own
@@ -252,20 +276,38 @@ JOIN clearing_load l ON l.load_id = q.load_id
 -- whose journal row names it as the record they copy (a near duplicate,
 -- parked under its own, other key; the record: load $4[i], ordinal
 -- $5[i]).  After i, the version's ordinal (its order, with load_id), then
--- the columns of history_parked; a version both ways is one row.
-SELECT k.i, q.ordinal AS parked_ordinal, {history_parked_columns}
-FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]))
-  WITH ORDINALITY AS k(kind, natural_key, i)
-JOIN clearing_quarantine q
-  ON q.tenant = $1 AND q.kind = k.kind AND q.natural_key = k.natural_key
-JOIN clearing_load l ON l.load_id = q.load_id
-UNION
-SELECT k.i, q.ordinal, {history_parked_columns}
-FROM ROWS FROM (pg_catalog.unnest($4::bigint[]), pg_catalog.unnest($5::bigint[]))
-  WITH ORDINALITY AS k(load_id, ordinal, i)
-JOIN clearing_dedupe_event e ON e.matched_load_id = k.load_id AND e.matched_ordinal = k.ordinal
-JOIN clearing_quarantine q ON q.load_id = e.load_id AND q.ordinal = e.ordinal
-JOIN clearing_load l ON l.load_id = q.load_id
+-- the columns of history_parked; a version both ways is one row.  The
+-- keys, the journal's rows (the coordinator's on Citus) and the parked
+-- versions (distributed there: probes per key, lateral subqueries
+-- PostgreSQL does not pull up, as 0040's) are each read on their own, then
+-- joined with their loads (docs/design/0047-citus-show-conflicts-reconcile.md).
+WITH k AS MATERIALIZED (
+  SELECT k.kind, k.natural_key, k.i
+  FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]))
+    WITH ORDINALITY AS k(kind, natural_key, i)),
+j AS MATERIALIZED (
+  SELECT k.i, e.load_id, e.ordinal
+  FROM ROWS FROM (pg_catalog.unnest($4::bigint[]), pg_catalog.unnest($5::bigint[]))
+    WITH ORDINALITY AS k(load_id, ordinal, i)
+  JOIN clearing_dedupe_event e
+    ON e.matched_load_id = k.load_id AND e.matched_ordinal = k.ordinal),
+q AS MATERIALIZED (
+  SELECT k.i, q.*
+  FROM k
+  CROSS JOIN LATERAL (
+    SELECT q.* FROM clearing_quarantine q
+    WHERE q.tenant = $1 AND q.kind = k.kind AND q.natural_key = k.natural_key
+    ORDER BY q.shard) q
+  UNION ALL
+  SELECT j.i, q.*
+  FROM j
+  CROSS JOIN LATERAL (
+    SELECT q.* FROM clearing_quarantine q
+    WHERE q.load_id = j.load_id AND q.ordinal = j.ordinal
+    ORDER BY q.shard) q)
+SELECT DISTINCT q.i, q.ordinal AS parked_ordinal, {history_parked_columns}
+FROM q
+CROSS JOIN LATERAL ({history_load_of_q}) l
 ORDER BY 1, 3, 2
 
 -- name: history_reconciled_of
@@ -295,28 +337,47 @@ ORDER BY k.i, m.matched_at, m.entry_kind, m.entry_key
 -- UETR, else (one without OrgnlUETR) by its EndToEndId and, when both have
 -- one, its TxId; with the load that applied each, in the order they were
 -- loaded.  A cancellation names no cancellation.  Index probes of
--- orgnl_uetr and orgnl_end_to_end_id (011), from the values show read.
-SELECT k.i, c.kind AS cancellation_kind, c.natural_key AS cancellation_key,
-       c.cancellation_status, c.reason_code AS cancellation_reason, c.load_id,
-       pg_catalog.to_char(l.started_at, {iso_ts}) AS loaded_at
-FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]),
-                pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[]))
-  WITH ORDINALITY AS k(kind, uetr, e2e, txid, i)
-CROSS JOIN LATERAL (
-  SELECT c.kind, c.natural_key, c.cancellation_status, c.reason_code, c.load_id, c.ordinal
-  FROM clearing_record c
-  WHERE c.tenant = $1 AND c.orgnl_uetr = NULLIF(k.uetr, '')
-    AND c.kind IN ('camt.056', 'camt.029')
+-- orgnl_uetr and orgnl_end_to_end_id (011), from the values show read;
+-- the records read on their own (one CTE per reference: Citus refuses a
+-- UNION ALL in a lateral, one server an OR of the two), then joined with
+-- their loads (on Citus the records are distributed, the loads the
+-- coordinator's).
+WITH k AS MATERIALIZED (
+  SELECT k.kind, k.uetr, k.e2e, k.txid, k.i
+  FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]),
+                  pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[]))
+    WITH ORDINALITY AS k(kind, uetr, e2e, txid, i)
+  WHERE k.kind NOT IN ('camt.056', 'camt.029')),
+by_uetr AS MATERIALIZED (
+  SELECT k.i, c.*
+  FROM k
+  CROSS JOIN LATERAL (
+    SELECT c.kind, c.natural_key, c.cancellation_status, c.reason_code, c.load_id, c.ordinal
+    FROM clearing_record c
+    WHERE c.tenant = $1 AND c.orgnl_uetr = NULLIF(k.uetr, '')
+      AND c.kind IN ('camt.056', 'camt.029')
+    ORDER BY c.shard) c),
+by_e2e AS MATERIALIZED (
+  SELECT k.i, c.*
+  FROM k
+  CROSS JOIN LATERAL (
+    SELECT c.kind, c.natural_key, c.cancellation_status, c.reason_code, c.load_id, c.ordinal
+    FROM clearing_record c
+    WHERE c.tenant = $1 AND c.orgnl_end_to_end_id = NULLIF(k.e2e, '')
+      AND c.orgnl_uetr IS NULL
+      AND coalesce(c.orgnl_tx_id = NULLIF(k.txid, ''), true)
+      AND c.kind IN ('camt.056', 'camt.029')
+    ORDER BY c.shard) c),
+q AS (
+  SELECT * FROM by_uetr
   UNION ALL
-  SELECT c.kind, c.natural_key, c.cancellation_status, c.reason_code, c.load_id, c.ordinal
-  FROM clearing_record c
-  WHERE c.tenant = $1 AND c.orgnl_end_to_end_id = NULLIF(k.e2e, '')
-    AND c.orgnl_uetr IS NULL
-    AND coalesce(c.orgnl_tx_id = NULLIF(k.txid, ''), true)
-    AND c.kind IN ('camt.056', 'camt.029')) c
-JOIN clearing_load l ON l.load_id = c.load_id
-WHERE k.kind NOT IN ('camt.056', 'camt.029')
-ORDER BY k.i, c.load_id, c.ordinal
+  SELECT * FROM by_e2e)
+SELECT q.i, q.kind AS cancellation_kind, q.natural_key AS cancellation_key,
+       q.cancellation_status, q.reason_code AS cancellation_reason, q.load_id,
+       pg_catalog.to_char(l.started_at, {iso_ts}) AS loaded_at
+FROM q
+CROSS JOIN LATERAL ({history_load_of_q}) l
+ORDER BY q.i, q.load_id, q.ordinal
 
 -- name: history_decisions_of
 -- The decisions on each record as a break (tenant $1, kind $2[i], natural
@@ -338,30 +399,26 @@ ORDER BY k.i, d.version
 -- name: history_key_quarantine
 -- The versions parked under a key that was never applied (tenant $1,
 -- natural key $2): show KEY still shows them.
-{history_parked}
-WHERE q.tenant = $1 AND q.natural_key = $2
-ORDER BY q.load_id, q.ordinal
+{history_parked} q.tenant = $1 AND q.natural_key = $2)
+{history_parked_shown}
 
 -- name: history_quarantine_by_trace
 -- The versions parked by held and quarantined loads of tenant $1 with ACH trace number
 -- $2: show finds a payment seen only in such a file.
-{history_parked}
-WHERE q.tenant = $1 AND q.trace_number = $2
-ORDER BY q.load_id, q.ordinal
+{history_parked} q.tenant = $1 AND q.trace_number = $2)
+{history_parked_shown}
 
 -- name: history_quarantine_by_e2e
 -- The versions parked by held and quarantined loads of tenant $1 with EndToEndId
 -- $2: show finds a payment seen only in such a file.
-{history_parked}
-WHERE q.tenant = $1 AND q.end_to_end_id = $2
-ORDER BY q.load_id, q.ordinal
+{history_parked} q.tenant = $1 AND q.end_to_end_id = $2)
+{history_parked_shown}
 
 -- name: history_quarantine_by_uetr
 -- The versions parked by held and quarantined loads of tenant $1 with UETR
 -- $2 (any case): show finds a payment seen only in such a file.
-{history_parked}
-WHERE q.tenant = $1 AND q.uetr = pg_catalog.lower($2)
-ORDER BY q.load_id, q.ordinal
+{history_parked} q.tenant = $1 AND q.uetr = pg_catalog.lower($2))
+{history_parked_shown}
 
 -- name: history_lock_uuid
 -- Try the session-level advisory lock on load UUID $1 (any case): false

@@ -147,10 +147,11 @@ explain_exec history_show_by_uetr "'$TENANT', :'uetr', 101"
 explain_exec history_count_by_uetr "'$TENANT', :'uetr'"
 # show without --tenant that found nothing: the other tenants (the year
 # of loads of 40 other tenants below walked one tenant at a time)
-explain_exec history_other_tenants_by_key "'$TENANT', :'key'"
-explain_exec history_other_tenants_by_trace "'$TENANT', :'trace'"
-explain_exec history_other_tenants_by_e2e "'$TENANT', :'e2e'"
-explain_exec history_other_tenants_by_uetr "'$TENANT', :'uetr'"
+explain_exec history_tenants_other "'$TENANT'"
+explain_exec history_other_tenants_by_key "ARRAY['$TENANT'], :'key'"
+explain_exec history_other_tenants_by_trace "ARRAY['$TENANT'], :'trace'"
+explain_exec history_other_tenants_by_e2e "ARRAY['$TENANT'], :'e2e'"
+explain_exec history_other_tenants_by_uetr "ARRAY['$TENANT'], :'uetr'"
 # the facts of the records a lookup found, all of them at once: 100
 # records of the first load (the re-upload's duplicates hit them)
 emit "SELECT pg_catalog.array_agg(load_id ORDER BY load_id, ordinal) AS recs_load,
@@ -181,7 +182,7 @@ emit "SELECT load_id AS q_load, ordinal AS q_ord, position AS q_line
 explain_exec conflicts_list "NULL, NULL, true" conflicts_list_all
 emit "\\echo @@plan conflicts_list_load" \
 	"EXPLAIN (FORMAT JSON) EXECUTE conflicts_list(:q_load, '$TENANT', false)" '\g'
-explain_exec conflicts_changes ":q_load, :q_ord"
+explain_exec conflicts_changes "ARRAY[:q_load]::bigint[], ARRAY[:q_ord]::bigint[]"
 explain_exec conflicts_find ":q_load, NULL, :q_line"
 explain_exec conflicts_target ":q_load, :q_ord"
 explain_exec conflicts_insert_load "pg_catalog.gen_random_uuid(), :q_load, 1, 'x'"
