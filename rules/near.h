@@ -8,9 +8,11 @@
  * records are near duplicates when they have the same kind, the same near
  * identity (cl_near_key), other natural keys and near dates
  * (cl_near_dates).  The identity is text, computed here for every record
- * the loader writes and stored in clearing_record.near_key, so the
- * database finds copies by an index probe; sql/010_near_key.sql computes
- * the same text for records applied before (clearing_near_key), and
+ * the loader writes; clearing_record.near_key stores its hash
+ * (cl_near_hash: 16 bytes, not the text's 50 to 60; migration 034), so
+ * the database finds copies by an index probe; sql/010_near_key.sql
+ * computes the same text for records applied before (clearing_near_key)
+ * and sql/034_near_hash.sql the same hash (clearing_near_hash), and
  * tests/db/test_near_vectors.sh holds both to the same answers.
  *
  * The identity, with each field escaped ('\' and '|' get a '\' before
@@ -61,6 +63,16 @@ bool cl_near_plain_return(const char *code);
  * truncates).  Returns false, with out[0] = '\0', for a record the rule is
  * not about. */
 bool cl_near_key(const struct cl_record *rec, char *out, size_t cap);
+
+/* The bytes of the stored identity: the first 16 of its SHA-256. */
+#define CL_NEAR_HASH_LEN 16
+
+/* The record's stored near identity: the first CL_NEAR_HASH_LEN bytes of
+ * the SHA-256 of cl_near_key's text, into out.  Returns false, out
+ * untouched, for a record the rule is not about.  Two identities that
+ * differ share a hash with a chance of 2^-128 a pair; a near duplicate
+ * also needs the same kind, shard (the trace) and a near date. */
+bool cl_near_hash(const struct cl_record *rec, unsigned char out[CL_NEAR_HASH_LEN]);
 
 /* Are two effective dates ("YYYY-MM-DD", or "" for none) near: within
  * CL_NEAR_BANKING_DAYS banking days (banking_days.h), or either absent or

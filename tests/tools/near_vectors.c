@@ -5,9 +5,9 @@
  *   near_vectors keys <VECTORS
  *       each line: kind, company_id, trace_number, receiving_account,
  *       receiving_dfi, amount_minor, original_trace, reason_code,
- *       original_rdfi, tab-separated; prints the line number and the near
- *       identity of rules/near.c (an empty field when the rule is not
- *       about the kind)
+ *       original_rdfi, tab-separated; prints the line number, the near
+ *       identity of rules/near.c and its stored hash (cl_near_hash) in hex
+ *       (both empty when the rule is not about the kind)
  *   near_vectors shards <VECTORS
  *       each line: kind, natural key, tab-separated; prints the line
  *       number and the shard identity of rules/shard.c
@@ -41,6 +41,8 @@ static int field(char *dst, size_t cap, char **line)
 static int keys(void)
 {
 	char buf[4096], kind[32], amount[32], out[CL_NEAR_KEY_MAX];
+	char hex[2 * CL_NEAR_HASH_LEN + 1];
+	unsigned char h[CL_NEAR_HASH_LEN];
 	unsigned long no = 0;
 
 	while (fgets(buf, sizeof(buf), stdin)) {
@@ -66,7 +68,11 @@ static int keys(void)
 		rec.amount_minor = strtoll(amount, NULL, 10);
 		if (!cl_near_key(&rec, out, sizeof(out)))
 			out[0] = '\0';
-		printf("%lu\t%s\n", no, out);
+		hex[0] = '\0';
+		if (cl_near_hash(&rec, h))
+			for (int i = 0; i < CL_NEAR_HASH_LEN; i++)
+				snprintf(hex + 2 * i, 3, "%02x", h[i]);
+		printf("%lu\t%s\t%s\n", no, out, hex);
 	}
 	return 0;
 }
