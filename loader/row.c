@@ -29,6 +29,11 @@ const struct cl_field *cl_row_stored(size_t i)
  * ordinal and the journal's key. */
 #define STAGE_COLUMNS ((int)sizeof(stored_ids) + 4)
 
+/* The near identity's digest context: made at the first ACH record,
+ * reused for the process (base/sha256.h: no fetch, no allocation a
+ * digest). */
+static struct cl_sha256 *near_sha;
+
 void cl_row_value(const struct cl_field *f, const struct cl_record *r, struct cl_row_value *v)
 {
 	const char *p = (const char *)r + f->offset;
@@ -81,7 +86,9 @@ void cl_row_value(const struct cl_field *f, const struct cl_record *r, struct cl
 	case CL_FT_DERIVED:
 		/* the only derived field: the near identity's hash, NULL for
 		   the kinds the rule is not about */
-		if (cl_near_hash(r, v->buf)) {
+		if (!near_sha)
+			near_sha = cl_sha256_new();
+		if (cl_near_hash(near_sha, r, v->buf)) {
 			v->kind = CL_RV_HASH;
 			v->s = (const char *)v->buf;
 			v->len = CL_NEAR_HASH_LEN;

@@ -2,14 +2,10 @@
 #include "rules/near.h"
 
 #include <inttypes.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "base/banking_days.h"
-#include "base/xmalloc.h"
 
 bool cl_near_applies(const char *kind)
 {
@@ -92,17 +88,17 @@ bool cl_near_key(const struct cl_record *rec, char *out, size_t cap)
 	return true;
 }
 
-bool cl_near_hash(const struct cl_record *rec, unsigned char out[CL_NEAR_HASH_LEN])
+bool cl_near_hash(struct cl_sha256 *h, const struct cl_record *rec,
+		  unsigned char out[CL_NEAR_HASH_LEN])
 {
 	char key[CL_NEAR_KEY_MAX];
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
+	unsigned char md[32];
 
 	if (!cl_near_key(rec, key, sizeof(key)))
 		return false;
-	if (!EVP_Digest(key, strlen(key), md, &mdlen, EVP_sha256(), NULL) ||
-	    mdlen < CL_NEAR_HASH_LEN)
-		(void)cl_xmalloc(SIZE_MAX); /* exits: libcrypto fails only without memory */
+	cl_sha256_begin(h);
+	cl_sha256_update(h, key, strlen(key));
+	cl_sha256_end(h, md);
 	memcpy(out, md, CL_NEAR_HASH_LEN);
 	return true;
 }

@@ -40,6 +40,7 @@
 #include <stddef.h>
 
 #include "base/record.h"
+#include "base/sha256.h"
 
 /* Room for the longest identity: every field escaped (doubled). */
 #define CL_NEAR_KEY_MAX (2 * (sizeof(((struct cl_record *)0)->original_trace) + \
@@ -68,11 +69,13 @@ bool cl_near_key(const struct cl_record *rec, char *out, size_t cap);
 #define CL_NEAR_HASH_LEN 16
 
 /* The record's stored near identity: the first CL_NEAR_HASH_LEN bytes of
- * the SHA-256 of cl_near_key's text, into out.  Returns false, out
+ * the SHA-256 of cl_near_key's text, into out (h: a context of
+ * base/sha256.h, reused).  Returns false, out
  * untouched, for a record the rule is not about.  Two identities that
  * differ share a hash with a chance of 2^-128 a pair; a near duplicate
  * also needs the same kind, shard (the trace) and a near date. */
-bool cl_near_hash(const struct cl_record *rec, unsigned char out[CL_NEAR_HASH_LEN]);
+bool cl_near_hash(struct cl_sha256 *h, const struct cl_record *rec,
+		  unsigned char out[CL_NEAR_HASH_LEN]);
 
 /* Are two effective dates ("YYYY-MM-DD", or "" for none) near: within
  * CL_NEAR_BANKING_DAYS banking days (banking_days.h), or either absent or

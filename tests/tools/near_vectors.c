@@ -43,6 +43,7 @@ static int keys(void)
 	char buf[4096], kind[32], amount[32], out[CL_NEAR_KEY_MAX];
 	char hex[2 * CL_NEAR_HASH_LEN + 1];
 	unsigned char h[CL_NEAR_HASH_LEN];
+	struct cl_sha256 *sha = cl_sha256_new();
 	unsigned long no = 0;
 
 	while (fgets(buf, sizeof(buf), stdin)) {
@@ -62,6 +63,7 @@ static int keys(void)
 		    field(rec.reason_code, sizeof(rec.reason_code), &p) ||
 		    field(rec.original_rdfi, sizeof(rec.original_rdfi), &p)) {
 			fprintf(stderr, "near_vectors: line %lu: a field is too long\n", no);
+			cl_sha256_free(sha);
 			return 1;
 		}
 		rec.kind = kind;
@@ -69,11 +71,12 @@ static int keys(void)
 		if (!cl_near_key(&rec, out, sizeof(out)))
 			out[0] = '\0';
 		hex[0] = '\0';
-		if (cl_near_hash(&rec, h))
+		if (cl_near_hash(sha, &rec, h))
 			for (int i = 0; i < CL_NEAR_HASH_LEN; i++)
 				snprintf(hex + 2 * i, 3, "%02x", h[i]);
 		printf("%lu\t%s\t%s\n", no, out, hex);
 	}
+	cl_sha256_free(sha);
 	return 0;
 }
 
