@@ -84,11 +84,12 @@ void cl_row_value(const struct cl_field *f, const struct cl_record *r, struct cl
 		v->i = (int32_t) * (const unsigned *)(const void *)p;
 		return;
 	case CL_FT_DERIVED:
-		/* the only derived field: the near identity's hash, NULL for
-		   the kinds the rule is not about */
+		/* the only derived field: the near identity's stored form
+		   (its shard and hash), NULL for the kinds the rule is not
+		   about */
 		if (!near_sha)
 			near_sha = cl_sha256_new();
-		if (cl_near_hash(near_sha, r, v->buf)) {
+		if (cl_near_hash(near_sha, r, cl_shard(r->kind, r->natural_key), v->buf)) {
 			v->kind = CL_RV_HASH;
 			v->s = (const char *)v->buf;
 			v->len = CL_NEAR_HASH_LEN;

@@ -34,10 +34,11 @@ WHERE c.near_key IS DISTINCT FROM public.clearing_near_key(v.kind, v.company_id,
 	v.trace_number, v.receiving_account, v.receiving_dfi, v.amount_minor,
 	v.original_trace, v.reason_code, v.original_rdfi)
 ORDER BY v.no;
--- the stored form, the identity's hash (migration 034): C's and SQL's
+-- the stored form, the shard (here the line times 1000003) and the
+-- identity's hash (migration 034): C's and SQL's
 SELECT v.no || ': C hash ' || coalesce(c.near_hash, '(null)')
 FROM v JOIN c USING (no)
-WHERE c.near_hash IS DISTINCT FROM pg_catalog.encode(public.clearing_near_hash(
+WHERE c.near_hash IS DISTINCT FROM pg_catalog.encode(public.clearing_near_hash(v.no * 1000003::bigint,
 	public.clearing_near_key(v.kind, v.company_id, v.trace_number, v.receiving_account,
 	v.receiving_dfi, v.amount_minor, v.original_trace, v.reason_code, v.original_rdfi)), 'hex')
 ORDER BY v.no;
@@ -75,7 +76,7 @@ for f in "$CL_ROOT"/testdata/near/*.ach $(find "$CL_ROOT/testdata/ach/corpus" -n
 	"$CL_ROOT"/testdata/keys/pacs008-two.xml; do
 	"$CL_BIN" load --tenant "$(basename "$f")" "$f" >/dev/null 2>&1 || true
 done
-recompute="public.clearing_near_hash(public.clearing_near_key(kind, company_id, trace_number,
+recompute="public.clearing_near_hash(shard, public.clearing_near_key(kind, company_id, trace_number,
 	receiving_account, receiving_dfi, amount_minor, original_trace, reason_code, original_rdfi))"
 [ "$(q "select count(*) from clearing_record where kind like 'ach.%'")" -gt 20 ] || fail "few ACH records"
 [ "$(q "select count(*) from clearing_record where kind = 'ach.return' and value_date is null")" -gt 0 ] ||

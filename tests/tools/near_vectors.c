@@ -6,8 +6,9 @@
  *       each line: kind, company_id, trace_number, receiving_account,
  *       receiving_dfi, amount_minor, original_trace, reason_code,
  *       original_rdfi, tab-separated; prints the line number, the near
- *       identity of rules/near.c and its stored hash (cl_near_hash) in hex
- *       (both empty when the rule is not about the kind)
+ *       identity of rules/near.c and its stored form (cl_near_hash) in hex
+ *       under shard line * 1000003 (both empty when the rule is not about
+ *       the kind)
  *   near_vectors shards <VECTORS
  *       each line: kind, natural key, tab-separated; prints the line
  *       number and the shard identity of rules/shard.c
@@ -71,7 +72,7 @@ static int keys(void)
 		if (!cl_near_key(&rec, out, sizeof(out)))
 			out[0] = '\0';
 		hex[0] = '\0';
-		if (cl_near_hash(sha, &rec, h))
+		if (cl_near_hash(sha, &rec, (int64_t)no * 1000003, h))
 			for (int i = 0; i < CL_NEAR_HASH_LEN; i++)
 				snprintf(hex + 2 * i, 3, "%02x", h[i]);
 		printf("%lu\t%s\t%s\n", no, out, hex);
