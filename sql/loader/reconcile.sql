@@ -222,6 +222,17 @@ WHERE ret.kind = 'ach.return' AND o.tenant = ret.tenant
 ORDER BY o.value_date - DATE '2000-01-01' DESC
 LIMIT 1
 
+-- fragment: reconcile_matched_by_hand
+-- The entries (entry_key) a person matched record h to, in force (break
+-- match, an accepted suggestion), of statements of kind h.entry_kind; h
+-- has tenant, kind, natural_key and entry_kind.  A probe of the record's
+-- latest decision (027's key), then of that decision's items.
+SELECT d.item_key AS entry_key
+FROM clearing_break_live(h.tenant, 'record', h.kind, h.natural_key) l
+JOIN clearing_break_decision d ON d.decision_id = l.decision_id
+WHERE l.action IN ('accepted', 'matched_by_hand') AND d.tenant = h.tenant AND d.side = 'entry'
+  AND d.item_kind = h.entry_kind
+
 -- fragment: reconcile_rejection
 -- The status items of record x's tenant that reject it (RJCT), of a
 -- pacs.002 or pain.002: of the transaction, by its UETR, EndToEndId or
@@ -365,9 +376,17 @@ CROSS JOIN LATERAL (
   -- one probe of the matches of the record: by another entry of a
   -- statement of this kind (taken: not by a transaction's own entry, the
   -- batch it was matched with before its transactions' rows, 028), by
-  -- this entry (recorded already)
+  -- this entry (recorded already); and one of a person's match of it to
+  -- another entry (taken too: a second booking of a payment matched by
+  -- hand is no match)
   SELECT coalesce(bool_or(m.entry_key <> e.natural_key
-                          AND m.entry_key IS DISTINCT FROM e.parent_key), false) AS taken,
+                          AND m.entry_key IS DISTINCT FROM e.parent_key), false)
+         OR EXISTS (
+           SELECT 1 FROM (SELECT $1::text AS tenant, c.kind, c.natural_key,
+                                 e.kind AS entry_kind) h
+           CROSS JOIN LATERAL ({reconcile_matched_by_hand}) b
+           WHERE b.entry_key <> e.natural_key
+             AND b.entry_key IS DISTINCT FROM e.parent_key) AS taken,
          coalesce(bool_or(m.entry_key = e.natural_key), false) AS recorded
   FROM clearing_reconcile_match m
   WHERE m.tenant = $1 AND m.record_kind = c.kind AND m.record_key = c.natural_key
@@ -980,10 +999,8 @@ WHERE NOT EXISTS (
   -- an entry of a statement of this kind, in force: booked, as a match is
   -- (0042; the decision stays a decision, reopening it lists it again)
   AND NOT EXISTS (
-  SELECT 1 FROM clearing_break_live($1, 'record', x.kind, x.natural_key) l
-  JOIN clearing_break_decision d ON d.decision_id = l.decision_id
-  WHERE l.action IN ('accepted', 'matched_by_hand') AND d.tenant = $1 AND d.side = 'entry'
-    AND d.item_kind = $9)
+  SELECT 1 FROM (SELECT $1::text AS tenant, x.kind, x.natural_key, $9::text AS entry_kind) h
+  CROSS JOIN LATERAL ({reconcile_matched_by_hand}) b)
 OFFSET 0) AS x
 LEFT JOIN LATERAL ({reconcile_not_expected}) AS c ON true
 

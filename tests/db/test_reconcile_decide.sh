@@ -215,4 +215,15 @@ grep -q "\"id\":\"$OURS\"" "$TMP/out" || fail "E2E-7-7 named: $(cat "$TMP/out")"
 expect_exit 0 cl break reopen "$SUG" --note "not E2E-7-3 after all"
 expect_exit 10 cl reconcile --format json "$TMP/s2.xml"
 assert_eq "$(status_of "$(rid E2E-7-3)" "$TMP/out")" unmatched_ours "reopened: the record is not booked again"
+
+# a record a person matched is taken: a later statement booking E2E-7-2
+# again, at its exact amount, is an exception, not a second match
+m0=$(q "select count(*) from clearing_reconcile_match")
+$GEN account=$A date=2026-03-03 seq=3 >"$TMP/s3.xml" <<S
+$a2 EUR DBIT 2026-03-03 e2e=E2E-7-2
+S
+expect_exit 10 cl reconcile --format json "$TMP/s3.xml"
+grep -q '"status":"exception","reason":"taken".*"reference":"E2E-7-2"' "$TMP/out" ||
+	fail "a second booking of a record matched by hand: $(cat "$TMP/out")"
+assert_eq "$(q "select count(*) from clearing_reconcile_match")" "$m0" "no match recorded for it"
 echo "ok"
