@@ -570,4 +570,15 @@ for t in test_ingest test_ingest_truncated test_ingest_killed; do
 	sh "$CL_ROOT/tests/db/$t.sh" >"$TMP/$t.log" 2>&1 || fail "$t on Citus: $(tail -n 20 "$TMP/$t.log")"
 done
 
+section "roles: the privileges test on Citus"
+# (docs/design/0047-citus-show-conflicts-reconcile.md, "The loader role on
+# Citus") tests/db/test_privileges_enforced.sh as it is, in a Citus
+# database of its own: a loader role (not the owner) loads, the feed
+# commit taken for it by clearing_take_feed_commit (036); the loader writes
+# no load row, archive path or commit number but its own.  Without 036 its
+# first load fails on Citus ("modified in this transaction by a different
+# user").
+sh "$CL_ROOT/tests/db/test_privileges_enforced.sh" >"$TMP/privileges.log" 2>&1 ||
+	fail "test_privileges_enforced on Citus: $(tail -n 20 "$TMP/privileges.log")"
+
 echo "citus: all sections passed in $(($(date +%s) - started)) s"
