@@ -29,6 +29,11 @@ const struct cl_field *cl_row_stored(size_t i)
  * ordinal and the journal's key. */
 #define STAGE_COLUMNS ((int)sizeof(stored_ids) + 4)
 
+/* The near identity's digest context: made at the first ACH record,
+ * reused for the process (base/sha256.h: no fetch, no allocation a
+ * digest). */
+static struct cl_sha256 *near_sha;
+
 void cl_row_value(const struct cl_field *f, const struct cl_record *r, struct cl_row_value *v)
 {
 	const char *p = (const char *)r + f->offset;
@@ -59,6 +64,7 @@ void cl_row_value(const struct cl_field *f, const struct cl_record *r, struct cl
 	case CL_FT_HASH:
 		v->kind = CL_RV_HASH;
 		v->s = p;
+		v->len = 32;
 		return;
 	case CL_FT_AMOUNT:
 		v->kind = CL_RV_INT8;
@@ -78,12 +84,15 @@ void cl_row_value(const struct cl_field *f, const struct cl_record *r, struct cl
 		v->i = (int32_t) * (const unsigned *)(const void *)p;
 		return;
 	case CL_FT_DERIVED:
-		/* the only derived field: the near identity, "" (NULL) for the
-		   kinds the rule is not about */
-		cl_near_key(r, v->buf, sizeof(v->buf));
-		if (v->buf[0]) {
-			v->kind = CL_RV_TEXT;
-			v->s = v->buf;
+		/* the only derived field: the near identity's stored form
+		   (its shard and hash), NULL for the kinds the rule is not
+		   about */
+		if (!near_sha)
+			near_sha = cl_sha256_new();
+		if (cl_near_hash(near_sha, r, cl_shard(r->kind, r->natural_key), v->buf)) {
+			v->kind = CL_RV_HASH;
+			v->s = (const char *)v->buf;
+			v->len = CL_NEAR_HASH_LEN;
 		}
 		return;
 	case CL_FT_SHARD:
@@ -102,7 +111,7 @@ static void copy_field(struct cl_copy_in *c, const struct cl_field *f, const str
 	switch (v.kind) {
 	case CL_RV_NULL: cl_copy_null(c); return;
 	case CL_RV_TEXT: cl_copy_bytes(c, v.s, strlen(v.s)); return;
-	case CL_RV_HASH: cl_copy_bytes(c, v.s, 32); return;
+	case CL_RV_HASH: cl_copy_bytes(c, v.s, v.len); return;
 	case CL_RV_INT8: cl_copy_int8(c, v.i); return;
 	case CL_RV_INT4: cl_copy_int4(c, (int32_t)v.i); return;
 	case CL_RV_DATE: cl_copy_date(c, v.days); return;
@@ -209,12 +218,12 @@ void cl_row_array_add(struct cl_row_array *a, const struct cl_record *rec, unsig
 			/* bytea's hex input form */
 			h[0] = '\\';
 			h[1] = 'x';
-			for (int i = 0; i < 32; i++) {
+			for (size_t i = 0; i < v.len; i++) {
 				h[2 + 2 * i] = hex[(unsigned char)v.s[i] >> 4];
 				h[3 + 2 * i] = hex[(unsigned char)v.s[i] & 15];
 			}
 			t = h;
-			len = sizeof(h);
+			len = 2 + 2 * v.len;
 			break;
 		case CL_RV_INT8:
 		case CL_RV_INT4:

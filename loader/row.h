@@ -24,12 +24,14 @@
  * of which values are NULL and in which form the others travel. */
 struct cl_row_value {
 	enum { CL_RV_NULL, CL_RV_TEXT, CL_RV_HASH, CL_RV_INT8, CL_RV_INT4, CL_RV_DATE } kind;
-	const char *s;             /* TEXT: the text; HASH: its 32 bytes; DATE:
+	const char *s;             /* TEXT: the text; HASH: its len bytes; DATE:
 	                              YYYY-MM-DD; valid while the record and
 	                              this value are */
+	size_t len;                /* HASH: 32 (a fingerprint) or
+	                              CL_NEAR_HASH_LEN (the near identity) */
 	int64_t i;                 /* INT8, INT4 */
 	long days;                 /* DATE: days since 1970-01-01 */
-	char buf[CL_NEAR_KEY_MAX]; /* a derived text */
+	unsigned char buf[CL_NEAR_HASH_LEN]; /* a derived hash */
 };
 
 void cl_row_value(const struct cl_field *f, const struct cl_record *r, struct cl_row_value *v);

@@ -88,6 +88,24 @@ bool cl_near_key(const struct cl_record *rec, char *out, size_t cap)
 	return true;
 }
 
+bool cl_near_hash(struct cl_sha256 *h, const struct cl_record *rec, int64_t shard,
+		  unsigned char out[CL_NEAR_HASH_LEN])
+{
+	char key[CL_NEAR_KEY_MAX];
+	unsigned char md[32];
+	uint64_t u = (uint64_t)shard;
+
+	if (!cl_near_key(rec, key, sizeof(key)))
+		return false;
+	cl_sha256_begin(h);
+	cl_sha256_update(h, key, strlen(key));
+	cl_sha256_end(h, md);
+	for (int i = 7; i >= 0; i--, u >>= 8)
+		out[i] = (unsigned char)(u & 0xff);
+	memcpy(out + 8, md, CL_NEAR_HASH_LEN - 8);
+	return true;
+}
+
 bool cl_near_days(bool have_a, long a, bool have_b, long b)
 {
 	long d = a > b ? a - b : b - a;

@@ -8,9 +8,11 @@
  * records are near duplicates when they have the same kind, the same near
  * identity (cl_near_key), other natural keys and near dates
  * (cl_near_dates).  The identity is text, computed here for every record
- * the loader writes and stored in clearing_record.near_key, so the
- * database finds copies by an index probe; sql/010_near_key.sql computes
- * the same text for records applied before (clearing_near_key), and
+ * the loader writes; clearing_record.near_key stores the shard and the
+ * text's hash (cl_near_hash: 16 bytes, not 50 to 60; migration 034), so
+ * the database finds copies by an index probe; sql/010_near_key.sql
+ * computes the same text for records applied before (clearing_near_key)
+ * and sql/034_near_hash.sql the same hash (clearing_near_hash), and
  * tests/db/test_near_vectors.sh holds both to the same answers.
  *
  * The identity, with each field escaped ('\' and '|' get a '\' before
@@ -36,8 +38,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/record.h"
+#include "base/sha256.h"
 
 /* Room for the longest identity: every field escaped (doubled). */
 #define CL_NEAR_KEY_MAX (2 * (sizeof(((struct cl_record *)0)->original_trace) + \
@@ -61,6 +65,23 @@ bool cl_near_plain_return(const char *code);
  * truncates).  Returns false, with out[0] = '\0', for a record the rule is
  * not about. */
 bool cl_near_key(const struct cl_record *rec, char *out, size_t cap);
+
+/* The bytes of the stored identity: the record's shard (8 bytes,
+ * big-endian), then the first 8 bytes of the identity's SHA-256. */
+#define CL_NEAR_HASH_LEN 16
+
+/* The record's stored near identity into out: `shard` (rules/shard.h
+ * cl_shard of the record: for ACH records their trace, which a near
+ * duplicate shares) big-endian, then the first 8 bytes of the SHA-256 of
+ * cl_near_key's text (h: a context of base/sha256.h, reused).  The shard
+ * first keeps a file's inserts into the index together, as the text's
+ * originator and trace did (a hash alone sends each to a random page).
+ * Returns false, out untouched, for a record the rule is not about.  A
+ * near duplicate also needs the same kind and a near date: two payments of
+ * one trace within 5 banking days share the 8 bytes with a chance of
+ * 2^-64 a pair. */
+bool cl_near_hash(struct cl_sha256 *h, const struct cl_record *rec, int64_t shard,
+		  unsigned char out[CL_NEAR_HASH_LEN]);
 
 /* Are two effective dates ("YYYY-MM-DD", or "" for none) near: within
  * CL_NEAR_BANKING_DAYS banking days (banking_days.h), or either absent or

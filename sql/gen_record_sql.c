@@ -77,6 +77,7 @@ static const char *sql_type(const struct cl_field *f)
 	switch ((enum cl_field_type)f->type) {
 	case CL_FT_HASH:
 	case CL_FT_HASHOPT:
+	case CL_FT_DERIVED: /* the near identity's hash (rules/near.h) */
 		return "bytea";
 	case CL_FT_AMOUNT:
 	case CL_FT_LINE:
@@ -89,7 +90,6 @@ static const char *sql_type(const struct cl_field *f)
 	case CL_FT_STATIC:
 	case CL_FT_TEXT:
 	case CL_FT_DIR:
-	case CL_FT_DERIVED:
 		break;
 	}
 	return "text";
@@ -102,7 +102,7 @@ static void plain(FILE *out, const struct cl_field *f)
 
 static void show(FILE *out, const struct cl_field *f)
 {
-	if (f->type == CL_FT_HASH || f->type == CL_FT_HASHOPT)
+	if (f->type == CL_FT_HASH || f->type == CL_FT_HASHOPT || f->type == CL_FT_DERIVED)
 		fprintf(out, "pg_catalog.encode(r.%s, 'hex') AS %s", f->name, f->name);
 	else
 		fprintf(out, "r.%s", f->name);

@@ -78,28 +78,21 @@ ORDER BY c.load_id, c.ordinal
 -- (materialized CTEs, as conflicts_list's; on Citus each a distributed
 -- read of the whole list at once, not one per conflict), then compared.
 WITH k AS MATERIALIZED (
-  SELECT k.load_id, k.ordinal, k.i
-  FROM ROWS FROM (pg_catalog.unnest($1::bigint[]), pg_catalog.unnest($2::bigint[]))
+  SELECT * FROM ROWS FROM (pg_catalog.unnest($1::bigint[]), pg_catalog.unnest($2::bigint[]))
     WITH ORDINALITY AS k(load_id, ordinal, i)),
 c AS MATERIALIZED (
-  SELECT k.i, c.*
-  FROM k
-  CROSS JOIN LATERAL (
+  SELECT k.i, c.* FROM k CROSS JOIN LATERAL (
     SELECT c.* FROM clearing_quarantine c
-    WHERE c.load_id = k.load_id AND c.ordinal = k.ordinal
-    ORDER BY c.shard) c),
+    WHERE c.load_id = k.load_id AND c.ordinal = k.ordinal ORDER BY c.shard) c),
 e AS MATERIALIZED (
   SELECT k.i, e.fields, e.matched_load_id, e.matched_ordinal
   FROM k
   JOIN clearing_dedupe_event e
     ON e.load_id = k.load_id AND e.ordinal = k.ordinal AND e.reason <> 'duplicate'),
 r AS MATERIALIZED (
-  SELECT e.i, r.*
-  FROM e
-  CROSS JOIN LATERAL (
+  SELECT e.i, r.* FROM e CROSS JOIN LATERAL (
     SELECT r.* FROM clearing_record r
-    WHERE r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
-    ORDER BY r.shard) r)
+    WHERE r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal ORDER BY r.shard) r)
 SELECT c.i, x.f AS field, x.o AS old_value, x.n AS new_value
 FROM c
 JOIN e ON e.i = c.i

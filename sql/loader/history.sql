@@ -330,6 +330,13 @@ JOIN clearing_statement_item s
 JOIN clearing_load l ON l.load_id = s.load_id
 ORDER BY k.i, m.matched_at, m.entry_kind, m.entry_key
 
+-- fragment: history_cancellations_read
+-- The cancellations (camt.056 and camt.029) as history_cancellations_of
+-- reads them; the probe's own condition (the tenant, a reference) follows.
+SELECT c.kind, c.natural_key, c.cancellation_status, c.reason_code, c.load_id, c.ordinal
+FROM clearing_record c
+WHERE c.kind IN ('camt.056', 'camt.029')
+
 -- name: history_cancellations_of
 -- The cancellation requests (camt.056) and their answers (camt.029) of
 -- tenant $1 that name each record (its kind $2[i], UETR $3[i], EndToEndId
@@ -351,22 +358,16 @@ WITH k AS MATERIALIZED (
 by_uetr AS MATERIALIZED (
   SELECT k.i, c.*
   FROM k
-  CROSS JOIN LATERAL (
-    SELECT c.kind, c.natural_key, c.cancellation_status, c.reason_code, c.load_id, c.ordinal
-    FROM clearing_record c
-    WHERE c.tenant = $1 AND c.orgnl_uetr = NULLIF(k.uetr, '')
-      AND c.kind IN ('camt.056', 'camt.029')
+  CROSS JOIN LATERAL ({history_cancellations_read}
+      AND c.tenant = $1 AND c.orgnl_uetr = NULLIF(k.uetr, '')
     ORDER BY c.shard) c),
 by_e2e AS MATERIALIZED (
   SELECT k.i, c.*
   FROM k
-  CROSS JOIN LATERAL (
-    SELECT c.kind, c.natural_key, c.cancellation_status, c.reason_code, c.load_id, c.ordinal
-    FROM clearing_record c
-    WHERE c.tenant = $1 AND c.orgnl_end_to_end_id = NULLIF(k.e2e, '')
+  CROSS JOIN LATERAL ({history_cancellations_read}
+      AND c.tenant = $1 AND c.orgnl_end_to_end_id = NULLIF(k.e2e, '')
       AND c.orgnl_uetr IS NULL
       AND coalesce(c.orgnl_tx_id = NULLIF(k.txid, ''), true)
-      AND c.kind IN ('camt.056', 'camt.029')
     ORDER BY c.shard) c),
 q AS (
   SELECT * FROM by_uetr

@@ -866,13 +866,17 @@ ins AS (
     OFFSET 0) AS x
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.rule = 'msg_id'
   UNION ALL
-  -- a group's records, by their ids (a probe of (load_id, ordinal) each)
+  -- a group's records, by their ids (a probe of (load_id, ordinal) each;
+  -- OFFSET 0: never a hash join over the tenant's records, which a
+  -- planner without statistics chose for a smaller heap, migration 034)
   SELECT $1, r.entry_kind, r.entry_key, x.kind, x.natural_key, r.rule, $3::bigint
   FROM pg_temp.cl_recon r
   CROSS JOIN pg_catalog.unnest(r.record_ids) AS u(id)
-  JOIN clearing_record x
-    ON x.load_id = clearing_break_item_load(u.id)
-   AND x.ordinal = clearing_break_item_ordinal(u.id) AND x.tenant = $1
+  CROSS JOIN LATERAL (
+    SELECT x.kind, x.natural_key FROM clearing_record x
+    WHERE x.load_id = clearing_break_item_load(u.id)
+      AND x.ordinal = clearing_break_item_ordinal(u.id) AND x.tenant = $1
+    OFFSET 0) AS x
   WHERE r.statement_key = $2 AND r.status = 'matched' AND r.why = 'grouped'
   ON CONFLICT DO NOTHING
   RETURNING 1)

@@ -103,9 +103,10 @@ q "drop view clearing_feed; drop index clearing_record_alt_key; drop index clear
    delete from clearing_schema_version where version >= 6" >/dev/null
 # (027 to 029 run again harmlessly too: the breaks' tables IF NOT EXISTS,
 # the transactions' columns and the direct debits' ADD COLUMN IF NOT EXISTS;
-# 032 the matching rules' and 033 the cancellations' IF NOT EXISTS; 035,
+# 032 the matching rules' and 033 the cancellations' IF NOT EXISTS; 034
+# turns the near identity 010 stores into its hash when it is text; 035,
 # the Citus stage, does nothing on one server; 036 replaces a function)
-[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | grep -v '/02[789]_' | grep -v '/03[2356]_' | wc -l)" = 26 ] ||
+[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | grep -v '/02[789]_' | grep -v '/03[23456]_' | wc -l)" = 26 ] ||
 	fail "a migration was added after 026: undo it above before re-running 006"
 cl init >/dev/null || fail "re-init"
 q "select kind, natural_key, alt_key, alt_key2 from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_sql"
@@ -146,8 +147,14 @@ assert_eq "$(q "select count(*) from clearing_record where tenant in ('bare', 'b
 # keys stored in the earlier UETR form (uetr|U|InstgAgt|InstdAgt) are
 # rewritten by migration 9, so an exact re-upload stays a duplicate
 "$CL_BIN" load --tenant old --format json "$CL_ROOT/testdata/keys/pacs008-two.xml" >"$TMP/o" || fail "old 1"
+# (010 stores the near identity as text, which 034 made its hash: the
+# column back to text, and 013's view that names it dropped, before both
+# run again)
 q "set clearing_load.maintenance = 'test'; update clearing_record set natural_key = natural_key || '|COBADEFF', alt_fp = null
    where tenant = 'old' and natural_key like 'uetr|%';
+   drop view clearing_feed;
+   alter table clearing_record alter column near_key type text collate \"C\" using null;
+   alter table clearing_quarantine alter column near_key type text collate \"C\" using null;
    delete from clearing_schema_version where version >= 9" >/dev/null
 assert_eq "$(q "select count(*) from clearing_record where tenant = 'old' and natural_key like '%|COBADEFF'")" 2 "old form made"
 cl init >/dev/null || fail "init 9"

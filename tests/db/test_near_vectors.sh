@@ -21,7 +21,7 @@ psql -XAtq -v ON_ERROR_STOP=1 >"$TMP/keys.out" <<SQL || fail "key vectors: $(cat
 CREATE TEMP TABLE v (no serial, kind text, company_id text, trace_number text,
 	receiving_account text, receiving_dfi text, amount_minor bigint, original_trace text,
 	reason_code text, original_rdfi text);
-CREATE TEMP TABLE c (no int, near_key text);
+CREATE TEMP TABLE c (no int, near_key text, near_hash text);
 \copy v (kind, company_id, trace_number, receiving_account, receiving_dfi, amount_minor, original_trace, reason_code, original_rdfi) from '$V' with (format csv, delimiter E'\t', quote E'\x01')
 \copy c from '$TMP/c.tsv' with (format csv, delimiter E'\t', quote E'\x01')
 SELECT count(*) FROM v JOIN c USING (no);
@@ -34,11 +34,20 @@ WHERE c.near_key IS DISTINCT FROM public.clearing_near_key(v.kind, v.company_id,
 	v.trace_number, v.receiving_account, v.receiving_dfi, v.amount_minor,
 	v.original_trace, v.reason_code, v.original_rdfi)
 ORDER BY v.no;
+-- the stored form, the shard (here the line times 1000003) and the
+-- identity's hash (migration 034): C's and SQL's
+SELECT v.no || ': C hash ' || coalesce(c.near_hash, '(null)')
+FROM v JOIN c USING (no)
+WHERE c.near_hash IS DISTINCT FROM pg_catalog.encode(public.clearing_near_hash(v.no * 1000003::bigint,
+	public.clearing_near_key(v.kind, v.company_id, v.trace_number, v.receiving_account,
+	v.receiving_dfi, v.amount_minor, v.original_trace, v.reason_code, v.original_rdfi)), 'hex')
+ORDER BY v.no;
 SQL
 assert_eq "$(cat "$TMP/keys.out")" "$n" "C and SQL identities of every vector (count, then differences)"
+[ "$(cut -f3 "$TMP/c.tsv" | grep -c '^[0-9a-f]\{32\}$')" -gt 20 ] || fail "few hashes: $(head -3 "$TMP/c.tsv")"
 grep -q '^15	E|110000\\\\0|121042880000001|12\\\\34|' "$TMP/c.tsv" || fail "escaped backslash: $(sed -n 15p "$TMP/c.tsv")"
-grep -q '^22	R|121042880000001|R61|09101298|10000$' "$TMP/c.tsv" || fail "dishonored keeps its code"
-grep -q '^21	R|121042880000001|plain|09101298|10000$' "$TMP/c.tsv" || fail "R03 is plain"
+grep -q '^22	R|121042880000001|R61|09101298|10000	' "$TMP/c.tsv" || fail "dishonored keeps its code"
+grep -q '^21	R|121042880000001|plain|09101298|10000	' "$TMP/c.tsv" || fail "R03 is plain"
 [ "$(sed -n 1,5p "$TMP/c.tsv" | cut -f2 | sort -u | wc -l)" = 1 ] || fail "justified accounts differ"
 
 # the date rule: every pair of a few weeks around weekends, the Unix epoch
@@ -67,8 +76,8 @@ for f in "$CL_ROOT"/testdata/near/*.ach $(find "$CL_ROOT/testdata/ach/corpus" -n
 	"$CL_ROOT"/testdata/keys/pacs008-two.xml; do
 	"$CL_BIN" load --tenant "$(basename "$f")" "$f" >/dev/null 2>&1 || true
 done
-recompute="public.clearing_near_key(kind, company_id, trace_number, receiving_account,
-	receiving_dfi, amount_minor, original_trace, reason_code, original_rdfi)"
+recompute="public.clearing_near_hash(shard, public.clearing_near_key(kind, company_id, trace_number,
+	receiving_account, receiving_dfi, amount_minor, original_trace, reason_code, original_rdfi))"
 [ "$(q "select count(*) from clearing_record where kind like 'ach.%'")" -gt 20 ] || fail "few ACH records"
 [ "$(q "select count(*) from clearing_record where kind = 'ach.return' and value_date is null")" -gt 0 ] ||
 	fail "no return without a date loaded"
@@ -78,7 +87,15 @@ assert_eq "$(q "select count(*) from clearing_record
 	"stored identities are the SQL ones"
 # and the backfill gives each record the identity the loader stored
 q "create table before as select tenant, kind, natural_key, near_key from clearing_record" >/dev/null
-q "set clearing_load.maintenance = 'test'; update clearing_record set near_key = null; delete from clearing_schema_version where version >= 10" >/dev/null
+# (migration 010 stores the text, 034 turns it into its hash: the column
+# back to text and empty, the feed view that names it dropped, both run
+# again)
+q "set clearing_load.maintenance = 'test'; drop view clearing_feed;
+   alter table clearing_record alter column near_key type text collate \"C\" using null;
+   alter table clearing_quarantine alter column near_key type text collate \"C\" using null;
+   delete from clearing_schema_version where version >= 10" >/dev/null
 cl init >/dev/null || fail "re-init 10"
+assert_eq "$(q "select format_type(atttypid, atttypmod) from pg_attribute
+	where attrelid = 'clearing_record'::regclass and attname = 'near_key'")" bytea "near_key's type after 034"
 assert_eq "$(q "select count(*) from before b join clearing_record r using (tenant, kind, natural_key)
 	where r.near_key is not distinct from b.near_key")" "$(q "select count(*) from before")" "backfill"

@@ -5,9 +5,10 @@
  *   near_vectors keys <VECTORS
  *       each line: kind, company_id, trace_number, receiving_account,
  *       receiving_dfi, amount_minor, original_trace, reason_code,
- *       original_rdfi, tab-separated; prints the line number and the near
- *       identity of rules/near.c (an empty field when the rule is not
- *       about the kind)
+ *       original_rdfi, tab-separated; prints the line number, the near
+ *       identity of rules/near.c and its stored form (cl_near_hash) in hex
+ *       under shard line * 1000003 (both empty when the rule is not about
+ *       the kind)
  *   near_vectors shards <VECTORS
  *       each line: kind, natural key, tab-separated; prints the line
  *       number and the shard identity of rules/shard.c
@@ -41,6 +42,9 @@ static int field(char *dst, size_t cap, char **line)
 static int keys(void)
 {
 	char buf[4096], kind[32], amount[32], out[CL_NEAR_KEY_MAX];
+	char hex[2 * CL_NEAR_HASH_LEN + 1];
+	unsigned char h[CL_NEAR_HASH_LEN];
+	struct cl_sha256 *sha = cl_sha256_new();
 	unsigned long no = 0;
 
 	while (fgets(buf, sizeof(buf), stdin)) {
@@ -60,14 +64,20 @@ static int keys(void)
 		    field(rec.reason_code, sizeof(rec.reason_code), &p) ||
 		    field(rec.original_rdfi, sizeof(rec.original_rdfi), &p)) {
 			fprintf(stderr, "near_vectors: line %lu: a field is too long\n", no);
+			cl_sha256_free(sha);
 			return 1;
 		}
 		rec.kind = kind;
 		rec.amount_minor = strtoll(amount, NULL, 10);
 		if (!cl_near_key(&rec, out, sizeof(out)))
 			out[0] = '\0';
-		printf("%lu\t%s\n", no, out);
+		hex[0] = '\0';
+		if (cl_near_hash(sha, &rec, (int64_t)no * 1000003, h))
+			for (int i = 0; i < CL_NEAR_HASH_LEN; i++)
+				snprintf(hex + 2 * i, 3, "%02x", h[i]);
+		printf("%lu\t%s\t%s\n", no, out, hex);
 	}
+	cl_sha256_free(sha);
 	return 0;
 }
 
