@@ -24,15 +24,23 @@ LIMIT $3::bigint
 -- indexes and sort the whole load for each page).  A correction (the
 -- record of a resolution's load, 016_conflicts.sql) names the record it
 -- corrects (corrects_load_id, corrects_ordinal; else NULL).
+-- The page of records is read first, on its own (a materialized CTE), and
+-- joined to the resolution afterwards: on Citus the join of the distributed
+-- records, under row security, with the coordinator's clearing_resolution
+-- in one query crashed the coordinator (Citus 13.2.2, signal 11; 0047); one
+-- server reads the same index range.
+WITH r AS MATERIALIZED (
+	SELECT r.* FROM clearing_record r
+	WHERE r.load_id = $1::bigint AND r.ordinal > $5::bigint AND $2::text IS NOT NULL
+	ORDER BY r.load_id, r.ordinal
+	LIMIT $6::bigint)
 SELECT ($3::bigint << 32) + r.ordinal AS feed_position, $4::text AS applied_at,
        {show_columns}, v.matched_load_id AS corrects_load_id,
        v.matched_ordinal AS corrects_ordinal
-FROM clearing_record r
+FROM r
 LEFT JOIN clearing_resolution v
   ON v.resolution_load_id = r.load_id AND v.verdict = 'accepted' AND r.ordinal = 1
-WHERE r.load_id = $1::bigint AND r.ordinal > $5::bigint AND $2::text IS NOT NULL
 ORDER BY r.load_id, r.ordinal
-LIMIT $6::bigint
 
 -- name: feed_position_exists
 -- Is $1 the feed position of an applied record?
