@@ -31,30 +31,29 @@ RETURN int8send(shard) || substr(sha256(convert_to(t, 'UTF8')), 1, 8);
 -- distributed, and Citus sends each statement of a block to the shards
 -- (the hash written out: the shards' nodes need no function of ours).
 -- The feed view (013, 022) names every column of clearing_record: it is
--- made again around the change, with its options (security_invoker, 015);
+-- made again around the change from its own definition, with its options
+-- (security_invoker, 015);
 -- init grants it again to the roles (clearing_apply_grants).
 DO $near$
 DECLARE
 	opts text[];
+	def text;
 BEGIN
 	IF (SELECT a.atttypid FROM pg_catalog.pg_attribute a
 	    WHERE a.attrelid = 'clearing_record'::regclass AND a.attname = 'near_key'
 	      AND NOT a.attisdropped) = 'bytea'::regtype THEN
 		RETURN;
 	END IF;
-	opts := (SELECT reloptions FROM pg_catalog.pg_class
-		 WHERE oid = pg_catalog.to_regclass('clearing_feed'));
-	DROP VIEW IF EXISTS clearing_feed;
+	SELECT c.reloptions, pg_catalog.pg_get_viewdef(c.oid) INTO opts, def
+	FROM pg_catalog.pg_class c WHERE c.oid = 'clearing_feed'::regclass;
+	DROP VIEW clearing_feed;
 	ALTER TABLE clearing_record ALTER COLUMN near_key TYPE bytea
 		USING int8send(shard) || substr(sha256(convert_to(near_key, 'UTF8')), 1, 8);
 	ALTER TABLE clearing_quarantine ALTER COLUMN near_key TYPE bytea
 		USING int8send(shard) || substr(sha256(convert_to(near_key, 'UTF8')), 1, 8);
-	CREATE VIEW clearing_feed AS
-	SELECT (f.commit_seq << 32) + r.ordinal AS feed_position,
-	       f.committed_at AS applied_at,
-	       r.*
-	FROM clearing_feed_commit f
-	JOIN clearing_record r ON r.load_id = f.load_id AND r.tenant = f.tenant;
+	-- the view as it was: its columns as they were written out when it
+	-- was made (022), not more
+	EXECUTE 'CREATE VIEW clearing_feed AS ' || def;
 	IF opts IS NOT NULL THEN
 		EXECUTE pg_catalog.format('ALTER VIEW clearing_feed SET (%s)',
 					  pg_catalog.array_to_string(opts, ', '));
