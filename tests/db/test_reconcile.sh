@@ -351,6 +351,8 @@ cat "$TMP/out" >>"$J"
 # not a statement; standard input; an unknown reference
 expect_exit 3 cl reconcile "$TMP/a.ach"
 grep -q 'a.ach:1: error: a clearing file (nacha), not a bank statement or status report' "$TMP/err" || fail "ach: $(cat "$TMP/err")"
+grep -q 'expected camt.052, camt.053, camt.054, BAI2, MT940, a bank CSV export (--csv-map), pacs.002 or pain.002' "$TMP/err" ||
+	fail "not_a_statement names every statement format read: $(cat "$TMP/err")"
 expect_exit 2 cl reconcile -
 expect_exit 2 cl reconcile --match e2e,iban "$TMP/s1.xml"
 
