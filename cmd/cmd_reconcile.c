@@ -386,12 +386,12 @@ static const char *why_text(const struct cl_recon_item *it, char *buf, size_t ca
 			 w[0] == 'w' ? "within its tolerance" : "taken as the charges it expects");
 	} else if (strcmp(w, "grouped") == 0)
 		snprintf(buf, cap,
-			 "no reference matched: the exact sum of %s records of ours sharing a %s (%s) "
+			 "no reference matched: the exact sum of %s records of ours sharing %s (%s) "
 			 "that day, matched to each",
 			 or_empty(it->records),
-			 strstr(or_empty(it->rule), "pmt_inf") ? "PmtInf"
-			 : strstr(or_empty(it->rule), "msg")   ? "message"
-							       : "ACH batch (load/company/batch)",
+			 strstr(or_empty(it->rule), "pmt_inf") ? "a PmtInf"
+			 : strstr(or_empty(it->rule), "msg")   ? "a message"
+							       : "an ACH batch (load/company/batch)",
 			 or_empty(it->reference));
 	else if (strcmp(w, "suggested_group") == 0)
 		snprintf(buf, cap,

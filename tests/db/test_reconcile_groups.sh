@@ -114,4 +114,36 @@ assert_eq "$(tr '\n' ';' <"$TMP/pairs")" \
 assert_eq "$(q "select count(*) from clearing_reconcile_match")" "$n" "a pair records nothing"
 python3 "$CL_ROOT/tests/tools/json_output_check.py" "$CL_ROOT/man/clearing-load-output.schema.json" \
 	--expect reconcile,reconcile_summary "$TMP/out" || fail "pairs: JSON against the schema"
+# an ACH batch of ours booked as one amount without references (the entry
+# names no trace): matched to the batch's entries (group_ach_batch), each
+# of its records recorded; the day's other batches stay unmatched ours
+"$CL_TOOLS/gen_ach" --entries 12 --batch-size 4 --seed 21 --effective 260306 >"$TMP/a.ach"
+expect_exit 0 cl load --tenant achgrp "$TMP/a.ach"
+# one batch of the file, of one direction, its sum as booked (a credit to
+# a receiver is a debit of ours), a sum no other batch has
+set -- $(q "with b as (
+              select company_id, batch_number, count(*) n, sum(amount_minor) s,
+                     min(direction) d, max(direction) d2
+              from clearing_record where tenant = 'achgrp' and kind = 'ach.entry'
+              group by company_id, batch_number)
+            select concat_ws(' ', company_id, batch_number, n, s,
+                             case d when 'credit' then 'DBIT' else 'CRDT' end)
+            from b where d = d2 and n >= 2
+              and (select count(*) from b b2 where b2.s = b.s) = 1
+            order by batch_number limit 1")
+[ $# = 5 ] || fail "no batch of one direction in the generated file"
+co=$1 bn=$2 bcount=$3 bsum=$4 bway=$5
+$GEN account=$A ccy=USD date=2026-03-06 seq=5 >"$TMP/s5.xml" <<S
+$bsum USD $bway 2026-03-06
+S
+expect_exit 0 cl reconcile --tenant achgrp --ach-company "$co" --format json "$TMP/s5.xml"
+assert_eq "$(st "$TMP/out" | head -1)" "8 matched grouped group_ach_batch $bcount" \
+	"an ACH batch booked as one amount"
+grep -q 'the exact sum of 4 records of ours sharing an ACH batch' "$TMP/out" ||
+	fail "text of an ACH batch group: $(cat "$TMP/out")"
+assert_eq "$(q "select count(*) || ' ' || count(distinct r.batch_number) || ' ' || min(r.batch_number)
+               from clearing_reconcile_match m join clearing_record r
+                 on r.tenant = m.tenant and r.kind = m.record_kind and r.natural_key = m.record_key
+               where m.tenant = 'achgrp' and m.rule = 'group_ach_batch'")" \
+	"$bcount 1 $bn" "the batch's entries recorded, no other"
 echo "ok"
