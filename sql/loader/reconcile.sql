@@ -658,41 +658,32 @@ day AS MATERIALIZED (
   WHERE x.kind NOT IN ({reconcile_no_money})
     AND (x.debtor_account = $2 OR x.creditor_account = $2
          OR (x.kind IN ('ach.entry', 'ach.return') AND x.company_id = ANY ($3::text[])))),
-keyed AS (
-  -- each record of the day once for each set it is in, by the set's
-  -- reference (a PmtInf, a message, an ACH batch of its file)
-  SELECT k.rule, k.ref, k.company, k.batch_number AS batch, d.*
-  FROM day d
-  CROSS JOIN LATERAL (VALUES
-    ('group_pmt_inf_id'::text, d.pmt_inf_id, NULL::text, NULL::text),
-    ('group_msg_id', d.msg_id, NULL, NULL),
-    ('group_ach_batch', CASE WHEN d.kind = 'ach.entry' AND d.company_id IS NOT NULL
-                             THEN d.load_id || '/' || d.company_id || '/' || d.batch_number
-                        END, d.company_id, d.batch_number)) AS k(rule, ref, company, batch_number)
-  WHERE k.ref IS NOT NULL),
-sums AS (
-  -- every set's count and sum first (one pass over the day's records)
-  SELECT rule, ref, load_id, company, batch AS batch_number, kind, value_date, currency,
-         direction, count(*) AS n, sum(amount_minor) AS total
-  FROM keyed
-  GROUP BY rule, ref, company, batch, kind, load_id, value_date, currency, direction
-  HAVING count(*) BETWEEN 2 AND 10000),
-hit AS MATERIALIZED (
-  -- the sets whose sum is an entry's: only they gather their records' ids
-  SELECT DISTINCT s.* FROM sums s
-  JOIN need n
-    ON s.value_date = n.on_date AND s.currency = n.currency AND s.direction = n.direction
-   AND s.total = n.amount_minor),
 sets AS (
-  SELECT h.*, pg_catalog.array_agg('r' || d.load_id || '.' || d.ordinal ORDER BY d.ordinal) AS ids,
-         pg_catalog.array_agg(d.natural_key) AS keys
-  FROM hit h
-  JOIN keyed d
-    ON d.rule = h.rule AND d.ref = h.ref AND d.load_id = h.load_id AND d.kind = h.kind
-   AND d.value_date = h.value_date AND d.currency = h.currency AND d.direction = h.direction
-   AND d.company IS NOT DISTINCT FROM h.company AND d.batch IS NOT DISTINCT FROM h.batch_number
-  GROUP BY h.rule, h.ref, h.load_id, h.company, h.batch_number, h.kind, h.value_date,
-           h.currency, h.direction, h.n, h.total),
+  SELECT 'group_pmt_inf_id'::text AS rule, min(pmt_inf_id) AS ref, load_id,
+         NULL::text AS company, NULL::text AS batch_number, kind, value_date, currency,
+         direction, count(*) AS n, sum(amount_minor) AS total,
+         pg_catalog.array_agg('r' || load_id || '.' || ordinal ORDER BY ordinal) AS ids,
+         pg_catalog.array_agg(natural_key) AS keys
+  FROM day WHERE pmt_inf_id IS NOT NULL
+  GROUP BY kind, pmt_inf_id, load_id, value_date, currency, direction
+  HAVING count(*) BETWEEN 2 AND 10000
+  UNION ALL
+  SELECT 'group_msg_id', min(msg_id), load_id, NULL, NULL, kind, value_date, currency,
+         direction, count(*), sum(amount_minor),
+         pg_catalog.array_agg('r' || load_id || '.' || ordinal ORDER BY ordinal),
+         pg_catalog.array_agg(natural_key)
+  FROM day WHERE msg_id IS NOT NULL
+  GROUP BY kind, msg_id, load_id, value_date, currency, direction
+  HAVING count(*) BETWEEN 2 AND 10000
+  UNION ALL
+  SELECT 'group_ach_batch', load_id || '/' || min(company_id) || '/' || min(batch_number),
+         load_id, min(company_id), min(batch_number), kind, value_date, currency, direction,
+         count(*), sum(amount_minor),
+         pg_catalog.array_agg('r' || load_id || '.' || ordinal ORDER BY ordinal),
+         pg_catalog.array_agg(natural_key)
+  FROM day WHERE kind = 'ach.entry' AND company_id IS NOT NULL
+  GROUP BY kind, load_id, company_id, batch_number, value_date, currency, direction
+  HAVING count(*) BETWEEN 2 AND 10000),
 fit AS (
   -- the exact sums, each different set once (a PmtInf that is its whole
   -- message is one set), none of its records matched or found
