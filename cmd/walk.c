@@ -556,7 +556,7 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 			walk_key(keys, rec, cl_parser_info(p)->format);
 			if (rec->kind[0] == 'a') {
 				cl_trace_ranges_add(&traces, rec);
-				if (strcmp(rec->kind, "ach.entry") != 0)
+				if (!cl_trace_ranges_is_entry(rec))
 					nreturns++;
 			}
 			if (cb->on_record)
