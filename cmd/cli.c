@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -164,11 +165,51 @@ static const unsigned char json_class[256] = {
 	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 };
 
+/* True when none of the n bytes at p needs an escape or a UTF-8 check
+ * (json_class 0), eight at a time: a byte below 0x20, a '"', a '\\' or
+ * one with its high bit sets a high bit in `bad` (a byte after a flagged
+ * one may be flagged too: such a string takes the byte-wise way). */
+static bool json_plain(const unsigned char *p, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	uint64_t bad = 0;
+	size_t i = 0;
+
+	if (n < 8) {
+		for (; i < n; i++)
+			bad |= json_class[p[i]];
+		return !bad;
+	}
+	for (;; i += 8) {
+		uint64_t x, q, b;
+
+		if (i + 8 > n)
+			i = n - 8; /* the last eight, overlapping */
+		memcpy(&x, p + i, 8);
+		q = x ^ (ones * '"');
+		b = x ^ (ones * '\\');
+		bad |= x | ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b);
+		if (i + 8 == n)
+			break;
+	}
+	return !(bad & high);
+}
+
 static void json_string(struct cl_json *j, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
+	size_t plain = strlen(s);
 
+	/* most values need no escape: one scan, one copy */
+	if (plain + 2 <= sizeof(j->buf) && json_plain(p, plain)) {
+		json_room(j, plain + 2);
+		j->buf[j->len] = '"';
+		memcpy(j->buf + j->len + 1, s, plain);
+		j->buf[j->len + 1 + plain] = '"';
+		j->len += plain + 2;
+		return;
+	}
 	json_put(j, "\"", 1);
 	for (;;) {
 		const unsigned char *run = p;
@@ -246,15 +287,21 @@ static void json_key(struct cl_json *j, const char *key)
 	json_key_n(j, key, key ? strlen(key) : 0);
 }
 
+/* {"type":TYPE,"format_version":N after what j holds */
+static void json_open_line(struct cl_json *j, const char *type)
+{
+	j->depth = 0;
+	j->fields[0] = 0;
+	json_put(j, "{", 1);
+	cl_json_str(j, "type", type);
+	cl_json_uint(j, "format_version", CL_JSON_FORMAT_VERSION);
+}
+
 void cl_json_begin(struct cl_json *j, FILE *f, const char *type)
 {
 	j->f = f;
-	j->depth = 0;
-	j->fields[0] = 0;
 	j->len = 0;
-	j->buf[j->len++] = '{';
-	cl_json_str(j, "type", type);
-	cl_json_uint(j, "format_version", CL_JSON_FORMAT_VERSION);
+	json_open_line(j, type);
 }
 
 static void json_open(struct cl_json *j, const char *key, const char *bracket)
@@ -355,7 +402,20 @@ void cl_json_null(struct cl_json *j, const char *key)
 void cl_json_end(struct cl_json *j)
 {
 	json_put(j, "}\n", 2);
-	fwrite_unlocked(j->buf, 1, j->len, j->f);
+	cl_json_flush(j);
+}
+
+void cl_json_lines(struct cl_json *j, FILE *f)
+{
+	j->f = f;
+	j->len = 0;
+	j->depth = 0;
+}
+
+void cl_json_flush(struct cl_json *j)
+{
+	if (j->len)
+		fwrite_unlocked(j->buf, 1, j->len, j->f);
 	j->len = 0;
 }
 
@@ -503,26 +563,72 @@ size_t cl_record_out_fields(const struct cl_field *const **fields)
 	return n_out_fields;
 }
 
-void cl_json_record(struct cl_json *j, FILE *f, const char *file, const struct cl_record *rec,
-		    bool stored_only)
+/* The record object's members for one kind of record (ISO or NACHA,
+ * stored_only or not), made once: the text before each member whose value
+ * the record gives (its key, after the members that are null whatever the
+ * record holds, each written out), so a NACHA record's thirty ISO members
+ * are one copy, not thirty keys and thirty nulls. */
+struct rec_op {
+	const struct cl_field *fd; /* NULL: the text after the last value */
+	unsigned lit, lit_len;     /* in rec_prog.text */
+};
+
+struct rec_prog {
+	bool ready;
+	size_t nops;
+	struct rec_op op[CL_NFIELDS + 1];
+	char text[CL_NFIELDS * (256 + 8)]; /* ,"<name>":null each, at most */
+};
+
+static struct rec_prog rec_progs[2][2]; /* [NACHA][stored_only] */
+
+static const struct rec_prog *record_prog(bool nacha, bool stored_only)
+{
+	struct rec_prog *pr = &rec_progs[nacha][stored_only];
+	const struct cl_field *const *fields;
+	size_t n, len = 0, start = 0;
+
+	if (pr->ready)
+		return pr;
+	n = cl_record_out_fields(&fields);
+	for (size_t i = 0; i < n; i++) {
+		const struct cl_field *fd = fields[i];
+		bool null = !out_in_scope[nacha][i] || (stored_only && !(fd->flags & CL_FF_STORED));
+
+		len += (size_t)sprintf(pr->text + len, ",\"%s\":%s", fd->name, null ? "null" : "");
+		if (null)
+			continue;
+		pr->op[pr->nops++] = (struct rec_op){ fd, (unsigned)start, (unsigned)(len - start) };
+		start = len;
+	}
+	pr->op[pr->nops++] = (struct rec_op){ NULL, (unsigned)start, (unsigned)(len - start) };
+	pr->ready = true;
+	return pr;
+}
+
+/* The record object's members, from "type" on, after what j holds. */
+static void json_record(struct cl_json *j, const char *file, const struct cl_record *rec,
+			bool stored_only)
 {
 	char buf[CL_KEY_MAX];
 	const struct cl_field *const *fields;
 	size_t n = cl_record_out_fields(&fields);
-	const bool *in_scope = out_in_scope[rec->scheme && rec->scheme[0] == 'n'];
+	const struct rec_prog *pr = record_prog(rec->scheme && rec->scheme[0] == 'n', stored_only);
 
-	cl_json_begin(j, f, "record");
+	json_open_line(j, "record");
 	cl_json_str(j, "file", file);
-	for (size_t i = 0; i < n; i++) {
-		const struct cl_field *fd = fields[i];
-		const char *p = (const char *)rec + fd->offset;
+	/* every member after "file": a comma before each (json_key_n) */
+	j->fields[j->depth] += (int)n;
+	for (size_t i = 0;; i++) {
+		const struct rec_op *op = &pr->op[i];
+		const struct cl_field *fd = op->fd;
+		const char *p;
 		const char *v;
 
-		json_key_n(j, fd->name, fd->name_len);
-		if (!in_scope[i] || (stored_only && !(fd->flags & CL_FF_STORED))) {
-			json_put(j, "null", 4);
-			continue;
-		}
+		json_put(j, pr->text + op->lit, op->lit_len);
+		if (!fd)
+			break;
+		p = (const char *)rec + fd->offset;
 		switch ((enum cl_field_type)fd->type) {
 		case CL_FT_AMOUNT: {
 			int64_t a = *(const int64_t *)(const void *)p;
@@ -537,6 +643,16 @@ void cl_json_record(struct cl_json *j, FILE *f, const char *file, const struct c
 		case CL_FT_COUNT:
 			json_digits(j, *(const unsigned *)(const void *)p, false);
 			continue;
+		case CL_FT_HASH:
+			json_room(j, 66);
+			j->buf[j->len] = '"';
+			for (int k = 0; k < 32; k++) {
+				j->buf[j->len + 1 + 2 * k] = "0123456789abcdef"[(unsigned char)p[k] >> 4];
+				j->buf[j->len + 2 + 2 * k] = "0123456789abcdef"[(unsigned char)p[k] & 15];
+			}
+			j->buf[j->len + 65] = '"';
+			j->len += 66;
+			continue;
 		default:
 			v = out_value(fd, rec, buf);
 			if (*v)
@@ -545,6 +661,20 @@ void cl_json_record(struct cl_json *j, FILE *f, const char *file, const struct c
 				json_put(j, "null", 4);
 		}
 	}
+}
+
+void cl_json_record(struct cl_json *j, FILE *f, const char *file, const struct cl_record *rec,
+		    bool stored_only)
+{
+	j->f = f;
+	j->len = 0;
+	json_record(j, file, rec, stored_only);
+}
+
+void cl_json_record_line(struct cl_json *j, const char *file, const struct cl_record *rec)
+{
+	json_record(j, file, rec, false);
+	json_put(j, "}\n", 2);
 }
 
 /* ---- CSV --------------------------------------------------------------- */

@@ -144,6 +144,14 @@ void cl_json_object(struct cl_json *j, const char *key); /* "key":{ */
 void cl_json_object_end(struct cl_json *j);              /* } */
 void cl_json_end(struct cl_json *j); /* writes "}\n" */
 
+/* A writer of many lines (parse's records): cl_json_lines() starts it on
+ * f, each cl_json_record_line() adds a whole record object and its line
+ * end to the buffer, which is written when it is full (a record is not
+ * copied again into stdio's buffer) and by cl_json_flush(): call it before
+ * anything else writes to f, and at the end. */
+void cl_json_lines(struct cl_json *j, FILE *f);
+void cl_json_flush(struct cl_json *j);
+
 /* An error as one JSON object on stdout, every command's form of it:
  * "type":"error", "file" (`file`, else the error's own; null for none),
  * "line", "column", "other_line" (null when 0), "path", "code",
@@ -168,6 +176,9 @@ void cl_report_error(const char *file, const struct cl_error *err);
  * open: a command adds its own members and ends it. */
 void cl_json_record(struct cl_json *j, FILE *f, const char *file, const struct cl_record *rec,
 		    bool stored_only);
+/* The record object (as parse prints it: not stored_only) and "}\n"
+ * added to the lines of j (cl_json_lines). */
+void cl_json_record_line(struct cl_json *j, const char *file, const struct cl_record *rec);
 
 /* The OUT fields of the record model, in table order: the keys of the
  * record object, for writers whose record is not a struct cl_record

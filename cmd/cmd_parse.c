@@ -6,17 +6,31 @@
 #include "cmd/answer_out.h"
 #include "cmd/filecmd.h"
 
+/* The JSON records of every file, written in blocks of CL_JSON_BUF
+ * (a gigabyte of JSON for a big file: no copy into stdio's buffer); every
+ * other write to stdout flushes it first. */
+static struct cl_json records;
+static bool records_started;
+
+static void flush_records(void)
+{
+	if (records_started)
+		cl_json_flush(&records);
+}
+
 static void print_record(void *vctx, const struct cl_record *rec)
 {
 	const struct cl_file_ctx *ctx = vctx;
-	struct cl_json j;
 	const char *dir;
 	char key[CL_KEY_MAX], safe[4 * CL_KEY_MAX], kind[64], ccy[32], date[64];
 
 	switch (ctx->format) {
 	case CL_OUT_JSON:
-		cl_json_record(&j, stdout, ctx->file, rec, false);
-		cl_json_end(&j);
+		if (!records_started) {
+			cl_json_lines(&records, stdout);
+			records_started = true;
+		}
+		cl_json_record_line(&records, ctx->file, rec);
 		break;
 	case CL_OUT_CSV:
 		cl_csv_record(stdout, ctx->file, rec);
@@ -43,6 +57,7 @@ static void print_answer(void *vctx, const struct cl_stmt_row *row)
 {
 	struct cl_file_ctx *ctx = vctx;
 
+	flush_records();
 	switch (ctx->format) {
 	case CL_OUT_JSON:
 		cl_json_answer(stdout, ctx->file, row);
@@ -64,7 +79,22 @@ static void print_error(void *vctx, const struct cl_error *err)
 {
 	const struct cl_file_ctx *ctx = vctx;
 
+	flush_records();
 	cl_report_error(ctx->file, err);
+}
+
+static void print_note(void *vctx, const struct cl_error *err)
+{
+	flush_records();
+	cl_note_if_verbose(vctx, err);
+}
+
+static void file_done(const struct cl_file_ctx *ctx, bool valid, const struct cl_walk_result *res)
+{
+	(void)ctx;
+	(void)valid;
+	(void)res;
+	flush_records();
 }
 
 static const struct cl_option parse_command[] = {
@@ -91,8 +121,9 @@ int cl_cmd_parse(int argc, char **argv)
 {
 	static const struct cl_file_command parse = {
 		.table = parse_command,
-		.cb = { print_record, print_error, cl_note_if_verbose, print_answer },
+		.cb = { print_record, print_error, print_note, print_answer },
 		.csv_header = csv_header,
+		.done = file_done,
 	};
 
 	return cl_run_file_command(&parse, argc, argv);

@@ -513,6 +513,10 @@ static enum cl_status walk_statement(struct cl_input *in, struct cl_parser *p,
 bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 		  const struct cl_walk_cb *cb, void *ctx, struct cl_walk_result *res)
 {
+	/* without a record callback (validate) no fingerprint is shown: a
+	   NACHA file's records are checked without them (walk_key checks no
+	   NACHA record; walk_near reads the file again with `opts`) */
+	struct cl_parse_opts first = *opts;
 	struct cl_input *in = NULL;
 	struct cl_parser *p = NULL;
 	struct cl_error err;
@@ -531,7 +535,8 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 	/* one detection, one pass: the parser tells the family from what it
 	   reads anyway (an XML file's Document namespace), so standard input
 	   reads as a file does */
-	st = cl_parser_open(in, opts, &p, &err);
+	first.no_fingerprints = !cb->on_record;
+	st = cl_parser_open(in, &first, &p, &err);
 	if (st != CL_OK) {
 		walk_error(cb, ctx, res, &err);
 		goto done;
@@ -551,7 +556,7 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 			walk_key(keys, rec, cl_parser_info(p)->format);
 			if (rec->kind[0] == 'a') {
 				cl_trace_ranges_add(&traces, rec);
-				if (strcmp(rec->kind, "ach.entry") != 0)
+				if (!cl_trace_ranges_is_entry(rec))
 					nreturns++;
 			}
 			if (cb->on_record)

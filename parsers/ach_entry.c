@@ -708,7 +708,10 @@ void ach_entry_finish(struct cl_ach *p)
 		const struct cl_ach_iat iat = { e->iat_rdfi_qual, e->iat_rdfi_id,
 						b->iat_dest_country, b->iat_dest_currency };
 
-		cl_ach_identity(p->afp, r, p->opts.ach_key, b->iat ? &iat : NULL);
+		if (p->opts.no_fingerprints)
+			cl_ach_natural_key(r, p->opts.ach_key);
+		else
+			cl_ach_identity(p->afp, r, p->opts.ach_key, b->iat ? &iat : NULL);
 	}
 	if (e->n99 || e->n98)
 		return_key_once(p, r, e->line);

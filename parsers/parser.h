@@ -88,6 +88,9 @@ struct cl_parse_opts {
 	/* --csv-map: a file no other format recognises is a bank CSV
 	   statement read by this map (csv_map.h); NULL: none */
 	const struct cl_csv_map *csv_map;
+	/* the caller reads no record's fingerprint (validate): the NACHA
+	   parser leaves them zero and spares a SHA-256 per record */
+	bool no_fingerprints;
 };
 
 /* What the file says about itself, for the clearing_load row.  Fields are

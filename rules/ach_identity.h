@@ -44,4 +44,8 @@ void cl_ach_fp_batch(struct cl_ach_fp *f);
 void cl_ach_identity(struct cl_ach_fp *f, struct cl_record *r, enum cl_ach_key rule,
 		     const struct cl_ach_iat *iat);
 
+/* r->natural_key and r->key_rule as cl_ach_identity() writes them; the
+ * fingerprint zero (for a reader that does not look at it). */
+void cl_ach_natural_key(struct cl_record *r, enum cl_ach_key rule);
+
 #endif

@@ -34,7 +34,7 @@ void cl_trace_ranges_add(struct cl_trace_ranges *t, const struct cl_record *rec)
 	unsigned long long trace;
 	struct cl_trace_run *r;
 
-	if (t->overflow || strcmp(rec->kind, "ach.entry") != 0)
+	if (t->overflow || !cl_trace_ranges_is_entry(rec))
 		return;
 	trace = trace_value(rec->trace_number);
 	if (t->open) {

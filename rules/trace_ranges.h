@@ -43,6 +43,16 @@ struct cl_trace_ranges {
 void cl_trace_ranges_reset(struct cl_trace_ranges *t);
 void cl_trace_ranges_free(struct cl_trace_ranges *t);
 
+/* rec->kind is "ach.entry" (without a strcmp call: asked of every record
+ * of a file). */
+static inline bool cl_trace_ranges_is_entry(const struct cl_record *rec)
+{
+	const char *k = rec->kind;
+
+	return k[0] == 'a' && k[1] == 'c' && k[2] == 'h' && k[3] == '.' && k[4] == 'e' &&
+	       k[5] == 'n' && k[6] == 't' && k[7] == 'r' && k[8] == 'y' && k[9] == '\0';
+}
+
 /* Note one ach.entry record (others are ignored). */
 void cl_trace_ranges_add(struct cl_trace_ranges *t, const struct cl_record *rec);
 

@@ -70,6 +70,56 @@ static void test_json_replaces_invalid_utf8_and_escapes_esc(void **state)
 	free(out);
 }
 
+/* One byte that needs care (or is plain at a class's edge) at every place
+ * of strings of every length up to 24: the writer checks eight bytes at a
+ * time and the last eight overlapping, so each place is read by another
+ * part of it. */
+struct one_byte {
+	char s[32];
+};
+
+static void write_one_string(FILE *f, const void *arg)
+{
+	struct cl_json j;
+
+	cl_json_begin(&j, f, "t");
+	cl_json_str(&j, "s", ((const struct one_byte *)arg)->s);
+	cl_json_end(&j);
+}
+
+static void test_json_escapes_a_byte_at_every_place(void **state)
+{
+	static const struct {
+		char c;
+		const char *as;
+	} bytes[] = {
+		{ '"', "\\\"" }, { '\\', "\\\\" }, { '\n', "\\n" }, { '\x01', "\\u0001" },
+		{ '\x1f', "\\u001f" }, { '\xff', "\\ufffd" }, { '\x80', "\\ufffd" },
+		{ ' ', " " }, { '!', "!" }, { '#', "#" }, { '[', "[" }, { ']', "]" },
+		{ '~', "~" }, { '\x7f', "\x7f" },
+	};
+
+	(void)state;
+	for (size_t b = 0; b < sizeof(bytes) / sizeof(bytes[0]); b++)
+		for (size_t len = 1; len <= 24; len++)
+			for (size_t at = 0; at < len; at++) {
+				struct one_byte in;
+				char want[128];
+				char *out;
+
+				memset(in.s, 'a', len);
+				in.s[len] = '\0';
+				in.s[at] = bytes[b].c;
+				snprintf(want, sizeof(want),
+					 "{\"type\":\"t\",\"format_version\":1,\"s\":\"%.*s%s%.*s\"}\n",
+					 (int)at, "aaaaaaaaaaaaaaaaaaaaaaaa", bytes[b].as,
+					 (int)(len - at - 1), "aaaaaaaaaaaaaaaaaaaaaaaa");
+				out = capture(write_one_string, &in);
+				assert_string_equal(out, want);
+				free(out);
+			}
+}
+
 static void test_mask_shows_only_last_four(void **state)
 {
 	char out[40];
@@ -220,6 +270,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_escapes_control_quote_backslash_and_keeps_utf8),
 		cmocka_unit_test(test_json_replaces_invalid_utf8_and_escapes_esc),
+		cmocka_unit_test(test_json_escapes_a_byte_at_every_place),
 		cmocka_unit_test(test_mask_shows_only_last_four),
 		cmocka_unit_test(test_record_json_masks_accounts_and_nulls_other_scheme),
 		cmocka_unit_test(test_json_nests_and_escapes_c1),
