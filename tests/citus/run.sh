@@ -55,6 +55,12 @@ assert_eq "$(q "select count(*) from pg_dist_partition where logicalrelid::text 
 assert_eq "$(q "select pg_get_indexdef('clearing_record_key'::regclass)")" \
 	"CREATE UNIQUE INDEX clearing_record_key ON public.clearing_record USING btree (tenant, kind, natural_key, shard)" \
 	"the unique key contains the distribution column"
+# the stage (035) is not written to the WAL (039), on every shard
+assert_eq "$(q "select relpersistence from pg_class where oid = 'clearing_stage'::regclass")" u \
+	"the stage is unlogged"
+assert_eq "$(q "select string_agg(distinct r.result, ',') from run_command_on_shards('clearing_stage',
+		\$\$select relpersistence from pg_class where oid = '%s'::regclass\$\$) r")" u \
+	"the stage's shards are unlogged"
 cl init >"$TMP/out" || fail "second init"
 grep -q "up to date at version $latest" "$TMP/out" || fail "second init said: $(cat "$TMP/out")"
 
