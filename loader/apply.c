@@ -49,9 +49,17 @@ static enum cl_db_status journal_raced(struct load *L, unsigned long skipped)
 	struct raced x = { 0, 0 };
 	enum cl_db_status st;
 
-	st = cl_copy_out(L->db,
-			 L->db->citus ? CL_SQL_APPLY_JOURNAL_RACED_CITUS : CL_SQL_APPLY_JOURNAL_RACED,
-			 on_raced, &x, &L->r->err);
+	/* on Citus the probe is a co-located join writing cl_match, the
+	   journaled records left out after, on the coordinator */
+	if (L->db->citus)
+		st = cl_load_exec0(L, CL_SQL_APPLY_RACED_MATCH_CITUS);
+	else
+		st = CL_DB_OK;
+	if (st == CL_DB_OK)
+		st = cl_copy_out(L->db,
+				 L->db->citus ? CL_SQL_CLASSIFY_MATCH_JOURNAL_CITUS
+					      : CL_SQL_APPLY_JOURNAL_RACED,
+				 on_raced, &x, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
 	if (x.conflict || x.dup != skipped) {

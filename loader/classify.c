@@ -127,13 +127,18 @@ static enum cl_db_status near_duplicates(struct load *L)
 	if (st == CL_DB_OK && !batch)
 		st = ask(L, CL_SQL_CLASSIFY_RULE_V1_WANTED, CL_SQL_CLASSIFY_RULE_V1_WANTED_CITUS,
 			 &yes);
-	if (st == CL_DB_OK && (batch || yes))
-		st = cl_classify_pending_local(L);
-	if (st == CL_DB_OK && (batch || yes))
-		st = cl_copy_out(L->db,
-				 batch ? (citus ? CL_SQL_CLASSIFY_RULE_BATCH_CITUS : CL_SQL_CLASSIFY_RULE_BATCH)
-				       : (citus ? CL_SQL_CLASSIFY_RULE_V1_CITUS : CL_SQL_CLASSIFY_RULE_V1),
-				 on_classified, L, &L->r->err);
+	if (st != CL_DB_OK || !(batch || yes))
+		return st;
+	if (!citus)
+		return cl_copy_out(L->db, batch ? CL_SQL_CLASSIFY_RULE_BATCH : CL_SQL_CLASSIFY_RULE_V1,
+				   on_classified, L, &L->r->err);
+	/* Citus: the probe a co-located join of the distributed pending
+	   records into cl_match, then the journaled ones left out on the
+	   coordinator (the temporary journal rows are its own) */
+	st = cl_load_exec0(L, batch ? CL_SQL_CLASSIFY_RULE_BATCH_CITUS : CL_SQL_CLASSIFY_RULE_V1_CITUS);
+	if (st == CL_DB_OK)
+		st = cl_copy_out(L->db, CL_SQL_CLASSIFY_MATCH_JOURNAL_CITUS, on_classified, L,
+				 &L->r->err);
 	return st;
 }
 
@@ -181,9 +186,14 @@ static enum cl_db_status make_pending_citus(struct load *L)
 	enum cl_db_status st;
 	PGresult *res;
 
-	if ((st = cl_db_exec(L->db, CL_SQL_CLASSIFY_PENDING_CITUS, 0, NULL, &res, &L->r->err)) !=
-	    CL_DB_OK)
+	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_CITUS)) != CL_DB_OK ||
+	    (st = cl_db_exec(L->db, CL_SQL_CLASSIFY_PENDING_CITUS, 0, NULL, &res, &L->r->err)) !=
+		    CL_DB_OK)
 		return st;
+	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS)) != CL_DB_OK) {
+		PQclear(res);
+		return st;
+	}
 	pending = strtoul(PQcmdTuples(res), NULL, 10);
 	PQclear(res);
 	if (pending + matched != L->r->records) {
@@ -237,16 +247,23 @@ enum cl_db_status cl_classify_sample(struct load *L, bool *new_file)
 {
 	struct cl_text_array kinds = { 0 }, keys = { 0 };
 	char got[8];
-	const char *p[3];
+	const char *p[2];
 	enum cl_db_status st;
 
-	cl_key_sample_arrays(&L->stage.sample, &kinds, &keys);
-	p[0] = cl_text_array_text(&kinds);
-	p[1] = cl_text_array_text(&keys);
-	p[2] = L->o->tenant;
-	st = L->db->citus
-		? cl_db_value(L->db, CL_SQL_CLASSIFY_SAMPLE_CITUS, 3, p, got, sizeof(got), &L->r->err)
-		: cl_db_value(L->db, CL_SQL_CLASSIFY_SAMPLE, 2, p, got, sizeof(got), &L->r->err);
+	/* on Citus the sampled records are read in the distributed stage by
+	   their ordinals, each probed in its own shard (a co-located join);
+	   on one server the keys are the probes' outer side */
+	if (L->db->citus) {
+		cl_key_sample_ordinals(&L->stage.sample, &kinds);
+		p[0] = cl_text_array_text(&kinds);
+		st = cl_db_value(L->db, CL_SQL_CLASSIFY_SAMPLE_CITUS, 1, p, got, sizeof(got),
+				 &L->r->err);
+	} else {
+		cl_key_sample_arrays(&L->stage.sample, &kinds, &keys);
+		p[0] = cl_text_array_text(&kinds);
+		p[1] = cl_text_array_text(&keys);
+		st = cl_db_value(L->db, CL_SQL_CLASSIFY_SAMPLE, 2, p, got, sizeof(got), &L->r->err);
+	}
 	*new_file = st == CL_DB_OK && strcmp(got, "f") == 0;
 	cl_text_array_free(&kinds);
 	cl_text_array_free(&keys);
@@ -262,7 +279,8 @@ enum cl_db_status cl_classify(struct load *L, bool assume_new)
 	L->near_count = 0;
 	L->pending_journaled = false;
 	if ((st = cl_load_exec0(L, CL_SQL_CLASSIFY_EVENT_CREATE)) != CL_DB_OK ||
-	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_EVENT_INDEX)) != CL_DB_OK)
+	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_EVENT_INDEX)) != CL_DB_OK ||
+	    (L->db->citus && (st = cl_load_exec0(L, CL_SQL_CLASSIFY_MATCH_CREATE_CITUS)) != CL_DB_OK))
 		return st;
 	/* a file taken for new skips the exact-key probes: its insert's
 	   unique check finds any applied key instead (load.c) */

@@ -2,6 +2,7 @@
  * (key_sample.h). */
 #include "loader/key_sample.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,17 +25,20 @@ static void copy(char *dst, size_t cap, const char *src)
 	dst[n] = '\0';
 }
 
-static void put(struct cl_key_sample_key *k, const char *kind, const char *key)
+static void put(struct cl_key_sample_key *k, const char *kind, const char *key,
+		unsigned long ordinal)
 {
 	copy(k->kind, sizeof(k->kind), kind);
 	copy(k->key, sizeof(k->key), key);
+	k->ordinal = ordinal;
 }
 
-void cl_key_sample_add(struct cl_key_sample *s, const char *kind, const char *key)
+void cl_key_sample_add(struct cl_key_sample *s, const char *kind, const char *key,
+		       unsigned long ordinal)
 {
 	unsigned long i = s->seen++;
 
-	put(&s->last, kind, key);
+	put(&s->last, kind, key, ordinal);
 	if (i % s->stride)
 		return;
 	if (s->n == CL_KEY_SAMPLE_MAX) {
@@ -61,6 +65,20 @@ void cl_key_sample_arrays(const struct cl_key_sample *s, struct cl_text_array *k
 	if (s->seen) {
 		cl_text_array_add(kinds, s->last.kind);
 		cl_text_array_add(keys, s->last.key);
+	}
+}
+
+void cl_key_sample_ordinals(const struct cl_key_sample *s, struct cl_text_array *ordinals)
+{
+	char n[24];
+
+	for (size_t j = 0; j < s->n; j++) {
+		snprintf(n, sizeof(n), "%lu", s->keys[j].ordinal);
+		cl_text_array_add(ordinals, n);
+	}
+	if (s->seen) {
+		snprintf(n, sizeof(n), "%lu", s->last.ordinal);
+		cl_text_array_add(ordinals, n);
 	}
 }
 

@@ -27,6 +27,7 @@
 struct cl_key_sample_key {
 	char kind[16];
 	char key[CL_KEY_MAX];
+	unsigned long ordinal; /* its record's ordinal in the stage */
 };
 
 struct cl_key_sample {
@@ -38,11 +39,16 @@ struct cl_key_sample {
 
 /* Forget every key (a new read of the file); keeps the allocation. */
 void cl_key_sample_reset(struct cl_key_sample *s);
-void cl_key_sample_add(struct cl_key_sample *s, const char *kind, const char *key);
+void cl_key_sample_add(struct cl_key_sample *s, const char *kind, const char *key,
+		       unsigned long ordinal);
 /* The sampled kinds and keys (the last among them), in file order, as
  * two text[] arrays of equal length. */
 void cl_key_sample_arrays(const struct cl_key_sample *s, struct cl_text_array *kinds,
 			  struct cl_text_array *keys);
+/* The sampled records' ordinals in the stage (the last among them), in
+ * file order, as a bigint[] array's text (Citus reads the sampled records
+ * in the distributed stage: classify.sql, classify_sample_citus). */
+void cl_key_sample_ordinals(const struct cl_key_sample *s, struct cl_text_array *ordinals);
 void cl_key_sample_free(struct cl_key_sample *s);
 
 #endif

@@ -176,9 +176,16 @@ static enum cl_db_status empty_stage(struct load *L)
 {
 	const char *p[1] = { L->load_id };
 
+	enum cl_db_status st;
+
 	if (!L->db->citus || L->family->stage != cl_stage_file)
 		return CL_DB_OK;
-	return cl_db_exec(L->db, CL_SQL_STAGE_EMPTY_CITUS, 1, p, NULL, &L->r->err);
+	/* commutative: no shard lock another loader waits on or holds
+	   (stage.sql, stage_commutative_citus) */
+	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_CITUS)) != CL_DB_OK ||
+	    (st = cl_db_exec(L->db, CL_SQL_STAGE_EMPTY_CITUS, 1, p, NULL, &L->r->err)) != CL_DB_OK)
+		return st;
+	return cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS);
 }
 
 /* A rejected file whose readable records are staged: they are parked

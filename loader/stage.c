@@ -298,7 +298,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 			r->records++;
 			if (copying && !(error_line && error_line >= rec->position)) {
 				stage_row(L, c, rec, r->records, load_id);
-				cl_key_sample_add(&s->sample, rec->kind, rec->natural_key);
+				cl_key_sample_add(&s->sample, rec->kind, rec->natural_key, r->records);
 				if (r->records == 1)
 					CL_FAILPOINT("mid_copy", L->db->conn);
 			}

@@ -40,16 +40,21 @@ WITH ins AS (
   RETURNING 1)
 SELECT count(*) FROM ins
 
--- fragment: apply_raced_event
+-- fragment: apply_raced_rows
 -- The journal row of pending record c whose key another load applied as
--- record r (FROM c and r follow).
-INSERT INTO pg_temp.cl_event (load_id, ordinal, position,
+-- record r: the columns, then the SELECT (FROM c and r follow).
+(load_id, ordinal, position,
         tenant, kind, natural_key, reason, matched_key, matched_load_id,
         matched_ordinal, matched_position)
       SELECT c.load_id, c.ordinal, c.position, c.tenant, c.kind,
              coalesce(c.journal_key, c.natural_key),
              CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
              NULL, r.load_id, r.ordinal, r.position
+
+-- fragment: apply_raced_event
+-- The journal row of pending record c whose key another load applied as
+-- record r (FROM c and r follow).
+INSERT INTO pg_temp.cl_event {apply_raced_rows}
 
 -- fragment: apply_raced_probe
 -- The record of pending record c's key another load applied.
@@ -71,15 +76,16 @@ COPY ({apply_raced_event}
       WHERE {apply_unjournaled}
       RETURNING ordinal, reason) TO STDOUT
 
--- name: apply_journal_raced_citus
--- apply_journal_raced on Citus (classify.sql says why this form: a
--- lateral subquery with ORDER BY, which PostgreSQL keeps a probe per
--- staged record); the key is unique, at most one match each.
-COPY (WITH c AS MATERIALIZED (SELECT * FROM pg_temp.cl_pending c WHERE {apply_unjournaled})
-      {apply_raced_event}
-      FROM c
+-- name: apply_raced_match_citus
+-- apply_journal_raced's probe on Citus: every distributed pending record
+-- (pg_temp.cl_pending_stage, the view of them once cl_pending is the
+-- coordinator's copy: classify_pending_local_citus) probed in its shard,
+-- the matches into cl_match (classify.sql): a join of one stage shard
+-- with the same shard of clearing_record per task.  The journaled ones
+-- are left out after, on the coordinator (classify_match_journal_citus).
+INSERT INTO pg_temp.cl_match {apply_raced_rows}
+      FROM pg_temp.cl_pending_stage c
       CROSS JOIN LATERAL (
-        SELECT r.*
+        SELECT r.fingerprint, r.load_id, r.ordinal, r.position
         {apply_raced_probe}
-        ORDER BY r.shard) r
-      RETURNING ordinal, reason) TO STDOUT
+        LIMIT 1) r

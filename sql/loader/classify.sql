@@ -326,17 +326,23 @@ SELECT coalesce((SELECT true FROM clearing_record
                    AND key_rule = 'v1-batch'
                  LIMIT 1), false)
 
--- fragment: classify_near_event
--- A pending record c journaled as a near duplicate of the applied record r
--- a probe found (CROSS JOIN LATERAL (probe) r and a WHERE follow, then
--- classify_near_returned), streamed out.
-COPY (
-  INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
+-- fragment: classify_near_rows
+-- The journal row of pending record c as a near duplicate of the applied
+-- record r a probe found: the columns, then the SELECT (CROSS JOIN
+-- LATERAL (probe) r and a WHERE follow).
+(load_id, ordinal, position, tenant, kind,
     natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
   SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
          r.load_id, r.ordinal, r.position
   FROM pg_temp.cl_pending c
+
+-- fragment: classify_near_event
+-- A pending record c journaled as a near duplicate of the applied record r
+-- a probe found (CROSS JOIN LATERAL (probe) r and a WHERE follow, then
+-- classify_near_returned), streamed out.
+COPY (
+  INSERT INTO pg_temp.cl_event {classify_near_rows}
 
 -- fragment: classify_near_returned
 -- The end of a classify_near_event statement: the records not journaled
@@ -459,6 +465,22 @@ ORDER BY r.shard
 {classify_citus_of_tenant} AND {classify_match_rule_batch}
 ORDER BY r.shard
 
+-- fragment: classify_citus_first_rule_v1
+-- classify_probe_rule_v1 on Citus with the staged record's tenant, for a
+-- co-located join (the pending records the distributed stage's): the
+-- first match, as on one server, the LIMIT sent to the worker with the
+-- rest.  (Over an intermediate result, as diff's, Citus refuses a LIMIT
+-- in a lateral subquery: there the probe above.)
+{classify_citus_of_tenant} AND {classify_match_rule_v1}
+ORDER BY r.load_id, r.ordinal
+LIMIT 1
+
+-- fragment: classify_citus_first_rule_batch
+-- classify_probe_rule_batch the same way.
+{classify_citus_of_tenant} AND {classify_match_rule_batch}
+ORDER BY r.load_id, r.ordinal
+LIMIT 1
+
 -- fragment: classify_citus_alt
 -- The end of each of classify_probe_alt's four probes on Citus, after the
 -- alternate key's condition: the same kind and content.  A record of any
@@ -523,19 +545,18 @@ SET LOCAL enable_seqscan = off
 SET LOCAL jit = off
 
 -- name: classify_sample_citus
--- classify_sample on Citus: kinds $1 and keys $2 (text arrays of equal
--- length) of the sampled keys, tenant $3.  The sampled keys an
--- intermediate result too, the tenant among them: as a constant, a
--- worker's planner took a shard's index scan of the tenant for the outer
--- side of the join.
-WITH c AS MATERIALIZED (
-  SELECT $3::text AS tenant, u.kind, u.natural_key,
-         clearing_shard(u.kind, u.natural_key) AS shard
-  FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]))
-    AS u(kind, natural_key))
-SELECT EXISTS (
-  SELECT 1
-  FROM c CROSS JOIN LATERAL ({classify_citus_probe_exact}) r)
+-- classify_sample on Citus: the sampled records read in the distributed
+-- stage by their ordinals ($1, a bigint array: loader/key_sample.h), each
+-- probed by classify_probe_exact in its own shard: a join of one stage
+-- shard with the same shard of clearing_record per task, on its worker
+-- (as classify_exact), only the counts coming back.  No first match
+-- ends it (at most 2,049 probes in all, spread over the shards).  (As arrays,
+-- the keys were an intermediate result sent to every worker, each task
+-- probing its shard for all of them.)
+SELECT pg_catalog.count(*) <> 0
+FROM pg_temp.cl_stage c
+CROSS JOIN LATERAL ({classify_probe_exact}) r
+WHERE c.ordinal = ANY ($1::bigint[])
 
 -- name: classify_near_wanted_citus
 -- classify_near_wanted on Citus, for tenant $1.  The stage's question
@@ -579,26 +600,40 @@ FROM m
 ORDER BY m.ordinal, m.distance, m.matched_load_id, m.matched_ordinal
 RETURNING ordinal, reason
 
--- fragment: classify_citus_rule_matches
--- The pending entries without a journal row (c) and their matches (m)
--- under the other ACH key rule whose probe follows (then ") r)").
-COPY (
-  WITH c AS MATERIALIZED (
-    SELECT * FROM pg_temp.cl_pending c
-    WHERE c.kind = 'ach.entry' AND {apply_unjournaled}),
-  m AS MATERIALIZED (
-    {classify_citus_matched}, 0 AS distance
-    FROM c CROSS JOIN LATERAL (
+-- name: classify_match_create_citus
+-- The journal rows a co-located probe found on Citus, before those of
+-- pending records journaled since are left out (classify_match_journal_citus):
+-- Citus joins no distributed table with the temporary journal rows, so
+-- the probe (a join of the distributed pending records with clearing_record,
+-- one task per shard pair) writes its matches here, and the coordinator
+-- filters them.  Dropped with the transaction.
+CREATE TEMPORARY TABLE cl_match ON COMMIT DROP AS
+SELECT * FROM pg_temp.cl_event WITH NO DATA
+
+-- name: classify_match_journal_citus
+-- The matches of cl_match whose pending record has no journal row yet
+-- ({apply_unjournaled}) into the journal rows, cl_match emptied; returns
+-- each one's ordinal and reason.  Temporary tables only: the coordinator's.
+COPY (WITH c AS (DELETE FROM pg_temp.cl_match RETURNING *)
+      INSERT INTO pg_temp.cl_event
+      SELECT * FROM c
+      WHERE {apply_unjournaled}
+      RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_rule_v1_citus
--- classify_rule_v1 on Citus.
-{classify_citus_rule_matches}{classify_citus_probe_rule_v1}) r)
-  {classify_citus_event}) TO STDOUT
+-- classify_rule_v1 on Citus: the distributed pending entries (every one,
+-- journaled or not: classify_match_journal_citus leaves out the journaled
+-- ones after), each probed in its shard, into cl_match: one join of a
+-- stage shard with the same shard of clearing_record per task.
+INSERT INTO pg_temp.cl_match {classify_near_rows}
+  CROSS JOIN LATERAL ({classify_citus_first_rule_v1}) r
+  WHERE c.kind = 'ach.entry'
 
 -- name: classify_rule_batch_citus
--- classify_rule_batch on Citus.
-{classify_citus_rule_matches}{classify_citus_probe_rule_batch}) r)
-  {classify_citus_event}) TO STDOUT
+-- classify_rule_batch on Citus, the same way.
+INSERT INTO pg_temp.cl_match {classify_near_rows}
+  CROSS JOIN LATERAL ({classify_citus_first_rule_batch}) r
+  WHERE c.kind = 'ach.entry'
 
 -- name: classify_alt_citus
 -- classify_alt on Citus: four probes (either alternate key against either

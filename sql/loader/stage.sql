@@ -78,6 +78,25 @@ $stage$
 -- shard of its shard column).
 COPY clearing_stage ({record_columns}, journal_key) FROM STDIN (FORMAT binary)
 
+-- name: stage_commutative_citus
+-- Before a load writes or deletes rows of clearing_stage in more than one
+-- shard (the pending copies, the DELETE below): Citus takes no shard lock
+-- that conflicts with another load's for it.  By default a multi-shard
+-- modification locks each shard ShareUpdateExclusive until COMMIT, so a
+-- new file's load (its records inserted: clearing_record's shards locked)
+-- deleting its stage rows waited for a re-upload that had written its
+-- pending copies (the stage's shards locked) and was waiting to insert
+-- its new records: a distributed deadlock, one of them retried.  A load's
+-- stage rows are its own (its load id, its transaction): no other
+-- modification touches them, so its writes of them commute with every
+-- other.  For the next statement only (stage_commutative_default_citus).
+SET LOCAL citus.all_modifications_commutative = on
+
+-- name: stage_commutative_default_citus
+-- Back to Citus's locks, for the records' inserts (the unique index's
+-- waits are serialized by them).
+SET LOCAL citus.all_modifications_commutative TO DEFAULT
+
 -- name: stage_empty_citus
 -- This load's rows of clearing_stage deleted, before its COMMIT (load id
 -- $1): the table holds no committed row.

@@ -58,14 +58,13 @@ cat "$W/dist.ach" >/dev/null
 wc -c <"$W/dist.ach" | tr -d ' ' >"$W/dist_bytes"
 settle
 
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 # stopwatch NAME CMD...: one timed run of CMD as figure NAME
 stopwatch() {
 	_n=$1
 	shift
-	"$CL_TOOLS/stopwatch" "$W/dist_$_n.m" "$@" >"$W/dist_$_n.out" 2>"$W/dist_$_n.err"
-	_rc=$?
-	[ -s "$W/dist_$_n.m" ] || echo "0 0 $_rc" >"$W/dist_$_n.m"
-	return $_rc
+	timed "$W/dist_$_n.m" "$W/dist_$_n.out" "$W/dist_$_n.err" "$@"
 }
 # load NAME NEW DUP: a timed load of the day that must report NEW new and
 # DUP duplicate records
@@ -101,19 +100,11 @@ _psql="$("${PG_CONFIG:-pg_config}" --bindir 2>/dev/null)/psql"
 best() {
 	_bn=$1
 	shift
-	_best="" _maxkb=0 _i=0
-	while [ "$_i" -lt 5 ]; do
-		stopwatch "$_bn" "$@" || {
-			echo "exit $(cut -d' ' -f3 "$W/dist_$_bn.m"): $(head -n 1 "$W/dist_$_bn.err" | cut -c1-160)" \
-				>"$W/dist_$_bn.wrong"
-			return 1
-		}
-		read -r _s _kb _rc <"$W/dist_$_bn.m"
-		if [ -z "$_best" ] || awk -v a="$_s" -v b="$_best" 'BEGIN{exit !(a<b)}'; then _best=$_s; fi
-		[ "$_kb" -gt "$_maxkb" ] && _maxkb=$_kb
-		_i=$((_i + 1))
-	done
-	echo "$_best $_maxkb 0" >"$W/dist_$_bn.m"
+	best_of_runs 5 "$W/dist_$_bn.m" stopwatch "$_bn" "$@" || {
+		echo "exit $(cut -d' ' -f3 "$W/dist_$_bn.m"): $(head -n 1 "$W/dist_$_bn.err" | cut -c1-160)" \
+			>"$W/dist_$_bn.wrong"
+		return 1
+	}
 }
 best show "$CL_BIN" show --trace "$_trace" || log "show: $(cat "$W/dist_show.wrong")"
 best start "$CL_BIN" --version

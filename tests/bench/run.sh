@@ -70,10 +70,11 @@ PARTITIONS=8
 now_ns() { date +%s%N; }
 log() { echo "bench: $(date -u +%H:%M:%S) $*" >&2; }
 
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+
 # measure NAME CMD...: run CMD (stdout to $W/NAME.out), record its wall
-# time in seconds and its peak RSS in kB in $W/NAME.m as "SECONDS KB RC"
-# (tests/tools/stopwatch: timed inside one exec, not by date(1) around
-# /usr/bin/time, which added about 20 ms to every figure).
+# time and peak RSS in $W/NAME.m (lib.sh, timed).
 measure() {
 	_n=$1
 	shift
@@ -81,28 +82,15 @@ measure() {
 	# 800 MB of JSON must not be timed as a disk write
 	_out="$W/$_n.out"
 	case $_n in parse_*) _out=/dev/null ;; esac
-	"$CL_TOOLS/stopwatch" "$W/$_n.m" "$@" >"$_out" 2>"$W/$_n.err"
-	_rc=$?
-	[ -s "$W/$_n.m" ] || echo "0 0 $_rc" >"$W/$_n.m"
-	return $_rc
+	timed "$W/$_n.m" "$_out" "$W/$_n.err" "$@"
 }
 
 # best_of N NAME CMD...: the fastest of N runs (peak RSS: the largest).
 best_of() {
-	_k=$1
-	_bn=$2
+	_bok=$1 _bn=$2
 	shift 2
-	_best=""
-	_maxkb=0
-	_i=0
-	while [ "$_i" -lt "$_k" ]; do
-		measure "$_bn" "$@" || { log "$_bn failed: $(head -c 400 "$W/$_bn.err")"; return 1; }
-		read -r _s _kb _rc <"$W/$_bn.m"
-		if [ -z "$_best" ] || awk -v a="$_s" -v b="$_best" 'BEGIN{exit !(a<b)}'; then _best=$_s; fi
-		[ "$_kb" -gt "$_maxkb" ] && _maxkb=$_kb
-		_i=$((_i + 1))
-	done
-	echo "$_best $_maxkb 0" >"$W/$_bn.m"
+	best_of_runs "$_bok" "$W/$_bn.m" measure "$_bn" "$@" ||
+		{ log "$_bn failed: $(head -c 400 "$W/$_bn.err")"; return 1; }
 }
 
 # row LABEL SECONDS BYTES RECORDS KB RATIO TARGET RESULT: one result line.

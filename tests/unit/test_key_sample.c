@@ -19,7 +19,7 @@ static void add_n(struct cl_key_sample *s, unsigned long n)
 
 	for (unsigned long i = 0; i < n; i++) {
 		snprintf(key, sizeof(key), "k%lu", i);
-		cl_key_sample_add(s, "ach.entry", key);
+		cl_key_sample_add(s, "ach.entry", key, i + 1);
 	}
 }
 
@@ -36,18 +36,22 @@ static unsigned long count_elements(const char *lit)
 static void test_small_file_is_sampled_whole(void **state)
 {
 	struct cl_key_sample s = { 0 };
-	struct cl_text_array kinds = { 0 }, keys = { 0 };
+	struct cl_text_array kinds = { 0 }, keys = { 0 }, ordinals = { 0 };
 
 	(void)state;
 	cl_key_sample_reset(&s);
 	add_n(&s, 3);
 	cl_key_sample_arrays(&s, &kinds, &keys);
-	/* every key, then the last again */
+	cl_key_sample_ordinals(&s, &ordinals);
+	/* every key, then the last again; the ordinals theirs (Citus reads
+	   the sampled records in the stage by them) */
+	assert_string_equal(cl_text_array_text(&ordinals), "{\"1\",\"2\",\"3\",\"3\"}");
 	assert_string_equal(cl_text_array_text(&keys), "{\"k0\",\"k1\",\"k2\",\"k2\"}");
 	assert_string_equal(cl_text_array_text(&kinds),
 			    "{\"ach.entry\",\"ach.entry\",\"ach.entry\",\"ach.entry\"}");
 	cl_text_array_free(&kinds);
 	cl_text_array_free(&keys);
+	cl_text_array_free(&ordinals);
 	cl_key_sample_free(&s);
 }
 
@@ -66,6 +70,7 @@ static void test_large_file_is_sampled_evenly_and_bounded(void **state)
 	for (size_t j = 0; j < s.n; j++) {
 		snprintf(want, sizeof(want), "k%zu", j * 512);
 		assert_string_equal(s.keys[j].key, want);
+		assert_int_equal(s.keys[j].ordinal, j * 512 + 1);
 	}
 	assert_string_equal(s.last.key, "k999999");
 	cl_key_sample_free(&s);
