@@ -371,8 +371,9 @@ section "reconcile and break on Citus do what they do on one server"
 # an ACH entry the wrong way, a payment net of the bank's charges, the
 # pacs.008 and its return; a pacs.002 that rejects a payment, then its
 # booking (rejected_booked); break decisions (accept a suggestion, match
-# by hand, write off, reopen) and reconcile again; the same output (times
-# and UUIDs masked), matches, runs, breaks and decisions.  Before 0052
+# by hand, write off, reopen) and reconcile again; a loader granted t1
+# only under row security reconciles t1, is refused t2; the same output
+# (times and UUIDs masked), matches, runs, breaks and decisions.  Before 0052
 # reconcile exited 5 on Citus at its first statement, writing nothing;
 # before 040 every break decision did.
 GEN="python3 $CL_ROOT/tests/db/stmt_gen.py"
@@ -449,6 +450,14 @@ S
 	run break reopen --tenant t1 "$theirs" --note "not interest"
 	run reconcile --tenant t1 --format json "$TMP/rs1.xml"
 	run break list --tenant t1 --format json
+	# a loader granted t1 only, row security on: its reconcile of t1 as
+	# the owner's; of t2 (the same payments and statement there) refused
+	run load --tenant t2 "$TMP/rp.xml"
+	run load --tenant t2 "$TMP/rs4.xml"
+	run init -q --loader-role "cl_citus_rl_$$" --tenant-access "cl_citus_rl_$$=t1" --row-security on
+	run reconcile --db "user=cl_citus_rl_$$" --tenant t1 --format json "$TMP/rs4.xml"
+	run reconcile --db "user=cl_citus_rl_$$" --tenant t2 --format json "$TMP/rs4.xml"
+	run break list --db "user=cl_citus_rl_$$" --tenant t2
 	q "select tenant, entry_kind, entry_key, record_kind, record_key, rule, run_id, difference_minor
 	   from clearing_reconcile_match order by entry_key, record_key" >>"$out"
 	q "select run_id, tenant, statements, refs, matched, unmatched_ours, unmatched_theirs,
@@ -459,6 +468,7 @@ S
 	q "select tenant, version, side, item_kind, item_key, item_id, action, reason
 	   from clearing_break_decision order by decision_id, item_id" >>"$out"
 }
+role_new "cl_citus_rl_$$" LOGIN
 rplain="cl_citus_rplain_$$"
 db_also_drop "$rplain"
 createdb "$rplain"
