@@ -537,7 +537,8 @@ static enum cl_db_status recon_txn(struct cl_db *db, void *ctx, struct cl_error 
 	static const char *const create_citus[] = {
 		CL_SQL_RECONCILE_CITUS_CREATE,	     CL_SQL_RECONCILE_CITUS_CREATE_KEY,
 		CL_SQL_RECONCILE_CITUS_CREATE_LOAD,  CL_SQL_RECONCILE_CITUS_CREATE_DATE,
-		CL_SQL_RECONCILE_CITUS_CREATE_TRACE, CL_SQL_RECONCILE_CITUS_TRUNCATE,
+		CL_SQL_RECONCILE_CITUS_CREATE_TRACE, CL_SQL_RECONCILE_CITUS_CREATE_REFS,
+		CL_SQL_RECONCILE_CITUS_TRUNCATE,
 	};
 	struct recon_txn *t = ctx;
 	const struct cl_recon_opts *o = t->o;

@@ -36,6 +36,26 @@ CREATE INDEX IF NOT EXISTS cl_recon_record_date ON pg_temp.cl_recon_record (tena
 CREATE INDEX IF NOT EXISTS cl_recon_record_trace
   ON pg_temp.cl_recon_record (tenant, trace_number)
 
+-- name: reconcile_citus_create_refs
+-- The other columns the statements probe the copy by (reconcile_best's
+-- arms, a batch's PmtInfId and message, the answers naming a record): as
+-- clearing_record's own indexes serve them on one server.
+DO $$
+BEGIN
+  CREATE INDEX IF NOT EXISTS cl_recon_record_uetr ON pg_temp.cl_recon_record (uetr);
+  CREATE INDEX IF NOT EXISTS cl_recon_record_orgnl_uetr ON pg_temp.cl_recon_record (orgnl_uetr);
+  CREATE INDEX IF NOT EXISTS cl_recon_record_e2e ON pg_temp.cl_recon_record (end_to_end_id);
+  CREATE INDEX IF NOT EXISTS cl_recon_record_orgnl_e2e
+    ON pg_temp.cl_recon_record (orgnl_end_to_end_id);
+  CREATE INDEX IF NOT EXISTS cl_recon_record_tx_id ON pg_temp.cl_recon_record (tx_id);
+  CREATE INDEX IF NOT EXISTS cl_recon_record_instr_id ON pg_temp.cl_recon_record (instr_id);
+  CREATE INDEX IF NOT EXISTS cl_recon_record_original_trace
+    ON pg_temp.cl_recon_record (original_trace);
+  CREATE INDEX IF NOT EXISTS cl_recon_record_pmt_inf_id ON pg_temp.cl_recon_record (pmt_inf_id);
+  CREATE INDEX IF NOT EXISTS cl_recon_record_msg_id ON pg_temp.cl_recon_record (msg_id);
+END
+$$
+
 -- name: reconcile_citus_truncate
 -- A run starts with an empty copy (a connection that ran one before).
 TRUNCATE pg_temp.cl_recon_record
@@ -46,13 +66,13 @@ DROP TABLE IF EXISTS pg_temp.cl_recon_record
 
 -- name: reconcile_citus_copy
 -- The records of tenant $1 a statement's entries (the work table, filled)
--- may find: by each reference an entry has, in any of the record's
+-- may find: by each reference an entry has, in each of the record's
 -- columns reconcile_best's arms probe (the trace in any window: the
 -- statements apply theirs), by the PmtInfId and message id a batch or a
 -- group status is matched by, and dated an entry's day or within the
 -- statement's period ($2 to $3; NULL: none): what suggestions, groups and
--- unmatched ours read.  Each read a probe per key (the keys first, an
--- intermediate result on Citus; ordered by shard, 0040).
+-- unmatched ours read.  Each read its own probe per key by its index (the
+-- keys first, an intermediate result on Citus; ordered by shard, 0040).
 WITH k AS MATERIALIZED (
   SELECT DISTINCT v.col, v.val
   FROM pg_temp.cl_recon_entry e
@@ -67,19 +87,75 @@ d AS MATERIALIZED (
   SELECT DISTINCT e.on_date AS day FROM pg_temp.cl_recon_entry e WHERE e.on_date IS NOT NULL
   UNION
   SELECT g::date FROM pg_catalog.generate_series($2::date, $3::date, interval '1 day') g),
-by_ref AS MATERIALIZED (
+a1 AS MATERIALIZED (
   SELECT x.*
-  FROM k
+  FROM (SELECT k.val FROM k WHERE k.col = 'uetr') k
   CROSS JOIN LATERAL (
     SELECT x.* FROM clearing_record x
-    WHERE x.tenant = $1
-      AND ((k.col = 'uetr' AND (x.uetr = k.val OR x.orgnl_uetr = k.val))
-        OR (k.col = 'e2e' AND (x.end_to_end_id = k.val OR x.orgnl_end_to_end_id = k.val))
-        OR (k.col = 'tx_id' AND x.tx_id = k.val)
-        OR (k.col = 'instr_id' AND x.instr_id = k.val)
-        OR (k.col = 'trace' AND (x.trace_number = k.val OR x.original_trace = k.val))
-        OR (k.col = 'pmt_inf_id' AND x.pmt_inf_id = k.val)
-        OR (k.col = 'msg_id' AND x.msg_id = k.val))
+    WHERE x.tenant = $1 AND x.uetr = k.val
+    ORDER BY x.shard) x),
+a2 AS MATERIALIZED (
+  SELECT x.*
+  FROM (SELECT k.val FROM k WHERE k.col = 'uetr') k
+  CROSS JOIN LATERAL (
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.orgnl_uetr = k.val
+    ORDER BY x.shard) x),
+a3 AS MATERIALIZED (
+  SELECT x.*
+  FROM (SELECT k.val FROM k WHERE k.col = 'e2e') k
+  CROSS JOIN LATERAL (
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.end_to_end_id = k.val
+    ORDER BY x.shard) x),
+a4 AS MATERIALIZED (
+  SELECT x.*
+  FROM (SELECT k.val FROM k WHERE k.col = 'e2e') k
+  CROSS JOIN LATERAL (
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.orgnl_end_to_end_id = k.val
+    ORDER BY x.shard) x),
+a5 AS MATERIALIZED (
+  SELECT x.*
+  FROM (SELECT k.val FROM k WHERE k.col = 'tx_id') k
+  CROSS JOIN LATERAL (
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.tx_id = k.val
+    ORDER BY x.shard) x),
+a6 AS MATERIALIZED (
+  SELECT x.*
+  FROM (SELECT k.val FROM k WHERE k.col = 'instr_id') k
+  CROSS JOIN LATERAL (
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.instr_id = k.val
+    ORDER BY x.shard) x),
+a7 AS MATERIALIZED (
+  SELECT x.*
+  FROM (SELECT k.val FROM k WHERE k.col = 'trace') k
+  CROSS JOIN LATERAL (
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.trace_number = k.val
+    ORDER BY x.shard) x),
+a8 AS MATERIALIZED (
+  SELECT x.*
+  FROM (SELECT k.val FROM k WHERE k.col = 'trace') k
+  CROSS JOIN LATERAL (
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.original_trace = k.val
+    ORDER BY x.shard) x),
+a9 AS MATERIALIZED (
+  SELECT x.*
+  FROM (SELECT k.val FROM k WHERE k.col = 'pmt_inf_id') k
+  CROSS JOIN LATERAL (
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.pmt_inf_id = k.val
+    ORDER BY x.shard) x),
+a10 AS MATERIALIZED (
+  SELECT x.*
+  FROM (SELECT k.val FROM k WHERE k.col = 'msg_id') k
+  CROSS JOIN LATERAL (
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.msg_id = k.val
     ORDER BY x.shard) x),
 by_day AS MATERIALIZED (
   SELECT x.*
@@ -89,9 +165,10 @@ by_day AS MATERIALIZED (
     WHERE x.tenant = $1 AND x.value_date = d.day
     ORDER BY x.shard) x)
 INSERT INTO pg_temp.cl_recon_record
-SELECT * FROM by_ref
-UNION
-SELECT * FROM by_day
+SELECT * FROM a1 UNION ALL SELECT * FROM a2 UNION ALL SELECT * FROM a3
+UNION ALL SELECT * FROM a4 UNION ALL SELECT * FROM a5 UNION ALL SELECT * FROM a6
+UNION ALL SELECT * FROM a7 UNION ALL SELECT * FROM a8 UNION ALL SELECT * FROM a9
+UNION ALL SELECT * FROM a10 UNION ALL SELECT * FROM by_day
 ON CONFLICT DO NOTHING
 
 -- name: reconcile_citus_copy_files
@@ -121,7 +198,7 @@ ON CONFLICT DO NOTHING
 -- reconcile_return_original), a pacs.004's original (its OrgnlUETR, else
 -- its OrgnlEndToEndId), and the answers that say a record was not to be
 -- booked (a camt.029 or pacs.004 naming its UETR or EndToEndId,
--- reconcile_not_expected).
+-- reconcile_not_expected).  A probe per key by its index, as above.
 WITH k AS MATERIALIZED (
   SELECT DISTINCT v.col, v.val, v.day
   FROM pg_temp.cl_recon_record c
@@ -132,23 +209,47 @@ WITH k AS MATERIALIZED (
       ('e2e', CASE WHEN c.kind = 'pacs.004' THEN c.orgnl_end_to_end_id END, NULL),
       ('orgnl_uetr', c.uetr, NULL), ('orgnl_e2e', c.end_to_end_id, NULL)) AS v(col, val, day)
   WHERE v.val IS NOT NULL),
-r AS MATERIALIZED (
+o1 AS MATERIALIZED (
   SELECT x.*
-  FROM k
+  FROM (SELECT k.val, k.day FROM k WHERE k.col = 'original_trace') k
   CROSS JOIN LATERAL (
     SELECT x.* FROM clearing_record x
-    WHERE x.tenant = $1
-      AND ((k.col = 'original_trace' AND x.trace_number = k.val AND x.kind = 'ach.entry'
-            AND (k.day IS NULL OR x.value_date BETWEEN k.day - 70 AND k.day))
-        OR (k.col = 'uetr' AND x.uetr = k.val)
-        OR (k.col = 'e2e' AND x.end_to_end_id = k.val)
-        OR (k.col = 'orgnl_uetr' AND x.orgnl_uetr = k.val
-            AND x.kind IN ('camt.029', 'pacs.004'))
-        OR (k.col = 'orgnl_e2e' AND x.orgnl_end_to_end_id = k.val
-            AND x.kind IN ('camt.029', 'pacs.004')))
+    WHERE x.tenant = $1 AND x.trace_number = k.val AND x.kind = 'ach.entry'
+      AND (k.day IS NULL OR x.value_date BETWEEN k.day - 70 AND k.day)
+    ORDER BY x.shard) x),
+o2 AS MATERIALIZED (
+  SELECT x.*
+  FROM (SELECT k.val FROM k WHERE k.col = 'uetr') k
+  CROSS JOIN LATERAL (
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.uetr = k.val
+    ORDER BY x.shard) x),
+o3 AS MATERIALIZED (
+  SELECT x.*
+  FROM (SELECT k.val FROM k WHERE k.col = 'e2e') k
+  CROSS JOIN LATERAL (
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.end_to_end_id = k.val
+    ORDER BY x.shard) x),
+o4 AS MATERIALIZED (
+  SELECT x.*
+  FROM (SELECT k.val FROM k WHERE k.col = 'orgnl_uetr') k
+  CROSS JOIN LATERAL (
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.orgnl_uetr = k.val
+      AND x.kind IN ('camt.029', 'pacs.004')
+    ORDER BY x.shard) x),
+o5 AS MATERIALIZED (
+  SELECT x.*
+  FROM (SELECT k.val FROM k WHERE k.col = 'orgnl_e2e') k
+  CROSS JOIN LATERAL (
+    SELECT x.* FROM clearing_record x
+    WHERE x.tenant = $1 AND x.orgnl_end_to_end_id = k.val
+      AND x.kind IN ('camt.029', 'pacs.004')
     ORDER BY x.shard) x)
 INSERT INTO pg_temp.cl_recon_record
-SELECT * FROM r
+SELECT * FROM o1 UNION ALL SELECT * FROM o2 UNION ALL SELECT * FROM o3
+UNION ALL SELECT * FROM o4 UNION ALL SELECT * FROM o5
 ON CONFLICT DO NOTHING
 
 -- name: reconcile_citus_analyze
