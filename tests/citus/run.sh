@@ -376,6 +376,15 @@ section "reconcile and break on Citus do what they do on one server"
 # (times and UUIDs masked), matches, runs, breaks and decisions.  Before 0052
 # reconcile exited 5 on Citus at its first statement, writing nothing;
 # before 040 every break decision did.
+# every reconcile statement that reads clearing_record has its form that
+# reads the copy (reconcile_citus_NAME; without it a new statement would
+# fail on Citus, or a changed one read the distributed table)
+for n in $("$CL_TOOLS/loader_sql" --list); do
+	case $n in reconcile_citus_*) continue ;; reconcile_*) ;; *) continue ;; esac
+	"$CL_TOOLS/loader_sql" "$n" | grep -Eq '(FROM|JOIN)[[:space:]]+clearing_record([^_a-z.]|$)' || continue
+	"$CL_TOOLS/loader_sql" --list | grep -qx "reconcile_citus_${n#reconcile_}" ||
+		fail "$n reads clearing_record and has no Citus form (sql/loader/reconcile_citus.sql)"
+done
 GEN="python3 $CL_ROOT/tests/db/stmt_gen.py"
 "$CL_TOOLS/gen_iso" --type pain.001 --tx 7 --per-pmtinf 3 --seed 7 >"$TMP/rp.xml"
 "$CL_TOOLS/gen_ach" --entries 6 --batch-size 3 --seed 3 --effective 260303 >"$TMP/ra.ach"
