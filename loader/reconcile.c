@@ -195,6 +195,27 @@ static enum cl_db_status exec(struct cl_db *db, const char *sql, int np, const c
 	return cl_db_exec(db, sql, np, p, NULL, err);
 }
 
+/* A statement that reads clearing_record: on Citus its form reading the
+ * copy of the records (reconcile_citus.sql, docs/design/0052). */
+#define ON_CITUS(db, NAME) ((db)->citus ? CL_SQL_RECONCILE_CITUS_##NAME : CL_SQL_RECONCILE_##NAME)
+
+/* On Citus, the records the statement's entries may find copied from the
+ * distributed table (pd: tenant, the period's first and last day or
+ * NULL); nothing on one server. */
+static enum cl_db_status copy_records(struct cl_db *db, const char *const *pd,
+				      struct cl_error *err)
+{
+	enum cl_db_status st;
+
+	if (!db->citus)
+		return CL_DB_OK;
+	if ((st = exec(db, CL_SQL_RECONCILE_CITUS_COPY, 3, pd, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_CITUS_COPY_FILES, 1, pd, err)) != CL_DB_OK ||
+	    (st = exec(db, CL_SQL_RECONCILE_CITUS_COPY_RELATED, 1, pd, err)) != CL_DB_OK)
+		return st;
+	return exec(db, CL_SQL_RECONCILE_CITUS_ANALYZE, 0, NULL, err);
+}
+
 /* The references of the run: its own (refs[0]) and those of the
  * accounts of --match-account (refs[1 + i] for o->account_refs[i]). */
 struct run_refs {
@@ -276,8 +297,8 @@ static enum cl_db_status match_rule(struct cl_db *db, const char *tenant, const 
 static enum cl_db_status statement_work(struct cl_db *db, const char *const *pk,
 					const char *const *pr, const char *const *pc,
 					const char *const *pj, const char *const *pm,
-					const char *const *pg, char *n, size_t cap,
-					struct cl_error *err);
+					const char *const *pg, const char *const *pd, char *n,
+					size_t cap, struct cl_error *err);
 
 /* One statement of the run; s counts it. */
 static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_opts *o,
@@ -335,8 +356,9 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 	pr[5] = rule.charges;
 	{
 		const char *pg[3] = { o->tenant, account, companies };
+		const char *pd[3] = { o->tenant, period ? from : NULL, period ? to : NULL };
 
-		st = statement_work(db, pk, pr, pc, pj, pm, pg, n, sizeof(n), err);
+		st = statement_work(db, pk, pr, pc, pj, pm, pg, pd, n, sizeof(n), err);
 	}
 	free(rule.refs);
 	cl_text_array_free(&rule_refs);
@@ -347,7 +369,7 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 		const char *pu[9] = { o->tenant, key, ord, from, to, account, companies, ccy, kind };
 
 		if ((st = exec(db, CL_SQL_RECONCILE_ANALYZE_ANSWER, 0, NULL, err)) != CL_DB_OK ||
-		    (st = exec(db, CL_SQL_RECONCILE_UNMATCHED_OURS, 9, pu, err)) != CL_DB_OK)
+		    (st = exec(db, ON_CITUS(db, UNMATCHED_OURS), 9, pu, err)) != CL_DB_OK)
 			return st;
 	}
 	s->statements++;
@@ -359,8 +381,8 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 static enum cl_db_status statement_work(struct cl_db *db, const char *const *pk,
 					const char *const *pr, const char *const *pc,
 					const char *const *pj, const char *const *pm,
-					const char *const *pg, char *n, size_t cap,
-					struct cl_error *err)
+					const char *const *pg, const char *const *pd, char *n,
+					size_t cap, struct cl_error *err)
 {
 	enum cl_db_status st;
 
@@ -368,18 +390,19 @@ static enum cl_db_status statement_work(struct cl_db *db, const char *const *pk,
 	    (st = exec(db, CL_SQL_RECONCILE_ENTRIES, 2, pk, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_ENTRIES_DETAILS, 0, NULL, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_ANALYZE, 0, NULL, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_BEST, 6, pr, err)) != CL_DB_OK ||
+	    (st = copy_records(db, pd, err)) != CL_DB_OK ||
+	    (st = exec(db, ON_CITUS(db, BEST), 6, pr, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_ANALYZE_BEST, 0, NULL, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BOOKED_TWICE, 0, NULL, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_SPLIT, 1, pk, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_BATCHES, 1, pk, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST, 1, pk, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_SUGGEST_BATCH, 2, pc, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_GROUP, 3, pg, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_JUDGE, 3, pj, err)) != CL_DB_OK ||
+	    (st = exec(db, ON_CITUS(db, BATCHES), 1, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, ON_CITUS(db, SUGGEST), 1, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, ON_CITUS(db, SUGGEST_BATCH), 2, pc, err)) != CL_DB_OK ||
+	    (st = exec(db, ON_CITUS(db, GROUP), 3, pg, err)) != CL_DB_OK ||
+	    (st = exec(db, ON_CITUS(db, JUDGE), 3, pj, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_REVERSAL_PAIRS, 1, pj + 1, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BALANCE, 3, pj, err)) != CL_DB_OK ||
-	    (st = cl_db_value(db, CL_SQL_RECONCILE_RECORD_MATCHES, 3, pm, n, cap, err)) != CL_DB_OK)
+	    (st = cl_db_value(db, ON_CITUS(db, RECORD_MATCHES), 3, pm, n, cap, err)) != CL_DB_OK)
 		return st;
 	return CL_DB_OK;
 }
@@ -411,7 +434,7 @@ static enum cl_db_status breaks(struct cl_db *db, const char *tenant, const char
 	char n[24];
 	enum cl_db_status st;
 
-	if ((st = exec(db, CL_SQL_RECONCILE_BREAK_IDS, 1, pt, err)) != CL_DB_OK ||
+	if ((st = exec(db, ON_CITUS(db, BREAK_IDS), 1, pt, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_DECIDED, 1, pt, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_RECORD_BREAKS, 2, pr, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BREAK_AGE, 1, pt, err)) != CL_DB_OK ||
@@ -511,6 +534,13 @@ static enum cl_db_status recon_txn(struct cl_db *db, void *ctx, struct cl_error 
 		CL_SQL_RECONCILE_CREATE_OPEN,  CL_SQL_RECONCILE_TRUNCATE,
 		CL_SQL_RECONCILE_BREAK_COLUMNS,
 	};
+	/* on Citus, the copy of the records (reconcile_citus.sql) */
+	static const char *const create_citus[] = {
+		CL_SQL_RECONCILE_CITUS_CREATE,	     CL_SQL_RECONCILE_CITUS_CREATE_KEY,
+		CL_SQL_RECONCILE_CITUS_CREATE_LOAD,  CL_SQL_RECONCILE_CITUS_CREATE_DATE,
+		CL_SQL_RECONCILE_CITUS_CREATE_TRACE, CL_SQL_RECONCILE_CITUS_CREATE_REFS,
+		CL_SQL_RECONCILE_CITUS_TRUNCATE,
+	};
 	struct recon_txn *t = ctx;
 	const struct cl_recon_opts *o = t->o;
 	struct run_refs refs;
@@ -526,6 +556,9 @@ static enum cl_db_status recon_txn(struct cl_db *db, void *ctx, struct cl_error 
 	}
 	for (size_t i = 0; st == CL_DB_OK && i < sizeof(create) / sizeof(create[0]); i++)
 		st = exec(db, create[i], 0, NULL, err);
+	for (size_t i = 0; st == CL_DB_OK && db->citus && i < sizeof(create_citus) /
+							  sizeof(create_citus[0]); i++)
+		st = exec(db, create_citus[i], 0, NULL, err);
 	if (st == CL_DB_OK)
 		st = cl_db_value(db, CL_SQL_RECONCILE_RUN_ID, 0, NULL, t->run, sizeof(t->run), err);
 	if (st == CL_DB_OK)
@@ -572,6 +605,8 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 						     : CL_SQL_RECONCILE_OUTPUT,
 			 out_row, &oc, err);
 	if (st != CL_DB_OK)
+		return st;
+	if (db->citus && (st = exec(db, CL_SQL_RECONCILE_CITUS_DROP, 0, NULL, err)) != CL_DB_OK)
 		return st;
 	return exec(db, CL_SQL_RECONCILE_DROP, 0, NULL, err);
 }

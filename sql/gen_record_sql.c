@@ -45,7 +45,11 @@
  *       statement of its own (a rule's probe, say), written once and
  *       used by later statements of any file as {X_noun}; it takes no
  *       $n and has no macro.  Comments go on lines of their own and are
- *       not embedded.  An unknown marker or placeholder, a statement
+ *       not embedded.  {X_name@local} is statement (or fragment)
+ *       X_name of an earlier file or line with each clearing_record read
+ *       as pg_temp.cl_recon_record (reconcile's Citus forms: the records
+ *       a statement needs copied first; its $n are the new statement's).
+ *       An unknown marker or placeholder, a statement
  *       without its comment, an undescribed $n or a duplicate name is an
  *       error (`FILE:LINE: error: ...`, exit 1).
  *
@@ -461,6 +465,14 @@ struct fragment {
 static struct fragment *frags;
 static size_t nfrags;
 
+/* The statements read so far, for {name@local} (their texts kept). */
+static struct fragment *stmts;
+static size_t nstmts;
+
+/* The table {name@local} reads instead of clearing_record: reconcile's
+ * copy of the records a statement needs, on Citus (reconcile_citus.sql). */
+#define LOCAL_RECORD "pg_temp.cl_recon_record"
+
 static void fail(const char *path, unsigned line, const char *fmt, ...)
 {
 	va_list ap;
@@ -490,6 +502,37 @@ static const struct fragment *fragment_named(const char *name, size_t n)
 	return NULL;
 }
 
+static const struct fragment *statement_named(const char *name, size_t n)
+{
+	for (size_t i = 0; i < nstmts; i++)
+		if (strlen(stmts[i].name) == n && memcmp(stmts[i].name, name, n) == 0)
+			return &stmts[i];
+	return NULL;
+}
+
+static int word_char(char c)
+{
+	return c == '_' || isalnum((unsigned char)c);
+}
+
+/* text with each whole word clearing_record as LOCAL_RECORD (outside
+ * quotes: the statements name no such literal). */
+static void write_local(FILE *out, const char *text)
+{
+	static const char word[] = "clearing_record";
+	const char *p = text, *q;
+
+	while ((q = strstr(p, word)) != NULL) {
+		fwrite(p, 1, (size_t)(q - p), out);
+		if ((q == text || !word_char(q[-1])) && !word_char(q[sizeof(word) - 1]))
+			fputs(LOCAL_RECORD, out);
+		else
+			fputs(word, out);
+		p = q + sizeof(word) - 1;
+	}
+	fputs(p, out);
+}
+
 /* Append one SQL line to s: placeholders expanded, $n noted; quotes are
  * tracked so that a brace, a dash or a dollar inside a literal or a
  * quoted name is text. */
@@ -517,7 +560,24 @@ static void sql_line(struct stmt *s, const char *line, unsigned lineno)
 
 			if (!end)
 				fail(s->path, lineno, "unterminated placeholder in %s", s->name);
-			if ((l = placeholder(p + 1, (size_t)(end - p - 1))))
+			const char *at = memchr(p, '@', (size_t)(end - p));
+
+			if (at && (size_t)(end - at) == sizeof("@local") - 1 &&
+			    memcmp(at, "@local", sizeof("@local") - 1) == 0) {
+				if (!(fr = statement_named(p + 1, (size_t)(at - p - 1))) &&
+				    !(fr = fragment_named(p + 1, (size_t)(at - p - 1))))
+					fail(s->path, lineno, "unknown statement %.*s in %s",
+					     (int)(end - p + 1), p, s->name);
+				write_local(s->text_f, fr->text);
+				/* its $n are this statement's: its comment says them */
+				for (const char *d = fr->text; (d = strchr(d, '$')) != NULL; d++)
+					if (isdigit((unsigned char)d[1])) {
+						long n = strtol(d + 1, NULL, 10);
+
+						if (n >= 1 && n < (long)sizeof(s->used))
+							s->used[n] = 1;
+					}
+			} else if ((l = placeholder(p + 1, (size_t)(end - p - 1))))
 				list_write(s->text_f, l, "");
 			else if ((fr = fragment_named(p + 1, (size_t)(end - p - 1))))
 				fputs(fr->text, s->text_f);
@@ -613,7 +673,13 @@ static void stmt_end(struct stmt *s)
 	}
 	fputs("\n\n", stdout);
 	free(s->about);
-	free(s->text);
+	stmts = realloc(stmts, (nstmts + 1) * sizeof(*stmts));
+	if (!stmts) {
+		fprintf(stderr, "gen_record_sql: out of memory\n");
+		exit(1);
+	}
+	stmts[nstmts].name = s->name;
+	stmts[nstmts++].text = s->text;
 	s->name = NULL;
 }
 
@@ -746,6 +812,9 @@ static int loader_sql(int argc, char **argv)
 	for (size_t i = 0; i < nfrags; i++)
 		free(frags[i].text);
 	free(frags);
+	for (size_t i = 0; i < nstmts; i++)
+		free(stmts[i].text);
+	free(stmts);
 	for (size_t i = 0; i < nnames; i++)
 		free(names[i]);
 	free(names);

@@ -272,9 +272,10 @@ explain_exec backlog_statements "'$TENANT'"
 # Every statement that reads the history is explained above, but the
 # definitions of the stage (LIKE) and of the load's journal rows (WITH NO
 # DATA) and the schema's catalog lookups; and the Citus forms (NAME_citus,
-# run only on a Citus database: tests/citus/run.sh reads their plans).
+# run only on a Citus database: tests/citus/run.sh reads their plans;
+# reconcile_citus_*, reconcile's copy and its statements reading it, 0052).
 for n in $("$CL_TOOLS/loader_sql" --list); do
-	case $n in *_citus) continue ;; esac
+	case $n in *_citus | reconcile_citus_*) continue ;; esac
 	"$CL_TOOLS/loader_sql" "$n" | grep -Eq '(FROM|JOIN|INTO|UPDATE)[[:space:]]+clearing_(record|dedupe_event|load)([^_a-z.]|$)' ||
 		continue
 	case " $EXPLAINED stage_create classify_event_create schema_count_partitions plan_record_columns " in
