@@ -30,6 +30,9 @@ static enum cl_db_status prune_txn(struct cl_db *db, void *ctx, struct cl_error 
 
 	if ((st = cl_db_exec(db, CL_SQL_DB_BEGIN, 0, NULL, NULL, err)) != CL_DB_OK ||
 	    (st = cl_db_exec(db, CL_SQL_DB_MAINTENANCE, 1, why, NULL, err)) != CL_DB_OK ||
+	    (db->citus &&
+	     ((st = cl_db_exec(db, CL_SQL_PRUNE_CITUS_PROPAGATE, 0, NULL, NULL, err)) != CL_DB_OK ||
+	      (st = cl_db_exec(db, CL_SQL_PRUNE_CITUS_MAINTENANCE, 0, NULL, NULL, err)) != CL_DB_OK)) ||
 	    (st = cl_db_exec(db, CL_SQL_PRUNE_NO_SEQSCAN, 0, NULL, NULL, err)) != CL_DB_OK ||
 	    (st = cl_db_exec(db, CL_SQL_PRUNE_LOAD_EVENTS, 2, pe, &del, err)) != CL_DB_OK)
 		return st;

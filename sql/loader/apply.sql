@@ -45,11 +45,11 @@ SELECT count(*) FROM ins
 -- record r: the columns, then the SELECT (FROM c and r follow).
 (load_id, ordinal, position,
         tenant, kind, natural_key, reason, matched_key, matched_load_id,
-        matched_ordinal, matched_position)
+        matched_ordinal, matched_position, shard)
       SELECT c.load_id, c.ordinal, c.position, c.tenant, c.kind,
              coalesce(c.journal_key, c.natural_key),
              CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
-             NULL, r.load_id, r.ordinal, r.position
+             NULL, r.load_id, r.ordinal, r.position, c.shard
 
 -- fragment: apply_raced_event
 -- The journal row of pending record c whose key another load applied as

@@ -168,7 +168,7 @@ LIMIT 1
 -- them (but created_at, its default there).  Dropped with the transaction.
 CREATE TEMPORARY TABLE cl_event ON COMMIT DROP AS
 SELECT load_id, ordinal, position, tenant, kind, natural_key, reason, matched_key,
-       matched_load_id, matched_ordinal, matched_position, fields
+       matched_load_id, matched_ordinal, matched_position, fields, shard
 FROM clearing_dedupe_event
 WITH NO DATA
 
@@ -209,11 +209,11 @@ SELECT EXISTS (
 -- the matches come back to the coordinator.  (The load id is the staged
 -- record's, the load's own.)
 INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
-  natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
+  natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, shard)
 SELECT c.load_id, c.ordinal,
        c.position, r.tenant, c.kind, coalesce(c.journal_key, c.natural_key),
        CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
-       NULL, r.load_id, r.ordinal, r.position
+       NULL, r.load_id, r.ordinal, r.position, c.shard
 FROM pg_temp.cl_stage c
 CROSS JOIN LATERAL ({classify_probe_exact}) r
 
@@ -331,10 +331,10 @@ SELECT coalesce((SELECT true FROM clearing_record
 -- record r a probe found: the columns, then the SELECT (CROSS JOIN
 -- LATERAL (probe) r and a WHERE follow).
 (load_id, ordinal, position, tenant, kind,
-    natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
+    natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, shard)
   SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind,
          coalesce(c.journal_key, c.natural_key), 'near_duplicate', r.natural_key,
-         r.load_id, r.ordinal, r.position
+         r.load_id, r.ordinal, r.position, c.shard
   FROM pg_temp.cl_pending c
 
 -- fragment: classify_near_event
@@ -585,17 +585,17 @@ SELECT coalesce((SELECT true FROM clearing_record
 -- needs of both (a row of the matches m below).
 SELECT c.load_id, c.ordinal, c.position, coalesce(c.journal_key, c.natural_key) AS journal_key,
        r.tenant, r.kind, r.natural_key AS matched_key, r.load_id AS matched_load_id,
-       r.ordinal AS matched_ordinal, r.position AS matched_position
+       r.ordinal AS matched_ordinal, r.position AS matched_position, c.shard
 
 -- fragment: classify_citus_event
 -- The journal rows of the matches m (classify_citus_matched and a
 -- distance): per pending record the first in the order of its rule's
 -- probe (the closest in date, then the first applied).
 INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
-  natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position)
+  natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, shard)
 SELECT DISTINCT ON (m.ordinal) m.load_id, m.ordinal, m.position, m.tenant, m.kind,
        m.journal_key, 'near_duplicate', m.matched_key, m.matched_load_id,
-       m.matched_ordinal, m.matched_position
+       m.matched_ordinal, m.matched_position, m.shard
 FROM m
 ORDER BY m.ordinal, m.distance, m.matched_load_id, m.matched_ordinal
 RETURNING ordinal, reason

@@ -13,17 +13,21 @@
 -- of the same key: a conflict against the record one of its conflicts
 -- matched.
 -- Per parked version one probe of its journal row (a lateral: the
--- planner would rather walk every conflict's journal row), then of the
--- matched record by its (load_id, ordinal) index; load $1's journal rows
--- by clearing_dedupe_event_key.  The parked versions, their journal rows
--- and the matched records are each read in a materialized CTE, then
--- joined with the loads and resolutions: one text for one server and
--- Citus, where the quarantine and the records are distributed and the
--- rest the coordinator's (each CTE is read on its own: the record probe a
--- lateral subquery PostgreSQL does not pull up, as 0040's;
--- docs/design/0047-citus-show-conflicts-reconcile.md).
+-- planner would rather walk every conflict's journal row; in the
+-- version's shard, where the journal keeps it since migration 037), then
+-- of the matched record by its (load_id, ordinal) index; load $1's
+-- journal rows that are not plain duplicates read once, by
+-- clearing_dedupe_event_attention.  The parked versions, their journal
+-- rows, load $1's and the matched records are each read in a materialized
+-- CTE, then joined with the loads and resolutions: one text for one server
+-- and Citus, where the quarantine, the journal and the records are
+-- distributed and the rest the coordinator's (each CTE is read on its
+-- own, the probes lateral subqueries PostgreSQL does not pull up, as
+-- 0040's, with ORDER BY, not LIMIT, which Citus refuses there; a version
+-- has one journal row that is not a plain duplicate;
+-- docs/design/0047-citus-show-conflicts-reconcile.md, 0049).
 WITH c AS MATERIALIZED (
-  SELECT c.load_id, c.ordinal, c.position, c.tenant, c.kind, c.natural_key,
+  SELECT c.load_id, c.ordinal, c.position, c.tenant, c.kind, c.natural_key, c.shard,
          c.amount_minor, c.currency, c.receiving_account, c.debtor_account, c.creditor_account
   FROM clearing_quarantine c
   WHERE ($2::text IS NULL OR c.tenant = $2::text)),
@@ -34,8 +38,13 @@ e AS MATERIALIZED (
   CROSS JOIN LATERAL (
     SELECT e.reason, e.matched_key, e.matched_load_id, e.matched_ordinal, e.matched_position
     FROM clearing_dedupe_event e
-    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal AND e.reason <> 'duplicate'
-    LIMIT 1) e),
+    WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal AND e.shard = c.shard
+      AND e.reason <> 'duplicate'
+    ORDER BY e.shard) e),
+k AS MATERIALIZED (
+  SELECT k.tenant, k.kind, k.natural_key, k.reason, k.matched_load_id, k.matched_ordinal
+  FROM clearing_dedupe_event k
+  WHERE k.load_id = $1::bigint AND k.reason <> 'duplicate'),
 r AS MATERIALIZED (
   SELECT e.load_id, e.ordinal, r.load_id AS matched_load_id
   FROM e
@@ -57,15 +66,10 @@ JOIN r ON r.load_id = c.load_id AND r.ordinal = c.ordinal
 JOIN clearing_load ml ON ml.load_id = r.matched_load_id
 LEFT JOIN clearing_resolution v ON v.load_id = c.load_id AND v.ordinal = c.ordinal
 WHERE ($1::bigint IS NULL OR c.load_id = $1::bigint
-       OR EXISTS (SELECT 1 FROM clearing_dedupe_event k
-                  WHERE k.tenant = c.tenant AND k.natural_key = c.natural_key
-                    AND k.reason <> 'duplicate' AND k.load_id = $1::bigint
-                    AND k.kind = c.kind)
+       OR (c.tenant, c.kind, c.natural_key) IN (SELECT k.tenant, k.kind, k.natural_key FROM k)
        OR (e.reason = 'conflict'
-           AND EXISTS (SELECT 1 FROM clearing_dedupe_event k
-                       WHERE k.matched_load_id = e.matched_load_id
-                         AND k.matched_ordinal = e.matched_ordinal
-                         AND k.reason = 'conflict' AND k.load_id = $1::bigint)))
+           AND (e.matched_load_id, e.matched_ordinal) IN (
+             SELECT k.matched_load_id, k.matched_ordinal FROM k WHERE k.reason = 'conflict')))
   AND ($3::boolean OR v.load_id IS NULL)
 ORDER BY c.load_id, c.ordinal
 
@@ -175,14 +179,15 @@ FROM (SELECT p.*
 -- reason $4 ('correction': under the correction's key $5; 'dismissal':
 -- $5 NULL, under the conflict's key) for conflict (load $2, ordinal $3),
 -- naming the record it matched and the compared fields that differ (as
--- the conflict's own journal row names them).  The version, its journal
--- rows and the record read on their own (materialized CTEs, as
+-- the conflict's own journal row names them); in the shard of the record
+-- it applies (the correction's key's) or of the version it dismisses.  The
+-- version, its journal rows and the record read on their own (materialized CTEs, as
 -- conflicts_list's), then written to the journal.
 INSERT INTO clearing_dedupe_event (load_id, ordinal, position, tenant, kind, natural_key,
                                           reason, matched_key, matched_load_id, matched_ordinal,
-                                          matched_position, fields)
+                                          matched_position, fields, shard)
 WITH c AS MATERIALIZED (
-  SELECT c.position, c.tenant, c.kind, c.natural_key FROM clearing_quarantine c
+  SELECT c.position, c.tenant, c.kind, c.natural_key, c.shard FROM clearing_quarantine c
   WHERE c.load_id = $2::bigint AND c.ordinal = $3::bigint),
 e AS MATERIALIZED (
   SELECT e.fields, e.matched_load_id, e.matched_ordinal
@@ -200,7 +205,8 @@ SELECT $1::bigint, 1, c.position, c.tenant, c.kind, coalesce($5::text, c.natural
        CASE WHEN r.natural_key = coalesce($5::text, c.natural_key) THEN NULL
             ELSE r.natural_key END,
        r.load_id, r.ordinal, r.position,
-       e.fields
+       e.fields,
+       coalesce(clearing_shard(c.kind, $5::text), c.shard)
 FROM c
 CROSS JOIN e
 JOIN r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal

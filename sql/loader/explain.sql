@@ -133,23 +133,32 @@ WHERE e.reason <> 'duplicate' AND e.ordinal = d.ordinal
 -- name: explain_quarantine_citus
 -- explain_quarantine on Citus: the versions of the conflicts' keys and
 -- contents parked already (a join on the quarantine's key and shard),
--- then their journal rows, on the coordinator.
+-- then their journal rows (distributed too, since migration 037: a probe
+-- of each version's own rows, in its shard), then compared on the
+-- coordinator.
 INSERT INTO clearing_quarantine ({record_columns})
 WITH c AS MATERIALIZED (
        SELECT c.* FROM pg_temp.cl_stage c
        WHERE c.ordinal IN (
          SELECT e.ordinal FROM pg_temp.cl_event e WHERE e.reason <> 'duplicate')),
      q AS MATERIALIZED (
-       SELECT q.load_id, q.ordinal, q.tenant, q.kind, q.natural_key, q.fingerprint
-       FROM c CROSS JOIN LATERAL ({explain_citus_probe_parked}) q)
+       SELECT q.load_id, q.ordinal, q.shard, q.natural_key, q.fingerprint
+       FROM c CROSS JOIN LATERAL ({explain_citus_probe_parked}) q),
+     k AS MATERIALIZED (
+       SELECT q.natural_key, q.fingerprint, k.tenant, k.kind, k.natural_key AS journal_key
+       FROM q CROSS JOIN LATERAL (
+         SELECT k.tenant, k.kind, k.natural_key
+         FROM clearing_dedupe_event k
+         WHERE k.load_id = q.load_id AND k.ordinal = q.ordinal AND k.shard = q.shard
+           AND k.reason <> 'duplicate'
+         ORDER BY k.shard) k)
 SELECT {record_columns}
 FROM c
-WHERE NOT EXISTS (SELECT 1 FROM clearing_dedupe_event k
-                  JOIN q ON q.load_id = k.load_id AND q.ordinal = k.ordinal
+WHERE NOT EXISTS (SELECT 1 FROM k
                   WHERE k.tenant = c.tenant
-                    AND k.natural_key = coalesce(c.journal_key, c.natural_key)
-                    AND k.reason <> 'duplicate' AND k.kind = c.kind
-                    AND q.natural_key = c.natural_key AND q.fingerprint = c.fingerprint)
+                    AND k.journal_key = coalesce(c.journal_key, c.natural_key)
+                    AND k.kind = c.kind
+                    AND k.natural_key = c.natural_key AND k.fingerprint = c.fingerprint)
 
 -- fragment: explain_citus_parked
 -- The parked versions (tenant, kind, key, fingerprint) of the staged

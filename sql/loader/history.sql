@@ -205,33 +205,65 @@ FROM clearing_load l
 WHERE l.load_id = ANY ($1::bigint[])
 ORDER BY l.load_id
 
+-- fragment: history_load_of_q
+-- The load of q (a materialized CTE's row), as l: a probe of its primary
+-- key per row (LIMIT: not pulled up into a join, whose planner, not knowing
+-- the CTE's size, would hash the whole load history).
+SELECT l.load_uuid, l.file_name, l.outcome, l.started_at
+FROM clearing_load l
+WHERE l.load_id = q.load_id
+LIMIT 1
+
+-- fragment: history_event_columns
+-- An event q as show prints it, with its load l (history_load_of_q).
+q.reason, q.load_id, l.load_uuid, l.file_name, q.position, l.outcome,
+       q.kind, q.natural_key, q.matched_key, q.matched_load_id, q.matched_position,
+       pg_catalog.array_to_string(q.fields, ',') AS fields,
+       pg_catalog.to_char(q.created_at, {iso_ts}) AS created_at
+
 -- name: history_events_of
 -- The dedupe events that hit each record: the record applied by load
 -- $1[i] as its ordinal $2[i], in the order they happened; after i, the
 -- columns of history_key_events, so that an event has one shape.
-SELECT k.i, e.reason, e.load_id, l.load_uuid, l.file_name, e.position, l.outcome,
-       e.kind, e.natural_key, e.matched_key, e.matched_load_id, e.matched_position,
-       pg_catalog.array_to_string(e.fields, ',') AS fields,
-       pg_catalog.to_char(e.created_at, {iso_ts}) AS created_at
-FROM ROWS FROM (pg_catalog.unnest($1::bigint[]), pg_catalog.unnest($2::bigint[]))
-  WITH ORDINALITY AS k(load_id, ordinal, i)
-JOIN clearing_dedupe_event e ON e.matched_load_id = k.load_id AND e.matched_ordinal = k.ordinal
-JOIN clearing_load l ON l.load_id = e.load_id
-ORDER BY k.i, e.created_at, e.load_id, e.ordinal
+-- The events read first (a probe of clearing_dedupe_event_matched for each
+-- record, a lateral subquery with ORDER BY, which PostgreSQL does not pull
+-- up), then their loads (a probe of clearing_load's key per event): on
+-- Citus the journal is distributed (migration 037, every shard asked: a
+-- near duplicate's row is in its own key's shard) and the load history
+-- the coordinator's, which a plain join would send whole to every shard
+-- (docs/design/0047-citus-show-conflicts-reconcile.md, 0049).
+WITH k AS MATERIALIZED (
+  SELECT * FROM ROWS FROM (pg_catalog.unnest($1::bigint[]), pg_catalog.unnest($2::bigint[]))
+    WITH ORDINALITY AS k(load_id, ordinal, i)),
+e AS MATERIALIZED (
+  SELECT k.i, e.*
+  FROM k
+  CROSS JOIN LATERAL (
+    SELECT e.reason, e.load_id, e.ordinal, e.position, e.kind, e.natural_key, e.matched_key,
+           e.matched_load_id, e.matched_position, e.fields, e.created_at
+    FROM clearing_dedupe_event e
+    WHERE e.matched_load_id = k.load_id AND e.matched_ordinal = k.ordinal
+    ORDER BY e.shard) e)
+SELECT q.i, {history_event_columns}
+FROM e AS q
+CROSS JOIN LATERAL ({history_load_of_q}) l
+ORDER BY q.i, q.created_at, q.load_id, q.ordinal
 
 -- name: history_key_events
 -- The dedupe events of a key that has no record: tenant $1, journal key
 -- $2.  Held conflicts of a never-applied key cannot exist, nor can plain
 -- duplicates (they matched a record under their own key): this finds near
--- duplicates, through clearing_dedupe_event_key (migration 011).
-SELECT e.reason, e.load_id, l.load_uuid, l.file_name, e.position, l.outcome,
-       e.kind, e.natural_key, e.matched_key, e.matched_load_id, e.matched_position,
-       pg_catalog.array_to_string(e.fields, ',') AS fields,
-       pg_catalog.to_char(e.created_at, {iso_ts}) AS created_at
-FROM clearing_dedupe_event e
-JOIN clearing_load l ON l.load_id = e.load_id
-WHERE e.tenant = $1 AND e.natural_key = $2 AND e.reason <> 'duplicate'
-ORDER BY e.created_at, e.load_id, e.ordinal
+-- duplicates, through clearing_dedupe_event_key (migration 011).  The
+-- events read first, then their loads, as history_events_of.
+WITH e AS MATERIALIZED (
+  SELECT e.reason, e.load_id, e.ordinal, e.position, e.kind, e.natural_key, e.matched_key,
+         e.matched_load_id, e.matched_position, e.fields, e.created_at
+  FROM clearing_dedupe_event e
+  WHERE e.tenant = $1 AND e.natural_key = $2 AND e.reason <> 'duplicate')
+SELECT {history_event_columns}
+FROM e AS q
+CROSS JOIN LATERAL ({history_load_of_q}) l
+ORDER BY q.created_at, q.load_id, q.ordinal
 
 -- fragment: history_parked_columns
 -- A parked version as show prints it, with the load that parked it (its
@@ -242,15 +274,6 @@ q.load_id, l.load_uuid, l.file_name, l.outcome AS load_outcome, q.position, q.ki
        q.amount_minor, q.currency, q.value_date, q.receiving_account, q.debtor_account,
        q.creditor_account, pg_catalog.encode(q.fingerprint, 'hex') AS fingerprint,
        pg_catalog.to_char(q.quarantined_at, {iso_ts}) AS quarantined_at
-
--- fragment: history_load_of_q
--- The load of q (a materialized CTE's row), as l: a probe of its primary
--- key per row (LIMIT: not pulled up into a join, whose planner, not knowing
--- the CTE's size, would hash the whole load history).
-SELECT l.load_uuid, l.file_name, l.outcome, l.started_at
-FROM clearing_load l
-WHERE l.load_id = q.load_id
-LIMIT 1
 
 -- fragment: history_parked
 -- The parked versions the condition after it matches (its closing

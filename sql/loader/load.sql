@@ -54,9 +54,10 @@ ROLLBACK TO SAVEPOINT cl_new
 -- duplicates) those that are not plain duplicates.  The journal is
 -- append-only: nothing written here is changed or deleted later.
 INSERT INTO clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
-  natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, fields)
+  natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, fields,
+  shard)
 SELECT load_id, ordinal, position, tenant, kind, natural_key, reason, matched_key,
-       matched_load_id, matched_ordinal, matched_position, fields
+       matched_load_id, matched_ordinal, matched_position, fields, shard
 FROM pg_temp.cl_event
 WHERE $1::boolean OR reason <> 'duplicate'
 

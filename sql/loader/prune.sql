@@ -17,6 +17,18 @@ LIMIT $3::bigint
 DELETE FROM clearing_dedupe_event
 WHERE load_id = $1::bigint AND (NOT $2::boolean OR reason = 'duplicate')
 
+-- name: prune_citus_propagate
+-- On Citus (migration 037: the journal is distributed, its append-only
+-- trigger on every shard, on the workers): each later SET LOCAL of this
+-- transaction is sent to the workers too.  For this transaction only.
+SET LOCAL citus.propagate_set_commands = 'local'
+
+-- name: prune_citus_maintenance
+-- On Citus, after prune_citus_propagate: db_maintenance's setting as a SET
+-- LOCAL, which reaches the workers, whose shards' triggers then let
+-- prune_load_events through (set_config is not sent to them; 0023).
+SET LOCAL clearing_load.maintenance = 'prune'
+
 -- name: prune_no_seqscan
 -- For this transaction only (prune.c's one per load).
 SELECT pg_catalog.set_config('enable_seqscan', 'off', true)

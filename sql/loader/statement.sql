@@ -40,13 +40,14 @@ LIMIT 10
 WITH ev AS (
   INSERT INTO clearing_dedupe_event
     (load_id, ordinal, position, tenant, kind, natural_key, reason,
-     matched_load_id, matched_ordinal, matched_position, fields)
+     matched_load_id, matched_ordinal, matched_position, fields, shard)
   SELECT $1::bigint, s.ordinal, s.position, $2, s.kind, s.journal_key,
          CASE WHEN s.fingerprint = i.fingerprint THEN 'duplicate' ELSE 'conflict' END,
          i.load_id, i.ordinal, i.position,
          CASE WHEN s.fingerprint <> i.fingerprint THEN array_remove(ARRAY[
            {stmt_compared_diffs}],
-           NULL) END
+           NULL) END,
+         clearing_shard(s.kind, s.journal_key)
   FROM pg_temp.cl_stmt_stage s
   JOIN clearing_statement_item i
     ON i.tenant = $2 AND i.kind = s.kind AND i.natural_key = s.natural_key

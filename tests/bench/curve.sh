@@ -147,10 +147,10 @@ grow_schema() {
 			$_tpl / 10, 0, $_tpl / 10
 		      from generate_series($_k0, $KCOPIES) k;"
 		echo "insert into clearing_dedupe_event (load_id, ordinal, position, tenant, kind, natural_key,
-			reason, matched_load_id, matched_ordinal, matched_position)
+			reason, matched_load_id, matched_ordinal, matched_position, shard)
 		      select 2000000 + k, ordinal, position,
 			case when k % 4 = 0 then 'light' || (k / 4 % 3 + 1) else tenant end, kind,
-			natural_key || '#h' || k, 'duplicate', 1000000 + k, ordinal, position
+			natural_key || '#h' || k, 'duplicate', 1000000 + k, ordinal, position, shard
 		      from clearing_record, generate_series($_k0, $KCOPIES) k
 		      where load_id = $TEMPLATE_LOAD and ordinal % 10 = 0;"
 		echo "set maintenance_work_mem = '1GB';"

@@ -44,13 +44,14 @@ latest=$(q "select max(version) from clearing_schema_version")
 grep -q "schema at version $latest" "$TMP/out" || fail "init said: $(cat "$TMP/out")"
 assert_eq "$(q "select string_agg(table_name || ' ' || citus_table_type || ' ' || distribution_column, ', '
 		order by table_name::text) from citus_tables")" \
-	"clearing_quarantine distributed shard, clearing_record distributed shard, clearing_stage distributed shard, clearing_tenant_access reference <none>, clearing_trace_shard distributed shard" \
+	"clearing_dedupe_event distributed shard, clearing_quarantine distributed shard, clearing_record distributed shard, clearing_stage distributed shard, clearing_tenant_access reference <none>, clearing_trace_shard distributed shard" \
 	"the tables Citus holds"
 assert_eq "$(q "select count(distinct colocation_id) from citus_tables where citus_table_type = 'distributed'")" 1 \
 	"the distributed tables are co-located"
-# the journal, the load history and the feed stay the coordinator's
+# the load history and the feed stay the coordinator's (the journal is
+# distributed since 037, co-located: above)
 assert_eq "$(q "select count(*) from pg_dist_partition where logicalrelid::text in
-		('clearing_load', 'clearing_dedupe_event', 'clearing_feed_commit', 'clearing_feed_consumer')")" 0 \
+		('clearing_load', 'clearing_feed_commit', 'clearing_feed_consumer')")" 0 \
 	"ordered tables stay local"
 assert_eq "$(q "select pg_get_indexdef('clearing_record_key'::regclass)")" \
 	"CREATE UNIQUE INDEX clearing_record_key ON public.clearing_record USING btree (tenant, kind, natural_key, shard)" \
@@ -68,7 +69,7 @@ grep -q "up to date at version $latest" "$TMP/out" || fail "second init said: $(
 q "delete from clearing_schema_version where version >= $citus_v" >/dev/null
 cl init >"$TMP/out" || fail "init running 025 again"
 grep -q "applied $citus_again migration" "$TMP/out" || fail "025 again: $(cat "$TMP/out")"
-assert_eq "$(q "select count(*) from citus_tables")" 5 "the same tables after 025 again"
+assert_eq "$(q "select count(*) from citus_tables")" 6 "the same tables after 025 again"
 
 section "a database loaded before Citus: 025 distributes its records"
 up="cl_citus_up_$$"
@@ -78,7 +79,17 @@ export PGDATABASE="$up"
 cl init -q --row-security on || fail "init without citus"
 cl load -q "$TESTDATA/demo/original.ach" || fail "load without citus"
 cl load -q "$TESTDATA/near/return.ach" || fail "returns without citus"
+cl load -q "$TESTDATA/demo/original.ach" || fail "a re-upload without citus"
 record_dump >"$TMP/up_before"
+# the journal's rows with the shards the loader wrote; then the column
+# dropped, as a database made before 037 has none: 037 gives them theirs
+# again (on Citus, from the records and parked versions read first)
+journal_dump() {
+	q "select load_id, ordinal, reason, natural_key, matched_load_id, matched_ordinal, shard
+	   from clearing_dedupe_event order by load_id, ordinal, reason"
+}
+journal_dump >"$TMP/up_journal_before"
+[ "$(wc -l <"$TMP/up_journal_before")" -ge 15 ] || fail "no journal rows: $(cat "$TMP/up_journal_before")"
 n_before=$(q "select count(*) from clearing_record")
 traces_before=$(q "select count(*) from clearing_trace_shard")
 [ "$n_before" -gt 0 ] && [ "$traces_before" -gt 0 ] || fail "nothing loaded: $n_before, $traces_before"
@@ -94,13 +105,18 @@ q "drop table clearing_reconcile_break, clearing_break_decision cascade;
        execute 'drop function ' || f || ' cascade';
      end loop; end \$\$" >/dev/null
 q "delete from clearing_schema_version where version >= $citus_v" >/dev/null
+q "alter table clearing_dedupe_event drop column shard" >/dev/null
 cl init -q || fail "init distributing a loaded database"
-assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 4 \
+assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 5 \
 	"distributed on upgrade"
+journal_dump >"$TMP/up_journal_after"
+cmp -s "$TMP/up_journal_before" "$TMP/up_journal_after" ||
+	fail "the journal's shards given by 037: $(diff "$TMP/up_journal_before" "$TMP/up_journal_after")"
 record_dump >"$TMP/up_after"
 cmp -s "$TMP/up_before" "$TMP/up_after" || fail "records changed by the distribution"
 assert_eq "$(q "select count(*) from clearing_trace_shard")" "$traces_before" "trace shards moved"
-assert_eq "$(q "select pg_relation_size('clearing_record') + pg_relation_size('clearing_trace_shard')")" 0 \
+assert_eq "$(q "select pg_relation_size('clearing_record') + pg_relation_size('clearing_trace_shard')
+		+ pg_relation_size('clearing_dedupe_event')")" 0 \
 	"no copy of the records left in the coordinator's own tables"
 assert_eq "$(q "select count(*) from pg_policy where polrelid = 'clearing_record'::regclass
 		and pg_get_expr(polqual, polrelid) = '(tenant = ANY (clearing_visible_tenants()))'")" 1 \
@@ -243,7 +259,7 @@ scenario() {
 	run load --tenant t1 "$TMP/s1.xml"
 	record_dump >>"$out"
 	q "select load_id, ordinal, position, tenant, kind, natural_key, reason, matched_key,
-		matched_load_id, matched_ordinal, matched_position, fields
+		matched_load_id, matched_ordinal, matched_position, fields, shard
 	   from clearing_dedupe_event order by load_id, ordinal, reason" >>"$out"
 	q "select load_id, ordinal, position, tenant, kind, natural_key, encode(fingerprint, 'hex'), shard
 	   from clearing_quarantine order by load_id, ordinal" >>"$out"
@@ -261,7 +277,7 @@ db_also_drop "cl_citus_scn_$$"
 createdb "cl_citus_scn_$$" && sh "$CL_DB_SETUP" "cl_citus_scn_$$"
 export PGDATABASE="cl_citus_scn_$$"
 scenario citus
-assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 4 \
+assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 5 \
 	"the scenario ran on distributed tables"
 grep -q '^\$ load --tenant t1 .*changed-amount.ach -> 4$' "$TMP/scn.citus" ||
 	fail "a changed re-upload is held: $(cat "$TMP/scn.citus")"
@@ -313,6 +329,7 @@ ops() {
 	run resolve --load "$held" --line 13 --dismiss
 	near=$(q "select e.load_id || ' ' || e.position from clearing_dedupe_event e
 		join clearing_quarantine q on q.load_id = e.load_id and q.ordinal = e.ordinal
+			and q.shard = e.shard
 		where e.tenant = 't1' and e.reason = 'near_duplicate' order by e.load_id limit 1")
 	run resolve --load "${near% *}" --line "${near#* }" --dismiss
 	big=$(q "select load_id || ' ' || ordinal from clearing_quarantine where tenant = 't1'
@@ -323,7 +340,7 @@ ops() {
 	run loads --limit 5
 	record_dump >>"$out"
 	q "select load_id, ordinal, position, tenant, kind, natural_key, reason, matched_key,
-		matched_load_id, matched_ordinal, matched_position, fields
+		matched_load_id, matched_ordinal, matched_position, fields, shard
 	   from clearing_dedupe_event order by load_id, ordinal, reason" >>"$out"
 	q "select load_id, ordinal, tenant, verdict, matched_load_id, matched_ordinal,
 		resolution_load_id, correction_key, note from clearing_resolution order by load_id, ordinal" >>"$out"
@@ -641,6 +658,72 @@ plan=$(printf '%s\n' "explain select * from clearing_record r where r.tenant = '
 	and r.shard = clearing_shard('ach.entry', '1100000000|121042880000010|2026-03-02')" | psql -XAtq)
 echo "$plan" | grep -q 'Task Count: 1$' || fail "one key is not one shard: $plan"
 
+section "the journal on the workers, beside the records"
+# (docs/design/0049-journal-distributed.md, migration 037) The journal is
+# distributed on the shard of the staged record each row is about,
+# co-located with clearing_record: an exact re-upload's rows are written
+# to the shards on both workers, each duplicate in the shard of the record
+# it matched; none in the coordinator's own table.  Then prune (its
+# DELETE refused by every shard's append-only trigger unless its
+# maintenance setting reaches the workers), loads, conflicts and show give
+# what they give on one server (new databases of each, the same commands).
+journal_both() {
+	out="$TMP/journal.$1"
+	: >"$out"
+	run init -q
+	run load --tenant t1 "$TMP/big.ach"
+	run load --tenant t1 "$TMP/big.ach"
+	run load --tenant t1 --on-conflict=quarantine "$TMP/big-changed.ach"
+	run load --tenant t1 "$TMP/big-redated.ach"
+	[ "$1" = plain ] || journal_placed
+	run prune --journal-before "$(date -u -d tomorrow +%F)" --duplicates-only
+	run loads
+	run conflicts --all
+	run show --tenant t1 --trace "$(q "select trace_number from clearing_record
+		where tenant = 't1' order by natural_key limit 1")"
+	q "select load_id, ordinal, reason, matched_load_id, matched_ordinal, shard
+	   from clearing_dedupe_event order by load_id, ordinal, reason" >>"$out"
+	q "select loads, events, duplicates_only from clearing_prune_audit order by prune_id" >>"$out"
+}
+journal_placed() {
+	assert_eq "$(q "select duplicate_count from clearing_load where load_id = 2")" 3000 \
+		"load 2 is an exact re-upload"
+	q "select s.nodeport || ' ' || sum(r.result::bigint)
+	   from run_command_on_shards('clearing_dedupe_event',
+		\$\$select count(*) from %s where load_id = 2\$\$) r
+	   join citus_shards s using (shardid) group by s.nodeport order by 1" >"$TMP/jspread"
+	assert_eq "$(wc -l <"$TMP/jspread")" 2 "the re-upload's journal rows on two nodes: $(cat "$TMP/jspread")"
+	grep -qE "^($w1|$w2) " "$TMP/jspread" || fail "not on the workers: $(cat "$TMP/jspread")"
+	awk '{ n += $2; if ($2 < 750) bad = 1 } END { exit !(n == 3000 && !bad) }' "$TMP/jspread" ||
+		fail "3000 journal rows, at least a quarter on each worker: $(cat "$TMP/jspread")"
+	assert_eq "$(q "select pg_relation_size('clearing_dedupe_event'::regclass)")" 0 \
+		"nothing in the coordinator's own journal table"
+	# each duplicate and conflict in the shard of the record it matched
+	assert_eq "$(q "with e as materialized (select matched_load_id, matched_ordinal, shard
+			from clearing_dedupe_event where reason <> 'near_duplicate'),
+		r as materialized (select load_id, ordinal, shard from clearing_record)
+		select count(*) || ' ' || count(*) filter (where r.shard <> e.shard)
+		from e join r on r.load_id = e.matched_load_id and r.ordinal = e.matched_ordinal")" \
+		"$(q "select count(*) || ' 0' from clearing_dedupe_event where reason <> 'near_duplicate'")" \
+		"every duplicate and conflict beside its record"
+	echo "  the re-upload's journal rows: $(tr '\n' ' ' <"$TMP/jspread")"
+}
+db_also_drop "cl_citus_jplain_$$"
+createdb "cl_citus_jplain_$$"
+PGDATABASE="cl_citus_jplain_$$" journal_both plain
+db_also_drop "cl_citus_journal_$$"
+createdb "cl_citus_journal_$$" && sh "$CL_DB_SETUP" "cl_citus_journal_$$"
+PGDATABASE="cl_citus_journal_$$" journal_both citus
+grep -q '^pruned [1-9][0-9]* journal rows' "$TMP/journal.citus" || fail "prune on Citus: $(cat "$TMP/journal.citus")"
+if ! cmp -s "$TMP/journal.plain" "$TMP/journal.citus"; then
+	diff "$TMP/journal.plain" "$TMP/journal.citus" | head -n 40 >&2
+	fail "the journal, prune, loads, conflicts, show: Citus and one server differ"
+fi
+assert_eq "$(PGDATABASE="cl_citus_journal_$$" q "select count(*) from clearing_dedupe_event
+	where reason = 'duplicate'")" 0 "duplicates pruned"
+echo "  $(grep -c '^\$ ' "$TMP/journal.citus") commands, $(wc -l <"$TMP/journal.citus") lines alike"
+export PGDATABASE="cl_citus_scn_$$"
+
 section "four loaders of overlapping files at once, one killed"
 : "${CL_BIN_FP:?CL_BIN_FP must name the failpoint build}"
 # overlapping ranges of ACH entries and pain.001 transactions (as
@@ -692,9 +775,15 @@ for round in 1 2; do
 	assert_eq "$reported" "$want" "round $round: the reported new counts add up to the rows"
 	assert_eq "$(q "select sum(new_count) from clearing_load where tenant = '$t'")" "$want" \
 		"round $round: the load rows add up"
-	assert_eq "$(q "select count(*) from clearing_load l where tenant = '$t' and l.duplicate_count <>
-		(select count(*) from clearing_dedupe_event e where e.load_id = l.load_id and e.reason = 'duplicate')")" 0 \
+	# (the journal is distributed, 037: its counts read on their own,
+	# then compared with the coordinator's load rows)
+	assert_eq "$(q "with e as materialized (select load_id, count(*) as n from clearing_dedupe_event
+			where tenant = '$t' and reason = 'duplicate' group by load_id)
+		select count(*) from clearing_load l left join e on e.load_id = l.load_id
+		where l.tenant = '$t' and l.duplicate_count <> coalesce(e.n, 0)")" 0 \
 		"round $round: the journal agrees with the duplicate counts"
+	[ "$(q "select count(*) from clearing_dedupe_event where tenant = '$t' and reason = 'duplicate'")" -gt 0 ] ||
+		fail "round $round: no duplicate journaled"
 	assert_eq "$(q "select string_agg(result, ' ') from run_command_on_workers(
 		\$\$select count(*) from pg_prepared_xacts\$\$)")" "0 0" "round $round: no prepared transaction left"
 	# the distributed stage (migration 035) holds no row once the loads are

@@ -106,10 +106,19 @@ q "drop view clearing_feed; drop index clearing_record_alt_key; drop index clear
 # 032 the matching rules' and 033 the cancellations' IF NOT EXISTS; 034
 # turns the near identity 010 stores into its hash when it is text; 035,
 # the Citus stage, does nothing on one server; 036 and 040 replace a function;
-# 039, the Citus stage unlogged, does nothing on one server)
-[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | grep -v '/02[789]_' | grep -v '/03[234569]_' | grep -v '/040_' | wc -l)" = 26 ] ||
+# 037 gives the journal rows of before their shard; 039, the Citus stage
+# unlogged, does nothing on one server)
+[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | grep -v '/02[789]_' | grep -v '/03[2345679]_' | grep -v '/040_' | wc -l)" = 26 ] ||
 	fail "a migration was added after 026: undo it above before re-running 006"
+# 037: the journal's shards as the loader wrote them, then the column
+# dropped (a database of before): 037 gives every row the same again
+q "select load_id, ordinal, reason, shard from clearing_dedupe_event order by 1, 2, 3" >"$TMP/shard_loader"
+[ "$(wc -l <"$TMP/shard_loader")" -ge 3 ] || fail "too few journal rows: $(cat "$TMP/shard_loader")"
+q "alter table clearing_dedupe_event drop column shard" >/dev/null
 cl init >/dev/null || fail "re-init"
+q "select load_id, ordinal, reason, shard from clearing_dedupe_event order by 1, 2, 3" >"$TMP/shard_037"
+cmp -s "$TMP/shard_loader" "$TMP/shard_037" ||
+	fail "037's journal shards differ: $(diff "$TMP/shard_loader" "$TMP/shard_037")"
 q "select kind, natural_key, alt_key, alt_key2 from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_sql"
 cmp -s "$TMP/alt_parser" "$TMP/alt_sql" || fail "migration 006 backfill differs: $(diff "$TMP/alt_parser" "$TMP/alt_sql")"
 
