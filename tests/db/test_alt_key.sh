@@ -105,8 +105,9 @@ q "drop view clearing_feed; drop index clearing_record_alt_key; drop index clear
 # the transactions' columns and the direct debits' ADD COLUMN IF NOT EXISTS;
 # 032 the matching rules' and 033 the cancellations' IF NOT EXISTS; 034
 # turns the near identity 010 stores into its hash when it is text; 035,
-# the Citus stage, does nothing on one server; 036 replaces a function)
-[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | grep -v '/02[789]_' | grep -v '/03[23456]_' | wc -l)" = 26 ] ||
+# the Citus stage, does nothing on one server; 036 replaces a function;
+# 038 sets an index's fillfactor)
+[ "$(ls "$CL_ROOT"/sql/[0-9]*.sql | grep -v '/02[789]_' | grep -v '/03[234568]_' | wc -l)" = 26 ] ||
 	fail "a migration was added after 026: undo it above before re-running 006"
 cl init >/dev/null || fail "re-init"
 q "select kind, natural_key, alt_key, alt_key2 from clearing_record where tenant = 'corpus' order by 1, 2" >"$TMP/alt_sql"
