@@ -55,6 +55,11 @@ assert_eq "$(q "select count(*) from pg_dist_partition where logicalrelid::text 
 assert_eq "$(q "select pg_get_indexdef('clearing_record_key'::regclass)")" \
 	"CREATE UNIQUE INDEX clearing_record_key ON public.clearing_record USING btree (tenant, kind, natural_key, shard)" \
 	"the unique key contains the distribution column"
+# 038's fillfactor reached every shard's index of the records by load and ordinal
+assert_eq "$(q "select string_agg(distinct result, ',') from run_command_on_shards('clearing_record',
+		\$\$select coalesce(c.reloptions::text, 'none') from pg_index i join pg_class c on c.oid = i.indexrelid
+		  where i.indrelid = '%s'::regclass and c.relname like 'clearing_record_load_ordinal%%'\$\$)")" \
+	"{fillfactor=100}" "each shard's load and ordinal index filled"
 cl init >"$TMP/out" || fail "second init"
 grep -q "up to date at version $latest" "$TMP/out" || fail "second init said: $(cat "$TMP/out")"
 
