@@ -62,6 +62,11 @@ assert_eq "$(q "select relpersistence from pg_class where oid = 'clearing_stage'
 assert_eq "$(q "select string_agg(distinct r.result, ',') from run_command_on_shards('clearing_stage',
 		\$\$select relpersistence from pg_class where oid = '%s'::regclass\$\$) r")" u \
 	"the stage's shards are unlogged"
+# 038's fillfactor reached every shard's index of the records by load and ordinal
+assert_eq "$(q "select string_agg(distinct result, ',') from run_command_on_shards('clearing_record',
+		\$\$select coalesce(c.reloptions::text, 'none') from pg_index i join pg_class c on c.oid = i.indexrelid
+		  where i.indrelid = '%s'::regclass and c.relname like 'clearing_record_load_ordinal%%'\$\$)")" \
+	"{fillfactor=100}" "each shard's load and ordinal index filled"
 cl init >"$TMP/out" || fail "second init"
 grep -q "up to date at version $latest" "$TMP/out" || fail "second init said: $(cat "$TMP/out")"
 

@@ -27,6 +27,10 @@ grep -q "up to date at version $latest" "$TMP/out" || fail "second init: $(cat "
 assert_eq "$(q "select pg_get_indexdef('clearing_record_key'::regclass)")" \
 	"CREATE UNIQUE INDEX clearing_record_key ON public.clearing_record USING btree (tenant, kind, natural_key)" \
 	"unique key"
+# the index of a load's records only grows at its right edge: its pages are
+# filled (038)
+assert_eq "$(q "select reloptions from pg_class where oid = 'clearing_record_load_ordinal'::regclass")" \
+	"{fillfactor=100}" "load and ordinal index fillfactor"
 
 # a partitioning request on an existing plain table is refused, not applied
 expect_exit 2 cl init --partitions 4
@@ -48,6 +52,9 @@ assert_eq "$(q "select a.attname from pg_partitioned_table p
 assert_eq "$(q "select pg_get_constraintdef(oid) from pg_constraint where conname = 'clearing_record_key'
 	and conrelid = 'clearing_record'::regclass")" "PRIMARY KEY (tenant, kind, natural_key, shard)" \
 	"the unique key holds the shard"
+assert_eq "$(q "select count(*) from pg_inherits i join pg_class c on c.oid = i.inhrelid
+	where i.inhparent = 'clearing_record_load_ordinal'::regclass and c.reloptions = '{fillfactor=100}'")" 4 \
+	"each partition's load and ordinal index fillfactor"
 expect_exit 0 cl init --partitions 4
 expect_exit 2 cl init --partitions 0
 expect_exit 2 cl init --partitions 2000
