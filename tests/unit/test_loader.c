@@ -140,9 +140,10 @@ static void test_migrations_are_embedded_in_order(void **state)
 	for (i = 0; i < cl_migrations_count; i++) {
 		/* in order, from 1, none twice (030 and 031 were never used) */
 		assert_true(i == 0 || cl_migrations[i].version > cl_migrations[i - 1].version);
-		/* every migration changes the schema */
+		/* every migration changes the schema (038 only an index's option) */
 		assert_true(strstr(cl_migrations[i].sql, "CREATE") != NULL ||
-			    strstr(cl_migrations[i].sql, "ALTER TABLE") != NULL);
+			    strstr(cl_migrations[i].sql, "ALTER TABLE") != NULL ||
+			    strstr(cl_migrations[i].sql, "ALTER INDEX") != NULL);
 	}
 	assert_int_equal(cl_schema_latest(), cl_migrations[cl_migrations_count - 1].version);
 	/* the unique key never contains a time column (clearing-load-keys(7): no time in a key) */
