@@ -545,13 +545,13 @@ section "the probes' plans: per shard, index probes only"
 # Each Citus form of a dedupe probe, explained (tests/tools/loader_sql
 # prints what the loader sends) in a session that does what a load does
 # before it: the stage (every applied record of tenant t1 again, a tenth
-# under changed keys), the journal rows, the settings.  Citus plans the
-# staged records as an intermediate result and the join as one task per
-# shard of clearing_record (the keys are data, not constants: nothing to
-# prune on at planning time, and a file's keys fall in every shard);
-# every task must read its shard by index probes only: a nested loop over
-# the staged records, never a scan or a hash of a shard's records (the
-# history).  A key given as a constant is one shard (a router plan).
+# under changed keys), the journal rows, the settings.  The stage is a
+# distributed table co-located with clearing_record (035): Citus plans each
+# probe as one task per shard pair, a stage shard joined with the same
+# shard of the records (the checks below); every task must read its shard
+# by index probes only: a nested loop over the staged records, never a
+# scan or a hash of a shard's records (the history).  A key given as a
+# constant is one shard (a router plan).
 stmt() {
 	"$CL_TOOLS/loader_sql" "$1" | python3 "$CL_ROOT/tests/tools/plan_check.py" unwrap ||
 		fail "loader_sql has no statement $1"
