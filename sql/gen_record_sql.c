@@ -462,12 +462,14 @@ struct fragment {
 	char *text;
 };
 
-static struct fragment *frags;
-static size_t nfrags;
+/* Named texts, in the order read: the fragments, and the statements read
+ * so far (for {name@local}; their texts kept). */
+struct texts {
+	struct fragment *v;
+	size_t n;
+};
 
-/* The statements read so far, for {name@local} (their texts kept). */
-static struct fragment *stmts;
-static size_t nstmts;
+static struct texts frags, stmts;
 
 /* The table {name@local} reads instead of clearing_record: reconcile's
  * copy of the records a statement needs, on Citus (reconcile_citus.sql). */
@@ -494,20 +496,30 @@ static const struct list *placeholder(const char *name, size_t n)
 	return NULL;
 }
 
-static const struct fragment *fragment_named(const char *name, size_t n)
+static const struct fragment *texts_find(const struct texts *t, const char *name, size_t n)
 {
-	for (size_t i = 0; i < nfrags; i++)
-		if (strlen(frags[i].name) == n && memcmp(frags[i].name, name, n) == 0)
-			return &frags[i];
+	for (size_t i = 0; i < t->n; i++)
+		if (strlen(t->v[i].name) == n && memcmp(t->v[i].name, name, n) == 0)
+			return &t->v[i];
 	return NULL;
 }
 
-static const struct fragment *statement_named(const char *name, size_t n)
+static void texts_add(struct texts *t, const char *name, char *text)
 {
-	for (size_t i = 0; i < nstmts; i++)
-		if (strlen(stmts[i].name) == n && memcmp(stmts[i].name, name, n) == 0)
-			return &stmts[i];
-	return NULL;
+	t->v = realloc(t->v, (t->n + 1) * sizeof(*t->v));
+	if (!t->v) {
+		fprintf(stderr, "gen_record_sql: out of memory\n");
+		exit(1);
+	}
+	t->v[t->n].name = name;
+	t->v[t->n++].text = text;
+}
+
+static void texts_free(struct texts *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].text);
+	free(t->v);
 }
 
 static int word_char(char c)
@@ -564,8 +576,8 @@ static void sql_line(struct stmt *s, const char *line, unsigned lineno)
 
 			if (at && (size_t)(end - at) == sizeof("@local") - 1 &&
 			    memcmp(at, "@local", sizeof("@local") - 1) == 0) {
-				if (!(fr = statement_named(p + 1, (size_t)(at - p - 1))) &&
-				    !(fr = fragment_named(p + 1, (size_t)(at - p - 1))))
+				if (!(fr = texts_find(&stmts, p + 1, (size_t)(at - p - 1))) &&
+				    !(fr = texts_find(&frags, p + 1, (size_t)(at - p - 1))))
 					fail(s->path, lineno, "unknown statement %.*s in %s",
 					     (int)(end - p + 1), p, s->name);
 				write_local(s->text_f, fr->text);
@@ -579,7 +591,7 @@ static void sql_line(struct stmt *s, const char *line, unsigned lineno)
 					}
 			} else if ((l = placeholder(p + 1, (size_t)(end - p - 1))))
 				list_write(s->text_f, l, "");
-			else if ((fr = fragment_named(p + 1, (size_t)(end - p - 1))))
+			else if ((fr = texts_find(&frags, p + 1, (size_t)(end - p - 1))))
 				fputs(fr->text, s->text_f);
 			else
 				fail(s->path, lineno, "unknown placeholder %.*s in %s", (int)(end - p + 1),
@@ -652,13 +664,7 @@ static void stmt_end(struct stmt *s)
 			fail(s->path, s->line, "%s uses $%d: its comment must say what $%d is", s->name,
 			     n, n);
 	if (s->fragment) {
-		frags = realloc(frags, (nfrags + 1) * sizeof(*frags));
-		if (!frags) {
-			fprintf(stderr, "gen_record_sql: out of memory\n");
-			exit(1);
-		}
-		frags[nfrags].name = s->name;
-		frags[nfrags++].text = s->text;
+		texts_add(&frags, s->name, s->text);
 		free(s->about);
 		s->name = NULL;
 		return;
@@ -673,13 +679,7 @@ static void stmt_end(struct stmt *s)
 	}
 	fputs("\n\n", stdout);
 	free(s->about);
-	stmts = realloc(stmts, (nstmts + 1) * sizeof(*stmts));
-	if (!stmts) {
-		fprintf(stderr, "gen_record_sql: out of memory\n");
-		exit(1);
-	}
-	stmts[nstmts].name = s->name;
-	stmts[nstmts++].text = s->text;
+	texts_add(&stmts, s->name, s->text);
 	s->name = NULL;
 }
 
@@ -802,19 +802,15 @@ static int loader_sql(int argc, char **argv)
 	/* every statement, for the test that checks them */
 	fputs("#define CL_LOADER_SQL_LIST(X)", stdout);
 	for (size_t i = 0; i < nnames; i++) {
-		if (!fragment_named(names[i], strlen(names[i]))) {
+		if (!texts_find(&frags, names[i], strlen(names[i]))) {
 			printf(" \\\n\tX(\"%s\", CL_SQL_", names[i]);
 			for (const char *p = names[i]; *p; p++)
 				putchar(toupper((unsigned char)*p));
 			putchar(')');
 		}
 	}
-	for (size_t i = 0; i < nfrags; i++)
-		free(frags[i].text);
-	free(frags);
-	for (size_t i = 0; i < nstmts; i++)
-		free(stmts[i].text);
-	free(stmts);
+	texts_free(&frags);
+	texts_free(&stmts);
 	for (size_t i = 0; i < nnames; i++)
 		free(names[i]);
 	free(names);
