@@ -75,7 +75,29 @@ static enum cl_db_status journal_raced(struct load *L, unsigned long skipped)
 	return CL_DB_OK;
 }
 
+/* On Citus, the alternate keys of the records this load applied into
+ * their own shards (apply.sql, apply_alt_keys_citus), where the next
+ * load's alternate-key probe finds them. */
+static enum cl_db_status index_alt_keys(struct load *L)
+{
+	const char *p[1] = { L->load_id };
+
+	if (!L->db->citus || !L->stage.has_alt)
+		return CL_DB_OK;
+	return cl_db_exec(L->db, CL_SQL_APPLY_ALT_KEYS_CITUS, 1, p, NULL, &L->r->err);
+}
+
+static enum cl_db_status insert_new(struct load *L);
+
 enum cl_db_status cl_apply_new(struct load *L)
+{
+	enum cl_db_status st = insert_new(L);
+
+	return st == CL_DB_OK && L->r->new_count ? index_alt_keys(L) : st;
+}
+
+/* The new records inserted: one INSERT ... SELECT, or the ordered path. */
+static enum cl_db_status insert_new(struct load *L)
 {
 	unsigned long inserted;
 	enum cl_db_status st;

@@ -142,6 +142,26 @@ static enum cl_db_status near_duplicates(struct load *L)
 	return st;
 }
 
+/* One payment under another natural key (classify.sql, classify_alt).  On
+ * Citus the pending records are staged again under their alternate keys,
+ * in those keys' shards (migration 041), and each probes the applied
+ * records' alternate keys of its shard into cl_match; the first match of
+ * each pending record is journaled on the coordinator. */
+static enum cl_db_status alternate_keys(struct load *L)
+{
+	enum cl_db_status st;
+
+	if (!L->db->citus)
+		return cl_copy_out(L->db, CL_SQL_CLASSIFY_ALT, on_classified, L, &L->r->err);
+	/* the load's own rows, as the stage's: commutative */
+	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_CITUS)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_ALT_STAGE_CITUS)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_ALT_CITUS)) != CL_DB_OK)
+		return st;
+	return cl_copy_out(L->db, CL_SQL_CLASSIFY_MATCH_JOURNAL_CITUS, on_classified, L, &L->r->err);
+}
+
 /* Exact key matches: one INSERT ... SELECT writes the journal rows (no
  * RETURNING: a data-modifying statement's RETURNING rows are gathered in a
  * tuplestore before the first is sent, 0.9 s for a million matches); its
@@ -289,8 +309,7 @@ enum cl_db_status cl_classify(struct load *L, bool assume_new)
 		st = make_pending(L);
 	exact_conflicts = L->r->conflict_count;
 	if (st == CL_DB_OK && L->stage.has_alt && !all_matched(L))
-		st = cl_copy_out(L->db, L->db->citus ? CL_SQL_CLASSIFY_ALT_CITUS : CL_SQL_CLASSIFY_ALT,
-				 on_classified, L, &L->r->err);
+		st = alternate_keys(L);
 	if (st == CL_DB_OK && !all_matched(L))
 		st = near_duplicates(L);
 	if (st != CL_DB_OK)

@@ -235,7 +235,10 @@ static enum cl_db_status resolve(struct cl_db *db, const char *load, long long o
 		p[2] = rl;
 		p[3] = out->correction_key;
 		if ((st = cl_db_exec(db, CL_SQL_CONFLICTS_APPLY_CORRECTION, 4, p, NULL, err)) !=
-		    CL_DB_OK)
+			    CL_DB_OK ||
+		    /* on Citus its alternate keys in their shards too */
+		    (db->citus &&
+		     (st = cl_db_exec(db, CL_SQL_APPLY_ALT_KEYS_CITUS, 1, &p[2], NULL, err)) != CL_DB_OK))
 			return st;
 	}
 	p[0] = rl;

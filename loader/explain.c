@@ -20,10 +20,17 @@ enum cl_db_status cl_explain_conflicts(struct load *L)
 		st = cl_load_exec0(L, L->db->citus ? CL_SQL_EXPLAIN_QUARANTINE_CITUS
 						 : CL_SQL_EXPLAIN_QUARANTINE);
 	/* a held file's new records too: nothing else keeps them (none new:
-	   no pending table either) */
+	   no pending table either); on Citus once its journal rows are
+	   written (cl_explain_park_held_citus) */
 	if (st == CL_DB_OK && !L->o->dry_run && L->o->on_conflict == CL_ON_CONFLICT_HOLD &&
-	    L->r->new_count && (st = cl_classify_pending_local(L)) == CL_DB_OK)
-		st = cl_load_exec0(L, L->db->citus ? CL_SQL_EXPLAIN_PARK_HELD_CITUS
-						 : CL_SQL_EXPLAIN_PARK_HELD);
+	    L->r->new_count && !L->db->citus)
+		st = cl_load_exec0(L, CL_SQL_EXPLAIN_PARK_HELD);
 	return st;
+}
+
+enum cl_db_status cl_explain_park_held_citus(struct load *L)
+{
+	if (!L->db->citus || L->o->dry_run || !L->r->new_count)
+		return CL_DB_OK;
+	return cl_load_exec0(L, CL_SQL_EXPLAIN_PARK_HELD_CITUS);
 }

@@ -183,7 +183,10 @@ static enum cl_db_status empty_stage(struct load *L)
 	/* commutative: no shard lock another loader waits on or holds
 	   (stage.sql, stage_commutative_citus) */
 	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_CITUS)) != CL_DB_OK ||
-	    (st = cl_db_exec(L->db, CL_SQL_STAGE_EMPTY_CITUS, 1, p, NULL, &L->r->err)) != CL_DB_OK)
+	    (st = cl_db_exec(L->db, CL_SQL_STAGE_EMPTY_CITUS, 1, p, NULL, &L->r->err)) != CL_DB_OK ||
+	    (L->stage.has_alt &&
+	     (st = cl_db_exec(L->db, CL_SQL_STAGE_ALT_EMPTY_CITUS, 1, p, NULL, &L->r->err)) !=
+		     CL_DB_OK))
 		return st;
 	return cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS);
 }
@@ -321,13 +324,23 @@ static enum cl_db_status apply_file(struct load *L)
 	return L->applied ? CL_DB_OK : cl_apply_new(L);
 }
 
+/* A clearing file's journal rows; a held file's are written without its
+ * duplicates, and on Citus its records that would have been applied are
+ * parked then (explain.c), the journal rows telling them apart. */
+static enum cl_db_status journal_file(struct load *L, bool duplicates)
+{
+	enum cl_db_status st = write_journal(L, duplicates);
+
+	return st == CL_DB_OK && !duplicates ? cl_explain_park_held_citus(L) : st;
+}
+
 /* Clearing files: stage.c, plan.c, classify.c, apply.c. */
 static const struct cl_family_ops clearing_family = {
 	.stage = cl_stage_file,
 	.plan = cl_plan,
 	.classify = classify_file,
 	.apply = apply_file,
-	.journal = write_journal,
+	.journal = journal_file,
 	.feed = true,
 };
 

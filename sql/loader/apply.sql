@@ -89,3 +89,18 @@ INSERT INTO pg_temp.cl_match {apply_raced_rows}
         SELECT r.fingerprint, r.load_id, r.ordinal, r.position
         {apply_raced_probe}
         LIMIT 1) r
+
+-- name: apply_alt_keys_citus
+-- On Citus, the alternate keys of the records load $1 applied (a load's
+-- or a resolution's) into clearing_alt_key (migration 041), each in its
+-- key's shard, where the next load's classify_alt_citus probes them; in
+-- the transaction that applies them.  The records read by their load
+-- (clearing_record_load_ordinal) in every shard, each row moved to its
+-- key's shard worker to worker (a repartitioned INSERT ... SELECT).
+INSERT INTO clearing_alt_key (shard, tenant, kind, alt_key, natural_key, fingerprint, alt_fp,
+                              load_id, ordinal, position)
+SELECT clearing_shard(r.kind, a.alt_key), r.tenant, r.kind, a.alt_key, r.natural_key,
+       r.fingerprint, r.alt_fp, r.load_id, r.ordinal, r.position
+FROM clearing_record r
+CROSS JOIN LATERAL (VALUES (r.alt_key), (r.alt_key2)) a (alt_key)
+WHERE r.load_id = $1::bigint AND r.alt_key IS NOT NULL AND a.alt_key IS NOT NULL

@@ -482,11 +482,13 @@ ORDER BY r.load_id, r.ordinal
 LIMIT 1
 
 -- fragment: classify_citus_alt
--- The end of each of classify_probe_alt's four probes on Citus, after the
--- alternate key's condition: the same kind and content.  A record of any
--- shard (an alternate key is not the shard's), so every task probes, and
--- sorts the few matches of each staged record by shard.  (Citus takes no
--- UNION ALL of them in one lateral subquery: four laterals.)
+-- The end of each of classify_probe_alt's four probes on Citus as diff
+-- asks them (plan.sql: diff stages nothing, so it has no alternate-key
+-- stage to join; a load asks classify_alt_citus), after the alternate
+-- key's condition: the same kind and content.  A record of any shard (an
+-- alternate key is not the shard's), so every task probes, and sorts the
+-- few matches of each staged record by shard.  (Citus takes no UNION ALL
+-- of them in one lateral subquery: four laterals.)
 r.kind = c.kind AND {classify_match_alt}
 ORDER BY r.shard
 
@@ -580,26 +582,6 @@ SELECT coalesce((SELECT true FROM clearing_record
                  WHERE tenant = $1 AND key_rule = 'v1-batch'
                  LIMIT 1), false)
 
--- fragment: classify_citus_matched
--- What the journal row of pending record c matched with applied record r
--- needs of both (a row of the matches m below).
-SELECT c.load_id, c.ordinal, c.position, coalesce(c.journal_key, c.natural_key) AS journal_key,
-       r.tenant, r.kind, r.natural_key AS matched_key, r.load_id AS matched_load_id,
-       r.ordinal AS matched_ordinal, r.position AS matched_position, c.shard
-
--- fragment: classify_citus_event
--- The journal rows of the matches m (classify_citus_matched and a
--- distance): per pending record the first in the order of its rule's
--- probe (the closest in date, then the first applied).
-INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
-  natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, shard)
-SELECT DISTINCT ON (m.ordinal) m.load_id, m.ordinal, m.position, m.tenant, m.kind,
-       m.journal_key, 'near_duplicate', m.matched_key, m.matched_load_id,
-       m.matched_ordinal, m.matched_position, m.shard
-FROM m
-ORDER BY m.ordinal, m.distance, m.matched_load_id, m.matched_ordinal
-RETURNING ordinal, reason
-
 -- name: classify_match_create_citus
 -- The journal rows a co-located probe found on Citus, before those of
 -- pending records journaled since are left out (classify_match_journal_citus):
@@ -613,11 +595,14 @@ SELECT * FROM pg_temp.cl_event WITH NO DATA
 -- name: classify_match_journal_citus
 -- The matches of cl_match whose pending record has no journal row yet
 -- ({apply_unjournaled}) into the journal rows, cl_match emptied; returns
--- each one's ordinal and reason.  Temporary tables only: the coordinator's.
+-- each one's ordinal and reason.  A pending record's first applied match
+-- (each probe gives one per pending record but classify_alt_citus, one
+-- per alternate key).  Temporary tables only: the coordinator's.
 COPY (WITH c AS (DELETE FROM pg_temp.cl_match RETURNING *)
       INSERT INTO pg_temp.cl_event
-      SELECT * FROM c
+      SELECT DISTINCT ON (c.ordinal) * FROM c
       WHERE {apply_unjournaled}
+      ORDER BY c.ordinal, c.matched_load_id, c.matched_ordinal
       RETURNING ordinal, reason) TO STDOUT
 
 -- name: classify_rule_v1_citus
@@ -635,14 +620,43 @@ INSERT INTO pg_temp.cl_match {classify_near_rows}
   CROSS JOIN LATERAL ({classify_citus_first_rule_batch}) r
   WHERE c.kind = 'ach.entry'
 
+-- name: classify_alt_stage_citus
+-- Before classify_alt_citus: the pending records with an alternate key
+-- (the distributed stage's, pg_temp.cl_pending), each under each of its
+-- alternate keys, into clearing_alt_stage in that key's shard (migration
+-- 041), where clearing_alt_key holds the applied records' alternate keys:
+-- Citus moves each row to its shard worker to worker (a repartitioned
+-- INSERT ... SELECT).  The key as the journal keeps it, and the staged
+-- record's own shard, the journal row's.
+INSERT INTO clearing_alt_stage (shard, load_id, ordinal, position, tenant, kind, alt_key,
+                                natural_key, journal_key, fingerprint, alt_fp, record_shard)
+SELECT clearing_shard(c.kind, a.alt_key), c.load_id, c.ordinal, c.position, c.tenant, c.kind,
+       a.alt_key, c.natural_key, coalesce(c.journal_key, c.natural_key), c.fingerprint,
+       c.alt_fp, c.shard
+FROM pg_temp.cl_pending c
+CROSS JOIN LATERAL (VALUES (c.alt_key), (c.alt_key2)) a (alt_key)
+WHERE c.alt_key IS NOT NULL AND a.alt_key IS NOT NULL
+
 -- name: classify_alt_citus
--- classify_alt on Citus: four probes (either alternate key against either
--- index), never one on an OR.
-COPY (
-  WITH c AS MATERIALIZED (SELECT * FROM pg_temp.cl_pending c WHERE c.alt_key IS NOT NULL),
-  m AS MATERIALIZED (
-    {classify_citus_matched}, 0 AS distance FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_11}) r
-    UNION ALL {classify_citus_matched}, 0 FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_21}) r
-    UNION ALL {classify_citus_matched}, 0 FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_12}) r
-    UNION ALL {classify_citus_matched}, 0 FROM c CROSS JOIN LATERAL ({classify_citus_probe_alt_22}) r)
-  {classify_citus_event}) TO STDOUT
+-- classify_alt on Citus: each alternate key of a pending record
+-- (classify_alt_stage_citus) against the applied records' alternate keys
+-- of its shard (clearing_alt_key), the first applied of each with the
+-- same content (classify_match_alt), into cl_match: one join of an
+-- alternate-key stage shard with the same shard of clearing_alt_key per
+-- task, on its worker.  Either key against either: each side holds a row
+-- per key.  classify_match_journal_citus then keeps, per pending record,
+-- the first applied of its (at most two) matches, as classify_alt's
+-- LIMIT 1 over its four probes does.
+INSERT INTO pg_temp.cl_match (load_id, ordinal, position, tenant, kind, natural_key, reason,
+                              matched_key, matched_load_id, matched_ordinal, matched_position,
+                              shard)
+SELECT c.load_id, c.ordinal, c.position, r.tenant, r.kind, c.journal_key, 'near_duplicate',
+       r.natural_key, r.load_id, r.ordinal, r.position, c.record_shard
+FROM pg_temp.cl_alt_stage c
+CROSS JOIN LATERAL (
+  SELECT r.*
+  FROM clearing_alt_key r
+  WHERE r.tenant = c.tenant AND r.kind = c.kind AND r.alt_key = c.alt_key
+    AND r.shard = c.shard AND {classify_match_alt}
+  ORDER BY r.load_id, r.ordinal
+  LIMIT 1) r

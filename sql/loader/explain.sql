@@ -160,22 +160,24 @@ WHERE NOT EXISTS (SELECT 1 FROM k
                     AND k.kind = c.kind
                     AND k.natural_key = c.natural_key AND k.fingerprint = c.fingerprint)
 
--- fragment: explain_citus_parked
--- The parked versions (tenant, kind, key, fingerprint) of the staged
--- records c: a probe of the quarantine's key and shard.
-SELECT DISTINCT q.tenant, q.kind, q.natural_key, q.fingerprint
-FROM c CROSS JOIN LATERAL ({explain_citus_probe_parked}) q
-
 -- name: explain_park_held_citus
--- explain_park_held on Citus.
+-- explain_park_held on Citus, once the held load's journal rows are
+-- written (loader/load.c, journal_file): the pending records of the
+-- distributed stage without a journal row of this load other than a plain
+-- duplicate's (the journal is distributed on the staged record's shard,
+-- 037: a pending record's rows are in its shard, read through the
+-- partial index clearing_dedupe_event_attention: OFFSET 0 keeps it a
+-- probe per pending record, where the planner would read every conflict
+-- of the load for each), not parked yet.  One
+-- INSERT ... SELECT per shard of the stage, on its worker, as the parking
+-- of a rejected file's: the journal rows are read there rather than in
+-- the coordinator's temporary table, which Citus joins with no
+-- distributed table.
 INSERT INTO clearing_quarantine ({record_columns})
-WITH c AS MATERIALIZED (
-       SELECT * FROM pg_temp.cl_pending c
-       WHERE NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
-                         WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')),
-     q AS MATERIALIZED ({explain_citus_parked})
 SELECT {record_columns}
-FROM c
-WHERE NOT EXISTS (SELECT 1 FROM q
-                  WHERE q.tenant = c.tenant AND q.kind = c.kind
-                    AND q.natural_key = c.natural_key AND q.fingerprint = c.fingerprint)
+FROM pg_temp.cl_pending c
+WHERE NOT EXISTS (SELECT 1 FROM clearing_dedupe_event e
+                  WHERE e.load_id = c.load_id AND e.ordinal = c.ordinal
+                    AND e.reason <> 'duplicate' AND e.shard = c.shard
+                  OFFSET 0)
+  AND {explain_not_parked}

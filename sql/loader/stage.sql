@@ -53,8 +53,9 @@ COPY pg_temp.cl_stage ({record_columns}, journal_key) FROM STDIN (FORMAT binary)
 -- another session never sees them.  Its pending copies (classify.sql,
 -- classify_pending_citus) are the view cl_stage_pending.  A view outlives
 -- its transaction, so those of the session's previous load are dropped
--- first.  DDL of temporary objects is the coordinator's own: not sent to
--- the workers.
+-- first.  Its pending records under their alternate keys (classify.sql,
+-- classify_alt_stage_citus) are the view cl_alt_stage.  DDL of temporary
+-- objects is the coordinator's own: not sent to the workers.
 DO $stage$
 DECLARE
   ddl text := pg_catalog.current_setting('citus.enable_ddl_propagation');
@@ -62,13 +63,16 @@ DECLARE
 BEGIN
   PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
   DROP VIEW IF EXISTS pg_temp.cl_pending, pg_temp.cl_pending_stage, pg_temp.cl_stage,
-    pg_temp.cl_stage_pending;
+    pg_temp.cl_stage_pending, pg_temp.cl_alt_stage;
   FOREACH pending IN ARRAY ARRAY[false, true] LOOP
     EXECUTE pg_catalog.format(
       'CREATE TEMPORARY VIEW %I AS SELECT * FROM clearing_stage WHERE load_id = %s AND pending = %L',
       CASE WHEN pending THEN 'cl_stage_pending' ELSE 'cl_stage' END,
       pg_catalog.current_setting('clearing_load.load_id')::bigint, pending);
   END LOOP;
+  EXECUTE pg_catalog.format(
+    'CREATE TEMPORARY VIEW cl_alt_stage AS SELECT * FROM clearing_alt_stage WHERE load_id = %s',
+    pg_catalog.current_setting('clearing_load.load_id')::bigint);
   PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', ddl, true);
 END
 $stage$
@@ -101,6 +105,11 @@ SET LOCAL citus.all_modifications_commutative TO DEFAULT
 -- This load's rows of clearing_stage deleted, before its COMMIT (load id
 -- $1): the table holds no committed row.
 DELETE FROM clearing_stage WHERE load_id = $1::bigint
+
+-- name: stage_alt_empty_citus
+-- The same of clearing_alt_stage (migration 041), after a load that staged
+-- records with alternate keys (load id $1).
+DELETE FROM clearing_alt_stage WHERE load_id = $1::bigint
 
 -- name: stage_statistics
 -- The planner needs the stage's row count and that keys are unique, not

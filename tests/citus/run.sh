@@ -44,7 +44,7 @@ latest=$(q "select max(version) from clearing_schema_version")
 grep -q "schema at version $latest" "$TMP/out" || fail "init said: $(cat "$TMP/out")"
 assert_eq "$(q "select string_agg(table_name || ' ' || citus_table_type || ' ' || distribution_column, ', '
 		order by table_name::text) from citus_tables")" \
-	"clearing_dedupe_event distributed shard, clearing_quarantine distributed shard, clearing_record distributed shard, clearing_stage distributed shard, clearing_tenant_access reference <none>, clearing_trace_shard distributed shard" \
+	"clearing_alt_key distributed shard, clearing_alt_stage distributed shard, clearing_dedupe_event distributed shard, clearing_quarantine distributed shard, clearing_record distributed shard, clearing_stage distributed shard, clearing_tenant_access reference <none>, clearing_trace_shard distributed shard" \
 	"the tables Citus holds"
 assert_eq "$(q "select count(distinct colocation_id) from citus_tables where citus_table_type = 'distributed'")" 1 \
 	"the distributed tables are co-located"
@@ -62,6 +62,9 @@ assert_eq "$(q "select relpersistence from pg_class where oid = 'clearing_stage'
 assert_eq "$(q "select string_agg(distinct r.result, ',') from run_command_on_shards('clearing_stage',
 		\$\$select relpersistence from pg_class where oid = '%s'::regclass\$\$) r")" u \
 	"the stage's shards are unlogged"
+assert_eq "$(q "select string_agg(distinct r.result, ',') from run_command_on_shards('clearing_alt_stage',
+		\$\$select relpersistence from pg_class where oid = '%s'::regclass\$\$) r")" u \
+	"the alternate keys' stage shards are unlogged (041)"
 # 038's fillfactor reached every shard's index of the records by load and ordinal
 assert_eq "$(q "select string_agg(distinct result, ',') from run_command_on_shards('clearing_record',
 		\$\$select coalesce(c.reloptions::text, 'none') from pg_index i join pg_class c on c.oid = i.indexrelid
@@ -74,7 +77,25 @@ grep -q "up to date at version $latest" "$TMP/out" || fail "second init said: $(
 q "delete from clearing_schema_version where version >= $citus_v" >/dev/null
 cl init >"$TMP/out" || fail "init running 025 again"
 grep -q "applied $citus_again migration" "$TMP/out" || fail "025 again: $(cat "$TMP/out")"
-assert_eq "$(q "select count(*) from citus_tables")" 6 "the same tables after 025 again"
+assert_eq "$(q "select count(*) from citus_tables")" 8 "the same tables after 025 again"
+
+# alt_key_table_holds N: clearing_alt_key (041) holds N rows, exactly the
+# alternate keys (alt_key, alt_key2) of the applied records, each in its
+# key's shard, none else; clearing_alt_stage holds no committed row
+alt_key_table_holds() {
+	assert_eq "$(q "with k as materialized (
+			select r.load_id, r.ordinal, a.k, r.natural_key, r.fingerprint, r.alt_fp
+			from clearing_record r cross join lateral (values (r.alt_key), (r.alt_key2)) a (k)
+			where r.alt_key is not null and a.k is not null),
+		x as materialized (
+			select load_id, ordinal, alt_key, natural_key, fingerprint, alt_fp
+			from clearing_alt_key where shard = clearing_shard(kind, alt_key))
+		select (select count(*) from k) || ' ' || (select count(*) from clearing_alt_key)
+			|| ' ' || (select count(*) from (select * from k except select * from x) d)
+			|| ' ' || (select count(*) from (select * from x except select * from k) d)
+			|| ' ' || (select count(*) from clearing_alt_stage)")" "$1 $1 0 0 0" \
+		"the applied records' alternate keys, each in its shard"
+}
 
 section "a database loaded before Citus: 025 distributes its records"
 up="cl_citus_up_$$"
@@ -85,6 +106,9 @@ cl init -q --row-security on || fail "init without citus"
 cl load -q "$TESTDATA/demo/original.ach" || fail "load without citus"
 cl load -q "$TESTDATA/near/return.ach" || fail "returns without citus"
 cl load -q "$TESTDATA/demo/original.ach" || fail "a re-upload without citus"
+"$CL_TOOLS/gen_iso" --type pacs.008 --tx 3 --msg-version 02 >"$TMP/up_v02.xml"
+"$CL_TOOLS/gen_iso" --type pacs.008 --tx 3 --msg-version 08 >"$TMP/up_v08.xml"
+cl load -q "$TMP/up_v02.xml" || fail "pacs.008 without citus"
 record_dump >"$TMP/up_before"
 # the journal's rows with the shards the loader wrote; then the column
 # dropped, as a database made before 037 has none: 037 gives them theirs
@@ -112,7 +136,7 @@ q "drop table clearing_reconcile_break, clearing_break_decision cascade;
 q "delete from clearing_schema_version where version >= $citus_v" >/dev/null
 q "alter table clearing_dedupe_event drop column shard" >/dev/null
 cl init -q || fail "init distributing a loaded database"
-assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 5 \
+assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 7 \
 	"distributed on upgrade"
 journal_dump >"$TMP/up_journal_after"
 cmp -s "$TMP/up_journal_before" "$TMP/up_journal_after" ||
@@ -130,6 +154,13 @@ assert_eq "$(q "select count(*) from run_command_on_shards('clearing_record',
 		\$\$select count(*) from %s\$\$) where result::bigint > 0")" \
 	"$(q "select count(distinct get_shard_id_for_distribution_column('clearing_record', shard))
 	      from clearing_record")" "every record in the shard of its shard value"
+# 041 wrote the alternate keys of the pacs records applied before into
+# clearing_alt_key (alt_key_table_holds below); the same payment without
+# its UETR meets them there: held, never applied
+alt_key_table_holds 6
+cl load "$TMP/up_v08.xml" >"$TMP/out" 2>&1 && fail "the other form applied: $(cat "$TMP/out")"
+grep -q "3 records: 0 new, 0 duplicate, 3 conflict" "$TMP/out" ||
+	fail "the other form after 041: $(cat "$TMP/out")"
 export PGDATABASE="$_name"
 
 section "init --partitions fails on Citus (the distribution takes its place)"
@@ -282,7 +313,7 @@ db_also_drop "cl_citus_scn_$$"
 createdb "cl_citus_scn_$$" && sh "$CL_DB_SETUP" "cl_citus_scn_$$"
 export PGDATABASE="cl_citus_scn_$$"
 scenario citus
-assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 5 \
+assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 7 \
 	"the scenario ran on distributed tables"
 grep -q '^\$ load --tenant t1 .*changed-amount.ach -> 4$' "$TMP/scn.citus" ||
 	fail "a changed re-upload is held: $(cat "$TMP/scn.citus")"
@@ -340,6 +371,9 @@ ops() {
 	big=$(q "select load_id || ' ' || ordinal from clearing_quarantine where tenant = 't1'
 		and load_id > $held order by load_id, ordinal limit 1")
 	run resolve --load "${big% *}" --ordinal "${big#* }" --accept
+	v08=$(q "select load_id from clearing_load where tenant = 't1' and outcome = 'held'
+		and file_name like '%v08.xml' order by load_id limit 1")
+	run resolve --load "$v08" --ordinal 2 --accept
 	run conflicts --all
 	run show --tenant t1 '1100000000|121042880000010|2026-03-02#corr1'
 	run loads --limit 5
@@ -358,6 +392,14 @@ grep -q '^\$ resolve .* --accept --note the bank confirmed -> 0$' "$TMP/ops.citu
 	fail "resolve on Citus: $(cat "$TMP/ops.citus")"
 grep -q '"type":"cancellation"' "$TMP/ops.citus" || fail "no cancellation shown: $(cat "$TMP/ops.citus")"
 grep -q '#corr1' "$TMP/ops.citus" || fail "no correction applied: $(cat "$TMP/ops.citus")"
+grep -q '^\$ resolve --load [0-9]* --ordinal 2 --accept -> 0$' "$TMP/ops.citus" ||
+	fail "a pacs.008 near duplicate accepted: $(cat "$TMP/ops.citus")"
+# every applied pacs record's alternate keys (the scenario's loads, the
+# correction just applied) in clearing_alt_key, none else
+n_alt=$(q "select count(alt_key) + count(alt_key2) filter (where alt_key is not null)
+	from clearing_record")
+[ "$n_alt" -ge 8 ] || fail "pacs records' alternate keys: $n_alt"
+alt_key_table_holds "$n_alt"
 if ! cmp -s "$TMP/ops.plain" "$TMP/ops.citus"; then
 	diff "$TMP/ops.plain" "$TMP/ops.citus" | head -n 40 >&2
 	fail "show, conflicts or resolve: Citus and one server differ"
@@ -572,14 +614,19 @@ for n in classify_citus_propagate classify_citus_no_hashjoin classify_citus_no_m
 	emit "$(stmt $n)" '\g /dev/null'
 done
 for n in classify_event_create classify_event_index classify_match_create_citus \
-	 classify_pending_all; do
+	 classify_pending_all classify_alt_stage_citus; do
 	emit "$(stmt $n)" '\g /dev/null'
 done
+# the writes of the alternate keys (041), the pending records' here and
+# the applied records' at the end: each row moved to its key's shard
+# worker to worker, not through the coordinator (read below)
+emit '\echo @@write classify_alt_stage_citus' "EXPLAIN $(stmt classify_alt_stage_citus)" '\g'
 # the sample's probe: the sampled records' ordinals in the stage
 emit '\echo @@plan classify_sample_citus' "PREPARE s AS $(stmt classify_sample_citus)" '\g /dev/null' \
 	"EXPLAIN EXECUTE s('{1,2,10,20}')" '\g'
 for n in classify_pending_citus classify_exact classify_near explain_park_rejected \
-	 classify_rule_v1_citus classify_rule_batch_citus; do
+	 classify_rule_v1_citus classify_rule_batch_citus classify_alt_citus \
+	 explain_park_held_citus; do
 	emit "\\echo @@plan $n" "EXPLAIN $(stmt $n)" '\g'
 done
 # the statements that still read the pending records on the coordinator
@@ -587,22 +634,29 @@ done
 # the pending records copied there first, as the loader does; the ordered
 # path's re-probe then reads the distributed ones (cl_pending_stage)
 emit "$(stmt classify_pending_local_citus)" '\g /dev/null'
-for n in classify_alt_citus apply_raced_match_citus explain_park_held_citus; do
-	emit "\\echo @@plan $n" "EXPLAIN $(stmt $n)" '\g'
-done
+emit "\\echo @@plan apply_raced_match_citus" "EXPLAIN $(stmt apply_raced_match_citus)" '\g'
+# (its load id as a constant: Citus plans no EXPLAIN EXECUTE of a
+# repartitioned INSERT ... SELECT with a parameter; the loader's
+# PQexecParams runs it)
+emit '\echo @@write apply_alt_keys_citus' \
+	"EXPLAIN $(stmt apply_alt_keys_citus | sed 's/\$1::bigint/999999/')" '\g'
 emit 'ROLLBACK;'
 psql -XAtq -f "$S" >"$TMP/plans" 2>"$TMP/plans.err" || fail "plans: $(cat "$TMP/plans.err")"
 shards=$(q "select count(*) from citus_shards where table_name = 'clearing_record'::regclass")
-# every read of a shard (a line "... on clearing_record_N") must be an
-# index scan whose next line is an Index Cond on the staged record (an
-# intermediate_result column): a probe per staged record, the shard the
+# every read of a shard (a line "... on clearing_record_N", or of the
+# alternate keys' clearing_alt_key_N, or of the journal's
+# clearing_dedupe_event_N) must be an index scan whose next line
+# is an Index Cond on the staged record (a column of an intermediate
+# result or of a stage shard): a probe per staged record, the shard the
 # inner side of the nested loop
 awk -v shards="$shards" '
-	/^@@plan / { name = $2; seen++; next }
+	/^@@plan / { name = $2; seen++; skip = 0; next }
+	/^@@write / { skip = 1; next }
+	skip { next }
 	probe { probe = 0
-		if ($0 !~ /Index Cond: .*(intermediate_result\.|clearing_stage\.|[( ]u\.)/) { print name ": not a probe per staged record: " last " / " $0; bad = 1 } }
-	/ on clearing_(record|quarantine)_[0-9]+/ && !/Insert on/ { reads[name]++; last = $0
-		if ($0 !~ /Index (Only )?Scan using clearing_(record|quarantine)_[a-z0-9_]+ on clearing_(record|quarantine)_[0-9]+/) {
+		if ($0 !~ /Index Cond: .*(intermediate_result\.|clearing_(alt_)?stage\.|[( ]u\.)/) { print name ": not a probe per staged record: " last " / " $0; bad = 1 } }
+	/ on clearing_(record|quarantine|alt_key|dedupe_event)_[0-9]+/ && !/Insert on/ { reads[name]++; last = $0
+		if ($0 !~ /Index (Only )?Scan using clearing_(record|quarantine|alt_key|dedupe_event)_[a-z0-9_]+ on clearing_(record|quarantine|alt_key|dedupe_event)_[0-9]+/) {
 			print name ": a shard read whole: " $0; bad = 1
 		} else probe = 1 }
 	/Task Count: / { if ($3 > tasks[name]) tasks[name] = $3 }
@@ -611,7 +665,7 @@ awk -v shards="$shards" '
 		for (n in tasks) if (tasks[n] != shards || !reads[n]) { print n ": " tasks[n] " tasks, " reads[n] " shard reads"; bad = 1 }
 		exit bad
 	}' "$TMP/plans" >"$TMP/plans.bad" || fail "$(head -c 4000 "$TMP/plans.bad")"
-echo "  10 statements, $(grep -cE ' on clearing_(record|quarantine)_[0-9]' "$TMP/plans") shard reads, each an index probe per staged record"
+echo "  10 statements, $(grep -cE ' on clearing_(record|quarantine|alt_key|dedupe_event)_[0-9]' "$TMP/plans") shard reads, each an index probe per staged record"
 # the probes of the distributed stage (migration 035): each task joins one
 # shard of clearing_stage, read by its load_id, with the same shard of
 # clearing_record (co-located: the shards of one hash range), by index,
@@ -620,42 +674,52 @@ echo "  10 statements, $(grep -cE ' on clearing_(record|quarantine)_[0-9]' "$TMP
 q "select s.shardid || ' ' || s.table_name || ' ' || p.shardminvalue from citus_shards s
    join pg_dist_shard p using (shardid)
    where s.table_name in ('clearing_record'::regclass, 'clearing_quarantine'::regclass,
-	'clearing_stage'::regclass)" >"$TMP/shardmap"
-# Every statement explained is held to it but those named here, the probes
-# not co-located yet (docs/design/0051-every-probe-co-located.md): the
-# alternate keys' (an alternate key is not the shard's) and the parking of
-# a held file's records.  Any other Citus statement with a lateral probe
-# is explained above, or named here with why not: diff's batch probe
+	'clearing_stage'::regclass, 'clearing_alt_key'::regclass, 'clearing_alt_stage'::regclass)" \
+	>"$TMP/shardmap"
+# The alternate keys' probe (migration 041) joins the same way a shard of
+# clearing_alt_stage with the same shard of clearing_alt_key (each in the
+# alternate key's shard); the parking of a held file's records reads the
+# stage's pending records with the journal rows and parked versions of
+# their shard (docs/design/0054-alternate-keys-on-citus.md).  Every
+# statement explained is held to it.  Any other Citus statement with a LATERAL is explained
+# above (as a probe, or as a write: the alternate keys' two, whose LATERAL
+# is a record's own two keys), or named here with why not: diff's batch probe
 # (plan_batch_citus: Citus cannot EXPLAIN it in the settings' transaction,
 # 0040) and the conflicts' single-record reads (explain_fields_citus,
 # explain_quarantine_citus: one key, a router plan, checked below).
-notcolocated="classify_alt_citus explain_park_held_citus"
 unexplained="plan_batch_citus explain_fields_citus explain_quarantine_citus"
 for n in $("$CL_TOOLS/loader_sql" --list); do
 	case $n in *_citus) ;; *) continue ;; esac
 	"$CL_TOOLS/loader_sql" "$n" | grep -q LATERAL || continue
-	grep -qx "@@plan $n" "$TMP/plans" || case " $unexplained " in *" $n "*) ;;
+	grep -qxE "@@(plan|write) $n" "$TMP/plans" || case " $unexplained " in *" $n "*) ;;
 		*) fail "$n probes clearing_record and its plan is not read here" ;; esac
 done
-awk -v notcolocated="$notcolocated" '
+awk '
 	FNR == NR { range[$1] = $3; next }
-	/^@@plan / { name = $2; on = index(" " notcolocated " ", " " name " ") == 0; if (on) seen++; next }
+	/^@@plan / { name = $2; on = 1; seen++; next }
+	/^@@write / { on = 0; next }
 	!on { next }
 	/intermediate_result|Repartition|Distributed Subplan|MapMergeJob/ {
 		print name ": not co-located: " $0; bad = 1 }
 	/->  Task$/ { check(); stage = ""; rec = "" }
-	/ on clearing_stage_[0-9]+/ && !/Insert on/ { match($0, /clearing_stage_[0-9]+/); stage = substr($0, RSTART + 15, RLENGTH - 15)
-		if ($0 !~ /(Index Scan using clearing_stage_load_[0-9]+|Bitmap Heap Scan) on/) { print name ": the stage shard read whole: " $0; bad = 1 } }
-	/ on clearing_(record|quarantine)_[0-9]+/ && !/Insert on/ { match($0, /on clearing_(record|quarantine)_[0-9]+/)
+	/ on clearing_(alt_)?stage_[0-9]+/ && !/Insert on/ { match($0, /clearing_(alt_)?stage_[0-9]+/); stage = substr($0, RSTART, RLENGTH); sub(/.*_/, "", stage)
+		if ($0 !~ /(Index Scan using clearing_(alt_)?stage_load_[0-9]+|Bitmap Heap Scan) on/) { print name ": the stage shard read whole: " $0; bad = 1 } }
+	/ on clearing_(record|quarantine|alt_key)_[0-9]+/ && !/Insert on/ { match($0, /on clearing_(record|quarantine|alt_key)_[0-9]+/)
 		rec = substr($0, RSTART, RLENGTH); sub(/.*_/, "", rec); recs++ }
 	function check() { if (stage == "" && rec == "") return; tasks++
 		if (stage == "" || rec == "" || range[stage] != range[rec]) {
 			print name ": a task joins stage shard " stage " with record shard " rec; bad = 1 } }
 	END { check()
-		if (seen != 8 || tasks < 8 || recs < tasks) { print "co-located plans: " seen " statements, " tasks " tasks, " recs " record shard reads"; bad = 1 }
+		if (seen != 10 || tasks < 10 || recs < tasks) { print "co-located plans: " seen " statements, " tasks " tasks, " recs " record shard reads"; bad = 1 }
 		exit bad
 	}' "$TMP/shardmap" "$TMP/plans" >"$TMP/plans.bad" || fail "$(head -c 4000 "$TMP/plans.bad")"
-echo "  8 statements (all but $notcolocated): every task one stage shard with the same record shard, by index"
+echo "  10 statements: every task one stage shard with the same record shard, by index"
+awk '/^@@/ { name = ($1 == "@@write") ? $2 : ""; next }
+	name != "" && /INSERT\/SELECT method: repartition$/ { ok[name] = 1 }
+	END { n = split("classify_alt_stage_citus apply_alt_keys_citus", w, " ")
+		for (i = 1; i <= n; i++) if (!ok[w[i]]) { print w[i] ": not a repartitioned INSERT ... SELECT"; bad = 1 }
+		exit bad }' "$TMP/plans" >"$TMP/plans.bad" || fail "$(cat "$TMP/plans.bad"): $(grep -A3 '^@@write' "$TMP/plans")"
+echo "  the alternate keys' two writes: repartitioned, worker to worker"
 # one key as a constant: one shard (a router plan), as show and the
 # single-record probes see it
 plan=$(printf '%s\n' "explain select * from clearing_record r where r.tenant = 't1'
