@@ -186,6 +186,7 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 	int c_txid = PQfnumber(rec, CL_FIELD_NAME(tx_id));
 	struct cl_text_array loads = { 0 }, ords = { 0 }, kinds = { 0 }, keys = { 0 };
 	struct cl_text_array uetrs = { 0 }, e2es = { 0 }, txids = { 0 };
+	bool referenced = false; /* a record has a UETR or an EndToEndId */
 	/* loads, events, parked, reconciled, decided, cancellations */
 	PGresult *f[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
 	enum cl_db_status st;
@@ -200,6 +201,9 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 		cl_text_array_add(&uetrs, c_uetr >= 0 ? PQgetvalue(rec, i, c_uetr) : "");
 		cl_text_array_add(&e2es, c_e2e >= 0 ? PQgetvalue(rec, i, c_e2e) : "");
 		cl_text_array_add(&txids, c_txid >= 0 ? PQgetvalue(rec, i, c_txid) : "");
+		if ((c_uetr >= 0 && *PQgetvalue(rec, i, c_uetr)) ||
+		    (c_e2e >= 0 && *PQgetvalue(rec, i, c_e2e)))
+			referenced = true;
 	}
 	{
 		const char *lp[2] = { cl_text_array_text(&loads), tenant };
@@ -217,8 +221,11 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 			st = cl_db_exec(db, CL_SQL_HISTORY_RECONCILED_OF, 3, qp, &f[3], err);
 		if (st == CL_DB_OK && first_row_true(f[0], "tenant_has_decided"))
 			st = cl_db_exec(db, CL_SQL_HISTORY_DECISIONS_OF, 3, qp, &f[4], err);
-		/* (always: a probe of two partial indexes per record) */
-		if (st == CL_DB_OK)
+		/* a cancellation names its payment by UETR or EndToEndId: none
+		   can name records that have neither (ACH's), and on Citus the
+		   statement reads every shard of the records (the values are
+		   data, not constants when it is planned) */
+		if (st == CL_DB_OK && referenced)
 			st = cl_db_exec(db, CL_SQL_HISTORY_CANCELLATIONS_OF, 5, cp, &f[5], err);
 	}
 	/* the load's own columns: those before the flags */
@@ -271,6 +278,10 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 	*found = *total = 0;
 	/* one more than asked for: tells whether there are more */
 	snprintf(lim, sizeof(lim), "%lu", limit + 1);
+	/* on Citus: one connection to each worker for all that show reads */
+	if (db->citus &&
+	    (st = cl_db_exec(db, CL_SQL_HISTORY_CONNECTIONS_CITUS, 0, NULL, NULL, err)) != CL_DB_OK)
+		return st;
 	if (by == CL_SHOW_TRACE) {
 		/* the shards a trace's records are in: the lookup names them */
 		if ((st = cl_db_exec(db, CL_SQL_HISTORY_TRACE_SHARDS, 2, p, &shards, err)) != CL_DB_OK)

@@ -12,6 +12,18 @@
 ARRAY['ach.entry', 'ach.return', 'ach.noc', 'pain.001', 'pacs.008', 'pacs.009', 'pacs.004',
       'pain.008', 'pacs.003', 'camt.056', 'camt.029']
 
+-- name: history_connections_citus
+-- On Citus only, before show's first statement: this session's reads of
+-- several shards each use one connection to a worker, the same one for
+-- every statement, run one task after another
+-- (docs/design/0055-citus-show-one-connection.md).  By default Citus opens
+-- more connections to a worker while a statement's tasks wait (up to 16),
+-- and keeps only one of them once it ends: each statement of show (a probe
+-- of each shard, a few rows) paid new connections, each its own TLS
+-- handshake, backend and catalog caches, far more than the probes.  For
+-- this session only.
+SELECT pg_catalog.set_config('citus.max_adaptive_executor_pool_size', '1', false)
+
 -- name: history_show_by_key
 -- The records of tenant $1 under natural key $2, of any kind, at most $3;
 -- in the shards that key has under each kind (rules/shard.h): values when
@@ -371,7 +383,9 @@ WHERE c.kind IN ('camt.056', 'camt.029')
 -- the records read on their own (one CTE per reference: Citus refuses a
 -- UNION ALL in a lateral, one server an OR of the two), then joined with
 -- their loads (on Citus the records are distributed, the loads the
--- coordinator's).
+-- coordinator's).  show sends it only when a record has a UETR or an
+-- EndToEndId: else nothing can match, and on Citus it would read every
+-- shard of the records twice (docs/design/0055-citus-show-one-connection.md).
 WITH k AS MATERIALIZED (
   SELECT k.kind, k.uetr, k.e2e, k.txid, k.i
   FROM ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]),

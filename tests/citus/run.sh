@@ -432,6 +432,37 @@ if ! cmp -s "$TMP/rs.plain" "$TMP/rs.citus"; then
 fi
 echo "  $(grep -c '^\$ ' "$TMP/rs.citus") commands, $(wc -l <"$TMP/rs.citus") lines alike"
 
+section "show --trace on Citus: the records in their shard, one connection to each worker"
+# (docs/design/0055-citus-show-one-connection.md) show --trace of an ACH
+# entry (no return or NOC under its own trace: the trace's shard alone) in
+# the scenario's Citus database, every command the coordinator sends to a
+# worker logged (citus.log_remote_commands, into the coordinator's log):
+# the records are read in one shard (a router plan: the lookup names the
+# shard; no cancellation statement, which would read every shard twice for
+# an entry nothing can cancel), and all that show reads on a worker goes
+# through one connection.  Before 0055: 65 reads of the records' shards, 3
+# connections to each worker (measured on this machine).
+trace=$(q "select r.trace_number from clearing_record r where r.tenant = 't1'
+	and r.kind = 'ach.entry' and r.trace_number not in (select s.trace_number
+		from clearing_trace_shard s where s.tenant = 't1')
+	order by r.natural_key limit 1")
+[ -n "$trace" ] || fail "no ACH entry in t1"
+log="$CL_CITUS_DIR/coord.log"
+[ -f "$log" ] || fail "no coordinator log at $log"
+before=$(wc -l <"$log")
+PGOPTIONS="$PGOPTIONS -c citus.log_remote_commands=on -c log_min_messages=notice" \
+	"$CL_BIN" show --tenant t1 --trace "$trace" >"$TMP/show1" 2>&1 || fail "show: $(cat "$TMP/show1")"
+grep -q "$trace" "$TMP/show1" || fail "show found no record: $(cat "$TMP/show1")"
+tail -n +"$((before + 1))" "$log" >"$TMP/show1.log"
+assert_eq "$(grep -c 'issuing .*clearing_record_[0-9]' "$TMP/show1.log")" 1 \
+	"show --trace reads the records in one shard"
+# each worker: the connections show's commands went through
+for w in $w1 $w2; do
+	n=$(grep -o "on server [^ ]*:$w connectionId: [0-9]*" "$TMP/show1.log" | sort -u | wc -l)
+	[ "$n" -le 1 ] || fail "show opened $n connections to the worker on port $w"
+done
+echo "  1 read of the records' shards, at most 1 connection to each worker"
+
 section "reconcile and break on Citus do what they do on one server"
 # (docs/design/0052-citus-reconcile.md) On a one-server database and a
 # Citus one, each new: ours (a pain.001 of 7 in three PmtInf, an ACH file
