@@ -532,6 +532,8 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 		walk_error(cb, ctx, res, &err);
 		return false;
 	}
+	if (opts->no_checksum)
+		cl_input_no_checksum(in);
 	/* one detection, one pass: the parser tells the family from what it
 	   reads anyway (an XML file's Document namespace), so standard input
 	   reads as a file does */

@@ -91,6 +91,9 @@ struct cl_parse_opts {
 	/* the caller reads no record's fingerprint (validate): the NACHA
 	   parser leaves them zero and spares a SHA-256 per record */
 	bool no_fingerprints;
+	/* the caller shows no checksum of the file (parse; validate but with
+	   --format json): its bytes are not hashed (cl_input_no_checksum) */
+	bool no_checksum;
 };
 
 /* What the file says about itself, for the clearing_load row.  Fields are
