@@ -1,7 +1,6 @@
 /* hasher.c - SHA-256 of the raw input on a second thread. */
 #include "base/hasher.h"
 
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -25,7 +24,7 @@ struct ring {
 };
 
 struct cl_hasher {
-	EVP_MD_CTX *ctx;
+	struct cl_sha256 *ctx;
 	size_t inline_bytes;      /* hashed inline so far */
 	bool threaded;            /* the thread owns ctx until final() */
 	pthread_t thread;
@@ -38,10 +37,7 @@ struct cl_hasher *cl_hasher_new(void)
 {
 	struct cl_hasher *h = cl_xcalloc(1, sizeof(*h));
 
-	h->ctx = EVP_MD_CTX_new();
-	if (!h->ctx)
-		(void)cl_xmalloc(SIZE_MAX); /* exits: OOM in libcrypto */
-	EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL);
+	h->ctx = cl_sha256_new();
 	return h;
 }
 
@@ -63,7 +59,7 @@ static void *hash_slots(void *arg)
 		i = r->head;
 		pthread_mutex_unlock(&r->mu);
 		/* slot i is the thread's until head moves on */
-		EVP_DigestUpdate(h->ctx, r->slot[i], r->len[i]);
+		cl_sha256_update(h->ctx, r->slot[i], r->len[i]);
 		pthread_mutex_lock(&r->mu);
 		r->head = (r->head + 1) % SLOTS;
 		r->count--;
@@ -115,7 +111,7 @@ void cl_hasher_update(struct cl_hasher *h, const void *p, size_t n)
 
 	if (!h->threaded) {
 		if (h->inline_bytes < CL_HASHER_INLINE_BYTES || (start_thread(h), !h->threaded)) {
-			EVP_DigestUpdate(h->ctx, b, n);
+			cl_sha256_update(h->ctx, b, n);
 			h->inline_bytes += n;
 			return;
 		}
@@ -159,17 +155,16 @@ static void stop_thread(struct cl_hasher *h)
 void cl_hasher_final(struct cl_hasher *h, char hex[65])
 {
 	unsigned char md[32];
-	unsigned int len = 32;
 
 	stop_thread(h);
-	EVP_DigestFinal_ex(h->ctx, md, &len);
+	cl_sha256_end(h->ctx, md);
 	cl_hex32(md, hex);
 }
 
 void cl_hasher_reset(struct cl_hasher *h)
 {
 	stop_thread(h);
-	EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL);
+	cl_sha256_begin(h->ctx);
 	h->inline_bytes = 0;
 }
 
@@ -178,6 +173,6 @@ void cl_hasher_free(struct cl_hasher *h)
 	if (!h)
 		return;
 	stop_thread(h);
-	EVP_MD_CTX_free(h->ctx);
+	cl_sha256_free(h->ctx);
 	free(h);
 }

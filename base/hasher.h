@@ -8,7 +8,8 @@
  * to update(), in order: the parser and the checksum see the same data.
  * If the thread cannot be started, hashing stays inline.
  *
- * Memory: one EVP context, and 256 KiB of slots once the thread runs.
+ * Memory: one SHA-256 context (sha256.h), and 256 KiB of slots once the
+ * thread runs.
  */
 #ifndef CL_HASHER_H
 #define CL_HASHER_H

@@ -16,13 +16,26 @@ struct cl_keyset {
 	struct cl_sha256 *sha;        /* the SHA-256 of each key */
 };
 
+/* A table of cap free slots.  Written through before it is read: calloc's
+ * fresh pages would first map the shared zero page and then be copied on
+ * the first write, each copy a TLB flush on every CPU the process runs on
+ * (the file hasher's thread, hasher.h) - most of the time a growing set
+ * took. */
+static struct cl_keyset_entry *new_table(size_t cap)
+{
+	struct cl_keyset_entry *slot = cl_xmalloc(cap * sizeof(*slot));
+
+	memset(slot, 0, cap * sizeof(*slot));
+	return slot;
+}
+
 struct cl_keyset *cl_keyset_new(void)
 {
 	struct cl_keyset *s = cl_xmalloc(sizeof(*s));
 
 	s->cap = KEYSET_MIN;
 	s->used = 0;
-	s->slot = cl_xcalloc(s->cap, sizeof(*s->slot));
+	s->slot = new_table(s->cap);
 	s->sha = cl_sha256_new();
 	return s;
 }
@@ -68,7 +81,7 @@ static struct cl_keyset_entry *find(struct cl_keyset_entry *slot, size_t cap, co
 static void grow(struct cl_keyset *s)
 {
 	size_t cap = s->cap * 2;
-	struct cl_keyset_entry *slot = cl_xcalloc(cap, sizeof(*slot));
+	struct cl_keyset_entry *slot = new_table(cap);
 
 	for (size_t i = 0; i < s->cap; i++)
 		if (used(&s->slot[i]))

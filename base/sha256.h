@@ -1,9 +1,10 @@
 /*
  * sha256.h - SHA-256 through OpenSSL's libcrypto, one context reused.
  *
- * The one place the digest is fetched: rules/fingerprint.c encodes fields
- * over it, base/keyset.c hashes keys with it.  A context is reused for
- * every digest (begin, update..., end): no allocation per digest.
+ * The one place the digest is obtained: rules/fingerprint.c encodes fields
+ * over it, base/keyset.c hashes keys with it, base/hasher.c the bytes of a
+ * file.  A context is reused for every digest (begin, update..., end): no
+ * allocation per digest.
  */
 #ifndef CL_SHA256_H
 #define CL_SHA256_H

@@ -112,6 +112,7 @@ int cl_cmd_validate(int argc, char **argv)
 		.cb = { NULL, report_error, cl_note_if_verbose },
 		.start = check_schema,
 		.csv_header = csv_header,
+		.checksum_in_json = true,
 		.done = report_file,
 	};
 

@@ -15,6 +15,7 @@ int cl_run_file_command(const struct cl_file_command *fc, int argc, char **argv)
 		return code;
 	code = CL_EXIT_OK;
 	ctx.format = (enum cl_out_format)args.format;
+	popts.no_checksum = !(fc->checksum_in_json && ctx.format == CL_OUT_JSON);
 	if (ctx.format == CL_OUT_CSV && fc->csv_header)
 		fc->csv_header();
 	for (int i = 0; i < args.noperands; i++) {

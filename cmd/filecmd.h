@@ -26,6 +26,9 @@ struct cl_file_command {
 	int (*start)(const struct cl_parse_opts *popts);
 	/* --format csv: the header row (may be NULL) */
 	void (*csv_header)(void);
+	/* the file's sha256 is shown (walk.h res->sha256) with --format json;
+	   otherwise it is not computed */
+	bool checksum_in_json;
 	/* after each file (may be NULL) */
 	void (*done)(const struct cl_file_ctx *ctx, bool valid, const struct cl_walk_result *res);
 };

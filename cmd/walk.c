@@ -526,12 +526,15 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 	struct walk_keys *keys = NULL;
 	struct cl_trace_ranges traces = { 0 };
 	unsigned long nreturns = 0;
+	bool fp_unread = false;
 
 	memset(res, 0, sizeof(*res));
 	if (cl_input_open_path(path, &in, &err) != CL_OK) {
 		walk_error(cb, ctx, res, &err);
 		return false;
 	}
+	if (opts->no_checksum)
+		cl_input_no_checksum(in);
 	/* one detection, one pass: the parser tells the family from what it
 	   reads anyway (an XML file's Document namespace), so standard input
 	   reads as a file does */
@@ -554,6 +557,12 @@ bool cl_walk_file(const char *path, const struct cl_parse_opts *opts,
 		switch (st) {
 		case CL_OK:
 			walk_key(keys, rec, cl_parser_info(p)->format);
+			/* past its cap walk_key reads no identity, and validate
+			   shows no fingerprint */
+			if (keys->capped && first.no_fingerprints && !fp_unread) {
+				cl_parser_fingerprints_unread(p);
+				fp_unread = true;
+			}
 			if (rec->kind[0] == 'a') {
 				cl_trace_ranges_add(&traces, rec);
 				if (!cl_trace_ranges_is_entry(rec))

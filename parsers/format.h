@@ -60,6 +60,9 @@ struct cl_format_ops {
 	enum cl_status (*next_item)(void *h, struct cl_item *item, struct cl_error *err);
 	/* "camt.053" ...; may be NULL */
 	const char *(*message)(void *h);
+	/* From the next record on no fingerprint is read
+	 * (cl_parser_fingerprints_unread); may be NULL */
+	void (*fingerprints_unread)(void *h);
 };
 
 /* The operations of one format, PREFIX_detect, _open, _next and _free,
@@ -84,6 +87,7 @@ CL_FORMAT_FUNCTIONS(cl_bankcsv);  /* statement_csv_row.c: bank CSV by its map */
 enum cl_family cl_iso20022_family(void *h);
 enum cl_status cl_iso20022_next_item(void *h, struct cl_item *item, struct cl_error *err);
 const char *cl_iso20022_message(void *h);
+void cl_iso20022_fingerprints_unread(void *h);
 /* BAI2 (statement.c) */
 enum cl_status cl_bai2_next_item(void *h, struct cl_item *item, struct cl_error *err);
 const char *cl_bai2_message(void *h);

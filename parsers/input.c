@@ -39,6 +39,7 @@ struct cl_input {
 
 	struct cl_hasher *sha;    /* SHA-256 of the raw bytes */
 	char sha_hex[65];
+	bool no_sha;              /* nothing hashed: sha_hex stays "" */
 
 	unsigned char peek[PEEK_MAX]; /* decompressed bytes read ahead */
 	size_t peek_pos, peek_len;
@@ -247,7 +248,7 @@ size_t cl_input_compact(unsigned char *buf, size_t *pos, size_t *len, size_t cap
 
 static void finish_sha(struct cl_input *in)
 {
-	if (!in->sha_hex[0])
+	if (!in->sha_hex[0] && !in->no_sha)
 		cl_hasher_final(in->sha, in->sha_hex);
 }
 
@@ -285,7 +286,8 @@ static int raw_fill(struct cl_input *in, size_t want, struct cl_error *err)
 			finish_sha(in);
 			break;
 		}
-		cl_hasher_update(in->sha, in->raw + in->raw_len, (size_t)r);
+		if (!in->no_sha)
+			cl_hasher_update(in->sha, in->raw + in->raw_len, (size_t)r);
 		in->raw_len += (size_t)r;
 		in->raw_total += (uint64_t)r;
 	}
@@ -502,6 +504,11 @@ uint64_t cl_input_raw_bytes(const struct cl_input *in)
 const char *cl_input_sha256_hex(const struct cl_input *in)
 {
 	return in->sha_hex;
+}
+
+void cl_input_no_checksum(struct cl_input *in)
+{
+	in->no_sha = true;
 }
 
 void cl_input_free(struct cl_input *in)

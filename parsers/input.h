@@ -66,8 +66,12 @@ enum cl_status cl_input_open_spooled(const char *path, struct cl_input **out,
 const char *cl_input_name(const struct cl_input *in); /* display name */
 bool cl_input_is_gzip(const struct cl_input *in);
 uint64_t cl_input_raw_bytes(const struct cl_input *in); /* read so far */
-/* Lowercase hex SHA-256 of the raw bytes; meaningful after read() gave 0. */
+/* Lowercase hex SHA-256 of the raw bytes; meaningful after read() gave 0
+ * ("" when the input hashes nothing). */
 const char *cl_input_sha256_hex(const struct cl_input *in);
+/* The caller shows no checksum of this input: its bytes are not hashed
+ * (the hasher's copy of every byte, and its thread, spared). */
+void cl_input_no_checksum(struct cl_input *in);
 
 void cl_input_free(struct cl_input *in); /* NULL is fine */
 

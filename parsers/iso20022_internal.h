@@ -244,6 +244,8 @@ struct cl_iso20022 {
 	struct cl_file_info info;
 	const struct cl_iso_paths *paths;
 	struct cl_fp *fp;
+	bool fingerprints_unread;   /* none made from here on
+	                               (cl_parser_fingerprints_unread) */
 	struct cl_xml_engine *x;    /* the XML engine (xml_engine.h) reading
 	                               for this parser */
 

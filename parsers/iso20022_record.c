@@ -808,7 +808,11 @@ void cl_iso_tx_end(struct cl_iso20022 *p)
 		info_copy(p->info.sender, sizeof(p->info.sender), rec->instructing_agent);
 	if (!pain && !dd_pain && !p->info.receiver[0])
 		info_copy(p->info.receiver, sizeof(p->info.receiver), rec->instructed_agent);
-	cl_iso_fingerprint(p->fp, rec, x);
+	/* none, or only what validate reads (parser.h no_fingerprints) */
+	if (p->opts.no_fingerprints && !p->fingerprints_unread)
+		cl_iso_fingerprint_of_alt_key(p->fp, rec, x);
+	else if (!p->opts.no_fingerprints)
+		cl_iso_fingerprint(p->fp, rec, x);
 	/* a record without a key cannot be loaded or compared: only its
 	 * errors are handed out */
 	if (rec->natural_key[0])

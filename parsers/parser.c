@@ -18,29 +18,30 @@
 static const struct cl_format_ops formats[] = {
 	{CL_FORMAT_ACH, "nacha", "a NACHA file header (\"101\")", NULL,
 	 cl_ach_detect, cl_ach_open, cl_ach_next, cl_ach_free,
-	 CL_FAMILY_CLEARING, NULL, NULL, NULL},
+	 CL_FAMILY_CLEARING, NULL, NULL, NULL, NULL},
 	/* a BAI2 file starts with its 01 record (no BOM, no blank line) */
 	{CL_FORMAT_BAI2, "bai2", "a BAI2 file", "\"01,\" at its first byte",
 	 cl_bai2_detect, cl_bai2_open, cl_bai2_next, cl_bai2_free,
-	 CL_FAMILY_STATEMENT, NULL, cl_bai2_next_item, cl_bai2_message},
+	 CL_FAMILY_STATEMENT, NULL, cl_bai2_next_item, cl_bai2_message, NULL},
 	/* SWIFT MT940/MT942 statements: ":20:" or "{1:" after a BOM or blank
 	   lines (statement_mt940.c) */
 	{CL_FORMAT_MT940, "mt940", "an MT940/MT942 statement", "\":20:\" or \"{1:\"",
 	 cl_mt940_detect, cl_mt940_open, cl_mt940_next, cl_mt940_free,
-	 CL_FAMILY_STATEMENT, NULL, cl_mt940_next_item, cl_mt940_message},
+	 CL_FAMILY_STATEMENT, NULL, cl_mt940_next_item, cl_mt940_message, NULL},
 	/* clearing messages, statements and status reports: the Document
 	   namespace tells (xml_message.c) */
 	{CL_FORMAT_ISO20022, "iso20022", "an ISO 20022 XML document", "\"<\"",
 	 cl_iso20022_detect, cl_iso20022_open, cl_iso20022_next, cl_iso20022_free,
-	 CL_FAMILY_UNKNOWN, cl_iso20022_family, cl_iso20022_next_item, cl_iso20022_message},
+	 CL_FAMILY_UNKNOWN, cl_iso20022_family, cl_iso20022_next_item, cl_iso20022_message,
+	 cl_iso20022_fingerprints_unread},
 	{CL_FORMAT_CSV, "csv", "a CSV export", "a header row naming scheme and kind",
 	 cl_csv_detect, cl_csv_open, cl_csv_next, cl_csv_free,
-	 CL_FAMILY_CLEARING, NULL, NULL, NULL},
+	 CL_FAMILY_CLEARING, NULL, NULL, NULL, NULL},
 	/* a bank's CSV statement: never told from its bytes, read when
 	   --csv-map names its map and no other format says YES (cl_parser_open) */
 	{CL_FORMAT_BANK_CSV, "bank-csv", NULL, NULL,
 	 cl_bankcsv_detect, cl_bankcsv_open, cl_bankcsv_next, cl_bankcsv_free,
-	 CL_FAMILY_STATEMENT, NULL, cl_bankcsv_next_item, cl_bankcsv_message},
+	 CL_FAMILY_STATEMENT, NULL, cl_bankcsv_next_item, cl_bankcsv_message, NULL},
 };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
@@ -304,6 +305,12 @@ enum cl_status cl_parser_next(struct cl_parser *p, const struct cl_record **rec,
 enum cl_family cl_parser_family(struct cl_parser *p)
 {
 	return p->ops->family_of ? p->ops->family_of(p->h) : p->ops->family;
+}
+
+void cl_parser_fingerprints_unread(struct cl_parser *p)
+{
+	if (p->ops->fingerprints_unread)
+		p->ops->fingerprints_unread(p->h);
 }
 
 const char *cl_parser_message(const struct cl_parser *p)

@@ -89,8 +89,13 @@ struct cl_parse_opts {
 	   statement read by this map (csv_map.h); NULL: none */
 	const struct cl_csv_map *csv_map;
 	/* the caller reads no record's fingerprint (validate): the NACHA
-	   parser leaves them zero and spares a SHA-256 per record */
+	   parser leaves them zero and spares a SHA-256 per record; the ISO
+	   20022 reader makes only the one an alternate key is paired with
+	   (rules/iso_identity.h cl_iso_fingerprint_of_alt_key) */
 	bool no_fingerprints;
+	/* the caller shows no checksum of the file (parse; validate but with
+	   --format json): its bytes are not hashed (cl_input_no_checksum) */
+	bool no_checksum;
 };
 
 /* What the file says about itself, for the clearing_load row.  Fields are
@@ -145,6 +150,11 @@ enum cl_status cl_parser_next_item(struct cl_parser *p, struct cl_item *item,
  * (its errors come from next).  cl_parser_next() returns only clearing
  * records: on a statement it gives its errors, then CL_END. */
 enum cl_family cl_parser_family(struct cl_parser *p);
+
+/* From the next record on the caller reads no fingerprint at all, not
+ * even the one no_fingerprints leaves (validate, once its check of the
+ * identities stopped at its cap): a reader may leave them zero. */
+void cl_parser_fingerprints_unread(struct cl_parser *p);
 
 /* "camt.053", "bai2", "pacs.008", ... once known ("" before). */
 const char *cl_parser_message(const struct cl_parser *p);

@@ -391,6 +391,10 @@ bool cl_stmt_placeholder(const char *v)
 		{ "[[", "]]" }, { "{{", "}}" }, { "${", "}" }, { "##", "##" },
 	};
 
+	/* every opener holds one of these: most values have none, and one
+	 * scan for them is cheaper than a search for each opener */
+	if (!strpbrk(v, "[{#"))
+		return false;
 	for (size_t i = 0; i < sizeof(open_close) / sizeof(open_close[0]); i++) {
 		const char *a = strstr(v, open_close[i][0]);
 

@@ -208,6 +208,9 @@ struct cl_stmt_xml {
 	char path[CL_PATH_MAX];
 	size_t path_len[CL_ISO_MAX_DEPTH + 1];
 	bool path_over[CL_ISO_MAX_DEPTH + 1];
+	/* the path table's entry of the element open at each depth, looked
+	   up once at its start tag (NULL: none, or not looked up) */
+	const struct cl_stmt_path *elem[CL_ISO_MAX_DEPTH + 1];
 	struct cl_stmt_scope_ent scopes[CL_STMT_MAX_SCOPES];
 	int nscopes;
 	/* text of the element opened last */

@@ -273,6 +273,7 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *uri, int 
 		return;
 	}
 	base = depth > 0 ? x->path_len[depth - 1] : 0;
+	x->elem[depth] = NULL;
 	x->path_over[depth] = depth > 0 && x->path_over[depth - 1];
 	if (!x->path_over[depth] && base + 1 + len < sizeof(x->path)) {
 		x->path[base] = '/';
@@ -358,6 +359,7 @@ static void parse_start(void *ctx, const xmlChar *name, const xmlChar *uri, int 
 		const struct cl_stmt_path *e =
 			lookup(x, s->scope, x->path + s->off + 1, x->path_len[depth] - s->off - 1);
 
+		x->elem[depth] = e;
 		if (e && e->field && e->field < 96 && !x->present[e->field])
 			x->present[e->field] = line;
 		if (e && e->opens)
@@ -403,7 +405,9 @@ static void field_end(struct cl_stmt_parser *p, int depth)
 	s = &x->scopes[x->nscopes - 1];
 	if (x->path_len[depth] <= s->off)
 		return;
-	e = lookup(x, s->scope, x->path + s->off + 1, x->path_len[depth] - s->off - 1);
+	/* a leaf: no scope opened or closed since its start tag, where its
+	   entry was looked up under this same scope */
+	e = x->elem[depth];
 	if (!e || !e->field)
 		return;
 	if (e->field < 96) {

@@ -226,16 +226,26 @@ static bool status_code(const char *s)
 	return i > 0;
 }
 
+/* path[cap]: the innermost scope's element path, unless it holds it
+ * already. */
+static void scope_path_once(const struct cl_stmt_parser *p, char *path, size_t cap)
+{
+	if (!path[0])
+		cl_stmt_xml_scope_path(p, path, cap);
+}
+
 static void status_end(struct cl_stmt_parser *p, int scope)
 {
 	struct cl_stmt_pacs002 *s = &p->pacs;
 	struct cl_stmt_status *t = scope == SC_OPMT ? &s->pst : &s->st;
 	struct cl_stmt_item *it;
-	char path[CL_PATH_MAX];
+	char path[CL_PATH_MAX] = "";
 	const char *what = scope == SC_OGRP ? "GrpSts" : scope == SC_OPMT ? "PmtInfSts" : "TxSts";
 
-	cl_stmt_xml_scope_path(p, path, sizeof(path));
+	/* path: the scope's element path, made at the first error (what an
+	   error appends to it stays for the next) */
 	if (t->status[0] && !status_code(t->status)) {
+		scope_path_once(p, path, sizeof(path));
 		snprintf(path + strlen(path), sizeof(path) - strlen(path), "/%s", what);
 		cl_outq_add(&p->q, t->line, path, "status_code",
 			      "%s \"%.20s\" is not a status code: expected 1 to 4 letters or "
@@ -251,6 +261,7 @@ static void status_end(struct cl_stmt_parser *p, int scope)
 		/* the block's id is what its status and its transactions'
 		   answer: without it a PmtInfSts would read as the group's */
 		if (!t->orgnl_pmt_inf_id[0]) {
+			scope_path_once(p, path, sizeof(path));
 			cl_outq_add(&p->q, t->line, path, "missing_element",
 				      "payment information status %lu has no <OrgnlPmtInfId>: expected "
 				      "the PmtInfId of the block it answers",
@@ -267,11 +278,13 @@ static void status_end(struct cl_stmt_parser *p, int scope)
 			       sizeof(t->orgnl_msg_nm_id));
 		}
 		if (!t->orgnl_end_to_end_id[0] && !t->orgnl_tx_id[0] && !t->orgnl_uetr[0] &&
-		    !t->orgnl_instr_id[0])
+		    !t->orgnl_instr_id[0]) {
+			scope_path_once(p, path, sizeof(path));
 			cl_outq_add(&p->q, t->line, path, "no_original_reference",
 				      "transaction status %lu names no original transaction: expected "
 				      "OrgnlEndToEndId, OrgnlTxId, OrgnlUETR or OrgnlInstrId",
 				      t->index);
+		}
 		if (amt[0]) {
 			char why[CL_MSGTEXT_MAX];
 
@@ -279,6 +292,7 @@ static void status_end(struct cl_stmt_parser *p, int scope)
 				t->has_amount = true;
 				snprintf(t->ccy, sizeof(t->ccy), "%.3s", ccy);
 			} else {
+				scope_path_once(p, path, sizeof(path));
 				snprintf(path + strlen(path), sizeof(path) - strlen(path), "/OrgnlTxRef");
 				cl_outq_add(&p->q, s->amt_line, path, "amount", "original %s", why);
 			}

@@ -252,6 +252,13 @@ enum cl_status cl_iso20022_next(void *h, const struct cl_record **rec, struct cl
 	return st;
 }
 
+void cl_iso20022_fingerprints_unread(void *h)
+{
+	struct xml_message *m = h;
+
+	m->clr->fingerprints_unread = true;
+}
+
 void cl_iso20022_free(void *h)
 {
 	struct xml_message *m = h;

@@ -379,16 +379,29 @@ static void fingerprint(struct cl_fp *fp, const struct cl_record *rec,
 	cl_fp_end(fp, out);
 }
 
-void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl_iso_extra *x)
+/* A pacs record with an alternate key has a second fingerprint: the same
+ * without the instructed agent, so a form that lacks it still meets this
+ * one; a collection's without its mandate, so one re-sent under a
+ * corrected mandate reference meets it. */
+static bool alt_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl_iso_extra *x)
 {
-	fingerprint(fp, rec, x, FP_WHOLE, rec->fingerprint);
-	/* a pacs record with an alternate key: the same without the
-	   instructed agent, so a form that lacks it still meets this one; a
-	   collection's without its mandate, so one re-sent under a corrected
-	   mandate reference meets it */
 	rec->has_alt_fp = x->kind != CL_ISO_PAIN001 && rec->alt_key[0];
 	if (rec->has_alt_fp)
 		fingerprint(fp, rec, x,
 			    x->kind == CL_ISO_PAIN008 ? FP_NO_MANDATE : FP_NO_INSTD,
 			    rec->alt_fp);
+	return rec->has_alt_fp;
+}
+
+void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl_iso_extra *x)
+{
+	fingerprint(fp, rec, x, FP_WHOLE, rec->fingerprint);
+	(void)alt_fingerprint(fp, rec, x);
+}
+
+void cl_iso_fingerprint_of_alt_key(struct cl_fp *fp, struct cl_record *rec,
+				   const struct cl_iso_extra *x)
+{
+	if (!alt_fingerprint(fp, rec, x) && rec->alt_key[0])
+		fingerprint(fp, rec, x, FP_WHOLE, rec->fingerprint);
 }

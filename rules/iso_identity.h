@@ -55,4 +55,11 @@ bool cl_iso_make_key(struct cl_record *rec, const struct cl_iso_extra *x, char *
  * key). */
 void cl_iso_fingerprint(struct cl_fp *fp, struct cl_record *rec, const struct cl_iso_extra *x);
 
+/* Only the fingerprint an alternate key is paired with (alt_fp, else
+ * fingerprint; none without an alternate key), has_alt_fp as above: what
+ * validate reads of them (cmd/walk.c walk_alt_key; cl_parse_opts
+ * no_fingerprints). */
+void cl_iso_fingerprint_of_alt_key(struct cl_fp *fp, struct cl_record *rec,
+				   const struct cl_iso_extra *x);
+
 #endif

@@ -51,16 +51,49 @@ static void ref(char *dst, size_t cap, const char *src)
 		memcpy(dst, src, strlen(src) + 1);
 }
 
-static bool key(char *dst, size_t cap, const char *fmt, ...) CL_PRINTF(3, 4);
-static bool key(char *dst, size_t cap, const char *fmt, ...)
+/* src into dst[cap], cut to fit as snprintf's "%s" cuts it (the rows'
+ * fields; a copy per field, no format to interpret). */
+static void put(char *dst, size_t cap, const char *src)
+{
+	size_t n = strnlen(src, cap - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* A key: the NULL-terminated list of pieces after cap, joined into
+ * dst[cap] (cut to fit, as snprintf cuts).  True when the whole key fit
+ * and is not empty. */
+static bool key(char *dst, size_t cap, ...) __attribute__((sentinel));
+static bool key(char *dst, size_t cap, ...)
 {
 	va_list ap;
-	int n;
+	const char *piece;
+	size_t n = 0; /* the whole key's length */
 
-	va_start(ap, fmt);
-	n = vsnprintf(dst, cap, fmt, ap);
+	va_start(ap, cap);
+	while ((piece = va_arg(ap, const char *)) != NULL) {
+		size_t len = strlen(piece);
+
+		if (n < cap - 1)
+			memcpy(dst + n, piece, len < cap - 1 - n ? len : cap - 1 - n);
+		n += len;
+	}
 	va_end(ap);
-	return n > 0 && (size_t)n < cap;
+	dst[n < cap - 1 ? n : cap - 1] = '\0';
+	return n > 0 && n < cap;
+}
+
+/* v in decimal into buf (for a key's index). */
+static const char *decimal(unsigned long v, char buf[24])
+{
+	char *p = buf + 23;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	return p;
 }
 
 static bool statement_key(const struct cl_stmt_statement *st, struct cl_stmt_row *row)
@@ -71,22 +104,22 @@ static bool statement_key(const struct cl_stmt_statement *st, struct cl_stmt_row
 	row->kind = cl_stmt_kind_of(st->source);
 	if (!row->kind)
 		return false;
-	snprintf(row->message_type, sizeof(row->message_type), "%s", st->message_type);
-	snprintf(row->account, sizeof(row->account), "%s", acct);
-	snprintf(row->account_ccy, sizeof(row->account_ccy), "%s", st->acct_ccy);
-	snprintf(row->seq_nb, sizeof(row->seq_nb), "%s", st->elctrnc_seq_nb);
+	put(row->message_type, sizeof(row->message_type), st->message_type);
+	put(row->account, sizeof(row->account), acct);
+	put(row->account_ccy, sizeof(row->account_ccy), st->acct_ccy);
+	put(row->seq_nb, sizeof(row->seq_nb), st->elctrnc_seq_nb);
 	date_of(row->period_from, st->from);
 	date_of(row->period_to, st->to);
 	if (st->source == CL_STMT_SRC_PACS002 || st->source == CL_STMT_SRC_PAIN002) {
 		/* a status report is its GrpHdr/MsgId (pain.002 as pacs.002) */
-		snprintf(row->statement_id, sizeof(row->statement_id), "%s", st->msg_id);
-		return key(row->statement_key, sizeof(row->statement_key), "%s|%s", row->kind,
-			   st->msg_id);
+		put(row->statement_id, sizeof(row->statement_id), st->msg_id);
+		return key(row->statement_key, sizeof(row->statement_key), row->kind, "|",
+			   st->msg_id, NULL);
 	}
 	if (st->source == CL_STMT_SRC_BAI2) {
-		snprintf(row->statement_id, sizeof(row->statement_id), "%s", st->msg_id);
-		return key(row->statement_key, sizeof(row->statement_key), "bai2|%s|%s|%s|%s|%s",
-			   st->sender, st->msg_id, acct, st->acct_ccy, row->period_from);
+		put(row->statement_id, sizeof(row->statement_id), st->msg_id);
+		return key(row->statement_key, sizeof(row->statement_key), "bai2|", st->sender, "|",
+			   st->msg_id, "|", acct, "|", st->acct_ccy, "|", row->period_from, NULL);
 	}
 	if (st->source == CL_STMT_SRC_MT940 || st->source == CL_STMT_SRC_MT942) {
 		/* the account, its currency, the :28C: statement number and the
@@ -96,15 +129,15 @@ static bool statement_key(const struct cl_stmt_statement *st, struct cl_stmt_row
 		   an MT942's :13D: date and time; the page.  Not :20: (a
 		   reference of the message: each page has its own, and a
 		   statement sent again may get a new one) */
-		snprintf(row->statement_id, sizeof(row->statement_id), "%s", st->id);
+		put(row->statement_id, sizeof(row->statement_id), st->id);
 		if (st->source == CL_STMT_SRC_MT942)
-			return key(row->statement_key, sizeof(row->statement_key),
-				   "mt942|%s|%s|n:%s|t:%s", acct, st->acct_ccy, st->elctrnc_seq_nb,
-				   st->stmt_created);
+			return key(row->statement_key, sizeof(row->statement_key), "mt942|", acct,
+				   "|", st->acct_ccy, "|n:", st->elctrnc_seq_nb, "|t:",
+				   st->stmt_created, NULL);
 		if (st->page)
 			snprintf(page, sizeof(page), "|p:%u", st->page);
-		return key(row->statement_key, sizeof(row->statement_key), "mt940|%s|%s|n:%s|d:%s%s",
-			   acct, st->acct_ccy, st->lgl_seq_nb, row->period_to, page);
+		return key(row->statement_key, sizeof(row->statement_key), "mt940|", acct, "|",
+			   st->acct_ccy, "|n:", st->lgl_seq_nb, "|d:", row->period_to, page, NULL);
 	}
 	if (st->source == CL_STMT_SRC_CSV)
 		/* a CSV export has no statement number: the account, its
@@ -114,16 +147,16 @@ static bool statement_key(const struct cl_stmt_statement *st, struct cl_stmt_row
 		   hash of the rows, which would make a changed export a second
 		   statement and its bookings count twice
 		   (docs/design/0041-bank-csv-statements.md) */
-		return key(row->statement_key, sizeof(row->statement_key), "csv|%s|%s|f:%s|t:%s",
-			   acct, st->acct_ccy, row->period_from, row->period_to);
-	snprintf(row->statement_id, sizeof(row->statement_id), "%s", st->id);
+		return key(row->statement_key, sizeof(row->statement_key), "csv|", acct, "|",
+			   st->acct_ccy, "|f:", row->period_from, "|t:", row->period_to, NULL);
+	put(row->statement_id, sizeof(row->statement_id), st->id);
 	if (st->page)
 		snprintf(page, sizeof(page), "|p:%u", st->page);
 	if (st->elctrnc_seq_nb[0])
-		return key(row->statement_key, sizeof(row->statement_key), "%s|%s|%s|esn:%s%s",
-			   row->kind, acct, st->acct_ccy, st->elctrnc_seq_nb, page);
-	return key(row->statement_key, sizeof(row->statement_key), "%s|%s|%s|id:%s%s", row->kind,
-		   acct, st->acct_ccy, st->id, page);
+		return key(row->statement_key, sizeof(row->statement_key), row->kind, "|", acct,
+			   "|", st->acct_ccy, "|esn:", st->elctrnc_seq_nb, page, NULL);
+	return key(row->statement_key, sizeof(row->statement_key), row->kind, "|", acct, "|",
+		   st->acct_ccy, "|id:", st->id, page, NULL);
 }
 
 static void fp_dir(struct cl_fp *fp, const char *name, enum cl_direction d)
@@ -151,7 +184,7 @@ bool cl_stmt_row_statement(const struct cl_stmt_statement *st, struct cl_fp *fp,
 	row->batch_count = -1;
 	row->position = st->line;
 	if (!statement_key(st, row) ||
-	    !key(row->natural_key, sizeof(row->natural_key), "%s|stmt", row->statement_key))
+	    !key(row->natural_key, sizeof(row->natural_key), row->statement_key, "|stmt", NULL))
 		return false;
 	row->has_opening = st->opening.present;
 	row->opening_minor = st->opening.amount_minor;
@@ -198,7 +231,7 @@ static void tx_refs(struct cl_stmt_row *row, const struct cl_stmt_tx *tx)
 	if (!row->ach_trace[0] && strlen(tx->clr_sys_ref) == 15 &&
 	    strspn(tx->clr_sys_ref, "0123456789") == 15)
 		ref(row->ach_trace, sizeof(row->ach_trace), tx->clr_sys_ref);
-	snprintf(row->return_reason, sizeof(row->return_reason), "%s", tx->rtr_reason);
+	put(row->return_reason, sizeof(row->return_reason), tx->rtr_reason);
 }
 
 /* The amount instructed and the charges of an entry or transaction row
@@ -209,7 +242,7 @@ static void amount_details(struct cl_stmt_row *row, bool has_instd, int64_t inst
 {
 	row->has_instructed = has_instd;
 	row->instructed_minor = has_instd ? instd : 0;
-	snprintf(row->instructed_ccy, sizeof(row->instructed_ccy), "%s", has_instd ? instd_ccy : "");
+	put(row->instructed_ccy, sizeof(row->instructed_ccy), has_instd ? instd_ccy : "");
 	row->has_charges = has_chrgs && strcmp(chrgs_ccy, row->currency) == 0;
 	row->charges_minor = row->has_charges ? chrgs : 0;
 }
@@ -217,6 +250,7 @@ static void amount_details(struct cl_stmt_row *row, bool has_instd, int64_t inst
 bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_entry *e,
 		       const struct cl_stmt_tx *tx, struct cl_fp *fp, struct cl_stmt_row *row)
 {
+	char num[24];
 	bool ok;
 
 	memset(row, 0, sizeof(*row));
@@ -225,18 +259,18 @@ bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_
 	if (!statement_key(st, row))
 		return false;
 	row->entry_index = e->index;
-	snprintf(row->entry_ref, sizeof(row->entry_ref), "%s",
-		 st->source == CL_STMT_SRC_BAI2 ? e->cust_ref : e->ntry_ref);
-	snprintf(row->acct_svcr_ref, sizeof(row->acct_svcr_ref), "%s", e->acct_svcr_ref);
+	put(row->entry_ref, sizeof(row->entry_ref),
+	    st->source == CL_STMT_SRC_BAI2 ? e->cust_ref : e->ntry_ref);
+	put(row->acct_svcr_ref, sizeof(row->acct_svcr_ref), e->acct_svcr_ref);
 	row->has_amount = true;
 	row->amount_minor = e->amount_minor;
-	snprintf(row->currency, sizeof(row->currency), "%s", e->ccy);
+	put(row->currency, sizeof(row->currency), e->ccy);
 	row->direction = e->direction;
 	row->reversal = e->reversal;
-	snprintf(row->status, sizeof(row->status), "%s", e->status);
+	put(row->status, sizeof(row->status), e->status);
 	date_of(row->booking_date, e->booking_date);
 	date_of(row->value_date, e->value_date);
-	snprintf(row->bank_tx_code, sizeof(row->bank_tx_code), "%s", e->bank_tx_code);
+	put(row->bank_tx_code, sizeof(row->bank_tx_code), e->bank_tx_code);
 	row->txs = e->txs;
 	row->batch_count = e->btch_nb_of_txs > 1 ? e->btch_nb_of_txs
 			   : e->txs > 1          ? (long)e->txs
@@ -264,8 +298,8 @@ bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_
 		ref(row->ach_trace, sizeof(row->ach_trace), e->cust_ref);
 	else if (st->source == CL_STMT_SRC_BAI2 && !row->end_to_end_id[0])
 		ref(row->end_to_end_id, sizeof(row->end_to_end_id), e->cust_ref);
-	ok = key(row->natural_key, sizeof(row->natural_key), "%s|#%lu", row->statement_key,
-		 e->index);
+	ok = key(row->natural_key, sizeof(row->natural_key), row->statement_key, "|#",
+		 decimal(e->index, num), NULL);
 	if (!ok)
 		return false;
 	if (fp) { /* NULL: the keys alone (validate) */
@@ -294,6 +328,8 @@ bool cl_stmt_row_entry(const struct cl_stmt_statement *st, const struct cl_stmt_
 bool cl_stmt_row_tx(const struct cl_stmt_statement *st, const struct cl_stmt_entry *e,
 		    const struct cl_stmt_tx *tx, struct cl_fp *fp, struct cl_stmt_row *row)
 {
+	char num[24], num2[24];
+
 	memset(row, 0, sizeof(*row));
 	row->item = CL_STMT_ROW_TX;
 	row->position = tx->line;
@@ -301,7 +337,7 @@ bool cl_stmt_row_tx(const struct cl_stmt_statement *st, const struct cl_stmt_ent
 		return false;
 	row->entry_index = e->index;
 	row->tx_index = tx->index;
-	snprintf(row->entry_ref, sizeof(row->entry_ref), "%s", e->ntry_ref);
+	put(row->entry_ref, sizeof(row->entry_ref), e->ntry_ref);
 	ref(row->acct_svcr_ref, sizeof(row->acct_svcr_ref), tx->acct_svcr_ref);
 	if (!row->acct_svcr_ref[0])
 		ref(row->acct_svcr_ref, sizeof(row->acct_svcr_ref), e->acct_svcr_ref);
@@ -309,21 +345,21 @@ bool cl_stmt_row_tx(const struct cl_stmt_statement *st, const struct cl_stmt_ent
 	   details may give references only */
 	row->has_amount = tx->has_amount;
 	row->amount_minor = tx->has_amount ? tx->amount_minor : 0;
-	snprintf(row->currency, sizeof(row->currency), "%s", tx->has_amount ? tx->ccy : e->ccy);
+	put(row->currency, sizeof(row->currency), tx->has_amount ? tx->ccy : e->ccy);
 	row->direction = tx->direction != CL_DIR_NONE ? tx->direction : e->direction;
 	row->reversal = e->reversal;
-	snprintf(row->status, sizeof(row->status), "%s", e->status);
+	put(row->status, sizeof(row->status), e->status);
 	date_of(row->booking_date, e->booking_date);
 	date_of(row->value_date, e->value_date);
-	snprintf(row->bank_tx_code, sizeof(row->bank_tx_code), "%s", e->bank_tx_code);
+	put(row->bank_tx_code, sizeof(row->bank_tx_code), e->bank_tx_code);
 	row->batch_count = -1;
 	ref(row->batch_msg_id, sizeof(row->batch_msg_id), e->btch_msg_id);
 	ref(row->batch_pmt_inf_id, sizeof(row->batch_pmt_inf_id), e->btch_pmt_inf_id);
 	tx_refs(row, tx);
 	amount_details(row, tx->has_instd, tx->instd_minor, tx->instd_ccy, tx->has_chrgs,
 		       tx->chrgs_minor, tx->chrgs_ccy);
-	if (!key(row->natural_key, sizeof(row->natural_key), "%s|#%lu|tx#%lu",
-		 row->statement_key, e->index, tx->index))
+	if (!key(row->natural_key, sizeof(row->natural_key), row->statement_key, "|#",
+		 decimal(e->index, num), "|tx#", decimal(tx->index, num2), NULL))
 		return false;
 	if (fp) { /* NULL: the keys alone (validate) */
 		cl_fp_begin(fp);
@@ -355,6 +391,7 @@ bool cl_stmt_row_tx(const struct cl_stmt_statement *st, const struct cl_stmt_ent
 static bool status_row(const struct cl_stmt_statement *st, const struct cl_stmt_status *s,
 		       bool group, struct cl_fp *fp, struct cl_stmt_row *row)
 {
+	char num[24];
 	bool ok;
 
 	memset(row, 0, sizeof(*row));
@@ -364,11 +401,11 @@ static bool status_row(const struct cl_stmt_statement *st, const struct cl_stmt_
 	if (!statement_key(st, row))
 		return false;
 	row->entry_index = s->index;
-	snprintf(row->status, sizeof(row->status), "%s", s->status);
-	snprintf(row->status_reason, sizeof(row->status_reason), "%s", s->reason);
+	put(row->status, sizeof(row->status), s->status);
+	put(row->status_reason, sizeof(row->status_reason), s->reason);
 	row->has_amount = s->has_amount;
 	row->amount_minor = s->amount_minor;
-	snprintf(row->currency, sizeof(row->currency), "%s", s->has_amount ? s->ccy : "");
+	put(row->currency, sizeof(row->currency), s->has_amount ? s->ccy : "");
 	date_of(row->booking_date, s->accptnc_dt_tm);
 	ref(row->msg_id, sizeof(row->msg_id), s->orgnl_msg_id);
 	ref(row->pmt_inf_id, sizeof(row->pmt_inf_id), s->orgnl_pmt_inf_id);
@@ -378,9 +415,9 @@ static bool status_row(const struct cl_stmt_statement *st, const struct cl_stmt_
 	ref(row->uetr, sizeof(row->uetr), s->orgnl_uetr);
 	for (char *p = row->uetr; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
-	snprintf(row->entry_ref, sizeof(row->entry_ref), "%s", s->sts_id);
-	ok = key(row->natural_key, sizeof(row->natural_key), "%s|%s#%lu", row->statement_key,
-		 group ? (s->pmt_inf ? "pmt" : "grp") : "", s->index);
+	put(row->entry_ref, sizeof(row->entry_ref), s->sts_id);
+	ok = key(row->natural_key, sizeof(row->natural_key), row->statement_key, "|",
+		 group ? (s->pmt_inf ? "pmt" : "grp") : "", "#", decimal(s->index, num), NULL);
 	if (!ok)
 		return false;
 	if (fp) { /* NULL: the keys alone (validate) */

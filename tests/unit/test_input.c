@@ -254,6 +254,34 @@ static void test_input_peek_does_not_consume_and_rewind_restarts(void **state)
 /* Past CL_HASHER_INLINE_BYTES the checksum is computed on a second thread:
  * it must equal a one-shot SHA-256 for any read size, and after a rewind
  * that interrupts it. */
+/* parse and validate (but validate --format json) show no checksum: the
+ * input then hashes nothing and reads the same bytes. */
+static void test_input_without_checksum_reads_the_same_bytes(void **state)
+{
+	size_t big = 2 * (1u << 20) + 777; /* past the inline part */
+	unsigned char *buf = malloc(big);
+	struct cl_input *in;
+	struct cl_error err;
+	size_t n;
+	long last;
+	char *got;
+
+	(void)state;
+	for (size_t i = 0; i < big; i++)
+		buf[i] = (unsigned char)(i * 2654435761u >> 13);
+	in = cl_input_from_memory(buf, big, 0, "big");
+	cl_input_no_checksum(in);
+	got = drain(in, &n, &err, &last);
+	assert_int_equal(last, 0);
+	assert_int_equal(n, big);
+	assert_memory_equal(got, buf, big);
+	assert_int_equal(cl_input_raw_bytes(in), big);
+	assert_string_equal(cl_input_sha256_hex(in), "");
+	free(got);
+	cl_input_free(in);
+	free(buf);
+}
+
 static void test_input_checksum_of_big_input_on_a_thread(void **state)
 {
 	size_t big = 5 * (1u << 20) + 12345;
@@ -386,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_input_gzip_bomb_is_refused),
 		cmocka_unit_test(test_input_peek_does_not_consume_and_rewind_restarts),
 		cmocka_unit_test(test_input_checksum_of_big_input_on_a_thread),
+		cmocka_unit_test(test_input_without_checksum_reads_the_same_bytes),
 		cmocka_unit_test(test_input_missing_file_names_the_reason),
 		cmocka_unit_test(test_format_detect_tells_nacha_from_xml),
 		cmocka_unit_test(test_input_short_corrupt_gzip_same_verdict_for_any_read_size),
