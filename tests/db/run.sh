@@ -32,16 +32,19 @@ if ! psql -XAtqc 'select 1' postgres >/dev/null 2>&1; then
 fi
 pass=0
 fail=0
+started=$(date +%s)
 tests="$*"
 [ -n "$tests" ] || tests=$(ls "$here"/test_*.sh 2>/dev/null)
 for t in $tests; do
 	name=$(basename "$t" .sh)
+	# each test's wall time, so that a slow one is seen in CI's log
+	t0=$(date +%s)
 	if sh "$t" >"$CL_OUT/$name.log" 2>&1; then
 		pass=$((pass + 1))
-		echo "ok   $name"
+		echo "ok   $name ($(($(date +%s) - t0)) s)"
 	else
 		fail=$((fail + 1))
-		echo "FAIL $name (log: $CL_OUT/$name.log)"
+		echo "FAIL $name ($(($(date +%s) - t0)) s, log: $CL_OUT/$name.log)"
 		tail -n 25 "$CL_OUT/$name.log" | sed 's/^/    /'
 	fi
 done
@@ -49,5 +52,5 @@ if [ $((pass + fail)) -eq 0 ]; then
 	echo "db: no tests found" >&2
 	exit 1
 fi
-echo "db${DOUBLE:+ (DOUBLE=$DOUBLE)}: $pass passed, $fail failed"
+echo "db${DOUBLE:+ (DOUBLE=$DOUBLE)}: $pass passed, $fail failed in $(($(date +%s) - started)) s"
 [ "$fail" -eq 0 ]
