@@ -325,13 +325,13 @@ static enum cl_db_status apply_file(struct load *L)
 }
 
 /* A clearing file's journal rows; a held file's are written without its
- * duplicates, and on Citus its records that would have been applied are
- * parked then (explain.c), the journal rows telling them apart. */
+ * duplicates, and its records that would have been applied are parked
+ * then (explain.c), the journal rows telling them apart. */
 static enum cl_db_status journal_file(struct load *L, bool duplicates)
 {
 	enum cl_db_status st = write_journal(L, duplicates);
 
-	return st == CL_DB_OK && !duplicates ? cl_explain_park_held_citus(L) : st;
+	return st == CL_DB_OK && !duplicates ? cl_explain_park_held(L) : st;
 }
 
 /* Clearing files: stage.c, plan.c, classify.c, apply.c. */

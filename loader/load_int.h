@@ -159,7 +159,7 @@ enum cl_db_status cl_explain_conflicts(struct load *L) CL_MUST_CHECK;
 /* On Citus, a held file's other records parked (one server parks them in
  * cl_explain_conflicts): after its journal rows are written, which tell
  * them apart there.  Nothing elsewhere. */
-enum cl_db_status cl_explain_park_held_citus(struct load *L) CL_MUST_CHECK;
+enum cl_db_status cl_explain_park_held(struct load *L) CL_MUST_CHECK;
 
 /* plan.c: the columns of clearing_record into a's column map */
 struct cl_row_array;

@@ -71,19 +71,6 @@ SELECT {record_columns}
 FROM pg_temp.cl_stage c
 WHERE {explain_not_parked}
 
--- name: explain_park_held
--- A held file's other records, those it would have applied (the pending
--- records without a journal row, as apply_insert_new_unjournaled takes
--- them), parked as well: show finds a payment seen only in a held file
--- ("seen in held load 12, line 40").  A version already parked is not
--- parked again.
-INSERT INTO clearing_quarantine ({record_columns})
-SELECT {record_columns}
-FROM pg_temp.cl_pending c
-WHERE NOT EXISTS (SELECT 1 FROM pg_temp.cl_event e
-                  WHERE e.ordinal = c.ordinal AND e.reason <> 'duplicate')
-  AND {explain_not_parked}
-
 -- The Citus forms of the statements above (classify.sql says when and why
 -- they run): the applied records and parked versions the conflicts need
 -- are read first by a probe of the distributed table on its key (with its
@@ -160,19 +147,18 @@ WHERE NOT EXISTS (SELECT 1 FROM k
                     AND k.kind = c.kind
                     AND k.natural_key = c.natural_key AND k.fingerprint = c.fingerprint)
 
--- name: explain_park_held_citus
--- explain_park_held on Citus, once the held load's journal rows are
--- written (loader/load.c, journal_file): the pending records of the
--- distributed stage without a journal row of this load other than a plain
--- duplicate's (the journal is distributed on the staged record's shard,
--- 037: a pending record's rows are in its shard, read through the
--- partial index clearing_dedupe_event_attention: OFFSET 0 keeps it a
--- probe per pending record, where the planner would read every conflict
--- of the load for each), not parked yet.  One
--- INSERT ... SELECT per shard of the stage, on its worker, as the parking
--- of a rejected file's: the journal rows are read there rather than in
--- the coordinator's temporary table, which Citus joins with no
--- distributed table.
+-- name: explain_park_held
+-- A held file's other records, those it would have applied, parked too
+-- (show finds a payment seen only in a held file ("seen in held load
+-- 12, line 40")).  Run once the held load's journal rows are written
+-- (loader/load.c, journal_file), on one server and on Citus alike: the
+-- pending records without a journal row of this load other than a plain
+-- duplicate's, not parked yet.  The journal rows are read through the
+-- partial index clearing_dedupe_event_attention, in the pending record's
+-- shard (on Citus the journal is distributed on it, 037); OFFSET 0 keeps
+-- the NOT EXISTS a probe per pending record, where the planner would read
+-- every conflict of the load for each.  On Citus one INSERT ... SELECT per
+-- shard of the stage, on its worker, as the parking of a rejected file's.
 INSERT INTO clearing_quarantine ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_pending c

@@ -657,7 +657,7 @@ emit '\echo @@plan classify_sample_citus' "PREPARE s AS $(stmt classify_sample_c
 	"EXPLAIN EXECUTE s('{1,2,10,20}')" '\g'
 for n in classify_pending_citus classify_exact classify_near explain_park_rejected \
 	 classify_rule_v1_citus classify_rule_batch_citus classify_alt_citus \
-	 explain_park_held_citus; do
+	 explain_park_held; do
 	emit "\\echo @@plan $n" "EXPLAIN $(stmt $n)" '\g'
 done
 # the statements that still read the pending records on the coordinator
