@@ -156,9 +156,9 @@ enum cl_db_status cl_classify(struct load *L, bool assume_new) CL_MUST_CHECK;
 /* explain.c: name the differing fields of each conflict in its journal
  * row; with --on-conflict=quarantine park the conflicting records. */
 enum cl_db_status cl_explain_conflicts(struct load *L) CL_MUST_CHECK;
-/* On Citus, a held file's other records parked (one server parks them in
- * cl_explain_conflicts): after its journal rows are written, which tell
- * them apart there.  Nothing elsewhere. */
+/* A held file's other records (those it would have applied) parked, on
+ * one server and on Citus: after its journal rows are written, which tell
+ * them apart (load.c, journal_file). */
 enum cl_db_status cl_explain_park_held(struct load *L) CL_MUST_CHECK;
 
 /* plan.c: the columns of clearing_record into a's column map */
