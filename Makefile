@@ -166,6 +166,7 @@ fuzz:
 # tables): contrib/gen-bash-completion.sh.
 completion: $(B)/clearing-load.bash
 $(B)/clearing-load.bash: $(BIN) contrib/gen-bash-completion.sh
+	@mkdir -p $(dir $@)
 	$(Q)sh contrib/gen-bash-completion.sh $(abspath $(BIN)) >$@.tmp && mv $@.tmp $@
 
 # The program, its man pages, the systemd units (their ExecStart names
@@ -223,4 +224,6 @@ format-check:
 clean:
 	rm -rf build clearing-load
 
--include $(shell find build -name '*.d' -type f 2>/dev/null)
+# the header dependencies of this build tree only (B: another tree may be
+# compiling beside this make)
+-include $(shell find $(B) -name '*.d' -type f 2>/dev/null)

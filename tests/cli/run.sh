@@ -8,7 +8,8 @@ CL_ROOT=$(cd "$here/../.." && pwd)
 export CL_BIN CL_ROOT CL_TOOLS="${CL_TOOLS:-}" LC_ALL=C
 # sanitizer builds: also catch writes into dead stack frames
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=1}"
-out="$CL_ROOT/tests/out/cli"
+# CL_CLI_OUT: the logs' directory (CI runs two of these side by side)
+out="${CL_CLI_OUT:-$CL_ROOT/tests/out/cli}"
 mkdir -p "$out"
 pass=0
 fail=0

@@ -41,7 +41,7 @@ done <"$TMP/used"
 if command -v make >/dev/null 2>&1; then
 	D="$TMP/root"
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$CL_ROOT" -s -o "$CL_BIN" \
-		install BIN="$CL_BIN" DESTDIR="$D" PREFIX=/usr >"$TMP/i.out" 2>&1 ||
+		install BIN="$CL_BIN" B="$TMP/b" DESTDIR="$D" PREFIX=/usr >"$TMP/i.out" 2>&1 ||
 		fail "make install: $(tail -n 5 "$TMP/i.out")"
 	cmp -s "$R" "$D/usr/share/doc/clearing-load/clearing-load.rules.yml" ||
 		fail "make install did not place the rules: $(cd "$D" && find . -name '*.yml')"

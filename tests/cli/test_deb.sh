@@ -11,8 +11,9 @@ for t in make dpkg dpkg-deb objdump; do
 	command -v $t >/dev/null 2>&1 || { echo "note: no $t here"; echo ok; exit 0; }
 done
 mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CPPFLAGS -u CFLAGS -u LDFLAGS "$@"; }
-# the program this test runs, packaged (-o: never rebuilt here)
-mk make --no-print-directory -s -C "$CL_ROOT" -o "$CL_BIN" deb BIN="$CL_BIN" DEB_OUT="$TMP" \
+# the program this test runs, packaged (-o: never rebuilt here), in a
+# build directory of its own (B: CI runs two cli suites side by side)
+mk make --no-print-directory -s -C "$CL_ROOT" -o "$CL_BIN" deb BIN="$CL_BIN" B="$TMP/b" DEB_OUT="$TMP" \
 	>"$TMP/make.out" 2>&1 || fail "make deb: $(tail -n 5 "$TMP/make.out")"
 version=$(sed -n 's/^#define CL_VERSION "\(.*\)"/\1/p' "$CL_ROOT/cmd/main.c")
 deb="$TMP/clearing-load_${version}_$(dpkg --print-architecture).deb"

@@ -20,9 +20,10 @@ if grep -v -- '-O1 -DCL_PKG_C' "$TMP/cc" | grep -q .; then fail "a compile witho
 if grep -q -- ' -O2 ' "$TMP/cc"; then fail "the default -O2 beside the environment's CFLAGS"; fi
 grep -- '-o clearing-load ' "$TMP/n.out" | grep -q -- '-Wl,-z,now' || fail "the link without LDFLAGS: $(grep -- '-o clearing-load ' "$TMP/n.out")"
 
-# install the program this test runs (-o: never rebuilt here)
+# install the program this test runs (-o: never rebuilt here; B: a build
+# directory of its own, CI runs two cli suites side by side)
 R="$TMP/root"
-mk $M -s -o "$CL_BIN" install BIN="$CL_BIN" DESTDIR="$R" PREFIX=/usr >"$TMP/i.out" 2>&1 ||
+mk $M -s -o "$CL_BIN" install BIN="$CL_BIN" B="$TMP/b" DESTDIR="$R" PREFIX=/usr >"$TMP/i.out" 2>&1 ||
 	fail "make install: $(tail -n 5 "$TMP/i.out")"
 for f in usr/bin/clearing-load usr/share/man/man1/clearing-load.1 usr/share/man/man7/clearing-load-keys.7 \
 	usr/lib/systemd/system/clearing-load-ingest@.service usr/lib/systemd/system/clearing-load-ingest@.timer \
