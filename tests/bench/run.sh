@@ -63,6 +63,11 @@ else
 fi
 # BENCH_POINTS: the curve's points (records of history) instead
 [ -z "${BENCH_POINTS:-}" ] || CURVE_POINTS=$BENCH_POINTS
+# (the history of every later point is copied from the day loaded at 0)
+case " $CURVE_POINTS " in
+" 0 "*) ;;
+*) echo "bench: BENCH_POINTS=\"$CURVE_POINTS\": the first point must be 0 (the later points' history is made from the day loaded there); try BENCH_POINTS=\"0 $CURVE_POINTS\"" >&2; exit 2 ;;
+esac
 # BENCH_DIST_N: the distributed day's entries (default: the curve's day)
 DIST_N=${BENCH_DIST_N:-$ACH_N}
 PARTITIONS=8
