@@ -239,14 +239,33 @@ static enum cl_db_status lock_uuid(struct load *L)
 
 /* The journal rows of this attempt (pg_temp.cl_event) appended to the
  * journal once: the journal is append-only, so a held file's duplicates
- * are left out here rather than deleted later. */
+ * are left out here rather than deleted later.  On Citus the exact-key
+ * join's plain duplicates were only counted (classify.c): their rows are
+ * written on the workers, and must be as many. */
 static enum cl_db_status write_journal(struct load *L, bool duplicates)
 {
 	const char *p[1] = { duplicates ? "true" : "false" };
+	unsigned long written;
+	enum cl_db_status st;
+	PGresult *res;
 
 	if (L->r->duplicate_count + L->r->conflict_count == 0)
 		return CL_DB_OK;
-	return cl_db_exec(L->db, CL_SQL_LOAD_WRITE_JOURNAL, 1, p, NULL, &L->r->err);
+	st = cl_db_exec(L->db, CL_SQL_LOAD_WRITE_JOURNAL, 1, p, NULL, &L->r->err);
+	if (st != CL_DB_OK || !duplicates || !L->unjournaled_duplicates)
+		return st;
+	if ((st = cl_db_exec(L->db, CL_SQL_LOAD_WRITE_DUPLICATES_CITUS, 0, NULL, &res, &L->r->err)) !=
+	    CL_DB_OK)
+		return st;
+	written = strtoul(PQcmdTuples(res), NULL, 10);
+	PQclear(res);
+	if (written != L->unjournaled_duplicates) {
+		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",
+			     "%lu duplicates journaled, classification found %lu: nothing applied",
+			     written, L->unjournaled_duplicates);
+		return CL_DB_ERROR;
+	}
+	return CL_DB_OK;
 }
 
 /* The reason of a held or quarantined load, for `loads` at 3 a.m.: the

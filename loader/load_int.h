@@ -67,6 +67,10 @@ struct load {
 	unsigned long near_count;  /* classify.c: conflicts that are near duplicates */
 	bool pending_journaled;    /* classify.c: a record the exact-key join
 	                              left pending was journaled after it */
+	unsigned long unjournaled_duplicates; /* classify.c: on Citus, the
+	                              exact-key join's plain duplicates, which
+	                              have no row in cl_event: load.c
+	                              journals them on the workers */
 	const char *plan_near;     /* plan.c: the later rules diff tries, as */
 	const char *plan_ach_key;  /* plan_set_rules' parameters (static text) */
 	bool ordered_path;         /* apply.c: a retry inserts in key order */

@@ -655,7 +655,10 @@ emit '\echo @@write classify_alt_stage_citus' "EXPLAIN $(stmt classify_alt_stage
 # the sample's probe: the sampled records' ordinals in the stage
 emit '\echo @@plan classify_sample_citus' "PREPARE s AS $(stmt classify_sample_citus)" '\g /dev/null' \
 	"EXPLAIN EXECUTE s('{1,2,10,20}')" '\g'
-for n in classify_pending_citus classify_exact classify_near explain_park_rejected \
+# (the exact-key join on Citus: counted, its conflicts read, its plain
+# duplicates journaled on the workers, load_write_duplicates_citus)
+for n in classify_pending_citus classify_exact_count_citus classify_exact_conflicts_citus \
+	 load_write_duplicates_citus classify_near explain_park_rejected \
 	 classify_rule_v1_citus classify_rule_batch_citus classify_alt_citus \
 	 explain_park_held; do
 	emit "\\echo @@plan $n" "EXPLAIN $(stmt $n)" '\g'
@@ -692,11 +695,11 @@ awk -v shards="$shards" '
 		} else probe = 1 }
 	/Task Count: / { if ($3 > tasks[name]) tasks[name] = $3 }
 	END {
-		if (seen != 10) { print "explained " seen " statements, not 10"; bad = 1 }
+		if (seen != 12) { print "explained " seen " statements, not 12"; bad = 1 }
 		for (n in tasks) if (tasks[n] != shards || !reads[n]) { print n ": " tasks[n] " tasks, " reads[n] " shard reads"; bad = 1 }
 		exit bad
 	}' "$TMP/plans" >"$TMP/plans.bad" || fail "$(head -c 4000 "$TMP/plans.bad")"
-echo "  10 statements, $(grep -cE ' on clearing_(record|quarantine|alt_key|dedupe_event)_[0-9]' "$TMP/plans") shard reads, each an index probe per staged record"
+echo "  12 statements, $(grep -cE ' on clearing_(record|quarantine|alt_key|dedupe_event)_[0-9]' "$TMP/plans") shard reads, each an index probe per staged record"
 # the probes of the distributed stage (migration 035): each task joins one
 # shard of clearing_stage, read by its load_id, with the same shard of
 # clearing_record (co-located: the shards of one hash range), by index,
@@ -741,16 +744,27 @@ awk '
 		if (stage == "" || rec == "" || range[stage] != range[rec]) {
 			print name ": a task joins stage shard " stage " with record shard " rec; bad = 1 } }
 	END { check()
-		if (seen != 10 || tasks < 10 || recs < tasks) { print "co-located plans: " seen " statements, " tasks " tasks, " recs " record shard reads"; bad = 1 }
+		if (seen != 12 || tasks < 12 || recs < tasks) { print "co-located plans: " seen " statements, " tasks " tasks, " recs " record shard reads"; bad = 1 }
 		exit bad
 	}' "$TMP/shardmap" "$TMP/plans" >"$TMP/plans.bad" || fail "$(head -c 4000 "$TMP/plans.bad")"
-echo "  10 statements: every task one stage shard with the same record shard, by index"
+echo "  12 statements: every task one stage shard with the same record shard, by index"
 awk '/^@@/ { name = ($1 == "@@write") ? $2 : ""; next }
 	name != "" && /INSERT\/SELECT method: repartition$/ { ok[name] = 1 }
 	END { n = split("classify_alt_stage_citus apply_alt_keys_citus", w, " ")
 		for (i = 1; i <= n; i++) if (!ok[w[i]]) { print w[i] ": not a repartitioned INSERT ... SELECT"; bad = 1 }
 		exit bad }' "$TMP/plans" >"$TMP/plans.bad" || fail "$(cat "$TMP/plans.bad"): $(grep -A3 '^@@write' "$TMP/plans")"
 echo "  the alternate keys' two writes: repartitioned, worker to worker"
+# a re-upload's duplicates journaled on the workers (0057): the INSERT ...
+# SELECT pushed down, each task writing the journal shard of its stage and
+# record shards (not pulled to the coordinator, nor repartitioned)
+awk '/^@@/ { name = $2; next }
+	name != "load_write_duplicates_citus" { next }
+	/INSERT\/SELECT method/ { print "load_write_duplicates_citus: " $0; bad = 1 }
+	/Insert on clearing_dedupe_event_[0-9]+/ { ins++ }
+	END { if (!ins) { print "load_write_duplicates_citus: no task inserts into a journal shard"; bad = 1 }
+		exit bad }' "$TMP/plans" >"$TMP/plans.bad" ||
+	fail "$(cat "$TMP/plans.bad"): $(sed -n '/^@@plan load_write_duplicates_citus/,/^@@/p' "$TMP/plans" | head -n 40)"
+echo "  a re-upload's duplicates journaled by the workers, each task in its shard"
 # one key as a constant: one shard (a router plan), as show and the
 # single-record probes see it
 plan=$(printf '%s\n' "explain select * from clearing_record r where r.tenant = 't1'
