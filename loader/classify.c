@@ -169,19 +169,6 @@ static enum cl_db_status alternate_keys(struct load *L)
  * read back through the partial index of migration 005. */
 static enum cl_db_status exact_matches_citus(struct load *L);
 
-/* Counts that changed between two statements of the classification:
- * another load committed keys of this file meanwhile; the file is
- * classified again (23505: load.c retries). */
-static enum cl_db_status race(struct load *L, const char *what, unsigned long counted,
-			      unsigned long found)
-{
-	cl_error_set(&L->r->err, cl_input_name(L->in), 0, "race",
-		     "%lu %s counted, %lu found: another load applied keys of this file meanwhile",
-		     counted, what, found);
-	snprintf(L->r->err.sqlstate, sizeof(L->r->err.sqlstate), "23505");
-	return CL_DB_RETRY;
-}
-
 static enum cl_db_status exact_matches(struct load *L)
 {
 	unsigned long matched;
@@ -209,40 +196,46 @@ static enum cl_db_status exact_matches(struct load *L)
 	return CL_DB_OK;
 }
 
-/* Exact key matches on Citus: counted on the workers (the stage is
- * co-located with the records, stage.sql), the conflicts among them
- * brought to the coordinator's journal rows, the plain duplicates left
- * where they are: the journal's rows of them are written on the workers
- * when the outcome is known (load.c, write_journal).  A count that
- * changed between the two statements is a key another load committed
- * meanwhile: the file is classified again (23505, as load.c retries). */
+/* Exact key matches on Citus: written on the workers, beside their staged
+ * records (classify.sql, classify_exact_citus, into clearing_stage_match);
+ * the conflicts among them brought to the coordinator's journal rows, to
+ * be explained, parked or held as on one server; the plain duplicates
+ * left where they are: load.c journals them there when the outcome is
+ * known (write_journal).  Both writes commute with every other load's
+ * (stage.sql, stage_commutative_citus): their rows are this load's own. */
 static enum cl_db_status exact_matches_citus(struct load *L)
 {
-	char counts[2][24];
-	unsigned long matched, conflicts;
+	unsigned long matched = 0, conflicts;
 	enum cl_db_status st;
 	PGresult *res;
 
-	if ((st = cl_db_exec(L->db, CL_SQL_CLASSIFY_EXACT_COUNT_CITUS, 0, NULL, &res, &L->r->err)) !=
-	    CL_DB_OK)
+	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_CITUS)) != CL_DB_OK)
 		return st;
-	snprintf(counts[0], sizeof(counts[0]), "%s", PQgetvalue(res, 0, 0));
-	snprintf(counts[1], sizeof(counts[1]), "%s", PQgetvalue(res, 0, 1));
-	PQclear(res);
-	matched = strtoul(counts[0], NULL, 10);
-	conflicts = strtoul(counts[1], NULL, 10);
-	if (conflicts) {
-		if ((st = cl_db_exec(L->db, CL_SQL_CLASSIFY_EXACT_CONFLICTS_CITUS, 0, NULL, &res,
-				     &L->r->err)) != CL_DB_OK)
-			return st;
-		unsigned long found = strtoul(PQcmdTuples(res), NULL, 10);
-
+	st = cl_db_exec(L->db, CL_SQL_CLASSIFY_EXACT_CITUS, 0, NULL, &res, &L->r->err);
+	if (st == CL_DB_OK) {
+		L->stage_matched = true;
+		matched = strtoul(PQcmdTuples(res), NULL, 10);
 		PQclear(res);
-		if (found != conflicts)
-			return race(L, "conflicts", conflicts, found);
-		st = cl_copy_out(L->db, CL_SQL_CLASSIFY_CONFLICT_ROWS, on_classified, L, &L->r->err);
-		if (st != CL_DB_OK)
-			return st;
+		st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS);
+	}
+	if (st != CL_DB_OK)
+		return st;
+	if (!matched)
+		return CL_DB_OK;
+	if ((st = cl_db_exec(L->db, CL_SQL_CLASSIFY_EXACT_CONFLICTS_CITUS, 0, NULL, &res,
+			     &L->r->err)) != CL_DB_OK)
+		return st;
+	conflicts = strtoul(PQcmdTuples(res), NULL, 10);
+	PQclear(res);
+	if (conflicts &&
+	    (st = cl_copy_out(L->db, CL_SQL_CLASSIFY_CONFLICT_ROWS, on_classified, L, &L->r->err)) !=
+		    CL_DB_OK)
+		return st;
+	if (L->r->conflict_count != conflicts) {
+		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",
+			     "%lu conflicts written, %lu read back", conflicts,
+			     L->r->conflict_count);
+		return CL_DB_ERROR;
 	}
 	L->r->duplicate_count = matched - conflicts;
 	L->unjournaled_duplicates = L->r->duplicate_count;
@@ -354,6 +347,7 @@ enum cl_db_status cl_classify(struct load *L, bool assume_new)
 	L->near_count = 0;
 	L->pending_journaled = false;
 	L->unjournaled_duplicates = 0;
+	L->stage_matched = false;
 	if ((st = cl_load_exec0(L, CL_SQL_CLASSIFY_EVENT_CREATE)) != CL_DB_OK ||
 	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_EVENT_INDEX)) != CL_DB_OK ||
 	    (L->db->citus && (st = cl_load_exec0(L, CL_SQL_CLASSIFY_MATCH_CREATE_CITUS)) != CL_DB_OK))

@@ -186,6 +186,9 @@ static enum cl_db_status empty_stage(struct load *L)
 	    (st = cl_db_exec(L->db, CL_SQL_STAGE_EMPTY_CITUS, 1, p, NULL, &L->r->err)) != CL_DB_OK ||
 	    (L->stage.has_alt &&
 	     (st = cl_db_exec(L->db, CL_SQL_STAGE_ALT_EMPTY_CITUS, 1, p, NULL, &L->r->err)) !=
+		     CL_DB_OK) ||
+	    (L->stage_matched &&
+	     (st = cl_db_exec(L->db, CL_SQL_STAGE_MATCH_EMPTY_CITUS, 1, p, NULL, &L->r->err)) !=
 		     CL_DB_OK))
 		return st;
 	return cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS);
@@ -240,8 +243,9 @@ static enum cl_db_status lock_uuid(struct load *L)
 /* The journal rows of this attempt (pg_temp.cl_event) appended to the
  * journal once: the journal is append-only, so a held file's duplicates
  * are left out here rather than deleted later.  On Citus the exact-key
- * join's plain duplicates were only counted (classify.c): their rows are
- * written on the workers, and must be as many. */
+ * join's plain duplicates are not in cl_event but beside their staged
+ * records (classify.c, clearing_stage_match): appended from there, on the
+ * workers, as many as were counted. */
 static enum cl_db_status write_journal(struct load *L, bool duplicates)
 {
 	const char *p[1] = { duplicates ? "true" : "false" };
@@ -254,11 +258,16 @@ static enum cl_db_status write_journal(struct load *L, bool duplicates)
 	st = cl_db_exec(L->db, CL_SQL_LOAD_WRITE_JOURNAL, 1, p, NULL, &L->r->err);
 	if (st != CL_DB_OK || !duplicates || !L->unjournaled_duplicates)
 		return st;
-	if ((st = cl_db_exec(L->db, CL_SQL_LOAD_WRITE_DUPLICATES_CITUS, 0, NULL, &res, &L->r->err)) !=
-	    CL_DB_OK)
+	/* commutative: the rows are this load's own (stage.sql,
+	   stage_commutative_citus) */
+	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_CITUS)) != CL_DB_OK ||
+	    (st = cl_db_exec(L->db, CL_SQL_LOAD_WRITE_DUPLICATES_CITUS, 0, NULL, &res, &L->r->err)) !=
+		    CL_DB_OK)
 		return st;
 	written = strtoul(PQcmdTuples(res), NULL, 10);
 	PQclear(res);
+	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS)) != CL_DB_OK)
+		return st;
 	if (written != L->unjournaled_duplicates) {
 		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",
 			     "%lu duplicates journaled, classification found %lu: nothing applied",

@@ -71,6 +71,9 @@ struct load {
 	                              exact-key join's plain duplicates, which
 	                              have no row in cl_event: load.c
 	                              journals them on the workers */
+	bool stage_matched;        /* classify.c: on Citus, this attempt wrote
+	                              rows of clearing_stage_match (load.c
+	                              deletes them with the stage's) */
 	const char *plan_near;     /* plan.c: the later rules diff tries, as */
 	const char *plan_ach_key;  /* plan_set_rules' parameters (static text) */
 	bool ordered_path;         /* apply.c: a retry inserts in key order */

@@ -203,9 +203,9 @@ SELECT EXISTS (
 -- plan flipped with the table's size and with statistics left stale by
 -- the previous load (a hash join reads the tenant's every record, a merge
 -- join sorts them, a nested loop the wrong way round went quadratic).
--- On Citus the same probe is counted by classify_exact_count_citus and
--- only its conflicts brought to the coordinator
--- (classify_exact_conflicts_citus).  (The load id is the staged record's, the load's own.)
+-- On Citus the same probe writes its rows on the workers
+-- (classify_exact_citus).  (The load id is the staged record's, the
+-- load's own.)
 INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, shard)
 SELECT c.load_id, c.ordinal,
@@ -215,32 +215,37 @@ SELECT c.load_id, c.ordinal,
 FROM pg_temp.cl_stage c
 CROSS JOIN LATERAL ({classify_probe_exact}) r
 
--- name: classify_exact_count_citus
--- classify_exact on Citus, first counted: the staged records whose key
--- this tenant has applied, and the conflicts among them (other content).
+-- name: classify_exact_citus
+-- classify_exact on Citus: the same probe, its rows written where it ran.
 -- The stage is distributed and co-located with clearing_record
 -- (stage_create_citus): each task the join of one stage shard with the
--- same shard of clearing_record, LIMIT and all, on its worker; only the
--- counts come back to the coordinator.  A re-upload's duplicates are not brought to the
--- coordinator's journal rows and sent back: load_write_duplicates_citus
--- writes them on the workers (docs/design/0057-duplicates-journaled-on-the-workers.md).
-SELECT pg_catalog.count(*), pg_catalog.count(*) FILTER (WHERE r.fingerprint <> c.fingerprint)
+-- same shard of clearing_record, LIMIT and all, on its worker, its rows
+-- into the same shard of clearing_stage_match (migration 042, seen
+-- through the view cl_stage_match): nothing comes back to the
+-- coordinator but the row count, the number of matches.  Its conflicts
+-- are then brought to the journal rows (classify_exact_conflicts_citus),
+-- its plain duplicates journaled from where they are
+-- (load_write_duplicates_citus):
+-- docs/design/0057-duplicates-journaled-on-the-workers.md.
+INSERT INTO clearing_stage_match (shard, load_id, ordinal, position, tenant, kind,
+  natural_key, reason, matched_load_id, matched_ordinal, matched_position)
+SELECT c.shard, c.load_id, c.ordinal,
+       c.position, r.tenant, c.kind, coalesce(c.journal_key, c.natural_key),
+       CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
+       r.load_id, r.ordinal, r.position
 FROM pg_temp.cl_stage c
 CROSS JOIN LATERAL ({classify_probe_exact}) r
 
 -- name: classify_exact_conflicts_citus
--- The conflicts of classify_exact_count_citus as journal rows (when it
--- counted any): classify_exact's rows but its plain duplicates.  Its row
--- count must be that count's: a key another load committed between the two
--- would be neither (the file is then classified again, loader/classify.c).
+-- The conflicts among classify_exact_citus's matches as journal rows on
+-- the coordinator, to be explained, parked or held as on one server; its
+-- row count is the number of conflicts.
 INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, shard)
-SELECT c.load_id, c.ordinal,
-       c.position, r.tenant, c.kind, coalesce(c.journal_key, c.natural_key),
-       'conflict', NULL, r.load_id, r.ordinal, r.position, c.shard
-FROM pg_temp.cl_stage c
-CROSS JOIN LATERAL ({classify_probe_exact}) r
-WHERE r.fingerprint <> c.fingerprint
+SELECT load_id, ordinal, position, tenant, kind, natural_key, reason, NULL,
+       matched_load_id, matched_ordinal, matched_position, shard
+FROM pg_temp.cl_stage_match
+WHERE reason = 'conflict'
 
 -- name: classify_conflict_rows
 -- The conflicts of this load (ordinal, reason), through the partial index

@@ -63,31 +63,18 @@ WHERE $1::boolean OR reason <> 'duplicate'
 
 -- name: load_write_duplicates_citus
 -- On Citus, with load_write_journal when the journal keeps duplicates: the
--- load's plain duplicates (classify_exact_count_citus counted them; they
--- have no row in pg_temp.cl_event) written into the journal on the
--- workers, each staged record that was not left pending (it had an applied
--- record of its key when it was classified, classify_pending_citus) joined
--- with that record in its shard, the journal row in the same shard,
--- nothing brought to the coordinator.  A pending record another load
--- applied meanwhile is journaled by apply.c (apply_raced_match_citus), not
--- here.  Each a probe of an index per staged record (LATERAL ... LIMIT:
--- a nested loop over the stage whatever the statistics of a stage written
--- in this transaction say).  Its row count must be the duplicates counted
--- (loader/load.c).  The rows are those classify_exact writes on one
--- server.
+-- load's plain duplicates (classify_exact_citus wrote them beside their
+-- staged records, in clearing_stage_match; they have no row in
+-- pg_temp.cl_event) appended to the journal in their shard, one task per
+-- shard on its worker, nothing brought to the coordinator.  Its row count
+-- must be the duplicates classify_exact_citus counted (loader/load.c).
+-- The rows are those classify_exact writes on one server.
 INSERT INTO clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, shard)
-SELECT c.load_id, c.ordinal,
-       c.position, r.tenant, c.kind, coalesce(c.journal_key, c.natural_key),
-       'duplicate', NULL, r.load_id, r.ordinal, r.position, c.shard
-FROM pg_temp.cl_stage c
-CROSS JOIN LATERAL ({classify_probe_exact}) r
-LEFT JOIN LATERAL (
-  SELECT true AS pending
-  FROM pg_temp.cl_stage_pending p
-  WHERE p.ordinal = c.ordinal AND p.shard = c.shard
-  LIMIT 1) p ON true
-WHERE r.fingerprint = c.fingerprint AND p.pending IS NULL
+SELECT load_id, ordinal, position, tenant, kind, natural_key, reason, NULL,
+       matched_load_id, matched_ordinal, matched_position, shard
+FROM pg_temp.cl_stage_match
+WHERE reason = 'duplicate'
 
 -- name: load_record_archive
 -- Where ingest moved load $1's file: $2 (the same move twice adds

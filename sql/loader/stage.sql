@@ -54,7 +54,8 @@ COPY pg_temp.cl_stage ({record_columns}, journal_key) FROM STDIN (FORMAT binary)
 -- classify_pending_citus) are the view cl_stage_pending.  A view outlives
 -- its transaction, so those of the session's previous load are dropped
 -- first.  Its pending records under their alternate keys (classify.sql,
--- classify_alt_stage_citus) are the view cl_alt_stage.  DDL of temporary
+-- classify_alt_stage_citus) are the view cl_alt_stage, its exact-key
+-- matches (classify_exact_citus) the view cl_stage_match.  DDL of temporary
 -- objects is the coordinator's own: not sent to the workers.
 DO $stage$
 DECLARE
@@ -63,7 +64,7 @@ DECLARE
 BEGIN
   PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
   DROP VIEW IF EXISTS pg_temp.cl_pending, pg_temp.cl_pending_stage, pg_temp.cl_stage,
-    pg_temp.cl_stage_pending, pg_temp.cl_alt_stage;
+    pg_temp.cl_stage_pending, pg_temp.cl_alt_stage, pg_temp.cl_stage_match;
   FOREACH pending IN ARRAY ARRAY[false, true] LOOP
     EXECUTE pg_catalog.format(
       'CREATE TEMPORARY VIEW %I AS SELECT * FROM clearing_stage WHERE load_id = %s AND pending = %L',
@@ -72,6 +73,9 @@ BEGIN
   END LOOP;
   EXECUTE pg_catalog.format(
     'CREATE TEMPORARY VIEW cl_alt_stage AS SELECT * FROM clearing_alt_stage WHERE load_id = %s',
+    pg_catalog.current_setting('clearing_load.load_id')::bigint);
+  EXECUTE pg_catalog.format(
+    'CREATE TEMPORARY VIEW cl_stage_match AS SELECT * FROM clearing_stage_match WHERE load_id = %s',
     pg_catalog.current_setting('clearing_load.load_id')::bigint);
   PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', ddl, true);
 END
@@ -105,6 +109,11 @@ SET LOCAL citus.all_modifications_commutative TO DEFAULT
 -- This load's rows of clearing_stage deleted, before its COMMIT (load id
 -- $1): the table holds no committed row.
 DELETE FROM clearing_stage WHERE load_id = $1::bigint
+
+-- name: stage_match_empty_citus
+-- The same of clearing_stage_match (migration 042), after a load whose
+-- exact-key join matched (load id $1).
+DELETE FROM clearing_stage_match WHERE load_id = $1::bigint
 
 -- name: stage_alt_empty_citus
 -- The same of clearing_alt_stage (migration 041), after a load that staged

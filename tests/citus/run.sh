@@ -44,7 +44,7 @@ latest=$(q "select max(version) from clearing_schema_version")
 grep -q "schema at version $latest" "$TMP/out" || fail "init said: $(cat "$TMP/out")"
 assert_eq "$(q "select string_agg(table_name || ' ' || citus_table_type || ' ' || distribution_column, ', '
 		order by table_name::text) from citus_tables")" \
-	"clearing_alt_key distributed shard, clearing_alt_stage distributed shard, clearing_dedupe_event distributed shard, clearing_quarantine distributed shard, clearing_record distributed shard, clearing_stage distributed shard, clearing_tenant_access reference <none>, clearing_trace_shard distributed shard" \
+	"clearing_alt_key distributed shard, clearing_alt_stage distributed shard, clearing_dedupe_event distributed shard, clearing_quarantine distributed shard, clearing_record distributed shard, clearing_stage distributed shard, clearing_stage_match distributed shard, clearing_tenant_access reference <none>, clearing_trace_shard distributed shard" \
 	"the tables Citus holds"
 assert_eq "$(q "select count(distinct colocation_id) from citus_tables where citus_table_type = 'distributed'")" 1 \
 	"the distributed tables are co-located"
@@ -65,6 +65,9 @@ assert_eq "$(q "select string_agg(distinct r.result, ',') from run_command_on_sh
 assert_eq "$(q "select string_agg(distinct r.result, ',') from run_command_on_shards('clearing_alt_stage',
 		\$\$select relpersistence from pg_class where oid = '%s'::regclass\$\$) r")" u \
 	"the alternate keys' stage shards are unlogged (041)"
+assert_eq "$(q "select string_agg(distinct r.result, ',') from run_command_on_shards('clearing_stage_match',
+		\$\$select relpersistence from pg_class where oid = '%s'::regclass\$\$) r")" u \
+	"the exact-key matches' shards are unlogged (042)"
 # 038's fillfactor reached every shard's index of the records by load and ordinal
 assert_eq "$(q "select string_agg(distinct result, ',') from run_command_on_shards('clearing_record',
 		\$\$select coalesce(c.reloptions::text, 'none') from pg_index i join pg_class c on c.oid = i.indexrelid
@@ -77,7 +80,7 @@ grep -q "up to date at version $latest" "$TMP/out" || fail "second init said: $(
 q "delete from clearing_schema_version where version >= $citus_v" >/dev/null
 cl init >"$TMP/out" || fail "init running 025 again"
 grep -q "applied $citus_again migration" "$TMP/out" || fail "025 again: $(cat "$TMP/out")"
-assert_eq "$(q "select count(*) from citus_tables")" 8 "the same tables after 025 again"
+assert_eq "$(q "select count(*) from citus_tables")" 9 "the same tables after 025 again"
 
 # alt_key_table_holds N: clearing_alt_key (041) holds N rows, exactly the
 # alternate keys (alt_key, alt_key2) of the applied records, each in its
@@ -136,7 +139,7 @@ q "drop table clearing_reconcile_break, clearing_break_decision cascade;
 q "delete from clearing_schema_version where version >= $citus_v" >/dev/null
 q "alter table clearing_dedupe_event drop column shard" >/dev/null
 cl init -q || fail "init distributing a loaded database"
-assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 7 \
+assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 8 \
 	"distributed on upgrade"
 journal_dump >"$TMP/up_journal_after"
 cmp -s "$TMP/up_journal_before" "$TMP/up_journal_after" ||
@@ -313,7 +316,7 @@ db_also_drop "cl_citus_scn_$$"
 createdb "cl_citus_scn_$$" && sh "$CL_DB_SETUP" "cl_citus_scn_$$"
 export PGDATABASE="cl_citus_scn_$$"
 scenario citus
-assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 7 \
+assert_eq "$(q "select count(*) from citus_tables where citus_table_type = 'distributed'")" 8 \
 	"the scenario ran on distributed tables"
 grep -q '^\$ load --tenant t1 .*changed-amount.ach -> 4$' "$TMP/scn.citus" ||
 	fail "a changed re-upload is held: $(cat "$TMP/scn.citus")"
@@ -655,10 +658,7 @@ emit '\echo @@write classify_alt_stage_citus' "EXPLAIN $(stmt classify_alt_stage
 # the sample's probe: the sampled records' ordinals in the stage
 emit '\echo @@plan classify_sample_citus' "PREPARE s AS $(stmt classify_sample_citus)" '\g /dev/null' \
 	"EXPLAIN EXECUTE s('{1,2,10,20}')" '\g'
-# (the exact-key join on Citus: counted, its conflicts read, its plain
-# duplicates journaled on the workers, load_write_duplicates_citus)
-for n in classify_pending_citus classify_exact_count_citus classify_exact_conflicts_citus \
-	 load_write_duplicates_citus classify_near explain_park_rejected \
+for n in classify_pending_citus classify_exact_citus classify_near explain_park_rejected \
 	 classify_rule_v1_citus classify_rule_batch_citus classify_alt_citus \
 	 explain_park_held; do
 	emit "\\echo @@plan $n" "EXPLAIN $(stmt $n)" '\g'
@@ -672,6 +672,9 @@ emit "\\echo @@plan apply_raced_match_citus" "EXPLAIN $(stmt apply_raced_match_c
 # (its load id as a constant: Citus plans no EXPLAIN EXECUTE of a
 # repartitioned INSERT ... SELECT with a parameter; the loader's
 # PQexecParams runs it)
+# the exact-key join's plain duplicates journaled from where it wrote them
+# (0057; classify_exact_citus, explained above, wrote them)
+emit '\echo @@write load_write_duplicates_citus' "EXPLAIN $(stmt load_write_duplicates_citus)" '\g'
 emit '\echo @@write apply_alt_keys_citus' \
 	"EXPLAIN $(stmt apply_alt_keys_citus | sed 's/\$1::bigint/999999/')" '\g'
 emit 'ROLLBACK;'
@@ -695,11 +698,11 @@ awk -v shards="$shards" '
 		} else probe = 1 }
 	/Task Count: / { if ($3 > tasks[name]) tasks[name] = $3 }
 	END {
-		if (seen != 12) { print "explained " seen " statements, not 12"; bad = 1 }
+		if (seen != 10) { print "explained " seen " statements, not 10"; bad = 1 }
 		for (n in tasks) if (tasks[n] != shards || !reads[n]) { print n ": " tasks[n] " tasks, " reads[n] " shard reads"; bad = 1 }
 		exit bad
 	}' "$TMP/plans" >"$TMP/plans.bad" || fail "$(head -c 4000 "$TMP/plans.bad")"
-echo "  12 statements, $(grep -cE ' on clearing_(record|quarantine|alt_key|dedupe_event)_[0-9]' "$TMP/plans") shard reads, each an index probe per staged record"
+echo "  10 statements, $(grep -cE ' on clearing_(record|quarantine|alt_key|dedupe_event)_[0-9]' "$TMP/plans") shard reads, each an index probe per staged record"
 # the probes of the distributed stage (migration 035): each task joins one
 # shard of clearing_stage, read by its load_id, with the same shard of
 # clearing_record (co-located: the shards of one hash range), by index,
@@ -744,27 +747,33 @@ awk '
 		if (stage == "" || rec == "" || range[stage] != range[rec]) {
 			print name ": a task joins stage shard " stage " with record shard " rec; bad = 1 } }
 	END { check()
-		if (seen != 12 || tasks < 12 || recs < tasks) { print "co-located plans: " seen " statements, " tasks " tasks, " recs " record shard reads"; bad = 1 }
+		if (seen != 10 || tasks < 10 || recs < tasks) { print "co-located plans: " seen " statements, " tasks " tasks, " recs " record shard reads"; bad = 1 }
 		exit bad
 	}' "$TMP/shardmap" "$TMP/plans" >"$TMP/plans.bad" || fail "$(head -c 4000 "$TMP/plans.bad")"
-echo "  12 statements: every task one stage shard with the same record shard, by index"
+echo "  10 statements: every task one stage shard with the same record shard, by index"
 awk '/^@@/ { name = ($1 == "@@write") ? $2 : ""; next }
 	name != "" && /INSERT\/SELECT method: repartition$/ { ok[name] = 1 }
 	END { n = split("classify_alt_stage_citus apply_alt_keys_citus", w, " ")
 		for (i = 1; i <= n; i++) if (!ok[w[i]]) { print w[i] ": not a repartitioned INSERT ... SELECT"; bad = 1 }
 		exit bad }' "$TMP/plans" >"$TMP/plans.bad" || fail "$(cat "$TMP/plans.bad"): $(grep -A3 '^@@write' "$TMP/plans")"
 echo "  the alternate keys' two writes: repartitioned, worker to worker"
-# a re-upload's duplicates journaled on the workers (0057): the INSERT ...
-# SELECT pushed down, each task writing the journal shard of its stage and
-# record shards (not pulled to the coordinator, nor repartitioned)
-awk '/^@@/ { name = $2; next }
-	name != "load_write_duplicates_citus" { next }
-	/INSERT\/SELECT method/ { print "load_write_duplicates_citus: " $0; bad = 1 }
-	/Insert on clearing_dedupe_event_[0-9]+/ { ins++ }
-	END { if (!ins) { print "load_write_duplicates_citus: no task inserts into a journal shard"; bad = 1 }
-		exit bad }' "$TMP/plans" >"$TMP/plans.bad" ||
-	fail "$(cat "$TMP/plans.bad"): $(sed -n '/^@@plan load_write_duplicates_citus/,/^@@/p' "$TMP/plans" | head -n 40)"
-echo "  a re-upload's duplicates journaled by the workers, each task in its shard"
+# a re-upload's matches written and journaled on the workers (0057): the
+# exact-key join into the shards of clearing_stage_match, its duplicates
+# from there into the journal's, each INSERT ... SELECT pushed down (one
+# task per shard writing the shard it read: no INSERT/SELECT method line,
+# which a pull to the coordinator or a repartition would print)
+for w in classify_exact_citus:clearing_stage_match load_write_duplicates_citus:clearing_dedupe_event; do
+	awk -v name="${w%%:*}" -v target="${w#*:}" -v shards="$shards" '
+		/^@@/ { on = ($2 == name); next }
+		!on { next }
+		/INSERT\/SELECT method/ { print name ": " $0; bad = 1 }
+		$0 ~ "Insert on " target "_[0-9]+" { ins++ }
+		/Task Count: / { tasks = $3 }
+		END { if (ins != shards || tasks != shards) { print name ": " tasks " tasks, " ins " inserts into shards of " target ", not " shards; bad = 1 }
+			exit bad }' "$TMP/plans" >"$TMP/plans.bad" ||
+		fail "$(cat "$TMP/plans.bad"): $(sed -n "/^@@[a-z]* ${w%%:*}\$/,/^@@/p" "$TMP/plans" | head -n 40)"
+done
+echo "  a re-upload's matches and their journal rows written by the workers, each task in its shard"
 # one key as a constant: one shard (a router plan), as show and the
 # single-record probes see it
 plan=$(printf '%s\n' "explain select * from clearing_record r where r.tenant = 't1'
@@ -903,6 +912,7 @@ for round in 1 2; do
 	# the distributed stage (migration 035) holds no row once the loads are
 	# done, the killed one's neither (its transaction aborted)
 	assert_eq "$(q "select count(*) from clearing_stage")" 0 "round $round: the stage is empty"
+	assert_eq "$(q "select count(*) from clearing_stage_match")" 0 "round $round: no exact-key match is left (042)"
 done
 
 section "ingest: the database suite's tests on Citus"
