@@ -162,13 +162,13 @@ static enum cl_db_status alternate_keys(struct load *L)
 	return cl_copy_out(L->db, CL_SQL_CLASSIFY_MATCH_JOURNAL_CITUS, on_classified, L, &L->r->err);
 }
 
+static enum cl_db_status exact_matches_citus(struct load *L);
+
 /* Exact key matches: one INSERT ... SELECT writes the journal rows (no
  * RETURNING: a data-modifying statement's RETURNING rows are gathered in a
  * tuplestore before the first is sent, 0.9 s for a million matches); its
  * row count is the number of matches, and the conflicts among them are
  * read back through the partial index of migration 005. */
-static enum cl_db_status exact_matches_citus(struct load *L);
-
 static enum cl_db_status exact_matches(struct load *L)
 {
 	unsigned long matched;
@@ -213,8 +213,8 @@ static enum cl_db_status exact_matches_citus(struct load *L)
 		return st;
 	st = cl_db_exec(L->db, CL_SQL_CLASSIFY_EXACT_CITUS, 0, NULL, &res, &L->r->err);
 	if (st == CL_DB_OK) {
-		L->stage_matched = true;
 		matched = strtoul(PQcmdTuples(res), NULL, 10);
+		L->stage_matched = matched != 0;
 		PQclear(res);
 		st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS);
 	}
