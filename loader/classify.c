@@ -153,10 +153,8 @@ static enum cl_db_status alternate_keys(struct load *L)
 
 	if (!L->db->citus)
 		return cl_copy_out(L->db, CL_SQL_CLASSIFY_ALT, on_classified, L, &L->r->err);
-	/* the load's own rows, as the stage's: commutative */
-	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_CITUS)) != CL_DB_OK ||
-	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_ALT_STAGE_CITUS)) != CL_DB_OK ||
-	    (st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS)) != CL_DB_OK ||
+	if ((st = cl_load_exec_commutative(L, CL_SQL_CLASSIFY_ALT_STAGE_CITUS, 0, NULL, NULL)) !=
+		    CL_DB_OK ||
 	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_ALT_CITUS)) != CL_DB_OK)
 		return st;
 	return cl_copy_out(L->db, CL_SQL_CLASSIFY_MATCH_JOURNAL_CITUS, on_classified, L, &L->r->err);
@@ -202,24 +200,17 @@ static enum cl_db_status exact_matches(struct load *L)
  * be explained, parked or held as on one server; the plain duplicates
  * left where they are: load.c journals them there when the outcome is
  * known (write_journal).  Both writes commute with every other load's
- * (stage.sql, stage_commutative_citus): their rows are this load's own. */
+ * (cl_load_exec_commutative): their rows are this load's own. */
 static enum cl_db_status exact_matches_citus(struct load *L)
 {
 	unsigned long matched = 0, conflicts;
 	enum cl_db_status st;
 	PGresult *res;
 
-	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_CITUS)) != CL_DB_OK)
+	if ((st = cl_load_exec_commutative(L, CL_SQL_CLASSIFY_EXACT_CITUS, 0, NULL, &matched)) !=
+	    CL_DB_OK)
 		return st;
-	st = cl_db_exec(L->db, CL_SQL_CLASSIFY_EXACT_CITUS, 0, NULL, &res, &L->r->err);
-	if (st == CL_DB_OK) {
-		matched = strtoul(PQcmdTuples(res), NULL, 10);
-		L->stage_matched = matched != 0;
-		PQclear(res);
-		st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS);
-	}
-	if (st != CL_DB_OK)
-		return st;
+	L->stage_matched = matched != 0;
 	if (!matched)
 		return CL_DB_OK;
 	if ((st = cl_db_exec(L->db, CL_SQL_CLASSIFY_EXACT_CONFLICTS_CITUS, 0, NULL, &res,
@@ -250,20 +241,12 @@ static enum cl_db_status exact_matches_citus(struct load *L)
  * after any race the unique index reports (23505: load.c retries). */
 static enum cl_db_status make_pending_citus(struct load *L)
 {
-	unsigned long pending, matched = L->r->duplicate_count + L->r->conflict_count;
+	unsigned long pending = 0, matched = L->r->duplicate_count + L->r->conflict_count;
 	enum cl_db_status st;
-	PGresult *res;
 
-	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_CITUS)) != CL_DB_OK ||
-	    (st = cl_db_exec(L->db, CL_SQL_CLASSIFY_PENDING_CITUS, 0, NULL, &res, &L->r->err)) !=
-		    CL_DB_OK)
+	if ((st = cl_load_exec_commutative(L, CL_SQL_CLASSIFY_PENDING_CITUS, 0, NULL, &pending)) !=
+	    CL_DB_OK)
 		return st;
-	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS)) != CL_DB_OK) {
-		PQclear(res);
-		return st;
-	}
-	pending = strtoul(PQcmdTuples(res), NULL, 10);
-	PQclear(res);
 	if (pending + matched != L->r->records) {
 		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "race",
 			     "%lu records matched, %lu pending, of %lu: another load applied keys "

@@ -168,6 +168,21 @@ static void record_rejected(struct load *L)
 	r->load_id = 0;
 }
 
+enum cl_db_status cl_load_exec_commutative(struct load *L, const char *sql, int nparams,
+					   const char *const *params, unsigned long *rows)
+{
+	enum cl_db_status st;
+	PGresult *res;
+
+	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_CITUS)) != CL_DB_OK ||
+	    (st = cl_db_exec(L->db, sql, nparams, params, &res, &L->r->err)) != CL_DB_OK)
+		return st;
+	if (rows)
+		*rows = strtoul(PQcmdTuples(res), NULL, 10);
+	PQclear(res);
+	return cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS);
+}
+
 /* On Citus, this load's rows of the distributed stage deleted before its
  * COMMIT (stage.sql, stage_empty_citus): written and deleted in one
  * transaction, no other session ever sees them; a load that dies first
@@ -175,23 +190,17 @@ static void record_rejected(struct load *L)
 static enum cl_db_status empty_stage(struct load *L)
 {
 	const char *p[1] = { L->load_id };
-
 	enum cl_db_status st;
 
 	if (!L->db->citus || L->family->stage != cl_stage_file)
 		return CL_DB_OK;
-	/* commutative: no shard lock another loader waits on or holds
-	   (stage.sql, stage_commutative_citus) */
-	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_CITUS)) != CL_DB_OK ||
-	    (st = cl_db_exec(L->db, CL_SQL_STAGE_EMPTY_CITUS, 1, p, NULL, &L->r->err)) != CL_DB_OK ||
-	    (L->stage.has_alt &&
-	     (st = cl_db_exec(L->db, CL_SQL_STAGE_ALT_EMPTY_CITUS, 1, p, NULL, &L->r->err)) !=
-		     CL_DB_OK) ||
-	    (L->stage_matched &&
-	     (st = cl_db_exec(L->db, CL_SQL_STAGE_MATCH_EMPTY_CITUS, 1, p, NULL, &L->r->err)) !=
-		     CL_DB_OK))
+	if ((st = cl_load_exec_commutative(L, CL_SQL_STAGE_EMPTY_CITUS, 1, p, NULL)) != CL_DB_OK ||
+	    (L->stage.has_alt && (st = cl_load_exec_commutative(L, CL_SQL_STAGE_ALT_EMPTY_CITUS, 1,
+								  p, NULL)) != CL_DB_OK))
 		return st;
-	return cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS);
+	if (!L->stage_matched)
+		return CL_DB_OK;
+	return cl_load_exec_commutative(L, CL_SQL_STAGE_MATCH_EMPTY_CITUS, 1, p, NULL);
 }
 
 /* A rejected file whose readable records are staged: they are parked
@@ -249,24 +258,16 @@ static enum cl_db_status lock_uuid(struct load *L)
 static enum cl_db_status write_journal(struct load *L, bool duplicates)
 {
 	const char *p[1] = { duplicates ? "true" : "false" };
-	unsigned long written;
+	unsigned long written = 0;
 	enum cl_db_status st;
-	PGresult *res;
 
 	if (L->r->duplicate_count + L->r->conflict_count == 0)
 		return CL_DB_OK;
 	st = cl_db_exec(L->db, CL_SQL_LOAD_WRITE_JOURNAL, 1, p, NULL, &L->r->err);
 	if (st != CL_DB_OK || !duplicates || !L->unjournaled_duplicates)
 		return st;
-	/* commutative: the rows are this load's own (stage.sql,
-	   stage_commutative_citus) */
-	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_CITUS)) != CL_DB_OK ||
-	    (st = cl_db_exec(L->db, CL_SQL_LOAD_WRITE_DUPLICATES_CITUS, 0, NULL, &res, &L->r->err)) !=
-		    CL_DB_OK)
-		return st;
-	written = strtoul(PQcmdTuples(res), NULL, 10);
-	PQclear(res);
-	if ((st = cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS)) != CL_DB_OK)
+	if ((st = cl_load_exec_commutative(L, CL_SQL_LOAD_WRITE_DUPLICATES_CITUS, 0, NULL,
+					   &written)) != CL_DB_OK)
 		return st;
 	if (written != L->unjournaled_duplicates) {
 		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",

@@ -119,6 +119,15 @@ static inline enum cl_db_status cl_load_exec0(struct load *L, const char *sql)
 	return cl_db_exec(L->db, sql, 0, NULL, NULL, &L->r->err);
 }
 
+/* On Citus, one statement that writes or deletes only this load's own rows
+ * (its stage's, its matches', its journal's) in more than one shard, run
+ * commutative (stage.sql, stage_commutative_citus): Citus then takes no
+ * shard lock another load waits on or holds.  *rows (when not NULL): the
+ * rows it wrote or deleted. */
+enum cl_db_status cl_load_exec_commutative(struct load *L, const char *sql, int nparams,
+					   const char *const *params,
+					   unsigned long *rows) CL_MUST_CHECK;
+
 /* The hint of a file_changed error: what lets the load succeed. */
 #define CL_LOAD_HINT_FILE_CHANGED                                                            \
 	"load a file only once whoever writes it has finished (have it moved into place "  \

@@ -194,26 +194,36 @@ SELECT EXISTS (
           AS u(kind, natural_key)) c
   CROSS JOIN LATERAL ({classify_probe_exact}) r)
 
+-- fragment: classify_exact_rows
+-- The exact-key join's rows (the staged record, the applied one it
+-- matches), in the column order of classify_exact_columns.  One probe of
+-- the unique index per staged record (a lateral with LIMIT is always a
+-- nested loop over the stage): as a plain join the plan flipped with the
+-- table's size and with statistics left stale by the previous load (a
+-- hash join reads the tenant's every record, a merge join sorts them, a
+-- nested loop the wrong way round went quadratic).  (The load id is the
+-- staged record's, the load's own.)
+SELECT c.load_id, c.ordinal, c.position, r.tenant, c.kind,
+       coalesce(c.journal_key, c.natural_key),
+       CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
+       r.load_id, r.ordinal, r.position, c.shard
+FROM pg_temp.cl_stage c
+CROSS JOIN LATERAL ({classify_probe_exact}) r
+
+-- fragment: classify_exact_columns
+-- The columns classify_exact_rows fills, of a journal row (its matched
+-- key is an exact match's own: none).
+(load_id, ordinal, position, tenant, kind, natural_key, reason, matched_load_id,
+ matched_ordinal, matched_position, shard)
+
 -- name: classify_exact
 -- Exact key matches: one INSERT ... SELECT writes the journal rows of the
 -- staged records whose key this tenant has applied (duplicate: same
 -- fingerprint; conflict: other content); its row count is the number of
--- matches.  One probe of the unique index per staged record (a lateral
--- with LIMIT is always a nested loop over the stage): as a plain join the
--- plan flipped with the table's size and with statistics left stale by
--- the previous load (a hash join reads the tenant's every record, a merge
--- join sorts them, a nested loop the wrong way round went quadratic).
--- On Citus the same probe writes its rows on the workers
--- (classify_exact_citus).  (The load id is the staged record's, the
--- load's own.)
-INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
-  natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, shard)
-SELECT c.load_id, c.ordinal,
-       c.position, r.tenant, c.kind, coalesce(c.journal_key, c.natural_key),
-       CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
-       NULL, r.load_id, r.ordinal, r.position, c.shard
-FROM pg_temp.cl_stage c
-CROSS JOIN LATERAL ({classify_probe_exact}) r
+-- matches.  On Citus the same probe writes its rows on the workers
+-- (classify_exact_citus).
+INSERT INTO pg_temp.cl_event {classify_exact_columns}
+{classify_exact_rows}
 
 -- name: classify_exact_citus
 -- classify_exact on Citus: the same probe, its rows written where it ran.
@@ -227,24 +237,24 @@ CROSS JOIN LATERAL ({classify_probe_exact}) r
 -- its plain duplicates journaled from where they are
 -- (load_write_duplicates_citus):
 -- docs/design/0057-duplicates-journaled-on-the-workers.md.
-INSERT INTO clearing_stage_match (shard, load_id, ordinal, position, tenant, kind,
-  natural_key, reason, matched_load_id, matched_ordinal, matched_position)
-SELECT c.shard, c.load_id, c.ordinal,
-       c.position, r.tenant, c.kind, coalesce(c.journal_key, c.natural_key),
-       CASE WHEN r.fingerprint = c.fingerprint THEN 'duplicate' ELSE 'conflict' END,
-       r.load_id, r.ordinal, r.position
-FROM pg_temp.cl_stage c
-CROSS JOIN LATERAL ({classify_probe_exact}) r
+INSERT INTO clearing_stage_match {classify_exact_columns}
+{classify_exact_rows}
+
+-- fragment: classify_match_rows
+-- This load's rows of clearing_stage_match (classify_exact_citus) as
+-- journal rows (one server's classify_exact writes the same), for an
+-- INSERT into the journal or its rows on the coordinator.
+(load_id, ordinal, position, tenant, kind, natural_key, reason, matched_key, matched_load_id,
+ matched_ordinal, matched_position, shard)
+SELECT load_id, ordinal, position, tenant, kind, natural_key, reason, NULL, matched_load_id,
+       matched_ordinal, matched_position, shard
+FROM pg_temp.cl_stage_match
 
 -- name: classify_exact_conflicts_citus
 -- The conflicts among classify_exact_citus's matches as journal rows on
 -- the coordinator, to be explained, parked or held as on one server; its
 -- row count is the number of conflicts.
-INSERT INTO pg_temp.cl_event (load_id, ordinal, position, tenant, kind,
-  natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, shard)
-SELECT load_id, ordinal, position, tenant, kind, natural_key, reason, NULL,
-       matched_load_id, matched_ordinal, matched_position, shard
-FROM pg_temp.cl_stage_match
+INSERT INTO pg_temp.cl_event {classify_match_rows}
 WHERE reason = 'conflict'
 
 -- name: classify_conflict_rows

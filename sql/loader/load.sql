@@ -69,11 +69,7 @@ WHERE $1::boolean OR reason <> 'duplicate'
 -- shard on its worker, nothing brought to the coordinator.  Its row count
 -- must be the duplicates classify_exact_citus counted (loader/load.c).
 -- The rows are those classify_exact writes on one server.
-INSERT INTO clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
-  natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, shard)
-SELECT load_id, ordinal, position, tenant, kind, natural_key, reason, NULL,
-       matched_load_id, matched_ordinal, matched_position, shard
-FROM pg_temp.cl_stage_match
+INSERT INTO clearing_dedupe_event {classify_match_rows}
 WHERE reason = 'duplicate'
 
 -- name: load_record_archive

@@ -915,6 +915,39 @@ for round in 1 2; do
 	assert_eq "$(q "select count(*) from clearing_stage_match")" 0 "round $round: no exact-key match is left (042)"
 done
 
+section "a re-upload waits for no other tenant's load (commutative writes)"
+# Two tenants' exact re-uploads at once: A stopped at its COMMIT, holding
+# every lock its statements took (its matches written, its duplicates
+# journaled, its stage's and matches' rows deleted, all in every shard),
+# while B runs whole.  They share no key, no originator lock (those are
+# per tenant) and no feed commit (they apply nothing): B may wait for A
+# only on the shard locks Citus takes for a multi-shard modification.  By
+# default (citus.all_modifications_commutative off) a multi-shard DELETE
+# locks each shard ShareUpdateExclusive until COMMIT, which conflicts with
+# itself: B's deletes would wait for A's COMMIT, here for ever (A is
+# stopped), and timeout ends B.  The loader runs those statements
+# commutative (loader/load.c, cl_load_exec_commutative).
+"$CL_TOOLS/gen_ach" -n 300 --seed 11 >"$TMP/w1.ach"
+"$CL_TOOLS/gen_ach" -n 300 --seed 12 >"$TMP/w2.ach"
+"$CL_BIN" load --tenant wait1 "$TMP/w1.ach" >/dev/null 2>"$TMP/w.err" || fail "wait1's load: $(cat "$TMP/w.err")"
+"$CL_BIN" load --tenant wait2 "$TMP/w2.ach" >/dev/null 2>"$TMP/w.err" || fail "wait2's load: $(cat "$TMP/w.err")"
+CL_FAILPOINT=before_commit:stop "$CL_BIN_FP" load --tenant wait1 --format json "$TMP/w1.ach" \
+	>"$TMP/wa.json" 2>"$TMP/wa.err" &
+a=$!
+wait_stopped "$a" "wait1's re-upload" "$TMP/wa.err"
+set +e
+timeout 120 "$CL_BIN" load --tenant wait2 --format json "$TMP/w2.ach" >"$TMP/wb.json" 2>"$TMP/wb.err"
+rc=$?
+set -e
+kill -CONT "$a"
+[ "$rc" = 0 ] || { wait "$a" || true; fail "wait2's re-upload beside wait1's stopped one: exit $rc (124: it waited for it): $(cat "$TMP/wb.err")"; }
+grep -q '"duplicate":300[,}]' "$TMP/wb.json" || fail "wait2's re-upload: $(cat "$TMP/wb.json")"
+wait "$a" || fail "wait1's re-upload, continued: $(cat "$TMP/wa.err")"
+grep -q '"duplicate":300[,}]' "$TMP/wa.json" || fail "wait1's re-upload: $(cat "$TMP/wa.json")"
+assert_eq "$(q "select count(*) from clearing_dedupe_event where tenant in ('wait1', 'wait2') and reason = 'duplicate'")" 600 \
+	"both re-uploads journaled their duplicates"
+assert_eq "$(q "select count(*) from clearing_stage_match")" 0 "no exact-key match is left"
+
 section "ingest: the database suite's tests on Citus"
 # (docs/design/0047-citus-show-conflicts-reconcile.md) tests/db's ingest
 # tests as they are, each in a Citus database of its own (tests/db/lib.sh
