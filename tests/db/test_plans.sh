@@ -306,8 +306,13 @@ KNOWN_UNANALYZED="classify_pending history_loads_since prune_loads"
 # with the sample; each is an index probe in every other run.  Seen so
 # too for conflicts_journal (the same join of the journal by load and
 # ordinal), in the DOUBLE=1 run on 4 partitions, beside four of the others.
+# And for explain_park_held (its NOT EXISTS probe of the journal by load,
+# ordinal and shard walking the whole key index, the other partial index
+# on reason <> 'duplicate'), once in a whole CI run on 4 partitions,
+# analyzed; an index probe in every run before and in the same run's
+# sanitizers' suite.
 KNOWN_ANALYZED="history_key_events explain_quarantine conflicts_list_all conflicts_list_load
-	conflicts_changes conflicts_target conflicts_journal"
+	conflicts_changes conflicts_target conflicts_journal explain_park_held"
 
 # plans LABEL KNOWN...: run the session, check its plans
 plans() {
