@@ -298,13 +298,22 @@ enum cl_db_status cl_classify_sample(struct load *L, bool *new_file)
 {
 	struct cl_text_array kinds = { 0 }, keys = { 0 };
 	char got[8];
-	const char *p[2];
+	const char *p[3];
 	enum cl_db_status st;
 
 	/* on Citus the sampled records are read in the distributed stage by
-	   their ordinals, each probed in its own shard (a co-located join);
-	   on one server the keys are the probes' outer side */
-	if (L->db->citus) {
+	   their ordinals, each probed in its own shard (a co-located join),
+	   or, for a file not staged (L->direct), their keys joined with the
+	   records in every shard; on one server the keys are the probes'
+	   outer side */
+	if (L->db->citus && L->direct) {
+		cl_key_sample_arrays(&L->stage.sample, &kinds, &keys);
+		p[0] = L->o->tenant;
+		p[1] = cl_text_array_text(&kinds);
+		p[2] = cl_text_array_text(&keys);
+		st = cl_db_value(L->db, CL_SQL_CLASSIFY_SAMPLE_KEYS_CITUS, 3, p, got, sizeof(got),
+				 &L->r->err);
+	} else if (L->db->citus) {
 		cl_key_sample_ordinals(&L->stage.sample, &kinds);
 		p[0] = cl_text_array_text(&kinds);
 		st = cl_db_value(L->db, CL_SQL_CLASSIFY_SAMPLE_CITUS, 1, p, got, sizeof(got),

@@ -14,6 +14,8 @@
  * The names are an interface of the test suite:
  *   after_load_row, mid_copy, after_insert, after_journal, before_commit,
  *   after_commit (committed, before the report is printed),
+ *   direct_copied (a new file's records COPYed straight into clearing_record,
+ *   decision 0058: reached only on that path),
  *   init_between_migrations,
  *   init_roles_recorded (init's roles transaction: the roles recorded, before
  *   the grants and row-level security),

@@ -104,7 +104,12 @@ static enum cl_db_status take_load_id(struct load *L)
 	p[0] = L->o->tenant;
 	p[1] = L->load_id;
 	/* COPY takes no parameters: the classification queries read these */
-	return cl_db_exec(L->db, CL_SQL_LOAD_SET_CONTEXT, 2, p, NULL, &L->r->err);
+	st = cl_db_exec(L->db, CL_SQL_LOAD_SET_CONTEXT, 2, p, &res, &L->r->err);
+	if (st != CL_DB_OK)
+		return st;
+	L->row_security = strcmp(PQgetvalue(res, 0, 2), "t") == 0;
+	PQclear(res);
+	return CL_DB_OK;
 }
 
 /* The attempt's clearing_load row with its outcome, its one write of the
@@ -192,7 +197,7 @@ static enum cl_db_status empty_stage(struct load *L)
 	const char *p[1] = { L->load_id };
 	enum cl_db_status st;
 
-	if (!L->db->citus || L->family->stage != cl_stage_file)
+	if (!L->db->citus || L->family->stage != cl_stage_file || L->direct)
 		return CL_DB_OK;
 	if ((st = cl_load_exec_commutative(L, CL_SQL_STAGE_EMPTY_CITUS, 1, p, NULL)) != CL_DB_OK ||
 	    (L->stage.has_alt && (st = cl_load_exec_commutative(L, CL_SQL_STAGE_ALT_EMPTY_CITUS, 1,
@@ -308,6 +313,8 @@ static void conflict_reason(struct load *L, const char *what)
  * failing the insert with 23505) undoes both to a savepoint and the file
  * is classified in full, in the same transaction.  A retry (another load
  * applied keys of ours meanwhile) is always classified in full. */
+static enum cl_db_status copy_new_file(struct load *L);
+
 static enum cl_db_status classify_file(struct load *L)
 {
 	struct cl_load_result *r = L->r;
@@ -320,6 +327,25 @@ static enum cl_db_status classify_file(struct load *L)
 		return st;
 	if (!L->ordered_path && r->records && (st = cl_classify_sample(L, &new_file)) != CL_DB_OK)
 		return st;
+	if (L->direct && new_file) {
+		st = copy_new_file(L);
+		if (st == CL_DB_OK && L->applied)
+			return CL_DB_OK;
+		if (st != CL_DB_OK && !(st == CL_DB_RETRY && strcmp(r->err.sqlstate, "23505") == 0))
+			return st;
+		L->applied = false;
+		if ((st = cl_load_exec0(L, CL_SQL_LOAD_ROLLBACK_NEW)) != CL_DB_OK)
+			return st;
+		memset(&r->err, 0, sizeof(r->err));
+	}
+	if (L->direct) {
+		/* a file read but not staged (stage.c, cl_stage_file), found
+		   not new by its sample or by its copy's unique check: staged
+		   now and classified in full */
+		if ((st = cl_stage_file(L, true)) != CL_DB_OK)
+			return st;
+		new_file = false;
+	}
 	if (new_file) {
 		if ((st = cl_load_exec0(L, CL_SQL_LOAD_SAVEPOINT_NEW)) != CL_DB_OK)
 			return st;
@@ -345,6 +371,28 @@ static enum cl_db_status classify_file(struct load *L)
 	if (st == CL_DB_OK && r->conflict_count)
 		st = cl_explain_conflicts(L);
 	return st;
+}
+
+/* Decision 0058: a file the first read found fit (stage.c) and its sample
+ * new, COPYed straight into clearing_record to a savepoint, its stage a
+ * view of its records: the unique index's check on insert is the exact-key
+ * probe, the near-duplicate probes read the records as they read a stage
+ * (any journal row they write: a conflict, the file staged instead).  On
+ * CL_DB_OK without L->applied, or CL_DB_RETRY with 23505, the caller
+ * rolls back to the savepoint. */
+static enum cl_db_status copy_new_file(struct load *L)
+{
+	enum cl_db_status st;
+
+	if ((st = cl_load_exec0(L, CL_SQL_LOAD_SAVEPOINT_NEW)) != CL_DB_OK ||
+	    (st = cl_stage_copy_records(L)) != CL_DB_OK)
+		return st;
+	CL_FAILPOINT("direct_copied", L->db->conn);
+	if ((st = cl_classify(L, true)) != CL_DB_OK)
+		return st;
+	CL_FAILPOINT("after_journal", L->db->conn);
+	L->applied = !L->r->conflict_count;
+	return CL_DB_OK;
 }
 
 /* The records classified with the file (a new file's), else now. */
@@ -382,6 +430,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	r->reason[0] = '\0';
 	r->new_count = r->duplicate_count = r->conflict_count = 0;
 	L->in_commit = false;
+	L->quiet = false;
 	L->near_count = 0;
 	/* diff writes nothing (no load row, stage or journal rows: plan.c),
 	   so it runs for a role that may only SELECT, in a read-only

@@ -86,6 +86,17 @@ struct load {
 	bool incomplete;           /* stage.c: an error says the file ends
 	                              early (it may still be arriving) */
 	const struct cl_family_ops *family; /* how its kind of file is loaded */
+	bool direct;               /* stage.c: a first read found the file
+	                              fit to be read straight into
+	                              clearing_record (cl_stage_copy_records,
+	                              decision 0058): not staged unless the
+	                              load falls back to it (load.c) */
+	bool row_security;         /* load.c: row-level security is active
+	                              on clearing_record for this role (no
+	                              COPY into it: not direct) */
+	bool quiet;                /* stage.c: the next read reports no note
+	                              or error (the first read's, or one after
+	                              a read that reported them) */
 	bool in_commit;            /* commit.c: COMMIT was sent, a lost
 	                              connection now leaves the outcome to be
 	                              found out */
@@ -139,6 +150,11 @@ enum cl_db_status cl_load_exec_commutative(struct load *L, const char *sql, int 
  * reported through the hooks) when the file is invalid.  A retry that
  * reads other bytes than the first attempt is a file_changed error. */
 enum cl_db_status cl_stage_file(struct load *L, bool rewind) CL_MUST_CHECK;
+/* A file the first read found fit (L->direct) and the sample new: its
+ * records COPYed straight into clearing_record, the stage a view of them
+ * (stage.sql, stage_direct_view).  CL_DB_RETRY with sqlstate 23505 when a
+ * key is applied already (the load falls back to staging the file). */
+enum cl_db_status cl_stage_copy_records(struct load *L) CL_MUST_CHECK;
 /* A parser on the rewound input (plan.c reads the file again). */
 enum cl_status cl_stage_open_parser(struct load *L, struct cl_parser **p,
 				    struct cl_error *err) CL_MUST_CHECK;

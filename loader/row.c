@@ -118,16 +118,30 @@ static void copy_field(struct cl_copy_in *c, const struct cl_field *f, const str
 	}
 }
 
-void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *r, unsigned long ordinal,
-			const char *tenant, int64_t load_id, const char *journal_key)
+/* The CL_SQL_RECORD_COLUMNS of one record. */
+static void copy_record_columns(struct cl_copy_in *c, const struct cl_record *r,
+				unsigned long ordinal, const char *tenant, int64_t load_id)
 {
-	cl_copy_row(c, STAGE_COLUMNS);
 	cl_copy_text(c, tenant, false);
 	for (size_t i = 0; i < sizeof(stored_ids); i++)
 		copy_field(c, &cl_fields[stored_ids[i]], r);
 	cl_copy_int8(c, load_id);
 	cl_copy_int8(c, (int64_t)ordinal);
+}
+
+void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *r, unsigned long ordinal,
+			const char *tenant, int64_t load_id, const char *journal_key)
+{
+	cl_copy_row(c, STAGE_COLUMNS);
+	copy_record_columns(c, r, ordinal, tenant, load_id);
 	cl_copy_text(c, journal_key, false);
+}
+
+void cl_row_copy_record(struct cl_copy_in *c, const struct cl_record *r, unsigned long ordinal,
+			const char *tenant, int64_t load_id)
+{
+	cl_copy_row(c, STAGE_COLUMNS - 1);
+	copy_record_columns(c, r, ordinal, tenant, load_id);
 }
 
 /* ---- records as an array of clearing_record ---- */

@@ -46,6 +46,10 @@ const struct cl_field *cl_row_stored(size_t i);
  * index in the file as the loader counted it. */
 void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal,
 			const char *tenant, int64_t load_id, const char *journal_key);
+/* The same row without the journal key: clearing_record's own columns, for
+ * a new file COPYed straight into it (stage.c, cl_stage_copy_records). */
+void cl_row_copy_record(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal,
+			const char *tenant, int64_t load_id);
 
 /* Records as a text array of clearing_record (diff, sql/loader/plan.sql):
  * each record a composite value of the table's columns in the order

@@ -109,7 +109,11 @@ static void stage_row(struct load *L, struct cl_copy_in *c, const struct cl_reco
 {
 	char masked[CL_KEY_MAX];
 
-	cl_row_copy_staged(c, rec, ordinal, L->o->tenant, load_id, journal_key(rec, masked));
+	if (L->direct)
+		cl_row_copy_record(c, rec, ordinal, L->o->tenant, load_id);
+	else
+		cl_row_copy_staged(c, rec, ordinal, L->o->tenant, load_id,
+				   journal_key(rec, masked));
 }
 
 /* The errors of a file that ends before its end: one still being written
@@ -282,8 +286,15 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 	if (ps != CL_OK) {
 		L->unsupported = cl_error_unsupported(&e);
 		r->invalid_count++;
-		L->h->on_error(L->h->ctx, &e);
+		if (!L->quiet)
+			L->h->on_error(L->h->ctx, &e);
 		snprintf(r->reason, sizeof(r->reason), "%.511s", e.message);
+	}
+	if (p && !copying && L->quiet && cl_parser_info(p)->format != CL_FORMAT_ACH) {
+		/* direct_fit's read: only a NACHA file can be fit, no need to
+		   read the rest of any other */
+		cl_parser_free(p);
+		return CL_DB_ERROR;
 	}
 	while (p && (ps = cl_parser_next(p, &rec, &e)) != CL_END) {
 		if (cl_interrupt_signal()) {
@@ -296,20 +307,22 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 		switch (ps) {
 		case CL_OK:
 			r->records++;
-			if (copying && !(error_line && error_line >= rec->position)) {
-				stage_row(L, c, rec, r->records, load_id);
+			if (!(error_line && error_line >= rec->position)) {
+				/* (a first read's sample is the direct load's) */
 				cl_key_sample_add(&s->sample, rec->kind, rec->natural_key, r->records);
-				if (r->records == 1)
+				if (copying)
+					stage_row(L, c, rec, r->records, load_id);
+				if (copying && r->records == 1)
 					CL_FAILPOINT("mid_copy", L->db->conn);
 			}
 			error_line = 0;
 			note_record(s, rec);
 			cl_money_add(&r->money, rec->amount_minor, rec->currency);
-			if (L->h->on_progress && r->records % PROGRESS_EVERY == 0)
+			if (L->h->on_progress && !L->quiet && r->records % PROGRESS_EVERY == 0)
 				L->h->on_progress(L->h->ctx, r->records, cl_input_raw_bytes(L->in));
 			break;
 		case CL_NOTE:
-			if (L->h->on_note)
+			if (L->h->on_note && !L->quiet)
 				L->h->on_note(L->h->ctx, &e);
 			break;
 		default: /* CL_INVALID, CL_IO: nothing from this file is applied */
@@ -324,7 +337,8 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 			r->invalid_count += cl_error_count(&e);
 			if (e.line > error_line)
 				error_line = e.line;
-			L->h->on_error(L->h->ctx, &e);
+			if (!L->quiet)
+				L->h->on_error(L->h->ctx, &e);
 			/* the records read still go to the stage: a rejected
 			   file's are parked, never applied (cl_stage_file) */
 			break;
@@ -375,6 +389,12 @@ static void file_read(struct load *L)
 
 /* The first attempt's read remembered; a retry's compared with it (false:
  * the file changed). */
+static bool same_as_first(const struct load *L)
+{
+	return L->r->records == L->stage.first_records &&
+	       strcmp(L->r->sha256, L->stage.first_sha) == 0;
+}
+
 static bool same_file(struct load *L)
 {
 	struct cl_load_result *r = L->r;
@@ -385,7 +405,7 @@ static bool same_file(struct load *L)
 		s->first_records = r->records;
 		return true;
 	}
-	return r->records == s->first_records && strcmp(r->sha256, s->first_sha) == 0;
+	return same_as_first(L);
 }
 
 /* diff: the file read as for a load, nothing staged; then the whole-file
@@ -448,15 +468,14 @@ static enum cl_db_status given_checks(struct load *L, bool duplicates, bool near
 	return st;
 }
 
-enum cl_db_status cl_stage_file(struct load *L, bool rewind)
+/* What a read learns of the file, forgotten before the next read. */
+static void forget_read(struct load *L)
 {
 	struct cl_load_result *r = L->r;
 	struct load_stage *s = &L->stage;
-	struct cl_copy_in *c = cl_xmalloc(sizeof(*c));
-	enum cl_db_status st;
-	bool staged;
 
 	r->records = r->invalid_count = 0;
+	r->reason[0] = '\0';
 	memset(&r->money, 0, sizeof(r->money));
 	r->max_errors_stopped = 0;
 	s->ncompanies = 0;
@@ -465,10 +484,56 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 	s->nreturns = 0;
 	cl_trace_ranges_reset(&s->traces);
 	cl_key_sample_reset(&s->sample);
-	if (L->o->dry_run) {
-		free(c);
+}
+
+/*
+ * Decision 0058: a first attempt's file is read once without staging it
+ * (the parser alone, quiet: the read that stages or copies it reports its
+ * notes and errors).  A valid NACHA file with records, no alternate keys
+ * and no chance of a near duplicate within itself (needs_near_check) is
+ * fit to be read straight into clearing_record once its sample is found
+ * new (load.c, cl_stage_copy_records): the parser has proven its keys
+ * unique, so within the file the unique index can only fail on an applied
+ * key.  Any other file is staged, as are retries and diff, and every file
+ * when row-level security is active for the role (PostgreSQL refuses COPY
+ * FROM into such a table).
+ */
+static bool direct_fit(struct load *L, bool rewind)
+{
+	bool valid;
+
+	L->quiet = true;
+	valid = read_file(L, rewind, NULL) == CL_DB_OK;
+	L->quiet = false;
+	file_read(L);
+	return valid && L->r->records && L->stage.info.format == CL_FORMAT_ACH &&
+	       !L->stage.has_alt && !needs_near_check(L);
+}
+
+enum cl_db_status cl_stage_file(struct load *L, bool rewind)
+{
+	struct cl_load_result *r = L->r;
+	struct cl_copy_in *c;
+	enum cl_db_status st;
+	bool staged;
+	/* the file read first and not staged (direct_fit), staged now:
+	   the bytes must be the first read's */
+	bool again = L->direct;
+
+	forget_read(L);
+	if (L->o->dry_run)
 		return dry_stage(L, rewind);
+	L->direct = false;
+	if (!rewind && !r->retries && !L->row_security) {
+		if (direct_fit(L, false)) {
+			(void)same_file(L); /* the first attempt's read, remembered */
+			L->direct = true;
+			return CL_DB_OK;
+		}
+		forget_read(L);
+		rewind = true;
 	}
+	c = cl_xmalloc(sizeof(*c));
 	/* on Citus the stage is this load's rows of a distributed table
 	   (migration 035), seen through a view of the same name */
 	st = cl_load_exec0(L, L->db->citus ? CL_SQL_STAGE_CREATE_CITUS : CL_SQL_STAGE_CREATE);
@@ -483,6 +548,12 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 	L->rejected_staged = false;
 	staged = read_file(L, rewind, c) == CL_DB_OK;
 	file_read(L);
+	if (again && (r->invalid_count || (staged && !same_as_first(L)))) {
+		if (!staged)
+			cl_copy_in_abort(c, "the file changed");
+		free(c);
+		return changed(L);
+	}
 	if (!staged) {
 		/* invalid (r->invalid_count says so): the records that could be
 		   read, staged, for the load to park */
@@ -511,4 +582,48 @@ enum cl_db_status cl_stage_file(struct load *L, bool rewind)
 				   L->db->citus ? CL_SQL_STAGE_IN_FILE_NEAR_CITUS : CL_SQL_STAGE_IN_FILE_NEAR,
 				   0, NULL, near_error);
 	return st;
+}
+
+enum cl_db_status cl_stage_copy_records(struct load *L)
+{
+	struct cl_load_result *r = L->r;
+	struct cl_copy_in *c;
+	unsigned long long rows = 0;
+	enum cl_db_status st;
+
+	if ((st = cl_load_exec0(L, CL_SQL_STAGE_DIRECT_VIEW)) != CL_DB_OK)
+		return st;
+	c = cl_xmalloc(sizeof(*c));
+	if ((st = cl_copy_in_begin(c, L->db, CL_SQL_STAGE_DIRECT_COPY, &r->err)) != CL_DB_OK) {
+		free(c);
+		return st;
+	}
+	forget_read(L);
+	if (read_file(L, true, c) != CL_DB_OK) {
+		/* interrupted (the COPY is aborted), or valid at the first read
+		   and not now: it changed since (the error was reported) */
+		if (r->invalid_count)
+			cl_copy_in_abort(c, "invalid file");
+		free(c);
+		if (!r->invalid_count)
+			return CL_DB_ERROR;
+		file_read(L);
+		return changed(L);
+	}
+	st = cl_copy_in_end(c, &rows, &r->err);
+	free(c);
+	/* a later read of this attempt (the fall back to a stage) reports
+	   nothing again */
+	L->quiet = true;
+	file_read(L);
+	if (st != CL_DB_OK)
+		return st;
+	if (!same_as_first(L))
+		return changed(L);
+	if (rows != r->records) {
+		cl_error_set(&r->err, cl_input_name(L->in), 0, "internal",
+			     "%llu records copied of %lu read: nothing applied", rows, r->records);
+		return CL_DB_ERROR;
+	}
+	return CL_DB_OK;
 }

@@ -600,6 +600,21 @@ FROM pg_temp.cl_stage c
 CROSS JOIN LATERAL ({classify_probe_exact}) r
 WHERE c.ordinal = ANY ($1::bigint[])
 
+-- name: classify_sample_keys_citus
+-- classify_sample on Citus for a file read straight into clearing_record
+-- (loader/load.c: no stage to read the sampled records from): tenant $1,
+-- kinds $2 and keys $3 (text arrays of equal length), an inner join of the
+-- keys with the records, so every shard's task probes its shard's unique
+-- index for the keys whose shard value is its own.
+SELECT EXISTS (
+  SELECT 1
+  FROM clearing_record r
+  JOIN ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]))
+         AS u(kind, natural_key)
+    ON r.kind = u.kind AND r.natural_key = u.natural_key
+   AND r.shard = clearing_shard(u.kind, u.natural_key)
+  WHERE r.tenant = $1)
+
 -- name: classify_near_wanted_citus
 -- classify_near_wanted on Citus, for tenant $1.  The stage's question
 -- with LIMIT 1, which Citus sends to each shard (an EXISTS of the

@@ -9,9 +9,13 @@ SELECT pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('clearing_load', 'lo
 
 -- name: load_set_context
 -- Tenant $1 and load_id $2 as settings of this transaction: COPY takes no
--- parameters, and the classification statements read these.
+-- parameters, and the classification statements read these.  The last
+-- value says if row-level security is active on clearing_record for this role
+-- (init --row-security on)?  PostgreSQL refuses COPY FROM into such a
+-- table, so a new file is then staged (loader/stage.c, direct_fit).
 SELECT pg_catalog.set_config('clearing_load.tenant', $1, true),
-       pg_catalog.set_config('clearing_load.load_id', $2, true)
+       pg_catalog.set_config('clearing_load.load_id', $2, true),
+       pg_catalog.row_security_active('clearing_record'::pg_catalog.regclass)
 
 -- name: load_insert_row
 -- The clearing_load row of this attempt, written once with what became of

@@ -19,6 +19,9 @@ DECLARE
   root oid := 'clearing_record'::pg_catalog.regclass;
   part record;
 BEGIN
+  -- the views of a previous new file's direct load in this session
+  -- (stage_direct_view) outlive their transaction
+  DROP VIEW IF EXISTS pg_temp.cl_pending, pg_temp.cl_stage;
   EXECUTE pg_catalog.format(
     'CREATE TEMPORARY TABLE cl_stage (LIKE clearing_record, journal_key text) %s '
     'ON COMMIT DROP', coalesce('PARTITION BY ' || pg_catalog.pg_get_partkeydef(root), ''));
@@ -39,6 +42,41 @@ $stage$
 -- name: stage_copy
 -- Every record streamed into the stage, in binary (loader/db.h).
 COPY pg_temp.cl_stage ({record_columns}, journal_key) FROM STDIN (FORMAT binary)
+
+-- name: stage_direct_view
+-- A new file read straight into clearing_record (loader/stage.c,
+-- cl_stage_copy_records; decision 0058): its stage is a view of this
+-- load's records (clearing_record_load_ordinal), so the probes that follow
+-- (classify.sql: the near duplicates) read them as they read a stage.  No
+-- key as the journal keeps it: any journal row the probes write makes the
+-- load fall back to a real stage (loader/load.c).  The load id is a
+-- constant (a Citus worker has no setting clearing_load.load_id).  The
+-- view outlives the transaction: the next stage's creation drops it.  On
+-- Citus a temporary view is the coordinator's own (not propagated).
+DO $direct$
+DECLARE
+  ddl text := pg_catalog.current_setting('citus.enable_ddl_propagation', true);
+BEGIN
+  IF ddl IS NOT NULL THEN
+    PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
+  END IF;
+  DROP VIEW IF EXISTS pg_temp.cl_pending, pg_temp.cl_stage;
+  EXECUTE pg_catalog.format(
+    'CREATE TEMPORARY VIEW cl_stage AS '
+    'SELECT r.*, NULL::text AS journal_key FROM clearing_record r WHERE r.load_id = %s',
+    pg_catalog.current_setting('clearing_load.load_id')::bigint);
+  IF ddl IS NOT NULL THEN
+    PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', ddl, true);
+  END IF;
+END
+$direct$
+
+-- name: stage_direct_copy
+-- A new file's records straight into clearing_record, in binary: the
+-- unique index's check on insert is the exact-key probe (a key applied
+-- already, or by a concurrent load, fails it with 23505 and the load falls
+-- back to its stage: loader/load.c).
+COPY clearing_record ({record_columns}) FROM STDIN (FORMAT binary)
 
 -- name: stage_create_citus
 -- The stage on Citus (docs/design/0046-distributed-stage.md): this load's

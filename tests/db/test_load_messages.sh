@@ -1,11 +1,13 @@
 #!/bin/sh
-# A file that changes under the loader.  The loader reads each file once:
-# what it applies is what it read, and the SHA-256 it records is of those
-# bytes.  A change it has not read yet is read (the file's own checks then
-# decide); a retry (a key applied by another load meanwhile) that reads
-# other bytes than the first attempt applies nothing: the attempt is
-# recorded as rejected (exit 3), in words an operator can read, no
-# "(SQLSTATE none)", "nothing applied" said once.
+# A file that changes under the loader.  What the loader applies is what
+# it read, and the SHA-256 it records is of those bytes.  A file read once
+# (staged) reads a change it has not read yet (the file's own checks then
+# decide); a new NACHA file is read twice (first alone, then COPYed into
+# the records: decision 0058), and a retry (a key applied by another load
+# meanwhile) reads the file again: when a later read's bytes are not the
+# first's, nothing is applied: the attempt is recorded as rejected (exit
+# 3), in words an operator can read, no "(SQLSTATE none)", "nothing
+# applied" said once.
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
 : "${CL_BIN_FP:?CL_BIN_FP must name the failpoint build}"
@@ -43,17 +45,33 @@ grep -q "g.ach:[0-9]*: error: batch [0-9]* total \(debit\|credit\) mismatch" "$T
 	fail "the broken batch is not named: $(cat "$TMP/err")"
 assert_eq "$(q "select count(*) from clearing_record")" 0 "nothing applied (1)"
 
-# 2. a cosmetic change read the same way: applied, and the recorded
-# SHA-256 is that of the bytes read, the changed file
+# 2. a cosmetic change to a new NACHA file between its two reads (the
+# loader stops at the first record it COPYs into the records, the second
+# read): the bytes are not the first read's: rejected, nothing applied
 "$CL_TOOLS/gen_ach" -n 20000 >"$TMP/f.ach"
 last=$(grep -n '^6' "$TMP/f.ach" | tail -n 1 | cut -d: -f1)
 stopped env CL_FAILPOINT=mid_copy:stop "$CL_BIN_FP" load "$TMP/f.ach"
 printf 'CHANGED UNDER LOADER  ' | dd of="$TMP/f.ach" bs=1 seek=$(((last - 1) * 95 + 54)) conv=notrunc 2>/dev/null
 resume
+assert_eq "$rc" 3 "a new NACHA file changed between its reads: exit status"
+assert_eq "$(q "select outcome || ' ' || (reason like 'the file changed while it was loaded%')::text
+	from clearing_load where file_name like '%f.ach'")" "rejected true" \
+	"a new NACHA file changed between its reads: recorded"
+assert_eq "$(q "select count(*) from clearing_record")" 0 "nothing applied (2)"
+
+# 2b. a cosmetic change read the same way in a file read once (ISO 20022,
+# staged): applied, and the recorded SHA-256 is that of the bytes read,
+# the changed file
+"$CL_TOOLS/gen_iso" --type pain.001 --tx 4000 --start 1 --seed 3 --msg-id M9 >"$TMP/f.xml"
+stopped env CL_FAILPOINT=mid_copy:stop "$CL_BIN_FP" load "$TMP/f.xml"
+at=$(grep -b -o '<Ustrd>Invoice [0-9]*</Ustrd>' "$TMP/f.xml" | tail -n 1 | cut -d: -f1)
+printf 'f' | dd of="$TMP/f.xml" bs=1 seek=$((at + 13)) conv=notrunc 2>/dev/null
+grep -q '<Ustrd>Invoicf [0-9]*</Ustrd>' "$TMP/f.xml" || fail "the test did not change the file (2b)"
+resume
 assert_eq "$rc" 0 "a cosmetic change read while loading: exit status"
 assert_eq "$(q "select sha256 from clearing_load where outcome = 'committed'")" \
-	"$(sha256sum "$TMP/f.ach" | cut -d' ' -f1)" "the SHA-256 of the bytes read"
-assert_eq "$(q "select count(*) from clearing_record")" 20000 "every record once"
+	"$(sha256sum "$TMP/f.xml" | cut -d' ' -f1)" "the SHA-256 of the bytes read"
+assert_eq "$(q "select count(*) from clearing_record")" 4000 "every record once"
 
 # 3. changed between attempts: a pain.001 loader stops after classifying;
 # meanwhile another load applies one of its payments and the file's first

@@ -61,4 +61,24 @@ assert_eq "$rc" 4 "unsampled conflict: exit status (held)"
 assert_eq "$(field outcome):$(field conflict):$(field retries)" held:1:0 "unsampled conflict"
 assert_eq "$(records_of g)" 0 "unsampled conflict: nothing applied"
 assert_eq "$(events_of g)" "conflict:3" "unsampled conflict: journal"
+# 5. which files are read straight into clearing_record (decision 0058),
+#    seen by the failpoint direct_copied, reached only on that path: a new
+#    NACHA file (killed there: nothing applied; then loaded whole), not
+#    its re-upload, not an ISO 20022 file
+fp() { rc=0; env CL_FAILPOINT=direct_copied:kill "$CL_BIN_FP" load --format json "$@" \
+	>"$TMP/out" 2>"$TMP/err" || rc=$?; }
+gen h --entries 300 --start 30001 --effective 261201
+fp "$TMP/h"
+assert_eq "$rc" 137 "new NACHA file: killed at direct_copied (the direct path)"
+assert_eq "$(q "select count(*) from clearing_record r join clearing_load l using (load_id)
+		where l.file_name like '%/h'")" 0 "new NACHA file killed: nothing applied"
+cl_load "$TMP/h" >"$TMP/out" || fail "new NACHA file after the kill exited $?"
+assert_eq "$(field outcome):$(field new):$(field duplicate)" committed:300:0 "new NACHA file, loaded again"
+fp "$TMP/h"
+assert_eq "$rc" 0 "re-upload: the staged path (direct_copied not reached): $(cat "$TMP/err")"
+assert_eq "$(field outcome):$(field new):$(field duplicate)" committed:0:300 "re-upload"
+"$CL_TOOLS/gen_iso" --type pain.001 --tx 50 >"$TMP/i.xml"
+fp "$TMP/i.xml"
+assert_eq "$rc" 0 "ISO 20022 file: the staged path (direct_copied not reached): $(cat "$TMP/err")"
+assert_eq "$(field outcome):$(field new)" committed:50 "ISO 20022 file"
 echo "ok   test_new_file"

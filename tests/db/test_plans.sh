@@ -273,12 +273,15 @@ explain_exec backlog_statements "'$TENANT'"
 # definitions of the stage (LIKE) and of the load's journal rows (WITH NO
 # DATA) and the schema's catalog lookups; and the Citus forms (NAME_citus,
 # run only on a Citus database: tests/citus/run.sh reads their plans;
-# reconcile_citus_*, reconcile's copy and its statements reading it, 0052).
+# reconcile_citus_*, reconcile's copy and its statements reading it, 0052);
+# and a new file's direct load (0058): the view of its records that stands
+# for the stage (the stage's readers are explained) and its COPY into
+# clearing_record (a write, no plan).
 for n in $("$CL_TOOLS/loader_sql" --list); do
 	case $n in *_citus | reconcile_citus_*) continue ;; esac
 	"$CL_TOOLS/loader_sql" "$n" | grep -Eq '(FROM|JOIN|INTO|UPDATE)[[:space:]]+clearing_(record|dedupe_event|load)([^_a-z.]|$)' ||
 		continue
-	case " $EXPLAINED stage_create classify_event_create schema_count_partitions plan_record_columns " in
+	case " $EXPLAINED stage_create classify_event_create schema_count_partitions plan_record_columns stage_direct_view stage_direct_copy " in
 	*" $n "*) ;;
 	*) fail "statement $n reads the history but test_plans.sh does not explain it" ;;
 	esac
