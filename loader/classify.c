@@ -116,9 +116,15 @@ static enum cl_db_status near_duplicates(struct load *L)
 	enum cl_db_status st;
 	bool yes;
 
-	if ((st = ask(L, CL_SQL_CLASSIFY_NEAR_WANTED, CL_SQL_CLASSIFY_NEAR_WANTED_CITUS,
-		      &yes)) != CL_DB_OK || !yes)
+	/* a file copied straight into the records (load.c) was asked
+	   before its copy: its own records are the tenant's now */
+	if (L->direct)
+		yes = L->direct_near_wanted;
+	else if ((st = ask(L, CL_SQL_CLASSIFY_NEAR_WANTED, CL_SQL_CLASSIFY_NEAR_WANTED_CITUS,
+			   &yes)) != CL_DB_OK)
 		return st;
+	if (!yes)
+		return CL_DB_OK;
 	/* one statement on both (Citus: the distributed stage's pending
 	   rows, classify_pending_citus) */
 	st = cl_copy_out(L->db, CL_SQL_CLASSIFY_NEAR, on_classified, L, &L->r->err);
@@ -161,6 +167,13 @@ static enum cl_db_status alternate_keys(struct load *L)
 }
 
 static enum cl_db_status exact_matches_citus(struct load *L);
+
+enum cl_db_status cl_classify_ask_near(struct load *L)
+{
+	/* (plan.sql's question: the tenant's applied ACH records) */
+	return ask(L, CL_SQL_PLAN_NEAR_WANTED, CL_SQL_CLASSIFY_TENANT_NEAR_CITUS,
+		   &L->direct_near_wanted);
+}
 
 /* Exact key matches: one INSERT ... SELECT writes the journal rows (no
  * RETURNING: a data-modifying statement's RETURNING rows are gathered in a

@@ -384,7 +384,8 @@ static enum cl_db_status copy_new_file(struct load *L)
 {
 	enum cl_db_status st;
 
-	if ((st = cl_load_exec0(L, CL_SQL_LOAD_SAVEPOINT_NEW)) != CL_DB_OK ||
+	if ((st = cl_classify_ask_near(L)) != CL_DB_OK ||
+	    (st = cl_load_exec0(L, CL_SQL_LOAD_SAVEPOINT_NEW)) != CL_DB_OK ||
 	    (st = cl_stage_copy_records(L)) != CL_DB_OK)
 		return st;
 	CL_FAILPOINT("direct_copied", L->db->conn);
@@ -431,6 +432,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	r->new_count = r->duplicate_count = r->conflict_count = 0;
 	L->in_commit = false;
 	L->quiet = false;
+	L->direct = false; /* the family's stage says (stage.c, direct_fit) */
 	L->near_count = 0;
 	/* diff writes nothing (no load row, stage or journal rows: plan.c),
 	   so it runs for a role that may only SELECT, in a read-only

@@ -91,6 +91,9 @@ struct load {
 	                              clearing_record (cl_stage_copy_records,
 	                              decision 0058): not staged unless the
 	                              load falls back to it (load.c) */
+	bool direct_near_wanted;   /* classify.c: before a direct copy, had the
+	                              tenant applied ACH records (a near-
+	                              duplicate search worth it)? */
 	bool row_security;         /* load.c: row-level security is active
 	                              on clearing_record for this role (no
 	                              COPY into it: not direct) */
@@ -177,6 +180,10 @@ enum cl_db_status cl_classify_citus_settings(struct load *L) CL_MUST_CHECK;
  * them with this load's journal rows (classify.sql,
  * classify_pending_local_citus); nothing elsewhere or when done. */
 enum cl_db_status cl_classify_pending_local(struct load *L) CL_MUST_CHECK;
+/* Before a file is copied straight into the records (L->direct): has the
+ * tenant applied ACH records?  Afterwards its own would answer yes: the
+ * near-duplicate probes then read L->direct_near_wanted. */
+enum cl_db_status cl_classify_ask_near(struct load *L) CL_MUST_CHECK;
 /* Does the sample of the staged keys (key_sample.h) find none applied?
  * Then *new_file: the file is taken for new (load.c). */
 enum cl_db_status cl_classify_sample(struct load *L, bool *new_file) CL_MUST_CHECK;
