@@ -5,8 +5,10 @@
  *
  *   load.c      one file: the load row, the attempts, the outcome, the
  *    |           journal rows appended once the outcome is known
- *    |-> stage.c     read the file once: every record into cl_stage,
- *    |               the in-file checks (a key twice, a payment twice)
+ *    |-> stage.c     read the file: every record into cl_stage, the
+ *    |               in-file checks (a key twice, a payment twice); a
+ *    |               new NACHA file read first alone, then COPYed
+ *    |               straight into clearing_record (decision 0058)
  *    |-> classify.c  originator locks; duplicates, conflicts and near
  *    |               duplicates against applied records, as the load's
  *    |               journal rows (cl_event); what the exact keys left,

@@ -1,5 +1,7 @@
-/* stage.c - read the file once: every record into pg_temp.cl_stage, and
- * the checks that need the whole file (a key twice, a payment twice). */
+/* stage.c - read the file: every record into pg_temp.cl_stage, and the
+ * checks that need the whole file (a key twice, a payment twice); or, for
+ * a new NACHA file, a first read alone and then its records straight into
+ * clearing_record (direct_fit, cl_stage_copy_records: decision 0058). */
 #include "loader/load_int.h"
 
 #include <libpq-fe.h>
