@@ -188,8 +188,9 @@ enum cl_db_status cl_load_exec_commutative(struct load *L, const char *sql, int 
 	return cl_load_exec0(L, CL_SQL_STAGE_COMMUTATIVE_DEFAULT_CITUS);
 }
 
-/* On Citus, this load's rows of the distributed stage deleted before its
- * COMMIT (stage.sql, stage_empty_citus): written and deleted in one
+/* A direct load's views of its records dropped before its COMMIT; on
+ * Citus, this load's rows of the distributed stage deleted then
+ * (stage.sql, stage_empty_citus): written and deleted in one
  * transaction, no other session ever sees them; a load that dies first
  * leaves only rows of an aborted transaction, which no one sees either. */
 static enum cl_db_status empty_stage(struct load *L)
@@ -197,7 +198,9 @@ static enum cl_db_status empty_stage(struct load *L)
 	const char *p[1] = { L->load_id };
 	enum cl_db_status st;
 
-	if (!L->db->citus || L->family->stage != cl_stage_file || L->direct)
+	if (L->direct) /* no stage: its views (stage.sql, stage_direct_drop) */
+		return cl_load_exec0(L, CL_SQL_STAGE_DIRECT_DROP);
+	if (!L->db->citus || L->family->stage != cl_stage_file)
 		return CL_DB_OK;
 	if ((st = cl_load_exec_commutative(L, CL_SQL_STAGE_EMPTY_CITUS, 1, p, NULL)) != CL_DB_OK ||
 	    (L->stage.has_alt && (st = cl_load_exec_commutative(L, CL_SQL_STAGE_ALT_EMPTY_CITUS, 1,
@@ -319,7 +322,7 @@ static enum cl_db_status classify_file(struct load *L)
 {
 	struct cl_load_result *r = L->r;
 	enum cl_db_status st;
-	bool new_file = false;
+	bool new_file = false, journaled = false; /* after_journal reached */
 
 	L->applied = false;
 	if ((st = cl_classify_lock_originators(L)) != CL_DB_OK ||
@@ -329,6 +332,7 @@ static enum cl_db_status classify_file(struct load *L)
 		return st;
 	if (L->direct && new_file) {
 		st = copy_new_file(L);
+		journaled = st == CL_DB_OK;
 		if (st == CL_DB_OK && L->applied)
 			return CL_DB_OK;
 		if (st != CL_DB_OK && !(st == CL_DB_RETRY && strcmp(r->err.sqlstate, "23505") == 0))
@@ -350,8 +354,10 @@ static enum cl_db_status classify_file(struct load *L)
 		if ((st = cl_load_exec0(L, CL_SQL_LOAD_SAVEPOINT_NEW)) != CL_DB_OK)
 			return st;
 		st = cl_classify(L, true);
-		if (st == CL_DB_OK)
+		if (st == CL_DB_OK && !journaled) {
 			CL_FAILPOINT("after_journal", L->db->conn);
+			journaled = true;
+		}
 		if (st == CL_DB_OK && !r->conflict_count) {
 			st = cl_apply_new(L);
 			if (st == CL_DB_OK) {
@@ -366,7 +372,7 @@ static enum cl_db_status classify_file(struct load *L)
 		memset(&r->err, 0, sizeof(r->err));
 	}
 	st = cl_classify(L, false);
-	if (st == CL_DB_OK && !new_file) /* once an attempt */
+	if (st == CL_DB_OK && !journaled) /* once an attempt */
 		CL_FAILPOINT("after_journal", L->db->conn);
 	if (st == CL_DB_OK && r->conflict_count)
 		st = cl_explain_conflicts(L);

@@ -247,17 +247,18 @@ static enum cl_db_status in_file_check(struct load *L, const char *sql, int npar
 	return CL_DB_OK;
 }
 
-/* A retry read other bytes than the first attempt: the file was changed
- * while the loader was at it.  Nothing was committed. */
+/* A later read (a retry's, or a new NACHA file's second or third:
+ * direct_fit) read other bytes than the first: the file was changed while
+ * the loader was at it.  Nothing was committed. */
 static enum cl_db_status changed(struct load *L)
 {
 	struct cl_load_result *r = L->r;
 
 	cl_error_set(&r->err, cl_input_name(L->in), 0, "file_changed",
 		     "the file changed while it was loaded (SHA-256 or record count differs "
-		     "between attempts): nothing applied");
+		     "between reads): nothing applied");
 	cl_error_detail(&r->err,
-			"first attempt %lu records, SHA-256 %s; attempt %u %lu records, "
+			"first read %lu records, SHA-256 %s; read in attempt %u %lu records, "
 			"SHA-256 %s",
 			L->stage.first_records, L->stage.first_sha, r->retries + 1, r->records,
 			r->sha256);
@@ -265,7 +266,8 @@ static enum cl_db_status changed(struct load *L)
 	return CL_DB_ERROR;
 }
 
-/* Parse the whole file, staging every record with all its columns.  The
+/* Parse the whole file, staging every record with all its columns (or,
+ * L->direct, COPYing it into clearing_record; c NULL: nothing).  The
  * stage is dropped with the transaction. */
 static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_in *c)
 {
@@ -314,7 +316,9 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 				cl_key_sample_add(&s->sample, rec->kind, rec->natural_key, r->records);
 				if (copying)
 					stage_row(L, c, rec, r->records, load_id);
-				if (copying && r->records == 1)
+				/* (once an attempt: not in a quiet read after a
+				   read that copied) */
+				if (copying && r->records == 1 && !L->quiet)
 					CL_FAILPOINT("mid_copy", L->db->conn);
 			}
 			error_line = 0;

@@ -337,7 +337,7 @@ ANALYZE pg_temp.cl_pending
 -- name: classify_pending_all
 -- When the exact-key join matched nothing, every staged record is
 -- pending, as a view of the stage, not a copy (dropped with the stage at the
--- transaction's end).
+-- transaction's end; a direct load's before it: stage.sql, stage_direct_drop).
 CREATE TEMPORARY VIEW cl_pending AS SELECT * FROM pg_temp.cl_stage
 
 -- fragment: classify_tenant_near

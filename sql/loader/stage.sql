@@ -1,5 +1,14 @@
--- stage.sql - the file read once into pg_temp.cl_stage, and the checks
--- that need the whole file (loader/stage.c).
+-- stage.sql - the file read into pg_temp.cl_stage, or a new NACHA file
+-- straight into clearing_record (decision 0058), and the checks that need
+-- the whole file (loader/stage.c).
+
+-- fragment: stage_direct_views_dropped
+-- The views that depend on pg_temp.cl_stage, the pending records
+-- (classify_pending_all) and, on Citus, the same renamed once they were
+-- copied to the coordinator (classify_pending_local_citus); then the view
+-- that stands for the stage of a direct load (stage_direct_view).  No
+-- other object depends on them.
+DROP VIEW IF EXISTS pg_temp.cl_pending, pg_temp.cl_pending_stage, pg_temp.cl_stage
 
 -- name: stage_create
 -- The stage of one attempt: every record of the file with all its
@@ -19,9 +28,8 @@ DECLARE
   root oid := 'clearing_record'::pg_catalog.regclass;
   part record;
 BEGIN
-  -- the views of a previous new file's direct load in this session
-  -- (stage_direct_view) outlive their transaction
-  DROP VIEW IF EXISTS pg_temp.cl_pending, pg_temp.cl_stage;
+  -- (a direct load's views, should one be left: stage_direct_view)
+  {stage_direct_views_dropped};
   EXECUTE pg_catalog.format(
     'CREATE TEMPORARY TABLE cl_stage (LIKE clearing_record, journal_key text) %s '
     'ON COMMIT DROP', coalesce('PARTITION BY ' || pg_catalog.pg_get_partkeydef(root), ''));
@@ -51,8 +59,10 @@ COPY pg_temp.cl_stage ({record_columns}, journal_key) FROM STDIN (FORMAT binary)
 -- key as the journal keeps it: any journal row the probes write makes the
 -- load fall back to a real stage (loader/load.c).  The load id is a
 -- constant (a Citus worker has no setting clearing_load.load_id).  The
--- view outlives the transaction: the next stage's creation drops it.  On
--- Citus a temporary view is the coordinator's own (not propagated).
+-- view would outlive the transaction: the load drops it before its COMMIT
+-- (stage_direct_drop), and any left by a previous load of the session
+-- first.  On Citus a temporary view is the coordinator's own (not
+-- propagated).
 DO $direct$
 DECLARE
   ddl text := pg_catalog.current_setting('citus.enable_ddl_propagation', true);
@@ -60,7 +70,7 @@ BEGIN
   IF ddl IS NOT NULL THEN
     PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
   END IF;
-  DROP VIEW IF EXISTS pg_temp.cl_pending, pg_temp.cl_stage;
+  {stage_direct_views_dropped};
   EXECUTE pg_catalog.format(
     'CREATE TEMPORARY VIEW cl_stage AS '
     'SELECT r.*, NULL::text AS journal_key FROM clearing_record r WHERE r.load_id = %s',
@@ -70,6 +80,24 @@ BEGIN
   END IF;
 END
 $direct$
+
+-- name: stage_direct_drop
+-- A direct load's views dropped before its COMMIT (a temporary view
+-- outlives its transaction, and a view of clearing_record kept by a
+-- session would stand in the way of another session's ALTER TABLE).
+DO $drop$
+DECLARE
+  ddl text := pg_catalog.current_setting('citus.enable_ddl_propagation', true);
+BEGIN
+  IF ddl IS NOT NULL THEN
+    PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
+  END IF;
+  {stage_direct_views_dropped};
+  IF ddl IS NOT NULL THEN
+    PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', ddl, true);
+  END IF;
+END
+$drop$
 
 -- name: stage_direct_copy
 -- A new file's records straight into clearing_record, in binary: the

@@ -240,6 +240,7 @@ section "a load on Citus does what it does on one server"
 "$CL_TOOLS/gen_ach" -n 3000 --seed 5 >"$TMP/big.ach"
 "$CL_TOOLS/gen_ach" -n 3000 --seed 5 --skip-every 3 --bump-amount-every 7 >"$TMP/big-changed.ach"
 "$CL_TOOLS/gen_ach" -n 3000 --seed 5 --only-every 5 -e 260303 >"$TMP/big-redated.ach"
+"$CL_TOOLS/gen_ach" -n 3600 --seed 5 -e 260303 >"$TMP/big-more.ach" # 3000 re-dated, 600 new
 "$CL_TOOLS/gen_iso" --type pacs.008 --tx 3 --msg-version 02 >"$TMP/v02.xml"
 "$CL_TOOLS/gen_iso" --type pacs.008 --tx 3 --msg-version 08 >"$TMP/v08.xml"
 "$CL_TOOLS/gen_ach" -n 20 --start 5000 >"$TMP/good.ach"
@@ -291,6 +292,15 @@ scenario() {
 	run load --tenant t2 "$TMP/big-redated.ach"
 	run load --tenant t3 "$TMP/big.ach"
 	run load --tenant t3 --ach-key batch "$TMP/big-changed.ach"
+	# one session, four files: a new one (COPYed straight into the records,
+	# decision 0058), its re-dated copy with 600 new entries (near
+	# duplicates quarantined, the new ones applied: on Citus its pending
+	# records copied to the coordinator, a view that outlives the
+	# transaction), a new one again (seen failing when the direct load's
+	# view did not drop that one), an exact re-upload: each file's stage
+	# or views made and dropped in turn
+	run load --tenant t4 --on-conflict=quarantine "$TMP/big.ach" "$TMP/big-more.ach" \
+		"$TMP/good.ach" "$TMP/big.ach"
 	run loads
 	run feed --consumer c1 --format json --limit 3
 	run feed --consumer c1 --ack 4294967299
@@ -323,6 +333,8 @@ grep -q '^\$ load --tenant t1 .*changed-amount.ach -> 4$' "$TMP/scn.citus" ||
 grep -q "original.ach: nacha, 15 records: 0 new, 15 duplicate, 0 conflict" "$TMP/scn.citus" ||
 	fail "an exact re-upload: $(head -c 3000 "$TMP/scn.citus")"
 grep -q "near_duplicate" "$TMP/scn.citus" || fail "no near duplicate journaled"
+grep -q "good.ach: nacha, 20 records: 20 new, 0 duplicate, 0 conflict — committed" "$TMP/scn.citus" ||
+	fail "a new file after a quarantined one in one session: $(grep -A12 'tenant t4' "$TMP/scn.citus" | head -c 3000)"
 cp "$TMP/scn.plain" "$TMP/scn.citus" /tmp/ 2>/dev/null || true
 if ! cmp -s "$TMP/scn.plain" "$TMP/scn.citus"; then
 	diff "$TMP/scn.plain" "$TMP/scn.citus" | head -n 40 >&2

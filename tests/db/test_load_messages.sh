@@ -57,6 +57,8 @@ assert_eq "$rc" 3 "a new NACHA file changed between its reads: exit status"
 assert_eq "$(q "select outcome || ' ' || (reason like 'the file changed while it was loaded%')::text
 	from clearing_load where file_name like '%f.ach'")" "rejected true" \
 	"a new NACHA file changed between its reads: recorded"
+grep -q "f.ach: detail: first read 20000 records, SHA-256 [0-9a-f]\{64\}; read in attempt 1 20000 records" "$TMP/err" ||
+	fail "the change between reads is not said: $(cat "$TMP/err")"
 assert_eq "$(q "select count(*) from clearing_record")" 0 "nothing applied (2)"
 
 # 2b. a cosmetic change read the same way in a file read once (ISO 20022,
@@ -97,11 +99,11 @@ assert_eq "$(q "select count(*) from clearing_record where tenant = 't3'")" 2 \
 assert_eq "$(q "select outcome || ' ' || (reason like 'the file changed while it was loaded%')::text
 	from clearing_load where tenant = 't3' and file_name like '%p.xml'")" "rejected true" \
 	"the attempt is recorded"
-grep -q "^clearing-load: $TMP/p.xml: error: the file changed while it was loaded (SHA-256 or record count differs between attempts): nothing applied\$" "$TMP/err" ||
+grep -q "^clearing-load: $TMP/p.xml: error: the file changed while it was loaded (SHA-256 or record count differs between reads): nothing applied\$" "$TMP/err" ||
 	fail "no clear message: $(cat "$TMP/err")"
 if grep -q 'SQLSTATE none' "$TMP/err"; then fail "SQLSTATE none: $(cat "$TMP/err")"; fi
 # where the numbers came from, and what to do
-grep -q "^clearing-load: $TMP/p.xml: detail: first attempt 200 records, SHA-256 [0-9a-f]\{64\}; attempt 2 200 records, SHA-256 [0-9a-f]\{64\}\$" "$TMP/err" ||
+grep -q "^clearing-load: $TMP/p.xml: detail: first read 200 records, SHA-256 [0-9a-f]\{64\}; read in attempt 2 200 records, SHA-256 [0-9a-f]\{64\}\$" "$TMP/err" ||
 	fail "no detail: $(cat "$TMP/err")"
 grep -q "^clearing-load: $TMP/p.xml: hint: load a file only once whoever writes it has finished" "$TMP/err" ||
 	fail "no hint: $(cat "$TMP/err")"
