@@ -247,6 +247,9 @@ day() {
 		     where load_id > $_lid and load_id < 1000000" ||
 		log "COPY baseline failed: $(cat "$W/${_p}_copy.err" 2>/dev/null)"
 	rm -f "$W/rows.copy"
+	# logged as the loads are, so a run stopped early still gives the
+	# ratios of the points it finished
+	log "${_p}_copy: $(cat "$W/${_p}_copy.m" 2>/dev/null)"
 	_twin=$(sql "select (select count(*) from clearing_record) - (select count(*) from $TWIN.clearing_record)")
 	[ "$_twin" = 0 ] || echo "the twin differs from the table by $_twin records" >"$W/${_p}_copy.wrong"
 
