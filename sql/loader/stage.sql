@@ -7,7 +7,10 @@
 -- (classify_pending_all) and, on Citus, the same renamed once they were
 -- copied to the coordinator (classify_pending_local_citus); then the view
 -- that stands for the stage of a direct load (stage_direct_view).  No
--- other object depends on them.
+-- other object depends on them.  (One server's stage needs none dropped:
+-- its table and views go with the transaction, a direct load's views are
+-- dropped before its COMMIT; on Citus the views of a staged load outlive
+-- it, stage_create_citus drops them all.)
 DROP VIEW IF EXISTS pg_temp.cl_pending, pg_temp.cl_pending_stage, pg_temp.cl_stage
 
 -- name: stage_create
@@ -28,8 +31,6 @@ DECLARE
   root oid := 'clearing_record'::pg_catalog.regclass;
   part record;
 BEGIN
-  -- (a direct load's views, should one be left: stage_direct_view)
-  {stage_direct_views_dropped};
   EXECUTE pg_catalog.format(
     'CREATE TEMPORARY TABLE cl_stage (LIKE clearing_record, journal_key text) %s '
     'ON COMMIT DROP', coalesce('PARTITION BY ' || pg_catalog.pg_get_partkeydef(root), ''));
