@@ -4,6 +4,7 @@
 #ifdef CL_FAILPOINTS
 #include <libpq-fe.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -11,12 +12,15 @@
 
 void cl_failpoint(const char *name, struct pg_conn *conn)
 {
+	static bool reached;
 	const char *want = getenv("CL_FAILPOINT");
 	size_t n = strlen(name);
 	const char *action;
 
-	if (!want || strncmp(want, name, n) != 0 || (want[n] != '\0' && want[n] != ':'))
+	if (reached || !want || strncmp(want, name, n) != 0 ||
+	    (want[n] != '\0' && want[n] != ':'))
 		return;
+	reached = true;
 	action = want[n] == ':' ? want + n + 1 : "kill";
 	if (strcmp(action, "disconnect") == 0) {
 		if (conn && PQsocket(conn) >= 0)

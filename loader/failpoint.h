@@ -10,6 +10,10 @@
  * default), shut down its connection's socket (disconnect: the server sees
  * the client vanish, the loader sees a broken connection at its next call),
  * or SIGSTOP itself (stop: a test can act on the server, then SIGCONT it).
+ * A point acts once a process, the first time it is reached: a load that
+ * falls back (a file taken for new classified again in full, a file read
+ * again to be staged) passes it the second time, so a test stops or kills
+ * the attempt at the place it names, not at a later one.
  *
  * The names are an interface of the test suite:
  *   after_load_row, mid_copy, after_insert, after_journal, before_commit,

@@ -307,22 +307,53 @@ static void conflict_reason(struct load *L, const char *what)
 
 /* ---- one attempt at the whole file ---- */
 
-/* The file's records against the applied ones (classify.c), after the
- * originator locks.  A file none of whose sampled keys is applied (a day's
- * new file, the common case) is taken for new: classified without the
- * exact-key probes and inserted at once, so the unique index is descended
- * once per record, by the insert's own check, instead of twice.  Whatever
- * says otherwise (a conflict or near duplicate found, an applied key
- * failing the insert with 23505) undoes both to a savepoint and the file
- * is classified in full, in the same transaction.  A retry (another load
- * applied keys of ours meanwhile) is always classified in full. */
-static enum cl_db_status copy_new_file(struct load *L);
+/* A file none of whose sampled keys is applied (a day's new file, the
+ * common case) is taken for new, to savepoint cl_new: classified without
+ * the exact-key probes, the unique index's check on insert being that
+ * probe, so the index is descended once a record instead of twice.  Its
+ * records go in after the classification (inserted from the stage) or,
+ * for a file the first read found fit (stage.c, decision 0058), before it
+ * (COPYed straight into clearing_record, the stage a view of them: the
+ * near-duplicate question is asked before, or the file's own records
+ * would answer it).  L->applied when the file went in whole; else (a
+ * conflict or near duplicate journaled, or CL_DB_RETRY with 23505: an
+ * applied key the sample did not ask about) the caller undoes it to the
+ * savepoint. */
+static enum cl_db_status take_for_new(struct load *L)
+{
+	enum cl_db_status st;
 
+	if (L->direct && (st = cl_classify_ask_near(L)) != CL_DB_OK)
+		return st;
+	if ((st = cl_load_exec0(L, CL_SQL_LOAD_SAVEPOINT_NEW)) != CL_DB_OK)
+		return st;
+	if (L->direct) {
+		if ((st = cl_stage_copy_records(L)) != CL_DB_OK)
+			return st;
+		CL_FAILPOINT("direct_copied", L->db->conn);
+	}
+	if ((st = cl_classify(L, true)) != CL_DB_OK)
+		return st;
+	CL_FAILPOINT("after_journal", L->db->conn);
+	if (L->r->conflict_count)
+		return CL_DB_OK;
+	if (!L->direct && (st = cl_apply_new(L)) != CL_DB_OK)
+		return st;
+	L->applied = true;
+	return CL_DB_OK;
+}
+
+/* The file's records against the applied ones (classify.c), after the
+ * originator locks: taken for new when its sample says so, and whatever
+ * says otherwise undone to the savepoint and the file classified in full,
+ * in the same transaction (a file not staged is staged first).  A retry
+ * (another load applied keys of ours meanwhile) is always classified in
+ * full. */
 static enum cl_db_status classify_file(struct load *L)
 {
 	struct cl_load_result *r = L->r;
 	enum cl_db_status st;
-	bool new_file = false, journaled = false; /* after_journal reached */
+	bool new_file = false;
 
 	L->applied = false;
 	if ((st = cl_classify_lock_originators(L)) != CL_DB_OK ||
@@ -330,76 +361,22 @@ static enum cl_db_status classify_file(struct load *L)
 		return st;
 	if (!L->ordered_path && r->records && (st = cl_classify_sample(L, &new_file)) != CL_DB_OK)
 		return st;
-	if (L->direct && new_file) {
-		st = copy_new_file(L);
-		journaled = st == CL_DB_OK;
+	if (new_file) {
+		st = take_for_new(L);
 		if (st == CL_DB_OK && L->applied)
 			return CL_DB_OK;
 		if (st != CL_DB_OK && !(st == CL_DB_RETRY && strcmp(r->err.sqlstate, "23505") == 0))
 			return st;
-		L->applied = false;
 		if ((st = cl_load_exec0(L, CL_SQL_LOAD_ROLLBACK_NEW)) != CL_DB_OK)
 			return st;
 		memset(&r->err, 0, sizeof(r->err));
 	}
-	if (L->direct) {
-		/* a file read but not staged (stage.c, cl_stage_file), found
-		   not new by its sample or by its copy's unique check: staged
-		   now and classified in full */
-		if ((st = cl_stage_file(L, true)) != CL_DB_OK)
-			return st;
-		new_file = false;
-	}
-	if (new_file) {
-		if ((st = cl_load_exec0(L, CL_SQL_LOAD_SAVEPOINT_NEW)) != CL_DB_OK)
-			return st;
-		st = cl_classify(L, true);
-		if (st == CL_DB_OK && !journaled) {
-			CL_FAILPOINT("after_journal", L->db->conn);
-			journaled = true;
-		}
-		if (st == CL_DB_OK && !r->conflict_count) {
-			st = cl_apply_new(L);
-			if (st == CL_DB_OK) {
-				L->applied = true;
-				return CL_DB_OK;
-			}
-		}
-		if (st != CL_DB_OK && !(st == CL_DB_RETRY && strcmp(r->err.sqlstate, "23505") == 0))
-			return st;
-		if ((st = cl_load_exec0(L, CL_SQL_LOAD_ROLLBACK_NEW)) != CL_DB_OK)
-			return st;
-		memset(&r->err, 0, sizeof(r->err));
-	}
-	st = cl_classify(L, false);
-	if (st == CL_DB_OK && !journaled) /* once an attempt */
-		CL_FAILPOINT("after_journal", L->db->conn);
-	if (st == CL_DB_OK && r->conflict_count)
-		st = cl_explain_conflicts(L);
-	return st;
-}
-
-/* Decision 0058: a file the first read found fit (stage.c) and its sample
- * new, COPYed straight into clearing_record to a savepoint, its stage a
- * view of its records: the unique index's check on insert is the exact-key
- * probe, the near-duplicate probes read the records as they read a stage
- * (any journal row they write: a conflict, the file staged instead).  On
- * CL_DB_OK without L->applied, or CL_DB_RETRY with 23505, the caller
- * rolls back to the savepoint. */
-static enum cl_db_status copy_new_file(struct load *L)
-{
-	enum cl_db_status st;
-
-	if ((st = cl_classify_ask_near(L)) != CL_DB_OK ||
-	    (st = cl_load_exec0(L, CL_SQL_LOAD_SAVEPOINT_NEW)) != CL_DB_OK ||
-	    (st = cl_stage_copy_records(L)) != CL_DB_OK)
+	if (L->direct && (st = cl_stage_file(L, true)) != CL_DB_OK)
 		return st;
-	CL_FAILPOINT("direct_copied", L->db->conn);
-	if ((st = cl_classify(L, true)) != CL_DB_OK)
+	if ((st = cl_classify(L, false)) != CL_DB_OK)
 		return st;
 	CL_FAILPOINT("after_journal", L->db->conn);
-	L->applied = !L->r->conflict_count;
-	return CL_DB_OK;
+	return r->conflict_count ? cl_explain_conflicts(L) : CL_DB_OK;
 }
 
 /* The records classified with the file (a new file's), else now. */

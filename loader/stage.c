@@ -316,9 +316,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 				cl_key_sample_add(&s->sample, rec->kind, rec->natural_key, r->records);
 				if (copying)
 					stage_row(L, c, rec, r->records, load_id);
-				/* (once an attempt: not in a quiet read after a
-				   read that copied) */
-				if (copying && r->records == 1 && !L->quiet)
+				if (copying && r->records == 1)
 					CL_FAILPOINT("mid_copy", L->db->conn);
 			}
 			error_line = 0;

@@ -2,6 +2,21 @@
 -- straight into clearing_record (decision 0058), and the checks that need
 -- the whole file (loader/stage.c).
 
+-- fragment: stage_ddl_local
+-- In a DO block that declares ddl as the setting
+-- citus.enable_ddl_propagation (NULL on one server): on Citus, the DDL of
+-- temporary objects that follows is the coordinator's own, not sent to
+-- the workers, until {stage_ddl_restored}.
+IF ddl IS NOT NULL THEN
+    PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
+  END IF
+
+-- fragment: stage_ddl_restored
+-- The setting as it was before {stage_ddl_local}.
+IF ddl IS NOT NULL THEN
+    PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', ddl, true);
+  END IF
+
 -- fragment: stage_direct_views_dropped
 -- The views that depend on pg_temp.cl_stage, the pending records
 -- (classify_pending_all) and, on Citus, the same renamed once they were
@@ -68,17 +83,13 @@ DO $direct$
 DECLARE
   ddl text := pg_catalog.current_setting('citus.enable_ddl_propagation', true);
 BEGIN
-  IF ddl IS NOT NULL THEN
-    PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
-  END IF;
+  {stage_ddl_local};
   {stage_direct_views_dropped};
   EXECUTE pg_catalog.format(
     'CREATE TEMPORARY VIEW cl_stage AS '
     'SELECT r.*, NULL::text AS journal_key FROM clearing_record r WHERE r.load_id = %s',
     pg_catalog.current_setting('clearing_load.load_id')::bigint);
-  IF ddl IS NOT NULL THEN
-    PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', ddl, true);
-  END IF;
+  {stage_ddl_restored};
 END
 $direct$
 
@@ -90,13 +101,9 @@ DO $drop$
 DECLARE
   ddl text := pg_catalog.current_setting('citus.enable_ddl_propagation', true);
 BEGIN
-  IF ddl IS NOT NULL THEN
-    PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
-  END IF;
+  {stage_ddl_local};
   {stage_direct_views_dropped};
-  IF ddl IS NOT NULL THEN
-    PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', ddl, true);
-  END IF;
+  {stage_ddl_restored};
 END
 $drop$
 
@@ -129,7 +136,7 @@ DECLARE
   ddl text := pg_catalog.current_setting('citus.enable_ddl_propagation');
   pending boolean;
 BEGIN
-  PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
+  {stage_ddl_local};
   DROP VIEW IF EXISTS pg_temp.cl_pending, pg_temp.cl_pending_stage, pg_temp.cl_stage,
     pg_temp.cl_stage_pending, pg_temp.cl_alt_stage, pg_temp.cl_stage_match;
   FOREACH pending IN ARRAY ARRAY[false, true] LOOP
@@ -144,7 +151,7 @@ BEGIN
   EXECUTE pg_catalog.format(
     'CREATE TEMPORARY VIEW cl_stage_match AS SELECT * FROM clearing_stage_match WHERE load_id = %s',
     pg_catalog.current_setting('clearing_load.load_id')::bigint);
-  PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', ddl, true);
+  {stage_ddl_restored};
 END
 $stage$
 

@@ -102,6 +102,26 @@ expect_exit 0 cl init --tenant-access $LOADER=acme --row-security on
 try_refused $LOADER "select clearing_write_archive(1, '/tmp/x')" ||
 	fail "archive path of a hidden tenant: $(cat "$TMP/try.err")"
 grep -q "row security hides its tenant" "$TMP/try.err" || fail "why: $(cat "$TMP/try.err")"
+# ... and a new NACHA file, which is otherwise COPYed straight into the
+# records (decision 0058), is staged: PostgreSQL refuses COPY FROM into a
+# table whose row security is active for the role.  The failpoint
+# direct_copied (reached only on that path) kills the loader if it is taken.
+set +e
+PGPASSWORD=pw psql -XAtq -v ON_ERROR_STOP=1 "$(conn $LOADER)" \
+	-c "copy clearing_record (tenant) from stdin" </dev/null >/dev/null 2>"$TMP/try.err"
+rc=$?
+set -e
+[ "$rc" != 0 ] && grep -q "row-level security" "$TMP/try.err" ||
+	fail "COPY FROM into the records under row security: $rc $(cat "$TMP/try.err")"
+"${CL_TOOLS:?}/gen_ach" -n 40 --start 8000 >"$TMP/rls.ach"
+set +e
+PGPASSWORD=pw env CL_FAILPOINT=direct_copied:kill "${CL_BIN_FP:?}" load --db "$(conn $LOADER)" \
+	--tenant acme "$TMP/rls.ach" >/dev/null 2>"$TMP/rls.err"
+rc=$?
+set -e
+assert_eq "$rc" 0 "a new NACHA file under row security: staged, applied: $(cat "$TMP/rls.err")"
+assert_eq "$(q "select count(*) from clearing_record where tenant = 'acme'")" 40 \
+	"its records applied under row security"
 expect_exit 0 cl init --row-security off
 
 # genuine work as the loader: loads (a conflict held), ingest with its
