@@ -8,6 +8,7 @@
 
 #include "base/xmalloc.h"
 #include "gen/loader_sql.h"
+#include "loader/failpoint.h"
 #include "loader/interrupt.h"
 #include "loader/watchdog.h"
 
@@ -362,6 +363,7 @@ static bool retry_transient(struct cl_db *db, const struct cl_error *err, unsign
 			     err->message, err->sqlstate, what, n, CL_DB_MAX_RETRIES);
 		note_fn(note_ctx, &note);
 	}
+	CL_FAILPOINT_REARM(); /* a new attempt */
 	return true;
 }
 

@@ -10,9 +10,16 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+/* The point acted in this attempt. */
+static bool reached;
+
+void cl_failpoint_rearm(void)
+{
+	reached = false;
+}
+
 void cl_failpoint(const char *name, struct pg_conn *conn)
 {
-	static bool reached;
 	const char *want = getenv("CL_FAILPOINT");
 	size_t n = strlen(name);
 	const char *action;

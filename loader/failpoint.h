@@ -10,10 +10,13 @@
  * default), shut down its connection's socket (disconnect: the server sees
  * the client vanish, the loader sees a broken connection at its next call),
  * or SIGSTOP itself (stop: a test can act on the server, then SIGCONT it).
- * A point acts once a process, the first time it is reached: a load that
- * falls back (a file taken for new classified again in full, a file read
- * again to be staged) passes it the second time, so a test stops or kills
- * the attempt at the place it names, not at a later one.
+ * A point acts once an attempt, the first time it is reached: a load that
+ * falls back within its attempt (a file taken for new classified again in
+ * full, a file read again to be staged) passes it the second time, so a
+ * test stops or kills the attempt at the place it names, not at a later
+ * one.  A file's load attempt and a transaction or statement run again
+ * after a transient error are new attempts (CL_FAILPOINT_REARM at their
+ * start): a retry reaches the point again.
  *
  * The names are an interface of the test suite:
  *   after_load_row, mid_copy, after_insert, after_journal, before_commit,
@@ -37,9 +40,13 @@
 struct pg_conn;
 /* Act when CL_FAILPOINT names `name`; `conn` may be NULL. */
 void cl_failpoint(const char *name, struct pg_conn *conn);
+/* A new attempt: the point acts again. */
+void cl_failpoint_rearm(void);
 #define CL_FAILPOINT(name, conn) cl_failpoint((name), (conn))
+#define CL_FAILPOINT_REARM() cl_failpoint_rearm()
 #else
 #define CL_FAILPOINT(name, conn) ((void)0)
+#define CL_FAILPOINT_REARM() ((void)0)
 #endif
 
 #endif

@@ -411,6 +411,7 @@ static enum cl_db_status attempt(struct load *L, bool rewind)
 	enum cl_db_status st;
 	const char *outcome;
 
+	CL_FAILPOINT_REARM(); /* a new attempt */
 	r->reason[0] = '\0';
 	r->new_count = r->duplicate_count = r->conflict_count = 0;
 	L->in_commit = false;
