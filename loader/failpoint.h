@@ -16,7 +16,9 @@
  * test stops or kills the attempt at the place it names, not at a later
  * one.  A file's load attempt and a transaction or statement run again
  * after a transient error are new attempts (CL_FAILPOINT_REARM at their
- * start): a retry reaches the point again.
+ * start): a retry reaches the point again.  Anything else a command does
+ * between them is one attempt: init's migrations (init_between_migrations
+ * acts after the first), ingest's completion of earlier runs' moves.
  *
  * The names are an interface of the test suite:
  *   after_load_row, mid_copy, after_insert, after_journal, before_commit,
