@@ -110,9 +110,9 @@ best show "$CL_BIN" show --trace "$_trace" || log "show: $(cat "$W/dist_show.wro
 best start "$CL_BIN" --version
 best connect "$_psql" -XAtqc 'select 1'
 
-# the baseline: the day's rows as the loader stored them, COPYed into the
-# twin's distributed clearing_record
-psql -Xq -v ON_ERROR_STOP=1 -c "\\copy (select * from clearing_record where load_id = $_lid) to '$W/dist.copy'" &&
+# the baseline: the day's rows as the loader stored them, in the file's
+# order (curve.sh), COPYed into the twin's distributed clearing_record
+psql -Xq -v ON_ERROR_STOP=1 -c "\\copy (select * from clearing_record where load_id = $_lid order by ordinal) to '$W/dist.copy'" &&
 	(PGDATABASE=$TWIN_DB && settle) && settle &&
 	stopwatch copy psql -Xq -v ON_ERROR_STOP=1 -d "$TWIN_DB" -c "\\copy clearing_record from '$W/dist.copy'" ||
 	log "COPY baseline failed: $(cat "$W/dist_copy.err" 2>/dev/null)"
