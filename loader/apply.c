@@ -121,7 +121,7 @@ static enum cl_db_status insert_new(struct load *L)
 		if (inserted != L->r->new_count) {
 			cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",
 				     "%lu new records inserted, classification found %lu: nothing "
-				     "applied",
+				     "applied (does a trigger or rule on clearing_record drop rows?)",
 				     inserted, L->r->new_count);
 			return CL_DB_ERROR;
 		}

@@ -279,7 +279,8 @@ static enum cl_db_status write_journal(struct load *L, bool duplicates)
 		return st;
 	if (written != L->unjournaled_duplicates) {
 		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",
-			     "%lu duplicates journaled, classification found %lu: nothing applied",
+			     "%lu duplicates journaled, classification found %lu: nothing applied "
+			     "(does a trigger or rule on clearing_dedupe_event drop rows?)",
 			     written, L->unjournaled_duplicates);
 		return CL_DB_ERROR;
 	}

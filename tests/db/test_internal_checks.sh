@@ -1,0 +1,57 @@
+#!/bin/sh
+# The loader's own count checks, reached: a load counts what it read,
+# classified and inserted, and when the database applied fewer rows than it
+# sent, it says so and applies nothing from the file.  What makes the counts
+# differ here is a real one: a BEFORE INSERT trigger an administrator added
+# to clearing_record that drops a row (returns NULL), which PostgreSQL
+# allows on the owner's table; the loader's own statements are all it
+# checks.  Each path that inserts records has its check:
+#   - a new NACHA file COPYed straight into the records (decision 0058):
+#     "N records copied of M read" (loader/stage.c cl_stage_copy_records);
+#   - a staged file's INSERT of its new records: "N new records inserted,
+#     classification found M" (loader/apply.c).
+# (One server: on Citus a row trigger on a distributed table needs
+# citus.enable_unsafe_triggers, and the Citus-only checks, the journal's
+# counts, are not reachable this way.)
+. "$(dirname "$0")/lib.sh"
+: "${CL_TOOLS:?}"
+db_new
+cl init ${CL_INIT_ARGS:-} >/dev/null
+if [ "$(q "select count(*) from pg_extension where extname = 'citus'")" != 0 ]; then
+	echo "ok (one server only)"
+	exit 0
+fi
+
+q "create function drop_third() returns trigger language plpgsql as \$\$
+   begin if new.ordinal = 3 then return null; end if; return new; end \$\$"
+q "create trigger zz_drop_third before insert on clearing_record
+   for each row execute function drop_third()"
+gen() { _o=$1; shift; "$CL_TOOLS/gen_ach" "$@" >"$TMP/$_o"; }
+loaded() { q "select count(*) from clearing_load where file_name like '%/$1' and outcome = 'committed'"; }
+
+# 1. a new file, taken for new: its COPY into the records is one row short
+gen a --entries 40 --start 1 --effective 261201
+expect_exit 5 cl load "$TMP/a"
+grep -q "/a: 39 records copied of 40 read: nothing applied (does a trigger or rule on clearing_record drop rows?)" "$TMP/err" ||
+	fail "the direct COPY's count: $(cat "$TMP/err")"
+assert_eq "$(q "select count(*) from clearing_record")" 0 "nothing applied from a"
+assert_eq "$(loaded a)" 0 "no committed load of a"
+
+# 2. a staged file (one of its sampled keys applied: classified in full,
+#    its new records inserted from the stage): the insert is one row short
+gen one --entries 1 --start 1 --effective 261201
+cl load "$TMP/one" >/dev/null || fail "one-entry file"
+expect_exit 5 cl load "$TMP/a"
+grep -q "/a: 38 new records inserted, classification found 39: nothing applied (does a trigger" "$TMP/err" ||
+	fail "the staged insert's count: $(cat "$TMP/err")"
+assert_eq "$(q "select count(*) from clearing_record")" 1 "nothing applied from a, staged"
+assert_eq "$(q "select count(*) from clearing_dedupe_event")" 0 "no journal row of a"
+assert_eq "$(loaded a)" 0 "no committed load of a, staged"
+
+# 3. the trigger gone, the same file loads whole: nothing was left behind
+q "drop trigger zz_drop_third on clearing_record"
+cl load --format json "$TMP/a" >"$TMP/out" || fail "a, no trigger: exit $?"
+assert_eq "$(grep '"type":"file"' "$TMP/out" | json_field new):$(grep '"type":"file"' "$TMP/out" | json_field duplicate)" \
+	39:1 "a after the trigger"
+assert_eq "$(q "select count(*) from clearing_record")" 40 "every record of a, once"
+echo ok
