@@ -108,6 +108,7 @@ static enum cl_db_status take_load_id(struct load *L)
 	if (st != CL_DB_OK)
 		return st;
 	L->row_security = strcmp(PQgetvalue(res, 0, 2), "t") == 0;
+	L->stage_nonce = strtoll(PQgetvalue(res, 0, 3), NULL, 10);
 	PQclear(res);
 	return CL_DB_OK;
 }

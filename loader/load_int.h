@@ -64,6 +64,8 @@ struct load {
 	const char *path;
 	struct cl_input *in;       /* spooled: each attempt reads it once */
 	char load_id[24];          /* of the current attempt, as text */
+	int64_t stage_nonce;       /* of the current attempt: Citus's shared
+				      stage holds its rows under it (043) */
 	struct timespec t0;
 	struct load_stage stage;   /* stage.c */
 	unsigned long near_count;  /* classify.c: conflicts that are near duplicates */

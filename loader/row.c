@@ -130,11 +130,14 @@ static void copy_record_columns(struct cl_copy_in *c, const struct cl_record *r,
 }
 
 void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *r, unsigned long ordinal,
-			const char *tenant, int64_t load_id, const char *journal_key)
+			const char *tenant, int64_t load_id, const char *journal_key,
+			const int64_t *nonce)
 {
-	cl_copy_row(c, STAGE_COLUMNS);
+	cl_copy_row(c, STAGE_COLUMNS + (nonce != NULL));
 	copy_record_columns(c, r, ordinal, tenant, load_id);
 	cl_copy_text(c, journal_key, false);
+	if (nonce)
+		cl_copy_int8(c, *nonce);
 }
 
 void cl_row_copy_record(struct cl_copy_in *c, const struct cl_record *r, unsigned long ordinal,

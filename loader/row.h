@@ -42,10 +42,12 @@ const struct cl_field *cl_row_stored(size_t i);
 
 /* One row of the load's stage (loader/stage.c), in binary COPY: the
  * CL_SQL_RECORD_COLUMNS, then the key as the journal keeps it (accounts
- * masked; NULL: the key holds none).  `ordinal` is the record's 1-based
- * index in the file as the loader counted it. */
+ * masked; NULL: the key holds none), then, when `nonce` is not NULL, the
+ * attempt's nonce (Citus's shared stage: migration 043).  `ordinal` is the
+ * record's 1-based index in the file as the loader counted it. */
 void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal,
-			const char *tenant, int64_t load_id, const char *journal_key);
+			const char *tenant, int64_t load_id, const char *journal_key,
+			const int64_t *nonce);
 /* The same row without the journal key: clearing_record's own columns, for
  * a new file COPYed straight into it (stage.c, cl_stage_copy_records). */
 void cl_row_copy_record(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal,

@@ -115,7 +115,7 @@ static void stage_row(struct load *L, struct cl_copy_in *c, const struct cl_reco
 		cl_row_copy_record(c, rec, ordinal, L->o->tenant, load_id);
 	else
 		cl_row_copy_staged(c, rec, ordinal, L->o->tenant, load_id,
-				   journal_key(rec, masked));
+				   journal_key(rec, masked), L->db->citus ? &L->stage_nonce : NULL);
 }
 
 /* The errors of a file that ends before its end: one still being written

@@ -284,8 +284,8 @@ WHERE NOT EXISTS (
 -- exact matches must be the file's records: a key committed by another
 -- load between the two statements would be neither journaled nor pending,
 -- so the loader then retries the file (loader/classify.c).
-INSERT INTO clearing_stage ({record_columns}, journal_key, pending)
-SELECT {record_columns}, journal_key, true
+INSERT INTO clearing_stage ({record_columns}, journal_key, pending, nonce)
+SELECT {record_columns}, journal_key, true, nonce
 FROM pg_temp.cl_stage c
 WHERE NOT EXISTS ({classify_probe_exact})
 

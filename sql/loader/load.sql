@@ -12,10 +12,18 @@ SELECT pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('clearing_load', 'lo
 -- parameters, and the classification statements read these.  The last
 -- value says if row-level security is active on clearing_record for this role
 -- (init --row-security on)?  PostgreSQL refuses COPY FROM into such a
--- table, so a new file is then staged (loader/stage.c, direct_fit).
+-- table, so a new file is then staged (loader/stage.c, direct_fit).  Then
+-- the attempt's stage nonce, 63 random bits from the server's strong
+-- random source (gen_random_uuid): on Citus the stage is a shared table
+-- that a loader role may write (migration 043), and a load reads only the
+-- rows of its load id and its nonce, so rows another session committed
+-- there under a load id it guessed are never read.
 SELECT pg_catalog.set_config('clearing_load.tenant', $1, true),
        pg_catalog.set_config('clearing_load.load_id', $2, true),
-       pg_catalog.row_security_active('clearing_record'::pg_catalog.regclass)
+       pg_catalog.row_security_active('clearing_record'::pg_catalog.regclass),
+       pg_catalog.set_config('clearing_load.stage_nonce',
+         (('x' || pg_catalog.substr(pg_catalog.md5(pg_catalog.gen_random_uuid()::text), 1, 16))
+            ::bit(64)::bigint & 9223372036854775807)::text, true)
 
 -- name: load_insert_row
 -- The clearing_load row of this attempt, written once with what became of

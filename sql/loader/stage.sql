@@ -122,7 +122,8 @@ COPY clearing_record ({record_columns}) FROM STDIN (FORMAT binary)
 -- either, and on Citus each probe of a staged record is a join of one
 -- stage shard with the same shard of clearing_record, sent whole to its
 -- worker.  The view names the load id (the setting clearing_load.load_id,
--- an integer) as a constant: a worker has no such setting.  The rows are
+-- an integer) and the attempt's nonce (clearing_load.stage_nonce, 043),
+-- each as a constant, since a worker has no such setting.  The rows are
 -- written and deleted in the load's transaction (stage_empty_citus):
 -- another session never sees them.  Its pending copies (classify.sql,
 -- classify_pending_citus) are the view cl_stage_pending.  A view outlives
@@ -141,9 +142,11 @@ BEGIN
     pg_temp.cl_stage_pending, pg_temp.cl_alt_stage, pg_temp.cl_stage_match;
   FOREACH pending IN ARRAY ARRAY[false, true] LOOP
     EXECUTE pg_catalog.format(
-      'CREATE TEMPORARY VIEW %I AS SELECT * FROM clearing_stage WHERE load_id = %s AND pending = %L',
+      'CREATE TEMPORARY VIEW %I AS SELECT * FROM clearing_stage '
+      'WHERE load_id = %s AND nonce = %s AND pending = %L',
       CASE WHEN pending THEN 'cl_stage_pending' ELSE 'cl_stage' END,
-      pg_catalog.current_setting('clearing_load.load_id')::bigint, pending);
+      pg_catalog.current_setting('clearing_load.load_id')::bigint,
+      pg_catalog.current_setting('clearing_load.stage_nonce')::bigint, pending);
   END LOOP;
   EXECUTE pg_catalog.format(
     'CREATE TEMPORARY VIEW cl_alt_stage AS SELECT * FROM clearing_alt_stage WHERE load_id = %s',
@@ -157,8 +160,8 @@ $stage$
 
 -- name: stage_copy_citus
 -- Every record streamed into clearing_stage (Citus sends each row to the
--- shard of its shard column).
-COPY clearing_stage ({record_columns}, journal_key) FROM STDIN (FORMAT binary)
+-- shard of its shard column), under the attempt's nonce (load_set_context).
+COPY clearing_stage ({record_columns}, journal_key, nonce) FROM STDIN (FORMAT binary)
 
 -- name: stage_commutative_citus
 -- Before a load writes or deletes rows of clearing_stage in more than one
