@@ -626,8 +626,8 @@ enum cl_db_status cl_stage_copy_records(struct load *L)
 		return changed(L);
 	if (rows != r->records) {
 		cl_error_set(&r->err, cl_input_name(L->in), 0, "internal",
-			     "%llu records copied of %lu read: nothing applied (does a trigger or "
-			     "rule on clearing_record drop rows?)",
+			     "%llu records copied of %lu read: nothing applied (does a trigger on "
+			     "clearing_record drop rows?)",
 			     rows, r->records);
 		return CL_DB_ERROR;
 	}

@@ -20,10 +20,10 @@
 #            into a table of the same size, whose pages the day's loads have
 #            not touched.  The rows in the file's order, as a COPY of the
 #            file would send them: read back from a partitioned table they
-#            come grouped by partition, and grouped they COPYed 15-20%
-#            faster at 5.2M records, whose indexes outgrow shared_buffers
-#            (0058, "Measured (stop 45)"), an order the loader, streaming
-#            the file, cannot have.  (Earlier runs COPYed the rows under fresh keys
+#            come grouped by partition, and grouped they COPYed roughly
+#            15-20% faster at 5.2M records, whose indexes outgrow
+#            shared_buffers (0058, "Measured (stop 45)"), an order the
+#            loader's COPY of a new file, streamed, cannot have.  (Earlier runs COPYed the rows under fresh keys
 #            into the same table right after the loads: into pages the load
 #            had just split, a baseline that ran fast at some points; the
 #            day's own rows deleted and COPYed back land in pages split for
