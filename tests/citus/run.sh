@@ -650,9 +650,10 @@ emit() { printf '%s\n' "$@" >>"$S"; }
 : >"$S"
 emit '\set ON_ERROR_STOP 1' "PREPARE setup AS $(stmt db_session_setup)" '\g /dev/null' \
 	"EXECUTE setup('public')" '\g /dev/null' 'BEGIN;' 'SET LOCAL citus.explain_all_tasks = on;' \
-	"SELECT set_config('clearing_load.load_id', '999999', true);" '\g /dev/null' \
+	"SELECT set_config('clearing_load.load_id', '999999', true),
+	        set_config('clearing_load.stage_nonce', '7', true);" '\g /dev/null' \
 	"$(stmt stage_create_citus)" '\g /dev/null' \
-	"INSERT INTO clearing_stage SELECT r.*, NULL FROM clearing_record r WHERE tenant = 't1';" \
+	"INSERT INTO clearing_stage SELECT r.*, NULL, false, 7 FROM clearing_record r WHERE tenant = 't1';" \
 	"UPDATE clearing_stage SET natural_key = natural_key || '~' WHERE ordinal % 10 = 0;" \
 	"UPDATE clearing_stage SET load_id = 999999;"
 for n in classify_citus_propagate classify_citus_no_hashjoin classify_citus_no_mergejoin \
