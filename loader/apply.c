@@ -110,13 +110,18 @@ static enum cl_db_status insert_new(struct load *L)
 		   INSERT ... SELECT per shard, on its worker) */
 		if (L->pending_journaled && (st = cl_classify_pending_local(L)) != CL_DB_OK)
 			return st;
+		/* (on Citus those left out once some were journaled are the
+		   coordinator's copy: the statement returns its count) */
+		bool counted = L->pending_journaled && L->db->citus;
+
 		st = cl_db_exec(L->db,
-				L->pending_journaled ? CL_SQL_APPLY_INSERT_NEW_UNJOURNALED
-						     : CL_SQL_APPLY_INSERT_NEW,
+				counted		       ? CL_SQL_APPLY_INSERT_NEW_UNJOURNALED_CITUS
+				: L->pending_journaled ? CL_SQL_APPLY_INSERT_NEW_UNJOURNALED
+						       : CL_SQL_APPLY_INSERT_NEW,
 				0, NULL, &res, &L->r->err);
 		if (st != CL_DB_OK)
 			return st;
-		inserted = strtoul(PQcmdTuples(res), NULL, 10);
+		inserted = strtoul(counted ? PQgetvalue(res, 0, 0) : PQcmdTuples(res), NULL, 10);
 		PQclear(res);
 		if (inserted != L->r->new_count) {
 			cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",

@@ -272,7 +272,8 @@ static enum cl_db_status write_journal(struct load *L, bool duplicates)
 
 	if (L->r->duplicate_count + L->r->conflict_count == 0)
 		return CL_DB_OK;
-	st = cl_db_exec(L->db, CL_SQL_LOAD_WRITE_JOURNAL, 1, p, NULL, &L->r->err);
+	st = cl_db_exec(L->db, L->db->citus ? CL_SQL_LOAD_WRITE_JOURNAL_CITUS : CL_SQL_LOAD_WRITE_JOURNAL,
+			1, p, NULL, &L->r->err);
 	if (st != CL_DB_OK || !duplicates || !L->unjournaled_duplicates)
 		return st;
 	if ((st = cl_load_exec_commutative(L, CL_SQL_LOAD_WRITE_DUPLICATES_CITUS, 0, NULL,

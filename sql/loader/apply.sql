@@ -18,13 +18,26 @@ INSERT INTO clearing_record ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_pending c
 
--- name: apply_insert_new_unjournaled
+-- fragment: apply_insert_new_unjournaled_insert
 -- The same when some pending records were journaled (near duplicates,
 -- alternate keys): those left out.
 INSERT INTO clearing_record ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_pending c
 WHERE {apply_unjournaled}
+
+-- name: apply_insert_new_unjournaled
+-- The insert above; its row count is the number inserted.
+{apply_insert_new_unjournaled_insert}
+
+-- name: apply_insert_new_unjournaled_citus
+-- On Citus the pending records are then the coordinator's copy
+-- (classify_pending_local_citus): with RETURNING, Citus writes them to the
+-- shards as INSERTs, which row security checks, not as COPY, which it
+-- refuses (docs/design/0046).  Returns how many were inserted.
+WITH ins AS ({apply_insert_new_unjournaled_insert}
+             RETURNING 1)
+SELECT count(*) FROM ins
 
 -- name: apply_insert_new_ordered
 -- A retry: the new records in key order (loaders that insert in one order

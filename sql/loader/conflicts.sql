@@ -162,7 +162,9 @@ SELECT clearing_write_resolution_load($1::uuid, $2::bigint, $3::bigint, $4::text
 -- The version parked as conflict (load $1, ordinal $2) applied as a new
 -- record under natural key $4, of load $3 (the resolution's) as its
 -- ordinal 1, with the shard of that key; every other column as parked
--- (its line the line in its file).
+-- (its line the line in its file).  RETURNING: on Citus a row computed on
+-- the coordinator then goes to its shard as an INSERT, which row security
+-- checks, not as COPY, which it refuses (docs/design/0046).
 INSERT INTO clearing_record ({record_columns})
 SELECT {record_columns}
 FROM (SELECT p.*
@@ -173,6 +175,7 @@ FROM (SELECT p.*
                                                                 'load_id', $3::bigint,
                                                                 'ordinal', 1)) p
       WHERE q.load_id = $1::bigint AND q.ordinal = $2::bigint) c
+RETURNING 1
 
 -- name: conflicts_journal
 -- The journal row of a resolution: load $1 (the resolution's) ordinal 1,
@@ -182,7 +185,8 @@ FROM (SELECT p.*
 -- the conflict's own journal row names them); in the shard of the record
 -- it applies (the correction's key's) or of the version it dismisses.  The
 -- version, its journal rows and the record read on their own (materialized CTEs, as
--- conflicts_list's), then written to the journal.
+-- conflicts_list's), then written to the journal; RETURNING as in
+-- conflicts_apply_correction.
 INSERT INTO clearing_dedupe_event (load_id, ordinal, position, tenant, kind, natural_key,
                                           reason, matched_key, matched_load_id, matched_ordinal,
                                           matched_position, fields, shard)
@@ -210,6 +214,7 @@ SELECT $1::bigint, 1, c.position, c.tenant, c.kind, coalesce($5::text, c.natural
 FROM c
 CROSS JOIN e
 JOIN r ON r.load_id = e.matched_load_id AND r.ordinal = e.matched_ordinal
+RETURNING 1
 
 -- name: conflicts_record_resolution
 -- Conflict (load $1, ordinal $2) of tenant $3 resolved: verdict $4, the

@@ -117,7 +117,7 @@ FROM (WITH c AS MATERIALIZED ({explain_citus_conflicts}),
       FROM c JOIN r ON r.c_ordinal = c.ordinal) d
 WHERE e.reason <> 'duplicate' AND e.ordinal = d.ordinal
 
--- name: explain_quarantine_citus
+-- fragment: explain_quarantine_citus_insert
 -- explain_quarantine on Citus: the versions of the conflicts' keys and
 -- contents parked already (a join on the quarantine's key and shard),
 -- then their journal rows (distributed too, since migration 037: a probe
@@ -147,7 +147,15 @@ WHERE NOT EXISTS (SELECT 1 FROM k
                     AND k.kind = c.kind
                     AND k.natural_key = c.natural_key AND k.fingerprint = c.fingerprint)
 
--- name: explain_park_held
+-- name: explain_quarantine_citus
+-- The insert above, its rows computed on the coordinator, with RETURNING:
+-- Citus then writes them to the shards as INSERTs, which row security
+-- checks, not as COPY, which it refuses (docs/design/0046).
+WITH parked AS ({explain_quarantine_citus_insert}
+                RETURNING 1)
+SELECT count(*) FROM parked
+
+-- fragment: explain_park_held_insert
 -- A held file's other records, those it would have applied, parked too
 -- (show finds a payment seen only in a held file ("seen in held load
 -- 12, line 40")).  Run once the held load's journal rows are written
@@ -157,8 +165,10 @@ WHERE NOT EXISTS (SELECT 1 FROM k
 -- partial index clearing_dedupe_event_attention, in the pending record's
 -- shard (on Citus the journal is distributed on it, 037); OFFSET 0 keeps
 -- the NOT EXISTS a probe per pending record, where the planner would read
--- every conflict of the load for each.  On Citus one INSERT ... SELECT per
--- shard of the stage, on its worker, as the parking of a rejected file's.
+-- every conflict of the load for each.  On Citus (explain_park_held_citus)
+-- one INSERT ... SELECT per shard of the stage, on its worker, as the
+-- parking of a rejected file's, or, when the pending records are the
+-- coordinator's copy, from the coordinator.
 INSERT INTO clearing_quarantine ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_pending c
@@ -167,3 +177,14 @@ WHERE NOT EXISTS (SELECT 1 FROM clearing_dedupe_event e
                     AND e.reason <> 'duplicate' AND e.shard = c.shard
                   OFFSET 0)
   AND {explain_not_parked}
+
+-- name: explain_park_held
+-- The parking above.
+{explain_park_held_insert}
+
+-- name: explain_park_held_citus
+-- explain_park_held on Citus, with RETURNING (explain_quarantine_citus):
+-- the pending records are the coordinator's copy when some were journaled.
+WITH parked AS ({explain_park_held_insert}
+                RETURNING 1)
+SELECT count(*) FROM parked

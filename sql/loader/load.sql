@@ -59,11 +59,11 @@ SAVEPOINT cl_new
 -- the stage kept.
 ROLLBACK TO SAVEPOINT cl_new
 
--- name: load_write_journal
+-- fragment: load_write_journal_insert
 -- The load's journal rows (pg_temp.cl_event, classify.sql) appended to the
 -- journal, once, when the outcome is known: all of them, or for a held
--- file ($1 false: it keeps its attempt and its conflicts, not its
--- duplicates) those that are not plain duplicates.  The journal is
+-- file (it keeps its attempt and its conflicts, not its duplicates) those
+-- that are not plain duplicates (the statements' WHERE).  The journal is
 -- append-only: nothing written here is changed or deleted later.
 INSERT INTO clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
   natural_key, reason, matched_key, matched_load_id, matched_ordinal, matched_position, fields,
@@ -71,7 +71,22 @@ INSERT INTO clearing_dedupe_event (load_id, ordinal, position, tenant, kind,
 SELECT load_id, ordinal, position, tenant, kind, natural_key, reason, matched_key,
        matched_load_id, matched_ordinal, matched_position, fields, shard
 FROM pg_temp.cl_event
+
+-- name: load_write_journal
+-- The journal rows, all of them or ($1 false) those that are not plain
+-- duplicates.
+{load_write_journal_insert}
 WHERE $1::boolean OR reason <> 'duplicate'
+
+-- name: load_write_journal_citus
+-- load_write_journal on Citus: its rows are the coordinator's, and with
+-- RETURNING Citus writes them to the shards as INSERTs, which row security
+-- checks, not as COPY, which it refuses (docs/design/0046).  $1 as in
+-- load_write_journal.
+WITH journaled AS ({load_write_journal_insert}
+                   WHERE $1::boolean OR reason <> 'duplicate'
+                   RETURNING 1)
+SELECT count(*) FROM journaled
 
 -- name: load_write_duplicates_citus
 -- On Citus, with load_write_journal when the journal keeps duplicates: the
