@@ -29,6 +29,5 @@ enum cl_db_status cl_explain_park_held(struct load *L)
 {
 	if (!L->r->new_count)
 		return CL_DB_OK;
-	return cl_load_exec0(L, L->db->citus ? CL_SQL_EXPLAIN_PARK_HELD_CITUS
-					     : CL_SQL_EXPLAIN_PARK_HELD);
+	return cl_load_exec0(L, CL_SQL_EXPLAIN_PARK_HELD);
 }

@@ -295,8 +295,8 @@ WHERE NOT EXISTS ({classify_probe_exact})
 -- leave out the pending records journaled since (a join with the
 -- temporary journal rows, which Citus makes with no distributed table):
 -- the other ACH key rule, the insert once some were journaled, the
--- ordered path, the parking of a held file's records.  Nothing when they
--- are a table already.  (The view is renamed on the coordinator only: DDL
+-- ordered path (a held file is never applied: none of these).  Nothing
+-- when they are a table already.  (The view is renamed on the coordinator only: DDL
 -- of a temporary object is not sent to the workers.)
 DO $local$
 DECLARE

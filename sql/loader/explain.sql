@@ -155,7 +155,7 @@ WITH parked AS ({explain_quarantine_citus_insert}
                 RETURNING 1)
 SELECT count(*) FROM parked
 
--- fragment: explain_park_held_insert
+-- name: explain_park_held
 -- A held file's other records, those it would have applied, parked too
 -- (show finds a payment seen only in a held file ("seen in held load
 -- 12, line 40")).  Run once the held load's journal rows are written
@@ -165,10 +165,10 @@ SELECT count(*) FROM parked
 -- partial index clearing_dedupe_event_attention, in the pending record's
 -- shard (on Citus the journal is distributed on it, 037); OFFSET 0 keeps
 -- the NOT EXISTS a probe per pending record, where the planner would read
--- every conflict of the load for each.  On Citus (explain_park_held_citus)
--- one INSERT ... SELECT per shard of the stage, on its worker, as the
--- parking of a rejected file's, or, when the pending records are the
--- coordinator's copy, from the coordinator.
+-- every conflict of the load for each.  On Citus one INSERT ... SELECT per
+-- shard of the stage, on its worker, as the parking of a rejected file's
+-- (a held file is never applied: its pending records are the view of the
+-- stage, never the coordinator's copy).
 INSERT INTO clearing_quarantine ({record_columns})
 SELECT {record_columns}
 FROM pg_temp.cl_pending c
@@ -177,14 +177,3 @@ WHERE NOT EXISTS (SELECT 1 FROM clearing_dedupe_event e
                     AND e.reason <> 'duplicate' AND e.shard = c.shard
                   OFFSET 0)
   AND {explain_not_parked}
-
--- name: explain_park_held
--- The parking above.
-{explain_park_held_insert}
-
--- name: explain_park_held_citus
--- explain_park_held on Citus, with RETURNING (explain_quarantine_citus):
--- the pending records are the coordinator's copy when some were journaled.
-WITH parked AS ({explain_park_held_insert}
-                RETURNING 1)
-SELECT count(*) FROM parked

@@ -3,31 +3,46 @@
 # classified and inserted, and when the database applied fewer rows than it
 # sent, it says so and applies nothing from the file.  What makes the counts
 # differ here is a real one: a BEFORE INSERT trigger an administrator added
-# to clearing_record that drops a row (returns NULL), which PostgreSQL
-# allows on the owner's table; the loader's own statements are all it
-# checks.  Each path that inserts records has its check:
+# to clearing_record (on Citus, to the journal) that drops a row (returns
+# NULL), which PostgreSQL allows on the owner's table; the loader's own
+# statements are all it checks.  Each path that inserts records has its check:
 #   - a new NACHA file COPYed straight into the records (decision 0058):
 #     "N records copied of M read" (loader/stage.c cl_stage_copy_records);
 #   - a staged file's INSERT of its new records: "N new records inserted,
 #     classification found M" (loader/apply.c).
-# (One server: on Citus a row trigger on a distributed table needs
-# citus.enable_unsafe_triggers, and the Citus-only checks, the journal's
-# counts, are not reachable this way.)
+#   - on Citus, a re-upload's duplicates journaled on the workers:
+#     "N duplicates journaled, classification found M" (loader/load.c
+#     write_journal); a row trigger on a distributed table needs
+#     citus.enable_unsafe_triggers, which the administrator sets for it.
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
 db_new
 cl init ${CL_INIT_ARGS:-} >/dev/null
+q "create function drop_third() returns trigger language plpgsql as \$\$
+   begin if new.ordinal = 3 then return null; end if; return new; end \$\$"
+gen() { _o=$1; shift; "$CL_TOOLS/gen_ach" "$@" >"$TMP/$_o"; }
+loaded() { q "select count(*) from clearing_load where file_name like '%/$1' and outcome = 'committed'"; }
 if [ "$(q "select count(*) from pg_extension where extname = 'citus'")" != 0 ]; then
-	echo "ok (one server only)"
+	gen a --entries 40 --start 1 --effective 261201
+	cl load "$TMP/a" >/dev/null || fail "a, new"
+	unsafe() { PGOPTIONS="${PGOPTIONS:-} -c citus.enable_unsafe_triggers=on" q "$1" >/dev/null; }
+	unsafe "create trigger zz_drop_third before insert on clearing_dedupe_event
+		for each row execute function drop_third()"
+	expect_exit 5 cl load "$TMP/a"
+	grep -q "/a: 39 duplicates journaled, classification found 40: nothing applied (does a trigger or rule on clearing_dedupe_event drop rows?)" "$TMP/err" ||
+		fail "the journal's count on Citus: $(cat "$TMP/err")"
+	assert_eq "$(loaded a)" 1 "no committed re-upload of a"
+	assert_eq "$(q "select count(*) from clearing_dedupe_event")" 0 "no journal row of the re-upload"
+	unsafe "drop trigger zz_drop_third on clearing_dedupe_event"
+	cl load --format json "$TMP/a" >"$TMP/out" || fail "a again, no trigger: exit $?"
+	assert_eq "$(grep '"type":"file"' "$TMP/out" | json_field duplicate)" 40 "a's re-upload after the trigger"
+	assert_eq "$(q "select count(*) from clearing_dedupe_event")" 40 "its 40 duplicates journaled once"
+	echo ok
 	exit 0
 fi
 
-q "create function drop_third() returns trigger language plpgsql as \$\$
-   begin if new.ordinal = 3 then return null; end if; return new; end \$\$"
 q "create trigger zz_drop_third before insert on clearing_record
    for each row execute function drop_third()"
-gen() { _o=$1; shift; "$CL_TOOLS/gen_ach" "$@" >"$TMP/$_o"; }
-loaded() { q "select count(*) from clearing_load where file_name like '%/$1' and outcome = 'committed'"; }
 
 # 1. a new file, taken for new: its COPY into the records is one row short
 gen a --entries 40 --start 1 --effective 261201
