@@ -181,6 +181,15 @@ assert_eq "$(q "select count(*) from clearing_dedupe_event where load_id = $wed 
 	60 "Wednesday's 60 near duplicates journaled"
 assert_eq "$(q "select count(*) from clearing_quarantine where load_id = $wed")" 70 \
 	"Wednesday's 70 records parked (60 near duplicates, 10 it would have applied)"
+# ... a pacs.008 and its re-upload, whose alternate keys go to their own
+# shards on Citus (a repartitioned INSERT ... SELECT: INSERTs per shard)
+"$CL_TOOLS/gen_iso" --type pacs.008 --tx 30 --msg-id RLS-PACS >"$TMP/rls.pacs.xml"
+for pass in new again; do
+	run_as $LOADER load --tenant acme "$TMP/rls.pacs.xml" >/dev/null 2>"$TMP/pacs.err" ||
+		fail "pacs.008 ($pass) under row security: $(cat "$TMP/pacs.err")"
+done
+assert_eq "$(acme)" "$((before + 90))" "the pacs.008's 30 records applied once"
+before=$((before + 30))
 # ... and the resolutions of two of Tuesday's: the correction and both
 # journal rows written from the coordinator on Citus
 run_as $LOADER resolve --load "$tue" --ordinal 1 --accept >/dev/null 2>"$TMP/acc.err" ||
@@ -189,7 +198,7 @@ run_as $LOADER resolve --load "$tue" --ordinal 2 --dismiss >/dev/null 2>"$TMP/di
 	fail "dismiss under row security: $(cat "$TMP/dis.err")"
 assert_eq "$(acme)" "$((before + 61))" "the correction applied under row security"
 assert_eq "$(q "select string_agg(reason, ',' order by reason) from clearing_dedupe_event
-	       where load_id > $wed and tenant = 'acme'")" correction,dismissal \
+	       where load_id > $wed and tenant = 'acme' and reason <> 'duplicate'")" correction,dismissal \
 	"both resolutions journaled under row security"
 # psql's COPY FROM into the records is refused (one server: Citus runs a
 # distributed table's COPY itself, and an empty one reaches no shard)
