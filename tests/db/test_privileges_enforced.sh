@@ -159,28 +159,30 @@ before=$(acme)
 "$CL_TOOLS/gen_ach" -n 70 --start 6000 -e 260304 >"$TMP/wed.ach"
 run_as $LOADER load --tenant acme "$TMP/mon.ach" >/dev/null 2>"$TMP/mon.err" ||
 	fail "Monday under row security: $(cat "$TMP/mon.err")"
-set +e
-run_as $LOADER load --tenant acme --on-conflict quarantine "$TMP/tue.ach" >/dev/null 2>"$TMP/tue.err"
-rc=$?
-set -e
-assert_eq "$rc" 8 "Tuesday's near duplicates quarantined under row security: $(cat "$TMP/tue.err")"
+# day NAME STATUS NEAR PARKED [OPTION]: NAME's file loaded as the loader
+# under row security exits STATUS, its NEAR near duplicates journaled and
+# PARKED records parked; sets $day_id to its load id
+day() {
+	_d=$1 _want=$2 _near=$3 _parked=$4
+	shift 4
+	set +e
+	run_as $LOADER load --tenant acme "$@" "$TMP/$_d.ach" >/dev/null 2>"$TMP/$_d.err"
+	_rc=$?
+	set -e
+	assert_eq "$_rc" "$_want" "$_d under row security: $(cat "$TMP/$_d.err")"
+	day_id=$(q "select max(load_id) from clearing_load where file_name like '%$_d.ach'")
+	assert_eq "$(q "select count(*) from clearing_dedupe_event
+		       where load_id = $day_id and reason <> 'duplicate'")" "$_near" "$_d's near duplicates journaled"
+	assert_eq "$(q "select count(*) from clearing_quarantine where load_id = $day_id")" "$_parked" \
+		"$_d's records parked"
+}
+day tue 8 50 50 --on-conflict quarantine
+tue=$day_id
 assert_eq "$(acme)" "$((before + 60))" "Monday's 50 and Tuesday's 10 new records applied"
-tue=$(q "select max(load_id) from clearing_load where file_name like '%tue.ach'")
-assert_eq "$(q "select count(*) from clearing_dedupe_event where load_id = $tue and reason <> 'duplicate'")" \
-	50 "Tuesday's 50 near duplicates journaled"
-assert_eq "$(q "select count(*) from clearing_quarantine where load_id = $tue")" 50 \
-	"Tuesday's 50 near duplicates parked"
-set +e
-run_as $LOADER load --tenant acme "$TMP/wed.ach" >/dev/null 2>"$TMP/wed.err"
-rc=$?
-set -e
-assert_eq "$rc" 4 "Wednesday held under row security: $(cat "$TMP/wed.err")"
+# held: its 60 near duplicates parked and the 10 records it would have applied
+day wed 4 60 70
+wed=$day_id
 assert_eq "$(acme)" "$((before + 60))" "nothing of the held file applied"
-wed=$(q "select max(load_id) from clearing_load where file_name like '%wed.ach'")
-assert_eq "$(q "select count(*) from clearing_dedupe_event where load_id = $wed and reason <> 'duplicate'")" \
-	60 "Wednesday's 60 near duplicates journaled"
-assert_eq "$(q "select count(*) from clearing_quarantine where load_id = $wed")" 70 \
-	"Wednesday's 70 records parked (60 near duplicates, 10 it would have applied)"
 # ... a pacs.008 and its re-upload, whose alternate keys go to their own
 # shards on Citus (a repartitioned INSERT ... SELECT: INSERTs per shard)
 "$CL_TOOLS/gen_iso" --type pacs.008 --tx 30 --msg-id RLS-PACS >"$TMP/rls.pacs.xml"
