@@ -296,8 +296,9 @@ WHERE NOT EXISTS ({classify_probe_exact})
 -- temporary journal rows, which Citus makes with no distributed table):
 -- the other ACH key rule, the insert once some were journaled, the
 -- ordered path (a held file is never applied: none of these).  Nothing
--- when they are a table already.  (The view is renamed on the coordinator only: DDL
--- of a temporary object is not sent to the workers.)
+-- when they are a table already.  (The view is renamed on the
+-- coordinator alone: DDL of a temporary object is not sent to the
+-- workers.)
 DO $local$
 DECLARE
   ddl text := pg_catalog.current_setting('citus.enable_ddl_propagation');
