@@ -985,10 +985,23 @@ section "roles and row security: the database suite's tests on Citus"
 # by a loader under row security whose rows the coordinator computes (near
 # duplicates quarantined, a held file, a resolution): without RETURNING on
 # those inserts Citus COPYs them into the shards, which row security
-# refuses (0046).
+# refuses (0046).  Then a statement reconciled twice and a break written
+# off by that loader: reconcile reads the shards and writes the
+# coordinator's tables (0052).
 for t in test_privileges_enforced test_feed_keys; do
 	sh "$CL_ROOT/tests/db/$t.sh" >"$TMP/$t.log" 2>&1 || fail "$t on Citus: $(tail -n 20 "$TMP/$t.log")"
 done
+
+section "the ordered retry on Citus, as the owner and under row security"
+# tests/db/test_ordered_retry.sh as it is, in a Citus database: a load
+# stopped after classifying while another commits keys of its file; its
+# insert fails on a worker's unique index, the file is retried on the
+# ordered path (0018), where a third load's key, committed meanwhile, is
+# skipped and journaled from the workers' matches (apply.c, journal_raced);
+# then the same as a loader role under row security, whose journal rows
+# and ordered insert the coordinator writes with RETURNING (0046).
+sh "$CL_ROOT/tests/db/test_ordered_retry.sh" >"$TMP/ordered.log" 2>&1 ||
+	fail "test_ordered_retry on Citus: $(tail -n 20 "$TMP/ordered.log")"
 
 section "the loader's count checks on Citus"
 # tests/db/test_internal_checks.sh's Citus part: a trigger an administrator

@@ -202,6 +202,40 @@ assert_eq "$(acme)" "$((before + 61))" "the correction applied under row securit
 assert_eq "$(q "select string_agg(reason, ',' order by reason) from clearing_dedupe_event
 	       where load_id > $wed and tenant = 'acme' and reason <> 'duplicate'")" correction,dismissal \
 	"both resolutions journaled under row security"
+# ... and a morning's reconcile and a break decided, as the loader under
+# row security: a pain.001 of three, a statement booking two of them exactly
+# and one entry of the bank's only; E2E-7-3 is ours unmatched.  On Citus
+# reconcile reads the records from the shards and writes its runs, matches
+# and decisions into the coordinator's tables (docs/design/0052).
+A=DE10718999515662907726
+"$CL_TOOLS/gen_iso" --type pain.001 --tx 3 --seed 7 --msg-id RLS-P1 >"$TMP/rls.p1.xml"
+run_as $LOADER load --tenant acme "$TMP/rls.p1.xml" >/dev/null 2>"$TMP/p1.err" ||
+	fail "pain.001 under row security: $(cat "$TMP/p1.err")"
+amt() { q "select amount_minor from clearing_record where tenant = 'acme' and end_to_end_id = '$1'"; }
+python3 "$CL_ROOT/tests/db/stmt_gen.py" account=$A date=2026-03-03 seq=1 >"$TMP/rls.s1.xml" <<S
+$(amt E2E-7-1) EUR DBIT 2026-03-03 e2e=E2E-7-1
+$(amt E2E-7-2) EUR DBIT 2026-03-03 e2e=E2E-7-2
+4242 EUR CRDT 2026-03-03 e2e=THEIRS-ONLY
+S
+for pass in first again; do
+	set +e
+	run_as $LOADER reconcile --tenant acme --format json "$TMP/rls.s1.xml" >"$TMP/rec.json" 2>"$TMP/rec.err"
+	rc=$?
+	set -e
+	assert_eq "$rc" 10 "reconcile ($pass) under row security: $(cat "$TMP/rec.err")"
+	assert_eq "$(grep -c '"status":"matched"' "$TMP/rec.json")/$(grep -c '"status":"unmatched_theirs"' "$TMP/rec.json")/$(grep -c '"status":"unmatched_ours"' "$TMP/rec.json")" \
+		2/1/1 "reconcile's items ($pass) under row security"
+done
+assert_eq "$(q "select count(*) from clearing_reconcile_match")" 2 "the two matches recorded once"
+theirs=$(grep '"status":"unmatched_theirs"' "$TMP/rec.json" | sed -n 's/.*"id":"\(e[0-9.]*\)".*/\1/p')
+[ -n "$theirs" ] || fail "no id for the bank's own entry: $(cat "$TMP/rec.json")"
+run_as $LOADER break write-off "$theirs" --tenant acme --note "bank fee, booked by hand" \
+	>/dev/null 2>"$TMP/brk.err" || fail "break write-off under row security: $(cat "$TMP/brk.err")"
+set +e
+run_as $LOADER reconcile --tenant acme --format json "$TMP/rls.s1.xml" >"$TMP/rec.json" 2>"$TMP/rec.err"
+set -e
+grep -q '"status":"written_off"' "$TMP/rec.json" ||
+	fail "the written-off entry under row security: $(cat "$TMP/rec.json" "$TMP/rec.err")"
 # psql's COPY FROM into the records is refused (one server: Citus runs a
 # distributed table's COPY itself, and an empty one reaches no shard)
 if [ "$(q "select count(*) from pg_extension where extname = 'citus'")" = 0 ]; then
@@ -236,7 +270,10 @@ run_as $LOADER ingest --min-age 0 --archive "$TMP/archive" "$TMP/inbox" >"$TMP/i
 assert_eq "$(q "select count(*) from clearing_load_archive a join clearing_load l using (load_id)
 	       where l.file_name like '%new.ach'")" 1 "the archive row, through its function: $(cat "$TMP/ingest.out" "$TMP/ingest.err")"
 # commit numbers are the sequence's, in commit order, one per applying load
+# of records (a statement's load stores statement items, which the feed
+# does not carry)
 assert_eq "$(q "select count(*) from clearing_feed_commit")" \
-	"$(q "select count(*) from clearing_load where new_count > 0 and outcome in ('committed', 'quarantined')")" \
+	"$(q "select count(*) from clearing_load l where new_count > 0 and outcome in ('committed', 'quarantined')
+	      and not exists (select 1 from clearing_statement_item i where i.load_id = l.load_id)")" \
 	"one commit per applying load"
 echo ok
