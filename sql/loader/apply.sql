@@ -109,11 +109,17 @@ INSERT INTO pg_temp.cl_match {apply_raced_rows}
 -- key's shard, where the next load's classify_alt_citus probes them; in
 -- the transaction that applies them.  The records read by their load
 -- (clearing_record_load_ordinal) in every shard, each row moved to its
--- key's shard worker to worker (a repartitioned INSERT ... SELECT).
-INSERT INTO clearing_alt_key (shard, tenant, kind, alt_key, natural_key, fingerprint, alt_fp,
-                              load_id, ordinal, position)
-SELECT clearing_shard(r.kind, a.alt_key), r.tenant, r.kind, a.alt_key, r.natural_key,
-       r.fingerprint, r.alt_fp, r.load_id, r.ordinal, r.position
-FROM clearing_record r
-CROSS JOIN LATERAL (VALUES (r.alt_key), (r.alt_key2)) a (alt_key)
-WHERE r.load_id = $1::bigint AND r.alt_key IS NOT NULL AND a.alt_key IS NOT NULL
+-- key's shard worker to worker (a repartitioned INSERT ... SELECT).  With
+-- RETURNING, as classify_alt_stage_citus: where Citus does not repartition
+-- it sends the rows through the coordinator as INSERTs, which row security
+-- checks, not as COPY (docs/design/0046).
+WITH indexed AS (
+  INSERT INTO clearing_alt_key (shard, tenant, kind, alt_key, natural_key, fingerprint, alt_fp,
+                                load_id, ordinal, position)
+  SELECT clearing_shard(r.kind, a.alt_key), r.tenant, r.kind, a.alt_key, r.natural_key,
+         r.fingerprint, r.alt_fp, r.load_id, r.ordinal, r.position
+  FROM clearing_record r
+  CROSS JOIN LATERAL (VALUES (r.alt_key), (r.alt_key2)) a (alt_key)
+  WHERE r.load_id = $1::bigint AND r.alt_key IS NOT NULL AND a.alt_key IS NOT NULL
+  RETURNING 1)
+SELECT count(*) FROM indexed

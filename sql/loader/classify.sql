@@ -683,15 +683,22 @@ INSERT INTO pg_temp.cl_match {classify_near_rows}
 -- 041), where clearing_alt_key holds the applied records' alternate keys:
 -- Citus moves each row to its shard worker to worker (a repartitioned
 -- INSERT ... SELECT).  The key as the journal keeps it, and the staged
--- record's own shard, the journal row's.
-INSERT INTO clearing_alt_stage (shard, load_id, ordinal, position, tenant, kind, alt_key,
-                                natural_key, journal_key, fingerprint, alt_fp, record_shard)
-SELECT clearing_shard(c.kind, a.alt_key), c.load_id, c.ordinal, c.position, c.tenant, c.kind,
-       a.alt_key, c.natural_key, coalesce(c.journal_key, c.natural_key), c.fingerprint,
-       c.alt_fp, c.shard
-FROM pg_temp.cl_pending c
-CROSS JOIN LATERAL (VALUES (c.alt_key), (c.alt_key2)) a (alt_key)
-WHERE c.alt_key IS NOT NULL AND a.alt_key IS NOT NULL
+-- record's own shard, the journal row's.  With RETURNING, so that where
+-- Citus does not repartition (a schema of one shard, or
+-- citus.enable_repartitioned_insert_select off) it sends the rows through
+-- the coordinator as INSERTs per shard, which row security checks, not as
+-- COPY, which it refuses (docs/design/0046).
+WITH staged AS (
+  INSERT INTO clearing_alt_stage (shard, load_id, ordinal, position, tenant, kind, alt_key,
+                                  natural_key, journal_key, fingerprint, alt_fp, record_shard)
+  SELECT clearing_shard(c.kind, a.alt_key), c.load_id, c.ordinal, c.position, c.tenant, c.kind,
+         a.alt_key, c.natural_key, coalesce(c.journal_key, c.natural_key), c.fingerprint,
+         c.alt_fp, c.shard
+  FROM pg_temp.cl_pending c
+  CROSS JOIN LATERAL (VALUES (c.alt_key), (c.alt_key2)) a (alt_key)
+  WHERE c.alt_key IS NOT NULL AND a.alt_key IS NOT NULL
+  RETURNING 1)
+SELECT count(*) FROM staged
 
 -- name: classify_alt_citus
 -- classify_alt on Citus: each alternate key of a pending record

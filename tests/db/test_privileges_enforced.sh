@@ -192,6 +192,22 @@ for pass in new again; do
 done
 assert_eq "$(acme)" "$((before + 90))" "the pacs.008's 30 records applied once"
 before=$((before + 30))
+# ... and on Citus another pacs.008 and its re-upload with the repartitioned
+# INSERT ... SELECT off, as on a schema of one shard: Citus then sends the
+# alternate keys through the coordinator, as INSERTs with their RETURNING
+# (COPY, refused under row security, without it)
+if [ "$(q "select count(*) from pg_extension where extname = 'citus'")" != 0 ]; then
+	"$CL_TOOLS/gen_iso" --type pacs.008 --tx 20 --seed 5 --msg-id RLS-PACS2 >"$TMP/rls.pacs2.xml"
+	for pass in new again; do
+		PGOPTIONS="-c citus.enable_repartitioned_insert_select=off" \
+			run_as $LOADER load --tenant acme "$TMP/rls.pacs2.xml" >/dev/null 2>"$TMP/pacs.err" ||
+			fail "pacs.008 ($pass) under row security, not repartitioned: $(cat "$TMP/pacs.err")"
+	done
+	assert_eq "$(acme)" "$((before + 80))" "its 20 records applied once"
+	assert_eq "$(q "select count(*) from clearing_alt_key where tenant = 'acme'")" 100 \
+		"both pacs.008s' alternate keys indexed, two each"
+	before=$((before + 20))
+fi
 # ... and the resolutions of two of Tuesday's: the correction and both
 # journal rows written from the coordinator on Citus
 run_as $LOADER resolve --load "$tue" --ordinal 1 --accept >/dev/null 2>"$TMP/acc.err" ||
