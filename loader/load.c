@@ -258,34 +258,54 @@ static enum cl_db_status lock_uuid(struct load *L)
 	return cl_db_exec(L->db, CL_SQL_LOAD_LOCK_UUID, 1, p, NULL, &L->r->err);
 }
 
+/* Fewer journal rows written than classified: an administrator's trigger
+ * or rule dropped some.  Nothing is applied. */
+static enum cl_db_status journal_short(struct load *L, unsigned long written, unsigned long want,
+				       const char *what)
+{
+	cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",
+		     "%lu %s journaled, classification found %lu: nothing applied "
+		     "(does a trigger or rule on clearing_dedupe_event drop rows?)",
+		     written, what, want);
+	return CL_DB_ERROR;
+}
+
 /* The journal rows of this attempt (pg_temp.cl_event) appended to the
  * journal once: the journal is append-only, so a held file's duplicates
  * are left out here rather than deleted later.  On Citus the exact-key
  * join's plain duplicates are not in cl_event but beside their staged
  * records (classify.c, clearing_stage_match): appended from there, on the
- * workers, as many as were counted. */
+ * workers.  Each write must add as many rows as classification counted:
+ * cl_event holds a row per conflict and near duplicate, and per duplicate
+ * but those left on the workers. */
 static enum cl_db_status write_journal(struct load *L, bool duplicates)
 {
 	const char *p[1] = { duplicates ? "true" : "false" };
-	unsigned long written = 0;
+	unsigned long want = L->r->conflict_count, written = 0;
 	enum cl_db_status st;
+	PGresult *res;
 
 	if (L->r->duplicate_count + L->r->conflict_count == 0)
 		return CL_DB_OK;
+	if (duplicates)
+		want += L->r->duplicate_count - L->unjournaled_duplicates;
+	/* (on Citus its count is the statement's one row: the rows it
+	   inserted, RETURNING's) */
 	st = cl_db_exec(L->db, L->db->citus ? CL_SQL_LOAD_WRITE_JOURNAL_CITUS : CL_SQL_LOAD_WRITE_JOURNAL,
-			1, p, NULL, &L->r->err);
-	if (st != CL_DB_OK || !duplicates || !L->unjournaled_duplicates)
+			1, p, &res, &L->r->err);
+	if (st != CL_DB_OK)
 		return st;
+	written = strtoul(L->db->citus ? PQgetvalue(res, 0, 0) : PQcmdTuples(res), NULL, 10);
+	PQclear(res);
+	if (written != want)
+		return journal_short(L, written, want, "records");
+	if (!duplicates || !L->unjournaled_duplicates)
+		return CL_DB_OK;
 	if ((st = cl_load_exec_commutative(L, CL_SQL_LOAD_WRITE_DUPLICATES_CITUS, 0, NULL,
 					   &written)) != CL_DB_OK)
 		return st;
-	if (written != L->unjournaled_duplicates) {
-		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",
-			     "%lu duplicates journaled, classification found %lu: nothing applied "
-			     "(does a trigger or rule on clearing_dedupe_event drop rows?)",
-			     written, L->unjournaled_duplicates);
-		return CL_DB_ERROR;
-	}
+	if (written != L->unjournaled_duplicates)
+		return journal_short(L, written, L->unjournaled_duplicates, "duplicates");
 	return CL_DB_OK;
 }
 

@@ -10,10 +10,14 @@
 #     "N records copied of M read" (loader/stage.c cl_stage_copy_records);
 #   - a staged file's INSERT of its new records: "N new records inserted,
 #     classification found M" (loader/apply.c).
+# and each write of the journal (loader/load.c write_journal), a trigger on
+# clearing_dedupe_event dropping a row:
+#   - the journal rows of a held file (its near duplicates) and, on one
+#     server, of a re-upload: "N records journaled, classification found M";
 #   - on Citus, a re-upload's duplicates journaled on the workers:
-#     "N duplicates journaled, classification found M" (loader/load.c
-#     write_journal); a row trigger on a distributed table needs
-#     citus.enable_unsafe_triggers, which the administrator sets for it.
+#     "N duplicates journaled, classification found M"; a row trigger on a
+#     distributed table needs citus.enable_unsafe_triggers, which the
+#     administrator sets for it.
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
 db_new
@@ -22,6 +26,16 @@ q "create function drop_third() returns trigger language plpgsql as \$\$
    begin if new.ordinal = 3 then return null; end if; return new; end \$\$"
 gen() { _o=$1; shift; "$CL_TOOLS/gen_ach" "$@" >"$TMP/$_o"; }
 loaded() { q "select count(*) from clearing_load where file_name like '%/$1' and outcome = 'committed'"; }
+# held_short: a's re-dated copy (40 near duplicates of a: held) with the
+# journal's trigger on: one journal row short, nothing kept of it
+held_short() {
+	gen a2 --entries 40 --start 1 --effective 261202
+	expect_exit 5 cl load "$TMP/a2"
+	grep -q "/a2: 39 records journaled, classification found 40: nothing applied (does a trigger or rule on clearing_dedupe_event drop rows?)" "$TMP/err" ||
+		fail "the held file's journal count: $(cat "$TMP/err")"
+	assert_eq "$(q "select count(*) from clearing_load where file_name like '%/a2'")" 0 "no load row of a2"
+	assert_eq "$(q "select count(*) from clearing_quarantine")" 0 "nothing of a2 parked"
+}
 if [ "$(q "select count(*) from pg_extension where extname = 'citus'")" != 0 ]; then
 	gen a --entries 40 --start 1 --effective 261201
 	cl load "$TMP/a" >/dev/null || fail "a, new"
@@ -33,6 +47,7 @@ if [ "$(q "select count(*) from pg_extension where extname = 'citus'")" != 0 ]; 
 		fail "the journal's count on Citus: $(cat "$TMP/err")"
 	assert_eq "$(loaded a)" 1 "no committed re-upload of a"
 	assert_eq "$(q "select count(*) from clearing_dedupe_event")" 0 "no journal row of the re-upload"
+	held_short
 	unsafe "drop trigger zz_drop_third on clearing_dedupe_event"
 	cl load --format json "$TMP/a" >"$TMP/out" || fail "a again, no trigger: exit $?"
 	assert_eq "$(grep '"type":"file"' "$TMP/out" | json_field duplicate)" 40 "a's re-upload after the trigger"
@@ -69,4 +84,20 @@ cl load --format json "$TMP/a" >"$TMP/out" || fail "a, no trigger: exit $?"
 assert_eq "$(grep '"type":"file"' "$TMP/out" | json_field new):$(grep '"type":"file"' "$TMP/out" | json_field duplicate)" \
 	39:1 "a after the trigger"
 assert_eq "$(q "select count(*) from clearing_record")" 40 "every record of a, once"
+
+# 4. the journal one row short: a's re-upload (its 40 duplicates) and its
+#    re-dated copy (held)
+q "create trigger zz_drop_third before insert on clearing_dedupe_event
+   for each row execute function drop_third()"
+journal=$(q "select count(*) from clearing_dedupe_event")
+expect_exit 5 cl load "$TMP/a"
+grep -q "/a: 39 records journaled, classification found 40: nothing applied (does a trigger or rule on clearing_dedupe_event drop rows?)" "$TMP/err" ||
+	fail "the re-upload's journal count: $(cat "$TMP/err")"
+assert_eq "$(loaded a)" 1 "no committed re-upload of a"
+assert_eq "$(q "select count(*) from clearing_dedupe_event")" "$journal" "no journal row of the re-upload"
+held_short
+q "drop trigger zz_drop_third on clearing_dedupe_event"
+expect_exit 4 cl load "$TMP/a2"
+assert_eq "$(q "select count(*) from clearing_dedupe_event where reason = 'near_duplicate'")" 40 \
+	"a2 held after the trigger, its 40 near duplicates journaled"
 echo ok
