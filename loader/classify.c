@@ -4,6 +4,7 @@
  * the outcome is known).  The statements are sql/loader/classify.sql. */
 #include "loader/load_int.h"
 
+#include <inttypes.h>
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,7 +221,11 @@ static enum cl_db_status exact_matches_citus(struct load *L)
 	enum cl_db_status st;
 	PGresult *res;
 
-	if ((st = cl_load_exec_commutative(L, CL_SQL_CLASSIFY_EXACT_CITUS, 0, NULL, &matched)) !=
+	char nonce[24];
+	const char *p[1] = { nonce };
+
+	snprintf(nonce, sizeof(nonce), "%" PRId64, L->stage_nonce);
+	if ((st = cl_load_exec_commutative(L, CL_SQL_CLASSIFY_EXACT_CITUS, 1, p, &matched)) !=
 	    CL_DB_OK)
 		return st;
 	L->stage_matched = matched != 0;
@@ -235,10 +240,10 @@ static enum cl_db_status exact_matches_citus(struct load *L)
 	    (st = cl_copy_out(L->db, CL_SQL_CLASSIFY_CONFLICT_ROWS, on_classified, L, &L->r->err)) !=
 		    CL_DB_OK)
 		return st;
-	if (L->r->conflict_count != conflicts) {
+	if (L->r->conflict_count != conflicts || conflicts > matched) {
 		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",
-			     "%lu conflicts written, %lu read back", conflicts,
-			     L->r->conflict_count);
+			     "%lu conflicts written, %lu read back, of %lu matches: nothing applied",
+			     conflicts, L->r->conflict_count, matched);
 		return CL_DB_ERROR;
 	}
 	L->r->duplicate_count = matched - conflicts;

@@ -236,9 +236,14 @@ INSERT INTO pg_temp.cl_event {classify_exact_columns}
 -- are then brought to the journal rows (classify_exact_conflicts_citus),
 -- its plain duplicates journaled from where they are
 -- (load_write_duplicates_citus):
--- docs/design/0057-duplicates-journaled-on-the-workers.md.
-INSERT INTO clearing_stage_match {classify_exact_columns}
-{classify_exact_rows}
+-- docs/design/0057-duplicates-journaled-on-the-workers.md.  Each row under
+-- the attempt's nonce $1 (load_set_context), as the stage's: the load reads
+-- its matches through the view cl_stage_match, by load id and nonce (044).
+INSERT INTO clearing_stage_match (load_id, ordinal, position, tenant, kind, natural_key, reason,
+                                  matched_load_id, matched_ordinal, matched_position, shard,
+                                  nonce)
+SELECT m.*, $1::bigint
+FROM ({classify_exact_rows}) m
 
 -- fragment: classify_match_rows
 -- This load's rows of clearing_stage_match (classify_exact_citus) as
@@ -682,18 +687,20 @@ INSERT INTO pg_temp.cl_match {classify_near_rows}
 -- alternate keys, into clearing_alt_stage in that key's shard (migration
 -- 041), where clearing_alt_key holds the applied records' alternate keys:
 -- Citus moves each row to its shard worker to worker (a repartitioned
--- INSERT ... SELECT).  The key as the journal keeps it, and the staged
--- record's own shard, the journal row's.  With RETURNING, so that where
+-- INSERT ... SELECT).  The key as the journal keeps it, the staged
+-- record's own shard, the journal row's, and its nonce, the attempt's
+-- (044: the load reads this table by load id and nonce).  With RETURNING, so that where
 -- Citus does not repartition (a schema of one shard, or
 -- citus.enable_repartitioned_insert_select off) it sends the rows through
 -- the coordinator as INSERTs per shard, which row security checks, not as
 -- COPY, which it refuses (docs/design/0046).
 WITH staged AS (
   INSERT INTO clearing_alt_stage (shard, load_id, ordinal, position, tenant, kind, alt_key,
-                                  natural_key, journal_key, fingerprint, alt_fp, record_shard)
+                                  natural_key, journal_key, fingerprint, alt_fp, record_shard,
+                                  nonce)
   SELECT clearing_shard(c.kind, a.alt_key), c.load_id, c.ordinal, c.position, c.tenant, c.kind,
          a.alt_key, c.natural_key, coalesce(c.journal_key, c.natural_key), c.fingerprint,
-         c.alt_fp, c.shard
+         c.alt_fp, c.shard, c.nonce
   FROM pg_temp.cl_pending c
   CROSS JOIN LATERAL (VALUES (c.alt_key), (c.alt_key2)) a (alt_key)
   WHERE c.alt_key IS NOT NULL AND a.alt_key IS NOT NULL

@@ -130,8 +130,9 @@ COPY clearing_record ({record_columns}) FROM STDIN (FORMAT binary)
 -- its transaction, so those of the session's previous load are dropped
 -- first.  Its pending records under their alternate keys (classify.sql,
 -- classify_alt_stage_citus) are the view cl_alt_stage, its exact-key
--- matches (classify_exact_citus) the view cl_stage_match.  DDL of temporary
--- objects is the coordinator's own: not sent to the workers.
+-- matches (classify_exact_citus) the view cl_stage_match, each under the
+-- same load id and nonce (044).  DDL of temporary objects is the
+-- coordinator's own: not sent to the workers.
 DO $stage$
 DECLARE
   ddl text := pg_catalog.current_setting('citus.enable_ddl_propagation');
@@ -149,11 +150,15 @@ BEGIN
       pg_catalog.current_setting('clearing_load.stage_nonce')::bigint, pending);
   END LOOP;
   EXECUTE pg_catalog.format(
-    'CREATE TEMPORARY VIEW cl_alt_stage AS SELECT * FROM clearing_alt_stage WHERE load_id = %s',
-    pg_catalog.current_setting('clearing_load.load_id')::bigint);
+    'CREATE TEMPORARY VIEW cl_alt_stage AS SELECT * FROM clearing_alt_stage '
+    'WHERE load_id = %s AND nonce = %s',
+    pg_catalog.current_setting('clearing_load.load_id')::bigint,
+    pg_catalog.current_setting('clearing_load.stage_nonce')::bigint);
   EXECUTE pg_catalog.format(
-    'CREATE TEMPORARY VIEW cl_stage_match AS SELECT * FROM clearing_stage_match WHERE load_id = %s',
-    pg_catalog.current_setting('clearing_load.load_id')::bigint);
+    'CREATE TEMPORARY VIEW cl_stage_match AS SELECT * FROM clearing_stage_match '
+    'WHERE load_id = %s AND nonce = %s',
+    pg_catalog.current_setting('clearing_load.load_id')::bigint,
+    pg_catalog.current_setting('clearing_load.stage_nonce')::bigint);
   {stage_ddl_restored};
 END
 $stage$

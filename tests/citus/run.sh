@@ -671,10 +671,11 @@ emit '\echo @@write classify_alt_stage_citus' "EXPLAIN $(stmt classify_alt_stage
 # the sample's probe: the sampled records' ordinals in the stage
 emit '\echo @@plan classify_sample_citus' "PREPARE s AS $(stmt classify_sample_citus)" '\g /dev/null' \
 	"EXPLAIN EXECUTE s('{1,2,10,20}')" '\g'
+# (classify_exact_citus's $1, the attempt's nonce, as the stage's: 7)
 for n in classify_pending_citus classify_exact_citus classify_near explain_park_rejected \
 	 classify_rule_v1_citus classify_rule_batch_citus classify_alt_citus \
 	 explain_park_held; do
-	emit "\\echo @@plan $n" "EXPLAIN $(stmt $n)" '\g'
+	emit "\\echo @@plan $n" "EXPLAIN $(stmt $n | sed 's/\$1::bigint/7::bigint/')" '\g'
 done
 # the statements that still read the pending records on the coordinator
 # (they leave out those journaled since, rows of a temporary table there):

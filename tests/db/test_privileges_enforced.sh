@@ -207,6 +207,41 @@ if [ "$(q "select count(*) from pg_extension where extname = 'citus'")" != 0 ]; 
 	assert_eq "$(q "select count(*) from clearing_alt_key where tenant = 'acme'")" 100 \
 		"both pacs.008s' alternate keys indexed, two each"
 	before=$((before + 20))
+	# Rows committed by the loader role into the exact-key matches and the
+	# alternate-key stage (one table each, every loader may write them)
+	# under the next 20 load ids: conflicts for ordinals 1-40, and copies of
+	# acme's applied alternate keys under other natural keys (each would be
+	# a near duplicate of a record that has it).  A load reads only its own
+	# attempt's rows, by its nonce (044): a re-upload of the NACHA file is
+	# all duplicate, a new pacs.008 all new, not held.  (RETURNING: Citus
+	# then INSERTs the rows into the shards; COPY is refused under row
+	# security.)
+	next=$(q "select last_value from $(q "select pg_get_serial_sequence('clearing_load', 'load_id')")")
+	PGPASSWORD=pw psql -XAtq -v ON_ERROR_STOP=1 "$(conn $LOADER)" \
+		-c "insert into clearing_stage_match (shard, load_id, ordinal, position, tenant, kind,
+		      natural_key, reason, matched_load_id, matched_ordinal, matched_position)
+		    select 1, n, o, 1, 'acme', 'ach.entry', 'planted', 'conflict', 1, 1, 1
+		    from generate_series($next + 1, $next + 20) n, generate_series(1, 40) o
+		    returning 1" \
+		-c "insert into clearing_alt_stage (shard, load_id, ordinal, position, tenant, kind, alt_key,
+		      natural_key, journal_key, fingerprint, alt_fp, record_shard)
+		    select a.shard, n, o, 1, a.tenant, a.kind, a.alt_key, a.natural_key || '#planted',
+		           a.natural_key || '#planted', a.fingerprint, a.alt_fp, a.shard
+		    from clearing_alt_key a, generate_series($next + 1, $next + 20) n,
+		         generate_series(1, 20) o
+		    where a.tenant = 'acme'
+		    returning 1" >/dev/null 2>"$TMP/plant.err" ||
+		fail "rows committed into the matches and the alternate-key stage: $(cat "$TMP/plant.err")"
+	run_as $LOADER load --tenant acme --format json "$TMP/rls.ach" >"$TMP/again.json" 2>"$TMP/again.err" ||
+		fail "a re-upload beside planted matches: $(cat "$TMP/again.json" "$TMP/again.err")"
+	assert_eq "$(grep '"type":"file"' "$TMP/again.json" | json_field duplicate)" 40 \
+		"the re-upload all duplicate, no planted conflict read"
+	"$CL_TOOLS/gen_iso" --type pacs.008 --tx 20 --seed 9 --msg-id RLS-PACS3 >"$TMP/rls.pacs3.xml"
+	run_as $LOADER load --tenant acme --format json "$TMP/rls.pacs3.xml" >"$TMP/p3.json" 2>"$TMP/p3.err" ||
+		fail "a pacs.008 beside a planted alternate-key stage: $(cat "$TMP/p3.json" "$TMP/p3.err")"
+	assert_eq "$(grep '"type":"file"' "$TMP/p3.json" | json_field new)" 20 \
+		"the new pacs.008 all new, no planted alternate key read"
+	before=$((before + 20))
 fi
 # ... and the resolutions of two of Tuesday's: the correction and both
 # journal rows written from the coordinator on Citus
