@@ -220,7 +220,6 @@ static enum cl_db_status exact_matches_citus(struct load *L)
 	unsigned long matched = 0, conflicts;
 	enum cl_db_status st;
 	PGresult *res;
-
 	char nonce[24];
 	const char *p[1] = { nonce };
 

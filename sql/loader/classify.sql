@@ -212,9 +212,10 @@ CROSS JOIN LATERAL ({classify_probe_exact}) r
 
 -- fragment: classify_exact_columns
 -- The columns classify_exact_rows fills, of a journal row (its matched
--- key is an exact match's own: none).
-(load_id, ordinal, position, tenant, kind, natural_key, reason, matched_load_id,
- matched_ordinal, matched_position, shard)
+-- key is an exact match's own: none), without parentheses: the Citus
+-- form adds the attempt's nonce.
+load_id, ordinal, position, tenant, kind, natural_key, reason, matched_load_id,
+ matched_ordinal, matched_position, shard
 
 -- name: classify_exact
 -- Exact key matches: one INSERT ... SELECT writes the journal rows of the
@@ -222,7 +223,7 @@ CROSS JOIN LATERAL ({classify_probe_exact}) r
 -- fingerprint; conflict: other content); its row count is the number of
 -- matches.  On Citus the same probe writes its rows on the workers
 -- (classify_exact_citus).
-INSERT INTO pg_temp.cl_event {classify_exact_columns}
+INSERT INTO pg_temp.cl_event ({classify_exact_columns})
 {classify_exact_rows}
 
 -- name: classify_exact_citus
@@ -239,9 +240,7 @@ INSERT INTO pg_temp.cl_event {classify_exact_columns}
 -- docs/design/0057-duplicates-journaled-on-the-workers.md.  Each row under
 -- the attempt's nonce $1 (load_set_context), as the stage's: the load reads
 -- its matches through the view cl_stage_match, by load id and nonce (044).
-INSERT INTO clearing_stage_match (load_id, ordinal, position, tenant, kind, natural_key, reason,
-                                  matched_load_id, matched_ordinal, matched_position, shard,
-                                  nonce)
+INSERT INTO clearing_stage_match ({classify_exact_columns}, nonce)
 SELECT m.*, $1::bigint
 FROM ({classify_exact_rows}) m
 
@@ -689,11 +688,11 @@ INSERT INTO pg_temp.cl_match {classify_near_rows}
 -- Citus moves each row to its shard worker to worker (a repartitioned
 -- INSERT ... SELECT).  The key as the journal keeps it, the staged
 -- record's own shard, the journal row's, and its nonce, the attempt's
--- (044: the load reads this table by load id and nonce).  With RETURNING, so that where
--- Citus does not repartition (a schema of one shard, or
--- citus.enable_repartitioned_insert_select off) it sends the rows through
--- the coordinator as INSERTs per shard, which row security checks, not as
--- COPY, which it refuses (docs/design/0046).
+-- (044: the load reads this table by load id and nonce).  With
+-- RETURNING, so that where Citus does not repartition (a schema of one
+-- shard, or citus.enable_repartitioned_insert_select off) it sends the
+-- rows through the coordinator as INSERTs per shard, which row security
+-- checks, not as COPY, which it refuses (docs/design/0046).
 WITH staged AS (
   INSERT INTO clearing_alt_stage (shard, load_id, ordinal, position, tenant, kind, alt_key,
                                   natural_key, journal_key, fingerprint, alt_fp, record_shard,
