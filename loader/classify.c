@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gen/loader_sql.h"
+#include "loader/interrupt.h"
 
 /* ---- near duplicates and concurrency: originator locks ---- */
 
@@ -127,8 +128,20 @@ static enum cl_db_status near_duplicates(struct load *L)
 	if (!yes)
 		return CL_DB_OK;
 	/* one statement on both (Citus: the distributed stage's pending
-	   rows, classify_pending_citus) */
-	st = cl_copy_out(L->db, CL_SQL_CLASSIFY_NEAR, on_classified, L, &L->r->err);
+	   rows, classify_pending_citus); a new file's ran beside its COPY
+	   when it could (near_side.c), and is not run again when it found
+	   none */
+	if (L->direct && cl_near_side_clear(L))
+		st = CL_DB_OK;
+	else
+		st = cl_copy_out(L->db, CL_SQL_CLASSIFY_NEAR, on_classified, L, &L->r->err);
+	if (st == CL_DB_OK && cl_interrupt_signal()) {
+		/* (it came while the first connection waited for the second:
+		   it cancelled no statement) */
+		cl_error_set(&L->r->err, NULL, 0, "interrupted",
+			     "interrupted while looking for near duplicates");
+		return CL_DB_ERROR;
+	}
 	/* the other key rule: a v1 load looks only if the tenant ever loaded
 	   under v1-batch (the rare mode); a v1-batch load always looks */
 	if (st == CL_DB_OK && !batch)

@@ -103,7 +103,8 @@ const char *cl_db_schema(void)
 	return session_schema;
 }
 
-enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct cl_error *err)
+/* A session of the loader's: connected and set up (cl_db_connect). */
+static enum cl_db_status open_session(struct cl_db *db, const char *conninfo, struct cl_error *err)
 {
 	const char *keys[10], *vals[10];
 	char timeout[16];
@@ -169,7 +170,7 @@ enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct c
 			cl_error_hint(err, "check the host and port (--db, PGHOST, PGPORT) and that the "
 					   "server runs; the same command later may succeed");
 		}
-		cl_db_close(db);
+		cl_db_close_beside(db); /* not watched yet */
 		return CL_DB_LOST;
 	}
 	/* server NOTICEs ("already exists, skipping") are not for our users */
@@ -181,13 +182,27 @@ enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct c
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
 		enum cl_db_status st = cl_db_fail(db, res, "could not set search_path", err);
 
-		cl_db_close(db);
+		cl_db_close_beside(db); /* not watched yet */
 		return st == CL_DB_OK ? CL_DB_ERROR : st;
 	}
 	db->citus = strcmp(cl_db_get(res, 0, "citus"), "t") == 0;
 	PQclear(res);
-	cl_interrupt_watch(db->conn);
 	return CL_DB_OK;
+}
+
+enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo, struct cl_error *err)
+{
+	enum cl_db_status st = open_session(db, conninfo, err);
+
+	if (st == CL_DB_OK)
+		cl_interrupt_watch(db->conn);
+	return st;
+}
+
+enum cl_db_status cl_db_connect_beside(struct cl_db *side, const struct cl_db *db,
+				       struct cl_error *err)
+{
+	return open_session(side, db->conninfo, err);
 }
 
 void cl_db_close(struct cl_db *db)
@@ -197,6 +212,13 @@ void cl_db_close(struct cl_db *db)
 		PQfinish(db->conn);
 	}
 	db->conn = NULL;
+}
+
+void cl_db_close_beside(struct cl_db *side)
+{
+	if (side->conn)
+		PQfinish(side->conn);
+	side->conn = NULL;
 }
 
 void cl_db_rollback(struct cl_db *db)

@@ -71,6 +71,14 @@ bool cl_db_conninfo_parses(const char *conninfo, char *why, size_t cap);
 enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo,
 				struct cl_error *err) CL_MUST_CHECK;
 
+/* A second connection to db's server, set up as db's (its conninfo, the
+ * search_path), for work beside db's transaction (loader/near_side.c): a
+ * signal cancels db's statement, not this one's.  Closed by
+ * cl_db_close_beside. */
+enum cl_db_status cl_db_connect_beside(struct cl_db *side, const struct cl_db *db,
+				       struct cl_error *err) CL_MUST_CHECK;
+void cl_db_close_beside(struct cl_db *side);
+
 /* The schema of clearing-load's tables for every later connection
  * (search_path "NAME, pg_temp": pg_catalog first, then it; the temporary
  * schema last).  Default public.  `name` is not copied. */

@@ -342,12 +342,10 @@ static void conflict_reason(struct load *L, const char *what)
  * conflict or near duplicate journaled, or CL_DB_RETRY with 23505: an
  * applied key the sample did not ask about) the caller undoes it to the
  * savepoint. */
-static enum cl_db_status take_for_new(struct load *L)
+static enum cl_db_status copy_and_classify(struct load *L)
 {
 	enum cl_db_status st;
 
-	if (L->direct && (st = cl_classify_ask_near(L)) != CL_DB_OK)
-		return st;
 	if ((st = cl_load_exec0(L, CL_SQL_LOAD_SAVEPOINT_NEW)) != CL_DB_OK)
 		return st;
 	if (L->direct) {
@@ -364,6 +362,22 @@ static enum cl_db_status take_for_new(struct load *L)
 		return st;
 	L->applied = true;
 	return CL_DB_OK;
+}
+
+/* A large new file's near-duplicate probe, when it can, runs on a second
+ * connection while the records are COPYed (near_side.c, decision 0059). */
+static enum cl_db_status take_for_new(struct load *L)
+{
+	enum cl_db_status st;
+
+	if (L->direct && (st = cl_classify_ask_near(L)) != CL_DB_OK)
+		return st;
+	/* (the originator locks are held: classify_file) */
+	if (L->direct && L->direct_near_wanted)
+		cl_near_side_start(L);
+	st = copy_and_classify(L);
+	cl_near_side_close(L);
+	return st;
 }
 
 /* The file's records against the applied ones (classify.c), after the

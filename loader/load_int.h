@@ -98,6 +98,9 @@ struct load {
 	bool direct_near_wanted;   /* classify.c: before a direct copy, had the
 	                              tenant applied ACH records (a near-
 	                              duplicate search worth it)? */
+	struct cl_db near_side;    /* near_side.c: the second connection,
+	                              open while its probe runs (conn NULL:
+	                              none) */
 	bool row_security;         /* load.c: row-level security is active
 	                              on clearing_record for this role (no
 	                              COPY into it: not direct) */
@@ -170,7 +173,27 @@ enum cl_status cl_stage_open_parser(struct load *L, struct cl_parser **p,
  * put in L->r->err.  Notes are skipped: they were reported the first time. */
 enum cl_status cl_stage_reread(struct load *L, struct cl_parser *p,
 			       const struct cl_record **rec) CL_MUST_CHECK;
+/* After a parser's CL_END: the rest of the input read, so that its
+ * SHA-256 is final. */
+void cl_stage_drain(struct load *L);
 void cl_stage_release(struct load_stage *s);
+
+/* near_side.c (decision 0059): a file taken for new and read straight
+ * into clearing_record (L->direct) of at least CL_NEAR_SIDE_MIN records,
+ * of a tenant with ACH records, on one server (not Citus): its
+ * near-duplicate probe on a second connection, sent once the originator
+ * locks are held and run while the first connection COPYs the records.
+ * Best effort: when the second connection cannot be opened or fails,
+ * classify.c probes after the COPY, as for a smaller file. */
+#define CL_NEAR_SIDE_MIN 20000
+void cl_near_side_start(struct load *L);
+/* Its answer, waited for: true when no record has a near duplicate (the
+ * probe after the COPY is then spared); false when one has, or no answer
+ * came.  The second connection is closed. */
+bool cl_near_side_clear(struct load *L);
+/* The second connection closed, its probe cancelled if still running
+ * (safe when none is open). */
+void cl_near_side_close(struct load *L);
 
 /* classify.c */
 enum cl_db_status cl_classify_lock_originators(struct load *L) CL_MUST_CHECK;

@@ -147,6 +147,19 @@ void cl_row_copy_record(struct cl_copy_in *c, const struct cl_record *r, unsigne
 	copy_record_columns(c, r, ordinal, tenant, load_id);
 }
 
+/* The columns of pg_temp.cl_near_side after the tenant, in its order
+ * (classify.sql, classify_near_side_create). */
+static const unsigned char near_side_ids[] = { CL_F_kind, CL_F_natural_key, CL_F_shard,
+					       CL_F_near_key, CL_F_value_date };
+
+void cl_row_copy_near(struct cl_copy_in *c, const struct cl_record *r, const char *tenant)
+{
+	cl_copy_row(c, 1 + (int)sizeof(near_side_ids));
+	cl_copy_text(c, tenant, false);
+	for (size_t i = 0; i < sizeof(near_side_ids); i++)
+		copy_field(c, &cl_fields[near_side_ids[i]], r);
+}
+
 /* ---- records as an array of clearing_record ---- */
 
 static void buf_put(char **buf, size_t *len, size_t *cap, const char *p, size_t n)

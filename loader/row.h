@@ -52,6 +52,10 @@ void cl_row_copy_staged(struct cl_copy_in *c, const struct cl_record *rec, unsig
  * a new file COPYed straight into it (stage.c, cl_stage_copy_records). */
 void cl_row_copy_record(struct cl_copy_in *c, const struct cl_record *rec, unsigned long ordinal,
 			const char *tenant, int64_t load_id);
+/* What the near-duplicate probe reads of a record (its tenant, kind, key,
+ * shard, near identity and date, each as in clearing_record): a row of the
+ * second connection's table (loader/near_side.c). */
+void cl_row_copy_near(struct cl_copy_in *c, const struct cl_record *rec, const char *tenant);
 
 /* Records as a text array of clearing_record (diff, sql/loader/plan.sql):
  * each record a composite value of the table's columns in the order

@@ -54,8 +54,7 @@ void cl_stage_release(struct load_stage *s)
 	cl_key_sample_free(&s->sample);
 }
 
-/* After a parser's CL_END: read whatever it left so the SHA-256 is final. */
-static void drain(struct load *L)
+void cl_stage_drain(struct load *L)
 {
 	char buf[4096];
 	struct cl_error e;
@@ -189,7 +188,7 @@ static enum cl_db_status in_file_duplicates(struct load *L, const char *sql, int
 	}
 	if (nsame && cl_stage_open_parser(L, &p, &perr) == CL_OK) {
 		cl_same_key_read(p, same, nsame);
-		drain(L);
+		cl_stage_drain(L);
 	}
 	cl_parser_free(p);
 	filled = nsame;
@@ -351,7 +350,7 @@ static enum cl_db_status read_file(struct load *L, bool rewind, struct cl_copy_i
 	if (p) {
 		s->info = *cl_parser_info(p);
 		r->max_errors_stopped = s->info.stopped ? s->info.max_errors : 0;
-		drain(L);
+		cl_stage_drain(L);
 	}
 	if (copying && !p) /* the parser could not even open the file */
 		cl_copy_in_abort(c, "invalid file");
@@ -461,7 +460,7 @@ static enum cl_db_status given_checks(struct load *L, bool duplicates, bool near
 	if (ps != CL_END)
 		st = CL_DB_ERROR;
 	cl_parser_free(p);
-	drain(L);
+	cl_stage_drain(L);
 	param[0] = cl_row_array_rows(&a);
 	param[1] = cl_row_array_keys(&a);
 	if (st == CL_DB_OK && duplicates)

@@ -414,6 +414,35 @@ COPY (
   WHERE c.near_key IS NOT NULL AND c.alt_key IS NULL
   RETURNING ordinal, reason) TO STDOUT
 
+-- name: classify_near_side_create
+-- A new file's records as classify_near's probe reads them (tenant, kind,
+-- key, shard, near identity, date: loader/row.c cl_row_copy_near writes
+-- them in this order), on the second connection of loader/near_side.c,
+-- in a transaction of its own: dropped with it.
+CREATE TEMPORARY TABLE cl_near_side ON COMMIT DROP AS
+SELECT tenant, kind, natural_key, shard, near_key, value_date
+FROM clearing_record
+WITH NO DATA
+
+-- name: classify_near_side_copy
+-- The rows of cl_near_side.
+COPY pg_temp.cl_near_side FROM STDIN (FORMAT binary)
+
+-- name: classify_near_side
+-- classify_near's probe of a new file's records (cl_near_side), on the
+-- second connection while the first COPYs them into clearing_record
+-- (decision 0059): a row when any has a near duplicate among the applied
+-- records.  The first connection's rows are not seen (its transaction
+-- has not committed), nor need they be: the file holds no near duplicate
+-- of its own (stage.c, direct_fit).  Sent after the load's originator
+-- locks are held: what it sees of the tenant's records is what
+-- classify_near would see after the COPY.
+SELECT 1
+FROM pg_temp.cl_near_side c
+CROSS JOIN LATERAL ({classify_probe_near}) r
+WHERE c.near_key IS NOT NULL
+LIMIT 1
+
 -- name: classify_rule_v1
 -- The other ACH key rule, for a v1 load: an entry whose originator, trace
 -- number and effective date are already applied under the v1-batch rule

@@ -1,0 +1,102 @@
+#!/bin/sh
+# A large new NACHA file's near-duplicate probe on a second connection,
+# run while the first COPYs its records into clearing_record
+# (loader/near_side.c, docs/design/0059): the same answer as the probe
+# after the COPY in every case, and that probe spared only when the
+# second connection's answer is "none".  The failpoints name the path:
+# near_side_sent (the probe sent: its connection is the second one),
+# near_side_clear (its answer read, none found: reached only then).
+. "$(dirname "$0")/lib.sh"
+: "${CL_TOOLS:?}" "${CL_BIN_FP:?the failpoint build (make FAILPOINTS=1)}"
+db_new
+cl init ${CL_INIT_ARGS:-} >/dev/null
+
+N=25000 # records of a large file: over CL_NEAR_SIDE_MIN (20,000)
+gen() { _o=$1; shift; "$CL_TOOLS/gen_ach" --seed 7 "$@" >"$TMP/$_o"; }
+field() { grep '"type":"file"' "$TMP/out" | json_field "$1"; }
+load_of() { q "select min(load_id) from clearing_load where file_name like '%/$1'"; }
+records_of() { q "select count(*) from clearing_record where load_id = $(load_of "$1")"; }
+near_of() { q "select count(*) from clearing_dedupe_event where load_id = $(load_of "$1")
+	       and reason = 'near_duplicate'"; }
+all_records() { q "select count(*) from clearing_record"; }
+# fp POINT:ACTION FILE: the failpoint build loads FILE; its exit status in rc
+fp() {
+	rc=0
+	env CL_FAILPOINT="$1" "$CL_BIN_FP" load --format json "$TMP/$2" >"$TMP/out" 2>"$TMP/err" ||
+		rc=$?
+}
+
+# the tenant's history: entries 1-100 of one originator
+gen h --entries 100 --start 1 --effective 261201
+cl_load "$TMP/h" >/dev/null || fail "history exited $?"
+
+# 1. new indeed: the second connection finds no near duplicate and the
+#    probe after the COPY is spared (killed there: nothing applied); then
+#    loaded whole
+gen n --entries $N --start 100001 --effective 261202
+fp near_side_clear:kill n
+assert_eq "$rc" 137 "new file: killed where the second connection's answer spares the probe: $(cat "$TMP/err")"
+assert_eq "$(all_records)" 100 "new file killed: nothing applied"
+cl_load "$TMP/n" >"$TMP/out" || fail "new file exited $?"
+assert_eq "$(field outcome):$(field new):$(field conflict)" "committed:$N:0" "new file"
+assert_eq "$(records_of n)" "$N" "new file: records"
+
+# 2. re-dated copies of entries 50-100 in a large file: the second
+#    connection finds them (near_side_clear never reached) and the file is
+#    held with the 51 near duplicates the probe after the COPY journals
+gen m --entries $N --start 50 --effective 261202
+fp near_side_clear:kill m
+assert_eq "$rc" 4 "re-dated copies: held, not killed: $(cat "$TMP/err")"
+assert_eq "$(field outcome):$(field new)" held:0 "re-dated copies"
+assert_eq "$(records_of m)" 0 "re-dated copies: nothing applied"
+assert_eq "$(near_of m)" 51 "re-dated copies: near duplicates journaled"
+
+# 3. the second connection cut as soon as its probe is sent: the probe
+#    after the COPY answers, for a new file and for re-dated copies alike
+gen n2 --entries $N --start 200001 --effective 261203
+fp near_side_sent:disconnect n2
+assert_eq "$rc:$(field outcome):$(field new)" "0:committed:$N" \
+	"second connection cut, new file: $(cat "$TMP/err")"
+gen m2 --entries $N --start 60 --effective 261203
+fp near_side_sent:disconnect m2
+assert_eq "$rc:$(field outcome):$(field new)" 4:held:0 \
+	"second connection cut, re-dated copies: $(cat "$TMP/err")"
+assert_eq "$(near_of m2)" 41 "second connection cut: near duplicates journaled"
+
+# 4. killed with its probe sent: nothing applied; the same file then loads
+gen n3 --entries $N --start 300001 --effective 261203
+fp near_side_sent:kill n3
+assert_eq "$rc" 137 "killed with the probe sent"
+assert_eq "$(all_records)" $((100 + 2 * N)) "killed with the probe sent: nothing applied"
+
+# 5. a small file has no second connection (near_side_sent not reached)
+gen s --entries 50 --start 400001 --effective 261203
+fp near_side_sent:kill s
+assert_eq "$rc:$(field outcome):$(field new)" 0:committed:50 "small file: $(cat "$TMP/err")"
+
+# 6. racing: a load of entries 500001-500010, stopped before its commit
+#    with its originator's lock held, and a large file with re-dated copies
+#    of them.  The large file waits for the lock and sends its probe only
+#    then: it sees the originals and is held; nothing is applied twice.
+gen o --entries 10 --start 500001 --effective 261210
+gen big --entries $N --start 500001 --effective 261211
+CL_FAILPOINT=after_journal:stop "$CL_BIN_FP" load --format json "$TMP/o" >"$TMP/o.out" \
+	2>"$TMP/o.err" &
+po=$!
+wait_stopped $po "the load of the originals" "$TMP/o.err"
+"$CL_BIN" load --format json "$TMP/big" >"$TMP/out" 2>"$TMP/big.err" &
+pb=$!
+wait_advisory false 1 "the large file never waited for the originator's lock"
+kill -CONT $po
+rc=0
+wait $po || rc=$?
+assert_eq "$rc" 0 "the originals: $(cat "$TMP/o.err")"
+rc=0
+wait $pb || rc=$?
+assert_eq "$rc:$(field outcome):$(field new)" 4:held:0 "the large file after the originals: $(cat "$TMP/big.err")"
+assert_eq "$(near_of big)" 10 "the large file: its re-dated copies journaled"
+assert_eq "$(q "select count(*) from clearing_dedupe_event
+	       where load_id = $(load_of big) and matched_load_id = $(load_of o)")" 10 \
+	"the large file: each near duplicate of the originals' load"
+assert_eq "$(records_of o)" 10 "the originals: applied once"
+echo "ok   test_near_side"
