@@ -49,6 +49,12 @@ static bool copy_file(struct load *L, struct cl_copy_in *c)
 	       strcmp(cl_input_sha256_hex(L->in), L->stage.first_sha) == 0;
 }
 
+/* Each wait of the second connection's setup (connecting included) is
+ * bounded by this many seconds, or by --wait-limit when shorter: a pooler
+ * with no server connection to spare, or a server slow to accept one,
+ * would otherwise hold up the load for a connection it can do without. */
+#define SETUP_WAIT_LIMIT 10
+
 /* One statement on the second connection: true when it ran.  Not
  * cl_db_exec: nothing of the second connection is reported or retried. */
 static bool side_exec(struct cl_db *side, const char *sql)
@@ -69,16 +75,18 @@ void cl_near_side_start(struct load *L)
 	struct cl_db *side = &L->near_side;
 	struct cl_copy_in *c;
 	struct cl_error err;
+	unsigned limit = cl_watchdog_limit();
 	bool ok;
 
 	side->conn = NULL;
 	if (L->db->citus || !L->direct || L->r->records < CL_NEAR_SIDE_MIN)
 		return;
 	memset(&err, 0, sizeof(err));
-	if (cl_db_connect_beside(side, L->db, &err) != CL_DB_OK)
-		return;
+	cl_watchdog_set_limit(limit && limit < SETUP_WAIT_LIMIT ? limit : SETUP_WAIT_LIMIT);
+	ok = cl_db_connect_beside(side, L->db, &err) == CL_DB_OK;
 	c = cl_xmalloc(sizeof(*c));
-	ok = side_exec(side, CL_SQL_DB_BEGIN) && side_exec(side, CL_SQL_CLASSIFY_NEAR_SIDE_CREATE) &&
+	ok = ok && side_exec(side, CL_SQL_DB_BEGIN) &&
+	     side_exec(side, CL_SQL_CLASSIFY_NEAR_SIDE_CREATE) &&
 	     cl_copy_in_begin(c, side, CL_SQL_CLASSIFY_NEAR_SIDE_COPY, &err) == CL_DB_OK;
 	if (ok && !copy_file(L, c)) {
 		cl_copy_in_abort(c, "the file was not read as the first time");
@@ -95,6 +103,7 @@ void cl_near_side_start(struct load *L)
 				       NULL, 0) == 1;
 		cl_watchdog_disarm();
 	}
+	cl_watchdog_set_limit(limit);
 	if (!ok) {
 		cl_db_close_beside(side);
 		return;

@@ -9,7 +9,11 @@
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}" "${CL_BIN_FP:?the failpoint build (make FAILPOINTS=1)}"
 db_new
-cl init ${CL_INIT_ARGS:-} >/dev/null
+# a loader role allowed one connection (case 7)
+ONE=cl_one_$$
+role_new "$ONE" "login password 'pw' connection limit 1"
+port=$(q "show port")
+cl init ${CL_INIT_ARGS:-} --loader-role "$ONE" >/dev/null
 
 N=25000 # records of a large file: over CL_NEAR_SIDE_MIN (20,000)
 gen() { _o=$1; shift; "$CL_TOOLS/gen_ach" --seed 7 "$@" >"$TMP/$_o"; }
@@ -99,4 +103,21 @@ assert_eq "$(q "select count(*) from clearing_dedupe_event
 	       where load_id = $(load_of big) and matched_load_id = $(load_of o)")" 10 \
 	"the large file: each near duplicate of the originals' load"
 assert_eq "$(records_of o)" 10 "the originals: applied once"
+
+# 7. a role allowed one connection: the second is refused, the load goes
+#    on without it (near_side_sent not reached) and the probe after the
+#    COPY answers, for re-dated copies and for a new file
+one() {
+	rc=0
+	PGPASSWORD=pw CL_FAILPOINT=near_side_sent:kill "$CL_BIN_FP" load --format json \
+		--db "host=127.0.0.1 port=$port user=$ONE dbname=$PGDATABASE" "$TMP/$1" \
+		>"$TMP/out" 2>"$TMP/err" || rc=$?
+}
+gen m3 --entries $N --start 70 --effective 261204
+one m3
+assert_eq "$rc:$(field outcome):$(field new)" 4:held:0 "one connection, re-dated copies: $(cat "$TMP/err")"
+assert_eq "$(near_of m3)" 31 "one connection: near duplicates journaled"
+gen n4 --entries $N --start 600001 --effective 261204
+one n4
+assert_eq "$rc:$(field outcome):$(field new)" "0:committed:$N" "one connection, new file: $(cat "$TMP/err")"
 echo "ok   test_near_side"
