@@ -116,7 +116,7 @@ static enum cl_db_status near_duplicates(struct load *L)
 	bool batch = L->o->parse.ach_key == CL_ACH_KEY_BATCH;
 	bool citus = L->db->citus;
 	enum cl_db_status st;
-	bool yes;
+	bool yes, spared;
 
 	/* a file copied straight into the records (load.c) was asked
 	   before its copy: its own records are the tenant's now */
@@ -131,17 +131,16 @@ static enum cl_db_status near_duplicates(struct load *L)
 	   rows, classify_pending_citus); a new file's ran beside its COPY
 	   when it could (near_side.c), and is not run again when it found
 	   none */
-	if (L->direct && cl_near_side_clear(L))
-		st = CL_DB_OK;
-	else
-		st = cl_copy_out(L->db, CL_SQL_CLASSIFY_NEAR, on_classified, L, &L->r->err);
-	if (st == CL_DB_OK && cl_interrupt_signal()) {
+	spared = L->direct && cl_near_side_clear(L);
+	if (cl_interrupt_signal()) {
 		/* (it came while the first connection waited for the second:
 		   it cancelled no statement) */
 		cl_error_set(&L->r->err, NULL, 0, "interrupted",
 			     "interrupted while looking for near duplicates");
 		return CL_DB_ERROR;
 	}
+	st = spared ? CL_DB_OK
+		    : cl_copy_out(L->db, CL_SQL_CLASSIFY_NEAR, on_classified, L, &L->r->err);
 	/* the other key rule: a v1 load looks only if the tenant ever loaded
 	   under v1-batch (the rare mode); a v1-batch load always looks */
 	if (st == CL_DB_OK && !batch)

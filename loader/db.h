@@ -71,7 +71,7 @@ bool cl_db_conninfo_parses(const char *conninfo, char *why, size_t cap);
 enum cl_db_status cl_db_connect(struct cl_db *db, const char *conninfo,
 				struct cl_error *err) CL_MUST_CHECK;
 
-/* A second connection to db's server, set up as db's (its conninfo, the
+/* A second connection with db's conninfo, set up as db's (the
  * search_path), for work beside db's transaction (loader/near_side.c): a
  * signal cancels db's statement, not this one's.  Closed by
  * cl_db_close_beside. */

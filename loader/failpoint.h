@@ -25,6 +25,8 @@
  *   after_commit (committed, before the report is printed),
  *   direct_copied (a new file's records COPYed straight into clearing_record,
  *   decision 0058: reached only on that path),
+ *   near_side_start (a second connection for a new file's near-duplicate
+ *   probe about to be opened, decision 0059),
  *   near_side_sent (its near-duplicate probe sent on the second connection,
  *   decision 0059; `conn` is that connection, so disconnect cuts it alone),
  *   near_side_clear (that probe's answer read after the COPY: no near

@@ -7,7 +7,9 @@
  * after the COPY on the first, as for a smaller file. */
 #include "loader/load_int.h"
 
+#include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,11 +83,13 @@ void cl_near_side_start(struct load *L)
 	side->conn = NULL;
 	if (L->db->citus || !L->direct || L->r->records < CL_NEAR_SIDE_MIN)
 		return;
+	CL_FAILPOINT("near_side_start", L->db->conn);
 	memset(&err, 0, sizeof(err));
 	cl_watchdog_set_limit(limit && limit < SETUP_WAIT_LIMIT ? limit : SETUP_WAIT_LIMIT);
 	ok = cl_db_connect_beside(side, L->db, &err) == CL_DB_OK;
 	c = cl_xmalloc(sizeof(*c));
 	ok = ok && side_exec(side, CL_SQL_DB_BEGIN) &&
+	     side_exec(side, CL_SQL_CLASSIFY_NEAR_SIDE_LOCK_TIMEOUT) &&
 	     side_exec(side, CL_SQL_CLASSIFY_NEAR_SIDE_CREATE) &&
 	     cl_copy_in_begin(c, side, CL_SQL_CLASSIFY_NEAR_SIDE_COPY, &err) == CL_DB_OK;
 	if (ok && !copy_file(L, c)) {
@@ -111,6 +115,26 @@ void cl_near_side_start(struct load *L)
 	CL_FAILPOINT("near_side_sent", side->conn);
 }
 
+/* Until the answer is in (true), or a signal came (false): a signal
+ * cancels the first connection's statement only, and the first is idle
+ * meanwhile.  Woken at least every 200 ms to look. */
+static bool wait_answer(PGconn *conn)
+{
+	struct pollfd pfd;
+
+	pfd.fd = PQsocket(conn);
+	pfd.events = POLLIN;
+	while (PQisBusy(conn)) {
+		if (cl_interrupt_signal())
+			return false;
+		if (poll(&pfd, 1, 200) < 0 && errno != EINTR)
+			return false;
+		if (!PQconsumeInput(conn))
+			return true; /* PQgetResult says what failed */
+	}
+	return true;
+}
+
 bool cl_near_side_clear(struct load *L)
 {
 	struct cl_db *side = &L->near_side;
@@ -120,6 +144,11 @@ bool cl_near_side_clear(struct load *L)
 	if (!side->conn)
 		return false;
 	cl_watchdog_arm(side->conn);
+	if (!wait_answer(side->conn)) {
+		cl_watchdog_disarm();
+		cl_near_side_close(L);
+		return false;
+	}
 	while ((res = PQgetResult(side->conn)) != NULL) {
 		if (!answered && PQresultStatus(res) == PGRES_TUPLES_OK)
 			clear = PQntuples(res) == 0;

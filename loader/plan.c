@@ -15,9 +15,20 @@
 #include "loader/row.h"
 #include "loader/watchdog.h"
 
-/* Records per batch: each is kept (about 4 KB) until its batch's answer
- * is back, so that diff stays within a few MB whatever the file. */
-#define PLAN_BATCH 2000
+/* Records per batch.  Two batches are held at once (one being read while
+ * the server answers the other), each record kept (about 4.5 KB) until
+ * its batch's answer is back, so that diff stays within a few MB whatever
+ * the file. */
+#define PLAN_BATCH 1000
+
+/* One batch of records: read from the file, then sent to plan_batch. */
+struct plan_batch {
+	struct cl_record *b;       /* its records (PLAN_BATCH) */
+	struct cl_row_array a;     /* the same as plan_batch's parameter */
+	size_t n;                  /* records in it */
+	unsigned long first;       /* the ordinal before its first */
+	bool sent;                 /* its answer is awaited */
+};
 
 enum {
 	D_ORDINAL, D_REASON, D_MLOAD, D_MFILE, D_MPOS, D_MTIME, D_MKEY, D_FIELDS, D_OLD0
@@ -137,36 +148,66 @@ static enum cl_db_status prepare_batch(struct load *L)
 	return CL_DB_OK;
 }
 
-/* Classify the n records of batch `b` (ordinals first + 1 ...) and report
- * each. */
-static enum cl_db_status plan_flush(struct load *L, struct cl_row_array *a,
-				    const struct cl_record *b, size_t n, unsigned long first)
+/* Send batch `pb` to plan_batch, not waiting for its answer. */
+static enum cl_db_status plan_send(struct load *L, struct plan_batch *pb)
 {
 	/* on Citus the rules to try as parameters too (plan_context) */
-	const char *p[3] = { cl_row_array_rows(a), L->plan_near, L->plan_ach_key };
-	PGresult *res;
+	const char *p[3] = { cl_row_array_rows(&pb->a), L->plan_near, L->plan_ach_key };
 	enum cl_db_status st;
-	int row = 0, rows;
+	int ok;
 
-	if (!n)
+	if (!pb->n)
 		return CL_DB_OK;
 	if ((st = prepare_batch(L)) != CL_DB_OK)
 		return st;
 	cl_watchdog_arm(L->db->conn);
-	res = PQexecPrepared(L->db->conn, "cl_plan_batch", L->db->citus ? 3 : 1, p, NULL, NULL, 0);
+	ok = PQsendQueryPrepared(L->db->conn, "cl_plan_batch", L->db->citus ? 3 : 1, p, NULL,
+				 NULL, 0);
 	cl_watchdog_disarm();
-	if (PQresultStatus(res) != PGRES_TUPLES_OK)
-		return cl_db_fail(L->db, res, "statement failed", &L->r->err);
-	rows = PQntuples(res);
-	for (size_t i = 0; i < n; i++) {
-		unsigned long ordinal = first + i + 1;
-		bool hit = row < rows && strtoul(PQgetvalue(res, row, D_ORDINAL), NULL, 10) == ordinal;
+	if (!ok)
+		return cl_db_fail(L->db, NULL, "statement failed", &L->r->err);
+	pb->sent = true;
+	return CL_DB_OK;
+}
 
-		plan_emit(L, &b[i], ordinal, hit ? res : NULL, row);
+/* The answer of a batch sent: each of its records reported, in order (a
+ * failed answer: none). */
+static enum cl_db_status plan_receive(struct load *L, struct plan_batch *pb)
+{
+	enum cl_db_status st = CL_DB_OK;
+	PGresult *res, *answer = NULL;
+	int row = 0, rows;
+
+	if (!pb->sent)
+		return CL_DB_OK;
+	pb->sent = false;
+	cl_watchdog_arm(L->db->conn);
+	while ((res = PQgetResult(L->db->conn)) != NULL) {
+		if (!answer && st == CL_DB_OK && PQresultStatus(res) == PGRES_TUPLES_OK)
+			answer = res;
+		else if (st == CL_DB_OK)
+			st = cl_db_fail(L->db, res, "statement failed", &L->r->err);
+		else
+			PQclear(res);
+	}
+	cl_watchdog_disarm();
+	if (st == CL_DB_OK && !answer)
+		st = cl_db_fail(L->db, NULL, "statement failed", &L->r->err);
+	if (st != CL_DB_OK) {
+		PQclear(answer);
+		return st;
+	}
+	rows = PQntuples(answer);
+	for (size_t i = 0; i < pb->n; i++) {
+		unsigned long ordinal = pb->first + i + 1;
+		bool hit = row < rows && strtoul(PQgetvalue(answer, row, D_ORDINAL), NULL, 10) == ordinal;
+
+		plan_emit(L, &pb->b[i], ordinal, hit ? answer : NULL, row);
 		row += hit;
 	}
-	PQclear(res);
-	cl_row_array_reset(a);
+	PQclear(answer);
+	cl_row_array_reset(&pb->a);
+	pb->n = 0;
 	return CL_DB_OK;
 }
 
@@ -200,48 +241,60 @@ static enum cl_db_status plan_context(struct load *L)
 	return cl_db_exec(L->db, CL_SQL_PLAN_SET_RULES, 2, p, NULL, &L->r->err);
 }
 
+/* The records read into batches: while the server answers one, the next
+ * is read and encoded (the loader's work and the server's overlap); each
+ * batch's records are reported, in file order, once its answer is back. */
 enum cl_db_status cl_plan(struct load *L)
 {
-	struct cl_record *b = NULL;
-	struct cl_row_array a;
+	struct plan_batch pb[2], *cur = &pb[0];
 	struct cl_parser *p = NULL;
 	const struct cl_record *rec;
 	struct cl_error e;
-	enum cl_status ps;
-	enum cl_db_status st;
-	unsigned long ordinal = 0, first = 0;
-	size_t n = 0;
+	enum cl_status ps = CL_END;
+	enum cl_db_status st, st2;
+	unsigned long ordinal = 0;
 
 	L->r->duplicate_count = L->r->conflict_count = L->near_count = 0;
-	memset(&a, 0, sizeof(a));
+	memset(pb, 0, sizeof(pb));
 	st = plan_context(L);
-	if (st == CL_DB_OK)
-		st = cl_plan_columns(L, &a);
+	for (int i = 0; i < 2 && st == CL_DB_OK; i++)
+		st = cl_plan_columns(L, &pb[i].a);
 	if (st == CL_DB_OK && cl_stage_open_parser(L, &p, &e) != CL_OK) {
 		L->r->err = e;
 		st = CL_DB_ERROR;
 	}
-	if (st != CL_DB_OK) {
-		cl_row_array_release(&a);
-		return st;
-	}
-	b = cl_xmalloc(PLAN_BATCH * sizeof(*b));
+	for (int i = 0; i < 2 && st == CL_DB_OK; i++)
+		pb[i].b = cl_xmalloc(PLAN_BATCH * sizeof(*pb[i].b));
 	while (st == CL_DB_OK && (ps = cl_stage_reread(L, p, &rec)) == CL_OK) {
-		b[n++] = *rec;
-		cl_row_array_add(&a, rec, ++ordinal, L->o->tenant, NULL);
-		if (n == PLAN_BATCH) {
-			st = plan_flush(L, &a, b, n, first);
-			first = ordinal;
-			n = 0;
+		if (!cur->n)
+			cur->first = ordinal;
+		cur->b[cur->n++] = *rec;
+		cl_row_array_add(&cur->a, rec, ++ordinal, L->o->tenant, NULL);
+		if (cur->n == PLAN_BATCH) {
+			struct plan_batch *other = cur == &pb[0] ? &pb[1] : &pb[0];
+
+			/* the batch before it answered and reported, this one
+			   sent; the next is read while the server works */
+			st = plan_receive(L, other);
+			if (st == CL_DB_OK)
+				st = plan_send(L, cur);
+			cur = other;
 		}
 	}
 	if (st == CL_DB_OK && ps != CL_END)
 		st = CL_DB_ERROR; /* L->r->err says why */
+	/* the batch in flight answered (whatever happened: the connection
+	   must be free again), then the last */
+	st2 = plan_receive(L, cur == &pb[0] ? &pb[1] : &pb[0]);
 	if (st == CL_DB_OK)
-		st = plan_flush(L, &a, b, n, first);
+		st = st2;
+	if (st == CL_DB_OK && (st = plan_send(L, cur)) == CL_DB_OK)
+		st = plan_receive(L, cur);
 	cl_parser_free(p);
-	free(b);
-	cl_row_array_release(&a);
+	for (int i = 0; i < 2; i++) {
+		free(pb[i].b);
+		cl_row_array_release(&pb[i].a);
+	}
 	if (st == CL_DB_OK && ordinal != L->r->records) {
 		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "file_changed",
 			     "the file changed while it was read (%lu records, then %lu)",

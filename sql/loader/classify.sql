@@ -424,6 +424,15 @@ SELECT tenant, kind, natural_key, shard, near_key, value_date
 FROM clearing_record
 WITH NO DATA
 
+-- name: classify_near_side_lock_timeout
+-- The second connection waits for no lock: one it would wait for gives
+-- up its probe (55P03), and the first connection probes after its COPY.
+-- A lock queued on clearing_record or one of its partitions behind the
+-- first connection (VACUUM FULL, CLUSTER, LOCK TABLE, ALTER TABLE) would
+-- otherwise queue the second's locks behind it while the first waits for
+-- the second's answer: a wait the server cannot see as a deadlock.
+SET LOCAL lock_timeout = '1s'
+
 -- name: classify_near_side_copy
 -- The rows of cl_near_side.
 COPY pg_temp.cl_near_side FROM STDIN (FORMAT binary)

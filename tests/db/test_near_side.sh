@@ -55,12 +55,22 @@ assert_eq "$(field outcome):$(field new)" held:0 "re-dated copies"
 assert_eq "$(records_of m)" 0 "re-dated copies: nothing applied"
 assert_eq "$(near_of m)" 51 "re-dated copies: near duplicates journaled"
 
-# 3. the second connection cut as soon as its probe is sent: the probe
-#    after the COPY answers, for a new file and for re-dated copies alike
+# 3. the second connection's server process ended once its probe is
+#    sent, or the connection cut by the loader: the probe after the COPY
+#    answers, for a new file and for re-dated copies alike
 gen n2 --entries $N --start 200001 --effective 261203
-fp near_side_sent:disconnect n2
+CL_FAILPOINT=near_side_sent:stop "$CL_BIN_FP" load --format json "$TMP/n2" >"$TMP/out" \
+	2>"$TMP/err" &
+pn=$!
+wait_stopped $pn "the load of n2" "$TMP/err"
+assert_eq "$(q "select count(pg_catalog.pg_terminate_backend(pid)) from pg_stat_activity
+	       where query like '%FROM pg_temp.cl_near_side c%' and pid <> pg_backend_pid()")" 1 \
+	"the second connection's server process ended"
+kill -CONT $pn
+rc=0
+wait $pn || rc=$?
 assert_eq "$rc:$(field outcome):$(field new)" "0:committed:$N" \
-	"second connection cut, new file: $(cat "$TMP/err")"
+	"second connection ended, new file: $(cat "$TMP/err")"
 gen m2 --entries $N --start 60 --effective 261203
 fp near_side_sent:disconnect m2
 assert_eq "$rc:$(field outcome):$(field new)" 4:held:0 \
@@ -72,6 +82,8 @@ gen n3 --entries $N --start 300001 --effective 261203
 fp near_side_sent:kill n3
 assert_eq "$rc" 137 "killed with the probe sent"
 assert_eq "$(all_records)" $((100 + 2 * N)) "killed with the probe sent: nothing applied"
+cl_load "$TMP/n3" >"$TMP/out" || fail "n3 after the kill exited $?"
+assert_eq "$(field outcome):$(field new)" "committed:$N" "n3 after the kill"
 
 # 5. a small file has no second connection (near_side_sent not reached)
 gen s --entries 50 --start 400001 --effective 261203
@@ -104,20 +116,65 @@ assert_eq "$(q "select count(*) from clearing_dedupe_event
 	"the large file: each near duplicate of the originals' load"
 assert_eq "$(records_of o)" 10 "the originals: applied once"
 
-# 7. a role allowed one connection: the second is refused, the load goes
-#    on without it (near_side_sent not reached) and the probe after the
-#    COPY answers, for re-dated copies and for a new file
+# 7. a loader role allowed two connections opens the second (killed
+#    there); allowed one, the second is refused, the load goes on without
+#    it (near_side_sent not reached) and the probe after the COPY answers,
+#    for re-dated copies and for a new file.  (Each load after the last
+#    one's server processes are gone: they end after the loader does.)
 one() {
+	_i=0
+	until [ "$(q "select count(*) from pg_stat_activity where usename = '$ONE'")" = 0 ]; do
+		_i=$((_i + 1)); [ "$_i" -lt 3000 ] || fail "$ONE's connections never ended"; sleep 0.01
+	done
 	rc=0
 	PGPASSWORD=pw CL_FAILPOINT=near_side_sent:kill "$CL_BIN_FP" load --format json \
 		--db "host=127.0.0.1 port=$port user=$ONE dbname=$PGDATABASE" "$TMP/$1" \
 		>"$TMP/out" 2>"$TMP/err" || rc=$?
 }
 gen m3 --entries $N --start 70 --effective 261204
+q "alter role $ONE connection limit 2" >/dev/null
+one m3
+assert_eq "$rc" 137 "two connections allowed: the second opened: $(cat "$TMP/err")"
+q "alter role $ONE connection limit 1" >/dev/null
 one m3
 assert_eq "$rc:$(field outcome):$(field new)" 4:held:0 "one connection, re-dated copies: $(cat "$TMP/err")"
 assert_eq "$(near_of m3)" 31 "one connection: near duplicates journaled"
 gen n4 --entries $N --start 600001 --effective 261204
 one n4
 assert_eq "$rc:$(field outcome):$(field new)" "0:committed:$N" "one connection, new file: $(cat "$TMP/err")"
+
+# 8. on a partitioned schema: an ACCESS EXCLUSIVE lock of a partition
+#    queued behind the load (as VACUUM FULL or LOCK TABLE queue) before
+#    its second connection plans its probe.  The second gives up at once
+#    (its lock_timeout): the load commits and the lock is granted; without
+#    it the lock would wait for the load, the load for the second
+#    connection's answer and that for the lock (here until the lock's own
+#    timeout of 60 s, which then fails).
+part=$(q "select c.relname from pg_inherits i join pg_class c on c.oid = i.inhrelid
+	 where i.inhparent = 'clearing_record'::regclass order by 1 limit 1")
+if [ -n "$part" ]; then
+	gen n5 --entries $N --start 700001 --effective 261207
+	CL_FAILPOINT=near_side_start:stop "$CL_BIN_FP" load --format json "$TMP/n5" >"$TMP/out" \
+		2>"$TMP/err" &
+	pn=$!
+	wait_stopped $pn "the load of n5" "$TMP/err"
+	psql -XAtq -1 -v ON_ERROR_STOP=1 -c "set local lock_timeout = '60s'" \
+		-c "lock table $part in access exclusive mode" -c "select 'granted'" \
+		>"$TMP/lock.out" 2>&1 &
+	pl=$!
+	_i=0
+	until [ "$(q "select count(*) from pg_locks where relation = '$part'::regclass
+		      and mode = 'AccessExclusiveLock' and not granted")" = 1 ]; do
+		_i=$((_i + 1)); [ "$_i" -lt 3000 ] || fail "the lock of $part never queued"; sleep 0.01
+	done
+	kill -CONT $pn
+	rc=0
+	wait $pn || rc=$?
+	assert_eq "$rc:$(field outcome):$(field new)" "0:committed:$N" \
+		"a lock queued on $part: $(cat "$TMP/err")"
+	rc=0
+	wait $pl || rc=$?
+	assert_eq "$rc:$(grep -x granted "$TMP/lock.out")" 0:granted \
+		"the lock of $part, after the load: $(cat "$TMP/lock.out")"
+fi
 echo "ok   test_near_side"

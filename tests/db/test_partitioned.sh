@@ -5,3 +5,4 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 CL_INIT_ARGS="--partitions 4" sh "$here/test_load_reupload.sh"
 CL_INIT_ARGS="--partitions 7" sh "$here/test_concurrency.sh"
+CL_INIT_ARGS="--partitions 4" sh "$here/test_near_side.sh"

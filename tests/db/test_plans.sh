@@ -93,6 +93,14 @@ explain classify_near_wanted
 explain classify_rule_v1_wanted
 explain classify_near
 run classify_near
+# a large new file's probe on the second connection (loader/near_side.c):
+# the same probe, of a table of the file's near identities (here the
+# stage's, each a day later)
+run classify_near_side_create
+emit "INSERT INTO pg_temp.cl_near_side
+	 SELECT tenant, kind, natural_key, shard, near_key, value_date + 1 FROM pg_temp.cl_stage" \
+	'\g /dev/null'
+explain classify_near_side
 explain classify_rule_v1
 explain classify_rule_batch
 # conflicts explained and parked (explain.c)
@@ -276,12 +284,13 @@ explain_exec backlog_statements "'$TENANT'"
 # reconcile_citus_*, reconcile's copy and its statements reading it, 0052);
 # and a new file's direct load (0058): the view of its records that stands
 # for the stage (the stage's readers are explained) and its COPY into
-# clearing_record (a write, no plan).
+# clearing_record (a write, no plan); the definition (WITH NO DATA) of its
+# second connection's table (0059).
 for n in $("$CL_TOOLS/loader_sql" --list); do
 	case $n in *_citus | reconcile_citus_*) continue ;; esac
 	"$CL_TOOLS/loader_sql" "$n" | grep -Eq '(FROM|JOIN|INTO|UPDATE)[[:space:]]+clearing_(record|dedupe_event|load)([^_a-z.]|$)' ||
 		continue
-	case " $EXPLAINED stage_create classify_event_create schema_count_partitions plan_record_columns stage_direct_view stage_direct_copy " in
+	case " $EXPLAINED stage_create classify_event_create schema_count_partitions plan_record_columns stage_direct_view stage_direct_copy classify_near_side_create " in
 	*" $n "*) ;;
 	*) fail "statement $n reads the history but test_plans.sh does not explain it" ;;
 	esac
