@@ -220,6 +220,38 @@ static enum cl_db_status exact_matches(struct load *L)
 	return CL_DB_OK;
 }
 
+/* Exact key matches on Citus when the outcome will keep their duplicates
+ * (load.c, classify_in_full; decision 0061): written straight into the
+ * journal on the workers, each in its shard, nothing brought to the
+ * coordinator or written twice.  A conflict among them (it must be
+ * explained, parked or held on the coordinator, as on one server) asks
+ * the caller to undo them and classify again (L->classify_again); the
+ * journal's partial index of the rows that are not plain duplicates tells,
+ * a probe per shard.  The statement commutes with every other load's:
+ * its rows are this load's own. */
+static enum cl_db_status exact_matches_journaled(struct load *L)
+{
+	unsigned long matched = 0;
+	enum cl_db_status st;
+	char attention[8];
+	const char *p[1] = { L->load_id };
+
+	if ((st = cl_load_exec_commutative(L, CL_SQL_CLASSIFY_EXACT_JOURNAL_CITUS, 0, NULL,
+					   &matched)) != CL_DB_OK)
+		return st;
+	if (!matched)
+		return CL_DB_OK;
+	if ((st = cl_db_value(L->db, CL_SQL_CLASSIFY_EXACT_ATTENTION_CITUS, 1, p, attention,
+			      sizeof(attention), &L->r->err)) != CL_DB_OK)
+		return st;
+	if (strcmp(attention, "f") != 0) {
+		L->classify_again = true;
+		return CL_DB_OK;
+	}
+	L->r->duplicate_count = L->journaled_duplicates = matched;
+	return CL_DB_OK;
+}
+
 /* Exact key matches on Citus: written on the workers, beside their staged
  * records (classify.sql, classify_exact_citus, into clearing_stage_match);
  * the conflicts among them brought to the coordinator's journal rows, to
@@ -235,6 +267,8 @@ static enum cl_db_status exact_matches_citus(struct load *L)
 	char nonce[24];
 	const char *p[1] = { nonce };
 
+	if (L->journal_at_join)
+		return exact_matches_journaled(L);
 	snprintf(nonce, sizeof(nonce), "%" PRId64, L->stage_nonce);
 	if ((st = cl_load_exec_commutative(L, CL_SQL_CLASSIFY_EXACT_CITUS, 1, p, &matched)) !=
 	    CL_DB_OK)
@@ -372,6 +406,8 @@ enum cl_db_status cl_classify(struct load *L, bool assume_new)
 	L->near_count = 0;
 	L->pending_journaled = false;
 	L->unjournaled_duplicates = 0;
+	L->journaled_duplicates = 0;
+	L->classify_again = false;
 	L->stage_matched = false;
 	if ((st = cl_load_exec0(L, CL_SQL_CLASSIFY_EVENT_CREATE)) != CL_DB_OK ||
 	    (st = cl_load_exec0(L, CL_SQL_CLASSIFY_EVENT_INDEX)) != CL_DB_OK ||
@@ -380,6 +416,8 @@ enum cl_db_status cl_classify(struct load *L, bool assume_new)
 	/* a file taken for new skips the exact-key probes: its insert's
 	   unique check finds any applied key instead (load.c) */
 	st = assume_new ? CL_DB_OK : exact_matches(L);
+	if (st == CL_DB_OK && L->classify_again)
+		return CL_DB_OK;
 	if (st == CL_DB_OK && !all_matched(L))
 		st = make_pending(L);
 	exact_conflicts = L->r->conflict_count;

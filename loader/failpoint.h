@@ -31,6 +31,9 @@
  *   decision 0059; `conn` is that connection, so disconnect cuts it alone),
  *   near_side_clear (that probe's answer read after the COPY: no near
  *   duplicate, the probe on the first connection spared),
+ *   classify_again (on Citus, a classification that journaled its exact
+ *   matches about to be undone, decision 0061: a conflict among them, or
+ *   the file held),
  *   init_between_migrations,
  *   init_roles_recorded (init's roles transaction: the roles recorded, before
  *   the grants and row-level security),

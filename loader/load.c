@@ -287,8 +287,15 @@ static enum cl_db_status write_journal(struct load *L, bool duplicates)
 
 	if (L->r->duplicate_count + L->r->conflict_count == 0)
 		return CL_DB_OK;
+	if (!duplicates && L->journaled_duplicates) {
+		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "internal",
+			     "%lu duplicates journaled for a held file: nothing applied",
+			     L->journaled_duplicates);
+		return CL_DB_ERROR;
+	}
 	if (duplicates)
-		want += L->r->duplicate_count - L->unjournaled_duplicates;
+		want += L->r->duplicate_count - L->unjournaled_duplicates -
+			L->journaled_duplicates;
 	/* (on Citus its count is the statement's one row: the rows it
 	   inserted, RETURNING's) */
 	st = cl_db_exec(L->db, L->db->citus ? CL_SQL_LOAD_WRITE_JOURNAL_CITUS : CL_SQL_LOAD_WRITE_JOURNAL,
@@ -380,6 +387,32 @@ static enum cl_db_status take_for_new(struct load *L)
 	return st;
 }
 
+/* A staged file classified in full.  On Citus its exact-key join first
+ * writes its matches straight into the journal (classify.c, decision
+ * 0061), after a savepoint: a conflict among them, or a file then held (a
+ * held file keeps no duplicate), undoes that to the savepoint and the file
+ * is classified again with the matches kept beside the stage, as before. */
+static enum cl_db_status classify_in_full(struct load *L)
+{
+	struct cl_load_result *r = L->r;
+	enum cl_db_status st;
+
+	L->journal_at_join = L->db->citus && !L->o->dry_run;
+	if (L->journal_at_join && (st = cl_load_exec0(L, CL_SQL_CLASSIFY_SAVEPOINT_CITUS)) != CL_DB_OK)
+		return st;
+	st = cl_classify(L, false);
+	if (st != CL_DB_OK || !L->journal_at_join)
+		return st;
+	if (!L->classify_again && !(L->journaled_duplicates && r->conflict_count &&
+				    L->o->on_conflict == CL_ON_CONFLICT_HOLD))
+		return CL_DB_OK;
+	CL_FAILPOINT("classify_again", L->db->conn);
+	L->journal_at_join = false;
+	if ((st = cl_load_exec0(L, CL_SQL_CLASSIFY_ROLLBACK_CITUS)) != CL_DB_OK)
+		return st;
+	return cl_classify(L, false);
+}
+
 /* The file's records against the applied ones (classify.c), after the
  * originator locks: taken for new when its sample says so, and whatever
  * says otherwise undone to the savepoint and the file classified in full,
@@ -410,7 +443,7 @@ static enum cl_db_status classify_file(struct load *L)
 	}
 	if (L->direct && (st = cl_stage_file(L, true)) != CL_DB_OK)
 		return st;
-	if ((st = cl_classify(L, false)) != CL_DB_OK)
+	if ((st = classify_in_full(L)) != CL_DB_OK)
 		return st;
 	CL_FAILPOINT("after_journal", L->db->conn);
 	return r->conflict_count ? cl_explain_conflicts(L) : CL_DB_OK;

@@ -78,6 +78,12 @@ struct load {
 	bool stage_matched;        /* classify.c: on Citus, this attempt wrote
 	                              rows of clearing_stage_match (load.c
 	                              deletes them with the stage's) */
+	bool journal_at_join;      /* load.c: on Citus, the exact-key join
+	                              writes its matches into the journal */
+	unsigned long journaled_duplicates; /* classify.c: the plain
+	                              duplicates it so journaled */
+	bool classify_again;       /* classify.c: it journaled a conflict:
+	                              load.c undoes it and classifies again */
 	const char *plan_near;     /* plan.c: the later rules diff tries, as */
 	const char *plan_ach_key;  /* plan_set_rules' parameters (static text) */
 	bool ordered_path;         /* apply.c: a retry inserts in key order */

@@ -244,6 +244,37 @@ INSERT INTO clearing_stage_match ({classify_exact_columns}, nonce)
 SELECT m.*, $1::bigint
 FROM ({classify_exact_rows}) m
 
+-- name: classify_exact_journal_citus
+-- classify_exact on Citus when the outcome will keep its duplicates
+-- (loader/load.c, classify_in_full): the same probe, its rows written
+-- straight into the journal, in the staged record's shard (the journal is
+-- co-located with the stage, 037), one task per shard on its worker: no
+-- row comes back to the coordinator or is written twice.  Its row count is
+-- the number of matches.  After the savepoint classify_savepoint_citus: a
+-- conflict among them (classify_exact_attention_citus), or a file then
+-- held, undoes it (classify_rollback_citus):
+-- docs/design/0061-exact-matches-journaled-at-the-join.md.
+INSERT INTO clearing_dedupe_event ({classify_exact_columns})
+{classify_exact_rows}
+
+-- name: classify_exact_attention_citus
+-- Whether classify_exact_journal_citus journaled a match that is not a
+-- plain duplicate for load $1: through the journal's partial index of
+-- those rows (clearing_dedupe_event_attention), a probe per shard.
+SELECT EXISTS (SELECT 1 FROM clearing_dedupe_event
+               WHERE load_id = $1::bigint AND reason <> 'duplicate')
+
+-- name: classify_savepoint_citus
+-- Before a staged file's classification on Citus (loader/load.c,
+-- classify_in_full): what classify_rollback_citus undoes.
+SAVEPOINT cl_classify
+
+-- name: classify_rollback_citus
+-- The classification that journaled its exact matches undone (its journal
+-- rows, its temporary tables of the coordinator), the stage kept: the file
+-- is classified again with its matches kept beside the stage.
+ROLLBACK TO SAVEPOINT cl_classify
+
 -- fragment: classify_match_rows
 -- This load's rows of clearing_stage_match (classify_exact_citus) as
 -- journal rows (one server's classify_exact writes the same), for an

@@ -672,7 +672,8 @@ emit '\echo @@write classify_alt_stage_citus' "EXPLAIN $(stmt classify_alt_stage
 emit '\echo @@plan classify_sample_citus' "PREPARE s AS $(stmt classify_sample_citus)" '\g /dev/null' \
 	"EXPLAIN EXECUTE s('{1,2,10,20}')" '\g'
 # (classify_exact_citus's $1, the attempt's nonce, as the stage's: 7)
-for n in classify_pending_citus classify_exact_citus classify_near explain_park_rejected \
+for n in classify_pending_citus classify_exact_citus classify_exact_journal_citus \
+	 classify_near explain_park_rejected \
 	 classify_rule_v1_citus classify_rule_batch_citus classify_alt_citus \
 	 explain_park_held; do
 	emit "\\echo @@plan $n" "EXPLAIN $(stmt $n | sed 's/\$1::bigint/7::bigint/')" '\g'
@@ -712,11 +713,11 @@ awk -v shards="$shards" '
 		} else probe = 1 }
 	/Task Count: / { if ($3 > tasks[name]) tasks[name] = $3 }
 	END {
-		if (seen != 10) { print "explained " seen " statements, not 10"; bad = 1 }
+		if (seen != 11) { print "explained " seen " statements, not 11"; bad = 1 }
 		for (n in tasks) if (tasks[n] != shards || !reads[n]) { print n ": " tasks[n] " tasks, " reads[n] " shard reads"; bad = 1 }
 		exit bad
 	}' "$TMP/plans" >"$TMP/plans.bad" || fail "$(head -c 4000 "$TMP/plans.bad")"
-echo "  10 statements, $(grep -cE ' on clearing_(record|quarantine|alt_key|dedupe_event)_[0-9]' "$TMP/plans") shard reads, each an index probe per staged record"
+echo "  11 statements, $(grep -cE ' on clearing_(record|quarantine|alt_key|dedupe_event)_[0-9]' "$TMP/plans") shard reads, each an index probe per staged record"
 # the probes of the distributed stage (migration 035): each task joins one
 # shard of clearing_stage, read by its load_id, with the same shard of
 # clearing_record (co-located: the shards of one hash range), by index,
@@ -761,10 +762,10 @@ awk '
 		if (stage == "" || rec == "" || range[stage] != range[rec]) {
 			print name ": a task joins stage shard " stage " with record shard " rec; bad = 1 } }
 	END { check()
-		if (seen != 10 || tasks < 10 || recs < tasks) { print "co-located plans: " seen " statements, " tasks " tasks, " recs " record shard reads"; bad = 1 }
+		if (seen != 11 || tasks < 11 || recs < tasks) { print "co-located plans: " seen " statements, " tasks " tasks, " recs " record shard reads"; bad = 1 }
 		exit bad
 	}' "$TMP/shardmap" "$TMP/plans" >"$TMP/plans.bad" || fail "$(head -c 4000 "$TMP/plans.bad")"
-echo "  10 statements: every task one stage shard with the same record shard, by index"
+echo "  11 statements: every task one stage shard with the same record shard, by index"
 awk '/^@@/ { name = ($1 == "@@write") ? $2 : ""; next }
 	name != "" && /INSERT\/SELECT method: repartition$/ { ok[name] = 1 }
 	END { n = split("classify_alt_stage_citus apply_alt_keys_citus", w, " ")
@@ -859,6 +860,57 @@ fi
 assert_eq "$(PGDATABASE="cl_citus_journal_$$" q "select count(*) from clearing_dedupe_event
 	where reason = 'duplicate'")" 0 "duplicates pruned"
 echo "  $(grep -c '^\$ ' "$TMP/journal.citus") commands, $(wc -l <"$TMP/journal.citus") lines alike"
+export PGDATABASE="cl_citus_scn_$$"
+
+section "exact matches journaled at the join, undone for a conflict or a held file"
+# (docs/design/0061-exact-matches-journaled-at-the-join.md) A staged file's
+# exact-key join writes its matches straight into the journal, after a
+# savepoint; a conflict among them, or a file then held, undoes that and
+# classifies the file again with the matches kept beside the stage (the
+# failpoint classify_again is on that way alone).  Files: 100 entries
+# dated 03-02 and 100 more dated 03-03 applied; then the 200 dated 03-02
+# (100 exact duplicates, 100 near duplicates of the second ones), and the
+# first 100 with every 7th amount changed (exact conflicts).
+: "${CL_BIN_FP:?CL_BIN_FP must name the failpoint build}"
+"$CL_TOOLS/gen_ach" -n 100 --seed 9 -e 260302 >"$TMP/jj-a.ach"
+"$CL_TOOLS/gen_ach" -n 100 --seed 9 --start 100 -e 260303 >"$TMP/jj-b.ach"
+"$CL_TOOLS/gen_ach" -n 200 --seed 9 -e 260302 >"$TMP/jj-ab.ach"
+"$CL_TOOLS/gen_ach" -n 100 --seed 9 -e 260302 --bump-amount-every 7 >"$TMP/jj-a7.ach"
+db_also_drop "cl_citus_jj_$$"
+createdb "cl_citus_jj_$$" && sh "$CL_DB_SETUP" "cl_citus_jj_$$"
+export PGDATABASE="cl_citus_jj_$$"
+cl init -q || fail "init"
+cl load -q "$TMP/jj-a.ach" "$TMP/jj-b.ach" || fail "the first loads"
+journal() { q "select string_agg(reason || ' ' || n, ' ' order by reason)
+	       from (select reason, count(*) as n from clearing_dedupe_event
+		     where load_id = (select max(load_id) from clearing_load) group by reason) e"; }
+events() { q "select count(*) from clearing_dedupe_event"; }
+# an exact re-upload: journaled at the join, never undone
+CL_FAILPOINT=classify_again expect_exit 0 "$CL_BIN_FP" load "$TMP/jj-a.ach"
+assert_eq "$(journal)" "duplicate 100" "the exact re-upload's journal rows"
+# 100 duplicates and 100 near duplicates, held: undone (killed there:
+# nothing applied, nothing journaled), then held with its near
+# duplicates alone
+before=$(events)
+CL_FAILPOINT=classify_again expect_exit 137 "$CL_BIN_FP" load "$TMP/jj-ab.ach"
+assert_eq "$(events)" "$before" "killed where the held file's classification is undone: nothing journaled"
+expect_exit 4 "$CL_BIN" load "$TMP/jj-ab.ach"
+assert_eq "$(journal)" "near_duplicate 100" "the held file's journal: its near duplicates, no duplicate"
+# the same file quarantined keeps its duplicates: journaled at the join
+CL_FAILPOINT=classify_again expect_exit 8 "$CL_BIN_FP" load --on-conflict=quarantine "$TMP/jj-ab.ach"
+assert_eq "$(journal)" "duplicate 100 near_duplicate 100" "the quarantined file's journal"
+# exact conflicts: undone at once (the journal's rows that are not plain
+# duplicates), held with its conflicts alone; quarantined: its
+# duplicates and conflicts
+before=$(events)
+CL_FAILPOINT=classify_again expect_exit 137 "$CL_BIN_FP" load "$TMP/jj-a7.ach"
+assert_eq "$(events)" "$before" "killed where the conflicting file's classification is undone"
+expect_exit 4 "$CL_BIN" load "$TMP/jj-a7.ach"
+assert_eq "$(journal)" "conflict 14" "the held file's journal: its conflicts, no duplicate"
+expect_exit 8 "$CL_BIN" load --on-conflict=quarantine "$TMP/jj-a7.ach"
+assert_eq "$(journal)" "conflict 14 duplicate 86" "the quarantined file's journal"
+assert_eq "$(q "select count(*) from clearing_record")" 200 "200 records, each applied once"
+assert_eq "$(q "select count(*) from clearing_stage_match")" 0 "no match row left"
 export PGDATABASE="cl_citus_scn_$$"
 
 section "four loaders of overlapping files at once, one killed"
