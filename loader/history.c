@@ -170,6 +170,36 @@ static bool first_row_true(PGresult *res, const char *name)
 	return c >= 0 && PQntuples(res) > 0 && strcmp(PQgetvalue(res, 0, c), "t") == 0;
 }
 
+/* Whether an event of `events` (history_events_of) names its record (row
+ * i - 1 of rec, i its column 0) under another key than the record's own:
+ * a matched key, or a kind or natural key not the record's.  Such an
+ * event's journal row, and the version it parked, may be in any shard; an
+ * event of the record's own key is in the record's shard. */
+static bool event_of_other_key(PGresult *events, PGresult *rec)
+{
+	int c_mkey = PQfnumber(events, "matched_key"), c_kind = PQfnumber(events, "kind");
+	int c_key = PQfnumber(events, "natural_key");
+	int r_kind = PQfnumber(rec, CL_FIELD_NAME(kind));
+	int r_key = PQfnumber(rec, CL_FIELD_NAME(natural_key));
+	int j;
+
+	if (!events)
+		return false;
+	/* (a result of another shape: as if every event were of another key) */
+	if (c_mkey < 0 || c_kind < 0 || c_key < 0)
+		return PQntuples(events) > 0;
+	for (j = 0; j < PQntuples(events); j++) {
+		long long i = strtoll(PQgetvalue(events, j, 0), NULL, 10);
+
+		if (i < 1 || i > PQntuples(rec) || !PQgetisnull(events, j, c_mkey) ||
+		    PQgetisnull(events, j, c_kind) || PQgetisnull(events, j, c_key) ||
+		    strcmp(PQgetvalue(events, j, c_kind), PQgetvalue(rec, (int)i - 1, r_kind)) != 0 ||
+		    strcmp(PQgetvalue(events, j, c_key), PQgetvalue(rec, (int)i - 1, r_key)) != 0)
+			return true;
+	}
+	return false;
+}
+
 /* Each record of `rec` (its first n rows) followed by its load, the
  * dedupe events that hit it, its parked versions and the statement
  * entries that matched it: one statement for each of the four, whatever
@@ -184,9 +214,14 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 	int c_uetr = PQfnumber(rec, CL_FIELD_NAME(uetr));
 	int c_e2e = PQfnumber(rec, CL_FIELD_NAME(end_to_end_id));
 	int c_txid = PQfnumber(rec, CL_FIELD_NAME(tx_id));
+	int c_shard = PQfnumber(rec, CL_FIELD_NAME(shard));
 	struct cl_text_array loads = { 0 }, ords = { 0 }, kinds = { 0 }, keys = { 0 };
-	struct cl_text_array uetrs = { 0 }, e2es = { 0 }, txids = { 0 };
+	struct cl_text_array uetrs = { 0 }, e2es = { 0 }, txids = { 0 }, shards = { 0 };
 	bool referenced = false; /* a record has a UETR or an EndToEndId */
+	/* the flag of parked versions history_loads_of answers (on Citus: in
+	   the records' shards) */
+	const char *parked_flag = db->citus ? "shards_have_parked" : "tenant_has_parked";
+	bool parked;
 	/* loads, events, parked, reconciled, decided, cancellations */
 	PGresult *f[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
 	enum cl_db_status st;
@@ -201,21 +236,36 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 		cl_text_array_add(&uetrs, c_uetr >= 0 ? PQgetvalue(rec, i, c_uetr) : "");
 		cl_text_array_add(&e2es, c_e2e >= 0 ? PQgetvalue(rec, i, c_e2e) : "");
 		cl_text_array_add(&txids, c_txid >= 0 ? PQgetvalue(rec, i, c_txid) : "");
+		if (c_shard >= 0)
+			cl_text_array_add(&shards, PQgetvalue(rec, i, c_shard));
 		if ((c_uetr >= 0 && *PQgetvalue(rec, i, c_uetr)) ||
 		    (c_e2e >= 0 && *PQgetvalue(rec, i, c_e2e)))
 			referenced = true;
 	}
 	{
-		const char *lp[2] = { cl_text_array_text(&loads), tenant };
+		const char *lp[3] = { cl_text_array_text(&loads), tenant,
+				      cl_text_array_text(&shards) };
 		const char *ep[2] = { cl_text_array_text(&loads), cl_text_array_text(&ords) };
 		const char *qp[5] = { tenant, cl_text_array_text(&kinds), cl_text_array_text(&keys),
 				      cl_text_array_text(&loads), cl_text_array_text(&ords) };
 		const char *cp[5] = { tenant, cl_text_array_text(&kinds), cl_text_array_text(&uetrs),
 				      cl_text_array_text(&e2es), cl_text_array_text(&txids) };
 
-		if ((st = cl_db_exec(db, CL_SQL_HISTORY_LOADS_OF, 2, lp, &f[0], err)) == CL_DB_OK &&
-		    (st = cl_db_exec(db, CL_SQL_HISTORY_EVENTS_OF, 2, ep, &f[1], err)) == CL_DB_OK &&
-		    first_row_true(f[0], "tenant_has_parked"))
+		/* on Citus the parked versions in the records' shards (a
+		   router plan), not the tenant's in every shard
+		   (docs/design/0060-citus-show-routed.md) */
+		if (db->citus)
+			st = cl_db_exec(db, CL_SQL_HISTORY_LOADS_OF_CITUS, 3, lp, &f[0], err);
+		else
+			st = cl_db_exec(db, CL_SQL_HISTORY_LOADS_OF, 2, lp, &f[0], err);
+		if (st == CL_DB_OK)
+			st = cl_db_exec(db, CL_SQL_HISTORY_EVENTS_OF, 2, ep, &f[1], err);
+		/* the versions history_quarantine_of can find: under a record's
+		   key (in its shard), or named by its journal row, an event
+		   shown; on Citus one of another key may be in any shard */
+		parked = first_row_true(f[0], parked_flag) ||
+			 (db->citus && st == CL_DB_OK && event_of_other_key(f[1], rec));
+		if (st == CL_DB_OK && parked)
 			st = cl_db_exec(db, CL_SQL_HISTORY_QUARANTINE_OF, 5, qp, &f[2], err);
 		if (st == CL_DB_OK && first_row_true(f[0], "tenant_has_reconciled"))
 			st = cl_db_exec(db, CL_SQL_HISTORY_RECONCILED_OF, 3, qp, &f[3], err);
@@ -229,7 +279,7 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 			st = cl_db_exec(db, CL_SQL_HISTORY_CANCELLATIONS_OF, 5, cp, &f[5], err);
 	}
 	/* the load's own columns: those before the flags */
-	load_cols = f[0] ? PQfnumber(f[0], "tenant_has_parked") : 0;
+	load_cols = f[0] ? PQfnumber(f[0], parked_flag) : 0;
 	for (i = 0; i < n && st == CL_DB_OK; i++) {
 		int l = load_row(f[0], PQgetvalue(rec, i, c_load));
 		int c_file = PQfnumber(f[0], "file_name");
@@ -261,6 +311,7 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 	cl_text_array_free(&uetrs);
 	cl_text_array_free(&e2es);
 	cl_text_array_free(&txids);
+	cl_text_array_free(&shards);
 	return st;
 }
 

@@ -217,6 +217,28 @@ FROM clearing_load l
 WHERE l.load_id = ANY ($1::bigint[])
 ORDER BY l.load_id
 
+-- name: history_loads_of_citus
+-- history_loads_of on Citus: the loads $1 (bigint[]) and flags of tenant
+-- $2 as there, but for the parked versions whether $2 has one in the
+-- shards $3 (bigint[]: the
+-- shards of the records shown), a router plan of those shards, not a read
+-- of every shard of the quarantine (a tenant-wide EXISTS has no shard to
+-- name).  A version history_quarantine_of finds is in those shards (under
+-- the record's own key, whose shard is the record's) or is one whose
+-- journal row names the record under another key: show then sends
+-- history_quarantine_of whatever this says, as history_events_of shows
+-- such a row (docs/design/0060-citus-show-routed.md).
+SELECT {load_columns},
+       EXISTS (SELECT 1 FROM clearing_quarantine q
+               WHERE q.tenant = $2 AND q.shard = ANY ($3::bigint[])) AS shards_have_parked,
+       EXISTS (SELECT 1 FROM clearing_reconcile_match m WHERE m.tenant = $2)
+         AS tenant_has_reconciled,
+       EXISTS (SELECT 1 FROM clearing_break_decision d WHERE d.tenant = $2)
+         AS tenant_has_decided
+FROM clearing_load l
+WHERE l.load_id = ANY ($1::bigint[])
+ORDER BY l.load_id
+
 -- fragment: history_load_of_q
 -- The load of q (a materialized CTE's row), as l: a probe of its primary
 -- key per row (LIMIT: not pulled up into a join, whose planner, not knowing

@@ -370,6 +370,25 @@ ops() {
 	run show --tenant t1 --format json --uetr "$UETR29"
 	run show --tenant t2 --limit 2 --trace "$(q "select trace_number from clearing_record
 		where tenant = 't2' order by natural_key limit 1")"
+	# a record a near duplicate matched, parked under its own key, while the
+	# record's shard holds no parked version of t1: on Citus show asks the
+	# record's shard whether there are parked versions, and sends
+	# history_quarantine_of for the near duplicate's event
+	# (docs/design/0060-citus-show-routed.md)
+	ndkey=
+	for nd in $(q "select e.matched_load_id || ':' || e.matched_ordinal
+		from clearing_dedupe_event e join clearing_quarantine p on p.load_id = e.load_id
+			and p.ordinal = e.ordinal and p.shard = e.shard
+		where e.tenant = 't1' and e.reason = 'near_duplicate'
+		order by e.load_id, e.ordinal"); do
+		ndkey=$(q "select r.natural_key from clearing_record r where r.tenant = 't1'
+			and r.load_id = ${nd%:*} and r.ordinal = ${nd#*:} and not exists (select 1
+				from clearing_quarantine p where p.tenant = 't1' and p.shard = r.shard)")
+		[ -z "$ndkey" ] || break
+	done
+	[ -n "$ndkey" ] || fail "no near duplicate parked outside its record's shard"
+	run show --tenant t1 --format json "$ndkey"
+	grep -q '"type":"quarantine"' "$TMP/so" || fail "no parked near duplicate shown: $(cat "$TMP/so")"
 	run conflicts --tenant t1
 	run conflicts --all --format json
 	held=$(q "select load_id from clearing_load where outcome = 'held' and tenant = 't1'
@@ -471,12 +490,23 @@ grep -q "$trace" "$TMP/show1" || fail "show found no record: $(cat "$TMP/show1")
 tail -n +"$((before + 1))" "$log" >"$TMP/show1.log"
 assert_eq "$(grep -c 'issuing .*clearing_record_[0-9]' "$TMP/show1.log")" 1 \
 	"show --trace reads the records in one shard"
+# (docs/design/0060-citus-show-routed.md) whether there are parked versions
+# to show is asked of the record's shard alone (before 0060: every shard of
+# the quarantine, 32 tasks); the trace's shards and the events still read
+# every shard of their tables, one task each, no more
+assert_eq "$(grep -c 'issuing .*clearing_quarantine_[0-9]' "$TMP/show1.log")" 1 \
+	"show --trace asks the quarantine in the record's shard alone"
+shards=$(q "select shard_count from citus_tables where table_name = 'clearing_record'::regclass")
+assert_eq "$(grep -c 'issuing .*clearing_trace_shard_[0-9]' "$TMP/show1.log")" "$shards" \
+	"show --trace reads each shard of clearing_trace_shard once"
+assert_eq "$(grep -c 'issuing .*clearing_dedupe_event_[0-9]' "$TMP/show1.log")" "$shards" \
+	"show --trace reads each shard of the journal once"
 # each worker: the connections show's commands went through
 for w in $w1 $w2; do
 	n=$(grep -o "on server [^ ]*:$w connectionId: [0-9]*" "$TMP/show1.log" | sort -u | wc -l)
 	[ "$n" -le 1 ] || fail "show opened $n connections to the worker on port $w"
 done
-echo "  1 read of the records' shards, at most 1 connection to each worker"
+echo "  1 read of the records' shards, 1 of the quarantine's, $shards of the trace's and the journal's, at most 1 connection to each worker"
 
 section "reconcile and break on Citus do what they do on one server"
 # (docs/design/0052-citus-reconcile.md) On a one-server database and a
