@@ -225,9 +225,9 @@ ORDER BY l.load_id
 -- of every shard of the quarantine (a tenant-wide EXISTS has no shard to
 -- name).  A version history_quarantine_of finds is in those shards (under
 -- the record's own key, whose shard is the record's) or is one whose
--- journal row names the record under another key: show then sends
--- history_quarantine_of whatever this says, as history_events_of shows
--- such a row (docs/design/0060-citus-show-routed.md).
+-- journal row names the record under another key, in any shard: for
+-- those show sends history_quarantine_of whatever this says, when
+-- history_events_of shows such a row (docs/design/0060-citus-show-routed.md).
 SELECT {load_columns},
        EXISTS (SELECT 1 FROM clearing_quarantine q
                WHERE q.tenant = $2 AND q.shard = ANY ($3::bigint[])) AS shards_have_parked,
