@@ -376,15 +376,16 @@ ops() {
 	# history_quarantine_of for the near duplicate's event
 	# (docs/design/0060-citus-show-routed.md)
 	ndkey=
-	for nd in $(q "select e.matched_load_id || ':' || e.matched_ordinal
+	for k in $(q "select clearing_shard(e.kind, e.matched_key) || ':' || e.matched_key
 		from clearing_dedupe_event e join clearing_quarantine p on p.load_id = e.load_id
 			and p.ordinal = e.ordinal and p.shard = e.shard
-		where e.tenant = 't1' and e.reason = 'near_duplicate'
+		where e.tenant = 't1' and e.reason = 'near_duplicate' and e.matched_key is not null
+			and clearing_shard(e.kind, e.matched_key) <> e.shard
 		order by e.load_id, e.ordinal"); do
-		ndkey=$(q "select r.natural_key from clearing_record r where r.tenant = 't1'
-			and r.load_id = ${nd%:*} and r.ordinal = ${nd#*:} and not exists (select 1
-				from clearing_quarantine p where p.tenant = 't1' and p.shard = r.shard)")
-		[ -z "$ndkey" ] || break
+		[ "$(q "select count(*) from clearing_quarantine p where p.tenant = 't1'
+			and p.shard = ${k%%:*}")" = 0 ] || continue
+		ndkey=${k#*:}
+		break
 	done
 	[ -n "$ndkey" ] || fail "no near duplicate parked outside its record's shard"
 	run show --tenant t1 --format json "$ndkey"
