@@ -176,9 +176,11 @@ enum cl_status cl_stage_open_parser(struct load *L, struct cl_parser **p,
 				    struct cl_error *err) CL_MUST_CHECK;
 /* The next record of the file read again: CL_OK (*rec), CL_END, or the
  * error of a file that was valid when read the first time (it changed),
- * put in L->r->err.  Notes are skipped: they were reported the first time. */
-enum cl_status cl_stage_reread(struct load *L, struct cl_parser *p,
-			       const struct cl_record **rec) CL_MUST_CHECK;
+ * put in *err (L->r->err for the load's own reads; NULL: not kept, as on
+ * near_side.c's second connection, which reports nothing).  Notes are
+ * skipped: they were reported the first time. */
+enum cl_status cl_stage_reread(struct cl_parser *p, const struct cl_record **rec,
+			       struct cl_error *err) CL_MUST_CHECK;
 /* After a parser's CL_END: the rest of the input read, so that its
  * SHA-256 is final. */
 void cl_stage_drain(struct load *L);

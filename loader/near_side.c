@@ -20,31 +20,29 @@
 #include "loader/row.h"
 #include "loader/watchdog.h"
 
-/* The file read again, each record's probe columns COPYed to the second
- * connection.  False when this read is not the first one's (the first
- * connection's own read then says the file changed) or was interrupted. */
+/* The file read again (cl_stage_reread, as the load's own later reads),
+ * each record's probe columns COPYed to the second connection.  False
+ * when this read is not the first one's (the first connection's own read
+ * then says the file changed: a parse error is not kept here, the second
+ * connection reports nothing) or was interrupted. */
 static bool copy_file(struct load *L, struct cl_copy_in *c)
 {
 	struct cl_parser *p = NULL;
 	const struct cl_record *rec;
 	struct cl_error e;
-	enum cl_status ps;
+	enum cl_status ps = CL_OK;
 	unsigned long n = 0;
 
 	if (cl_stage_open_parser(L, &p, &e) != CL_OK) {
 		cl_parser_free(p);
 		return false;
 	}
-	while ((ps = cl_parser_next(p, &rec, &e)) == CL_OK || ps == CL_NOTE) {
-		if (cl_interrupt_signal())
-			break;
-		if (ps == CL_OK) {
-			n++;
-			cl_row_copy_near(c, rec, L->o->tenant);
-		}
+	while (!cl_interrupt_signal() && (ps = cl_stage_reread(p, &rec, NULL)) == CL_OK) {
+		n++;
+		cl_row_copy_near(c, rec, L->o->tenant);
 	}
 	cl_parser_free(p);
-	if (ps != CL_END)
+	if (ps != CL_END) /* (CL_OK: stopped before the end) */
 		return false;
 	cl_stage_drain(L);
 	return n == L->stage.first_records &&

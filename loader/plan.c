@@ -265,7 +265,7 @@ enum cl_db_status cl_plan(struct load *L)
 	}
 	for (int i = 0; i < 2 && st == CL_DB_OK; i++)
 		pb[i].b = cl_xmalloc(PLAN_BATCH * sizeof(*pb[i].b));
-	while (st == CL_DB_OK && (ps = cl_stage_reread(L, p, &rec)) == CL_OK) {
+	while (st == CL_DB_OK && (ps = cl_stage_reread(p, &rec, &L->r->err)) == CL_OK) {
 		if (!cur->n)
 			cur->first = ordinal;
 		cur->b[cur->n++] = *rec;

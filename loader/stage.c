@@ -34,15 +34,17 @@ enum cl_status cl_stage_open_parser(struct load *L, struct cl_parser **p, struct
 	return cl_parser_open(L->in, &L->o->parse, p, err);
 }
 
-enum cl_status cl_stage_reread(struct load *L, struct cl_parser *p, const struct cl_record **rec)
+enum cl_status cl_stage_reread(struct cl_parser *p, const struct cl_record **rec,
+			       struct cl_error *err)
 {
 	struct cl_error e;
 	enum cl_status ps;
 
+	/* (into e: a note must not overwrite what *err holds) */
 	while ((ps = cl_parser_next(p, rec, &e)) == CL_NOTE)
 		;
-	if (ps != CL_OK && ps != CL_END)
-		L->r->err = e;
+	if (ps != CL_OK && ps != CL_END && err)
+		*err = e;
 	return ps;
 }
 
@@ -452,7 +454,7 @@ static enum cl_db_status given_checks(struct load *L, bool duplicates, bool near
 		L->r->err = e;
 		return CL_DB_ERROR;
 	}
-	while ((ps = cl_stage_reread(L, p, &rec)) == CL_OK) {
+	while ((ps = cl_stage_reread(p, &rec, &L->r->err)) == CL_OK) {
 		char masked[CL_KEY_MAX];
 
 		cl_row_array_add(&a, rec, ++ordinal, L->o->tenant, journal_key(rec, masked));
