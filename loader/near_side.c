@@ -24,7 +24,8 @@
  * each record's probe columns COPYed to the second connection.  False
  * when this read is not the first one's (the first connection's own read
  * then says the file changed: a parse error is not kept here, the second
- * connection reports nothing) or was interrupted. */
+ * connection reports nothing), was interrupted, or the COPY failed (the
+ * connection lost or cut by the watchdog): read no further then. */
 static bool copy_file(struct load *L, struct cl_copy_in *c)
 {
 	struct cl_parser *p = NULL;
@@ -37,7 +38,8 @@ static bool copy_file(struct load *L, struct cl_copy_in *c)
 		cl_parser_free(p);
 		return false;
 	}
-	while (!cl_interrupt_signal() && (ps = cl_stage_reread(p, &rec, NULL)) == CL_OK) {
+	while (!c->failed && !cl_interrupt_signal() &&
+	       (ps = cl_stage_reread(p, &rec, NULL)) == CL_OK) {
 		n++;
 		cl_row_copy_near(c, rec, L->o->tenant);
 	}
@@ -91,7 +93,7 @@ void cl_near_side_start(struct load *L)
 	     side_exec(side, CL_SQL_CLASSIFY_NEAR_SIDE_CREATE) &&
 	     cl_copy_in_begin(c, side, CL_SQL_CLASSIFY_NEAR_SIDE_COPY, &err) == CL_DB_OK;
 	if (ok && !copy_file(L, c)) {
-		cl_copy_in_abort(c, "the file was not read as the first time");
+		cl_copy_in_abort(c, "the file was not read as the first time, or the COPY failed");
 		ok = false;
 	} else if (ok) {
 		ok = cl_copy_in_end(c, NULL, &err) == CL_DB_OK;
