@@ -143,6 +143,91 @@ gen n4 --entries $N --start 600001 --effective 261204
 one n4
 assert_eq "$rc:$(field outcome):$(field new)" "0:committed:$N" "one connection, new file: $(cat "$TMP/err")"
 
+# 9. the load ends before it reads the second connection's answer, its
+#    probe still running: the probe is cancelled (cl_near_side_close), not
+#    left to run on in the server.  The probe is held there for the test:
+#    clearing_near_dates, which it calls for each record of the same near
+#    identity as an applied one (entries 1-100 of the history, on another
+#    date, so no near duplicate), sleeps an hour when called on the second
+#    connection (the session that has pg_temp.cl_near_side), its server's
+#    check of its client (client_connection_check_interval) off: only a
+#    cancel ends it.  The loader is stopped at near_side_sent until that
+#    probe sleeps.  (a) SIGINT then: the load fails; (b) the COPY fails on
+#    an applied key the sample did not ask about: the load falls back.
+#    Without the cancel the probe would sleep on (until the test's
+#    database is dropped) and side_probe_ends fails.
+side_probes() { q "select count(*) from pg_stat_activity where pid <> pg_backend_pid()
+		   and query like '%FROM pg_temp.cl_near_side c%' and state = 'active'
+		   ${1:+and wait_event = '$1'}"; }
+side_probe_ends() {
+	_i=0
+	until [ "$(side_probes)" = 0 ]; do
+		_i=$((_i + 1)); [ "$_i" -lt 3000 ] || fail "$1: the second connection's probe still runs"
+		sleep 0.01
+	done
+}
+# stopped PID: until its second connection's probe sleeps in the hold
+probe_held() {
+	wait_stopped "$1" "the load" "$TMP/err"
+	_i=0
+	until [ "$(side_probes PgSleep)" = 1 ]; do
+		_i=$((_i + 1)); [ "$_i" -lt 3000 ] || fail "the second connection's probe never held"
+		sleep 0.01
+	done
+}
+nd=$(q "select p.oid::regprocedure from pg_proc p where p.proname = 'clearing_near_dates'")
+ns=$(q "select pronamespace::regnamespace from pg_proc where oid = '$nd'::regprocedure")
+q "select pg_get_functiondef('$nd'::regprocedure)" >"$TMP/near_dates.sql"
+hold_probe() {
+	psql -XAtq -v ON_ERROR_STOP=1 >/dev/null <<-EOF || fail "hold_probe"
+	create or replace function $ns.clearing_near_dates(a date, b date) returns boolean
+	language plpgsql volatile as \$\$
+	begin
+		if pg_catalog.to_regclass('pg_temp.cl_near_side') is not null then
+			perform pg_catalog.set_config('client_connection_check_interval', '0', true);
+			perform pg_catalog.pg_sleep(3600);
+		end if;
+		return a is null or b is null
+			or (a between b - 9 and b + 9 and $ns.clearing_banking_days(a, b) <= 5);
+	end \$\$;
+	EOF
+}
+release_probe() { psql -XAtq -v ON_ERROR_STOP=1 -f "$TMP/near_dates.sql" >/dev/null; }
+gen f --entries $N --start 1 --effective 261221
+hold_probe
+CL_FAILPOINT=near_side_sent:stop "$CL_BIN_FP" load --format json "$TMP/f" >"$TMP/out" \
+	2>"$TMP/err" &
+pn=$!
+probe_held $pn
+release_probe # (the held probe sleeps on; the first connection's never held)
+before=$(all_records)
+kill -INT $pn
+kill -CONT $pn
+rc=0
+wait $pn || rc=$?
+assert_eq "$rc:$(field outcome)" 130:failed "interrupted, its probe held: $(cat "$TMP/err")"
+assert_eq "$(all_records)" "$before" "interrupted, its probe held: nothing applied"
+side_probe_ends "interrupted"
+cl_load "$TMP/f" >"$TMP/out" || fail "f after the interrupted load exited $?"
+assert_eq "$(field outcome):$(field new)" "committed:$N" "f after the interrupted load"
+# (b) entry 2 (unsampled: the sample of 25,000 keys asks every 16th and
+#     the last, loader/key_sample.h) applied first
+gen f2 --entries 1 --start 2 --effective 261211
+cl_load "$TMP/f2" >/dev/null || fail "f2 exited $?"
+gen f3 --entries $N --start 1 --effective 261211
+hold_probe
+CL_FAILPOINT=near_side_sent:stop "$CL_BIN_FP" load --format json "$TMP/f3" >"$TMP/out" \
+	2>"$TMP/err" &
+pn=$!
+probe_held $pn
+release_probe
+kill -CONT $pn
+rc=0
+wait $pn || rc=$?
+side_probe_ends "fallen back"
+assert_eq "$rc:$(field outcome):$(field new):$(field duplicate)" "0:committed:$((N - 1)):1" \
+	"an applied key unsampled, its probe held: $(cat "$TMP/err")"
+
 # 8. on a partitioned schema: an ACCESS EXCLUSIVE lock of a partition
 #    queued behind the load (as VACUUM FULL or LOCK TABLE queue) before
 #    its second connection plans its probe.  The second gives up at once
