@@ -193,14 +193,20 @@ hold_probe() {
 	EOF
 }
 release_probe() { psql -XAtq -v ON_ERROR_STOP=1 -f "$TMP/near_dates.sql" >/dev/null; }
+# held_load FILE: its load (pid in pn) stopped at near_side_sent, its
+# probe held; clearing_near_dates itself again (the probe held sleeps on,
+# and the first connection's own probe is not held)
+held_load() {
+	hold_probe
+	CL_FAILPOINT=near_side_sent:stop "$CL_BIN_FP" load --format json "$TMP/$1" >"$TMP/out" \
+		2>"$TMP/err" &
+	pn=$!
+	probe_held $pn
+	release_probe
+}
 gen f --entries $N --start 1 --effective 261221
-hold_probe
-CL_FAILPOINT=near_side_sent:stop "$CL_BIN_FP" load --format json "$TMP/f" >"$TMP/out" \
-	2>"$TMP/err" &
-pn=$!
-probe_held $pn
-release_probe # (the held probe sleeps on; the first connection's never held)
 before=$(all_records)
+held_load f
 kill -INT $pn
 kill -CONT $pn
 rc=0
@@ -215,18 +221,38 @@ assert_eq "$(field outcome):$(field new)" "committed:$N" "f after the interrupte
 gen f2 --entries 1 --start 2 --effective 261211
 cl_load "$TMP/f2" >/dev/null || fail "f2 exited $?"
 gen f3 --entries $N --start 1 --effective 261211
-hold_probe
-CL_FAILPOINT=near_side_sent:stop "$CL_BIN_FP" load --format json "$TMP/f3" >"$TMP/out" \
-	2>"$TMP/err" &
-pn=$!
-probe_held $pn
-release_probe
+held_load f3
 kill -CONT $pn
 rc=0
 wait $pn || rc=$?
 side_probe_ends "fallen back"
 assert_eq "$rc:$(field outcome):$(field new):$(field duplicate)" "0:committed:$((N - 1)):1" \
 	"an applied key unsampled, its probe held: $(cat "$TMP/err")"
+
+# 10. each wait of the second connection's setup is given up after 10 s
+#     (near_side.c, SETUP_WAIT_LIMIT) whatever the wait limit (here the
+#     longest, a day): its connection attempt goes to a listener that
+#     accepts it and never answers (tests/tools/cut_proxy --cut
+#     stall-connect: the loader's second connection through it), as a
+#     pooler with no server connection to spare.  The load goes on without
+#     it (near_side_sent not reached: killed there otherwise) and commits.
+#     Without the bound it would wait a day: the guard of 180 s fails it
+#     (-k: the loader ends at a SIGTERM only once the connection attempt
+#     ends).
+set -- $("$CL_TOOLS/cut_proxy" --to 127.0.0.1 --to-port "$port" --cut stall-connect --nth 2 \
+	--events "$TMP/events" --daemon 2>"$TMP/proxy.err") || fail "cut_proxy did not start"
+pport=$1
+ppid=$2
+trap 'kill "$ppid" 2>/dev/null || true; _db_cleanup' EXIT
+gen g --entries $N --start 800001 --effective 261208
+rc=0
+env -u PGCONNECT_TIMEOUT CL_FAILPOINT=near_side_sent:kill timeout -k 10 180 "$CL_BIN_FP" load \
+	--wait-limit 86400 --format json --db "host=127.0.0.1 port=$pport dbname=$PGDATABASE" \
+	"$TMP/g" >"$TMP/out" 2>"$TMP/err" || rc=$?
+kill "$ppid"
+assert_eq "$rc:$(field outcome):$(field new)" "0:committed:$N" \
+	"second connection never answered: $(cat "$TMP/err")"
+assert_eq "$(cat "$TMP/events")" "stall connect conn 2" "the second connection stalled"
 
 # 8. on a partitioned schema: an ACCESS EXCLUSIVE lock of a partition
 #    queued behind the load (as VACUUM FULL or LOCK TABLE queue) before

@@ -3,7 +3,7 @@
  * cuts connections at a chosen moment, for the commit-cut tests.
  *
  *   cut_proxy --to HOST --to-port PORT
- *             [--cut before-commit|after-commit|stall-commit|none]
+ *             [--cut before-commit|after-commit|stall-commit|stall-connect|none]
  *             [--nth N] [--then pass|down] [--events FILE] [--daemon]
  *
  * Listens on 127.0.0.1 on an ephemeral port and relays every connection to
@@ -24,6 +24,10 @@
  *                  connection left open: a hung pooler.  Only the client's
  *                  own timeout ends the wait; when it closes its side, the
  *                  server's side is closed and the transaction rolls back.
+ *   stall-connect  the Nth connection is accepted and never answered (not
+ *                  relayed: what the client sends is read and dropped), a
+ *                  pooler with no server connection to give: only the
+ *                  client's own timeout ends its connection attempt.
  *
  * After the cut, --then pass (default) keeps relaying new connections
  * unharmed (a client that reconnects can find out what happened); --then
@@ -61,7 +65,7 @@
 #define MAX_CONNS 256
 #define PEEK_MAX 64
 
-enum cut_mode { CUT_NONE, CUT_BEFORE_COMMIT, CUT_AFTER_COMMIT, CUT_STALL_COMMIT };
+enum cut_mode { CUT_NONE, CUT_BEFORE_COMMIT, CUT_AFTER_COMMIT, CUT_STALL_COMMIT, CUT_STALL_CONNECT };
 
 static const char *opt_to_host;
 static const char *opt_to_port;
@@ -371,7 +375,22 @@ static void *conn_run(void *arg)
 	struct relay up = { c, true }, down = { c, false };
 	bool started = false;
 
-	c->sfd = connect_server();
+	if (opt_cut == CUT_STALL_CONNECT && c->id == opt_nth) {
+		char buf[4096];
+
+		event("stall connect", c->id);
+		fprintf(stderr, "cut_proxy: stall connect on connection %d\n", c->id);
+		for (;;) {
+			ssize_t got = recv(c->cfd, buf, sizeof buf, 0);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0)
+				break;
+		}
+	} else {
+		c->sfd = connect_server();
+	}
+
 	if (c->sfd >= 0 && startup(c)) {
 		if (pthread_create(&back, NULL, relay_run, &down) == 0) {
 			started = true;
@@ -402,7 +421,7 @@ static void on_signal(int sig)
 static void usage(void)
 {
 	fputs("usage: cut_proxy --to HOST --to-port PORT\n"
-	      "                 [--cut before-commit|after-commit|stall-commit|none]\n"
+	      "                 [--cut before-commit|after-commit|stall-commit|stall-connect|none]\n"
 	      "                 [--nth N] [--then pass|down] [--events FILE] [--daemon]\n",
 	      stderr);
 	exit(2);
@@ -437,6 +456,8 @@ int main(int argc, char **argv)
 			opt_cut = CUT_BEFORE_COMMIT;
 		else if (strcmp(a, "--cut") == 0 && strcmp(v, "stall-commit") == 0)
 			opt_cut = CUT_STALL_COMMIT;
+		else if (strcmp(a, "--cut") == 0 && strcmp(v, "stall-connect") == 0)
+			opt_cut = CUT_STALL_CONNECT;
 		else if (strcmp(a, "--cut") == 0 && strcmp(v, "after-commit") == 0)
 			opt_cut = CUT_AFTER_COMMIT;
 		else if (strcmp(a, "--cut") == 0 && strcmp(v, "none") == 0)
