@@ -359,25 +359,22 @@ enum cl_db_status cl_classify_citus_settings(struct load *L)
 
 enum cl_db_status cl_classify_sample(struct load *L, bool *new_file)
 {
-	struct cl_text_array kinds = { 0 }, keys = { 0 }, shards = { 0 };
+	struct cl_text_array kinds = { 0 }, keys = { 0 };
 	char got[8];
-	const char *p[4];
+	const char *p[3];
 	enum cl_db_status st;
 
 	/* on Citus the sampled records are read in the distributed stage by
 	   their ordinals, each probed in its own shard (a co-located join),
-	   or, for a file not staged (L->direct), their keys and shards joined
-	   with the records in every shard (the shards computed here: in SQL,
-	   clearing_shard for every key in every shard's task tripled the
-	   probe's time); on one server the keys are the probes' outer side */
+	   or, for a file not staged (L->direct), their keys joined with the
+	   records in every shard; on one server the keys are the probes'
+	   outer side */
 	if (L->db->citus && L->direct) {
 		cl_key_sample_arrays(&L->stage.sample, &kinds, &keys);
-		cl_key_sample_shards(&L->stage.sample, &shards);
 		p[0] = L->o->tenant;
 		p[1] = cl_text_array_text(&kinds);
 		p[2] = cl_text_array_text(&keys);
-		p[3] = cl_text_array_text(&shards);
-		st = cl_db_value(L->db, CL_SQL_CLASSIFY_SAMPLE_KEYS_CITUS, 4, p, got, sizeof(got),
+		st = cl_db_value(L->db, CL_SQL_CLASSIFY_SAMPLE_KEYS_CITUS, 3, p, got, sizeof(got),
 				 &L->r->err);
 	} else if (L->db->citus) {
 		cl_key_sample_ordinals(&L->stage.sample, &kinds);
@@ -393,7 +390,6 @@ enum cl_db_status cl_classify_sample(struct load *L, bool *new_file)
 	*new_file = st == CL_DB_OK && strcmp(got, "f") == 0;
 	cl_text_array_free(&kinds);
 	cl_text_array_free(&keys);
-	cl_text_array_free(&shards);
 	return st;
 }
 

@@ -2,13 +2,11 @@
  * (key_sample.h). */
 #include "loader/key_sample.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/xmalloc.h"
-#include "rules/shard.h"
 
 void cl_key_sample_reset(struct cl_key_sample *s)
 {
@@ -81,20 +79,6 @@ void cl_key_sample_ordinals(const struct cl_key_sample *s, struct cl_text_array 
 	if (s->seen) {
 		snprintf(n, sizeof(n), "%lu", s->last.ordinal);
 		cl_text_array_add(ordinals, n);
-	}
-}
-
-void cl_key_sample_shards(const struct cl_key_sample *s, struct cl_text_array *shards)
-{
-	char n[24];
-
-	for (size_t j = 0; j < s->n; j++) {
-		snprintf(n, sizeof(n), "%" PRId64, cl_shard(s->keys[j].kind, s->keys[j].key));
-		cl_text_array_add(shards, n);
-	}
-	if (s->seen) {
-		snprintf(n, sizeof(n), "%" PRId64, cl_shard(s->last.kind, s->last.key));
-		cl_text_array_add(shards, n);
 	}
 }
 

@@ -49,11 +49,6 @@ void cl_key_sample_arrays(const struct cl_key_sample *s, struct cl_text_array *k
  * file order, as a bigint[] array's text (Citus reads the sampled records
  * in the distributed stage: classify.sql, classify_sample_citus). */
 void cl_key_sample_ordinals(const struct cl_key_sample *s, struct cl_text_array *ordinals);
-/* The sampled keys' shards (rules/shard.h), in the order of
- * cl_key_sample_arrays, as a bigint[] array's text (Citus probes the
- * sampled keys of a file not staged by them: classify.sql,
- * classify_sample_keys_citus). */
-void cl_key_sample_shards(const struct cl_key_sample *s, struct cl_text_array *shards);
 void cl_key_sample_free(struct cl_key_sample *s);
 
 #endif

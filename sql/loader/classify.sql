@@ -677,19 +677,16 @@ WHERE c.ordinal = ANY ($1::bigint[])
 -- name: classify_sample_keys_citus
 -- classify_sample on Citus for a file read straight into clearing_record
 -- (loader/load.c: no stage to read the sampled records from): tenant $1,
--- kinds $2, keys $3 and their shards $4 (arrays of equal length; the
--- shards computed by the loader, rules/shard.h), an inner join of the keys
--- with the records: every shard's task probes its shard's unique index
--- for each key, and only a key of its own shard can match.  (clearing_shard
--- in the join's condition was evaluated for every key in every task,
--- three times the probe's time.)
+-- kinds $2 and keys $3 (text arrays of equal length), an inner join of the
+-- keys with the records, so every shard's task probes its shard's unique
+-- index for the keys whose shard value is its own.
 SELECT EXISTS (
   SELECT 1
   FROM clearing_record r
-  JOIN ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]),
-                  pg_catalog.unnest($4::bigint[]))
-         AS u(kind, natural_key, shard)
-    ON r.kind = u.kind AND r.natural_key = u.natural_key AND r.shard = u.shard
+  JOIN ROWS FROM (pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]))
+         AS u(kind, natural_key)
+    ON r.kind = u.kind AND r.natural_key = u.natural_key
+   AND r.shard = clearing_shard(u.kind, u.natural_key)
   WHERE r.tenant = $1)
 
 -- name: classify_near_wanted_citus

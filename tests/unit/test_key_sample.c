@@ -76,26 +76,6 @@ static void test_large_file_is_sampled_evenly_and_bounded(void **state)
 	cl_key_sample_free(&s);
 }
 
-/* The shards (rules/shard.h) in the order of the keys, the last again:
- * an entry's is its trace, the second field of its key from the end. */
-static void test_shards_follow_the_keys(void **state)
-{
-	struct cl_key_sample s = { 0 };
-	struct cl_text_array shards = { 0 };
-
-	(void)state;
-	cl_key_sample_reset(&s);
-	cl_key_sample_add(&s, "ach.entry", "111000025|123|0012345|25|121042880000001|2026-03-02", 1);
-	cl_key_sample_add(&s, "ach.return", "121042880000001|R01|2026-03-04", 2);
-	cl_key_sample_add(&s, "ach.entry", "111000025|123|0012345|25|121042880000017|2026-03-02", 3);
-	cl_key_sample_shards(&s, &shards);
-	assert_string_equal(cl_text_array_text(&shards),
-			    "{\"121042880000001\",\"121042880000001\",\"121042880000017\","
-			    "\"121042880000017\"}");
-	cl_text_array_free(&shards);
-	cl_key_sample_free(&s);
-}
-
 static void test_reset_forgets_the_previous_read(void **state)
 {
 	struct cl_key_sample s = { 0 };
@@ -123,7 +103,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small_file_is_sampled_whole),
 		cmocka_unit_test(test_large_file_is_sampled_evenly_and_bounded),
-		cmocka_unit_test(test_shards_follow_the_keys),
 		cmocka_unit_test(test_reset_forgets_the_previous_read),
 	};
 
