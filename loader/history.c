@@ -177,8 +177,9 @@ static bool first_row_true(PGresult *res, const char *name)
  * event of the record's own key is in the record's shard. */
 static bool event_of_other_key(PGresult *events, PGresult *rec)
 {
-	int c_mkey = PQfnumber(events, "matched_key"), c_kind = PQfnumber(events, "kind");
-	int c_key = PQfnumber(events, "natural_key");
+	int c_mkey = PQfnumber(events, "matched_key");
+	int c_kind = PQfnumber(events, CL_FIELD_NAME(kind));
+	int c_key = PQfnumber(events, CL_FIELD_NAME(natural_key));
 	int r_kind = PQfnumber(rec, CL_FIELD_NAME(kind));
 	int r_key = PQfnumber(rec, CL_FIELD_NAME(natural_key));
 	int j;
