@@ -301,7 +301,12 @@ static enum cl_db_status exact_matches_citus(struct load *L)
  * their key, a statement after the exact-key one.  A key another load
  * committed in between would be neither journaled nor pending: then the
  * counts do not add up and the file is classified again from scratch, as
- * after any race the unique index reports (23505: load.c retries). */
+ * after any race the unique index reports (23505: load.c retries).  When
+ * the join journaled its matches (decision 0061), the count it returned is
+ * of journal rows written, and a trigger that drops one looks the same as
+ * a race: the shortfall undoes the join's rows and the file is classified
+ * the way that counts matches apart from journal rows (classify_again),
+ * which tells the two apart (write_journal's count, or this race). */
 static enum cl_db_status make_pending_citus(struct load *L)
 {
 	unsigned long pending = 0, matched = L->r->duplicate_count + L->r->conflict_count;
@@ -310,6 +315,10 @@ static enum cl_db_status make_pending_citus(struct load *L)
 	if ((st = cl_load_exec_commutative(L, CL_SQL_CLASSIFY_PENDING_CITUS, 0, NULL, &pending)) !=
 	    CL_DB_OK)
 		return st;
+	if (pending + matched != L->r->records && L->journaled_duplicates) {
+		L->classify_again = true;
+		return CL_DB_OK;
+	}
 	if (pending + matched != L->r->records) {
 		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "race",
 			     "%lu records matched, %lu pending, of %lu: another load applied keys "
@@ -416,6 +425,8 @@ enum cl_db_status cl_classify(struct load *L, bool assume_new)
 		return CL_DB_OK;
 	if (st == CL_DB_OK && !all_matched(L))
 		st = make_pending(L);
+	if (st == CL_DB_OK && L->classify_again)
+		return CL_DB_OK;
 	exact_conflicts = L->r->conflict_count;
 	if (st == CL_DB_OK && L->stage.has_alt && !all_matched(L))
 		st = alternate_keys(L);

@@ -82,7 +82,8 @@ struct load {
 	                              writes its matches into the journal */
 	unsigned long journaled_duplicates; /* classify.c: the plain
 	                              duplicates it so journaled */
-	bool classify_again;       /* classify.c: it journaled a conflict:
+	bool classify_again;       /* classify.c: it journaled a conflict,
+	                              or fewer matches than the counts need:
 	                              load.c undoes it and classifies again */
 	const char *plan_near;     /* plan.c: the later rules diff tries, as */
 	const char *plan_ach_key;  /* plan_set_rules' parameters (static text) */

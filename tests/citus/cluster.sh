@@ -62,6 +62,10 @@ for n in $nodes; do
 	eval "port_$n=$port"
 	as "$pgbin/initdb" -D "$dir/$n" -U postgres -A trust --no-sync -E UTF8 --locale=C.UTF-8 >"$dir/$n.initdb.log" 2>&1 ||
 		{ cat "$dir/$n.initdb.log" >&2; exit 1; }
+	# max_worker_processes: every database with Citus runs its maintenance
+	# daemon (distributed deadlock detection, recovery of prepared
+	# transactions) as a background worker, and the suites make a database
+	# a test; the default 8 left later databases without one
 	cat >>"$dir/$n/postgresql.conf" <<CONF
 listen_addresses = '127.0.0.1'
 port = $port
@@ -73,6 +77,7 @@ synchronous_commit = off
 full_page_writes = off
 shared_buffers = 64MB
 max_prepared_transactions = 100
+max_worker_processes = 128
 citus.max_background_task_executors_per_node = 1
 CONF
 	# trust on loopback only: the throwaway servers listen nowhere else
