@@ -934,27 +934,32 @@ events() { q "select count(*) from clearing_dedupe_event"; }
 # an exact re-upload: journaled at the join, never undone
 CL_FAILPOINT=classify_again expect_exit 0 "$CL_BIN_FP" load "$TMP/jj-a.ach"
 assert_eq "$(journal)" "duplicate 100" "the exact re-upload's journal rows"
-# 100 duplicates and 100 near duplicates, held: undone (killed there:
-# nothing applied, nothing journaled), then held with its near
-# duplicates alone
-before=$(events)
-CL_FAILPOINT=classify_again expect_exit 137 "$CL_BIN_FP" load "$TMP/jj-ab.ach"
-assert_eq "$(events)" "$before" "killed where the held file's classification is undone: nothing journaled"
-expect_exit 4 "$CL_BIN" load "$TMP/jj-ab.ach"
-assert_eq "$(journal)" "near_duplicate 100" "the held file's journal: its near duplicates, no duplicate"
-# the same file quarantined keeps its duplicates: journaled at the join
-CL_FAILPOINT=classify_again expect_exit 8 "$CL_BIN_FP" load --on-conflict=quarantine "$TMP/jj-ab.ach"
-assert_eq "$(journal)" "duplicate 100 near_duplicate 100" "the quarantined file's journal"
+# undone_held_quarantined FILE HELD QUARANTINED [FP]: FILE's
+# classification undone (killed at classify_again: nothing applied,
+# nothing journaled), then FILE held with the journal HELD (no duplicate),
+# then quarantined with the journal QUARANTINED; FP set: quarantined with
+# the failpoint armed, so a quarantined FILE must not reach the undo
+undone_held_quarantined() {
+	before=$(events)
+	CL_FAILPOINT=classify_again expect_exit 137 "$CL_BIN_FP" load "$1"
+	assert_eq "$(events)" "$before" "$1 killed where its classification is undone: nothing journaled"
+	expect_exit 4 "$CL_BIN" load "$1"
+	assert_eq "$(journal)" "$2" "$1 held: its journal"
+	if [ -n "${4:-}" ]; then
+		CL_FAILPOINT=classify_again expect_exit 8 "$CL_BIN_FP" load --on-conflict=quarantine "$1"
+	else
+		expect_exit 8 "$CL_BIN" load --on-conflict=quarantine "$1"
+	fi
+	assert_eq "$(journal)" "$3" "$1 quarantined: its journal"
+}
+# 100 duplicates and 100 near duplicates: undone for the held file, held
+# with its near duplicates alone; quarantined, it keeps its duplicates,
+# journaled at the join (never undone)
+undone_held_quarantined "$TMP/jj-ab.ach" "near_duplicate 100" "duplicate 100 near_duplicate 100" fp
 # exact conflicts: undone at once (the journal's rows that are not plain
-# duplicates), held with its conflicts alone; quarantined: its
-# duplicates and conflicts
-before=$(events)
-CL_FAILPOINT=classify_again expect_exit 137 "$CL_BIN_FP" load "$TMP/jj-a7.ach"
-assert_eq "$(events)" "$before" "killed where the conflicting file's classification is undone"
-expect_exit 4 "$CL_BIN" load "$TMP/jj-a7.ach"
-assert_eq "$(journal)" "conflict 14" "the held file's journal: its conflicts, no duplicate"
-expect_exit 8 "$CL_BIN" load --on-conflict=quarantine "$TMP/jj-a7.ach"
-assert_eq "$(journal)" "conflict 14 duplicate 86" "the quarantined file's journal"
+# duplicates), held with its conflicts alone; quarantined, its duplicates
+# and conflicts
+undone_held_quarantined "$TMP/jj-a7.ach" "conflict 14" "conflict 14 duplicate 86"
 assert_eq "$(q "select count(*) from clearing_record")" 200 "200 records, each applied once"
 assert_eq "$(q "select count(*) from clearing_stage_match")" 0 "no match row left"
 export PGDATABASE="cl_citus_scn_$$"
