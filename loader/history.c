@@ -8,6 +8,7 @@
 
 #include "base/record.h"
 #include "gen/loader_sql.h"
+#include "rules/shard.h"
 
 /* OIDs of int2, int4, int8, numeric (pg_type.h is server-side) */
 static bool numeric_type(Oid t)
@@ -219,6 +220,9 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 	struct cl_text_array loads = { 0 }, ords = { 0 }, kinds = { 0 }, keys = { 0 };
 	struct cl_text_array uetrs = { 0 }, e2es = { 0 }, txids = { 0 }, shards = { 0 };
 	bool referenced = false; /* a record has a UETR or an EndToEndId */
+	/* on Citus with the records' shards: every record of a kind whose
+	   events are in its shard (rules/shard.h) */
+	bool routed = db->citus && c_shard >= 0;
 	/* the flag of parked versions history_loads_of answers (on Citus: in
 	   the records' shards) */
 	const char *parked_flag = db->citus ? "shards_have_parked" : "tenant_has_parked";
@@ -239,6 +243,8 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 		cl_text_array_add(&txids, c_txid >= 0 ? PQgetvalue(rec, i, c_txid) : "");
 		if (c_shard >= 0)
 			cl_text_array_add(&shards, PQgetvalue(rec, i, c_shard));
+		if (!cl_shard_holds_copies(PQgetvalue(rec, i, c_kind)))
+			routed = false;
 		if ((c_uetr >= 0 && *PQgetvalue(rec, i, c_uetr)) ||
 		    (c_e2e >= 0 && *PQgetvalue(rec, i, c_e2e)))
 			referenced = true;
@@ -246,7 +252,8 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 	{
 		const char *lp[3] = { cl_text_array_text(&loads), tenant,
 				      cl_text_array_text(&shards) };
-		const char *ep[2] = { cl_text_array_text(&loads), cl_text_array_text(&ords) };
+		const char *ep[3] = { cl_text_array_text(&loads), cl_text_array_text(&ords),
+				      cl_text_array_text(&shards) };
 		const char *qp[5] = { tenant, cl_text_array_text(&kinds), cl_text_array_text(&keys),
 				      cl_text_array_text(&loads), cl_text_array_text(&ords) };
 		const char *cp[5] = { tenant, cl_text_array_text(&kinds), cl_text_array_text(&uetrs),
@@ -259,7 +266,11 @@ static enum cl_db_status show_facts(struct cl_db *db, PGresult *rec, int n, cons
 			st = cl_db_exec(db, CL_SQL_HISTORY_LOADS_OF_CITUS, 3, lp, &f[0], err);
 		else
 			st = cl_db_exec(db, CL_SQL_HISTORY_LOADS_OF, 2, lp, &f[0], err);
-		if (st == CL_DB_OK)
+		/* on Citus, records whose events are all in their own shards
+		   (rules/shard.h): those shards alone (0062) */
+		if (st == CL_DB_OK && routed)
+			st = cl_db_exec(db, CL_SQL_HISTORY_EVENTS_OF_CITUS, 3, ep, &f[1], err);
+		else if (st == CL_DB_OK)
 			st = cl_db_exec(db, CL_SQL_HISTORY_EVENTS_OF, 2, ep, &f[1], err);
 		/* the versions history_quarantine_of can find: under a record's
 		   key (in its shard), or named by its journal row, an event

@@ -53,3 +53,9 @@ int64_t cl_shard(const char *kind, const char *natural_key)
 	/* two's complement, as SQL's bit(64)::bigint reads it */
 	return u <= INT64_MAX ? (int64_t)u : -(int64_t)(UINT64_MAX - u) - 1;
 }
+
+bool cl_shard_holds_copies(const char *kind)
+{
+	return strcmp(kind, "ach.entry") == 0 || strcmp(kind, "ach.return") == 0 ||
+	       strcmp(kind, "ach.noc") == 0;
+}

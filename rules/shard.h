@@ -25,9 +25,20 @@
 #ifndef CL_SHARD_H
 #define CL_SHARD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The shard identity of a record of `kind` under `natural_key`. */
 int64_t cl_shard(const char *kind, const char *natural_key);
+
+/* Whether every journal row that names a record of `kind` is in the
+ * record's shard: true for the ACH kinds, whose shard is the trace that
+ * every key such a row is written under shares (the record's own, a near
+ * duplicate's, the other ACH key rule's, a return's or NOC's under the
+ * same original trace); false for any other kind (a pacs payment's copy
+ * under an alternate key is journaled in its own key's shard).  show on
+ * Citus reads such records' events in their shards alone
+ * (docs/design/0062-citus-show-events-routed.md). */
+bool cl_shard_holds_copies(const char *kind);
 
 #endif

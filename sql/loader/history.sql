@@ -255,6 +255,22 @@ q.reason, q.load_id, l.load_uuid, l.file_name, q.position, l.outcome,
        pg_catalog.array_to_string(q.fields, ',') AS fields,
        pg_catalog.to_char(q.created_at, {iso_ts}) AS created_at
 
+-- fragment: history_events_naming_k
+-- The journal rows that name record k (its load_id and ordinal: a row of
+-- history_events_of's k), as e: a probe of clearing_dedupe_event_matched.
+SELECT e.reason, e.load_id, e.ordinal, e.position, e.kind, e.natural_key, e.matched_key,
+           e.matched_load_id, e.matched_position, e.fields, e.created_at
+    FROM clearing_dedupe_event e
+    WHERE e.matched_load_id = k.load_id AND e.matched_ordinal = k.ordinal
+
+-- fragment: history_events_with_loads
+-- The events e (history_events_naming_k's rows with k's i) with their
+-- loads, as show prints them, in the order they happened for each record.
+SELECT q.i, {history_event_columns}
+FROM e AS q
+CROSS JOIN LATERAL ({history_load_of_q}) l
+ORDER BY q.i, q.created_at, q.load_id, q.ordinal
+
 -- name: history_events_of
 -- The dedupe events that hit each record: the record applied by load
 -- $1[i] as its ordinal $2[i], in the order they happened; after i, the
@@ -273,15 +289,30 @@ e AS MATERIALIZED (
   SELECT k.i, e.*
   FROM k
   CROSS JOIN LATERAL (
-    SELECT e.reason, e.load_id, e.ordinal, e.position, e.kind, e.natural_key, e.matched_key,
-           e.matched_load_id, e.matched_position, e.fields, e.created_at
-    FROM clearing_dedupe_event e
-    WHERE e.matched_load_id = k.load_id AND e.matched_ordinal = k.ordinal
+    {history_events_naming_k}
     ORDER BY e.shard) e)
-SELECT q.i, {history_event_columns}
-FROM e AS q
-CROSS JOIN LATERAL ({history_load_of_q}) l
-ORDER BY q.i, q.created_at, q.load_id, q.ordinal
+{history_events_with_loads}
+
+-- name: history_events_of_citus
+-- history_events_of on Citus for records whose every event is in their
+-- own shard: the journal rows that name the record applied by load $1[i]
+-- as its ordinal $2[i], read in the records' shards $3 (bigint[]) alone,
+-- a router plan of those shards, not every shard of the journal.  show
+-- sends it when every record shown is of a kind whose copies are journaled
+-- in the record's shard (rules/shard.h cl_shard_holds_copies: the ACH
+-- kinds, whose shard is the trace their near identity and both key rules
+-- share); otherwise history_events_of.  The same columns and order.
+WITH k AS MATERIALIZED (
+  SELECT * FROM ROWS FROM (pg_catalog.unnest($1::bigint[]), pg_catalog.unnest($2::bigint[]))
+    WITH ORDINALITY AS k(load_id, ordinal, i)),
+e AS MATERIALIZED (
+  SELECT k.i, e.*
+  FROM k
+  CROSS JOIN LATERAL (
+    {history_events_naming_k}
+      AND e.shard = ANY ($3::bigint[])
+    ORDER BY e.shard) e)
+{history_events_with_loads}
 
 -- name: history_key_events
 -- The dedupe events of a key that has no record: tenant $1, journal key

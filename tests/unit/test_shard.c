@@ -101,12 +101,36 @@ static void test_shard_other_text_is_hashed(void **state)
 			     121042880000001);
 }
 
+/* cl_shard_holds_copies: the kinds whose every copy shares the record's
+ * shard (the tests above: the near rule's kinds, both key rules, returns
+ * and NOCs), and no other: a pacs payment's copy under an alternate key
+ * has its own key's shard. */
+static void test_shard_holds_copies_of_the_ach_kinds_alone(void **state)
+{
+	static const char *const kinds[] = { "ach.entry", "ach.return", "ach.noc", "pacs.008",
+					     "pacs.009", "pacs.004", "pain.001", "pain.008",
+					     "camt.056", "" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		assert_int_equal(cl_shard_holds_copies(kinds[i]), strncmp(kinds[i], "ach.", 4) == 0);
+	/* every kind the near rule applies to */
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (cl_near_applies(kinds[i]))
+			assert_true(cl_shard_holds_copies(kinds[i]));
+	/* an alternate key's shard is not the payment's */
+	assert_int_not_equal(cl_shard("pacs.008", "e2e|DEUTDEFF|E2E-1-1"),
+			     cl_shard("pacs.008", "txid|DEUTDEFF|TX-1-1"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shard_ach_records_of_one_payment_share_the_trace),
 		cmocka_unit_test(test_shard_near_duplicates_share_a_shard),
 		cmocka_unit_test(test_shard_other_text_is_hashed),
+		cmocka_unit_test(test_shard_holds_copies_of_the_ach_kinds_alone),
 	};
 
 	return cmocka_run_group_tests_name("shard", tests, NULL, NULL);
