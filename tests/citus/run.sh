@@ -799,9 +799,12 @@ q "select s.shardid || ' ' || s.table_name || ' ' || p.shardminvalue from citus_
 # above (as a probe, or as a write: the alternate keys' two, whose LATERAL
 # is a record's own two keys), or named here with why not: diff's batch probe
 # (plan_batch_citus: Citus cannot EXPLAIN it in the settings' transaction,
-# 0040) and the conflicts' single-record reads (explain_fields_citus,
-# explain_quarantine_citus: one key, a router plan, checked below).
-unexplained="plan_batch_citus explain_fields_citus explain_quarantine_citus"
+# 0040), the conflicts' single-record reads (explain_fields_citus,
+# explain_quarantine_citus: one key, a router plan, checked below) and
+# show's events of ACH records (history_events_of_citus: the journal in
+# the records' shards, a router plan whose shard reads the section "show
+# --trace on Citus" counts, 0062).
+unexplained="plan_batch_citus explain_fields_citus explain_quarantine_citus history_events_of_citus"
 for n in $("$CL_TOOLS/loader_sql" --list); do
 	case $n in *_citus) ;; *) continue ;; esac
 	"$CL_TOOLS/loader_sql" "$n" | grep -q LATERAL || continue
