@@ -6,14 +6,28 @@
 
 #include "base/xmalloc.h"
 
+/* How the shard is made of a key of `kind`: from the trace (an entry's),
+ * from the original trace (a return's, a NOC's), or from the whole key. */
+enum shard_source { FROM_WHOLE_KEY, FROM_TRACE, FROM_ORIGINAL_TRACE };
+
+static enum shard_source source_of(const char *kind)
+{
+	if (strcmp(kind, "ach.entry") == 0)
+		return FROM_TRACE;
+	if (strcmp(kind, "ach.return") == 0 || strcmp(kind, "ach.noc") == 0)
+		return FROM_ORIGINAL_TRACE;
+	return FROM_WHOLE_KEY;
+}
+
 /* The text the shard is made of: [*from, *from + *len) of the key. */
 static void shard_text(const char *kind, const char *key, const char **from, size_t *len)
 {
 	const char *last, *prev;
+	enum shard_source src = source_of(kind);
 
 	*from = key;
 	*len = strlen(key);
-	if (strcmp(kind, "ach.entry") == 0) {
+	if (src == FROM_TRACE) {
 		/* the second '|'-separated field from the end, "" with fewer
 		   than two fields (SQL's split_part(key, '|', -2)) */
 		last = strrchr(key, '|');
@@ -25,7 +39,7 @@ static void shard_text(const char *kind, const char *key, const char **from, siz
 			;
 		*from = prev;
 		*len = (size_t)(last - prev);
-	} else if (strcmp(kind, "ach.return") == 0 || strcmp(kind, "ach.noc") == 0) {
+	} else if (src == FROM_ORIGINAL_TRACE) {
 		last = strchr(key, '|');
 		if (last)
 			*len = (size_t)(last - key);
@@ -54,8 +68,8 @@ int64_t cl_shard(const char *kind, const char *natural_key)
 	return u <= INT64_MAX ? (int64_t)u : -(int64_t)(UINT64_MAX - u) - 1;
 }
 
+/* the kinds whose shard is a trace: every copy of theirs keeps it */
 bool cl_shard_holds_copies(const char *kind)
 {
-	return strcmp(kind, "ach.entry") == 0 || strcmp(kind, "ach.return") == 0 ||
-	       strcmp(kind, "ach.noc") == 0;
+	return source_of(kind) != FROM_WHOLE_KEY;
 }
