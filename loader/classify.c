@@ -315,11 +315,11 @@ static enum cl_db_status make_pending_citus(struct load *L)
 	if ((st = cl_load_exec_commutative(L, CL_SQL_CLASSIFY_PENDING_CITUS, 0, NULL, &pending)) !=
 	    CL_DB_OK)
 		return st;
-	if (pending + matched != L->r->records && L->journaled_duplicates) {
-		L->classify_again = true;
-		return CL_DB_OK;
-	}
 	if (pending + matched != L->r->records) {
+		if (L->journaled_duplicates) {
+			L->classify_again = true;
+			return CL_DB_OK;
+		}
 		cl_error_set(&L->r->err, cl_input_name(L->in), 0, "race",
 			     "%lu records matched, %lu pending, of %lu: another load applied keys "
 			     "of this file meanwhile",
