@@ -53,6 +53,10 @@ static const struct cl_option init_command[] = {
 	CL_OPT_ULONG('p', "partitions", "N", partitions, 1, 1024,
 		     "create clearing_record hash-partitioned on its shard identity in N partitions "
 		     "(1-1024; default: not partitioned)"),
+	CL_OPT_BOOL(0, "columnar", columnar,
+		    "keep clearing_record in columnar storage (the citus_columnar extension; a "
+		    "quarter of the bytes, slower reads of whole records; not on Citus); on a "
+		    "database that holds records, a rewrite of the table"),
 	CL_OPT_CALLBACK(0, "loader-role", "ROLE", add_role, CL_ROLE_LOADER,
 			"grant ROLE what a loader needs (load, ingest, and what reader has but the "
 			"feed), nothing else; repeatable"),
@@ -73,8 +77,9 @@ static const struct cl_option init_command[] = {
 		    "its privileges (clearing-load(1) PRIVILEGES)."),
 	CL_OPT_TEXT("Exit status: 0 success, 2 usage error (also --partitions other than the "
 		    "existing table's), 5 database error, 75 database unreachable (retry later), "
-		    "78 permission denied, a role that does not exist or a schema newer than this "
-		    "clearing-load (nothing is changed)."),
+		    "78 permission denied, a role that does not exist, a schema newer than this "
+		    "clearing-load or --columnar where the server has no columnar storage or is "
+		    "Citus (nothing is changed)."),
 	CL_OPT_END(),
 };
 
@@ -122,13 +127,16 @@ static int init(const struct cl_args *args, struct cl_db *db)
 	struct cl_error err;
 	int code;
 
-	if (cl_schema_init(db, args->partitions ? (int)args->partitions : -1, &r, &err) != CL_DB_OK) {
+	if (cl_schema_init(db, args->partitions ? (int)args->partitions : -1, args->columnar, &r,
+			   &err) != CL_DB_OK) {
 		cl_print_db_error(&err);
 		/* asking for another partitioning than the table has is the
 		 * operator's mistake, not a database outage */
 		return strcmp(err.code, "partitions_mismatch") == 0 ? CL_EXIT_USAGE
-		       : strcmp(err.code, "no_schema") == 0        ? CL_EXIT_CONFIG
-								   : cl_exit_for_db_error(&err);
+		       : strcmp(err.code, "no_schema") == 0 ||
+				 strncmp(err.code, "columnar_", 9) == 0
+			       ? CL_EXIT_CONFIG
+			       : cl_exit_for_db_error(&err);
 	}
 	if (r.from_version > cl_schema_latest()) {
 		/* an older binary during a rolling upgrade: never "up to date";
@@ -147,6 +155,8 @@ static int init(const struct cl_args *args, struct cl_db *db)
 		if (r.partitions)
 			printf(", clearing_record hash-partitioned in %d partition%s", r.partitions,
 			       r.partitions == 1 ? "" : "s");
+		if (r.columnar)
+			printf(", clearing_record in columnar storage");
 		putchar('\n');
 	}
 	code = apply_roles(args, db);

@@ -44,6 +44,7 @@ struct cl_args {
 	const char *tenant;        /* -t, or NULL: the command's default */
 	int on_conflict;           /* load, diff --on-conflict: enum cl_on_conflict */
 	unsigned long partitions;  /* init -p; 0: not given */
+	bool columnar;             /* init --columnar */
 	unsigned long limit;       /* show, loads -n */
 	const char *since;         /* loads -s */
 	const char *uuid;          /* loads -u */

@@ -52,6 +52,7 @@ static enum cl_db_status begin_locked(struct cl_db *db, struct cl_error *err)
 struct init_txn {
 	const struct cl_migration *m; /* apply: the migration */
 	int partitions;
+	bool columnar;                /* init --columnar */
 	bool done;                    /* apply: this call applied it */
 	unsigned version;             /* prepare: the version found */
 };
@@ -111,6 +112,33 @@ fail:
 	return st;
 }
 
+/* init --columnar where it cannot be done: refused before anything is
+ * changed (CL_DB_ERROR, err->code "columnar_citus" or
+ * "columnar_unavailable"). */
+static enum cl_db_status columnar_refused(struct cl_db *db, struct cl_error *err)
+{
+	char why[16];
+	enum cl_db_status st = cl_db_value(db, CL_SQL_COLUMNAR_REFUSED, 0, NULL, why,
+					   sizeof(why), err);
+
+	if (st != CL_DB_OK || !why[0])
+		return st;
+	if (strcmp(why, "citus") == 0) {
+		cl_error_set(err, NULL, 0, "columnar_citus",
+			     "--columnar: columnar storage of clearing_record is not supported on "
+			     "Citus");
+		cl_error_hint(err, "init without --columnar: on Citus clearing_record is "
+				   "distributed in heap storage (clearing-load-keys(7), STORAGE)");
+	} else {
+		cl_error_set(err, NULL, 0, "columnar_unavailable",
+			     "--columnar: this server has no columnar storage (the citus_columnar "
+			     "extension is not installed)");
+		cl_error_hint(err, "install Citus 13.2 for this PostgreSQL (it brings "
+				   "citus_columnar), or init without --columnar");
+	}
+	return CL_DB_ERROR;
+}
+
 /* The first transaction: the schema is there, the version table too, the
  * version and the partitioning as asked. */
 static enum cl_db_status prepare(struct cl_db *db, void *ctx, struct cl_error *err)
@@ -152,6 +180,8 @@ static enum cl_db_status prepare(struct cl_db *db, void *ctx, struct cl_error *e
 			goto fail;
 		}
 	}
+	if (t->columnar && (st = columnar_refused(db, err)) != CL_DB_OK)
+		goto fail;
 	if ((st = exec0(db, CL_SQL_DB_COMMIT, err)) != CL_DB_OK)
 		goto fail;
 	return CL_DB_OK;
@@ -160,11 +190,36 @@ fail:
 	return st;
 }
 
-enum cl_db_status cl_schema_init(struct cl_db *db, int partitions, struct cl_init_result *r,
-				 struct cl_error *err)
+enum cl_db_status cl_schema_is_columnar(struct cl_db *db, bool *columnar, struct cl_error *err)
+{
+	char b[8];
+	enum cl_db_status st = cl_db_value(db, CL_SQL_COLUMNAR_IS, 0, NULL, b, sizeof(b), err);
+
+	*columnar = st == CL_DB_OK && strcmp(b, "t") == 0;
+	return st;
+}
+
+/* init --columnar, after the migrations: clearing_record converted (045),
+ * in a transaction of its own under init's lock. */
+static enum cl_db_status make_columnar(struct cl_db *db, void *ctx, struct cl_error *err)
 {
 	enum cl_db_status st;
-	struct init_txn t = { .partitions = partitions };
+	const char *p[1] = { "init" };
+
+	(void)ctx;
+	if ((st = begin_locked(db, err)) != CL_DB_OK ||
+	    (st = cl_db_exec(db, CL_SQL_DB_MAINTENANCE, 1, p, NULL, err)) != CL_DB_OK ||
+	    (st = exec0(db, CL_SQL_COLUMNAR_MAKE, err)) != CL_DB_OK ||
+	    (st = exec0(db, CL_SQL_DB_COMMIT, err)) != CL_DB_OK)
+		cl_db_rollback(db);
+	return st;
+}
+
+enum cl_db_status cl_schema_init(struct cl_db *db, int partitions, bool columnar,
+				 struct cl_init_result *r, struct cl_error *err)
+{
+	enum cl_db_status st;
+	struct init_txn t = { .partitions = partitions, .columnar = columnar };
 	unsigned i;
 
 	memset(r, 0, sizeof(*r));
@@ -185,6 +240,10 @@ enum cl_db_status cl_schema_init(struct cl_db *db, int partitions, struct cl_ini
 			CL_FAILPOINT("init_between_migrations", db->conn);
 	}
 	r->to_version = cl_schema_latest();
+	if (columnar && (st = cl_db_run_txn(db, make_columnar, NULL, NULL, err)) != CL_DB_OK)
+		return st;
+	if ((st = cl_schema_is_columnar(db, &r->columnar, err)) != CL_DB_OK)
+		return st;
 	return count_partitions(db, &r->partitions, err);
 }
 

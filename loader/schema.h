@@ -29,14 +29,21 @@ struct cl_init_result {
 	unsigned to_version;
 	unsigned applied;       /* migrations applied by this call */
 	int partitions;         /* clearing_record's hash partitions (0: none) */
+	bool columnar;          /* clearing_record is in columnar storage (045) */
 };
 
 /* Apply every migration newer than the database's version.  `partitions`:
  * -1 = not asked; 0 = a plain clearing_record; N = hash-partitioned in N.
  * A schema that already exists with another partitioning is not changed:
- * CL_DB_ERROR with err->code "partitions_mismatch". */
-enum cl_db_status cl_schema_init(struct cl_db *db, int partitions, struct cl_init_result *r,
-				 struct cl_error *err) CL_MUST_CHECK;
+ * CL_DB_ERROR with err->code "partitions_mismatch".  `columnar`: then
+ * clearing_record in columnar storage (045: a rewrite of a table that holds
+ * records; refused on Citus). */
+enum cl_db_status cl_schema_init(struct cl_db *db, int partitions, bool columnar,
+				 struct cl_init_result *r, struct cl_error *err) CL_MUST_CHECK;
+
+/* Is clearing_record in columnar storage (init --columnar)? */
+enum cl_db_status cl_schema_is_columnar(struct cl_db *db, bool *columnar,
+					struct cl_error *err) CL_MUST_CHECK;
 
 /* CL_DB_OK when the database holds this binary's schema version; else
  * CL_DB_ERROR with err->code "schema_missing" or "schema_version". */

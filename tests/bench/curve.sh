@@ -282,18 +282,22 @@ day() {
 	rm -f "$W"/k-*.xml
 }
 
-# curve LABEL PARTITIONS: the whole curve on a fresh database.
+# curve LABEL PARTITIONS [INIT_OPTION...]: the whole curve on a fresh
+# database, made by init with those options (--columnar: the table and its
+# twin in columnar storage).
 curve() {
-	export PGDATABASE="cl_bench_$1_$$"
+	_cv_label=$1 _cv_parts=$2
+	shift 2
+	export PGDATABASE="cl_bench_${_cv_label}_$$"
 	dropdb --if-exists "$PGDATABASE" >/dev/null 2>&1
 	createdb "$PGDATABASE" || { log "createdb failed"; return 1; }
 	TWIN=bench_twin
 	sql "create schema $TWIN" || return 1
 	for _schema in public "$TWIN"; do
-		if [ "$2" -gt 0 ]; then
-			"$CL_BIN" init --schema "$_schema" --partitions "$2" >"$W/init.out" 2>&1
+		if [ "$_cv_parts" -gt 0 ]; then
+			"$CL_BIN" init --schema "$_schema" --partitions "$_cv_parts" "$@" >"$W/init.out" 2>&1
 		else
-			"$CL_BIN" init --schema "$_schema" >"$W/init.out" 2>&1
+			"$CL_BIN" init --schema "$_schema" "$@" >"$W/init.out" 2>&1
 		fi || { log "init failed: $(cat "$W/init.out")"; return 1; }
 	done
 	TEMPLATE_LOAD=""
@@ -303,7 +307,7 @@ curve() {
 		if [ "$_point" -gt 0 ]; then
 			grow_to "$_point" || return 1
 		fi
-		day "$1" "$_d" || return 1
+		day "$_cv_label" "$_d" || return 1
 		_d=$((_d + 1))
 	done
 	[ -n "${BENCH_KEEP:-}" ] || dropdb "$PGDATABASE" >/dev/null 2>&1

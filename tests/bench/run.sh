@@ -22,9 +22,12 @@
 # docs/bench/results.md.
 # BENCH_QUICK=1 scales every size down 10x (a smoke run, for CI);
 # BENCH_CURVES names the curves to run (default "plain partitioned
-# reconcile distributed"; reconcile: reconcile.sh, a statement against the
-# history; distributed: distributed.sh, a day on a Citus coordinator and two
-# workers against a distributed twin); BENCH_POINTS the curve's points
+# reconcile distributed columnar"; reconcile: reconcile.sh, a statement
+# against the history; distributed: distributed.sh, a day on a Citus
+# coordinator and two workers against a distributed twin; columnar: the
+# plain schema's curve in columnar storage, init --columnar, which needs
+# Citus's citus_columnar: after distributed, which installs Citus);
+# BENCH_POINTS the curve's points
 # (records of history, default "0 5000000 20000000"); BENCH_DIST_N the
 # distributed day's entries (default the curve's day);
 # BENCH_KEEP=1 keeps the generated files and the databases (for EXPLAIN
@@ -358,14 +361,15 @@ dist_bench() {
 if psql -XAtqc 'select 1' postgres >/dev/null 2>&1; then
 	DB_NOTE="PostgreSQL $(psql -XAtqc 'show server_version' postgres)"
 	[ -n "${CL_BENCH_SETTINGS:-}" ] && DB_NOTE="$DB_NOTE, throwaway cluster ($CL_BENCH_SETTINGS)"
-	for _c in ${BENCH_CURVES:-plain partitioned reconcile distributed}; do
+	for _c in ${BENCH_CURVES:-plain partitioned reconcile distributed columnar}; do
 		log "loader: the growth curve, $_c schema"
 		case $_c in
 		plain) curve plain 0 || log "plain curve incomplete" ;;
 		partitioned) curve partitioned "$PARTITIONS" || log "partitioned curve incomplete" ;;
+		columnar) curve columnar 0 --columnar || log "columnar curve incomplete" ;;
 		reconcile) recon_bench || log "reconcile bench incomplete" ;;
 		distributed) dist_bench ;;
-		*) log "unknown curve $_c (plain, partitioned, reconcile, distributed)" ;;
+		*) log "unknown curve $_c (plain, partitioned, reconcile, distributed, columnar)" ;;
 		esac
 	done
 else
@@ -385,7 +389,8 @@ DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 	echo "and CHECKPOINT; peak memory: maximum RSS of the process, from wait4; tests/tools/stopwatch)."
 	echo "The loader's figures are a growth curve (tests/bench/curve.sh): one business day of"
 	echo "$ACH_N ACH entries (8 originators) at $CURVE_POINTS records of history, on the plain"
-	echo "schema and on $PARTITIONS hash partitions. History is made in SQL from the first day's rows"
+	echo "schema, on $PARTITIONS hash partitions and in columnar storage (init --columnar, its twin"
+	echo "too). History is made in SQL from the first day's rows"
 	echo "(keys and near identities suffixed, value dates 1 to 18 weeks back, a quarter in three light"
 	echo "tenants, one record in ten re-uploaded once); VACUUM ANALYZE and CHECKPOINT before each day,"
 	echo "none between a load and its re-uploads. Each load's baseline is a plain COPY of the day's"

@@ -24,7 +24,7 @@
 # reference suffixed ".k" and a new UETR (each lookup index holds distinct
 # values, as real ones would, not duplicates its B-tree would fold).
 #   ST_N (default ST_BASE), ST_BASE (default 1000000), ST_KEEP=1 keeps the
-# database.  Prints one row per relation: bytes, entries, bytes a record
+# database, ST_INIT_ARGS: init's options (--columnar: docs/design/0063).  Prints one row per relation: bytes, entries, bytes a record
 # (over every record), bytes an entry.
 set -eu
 BASE=${ST_BASE:-1000000}
@@ -38,7 +38,8 @@ createdb "$DB"
 trap 'rm -rf "$W"; [ -n "${ST_KEEP:-}" ] || dropdb --if-exists "$DB" >/dev/null 2>&1 || true' EXIT
 export PGDATABASE="$DB"
 sql() { psql -XAtq -v ON_ERROR_STOP=1 -c "$1"; }
-"$CL_BIN" init >"$W/init.out" 2>&1 || { cat "$W/init.out" >&2; exit 1; }
+# shellcheck disable=SC2086
+"$CL_BIN" init ${ST_INIT_ARGS:-} >"$W/init.out" 2>&1 || { cat "$W/init.out" >&2; exit 1; }
 
 ach=$((BASE * 7 / 10))
 p1=$((BASE * 2 / 10))

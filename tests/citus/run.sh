@@ -175,6 +175,15 @@ grep -q "clearing_record is hash-partitioned (init --partitions): on Citus it is
 assert_eq "$(PGDATABASE="cl_citus_parts_$$" q "select count(*) from pg_dist_partition")" 0 \
 	"nothing distributed"
 
+section "init --columnar fails on Citus (not supported there: 045)"
+db_also_drop "cl_citus_col_$$"
+createdb "cl_citus_col_$$" && sh "$CL_DB_SETUP" "cl_citus_col_$$"
+expect_exit 78 env PGDATABASE="cl_citus_col_$$" "$CL_BIN" init --columnar
+grep -q "columnar storage of clearing_record is not supported on Citus" "$TMP/err" ||
+	fail "init --columnar: $(cat "$TMP/err")"
+assert_eq "$(PGDATABASE="cl_citus_col_$$" q "select to_regclass('clearing_record') is null")" t \
+	"nothing created"
+
 section "records spread over both workers, one key once"
 # 400 ACH entries written as a restore would (the owner's INSERT), each with
 # the shard the loader computes (clearing_shard, held to rules/shard.c by
@@ -1133,5 +1142,12 @@ section "the loader's count checks on Citus"
 # workers falls short and nothing is applied.
 sh "$CL_ROOT/tests/db/test_internal_checks.sh" >"$TMP/checks.log" 2>&1 ||
 	fail "test_internal_checks on Citus: $(tail -n 20 "$TMP/checks.log")"
+
+section "columnar storage on one server (a plain database of the coordinator)"
+# tests/citus/test_columnar.sh: init --columnar and the database suite's
+# load, re-upload, race and retry tests in columnar storage (045), which
+# needs Citus's citus_columnar extension installed, as here
+CL_DB_SETUP= sh "$here/test_columnar.sh" >"$TMP/columnar.log" 2>&1 ||
+	fail "test_columnar: $(tail -n 20 "$TMP/columnar.log")"
 
 echo "citus: all sections passed in $(($(date +%s) - started)) s"

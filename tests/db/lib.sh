@@ -8,6 +8,7 @@
 #   cl init                       # run clearing-load (CL_BIN) with args
 #   expect_exit 3 cl load bad.ach # assert an exit code (stdout/stderr in $TMP/out, $TMP/err)
 #   q "select count(*) from clearing_record"   # one value, unaligned
+#   assert_init_args              # clearing_record as CL_INIT_ARGS asked init
 #   assert_eq "$(q ...)" 42 "what it means"
 #   cl_load FILE... [opts]        # `clearing-load load --format json`; with DOUBLE=1
 #                                 # it loads twice and asserts the second run
@@ -127,6 +128,26 @@ cl_load() {
 # wait_stopped PID WHAT [ERRFILE]: until process PID stops at a failpoint's
 # :stop (state T); fails if it exits first (saying ERRFILE's text) or has
 # not stopped after a minute.  WHAT names it in the message.
+# assert_init_args: clearing_record is what CL_INIT_ARGS asked init for:
+# hash-partitioned (--partitions), in columnar storage (--columnar).
+assert_init_args() {
+	case " ${CL_INIT_ARGS:-} " in
+	*" --partitions "*)
+		[ "$(q "select count(*) from pg_inherits
+			where inhparent = 'clearing_record'::regclass")" -gt 1 ] ||
+			fail "clearing_record is not partitioned" ;;
+	esac
+	case " ${CL_INIT_ARGS:-} " in
+	*" --columnar "*)
+		assert_eq "$(q "select count(*) filter (where a.amname <> 'columnar')
+			from pg_class c join pg_am a on a.oid = c.relam
+			where c.oid = 'clearing_record'::regclass
+			   or c.oid in (select inhrelid from pg_inherits
+					where inhparent = 'clearing_record'::regclass)")" 0 \
+			"tables of clearing_record not in columnar storage" ;;
+	esac
+}
+
 wait_stopped() {
 	_i=0
 	while [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null || true)" != T ]; do

@@ -7,10 +7,10 @@
 : "${CL_TOOLS:?}"
 db_new
 # CL_INIT_ARGS="--partitions 4": the same against the hash-partitioned
-# schema (test_partitioned.sh)
+# schema (test_partitioned.sh); "--columnar", in columnar storage
+# (tests/citus/test_columnar.sh)
 cl init ${CL_INIT_ARGS:-} >/dev/null
-[ -z "${CL_INIT_ARGS:-}" ] || [ "$(q "select count(*) from pg_inherits
-	where inhparent = 'clearing_record'::regclass")" -gt 1 ] || fail "clearing_record is not partitioned"
+assert_init_args
 
 # overlapping ranges: ACH entry indexes 0..999 in four files of 400,
 # pain.001 transactions 1..700 in four files of 250

@@ -10,7 +10,8 @@
 CHECK="$CL_ROOT/tests/tools/json_output_check.py"
 SCHEMA="$CL_ROOT/man/clearing-load-output.schema.json"
 db_new
-cl init >/dev/null
+cl init ${CL_INIT_ARGS:-} >/dev/null
+assert_init_args
 D="$TESTDATA/demo"
 
 # ---- a held file: two amounts changed ----

@@ -4,7 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}" "${CL_BIN_FP:?}"
 db_new
-cl init >/dev/null
+cl init ${CL_INIT_ARGS:-} >/dev/null
+assert_init_args
 "$CL_TOOLS/gen_ach" -n 50 >"$TMP/a.ach"
 "$CL_TOOLS/gen_ach" -n 50 --start 1000 >"$TMP/b.ach"
 cl load "$TMP/a.ach" >/dev/null

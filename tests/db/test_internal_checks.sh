@@ -22,6 +22,7 @@
 : "${CL_TOOLS:?}"
 db_new
 cl init ${CL_INIT_ARGS:-} >/dev/null
+assert_init_args
 q "create function drop_third() returns trigger language plpgsql as \$\$
    begin if new.ordinal = 3 then return null; end if; return new; end \$\$"
 gen() { _o=$1; shift; "$CL_TOOLS/gen_ach" "$@" >"$TMP/$_o"; }
@@ -60,10 +61,15 @@ q "create trigger zz_drop_third before insert on clearing_record
    for each row execute function drop_third()"
 
 # 1. a new file, taken for new: its COPY into the records is one row short
+#    (in columnar storage no file is taken for new: loader/load.c; its
+#    insert from the stage is)
 gen a --entries 40 --start 1 --effective 261201
 expect_exit 5 cl load "$TMP/a"
-grep -q "/a: 39 records copied of 40 read: nothing applied (does a trigger on clearing_record drop rows?)" "$TMP/err" ||
-	fail "the direct COPY's count: $(cat "$TMP/err")"
+case " ${CL_INIT_ARGS:-} " in
+*" --columnar "*) short="/a: 39 new records inserted, classification found 40: nothing applied" ;;
+*) short="/a: 39 records copied of 40 read: nothing applied (does a trigger on clearing_record drop rows?)" ;;
+esac
+grep -q "$short" "$TMP/err" || fail "the direct COPY's count: $(cat "$TMP/err")"
 assert_eq "$(q "select count(*) from clearing_record")" 0 "nothing applied from a"
 assert_eq "$(loaded a)" 0 "no committed load of a"
 

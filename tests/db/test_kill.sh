@@ -5,7 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}" "${CL_BIN_FP:?the failpoint build (make FAILPOINTS=1)}"
 db_new
-cl init >/dev/null
+cl init ${CL_INIT_ARGS:-} >/dev/null
+assert_init_args
 "$CL_TOOLS/gen_ach" -n 3000 --skip-every 3 >"$TMP/orig.ach"
 "$CL_TOOLS/gen_ach" -n 3000 >"$TMP/full.ach"
 full=3000

@@ -8,7 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}" "${CL_BIN_FP:?the failpoint build (make FAILPOINTS=1)}"
 db_new
-cl init >/dev/null
+cl init ${CL_INIT_ARGS:-} >/dev/null
+assert_init_args
 "$CL_TOOLS/gen_ach" -n 50 -e 260302 >"$TMP/mon.ach"
 "$CL_TOOLS/gen_ach" -n 50 -e 260303 >"$TMP/tue.ach"
 

@@ -14,6 +14,7 @@ ONE=cl_one_$$
 role_new "$ONE" "login password 'pw' connection limit 1"
 port=$(q "show port")
 cl init ${CL_INIT_ARGS:-} --loader-role "$ONE" >/dev/null
+assert_init_args
 
 N=25000 # records of a large file: over CL_NEAR_SIDE_MIN (20,000)
 gen() { _o=$1; shift; "$CL_TOOLS/gen_ach" --seed 7 "$@" >"$TMP/$_o"; }

@@ -130,6 +130,7 @@ explain_exec load_write_journal "false"
 explain apply_insert_new
 explain apply_insert_new_unjournaled
 explain apply_insert_new_ordered
+explain columnar_insert_new_ordered
 explain apply_journal_raced
 explain_exec load_insert_row "(:load_id)::bigint, pg_catalog.gen_random_uuid(), '$TENANT', 'plans.ach',
 	1, 'x', 'nacha', 'nacha', 's', 'r', 'c', 'A', 1, 1, 0, 0, 0, 'committed', NULL, 0"

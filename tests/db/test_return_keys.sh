@@ -6,7 +6,8 @@
 . "$(dirname "$0")/lib.sh"
 F="$TESTDATA/keys/return-twice-two-companies.ach"
 db_new
-cl init >/dev/null
+cl init ${CL_INIT_ARGS:-} >/dev/null
+assert_init_args
 
 expect_exit 3 cl diff "$F"
 grep -q 'the same return identity (natural key "091400600000001|R01|091000017611242|2000-01-01") appears again in this file, on lines 3 and 7' \
