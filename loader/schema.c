@@ -128,7 +128,8 @@ static enum cl_db_status columnar_refused(struct cl_db *db, struct cl_error *err
 			     "--columnar: columnar storage of clearing_record is not supported on "
 			     "Citus");
 		cl_error_hint(err, "init without --columnar: on Citus clearing_record is "
-				   "distributed in heap storage (clearing-load-keys(7), STORAGE)");
+				   "distributed in heap storage (clearing-load-keys(7), SCALING "
+				   "PAST ONE SERVER)");
 	} else {
 		cl_error_set(err, NULL, 0, "columnar_unavailable",
 			     "--columnar: this server has no columnar storage (the citus_columnar "

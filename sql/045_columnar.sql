@@ -1,5 +1,6 @@
 -- 045: clearing_record in columnar storage, for `init --columnar`
--- (docs/design/0063-columnar-records.md; clearing-load-keys(7), "Storage").
+-- (docs/design/0063-columnar-records.md; clearing-load-keys(7), SCALING PAST
+-- ONE SERVER).
 --
 -- Columnar storage (the citus_columnar extension, Citus 13.2) keeps a
 -- record in about a quarter of its heap row: 83 bytes against 330 in
@@ -44,7 +45,7 @@ BEGIN
 		RAISE EXCEPTION 'columnar storage of clearing_record is not supported on Citus'
 			USING ERRCODE = '0A000',
 			      HINT = 'init without --columnar; a Citus database keeps clearing_record '
-				     'distributed in heap storage (clearing-load-keys(7), "Storage")';
+				     'distributed in heap storage (clearing-load-keys(7), SCALING PAST ONE SERVER)';
 	END IF;
 	IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_am WHERE amname = 'columnar') THEN
 		IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_available_extensions
