@@ -55,8 +55,8 @@ static const struct cl_option init_command[] = {
 		     "(1-1024; default: not partitioned)"),
 	CL_OPT_BOOL(0, "columnar", columnar,
 		    "keep clearing_record in columnar storage (the citus_columnar extension; a "
-		    "quarter of the bytes, slower reads of whole records; not on Citus); on a "
-		    "database that holds records, a rewrite of the table"),
+		    "quarter of the table's bytes, slower reads of whole records; not on Citus); "
+		    "on a database that holds records, a rewrite of the table"),
 	CL_OPT_CALLBACK(0, "loader-role", "ROLE", add_role, CL_ROLE_LOADER,
 			"grant ROLE what a loader needs (load, ingest, and what reader has but the "
 			"feed), nothing else; repeatable"),
@@ -78,8 +78,7 @@ static const struct cl_option init_command[] = {
 	CL_OPT_TEXT("Exit status: 0 success, 2 usage error (also --partitions other than the "
 		    "existing table's), 5 database error, 75 database unreachable (retry later), "
 		    "78 permission denied, a role that does not exist, a schema newer than this "
-		    "clearing-load or --columnar where the server has no columnar storage or is "
-		    "Citus (nothing is changed)."),
+		    "clearing-load or --columnar where it cannot be done (nothing is changed)."),
 	CL_OPT_END(),
 };
 

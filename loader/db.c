@@ -103,6 +103,26 @@ const char *cl_db_schema(void)
 	return session_schema;
 }
 
+/* One statement of a new session's setup, with its one parameter (or
+ * none): its rows, else the session closed (not watched yet). */
+static enum cl_db_status setup(struct cl_db *db, const char *sql, const char *param,
+			       PGresult **out, struct cl_error *err)
+{
+	PGresult *res;
+
+	cl_watchdog_arm(db->conn);
+	res = PQexecParams(db->conn, sql, param ? 1 : 0, NULL, param ? &param : NULL, NULL, NULL, 0);
+	cl_watchdog_disarm();
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		enum cl_db_status st = cl_db_fail(db, res, "could not set the session up", err);
+
+		cl_db_close_beside(db);
+		return st == CL_DB_OK ? CL_DB_ERROR : st;
+	}
+	*out = res;
+	return CL_DB_OK;
+}
+
 /* A session of the loader's: connected and set up (cl_db_connect). */
 static enum cl_db_status open_session(struct cl_db *db, const char *conninfo, struct cl_error *err)
 {
@@ -110,6 +130,7 @@ static enum cl_db_status open_session(struct cl_db *db, const char *conninfo, st
 	char timeout[16];
 	int n = 0;
 	PGresult *res;
+	enum cl_db_status st;
 
 	db->conn = NULL;
 	db->conninfo = conninfo;
@@ -176,17 +197,17 @@ static enum cl_db_status open_session(struct cl_db *db, const char *conninfo, st
 	/* server NOTICEs ("already exists, skipping") are not for our users */
 	PQsetNoticeProcessor(db->conn, ignore_notice, NULL);
 	/* a secure search path and this session's settings (sql/loader/db.sql) */
-	cl_watchdog_arm(db->conn);
-	res = PQexecParams(db->conn, CL_SQL_DB_SESSION_SETUP, 1, NULL, &session_schema, NULL, NULL, 0);
-	cl_watchdog_disarm();
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		enum cl_db_status st = cl_db_fail(db, res, "could not set search_path", err);
-
-		cl_db_close_beside(db); /* not watched yet */
-		return st == CL_DB_OK ? CL_DB_ERROR : st;
-	}
+	if ((st = setup(db, CL_SQL_DB_SESSION_SETUP, session_schema, &res, err)) != CL_DB_OK)
+		return st;
 	db->citus = strcmp(cl_db_get(res, 0, "citus"), "t") == 0;
 	PQclear(res);
+	/* clearing_record in columnar storage (init --columnar, never on
+	   Citus): its planner settings (sql/loader/columnar.sql) */
+	if (!db->citus) {
+		if ((st = setup(db, CL_SQL_COLUMNAR_SESSION, NULL, &res, err)) != CL_DB_OK)
+			return st;
+		PQclear(res);
+	}
 	return CL_DB_OK;
 }
 

@@ -130,6 +130,17 @@ static enum cl_db_status columnar_refused(struct cl_db *db, struct cl_error *err
 		cl_error_hint(err, "init without --columnar: on Citus clearing_record is "
 				   "distributed in heap storage (clearing-load-keys(7), SCALING "
 				   "PAST ONE SERVER)");
+	} else if (strcmp(why, "version") == 0) {
+		cl_error_set(err, NULL, 0, "columnar_version",
+			     "--columnar: this server's PostgreSQL cannot change a table's storage "
+			     "(version 15 or later can)");
+		cl_error_hint(err, "init without --columnar, or upgrade the server");
+	} else if (strcmp(why, "privilege") == 0) {
+		cl_error_set(err, NULL, 0, "columnar_privilege",
+			     "--columnar: the citus_columnar extension is not created in this "
+			     "database, and only a superuser can create it");
+		cl_error_hint(err, "a superuser runs CREATE EXTENSION citus_columnar in this "
+				   "database, then init --columnar again");
 	} else {
 		cl_error_set(err, NULL, 0, "columnar_unavailable",
 			     "--columnar: this server has no columnar storage (the citus_columnar "
@@ -201,18 +212,28 @@ enum cl_db_status cl_schema_is_columnar(struct cl_db *db, bool *columnar, struct
 }
 
 /* init --columnar, after the migrations: clearing_record converted (045),
- * in a transaction of its own under init's lock. */
+ * in a transaction of its own under init's lock.  Unbounded, as a
+ * migration is (a rewrite of a table that holds records; no --wait-limit). */
 static enum cl_db_status make_columnar(struct cl_db *db, void *ctx, struct cl_error *err)
 {
 	enum cl_db_status st;
 	const char *p[1] = { "init" };
+	PGresult *res;
 
 	(void)ctx;
 	if ((st = begin_locked(db, err)) != CL_DB_OK ||
-	    (st = cl_db_exec(db, CL_SQL_DB_MAINTENANCE, 1, p, NULL, err)) != CL_DB_OK ||
-	    (st = exec0(db, CL_SQL_COLUMNAR_MAKE, err)) != CL_DB_OK ||
-	    (st = exec0(db, CL_SQL_DB_COMMIT, err)) != CL_DB_OK)
-		cl_db_rollback(db);
+	    (st = cl_db_exec(db, CL_SQL_DB_MAINTENANCE, 1, p, NULL, err)) != CL_DB_OK)
+		goto fail;
+	res = PQexec(db->conn, CL_SQL_COLUMNAR_MAKE);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		st = cl_db_fail(db, res, "could not convert clearing_record to columnar storage", err);
+		goto fail;
+	}
+	PQclear(res);
+	if ((st = exec0(db, CL_SQL_DB_COMMIT, err)) == CL_DB_OK)
+		return CL_DB_OK;
+fail:
+	cl_db_rollback(db);
 	return st;
 }
 
@@ -241,7 +262,9 @@ enum cl_db_status cl_schema_init(struct cl_db *db, int partitions, bool columnar
 			CL_FAILPOINT("init_between_migrations", db->conn);
 	}
 	r->to_version = cl_schema_latest();
-	if (columnar && (st = cl_db_run_txn(db, make_columnar, NULL, NULL, err)) != CL_DB_OK)
+	/* (not on a schema newer than this binary: init says so, changing nothing) */
+	if (columnar && r->from_version <= r->to_version &&
+	    (st = cl_db_run_txn(db, make_columnar, NULL, NULL, err)) != CL_DB_OK)
 		return st;
 	if ((st = cl_schema_is_columnar(db, &r->columnar, err)) != CL_DB_OK)
 		return st;

@@ -12,12 +12,16 @@
 --     another form there (sql/loader/columnar.sql);
 --   * AFTER ... FOR EACH ROW triggers: 023's trigger, which notes the shard
 --     of a return or NOC under its own trace, becomes a statement trigger
---     over the rows the statement inserted (a transition table).
+--     over the rows the statement inserted (a transition table), on
+--     clearing_record: rows inserted into one of its partitions by name
+--     (the loader inserts into clearing_record) are not noted;
+--   * a rollback to a savepoint after an insert (the loader takes no file
+--     for new there: loader/load.c).
 -- A migration after this one must not UPDATE clearing_record.
 --
 -- This migration only defines the function; init --columnar calls it
 -- (loader/schema.c), on a new database or an existing one (a rewrite of
--- the table under an exclusive lock: every load waits for it).  Not on
+-- the table under an exclusive lock: every load and reader waits).  Not on
 -- Citus (refused: its distributed tables are altered by its own
 -- functions, not tested here).  Runs again harmlessly.
 
@@ -38,8 +42,8 @@ $$;
 CREATE OR REPLACE FUNCTION clearing_make_columnar() RETURNS integer
 LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
+	todo regclass[];
 	t regclass;
-	n integer := 0;
 BEGIN
 	IF EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
 		RAISE EXCEPTION 'columnar storage of clearing_record is not supported on Citus'
@@ -58,6 +62,20 @@ BEGIN
 		END IF;
 		CREATE EXTENSION IF NOT EXISTS citus_columnar;
 	END IF;
+	-- its tables not yet columnar
+	SELECT coalesce(pg_catalog.array_agg(c.oid::regclass ORDER BY c.oid), '{}') INTO todo
+	FROM pg_catalog.pg_class c
+	WHERE c.relkind = 'r'
+	  AND c.relam <> (SELECT a.oid FROM pg_catalog.pg_am a WHERE a.amname = 'columnar')
+	  AND (c.oid = 'clearing_record'::regclass
+	       OR c.oid IN (SELECT i.inhrelid FROM pg_catalog.pg_inherits i
+			    WHERE i.inhparent = 'clearing_record'::regclass));
+	-- all of them locked at once, before anything else (a load locks
+	-- partitions as it routes rows: one partition at a time could
+	-- deadlock with it)
+	IF pg_catalog.cardinality(todo) > 0 THEN
+		LOCK TABLE clearing_record IN ACCESS EXCLUSIVE MODE;
+	END IF;
 	-- the row trigger of 023 first: columnar storage refuses a table
 	-- with one
 	IF EXISTS (SELECT 1 FROM pg_catalog.pg_trigger
@@ -68,18 +86,9 @@ BEGIN
 			REFERENCING NEW TABLE AS added
 			FOR EACH STATEMENT EXECUTE FUNCTION clearing_note_trace_shards();
 	END IF;
-	FOR t IN
-		SELECT c.oid::regclass FROM pg_catalog.pg_class c
-		WHERE c.relkind = 'r'
-		  AND c.relam <> (SELECT a.oid FROM pg_catalog.pg_am a WHERE a.amname = 'columnar')
-		  AND (c.oid = 'clearing_record'::regclass
-		       OR c.oid IN (SELECT i.inhrelid FROM pg_catalog.pg_inherits i
-				    WHERE i.inhparent = 'clearing_record'::regclass))
-		ORDER BY c.oid
-	LOOP
+	FOREACH t IN ARRAY todo LOOP
 		EXECUTE pg_catalog.format('ALTER TABLE %s SET ACCESS METHOD columnar', t);
-		n := n + 1;
 	END LOOP;
-	RETURN n;
+	RETURN pg_catalog.cardinality(todo);
 END
 $$;

@@ -5,14 +5,20 @@
 
 -- name: columnar_refused
 -- Why init --columnar cannot be done here, before anything is changed:
--- 'citus' (a Citus database), 'unavailable' (no citus_columnar extension
--- on this server), '' (it can).  clearing_make_columnar (045) checks the
--- same again.
+-- 'citus' (a Citus database), 'version' (a PostgreSQL before 15, which
+-- cannot change a table's access method), 'unavailable' (no
+-- citus_columnar extension on this server), 'privilege' (the extension is
+-- not created in this database and this role, not a superuser, cannot
+-- create it: it is not a trusted extension), '' (it can).
+-- clearing_make_columnar (045) checks Citus again.
 SELECT CASE
   WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN 'citus'
-  WHEN NOT EXISTS (SELECT 1 FROM pg_catalog.pg_am WHERE amname = 'columnar')
-   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_available_extensions
+  WHEN pg_catalog.current_setting('server_version_num')::integer < 150000 THEN 'version'
+  WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_am WHERE amname = 'columnar') THEN ''
+  WHEN NOT EXISTS (SELECT 1 FROM pg_catalog.pg_available_extensions
                    WHERE name = 'citus_columnar') THEN 'unavailable'
+  WHEN NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r
+            WHERE r.rolname = CURRENT_USER) THEN 'privilege'
   ELSE '' END
 
 -- name: columnar_make
@@ -20,14 +26,33 @@ SELECT CASE
 -- tables were converted (0: they were).
 SELECT clearing_make_columnar()
 
--- name: columnar_is
--- Is clearing_record in columnar storage (itself, or its partitions)?
-SELECT EXISTS (
+-- fragment: columnar_is_table
+-- Is clearing_record (of the search path; none: false) in columnar
+-- storage, itself or its partitions?
+EXISTS (
   SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_am a ON a.oid = c.relam
   WHERE a.amname = 'columnar'
-    AND (c.oid = 'clearing_record'::pg_catalog.regclass
+    AND (c.oid = pg_catalog.to_regclass('clearing_record')
          OR c.oid IN (SELECT i.inhrelid FROM pg_catalog.pg_inherits i
-                      WHERE i.inhparent = 'clearing_record'::pg_catalog.regclass)))
+                      WHERE i.inhparent = pg_catalog.to_regclass('clearing_record'))))
+
+-- name: columnar_is
+-- Is clearing_record in columnar storage?
+SELECT {columnar_is_table}
+
+-- name: columnar_session
+-- A session's settings where clearing_record is in columnar storage (sent
+-- after db_session_setup, whose search path it reads; nothing elsewhere):
+-- no columnar custom scan and no sequential scan where an index serves.
+-- citus_columnar's planner hook prices a scan of the whole table (its
+-- custom scan with chunk filters, or its sequential scan while the table
+-- is a few stripes) at or below a probe of an index, whose cost it
+-- raises by reading a whole stripe of every column: a probe per record of
+-- a file then read the table once per record (classify_sample: 2,048
+-- scans of 140,000 records, over 300 s).
+SELECT pg_catalog.set_config('columnar.enable_custom_scan', 'off', false),
+       pg_catalog.set_config('enable_seqscan', 'off', false)
+WHERE {columnar_is_table}
 
 -- name: columnar_insert_new_ordered
 -- apply.sql's apply_insert_new_ordered where clearing_record is in columnar

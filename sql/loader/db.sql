@@ -11,10 +11,8 @@
 -- dates, and a server that checks every 10 s that we are still there while
 -- it runs a statement: a session whose client gave up (--wait-limit, a kill)
 -- is rolled back then, not when its statement ends, so its locks go.
--- No columnar custom scan (columnar storage, init --columnar, 045: its
--- cost model prices a scan of the whole table with chunk filters below an
--- index probe, and a probe per record then reads the table; a setting of
--- citus_columnar's, harmless where it is not installed).
+-- (Where clearing_record is in columnar storage, columnar.sql's
+-- columnar_session follows.)
 -- Its last column says whether the database is a Citus one (the citus
 -- extension is in it), asked once here: a load then runs the Citus forms
 -- of the statements whose probes Citus cannot push down (classify.sql,
@@ -25,7 +23,6 @@ SELECT pg_catalog.set_config('search_path', pg_catalog.quote_ident($1) || ', pg_
        pg_catalog.set_config('work_mem', '64MB', false),
        pg_catalog.set_config('temp_buffers', '128MB', false),
        pg_catalog.set_config('datestyle', 'ISO, YMD', false),
-       pg_catalog.set_config('columnar.enable_custom_scan', 'off', false),
        EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') AS citus
 
 -- Transaction control, for every module that opens a transaction.
