@@ -125,9 +125,6 @@ cl_load() {
 	return "$_rc"
 }
 
-# wait_stopped PID WHAT [ERRFILE]: until process PID stops at a failpoint's
-# :stop (state T); fails if it exits first (saying ERRFILE's text) or has
-# not stopped after a minute.  WHAT names it in the message.
 # assert_init_args: clearing_record is what CL_INIT_ARGS asked init for:
 # hash-partitioned (--partitions), in columnar storage (--columnar).
 assert_init_args() {
@@ -148,6 +145,9 @@ assert_init_args() {
 	esac
 }
 
+# wait_stopped PID WHAT [ERRFILE]: until process PID stops at a failpoint's
+# :stop (state T); fails if it exits first (saying ERRFILE's text) or has
+# not stopped after a minute.  WHAT names it in the message.
 wait_stopped() {
 	_i=0
 	while [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null || true)" != T ]; do
