@@ -42,7 +42,7 @@ $$;
 CREATE OR REPLACE FUNCTION clearing_make_columnar() RETURNS integer
 LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 DECLARE
-	todo regclass[];
+	heap_tables regclass[];
 	t regclass;
 BEGIN
 	IF EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
@@ -63,7 +63,7 @@ BEGIN
 		CREATE EXTENSION IF NOT EXISTS citus_columnar;
 	END IF;
 	-- its tables not yet columnar
-	SELECT coalesce(pg_catalog.array_agg(c.oid::regclass ORDER BY c.oid), '{}') INTO todo
+	SELECT coalesce(pg_catalog.array_agg(c.oid::regclass ORDER BY c.oid), '{}') INTO heap_tables
 	FROM pg_catalog.pg_class c
 	WHERE c.relkind = 'r'
 	  AND c.relam <> (SELECT a.oid FROM pg_catalog.pg_am a WHERE a.amname = 'columnar')
@@ -73,7 +73,7 @@ BEGIN
 	-- all of them locked at once, before anything else (a load locks
 	-- partitions as it routes rows: one partition at a time could
 	-- deadlock with it)
-	IF pg_catalog.cardinality(todo) > 0 THEN
+	IF pg_catalog.cardinality(heap_tables) > 0 THEN
 		LOCK TABLE clearing_record IN ACCESS EXCLUSIVE MODE;
 	END IF;
 	-- the row trigger of 023 first: columnar storage refuses a table
@@ -86,9 +86,9 @@ BEGIN
 			REFERENCING NEW TABLE AS added
 			FOR EACH STATEMENT EXECUTE FUNCTION clearing_note_trace_shards();
 	END IF;
-	FOREACH t IN ARRAY todo LOOP
+	FOREACH t IN ARRAY heap_tables LOOP
 		EXECUTE pg_catalog.format('ALTER TABLE %s SET ACCESS METHOD columnar', t);
 	END LOOP;
-	RETURN pg_catalog.cardinality(todo);
+	RETURN pg_catalog.cardinality(heap_tables);
 END
 $$;
