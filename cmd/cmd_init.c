@@ -55,7 +55,8 @@ static const struct cl_option init_command[] = {
 		     "(1-1024; default: not partitioned)"),
 	CL_OPT_BOOL(0, "columnar", columnar,
 		    "keep clearing_record in columnar storage (the citus_columnar extension; a "
-		    "quarter of the table's bytes, slower reads of whole records; not on Citus); "
+		    "quarter of the table's bytes, slower reads of whole records; on Citus, its "
+		    "shards); "
 		    "on a database that holds records, a rewrite of the table"),
 	CL_OPT_CALLBACK(0, "loader-role", "ROLE", add_role, CL_ROLE_LOADER,
 			"grant ROLE what a loader needs (load, ingest, and what reader has but the "

@@ -47,15 +47,17 @@ static int on_raced(void *ctx, char **f, int nf)
  * their keys after our classification (ON CONFLICT DO NOTHING waited for
  * it).  They are visible now: journal them as the classification would
  * have.  Duplicates keep this attempt going; a conflict, or a count that
- * does not add up, rolls the attempt back to be classified from scratch. */
-static enum cl_db_status journal_raced(struct load *L, unsigned long skipped)
+ * does not add up, rolls the attempt back to be classified from scratch.
+ * `probed`: on Citus, their matches are in cl_match already (columnar). */
+static enum cl_db_status journal_raced(struct load *L, unsigned long skipped, bool probed)
 {
 	struct raced x = { 0, 0 };
 	enum cl_db_status st;
 
-	/* on Citus the probe is a co-located join writing cl_match, the
-	   journaled records left out after, on the coordinator */
-	if (L->db->citus)
+	/* on Citus the probe is a co-located join writing cl_match (made
+	   before the insert when `probed`), the journaled records left out
+	   after, on the coordinator */
+	if (L->db->citus && !probed)
 		st = cl_load_exec0(L, CL_SQL_APPLY_RACED_MATCH_CITUS);
 	else
 		st = CL_DB_OK;
@@ -142,15 +144,21 @@ static enum cl_db_status insert_new(struct load *L)
 	if ((st = cl_classify_pending_local(L)) != CL_DB_OK ||
 	    (st = cl_schema_is_columnar(L->db, &columnar, &L->r->err)) != CL_DB_OK)
 		return st;
+	/* (columnar on Citus: the keys committed meanwhile probed first) */
+	bool probed = columnar && L->db->citus;
+
+	if (probed && (st = cl_load_exec0(L, CL_SQL_APPLY_RACED_MATCH_CITUS)) != CL_DB_OK)
+		return st;
 	st = cl_db_exec(L->db,
-			columnar ? CL_SQL_COLUMNAR_INSERT_NEW_ORDERED
-				 : CL_SQL_APPLY_INSERT_NEW_ORDERED,
+			probed	   ? CL_SQL_COLUMNAR_INSERT_NEW_ORDERED_CITUS
+			: columnar ? CL_SQL_COLUMNAR_INSERT_NEW_ORDERED
+				   : CL_SQL_APPLY_INSERT_NEW_ORDERED,
 			0, NULL, &res, &L->r->err);
 	if (st != CL_DB_OK)
 		return st;
 	inserted = strtoul(PQgetvalue(res, 0, 0), NULL, 10);
 	PQclear(res);
 	if (inserted == L->r->new_count)
-		return CL_DB_OK;
-	return journal_raced(L, L->r->new_count - inserted);
+		return probed ? cl_load_exec0(L, CL_SQL_COLUMNAR_MATCH_EMPTY) : CL_DB_OK;
+	return journal_raced(L, L->r->new_count - inserted, probed);
 }

@@ -201,8 +201,8 @@ static enum cl_db_status open_session(struct cl_db *db, const char *conninfo, st
 		return st;
 	db->citus = strcmp(cl_db_get(res, 0, "citus"), "t") == 0;
 	PQclear(res);
-	/* clearing_record in columnar storage (init --columnar, never on
-	   Citus): its planner settings (sql/loader/columnar.sql) */
+	/* clearing_record in columnar storage (init --columnar): its planner
+	   settings (sql/loader/columnar.sql; on Citus the database's, 046) */
 	if (!db->citus) {
 		if ((st = setup(db, CL_SQL_COLUMNAR_SESSION, NULL, &res, err)) != CL_DB_OK)
 			return st;

@@ -113,8 +113,8 @@ fail:
 }
 
 /* init --columnar where it cannot be done: refused before anything is
- * changed (CL_DB_ERROR, err->code "columnar_citus" or
- * "columnar_unavailable"). */
+ * changed (CL_DB_ERROR, err->code "columnar_version", "columnar_unavailable",
+ * "columnar_privilege" or "columnar_owner"). */
 static enum cl_db_status columnar_refused(struct cl_db *db, struct cl_error *err)
 {
 	char why[16];
@@ -123,13 +123,11 @@ static enum cl_db_status columnar_refused(struct cl_db *db, struct cl_error *err
 
 	if (st != CL_DB_OK || !why[0])
 		return st;
-	if (strcmp(why, "citus") == 0) {
-		cl_error_set(err, NULL, 0, "columnar_citus",
-			     "--columnar: columnar storage of clearing_record is not supported on "
-			     "Citus");
-		cl_error_hint(err, "init without --columnar: on Citus clearing_record is "
-				   "distributed in heap storage (clearing-load-keys(7), SCALING "
-				   "PAST ONE SERVER)");
+	if (strcmp(why, "owner") == 0) {
+		cl_error_set(err, NULL, 0, "columnar_owner",
+			     "--columnar: on Citus the columnar planner settings are the database's "
+			     "(ALTER DATABASE ... SET), and this role does not own the database");
+		cl_error_hint(err, "init --columnar as the database's owner or a superuser");
 	} else if (strcmp(why, "version") == 0) {
 		cl_error_set(err, NULL, 0, "columnar_version",
 			     "--columnar: this server's PostgreSQL cannot change a table's storage "
@@ -211,7 +209,7 @@ enum cl_db_status cl_schema_is_columnar(struct cl_db *db, bool *columnar, struct
 	return st;
 }
 
-/* init --columnar, after the migrations: clearing_record converted (045),
+/* init --columnar, after the migrations: clearing_record converted (046),
  * in a transaction of its own under init's lock.  Unbounded, as a
  * migration is (a rewrite of a table that holds records; no --wait-limit). */
 static enum cl_db_status make_columnar(struct cl_db *db, void *ctx, struct cl_error *err)

@@ -5,24 +5,30 @@
 
 -- name: columnar_refused
 -- Why init --columnar cannot be done here, before anything is changed:
--- 'citus' (a Citus database), 'version' (a PostgreSQL before 15, which
--- cannot change a table's access method), 'unavailable' (no
--- citus_columnar extension on this server), 'privilege' (the extension is
--- not created in this database and this role, not a superuser, cannot
--- create it: it is not a trusted extension), '' (it can).
--- clearing_make_columnar (045) checks Citus again.
+-- 'version' (a PostgreSQL before 15, which cannot change a table's
+-- access method), 'unavailable' (no citus_columnar extension on this
+-- server), 'privilege' (the extension is not created in this database and
+-- this role, not a superuser, cannot create it: it is not a trusted
+-- extension), 'owner' (on Citus, where the planner settings are the
+-- database's, 046: this role neither a superuser nor the database's
+-- owner), '' (it can).  clearing_make_columnar (046) checks the extension
+-- again.
 SELECT CASE
-  WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN 'citus'
   WHEN pg_catalog.current_setting('server_version_num')::integer < 150000 THEN 'version'
-  WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_am WHERE amname = 'columnar') THEN ''
-  WHEN NOT EXISTS (SELECT 1 FROM pg_catalog.pg_available_extensions
-                   WHERE name = 'citus_columnar') THEN 'unavailable'
-  WHEN NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r
-            WHERE r.rolname = CURRENT_USER) THEN 'privilege'
+  WHEN NOT EXISTS (SELECT 1 FROM pg_catalog.pg_am WHERE amname = 'columnar')
+       AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_available_extensions
+                       WHERE name = 'citus_columnar') THEN 'unavailable'
+  WHEN NOT EXISTS (SELECT 1 FROM pg_catalog.pg_am WHERE amname = 'columnar')
+       AND NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r
+                WHERE r.rolname = CURRENT_USER) THEN 'privilege'
+  WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus')
+       AND NOT pg_catalog.pg_has_role(
+             (SELECT d.datdba FROM pg_catalog.pg_database d
+              WHERE d.datname = pg_catalog.current_database()), 'USAGE') THEN 'owner'
   ELSE '' END
 
 -- name: columnar_make
--- init --columnar: clearing_record in columnar storage (045); how many
+-- init --columnar: clearing_record in columnar storage (045, 046); how many
 -- tables were converted (0: they were).
 SELECT clearing_make_columnar()
 
@@ -42,7 +48,8 @@ SELECT {columnar_is_table}
 
 -- name: columnar_session
 -- A session's settings where clearing_record is in columnar storage (sent
--- after db_session_setup, whose search path it reads; nothing elsewhere):
+-- after db_session_setup, whose search path it reads; nothing elsewhere;
+-- not on Citus, where they are the database's: 046):
 -- no columnar custom scan and no sequential scan where an index serves.
 -- citus_columnar's planner hook prices a scan of the whole table (its
 -- custom scan with chunk filters, or its sequential scan while the table
@@ -72,3 +79,25 @@ WITH ins AS (
   ORDER BY kind, natural_key
   RETURNING 1)
 SELECT count(*) FROM ins
+
+-- name: columnar_insert_new_ordered_citus
+-- columnar_insert_new_ordered on Citus, where cl_pending is then the
+-- coordinator's copy (classify_pending_local_citus), which Citus joins
+-- with no distributed table: the keys committed meanwhile were probed
+-- first, in their shards, into cl_match (apply.sql, apply_raced_match_citus);
+-- the pending records without a match are inserted, in key order.
+WITH ins AS (
+  INSERT INTO clearing_record ({record_columns})
+  SELECT {record_columns}
+  FROM pg_temp.cl_pending c
+  WHERE {apply_unjournaled}
+    AND NOT EXISTS (SELECT 1 FROM pg_temp.cl_match m WHERE m.ordinal = c.ordinal)
+  ORDER BY kind, natural_key
+  RETURNING 1)
+SELECT count(*) FROM ins
+
+-- name: columnar_match_empty
+-- cl_match emptied after columnar_insert_new_ordered_citus inserted every
+-- new record (the matches of records journaled before are not for
+-- classify_match_journal_citus to read again).
+DELETE FROM pg_temp.cl_match

@@ -175,15 +175,6 @@ grep -q "clearing_record is hash-partitioned (init --partitions): on Citus it is
 assert_eq "$(PGDATABASE="cl_citus_parts_$$" q "select count(*) from pg_dist_partition")" 0 \
 	"nothing distributed"
 
-section "init --columnar fails on Citus (not supported there: 045)"
-db_also_drop "cl_citus_col_$$"
-createdb "cl_citus_col_$$" && sh "$CL_DB_SETUP" "cl_citus_col_$$"
-expect_exit 78 env PGDATABASE="cl_citus_col_$$" "$CL_BIN" init --columnar
-grep -q "columnar storage of clearing_record is not supported on Citus" "$TMP/err" ||
-	fail "init --columnar: $(cat "$TMP/err")"
-assert_eq "$(PGDATABASE="cl_citus_col_$$" q "select to_regclass('clearing_record') is null")" t \
-	"nothing created"
-
 section "records spread over both workers, one key once"
 # 400 ACH entries written as a restore would (the owner's INSERT), each with
 # the shard the loader computes (clearing_shard, held to rules/shard.c by
@@ -997,7 +988,8 @@ section "four loaders of overlapping files at once, one killed"
 # overlapping ranges of ACH entries and pain.001 transactions (as
 # tests/db/test_concurrency.sh), each round under a tenant of its own;
 # one loader killed just before its COMMIT, then its files loaded again:
-# every record applied exactly once, the counts add up
+# every record applied exactly once, the counts add up.  Rounds 3 and 4 in
+# a database whose records are in columnar storage (init --columnar, 046)
 i=0
 for start in 0 200 400 600; do
 	"$CL_TOOLS/gen_ach" -n 400 --start "$start" --seed 7 >"$TMP/a$i.ach"
@@ -1009,8 +1001,16 @@ for f in "$TMP"/a*.ach "$TMP"/p*.xml; do
 	"$CL_BIN" parse --format csv --no-mask "$f" | tail -n +2
 done | cut -d, -f4,5 | sort -u >"$TMP/union"
 want=$(wc -l <"$TMP/union")
-for round in 1 2; do
+heap_db=$PGDATABASE
+for round in 1 2 3 4; do
 	t="race$round"
+	if [ "$round" = 3 ]; then
+		PGDATABASE=cl_citus_colrace_$$
+		db_also_drop "$PGDATABASE"
+		createdb "$PGDATABASE" && sh "$CL_DB_SETUP" "$PGDATABASE"
+		"$CL_BIN" init --columnar >"$TMP/init" || fail "init --columnar: $(cat "$TMP/init")"
+		CL_INIT_ARGS=--columnar assert_init_args
+	fi
 	pids=""
 	for i in 0 1 2 3; do
 		if [ "$i" = 0 ]; then
@@ -1059,6 +1059,7 @@ for round in 1 2; do
 	assert_eq "$(q "select count(*) from clearing_stage")" 0 "round $round: the stage is empty"
 	assert_eq "$(q "select count(*) from clearing_stage_match")" 0 "round $round: no exact-key match is left (042)"
 done
+PGDATABASE=$heap_db
 
 section "a re-upload waits for no other tenant's load (commutative writes)"
 # Two tenants' exact re-uploads at once: A stopped at its COMMIT, holding
@@ -1149,5 +1150,14 @@ section "columnar storage on one server (a plain database of the coordinator)"
 # needs Citus's citus_columnar extension installed, as here
 CL_DB_SETUP= sh "$here/test_columnar.sh" >"$TMP/columnar.log" 2>&1 ||
 	fail "test_columnar: $(tail -n 20 "$TMP/columnar.log")"
+
+section "columnar storage on Citus: the distributed table's shards"
+# the same test in Citus databases (046): init --columnar converts every
+# shard on both workers (a new database and a loaded one), returns noted
+# by the shards' statement triggers, the key sample's probe an index scan
+# in every shard's task (the database's settings, on the workers), the
+# owner's refusal, the ordered retry and the count checks
+sh "$here/test_columnar.sh" >"$TMP/columnar_citus.log" 2>&1 ||
+	fail "test_columnar on Citus: $(tail -n 20 "$TMP/columnar_citus.log")"
 
 echo "citus: all sections passed in $(($(date +%s) - started)) s"
