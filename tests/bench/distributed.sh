@@ -11,7 +11,9 @@
 # indexes and co-location).
 #
 #   sh tests/bench/distributed.sh        (run.sh runs it; needs W, CL_BIN,
-#                                          CL_TOOLS, DIST_N in the environment)
+#                                          CL_TOOLS, DIST_N in the environment;
+#                                          DIST_INIT_ARGS: init's arguments for
+#                                          both databases, e.g. --columnar)
 #
 # Without a cluster (CL_CITUS_WORKERS unset) it re-runs itself under
 # tests/citus/cluster.sh, which installs Citus when it is not (root) and
@@ -44,7 +46,7 @@ DB=cl_bench_dist_$$
 TWIN_DB=cl_bench_dist_twin_$$
 for _db in "$DB" "$TWIN_DB"; do
 	createdb "$_db" && sh "$CL_DB_SETUP" "$_db" &&
-		PGDATABASE=$_db "$CL_BIN" init >"$W/dist_init.out" 2>&1 ||
+		PGDATABASE=$_db "$CL_BIN" init ${DIST_INIT_ARGS:-} >"$W/dist_init.out" 2>&1 ||
 		{ log "init of $_db failed: $(cat "$W/dist_init.out")"; exit 1; }
 done
 export PGDATABASE=$DB

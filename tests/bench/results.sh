@@ -14,8 +14,8 @@ if [ -n "${BENCH_QUICK:-}" ]; then
 	echo "bench: BENCH_QUICK run: $out left as it is"
 	exit 0
 fi
-case "${BENCH_CURVES:-plain partitioned reconcile distributed}" in
-"plain partitioned reconcile distributed") ;;
+case "${BENCH_CURVES:-plain partitioned reconcile distributed columnar distributed-columnar}" in
+"plain partitioned reconcile distributed columnar distributed-columnar") ;;
 *)
 	echo "bench: BENCH_CURVES=$BENCH_CURVES (not a full run): $out left as it is"
 	exit 0

@@ -22,11 +22,13 @@
 # docs/bench/results.md.
 # BENCH_QUICK=1 scales every size down 10x (a smoke run, for CI);
 # BENCH_CURVES names the curves to run (default "plain partitioned
-# reconcile distributed columnar"; reconcile: reconcile.sh, a statement
-# against the history; distributed: distributed.sh, a day on a Citus
-# coordinator and two workers against a distributed twin; columnar: the
-# plain schema's curve in columnar storage, init --columnar, which needs
-# Citus's citus_columnar: after distributed, which installs Citus);
+# reconcile distributed columnar distributed-columnar"; reconcile:
+# reconcile.sh, a statement against the history; distributed:
+# distributed.sh, a day on a Citus coordinator and two workers against a
+# distributed twin; columnar: the plain schema's curve in columnar storage,
+# init --columnar, which needs Citus's citus_columnar: after distributed,
+# which installs Citus; distributed-columnar: distributed.sh with both
+# databases made by init --columnar);
 # BENCH_POINTS the curve's points
 # (records of history, default "0 5000000 20000000"); BENCH_DIST_N the
 # distributed day's entries (default the curve's day);
@@ -328,13 +330,18 @@ rm -f "$W/ans.camt.053" "$W/ans.bai2" "$W/ans.pacs.002" "$W/ans.mt940" "$W/ans.c
 DB_NOTE=""
 DIST_NOTE=""
 DIST_RAN=""
+DISTC_RAN=""
 
-# dist_bench: the distributed section (tests/bench/distributed.sh, on its own
-# Citus coordinator and two workers): a day of DIST_N entries, its exact
-# re-upload and show --trace, beside a COPY of the same rows into a
-# distributed twin.  Needs Citus installed, or root to install it.
+# dist_bench [--columnar]: the distributed section (tests/bench/distributed.sh,
+# on its own Citus coordinator and two workers): a day of DIST_N entries,
+# its exact re-upload and show --trace, beside a COPY of the same rows into
+# a distributed twin; with --columnar, both databases made by init
+# --columnar (the shards in columnar storage, 0064).  Needs Citus
+# installed, or root to install it.
 dist_bench() {
+	_dinit=${1:-}
 	DIST_RAN=1
+	[ -z "$_dinit" ] || DISTC_RAN=1
 	# (no figure of an earlier run left to be reported as this one's)
 	rm -f "$W"/dist_*.m "$W"/dist_*.wrong "$W/dist_bytes" "$W/dist_shards"
 	_lib=$("${PG_CONFIG:-pg_config}" --pkglibdir 2>/dev/null)
@@ -343,11 +350,11 @@ dist_bench() {
 		DIST_NOTE="not run: Citus not installed"
 	else
 		log "distributed: a day of $DIST_N entries on a Citus coordinator and two workers"
-		W="$W" CL_BIN="$CL_BIN" CL_TOOLS="$CL_TOOLS" DIST_N="$DIST_N" \
+		W="$W" CL_BIN="$CL_BIN" CL_TOOLS="$CL_TOOLS" DIST_N="$DIST_N" DIST_INIT_ARGS="$_dinit" \
 			sh "$here/distributed.sh" || log "distributed section incomplete"
 	fi
 	_dbytes=$(cat "$W/dist_bytes" 2>/dev/null || echo 0)
-	_dtag="[distributed, $(cat "$W/dist_shards" 2>/dev/null || echo "?") shards on 2 workers]"
+	_dtag="[distributed${_dinit:+, columnar}, $(cat "$W/dist_shards" 2>/dev/null || echo "?") shards on 2 workers]"
 	fig dist_copy "$_dbytes" "$DIST_N" "$_dtag plain COPY of the day's $DIST_N rows into the distributed twin (baseline)"
 	fig dist_load "$_dbytes" "$DIST_N" "$_dtag load: $DIST_N new entries" dist_copy 1.3 - 32768
 	fig dist_exact "$_dbytes" "$DIST_N" "$_dtag load: exact re-upload" dist_copy 1.3 - 32768
@@ -361,7 +368,7 @@ dist_bench() {
 if psql -XAtqc 'select 1' postgres >/dev/null 2>&1; then
 	DB_NOTE="PostgreSQL $(psql -XAtqc 'show server_version' postgres)"
 	[ -n "${CL_BENCH_SETTINGS:-}" ] && DB_NOTE="$DB_NOTE, throwaway cluster ($CL_BENCH_SETTINGS)"
-	for _c in ${BENCH_CURVES:-plain partitioned reconcile distributed columnar}; do
+	for _c in ${BENCH_CURVES:-plain partitioned reconcile distributed columnar distributed-columnar}; do
 		log "loader: the growth curve, $_c schema"
 		case $_c in
 		plain) curve plain 0 || log "plain curve incomplete" ;;
@@ -369,7 +376,8 @@ if psql -XAtqc 'select 1' postgres >/dev/null 2>&1; then
 		columnar) curve columnar 0 --columnar || log "columnar curve incomplete" ;;
 		reconcile) recon_bench || log "reconcile bench incomplete" ;;
 		distributed) dist_bench ;;
-		*) log "unknown curve $_c (plain, partitioned, reconcile, distributed, columnar)" ;;
+		distributed-columnar) dist_bench --columnar ;;
+		*) log "unknown curve $_c (plain, partitioned, reconcile, distributed, columnar, distributed-columnar)" ;;
 		esac
 	done
 else
@@ -402,6 +410,10 @@ DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 		echo "(tests/citus/cluster.sh), its exact re-upload and show --trace; their baseline a plain COPY"
 		echo "of the day's rows as the loader stored them into a twin: the same schema made by init in a"
 		echo "second Citus database of the same cluster${DIST_NOTE:+ ($DIST_NOTE)}."
+	fi
+	if [ -n "$DISTC_RAN" ]; then
+		echo "The rows tagged \"distributed, columnar\": the same, both databases made by init --columnar"
+		echo "(every shard of clearing_record in columnar storage)."
 	fi
 	echo
 	echo "| measurement | wall s | MB/s | records/s | peak MB | ratio | target | result |"
