@@ -1,5 +1,6 @@
 -- columnar.sql - the statements of columnar storage (init --columnar,
--- migration 045, docs/design/0063-columnar-records.md): init's, and the
+-- migrations 045 and 046, docs/design/0063-columnar-records.md and
+-- 0064-columnar-on-citus.md): init's, and the
 -- loader's where the storage refuses what it does on a heap
 -- (loader/schema.c, loader/load.c, loader/apply.c).
 
@@ -10,9 +11,9 @@
 -- server), 'privilege' (the extension is not created in this database and
 -- this role, not a superuser, cannot create it: it is not a trusted
 -- extension), 'owner' (on Citus, where the planner settings are the
--- database's, 046: this role neither a superuser nor the database's
--- owner), '' (it can).  clearing_make_columnar (046) checks the extension
--- again.
+-- database's, 046, and not yet set: this role neither a superuser nor the
+-- database's owner), '' (it can).  clearing_make_columnar (046) checks
+-- the extension and the settings again.
 SELECT CASE
   WHEN pg_catalog.current_setting('server_version_num')::integer < 150000 THEN 'version'
   WHEN NOT EXISTS (SELECT 1 FROM pg_catalog.pg_am WHERE amname = 'columnar')
@@ -24,7 +25,13 @@ SELECT CASE
   WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus')
        AND NOT pg_catalog.pg_has_role(
              (SELECT d.datdba FROM pg_catalog.pg_database d
-              WHERE d.datname = pg_catalog.current_database()), 'USAGE') THEN 'owner'
+              WHERE d.datname = pg_catalog.current_database()), 'USAGE')
+       AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_db_role_setting s
+                       WHERE s.setrole = 0
+                         AND s.setdatabase = (SELECT d.oid FROM pg_catalog.pg_database d
+                                              WHERE d.datname = pg_catalog.current_database())
+                         AND s.setconfig @> ARRAY['columnar.enable_custom_scan=off',
+                                                  'enable_seqscan=off']) THEN 'owner'
   ELSE '' END
 
 -- name: columnar_make

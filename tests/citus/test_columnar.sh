@@ -84,9 +84,13 @@ SELECT pg_catalog.set_config('clearing_load.tenant', 'default', false);
 SELECT array_agg(kind) AS ks, array_agg(natural_key || 'x') AS ns
 FROM (SELECT kind, natural_key FROM clearing_record LIMIT 1000) c \\gset
 PREPARE sample AS $(stmt classify_sample_keys_citus);
+SET citus.explain_all_tasks = on;
 EXPLAIN (COSTS OFF) EXECUTE sample('default', :'ks', :'ns');
 SQL
 	assert_eq "$(grep -c "^off|off$" "$TMP/plans")" 2 "the settings on both workers"
+	assert_eq "$(grep -c "Index.* using clearing_record_key_[0-9]" "$TMP/plans")" \
+		"$(q "select shard_count from citus_tables where table_name = 'clearing_record'::regclass")" \
+		"the key sample's probe: an index scan in every shard's task"
 	grep -q "Index.* using clearing_record_key_[0-9]" "$TMP/plans" &&
 		! grep -q "ColumnarScan\|Seq Scan on clearing_record" "$TMP/plans" ||
 		fail "the probes' plans: $(cat "$TMP/plans")"
@@ -136,6 +140,11 @@ db_also_drop "$PGDATABASE"
 READER=cl_col_reader_$$
 role_new "$READER" login
 cl init --reader-role "$READER" --tenant-access "$READER=default" --row-security on >/dev/null
+# (and what init does not make: a grant and a comment by hand)
+HAND=cl_col_hand_$$
+role_new "$HAND"
+q "grant select on clearing_feed to $HAND; grant select on clearing_record to $HAND;
+   comment on view clearing_feed is 'the feed, by hand'"
 "$CL_TOOLS/gen_iso" --type pacs.008 --tx 200 --seed 3 >"$TMP/p8.xml"
 "$CL_TOOLS/gen_iso" --type pain.001 --tx 200 --seed 4 >"$TMP/p1.xml"
 for f in "$TMP/day.ach" "$TMP/p8.xml" "$TMP/p1.xml" "$TESTDATA/near/return.ach"; do
@@ -145,14 +154,19 @@ record_dump >"$TMP/heap.dump"
 # (grants, row security and the feed view's options, which Citus's
 # conversion makes again on its twin of the table)
 access() {
-	q "select c.relname, c.reloptions, c.relacl, c.relrowsecurity, c.relforcerowsecurity,
+	q "select c.relname, c.reloptions,
+		(select string_agg(x::text, ',' order by x::text) from unnest(c.relacl) x),
+		c.relrowsecurity, c.relforcerowsecurity,
+		obj_description(c.oid, 'pg_class'),
 		(select string_agg(polname || ':' || pg_get_expr(polqual, polrelid), ',')
 		 from pg_policy where polrelid = c.oid)
 	   from pg_class c where c.relname in ('clearing_record', 'clearing_feed') order by 1"
 }
 access >"$TMP/heap.access"
-grep -q "security_invoker=on" "$TMP/heap.access" || fail "row security: $(cat "$TMP/heap.access")"
+grep -q "security_invoker=on" "$TMP/heap.access" && grep -q "$HAND=r/" "$TMP/heap.access" &&
+	grep -q "by hand" "$TMP/heap.access" || fail "row security, grants: $(cat "$TMP/heap.access")"
 n=$(q "select count(*) from clearing_record")
+# (init --columnar alone, giving no role: what it leaves is the conversion's)
 cl init --columnar >"$TMP/init" || fail "init --columnar of a loaded database: $(cat "$TMP/init")"
 grep -q "clearing_record in columnar storage" "$TMP/init" || fail "init said: $(cat "$TMP/init")"
 CL_INIT_ARGS=--columnar assert_init_args
@@ -205,6 +219,14 @@ env PGPASSWORD=pw "$CL_BIN" init --db "$as_owner" --columnar >"$TMP/init" ||
 	fail "init --columnar by $OWNER, the extension created: $(cat "$TMP/init")"
 CL_INIT_ARGS=--columnar assert_init_args
 assert_shards_columnar "converted by $OWNER"
+if [ -n "$citus" ]; then
+	# (again by a role that does not own the database: nothing left to
+	# convert or set, not refused)
+	q "alter database $PGDATABASE owner to current_user"
+	env PGPASSWORD=pw "$CL_BIN" init --db "$as_owner" --columnar >"$TMP/init" ||
+		fail "init --columnar again by $OWNER, no longer the owner: $(cat "$TMP/init")"
+	grep -q "clearing_record in columnar storage" "$TMP/init" || fail "init said: $(cat "$TMP/init")"
+fi
 
 # ---- the database suite's tests, in columnar storage ----
 if [ -n "$citus" ]; then
