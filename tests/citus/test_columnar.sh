@@ -171,6 +171,12 @@ cl init --columnar >"$TMP/init" || fail "init --columnar of a loaded database: $
 grep -q "clearing_record in columnar storage" "$TMP/init" || fail "init said: $(cat "$TMP/init")"
 CL_INIT_ARGS=--columnar assert_init_args
 assert_shards_columnar "a loaded database"
+if [ -n "$citus" ]; then
+	# (the conversion's new table analyzed: statistics in every shard)
+	assert_eq "$(q "select count(*) from run_command_on_shards('clearing_record',
+		\$\$select count(*) from pg_statistic where starelid = '%s'::regclass\$\$)
+		where result::bigint = 0")" 0 "shards without statistics after the conversion"
+fi
 record_dump >"$TMP/col.dump"
 cmp -s "$TMP/heap.dump" "$TMP/col.dump" || fail "the records changed in the conversion"
 access >"$TMP/col.access"
