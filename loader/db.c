@@ -135,6 +135,7 @@ static enum cl_db_status open_session(struct cl_db *db, const char *conninfo, st
 	db->conn = NULL;
 	db->conninfo = conninfo;
 	db->citus = false;
+	db->columnar = false;
 	/* Defaults the conninfo (expanded after them, as "dbname") may
 	   override: keepalives, so a peer that vanished is noticed in about
 	   two minutes of silence, and --wait-limit as the connect timeout. */
@@ -202,12 +203,13 @@ static enum cl_db_status open_session(struct cl_db *db, const char *conninfo, st
 	db->citus = strcmp(cl_db_get(res, 0, "citus"), "t") == 0;
 	PQclear(res);
 	/* clearing_record in columnar storage (init --columnar): its planner
-	   settings (sql/loader/columnar.sql; on Citus the database's, 046) */
-	if (!db->citus) {
-		if ((st = setup(db, CL_SQL_COLUMNAR_SESSION, NULL, &res, err)) != CL_DB_OK)
-			return st;
-		PQclear(res);
-	}
+	   settings (sql/loader/columnar.sql; on Citus the database's, 046);
+	   a row when it is */
+	if ((st = setup(db, db->citus ? CL_SQL_COLUMNAR_IS_ROW : CL_SQL_COLUMNAR_SESSION, NULL,
+			&res, err)) != CL_DB_OK)
+		return st;
+	db->columnar = PQntuples(res) > 0;
+	PQclear(res);
 	return CL_DB_OK;
 }
 

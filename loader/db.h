@@ -53,6 +53,11 @@ struct cl_db {
 	bool citus;             /* a Citus database (the extension is in it),
 	                           asked once on connect: the loader runs the
 	                           Citus forms of its probes (classify.sql) */
+	bool columnar;          /* clearing_record in columnar storage (init
+	                           --columnar), asked once on connect: show's
+	                           lookups of two columns run their columnar
+	                           forms (history.sql), reconcile reads a copy
+	                           (reconcile_copy.sql) */
 };
 
 /* True when a conninfo string or URI carries a password.  Passwords belong

@@ -42,7 +42,11 @@
  *   ingest_before_move (committed, before the move's note), ingest_after_link
  *   (the file in the inbox and the archive), ingest_after_unlink,
  *   ingest_before_archive_row (the reason file written, not the row),
- *   break_before_commit (a decision on breaks recorded, before its COMMIT).
+ *   break_before_commit (a decision on breaks recorded, before its COMMIT),
+ *   show_columnar_lookup (show about to send a lookup of a value or its
+ *   original in its form for columnar storage, history.sql),
+ *   reconcile_copied (reconcile has copied the records a statement may
+ *   read: on Citus and in columnar storage, reconcile_copy.sql).
  */
 #ifndef CL_FAILPOINT_H
 #define CL_FAILPOINT_H

@@ -8,6 +8,7 @@
 
 #include "base/record.h"
 #include "gen/loader_sql.h"
+#include "loader/failpoint.h"
 #include "rules/shard.h"
 
 /* OIDs of int2, int4, int8, numeric (pg_type.h is server-side) */
@@ -87,6 +88,9 @@ struct lookup {
 	const char *other_tenants;  /* when none is found in the tenant */
 	const char *parked;         /* when none is found: the versions held or
 				       quarantined (tenant $1, value $2) */
+	/* the first three in columnar storage (NULL: the same), which has no
+	   bitmap OR of a value's index and its original's */
+	const char *records_columnar, *count_columnar, *other_tenants_columnar;
 };
 
 static const struct lookup lookups[] = {
@@ -94,18 +98,38 @@ static const struct lookup lookups[] = {
 			  CL_SQL_HISTORY_OTHER_TENANTS_BY_KEY, CL_SQL_HISTORY_KEY_QUARANTINE },
 	[CL_SHOW_TRACE] = { CL_SQL_HISTORY_SHOW_BY_TRACE, CL_SQL_HISTORY_COUNT_BY_TRACE,
 			    CL_SQL_HISTORY_OTHER_TENANTS_BY_TRACE,
-			    CL_SQL_HISTORY_QUARANTINE_BY_TRACE },
+			    CL_SQL_HISTORY_QUARANTINE_BY_TRACE,
+			    CL_SQL_HISTORY_SHOW_BY_TRACE_COLUMNAR,
+			    CL_SQL_HISTORY_COUNT_BY_TRACE_COLUMNAR,
+			    CL_SQL_HISTORY_OTHER_TENANTS_BY_TRACE_COLUMNAR },
 	[CL_SHOW_E2E] = { CL_SQL_HISTORY_SHOW_BY_E2E, CL_SQL_HISTORY_COUNT_BY_E2E,
-			  CL_SQL_HISTORY_OTHER_TENANTS_BY_E2E, CL_SQL_HISTORY_QUARANTINE_BY_E2E },
+			  CL_SQL_HISTORY_OTHER_TENANTS_BY_E2E, CL_SQL_HISTORY_QUARANTINE_BY_E2E,
+			  CL_SQL_HISTORY_SHOW_BY_E2E_COLUMNAR, CL_SQL_HISTORY_COUNT_BY_E2E_COLUMNAR,
+			  CL_SQL_HISTORY_OTHER_TENANTS_BY_E2E_COLUMNAR },
 	[CL_SHOW_UETR] = { CL_SQL_HISTORY_SHOW_BY_UETR, CL_SQL_HISTORY_COUNT_BY_UETR,
 			   CL_SQL_HISTORY_OTHER_TENANTS_BY_UETR,
-			   CL_SQL_HISTORY_QUARANTINE_BY_UETR },
+			   CL_SQL_HISTORY_QUARANTINE_BY_UETR,
+			   CL_SQL_HISTORY_SHOW_BY_UETR_COLUMNAR,
+			   CL_SQL_HISTORY_COUNT_BY_UETR_COLUMNAR,
+			   CL_SQL_HISTORY_OTHER_TENANTS_BY_UETR_COLUMNAR },
 };
 
-static const struct lookup *lookup_of(enum cl_show_by by)
+/* The statements of lookup `by` for db's storage (into *out). */
+static const struct lookup *lookup_of(const struct cl_db *db, enum cl_show_by by,
+				      struct lookup *out)
 {
-	return (unsigned)by < sizeof(lookups) / sizeof(lookups[0]) ? &lookups[by]
-								   : &lookups[CL_SHOW_KEY];
+	const struct lookup *q = (unsigned)by < sizeof(lookups) / sizeof(lookups[0])
+					 ? &lookups[by]
+					 : &lookups[CL_SHOW_KEY];
+
+	*out = *q;
+	if (db->columnar && q->records_columnar) {
+		CL_FAILPOINT("show_columnar_lookup", db->conn);
+		out->records = q->records_columnar;
+		out->count = q->count_columnar;
+		out->other_tenants = q->other_tenants_columnar;
+	}
+	return out;
 }
 
 enum cl_db_status cl_history_other_tenants(struct cl_db *db, enum cl_show_by by, const char *value,
@@ -121,8 +145,11 @@ enum cl_db_status cl_history_other_tenants(struct cl_db *db, enum cl_show_by by,
 	if ((st = cl_db_exec(db, CL_SQL_HISTORY_TENANTS_OTHER, 1, p, &tenants, err)) != CL_DB_OK)
 		return st;
 	if (!PQgetisnull(tenants, 0, 0)) {
+		struct lookup q;
+
 		p[0] = PQgetvalue(tenants, 0, 0);
-		st = run(db, lookup_of(by)->other_tenants, 2, p, "tenant", fn, ctx, NULL, err);
+		st = run(db, lookup_of(db, by, &q)->other_tenants, 2, p, "tenant", fn, ctx, NULL,
+			 err);
 	}
 	PQclear(tenants);
 	return st;
@@ -331,7 +358,8 @@ enum cl_db_status cl_history_show(struct cl_db *db, enum cl_show_by by, const ch
 				  const char *tenant, unsigned long limit, cl_history_fn fn, void *ctx,
 				  unsigned long *found, unsigned long *total, struct cl_error *err)
 {
-	const struct lookup *q = lookup_of(by);
+	struct lookup storage;
+	const struct lookup *q = lookup_of(db, by, &storage);
 	char lim[24];
 	const char *p[4] = { tenant, value, lim, NULL };
 	PGresult *res, *shards = NULL;

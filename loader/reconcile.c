@@ -195,25 +195,80 @@ static enum cl_db_status exec(struct cl_db *db, const char *sql, int np, const c
 	return cl_db_exec(db, sql, np, p, NULL, err);
 }
 
-/* A statement that reads clearing_record: on Citus its form reading the
- * copy of the records (reconcile_citus.sql, docs/design/0052). */
-#define ON_CITUS(db, NAME) ((db)->citus ? CL_SQL_RECONCILE_CITUS_##NAME : CL_SQL_RECONCILE_##NAME)
+/* Does reconcile read a copy of the records (reconcile_copy.sql): on
+ * Citus (docs/design/0052) and in columnar storage (0065)? */
+static bool copied(const struct cl_db *db)
+{
+	return db->citus || db->columnar;
+}
 
-/* On Citus, the records the statement's entries may find copied from the
- * distributed table (pd: tenant, the period's first and last day or
- * NULL); nothing on one server. */
+/* A statement that reads clearing_record: where reconcile reads a copy,
+ * its form reading the copy. */
+#define ON_COPY(db, NAME) (copied(db) ? CL_SQL_RECONCILE_COPY_##NAME : CL_SQL_RECONCILE_##NAME)
+
+/* One array value (the first column of the first row) of statement sql
+ * with parameters p, then statement `then` given p0 and that value (NULL
+ * when there is none: `then` still runs). */
+static enum cl_db_status with_array(struct cl_db *db, const char *sql, int np,
+				    const char *const *p, const char *then, const char *p0,
+				    struct cl_error *err)
+{
+	PGresult *res;
+	const char *pt[2] = { p0, NULL };
+	enum cl_db_status st;
+
+	if (interrupted(err))
+		return CL_DB_ERROR;
+	if ((st = cl_db_exec(db, sql, np, p, &res, err)) != CL_DB_OK)
+		return st;
+	pt[1] = PQntuples(res) > 0 && !PQgetisnull(res, 0, 0) ? PQgetvalue(res, 0, 0) : NULL;
+	st = exec(db, then, 2, pt, err);
+	PQclear(res);
+	return st;
+}
+
+/* Where reconcile reads a copy, the records the statement's entries may
+ * find copied from clearing_record (pd: tenant, the period's first and
+ * last day or NULL); nothing elsewhere.  In columnar storage the days and
+ * files are read by the storage's own scan, the rest by index. */
 static enum cl_db_status copy_records(struct cl_db *db, const char *const *pd,
 				      struct cl_error *err)
 {
-	enum cl_db_status st;
+	bool columnar = db->columnar;
+	enum cl_db_status st = CL_DB_OK;
 
-	if (!db->citus)
+	if (!copied(db))
 		return CL_DB_OK;
-	if ((st = exec(db, CL_SQL_RECONCILE_CITUS_COPY, 3, pd, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_CITUS_COPY_FILES, 1, pd, err)) != CL_DB_OK ||
-	    (st = exec(db, CL_SQL_RECONCILE_CITUS_COPY_RELATED, 1, pd, err)) != CL_DB_OK)
-		return st;
-	return exec(db, CL_SQL_RECONCILE_CITUS_ANALYZE, 0, NULL, err);
+	if (columnar) {
+		const char *pr[2] = { pd[0], NULL }; /* no days: read below */
+
+		st = exec(db, CL_SQL_RECONCILE_COPY_READ, 2, pr, err);
+	} else
+		st = with_array(db, CL_SQL_RECONCILE_COPY_DAYS, 2, pd + 1, CL_SQL_RECONCILE_COPY_READ,
+				pd[0], err);
+	if (st == CL_DB_OK && columnar) {
+		if (db->citus)
+			st = exec(db, CL_SQL_RECONCILE_COPY_SCAN_CITUS, 0, NULL, err);
+		if (st == CL_DB_OK)
+			st = exec(db, CL_SQL_RECONCILE_COPY_SCAN, 0, NULL, err);
+		if (st == CL_DB_OK)
+			st = with_array(db, CL_SQL_RECONCILE_COPY_DAYS, 2, pd + 1,
+					CL_SQL_RECONCILE_COPY_DAYS_COLUMNAR, pd[0], err);
+	}
+	if (st == CL_DB_OK)
+		st = with_array(db, CL_SQL_RECONCILE_COPY_FILE_LOADS, 0, NULL,
+				columnar ? CL_SQL_RECONCILE_COPY_FILES_COLUMNAR
+					 : CL_SQL_RECONCILE_COPY_FILES,
+				pd[0], err);
+	if (st == CL_DB_OK && columnar)
+		st = exec(db, CL_SQL_RECONCILE_COPY_PROBE, 0, NULL, err);
+	if (st == CL_DB_OK)
+		st = exec(db, CL_SQL_RECONCILE_COPY_RELATED, 1, pd, err);
+	if (st == CL_DB_OK)
+		st = exec(db, CL_SQL_RECONCILE_COPY_ANALYZE, 0, NULL, err);
+	if (st == CL_DB_OK)
+		CL_FAILPOINT("reconcile_copied", db->conn);
+	return st;
 }
 
 /* The references of the run: its own (refs[0]) and those of the
@@ -369,7 +424,7 @@ static enum cl_db_status one_statement(struct cl_db *db, const struct cl_recon_o
 		const char *pu[9] = { o->tenant, key, ord, from, to, account, companies, ccy, kind };
 
 		if ((st = exec(db, CL_SQL_RECONCILE_ANALYZE_ANSWER, 0, NULL, err)) != CL_DB_OK ||
-		    (st = exec(db, ON_CITUS(db, UNMATCHED_OURS), 9, pu, err)) != CL_DB_OK)
+		    (st = exec(db, ON_COPY(db, UNMATCHED_OURS), 9, pu, err)) != CL_DB_OK)
 			return st;
 	}
 	s->statements++;
@@ -391,18 +446,18 @@ static enum cl_db_status statement_work(struct cl_db *db, const char *const *pk,
 	    (st = exec(db, CL_SQL_RECONCILE_ENTRIES_DETAILS, 0, NULL, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_ANALYZE, 0, NULL, err)) != CL_DB_OK ||
 	    (st = copy_records(db, pd, err)) != CL_DB_OK ||
-	    (st = exec(db, ON_CITUS(db, BEST), 6, pr, err)) != CL_DB_OK ||
+	    (st = exec(db, ON_COPY(db, BEST), 6, pr, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_ANALYZE_BEST, 0, NULL, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BOOKED_TWICE, 0, NULL, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_SPLIT, 1, pk, err)) != CL_DB_OK ||
-	    (st = exec(db, ON_CITUS(db, BATCHES), 1, pk, err)) != CL_DB_OK ||
-	    (st = exec(db, ON_CITUS(db, SUGGEST), 1, pk, err)) != CL_DB_OK ||
-	    (st = exec(db, ON_CITUS(db, SUGGEST_BATCH), 2, pc, err)) != CL_DB_OK ||
-	    (st = exec(db, ON_CITUS(db, GROUP), 3, pg, err)) != CL_DB_OK ||
-	    (st = exec(db, ON_CITUS(db, JUDGE), 3, pj, err)) != CL_DB_OK ||
+	    (st = exec(db, ON_COPY(db, BATCHES), 1, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, ON_COPY(db, SUGGEST), 1, pk, err)) != CL_DB_OK ||
+	    (st = exec(db, ON_COPY(db, SUGGEST_BATCH), 2, pc, err)) != CL_DB_OK ||
+	    (st = exec(db, ON_COPY(db, GROUP), 3, pg, err)) != CL_DB_OK ||
+	    (st = exec(db, ON_COPY(db, JUDGE), 3, pj, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_REVERSAL_PAIRS, 1, pj + 1, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BALANCE, 3, pj, err)) != CL_DB_OK ||
-	    (st = cl_db_value(db, ON_CITUS(db, RECORD_MATCHES), 3, pm, n, cap, err)) != CL_DB_OK)
+	    (st = cl_db_value(db, ON_COPY(db, RECORD_MATCHES), 3, pm, n, cap, err)) != CL_DB_OK)
 		return st;
 	return CL_DB_OK;
 }
@@ -434,7 +489,7 @@ static enum cl_db_status breaks(struct cl_db *db, const char *tenant, const char
 	char n[24];
 	enum cl_db_status st;
 
-	if ((st = exec(db, ON_CITUS(db, BREAK_IDS), 1, pt, err)) != CL_DB_OK ||
+	if ((st = exec(db, ON_COPY(db, BREAK_IDS), 1, pt, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_DECIDED, 1, pt, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_RECORD_BREAKS, 2, pr, err)) != CL_DB_OK ||
 	    (st = exec(db, CL_SQL_RECONCILE_BREAK_AGE, 1, pt, err)) != CL_DB_OK ||
@@ -534,12 +589,12 @@ static enum cl_db_status recon_txn(struct cl_db *db, void *ctx, struct cl_error 
 		CL_SQL_RECONCILE_CREATE_OPEN,  CL_SQL_RECONCILE_TRUNCATE,
 		CL_SQL_RECONCILE_BREAK_COLUMNS,
 	};
-	/* on Citus, the copy of the records (reconcile_citus.sql) */
-	static const char *const create_citus[] = {
-		CL_SQL_RECONCILE_CITUS_CREATE,	     CL_SQL_RECONCILE_CITUS_CREATE_KEY,
-		CL_SQL_RECONCILE_CITUS_CREATE_LOAD,  CL_SQL_RECONCILE_CITUS_CREATE_DATE,
-		CL_SQL_RECONCILE_CITUS_CREATE_TRACE, CL_SQL_RECONCILE_CITUS_CREATE_REFS,
-		CL_SQL_RECONCILE_CITUS_TRUNCATE,
+	/* where reconcile reads a copy of the records (reconcile_copy.sql) */
+	static const char *const create_copy[] = {
+		CL_SQL_RECONCILE_COPY_CREATE,	     CL_SQL_RECONCILE_COPY_CREATE_KEY,
+		CL_SQL_RECONCILE_COPY_CREATE_LOAD,  CL_SQL_RECONCILE_COPY_CREATE_DATE,
+		CL_SQL_RECONCILE_COPY_CREATE_TRACE, CL_SQL_RECONCILE_COPY_CREATE_REFS,
+		CL_SQL_RECONCILE_COPY_TRUNCATE,
 	};
 	struct recon_txn *t = ctx;
 	const struct cl_recon_opts *o = t->o;
@@ -556,9 +611,9 @@ static enum cl_db_status recon_txn(struct cl_db *db, void *ctx, struct cl_error 
 	}
 	for (size_t i = 0; st == CL_DB_OK && i < sizeof(create) / sizeof(create[0]); i++)
 		st = exec(db, create[i], 0, NULL, err);
-	for (size_t i = 0; st == CL_DB_OK && db->citus && i < sizeof(create_citus) /
-							  sizeof(create_citus[0]); i++)
-		st = exec(db, create_citus[i], 0, NULL, err);
+	for (size_t i = 0; st == CL_DB_OK && copied(db) && i < sizeof(create_copy) /
+							      sizeof(create_copy[0]); i++)
+		st = exec(db, create_copy[i], 0, NULL, err);
 	if (st == CL_DB_OK)
 		st = cl_db_value(db, CL_SQL_RECONCILE_RUN_ID, 0, NULL, t->run, sizeof(t->run), err);
 	if (st == CL_DB_OK)
@@ -606,7 +661,7 @@ enum cl_db_status cl_reconcile(struct cl_db *db, const struct cl_recon_opts *o, 
 			 out_row, &oc, err);
 	if (st != CL_DB_OK)
 		return st;
-	if (db->citus && (st = exec(db, CL_SQL_RECONCILE_CITUS_DROP, 0, NULL, err)) != CL_DB_OK)
+	if (copied(db) && (st = exec(db, CL_SQL_RECONCILE_COPY_DROP, 0, NULL, err)) != CL_DB_OK)
 		return st;
 	return exec(db, CL_SQL_RECONCILE_DROP, 0, NULL, err);
 }

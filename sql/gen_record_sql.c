@@ -472,7 +472,7 @@ struct texts {
 static struct texts frags, stmts;
 
 /* The table {name@local} reads instead of clearing_record: reconcile's
- * copy of the records a statement needs, on Citus (reconcile_citus.sql). */
+ * copy of the records a statement needs, on Citus (reconcile_copy.sql). */
 #define LOCAL_RECORD "pg_temp.cl_recon_record"
 
 static void fail(const char *path, unsigned line, const char *fmt, ...)

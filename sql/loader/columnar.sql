@@ -53,6 +53,11 @@ EXISTS (
 -- Is clearing_record in columnar storage?
 SELECT {columnar_is_table}
 
+-- name: columnar_is_row
+-- A row when clearing_record is in columnar storage, none when not (on
+-- Citus, at connect: loader/db.c).
+SELECT 1 WHERE {columnar_is_table}
+
 -- name: columnar_session
 -- A session's settings where clearing_record is in columnar storage (sent
 -- after db_session_setup, whose search path it reads; nothing elsewhere;

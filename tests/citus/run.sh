@@ -555,13 +555,13 @@ section "reconcile and break on Citus do what they do on one server"
 # reconcile exited 5 on Citus at its first statement, writing nothing;
 # before 040 every break decision did.
 # every reconcile statement that reads clearing_record has its form that
-# reads the copy (reconcile_citus_NAME; without it a new statement would
+# reads the copy (reconcile_copy_NAME; without it a new statement would
 # fail on Citus, or a changed one read the distributed table)
 for n in $("$CL_TOOLS/loader_sql" --list); do
-	case $n in reconcile_citus_*) continue ;; reconcile_*) ;; *) continue ;; esac
+	case $n in reconcile_copy_*) continue ;; reconcile_*) ;; *) continue ;; esac
 	"$CL_TOOLS/loader_sql" "$n" | grep -Eq '(FROM|JOIN)[[:space:]]+clearing_record([^_a-z.]|$)' || continue
-	"$CL_TOOLS/loader_sql" --list | grep -qx "reconcile_citus_${n#reconcile_}" ||
-		fail "$n reads clearing_record and has no Citus form (sql/loader/reconcile_citus.sql)"
+	"$CL_TOOLS/loader_sql" --list | grep -qx "reconcile_copy_${n#reconcile_}" ||
+		fail "$n reads clearing_record and has no Citus form (sql/loader/reconcile_copy.sql)"
 done
 GEN="python3 $CL_ROOT/tests/db/stmt_gen.py"
 "$CL_TOOLS/gen_iso" --type pain.001 --tx 7 --per-pmtinf 3 --seed 7 >"$TMP/rp.xml"
@@ -584,6 +584,9 @@ rid_of() { sed -n "s/.*\"reason\":\"$1\".*\"id\":\"\([er][0-9.]*\)\".*/\1/p" "$T
 recon() {
 	out="$TMP/recon.$1"
 	: >"$out"
+	# (RECON_INIT: init's first arguments, --columnar: every output alike)
+	[ -z "${RECON_INIT:-}" ] || "$CL_BIN" init -q $RECON_INIT >/dev/null ||
+		fail "init $RECON_INIT for $1"
 	run init -q
 	run load --tenant t1 "$TMP/rp.xml"
 	run load --tenant t1 "$TMP/ra.ach"
@@ -663,6 +666,21 @@ PGDATABASE=$rplain recon plain
 db_also_drop "cl_citus_recon_$$"
 createdb "cl_citus_recon_$$" && sh "$CL_DB_SETUP" "cl_citus_recon_$$"
 PGDATABASE="cl_citus_recon_$$" recon citus
+# (and in columnar storage, on one server and on Citus: reconcile reads a
+# copy of the records there too, the days and files by the storage's own
+# scan, docs/design/0065-columnar-lookups.md)
+db_also_drop "${rplain}_col"
+createdb "${rplain}_col"
+PGDATABASE="${rplain}_col" RECON_INIT=--columnar recon columnar
+db_also_drop "cl_citus_recon_col_$$"
+createdb "cl_citus_recon_col_$$" && sh "$CL_DB_SETUP" "cl_citus_recon_col_$$"
+PGDATABASE="cl_citus_recon_col_$$" RECON_INIT=--columnar recon citus_columnar
+for c in columnar citus_columnar; do
+	if ! cmp -s "$TMP/recon.plain" "$TMP/recon.$c"; then
+		diff "$TMP/recon.plain" "$TMP/recon.$c" | head -n 40 >&2
+		fail "reconcile or break: $c and one server's heap differ"
+	fi
+done
 for w in '"reason":"matched"' '"reason":"differs"' '"reason":"suggested"' '"reason":"no_record"' \
 	'"reason":"not_booked"' 'trace_batch 121042880000001: a batch of 3 records, count and sum exact' \
 	'pmt_inf_id PMT-2: a batch of 3 records, count and sum exact' \

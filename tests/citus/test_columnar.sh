@@ -64,6 +64,83 @@ cl show --trace "$t" --format json >"$TMP/show" || fail "show --trace $t: $(cat 
 grep -F "\"natural_key\":\"$k\"" "$TMP/show" | grep -q '"matched_by":"trace_number"' ||
 	fail "show --trace $t: its NOC $k not found: $(head -c 600 "$TMP/show")"
 
+# ---- a value or its original: what show finds, one index scan a column ----
+# (columnar storage has no bitmap scan: a lookup of trace_number OR
+# original_trace read the tenant's records through the key index, over
+# 300 s at 5.2M; its columnar form, history.sql, reads each column's
+# index.  What show finds is what the OR finds; the plans read no other
+# index and no whole table)
+"$CL_TOOLS/gen_iso" --type pacs.008 --tx 200 --seed 3 >"$TMP/p8.xml"
+"$CL_TOOLS/gen_iso" --type camt.056 --tx 50 --seed 3 >"$TMP/c56.xml"
+"$CL_TOOLS/gen_iso" --type pacs.008 --tx 5 --seed 4 >"$TMP/p8o.xml"
+cl load "$TMP/p8.xml" >/dev/null && cl load "$TMP/c56.xml" >/dev/null &&
+	cl load --tenant other "$TMP/p8o.xml" >/dev/null || fail "pacs.008, camt.056 loads"
+stmt() { "$CL_TOOLS/loader_sql" "$1"; }
+# found OPTION VALUE: show's records (matched_by|kind|natural_key), sorted
+found() {
+	cl show "$1" "$2" --format json >"$TMP/found" || fail "show $1 $2: $(cat "$TMP/found")"
+	python3 -c 'import json, sys
+for l in sys.stdin:
+    r = json.loads(l)
+    if r["type"] == "record":
+        print(r["matched_by"] + "|" + r["kind"] + "|" + r["natural_key"])' <"$TMP/found" | LC_ALL=C sort
+}
+# wanted COLUMN ORIGINAL VALUE: the records of the default tenant whose
+# COLUMN or ORIGINAL is VALUE, as found prints them
+wanted() {
+	q "select case when $1 = '$3' then '$1' else '$2' end || '|' || kind || '|' || natural_key
+	   from clearing_record where tenant = 'default' and ($1 = '$3' or $2 = '$3')" | LC_ALL=C sort
+}
+rt=$(q "select original_trace from clearing_record where kind = 'ach.return' order by 1 limit 1")
+e2e=E2E-3-7
+uetr=$(q "select uetr from clearing_record where end_to_end_id = '$e2e' and tenant = 'default'")
+[ -n "$rt" ] && [ -n "$uetr" ] || fail "no return's original trace ($rt) or UETR ($uetr)"
+assert_eq "$(found --trace "$t")" "$(wanted trace_number original_trace "$t")" "show --trace $t (a NOC's own)"
+assert_eq "$(found --trace "$rt")" "$(wanted trace_number original_trace "$rt")" \
+	"show --trace $rt (a return's original)"
+assert_eq "$(found --e2e "$e2e")" "$(wanted end_to_end_id orgnl_end_to_end_id "$e2e")" "show --e2e"
+upper=$(printf '%s' "$uetr" | tr a-f A-F)
+assert_eq "$(found --uetr "$upper")" "$(wanted uetr orgnl_uetr "$uetr")" "show --uetr, in upper case"
+assert_eq "$(found --e2e "$e2e" | cut -d'|' -f1 | tr '\n' ' ')" "end_to_end_id orgnl_end_to_end_id " \
+	"show --e2e: the payment and its cancellation request"
+# (more than shown: counted; none in the tenant: the other tenants')
+cl show --e2e "$e2e" --limit 1 >/dev/null 2>"$TMP/more" || fail "show --limit 1: $(cat "$TMP/more")"
+grep -q "2 records match; shown the first 1" "$TMP/more" || fail "the count: $(cat "$TMP/more")"
+cl show --uetr "$uetr" --limit 1 >/dev/null 2>"$TMP/more" || fail "show --limit 1: $(cat "$TMP/more")"
+grep -q "2 records match; shown the first 1" "$TMP/more" || fail "the count: $(cat "$TMP/more")"
+expect_exit 7 cl show --e2e E2E-4-1
+grep -q "hint: 1 record in other tenant: other; use --tenant" "$TMP/err" ||
+	fail "the other tenants: $(cat "$TMP/err")"
+# (the plans: each column's own index, and no other index or scan of
+# clearing_record; on Citus in every shard's task)
+explain_lookup() {
+	printf '%s\n' "PREPARE l AS $(stmt "$1");" "EXPLAIN (COSTS OFF) EXECUTE l($2);" "DEALLOCATE l;"
+}
+{
+	if [ -n "$citus" ]; then echo "SET citus.explain_all_tasks = on;"; else echo "$(stmt columnar_session);"; fi
+	echo "SELECT clearing_shard_of('$rt') AS s \\gset"
+	explain_lookup history_show_by_trace_columnar "'default', '$rt', 101, ARRAY[:s]::bigint[]"
+	explain_lookup history_count_by_trace_columnar "'default', '$rt'"
+	explain_lookup history_other_tenants_by_trace_columnar "ARRAY['other'], '$rt'"
+	for c in e2e uetr; do
+		v=$e2e
+		[ $c = uetr ] && v=$uetr
+		explain_lookup "history_show_by_${c}_columnar" "'default', '$v', 101"
+		explain_lookup "history_count_by_${c}_columnar" "'default', '$v'"
+		explain_lookup "history_other_tenants_by_${c}_columnar" "ARRAY['other'], '$v'"
+	done
+} >"$TMP/lookups.sql"
+psql -XAtq -v ON_ERROR_STOP=1 -f "$TMP/lookups.sql" >"$TMP/lplans" 2>&1 ||
+	fail "the lookups' plans: $(cat "$TMP/lplans")"
+# (a trace's indexes with its date, 020, lead with the same columns)
+for i in 'trace(_date)?' 'original_trace(_date)?' e2e orgnl_e2e uetr orgnl_uetr; do
+	grep -Eq "Index.* using clearing_record_${i}(_[0-9]+)? on" "$TMP/lplans" ||
+		fail "the lookups' plans do not use clearing_record_$i: $(cat "$TMP/lplans")"
+done
+if grep -E "Seq Scan|ColumnarScan|Bitmap|using clearing_record_key" "$TMP/lplans"; then
+	fail "the lookups' plans read another index or the whole table: $(cat "$TMP/lplans")"
+fi
+
 # ---- a probe of a record is an index scan ----
 # (the loader's sessions turn the columnar custom scan and sequential
 # scans off, sql/loader/columnar.sql columnar_session: citus_columnar's
@@ -72,7 +149,6 @@ grep -F "\"natural_key\":\"$k\"" "$TMP/show" | grep -q '"matched_by":"trace_numb
 # table for each.  Here 3,900 records in a few stripes: the key sample's
 # probe as the loader sends it, and the near probe's shape, for a thousand
 # records; the settings sent nowhere else, checked on a heap database below)
-stmt() { "$CL_TOOLS/loader_sql" "$1"; }
 if [ -n "$citus" ]; then
 	# (on Citus the settings are the database's, 046, which every worker
 	# has: a shard's query runs in a session Citus opens there; the key
@@ -166,11 +242,32 @@ access >"$TMP/heap.access"
 grep -q "security_invoker=on" "$TMP/heap.access" && grep -q "$HAND=r/" "$TMP/heap.access" &&
 	grep -q "by hand" "$TMP/heap.access" || fail "row security, grants: $(cat "$TMP/heap.access")"
 n=$(q "select count(*) from clearing_record")
+# (show's lookups of a value or its original: their heap forms before the
+# conversion, their columnar forms after it, each session asking the
+# storage once: the failpoint show_columnar_lookup is reached only there)
+: "${CL_BIN_FP:?CL_BIN_FP must name the failpoint build}"
+CL_FAILPOINT=show_columnar_lookup expect_exit 0 "$CL_BIN_FP" show --e2e E2E-3-1
+# (and reconcile: a copy of the records on Citus and in columnar storage,
+# the failpoint reconcile_copied reached once the copy is made)
+echo "1 EUR DBIT 2026-03-03 e2e=E2E-3-1" |
+	python3 "$CL_ROOT/tests/db/stmt_gen.py" account=DE00COL date=2026-03-03 seq=1 >"$TMP/st.xml"
+set +e
+CL_FAILPOINT=reconcile_copied "$CL_BIN_FP" reconcile "$TMP/st.xml" >"$TMP/rc.out" 2>&1
+rc=$?
+set -e
+if [ -n "$citus" ]; then
+	assert_eq "$rc" 137 "reconcile on Citus, heap shards: a copy made"
+elif [ "$rc" = 137 ]; then
+	fail "reconcile of a heap on one server made a copy: $(cat "$TMP/rc.out")"
+fi
 # (init --columnar alone, giving no role: what it leaves is the conversion's)
 cl init --columnar >"$TMP/init" || fail "init --columnar of a loaded database: $(cat "$TMP/init")"
 grep -q "clearing_record in columnar storage" "$TMP/init" || fail "init said: $(cat "$TMP/init")"
 CL_INIT_ARGS=--columnar assert_init_args
 assert_shards_columnar "a loaded database"
+CL_FAILPOINT=show_columnar_lookup expect_exit 137 "$CL_BIN_FP" show --e2e E2E-3-1
+CL_FAILPOINT=reconcile_copied expect_exit 137 "$CL_BIN_FP" reconcile "$TMP/st.xml"
+expect_exit 0 cl show --e2e E2E-3-1
 if [ -n "$citus" ]; then
 	# (the conversion's new table analyzed: statistics in every shard)
 	assert_eq "$(q "select count(*) from run_command_on_shards('clearing_record',
@@ -253,12 +350,15 @@ fi
 # test_alt_key: it takes a database back to schema 5 and runs the
 # migrations again, whose UPDATEs columnar storage refuses, as it would
 # refuse them in a database converted after them)
+# (and every reconcile suite: a copy of the records there, the days and
+# files read by the storage's own scan, reconcile_copy.sql)
 for t in test_load_reupload test_new_file test_concurrency test_ordered_retry test_near_race \
-	test_conflicts test_return_keys test_feed test_kill test_internal_checks; do
+	test_conflicts test_return_keys test_feed test_kill test_internal_checks \
+	$(cd "$DB_TESTS" && ls test_reconcile*.sh | sed 's/\.sh$//'); do
 	CL_INIT_ARGS=--columnar sh "$DB_TESTS/$t.sh" >"$TMP/$t.log" 2>&1 ||
 		fail "$t in columnar storage: $(tail -n 20 "$TMP/$t.log")"
 done
 CL_INIT_ARGS="--partitions 4 --columnar" sh "$DB_TESTS/test_load_reupload.sh" \
 	>"$TMP/parts.log" 2>&1 ||
 	fail "test_load_reupload, 4 columnar partitions: $(tail -n 20 "$TMP/parts.log")"
-echo "ok: init --columnar (new and loaded databases), returns noted, index probes, UPDATE refused, 11 suites in columnar storage"
+echo "ok: init --columnar (new and loaded databases), returns noted, index probes, lookups of a value or its original, UPDATE refused, 23 suites in columnar storage"

@@ -161,6 +161,17 @@ explain_exec history_other_tenants_by_key "ARRAY['$TENANT'], :'key'"
 explain_exec history_other_tenants_by_trace "ARRAY['$TENANT'], :'trace'"
 explain_exec history_other_tenants_by_e2e "ARRAY['$TENANT'], :'e2e'"
 explain_exec history_other_tenants_by_uetr "ARRAY['$TENANT'], :'uetr'"
+# (their forms for columnar storage, here on a heap: tests/citus/
+# test_columnar.sh reads their plans in columnar storage)
+explain_exec history_show_by_trace_columnar "'$TENANT', :'trace', 101, :'trace_shards'"
+explain_exec history_count_by_trace_columnar "'$TENANT', :'trace'"
+explain_exec history_show_by_e2e_columnar "'$TENANT', :'e2e', 101"
+explain_exec history_count_by_e2e_columnar "'$TENANT', :'e2e'"
+explain_exec history_show_by_uetr_columnar "'$TENANT', :'uetr', 101"
+explain_exec history_count_by_uetr_columnar "'$TENANT', :'uetr'"
+explain_exec history_other_tenants_by_trace_columnar "ARRAY['$TENANT'], :'trace'"
+explain_exec history_other_tenants_by_e2e_columnar "ARRAY['$TENANT'], :'e2e'"
+explain_exec history_other_tenants_by_uetr_columnar "ARRAY['$TENANT'], :'uetr'"
 # the facts of the records a lookup found, all of them at once: 100
 # records of the first load (the re-upload's duplicates hit them)
 emit "SELECT pg_catalog.array_agg(load_id ORDER BY load_id, ordinal) AS recs_load,
@@ -282,13 +293,13 @@ explain_exec backlog_statements "'$TENANT'"
 # definitions of the stage (LIKE) and of the load's journal rows (WITH NO
 # DATA) and the schema's catalog lookups; and the Citus forms (NAME_citus,
 # run only on a Citus database: tests/citus/run.sh reads their plans;
-# reconcile_citus_*, reconcile's copy and its statements reading it, 0052);
+# reconcile_copy_*, reconcile's copy and its statements reading it, 0052);
 # and a new file's direct load (0058): the view of its records that stands
 # for the stage (the stage's readers are explained) and its COPY into
 # clearing_record (a write, no plan); the definition (WITH NO DATA) of its
 # second connection's table (0059).
 for n in $("$CL_TOOLS/loader_sql" --list); do
-	case $n in *_citus | reconcile_citus_*) continue ;; esac
+	case $n in *_citus | reconcile_copy_*) continue ;; esac
 	"$CL_TOOLS/loader_sql" "$n" | grep -Eq '(FROM|JOIN|INTO|UPDATE)[[:space:]]+clearing_(record|dedupe_event|load)([^_a-z.]|$)' ||
 		continue
 	case " $EXPLAINED stage_create classify_event_create schema_count_partitions plan_record_columns stage_direct_view stage_direct_copy classify_near_side_create " in

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
 db_new
-cl init >/dev/null
+cl init ${CL_INIT_ARGS:-} >/dev/null
 
 # ours, all dated Tuesday 2026-03-03, company 1100000000: file 1, two
 # batches of 3; file 2, two batches of 2 (other traces)

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
 db_new
-cl init >/dev/null
+cl init ${CL_INIT_ARGS:-} >/dev/null
 GEN="python3 $CL_ROOT/tests/db/stmt_gen.py"
 SCHEMA="$CL_ROOT/man/clearing-load-output.schema.json"
 CHECK="$CL_ROOT/tests/tools/json_output_check.py"

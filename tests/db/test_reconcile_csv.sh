@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
 db_new
-cl init >/dev/null
+cl init ${CL_INIT_ARGS:-} >/dev/null
 CAMT="python3 $CL_ROOT/tests/db/stmt_gen.py"
 GEN="python3 $CL_ROOT/tests/db/csv_gen.py"
 A=DE10718999515662907726

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}" "${CL_BIN_FP:?the failpoint build (make FAILPOINTS=1)}"
 db_new
-cl init >/dev/null
+cl init ${CL_INIT_ARGS:-} >/dev/null
 GEN="python3 $CL_ROOT/tests/db/stmt_gen.py"
 "$CL_TOOLS/gen_ach" --entries 6 --batch-size 3 --seed 3 --effective 260303 >"$TMP/a.ach"
 CO=1100000000

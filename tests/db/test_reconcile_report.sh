@@ -9,7 +9,7 @@
 : "${CL_TOOLS:?}"
 command -v chromium >/dev/null 2>&1 || fail "chromium not installed (apt-get install -y chromium)"
 db_new
-cl init >/dev/null
+cl init ${CL_INIT_ARGS:-} >/dev/null
 GEN="python3 $CL_ROOT/tests/db/stmt_gen.py"
 
 "$CL_TOOLS/gen_iso" --type pain.001 --tx 7 --per-pmtinf 3 --seed 7 >"$TMP/p.xml"

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
 db_new
-cl init >/dev/null
+cl init ${CL_INIT_ARGS:-} >/dev/null
 GEN="python3 $CL_ROOT/tests/db/stmt_gen.py"
 A=DE69784865475539195432
 B=DE99000000000000000001

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${CL_TOOLS:?}"
 db_new
-cl init >/dev/null
+cl init ${CL_INIT_ARGS:-} >/dev/null
 GEN="python3 $CL_ROOT/tests/db/stmt_gen.py"
 T1=121042880000001 T2=121042880000002 T3=121042880000003
 
