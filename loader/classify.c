@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gen/loader_sql.h"
+#include "loader/failpoint.h"
 #include "loader/interrupt.h"
 
 /* ---- near duplicates and concurrency: originator locks ---- */
@@ -373,6 +374,7 @@ enum cl_db_status cl_classify_sample(struct load *L, bool *new_file)
 	const char *p[3];
 	enum cl_db_status st;
 
+	CL_FAILPOINT("classify_sample", L->db->conn);
 	/* on Citus the sampled records are read in the distributed stage by
 	   their ordinals, each probed in its own shard (a co-located join),
 	   or, for a file not staged (L->direct), their keys joined with the

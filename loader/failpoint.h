@@ -46,7 +46,9 @@
  *   show_columnar_lookup (show about to send a lookup of a value or its
  *   original in its form for columnar storage, history.sql),
  *   reconcile_copied (reconcile has copied the records a statement may
- *   read: on Citus and in columnar storage, reconcile_copy.sql).
+ *   read: on Citus and in columnar storage, reconcile_copy.sql),
+ *   classify_sample (a file's key sample about to be asked whether the
+ *   file is new: not in columnar storage).
  */
 #ifndef CL_FAILPOINT_H
 #define CL_FAILPOINT_H

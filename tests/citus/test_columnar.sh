@@ -247,6 +247,10 @@ n=$(q "select count(*) from clearing_record")
 # storage once: the failpoint show_columnar_lookup is reached only there)
 : "${CL_BIN_FP:?CL_BIN_FP must name the failpoint build}"
 CL_FAILPOINT=show_columnar_lookup expect_exit 0 "$CL_BIN_FP" show --e2e E2E-3-1
+# (a load asks its file's key sample whether the file is new, which a
+# columnar table never takes it for: asked of a heap, not once converted)
+"$CL_TOOLS/gen_ach" --entries 50 --seed 31 --start 700000 >"$TMP/s31.ach"
+CL_FAILPOINT=classify_sample expect_exit 137 "$CL_BIN_FP" load "$TMP/s31.ach"
 # (and reconcile: a copy of the records on Citus and in columnar storage,
 # the failpoint reconcile_copied reached once the copy is made)
 echo "1 EUR DBIT 2026-03-03 e2e=E2E-3-1" |
@@ -287,6 +291,7 @@ assert_eq "$(q "select count(*) from clearing_record")" "$n" "the re-uploads app
 "$CL_TOOLS/gen_iso" --type pain.001 --tx 50 --start 1000 --seed 4 >"$TMP/more.xml"
 cl load --format json "$TMP/more.xml" >"$TMP/more.json" || fail "a new file: $(cat "$TMP/more.json")"
 assert_eq "$(json_field new <"$TMP/more.json")" 50 "a new file after the conversion"
+CL_FAILPOINT=classify_sample expect_exit 0 "$CL_BIN_FP" load "$TMP/s31.ach"
 
 # ---- init --columnar by a role that may not create the extension ----
 # (citus_columnar is not a trusted extension: refused before anything is
