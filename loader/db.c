@@ -203,12 +203,13 @@ static enum cl_db_status open_session(struct cl_db *db, const char *conninfo, st
 	db->citus = strcmp(cl_db_get(res, 0, "citus"), "t") == 0;
 	PQclear(res);
 	/* clearing_record in columnar storage (init --columnar): its planner
-	   settings (sql/loader/columnar.sql; on Citus the database's, 046);
-	   a row when it is */
-	if ((st = setup(db, db->citus ? CL_SQL_COLUMNAR_IS_ROW : CL_SQL_COLUMNAR_SESSION, NULL,
-			&res, err)) != CL_DB_OK)
+	   settings (sql/loader/columnar.sql: a row when it is); on Citus the
+	   database's (046): asked whether it is */
+	if ((st = setup(db, db->citus ? CL_SQL_COLUMNAR_IS : CL_SQL_COLUMNAR_SESSION, NULL, &res,
+			err)) != CL_DB_OK)
 		return st;
-	db->columnar = PQntuples(res) > 0;
+	db->columnar = db->citus ? PQntuples(res) > 0 && strcmp(PQgetvalue(res, 0, 0), "t") == 0
+				 : PQntuples(res) > 0;
 	PQclear(res);
 	return CL_DB_OK;
 }

@@ -50,13 +50,9 @@ EXISTS (
                       WHERE i.inhparent = pg_catalog.to_regclass('clearing_record'))))
 
 -- name: columnar_is
--- Is clearing_record in columnar storage?
+-- Is clearing_record in columnar storage?  (On Citus asked at connect,
+-- loader/db.c; elsewhere columnar_session's row says it.)
 SELECT {columnar_is_table}
-
--- name: columnar_is_row
--- A row when clearing_record is in columnar storage, none when not (on
--- Citus, at connect: loader/db.c).
-SELECT 1 WHERE {columnar_is_table}
 
 -- name: columnar_session
 -- A session's settings where clearing_record is in columnar storage (sent
