@@ -24,8 +24,15 @@
 # reference suffixed ".k" and a new UETR (each lookup index holds distinct
 # values, as real ones would, not duplicates its B-tree would fold).
 #   ST_N (default ST_BASE), ST_BASE (default 1000000), ST_KEEP=1 keeps the
-# database, ST_INIT_ARGS: init's options (--columnar: docs/design/0063).  Prints one row per relation: bytes, entries, bytes a record
-# (over every record), bytes an entry.
+# database, ST_INIT_ARGS: init's options (--columnar: docs/design/0063),
+# ST_MIX=ach: the ACH entries alone (ST_BASE of them, the ST_DAYS files:
+# the processor of issue 31, whose billion records are ACH entries).
+# On a Citus coordinator (CL_DB_SETUP, as tests/citus/cluster.sh sets it, makes
+# the new database a Citus one; init makes the schema distributed) the sizes are
+# the shards' (citus_table_size, citus_relation_size); ST_N above ST_BASE is
+# refused there.  Prints one row per relation: bytes, entries (the shards'
+# on Citus: the record count), bytes a record (over every record), bytes an
+# entry.
 set -eu
 BASE=${ST_BASE:-1000000}
 DAYS=${ST_DAYS:-5}
@@ -35,15 +42,32 @@ N=${ST_N:-$BASE}
 DB=cl_storage_$$
 W=$(mktemp -d)
 createdb "$DB"
+# on a Citus cluster (tests/citus/cluster.sh names its database setup)
+[ -z "${CL_DB_SETUP:-}" ] || sh "$CL_DB_SETUP" "$DB"
 trap 'rm -rf "$W"; [ -n "${ST_KEEP:-}" ] || dropdb --if-exists "$DB" >/dev/null 2>&1 || true' EXIT
 export PGDATABASE="$DB"
 sql() { psql -XAtq -v ON_ERROR_STOP=1 -c "$1"; }
 # shellcheck disable=SC2086
 "$CL_BIN" init ${ST_INIT_ARGS:-} >"$W/init.out" 2>&1 || { cat "$W/init.out" >&2; exit 1; }
 
-ach=$((BASE * 7 / 10))
-p1=$((BASE * 2 / 10))
-p8=$((BASE - ach - p1))
+case ${ST_MIX:-mix} in
+mix)
+	ach=$((BASE * 7 / 10))
+	p1=$((BASE * 2 / 10))
+	p8=$((BASE - ach - p1)) ;;
+ach) ach=$BASE p1=0 p8=0 ;;
+*) echo "storage.sh: ST_MIX is mix or ach, not ${ST_MIX}" >&2; exit 2 ;;
+esac
+# citus: clearing_record is distributed (its sizes are its shards')
+citus=f
+if [ "$(sql "select to_regclass('pg_dist_partition') is not null")" = t ]; then
+	citus=$(sql "select exists (select 1 from pg_dist_partition
+				    where logicalrelid = 'clearing_record'::regclass)")
+fi
+if [ "$citus" = t ] && [ "$N" -gt "$BASE" ]; then
+	echo "storage.sh: ST_N above ST_BASE (the copies made in SQL) is not done on Citus" >&2
+	exit 2
+fi
 # the ACH entries as DAYS daily files of other payments under the same trace
 # numbers (restarting daily: a day's keys land beside the earlier days')
 per_day=$((ach / DAYS))
@@ -53,10 +77,15 @@ while [ "$d" -lt "$DAYS" ]; do
 		--company-count 8 >"$W/day$d.ach"
 	d=$((d + 1))
 done
-"$CL_TOOLS/gen_ach" --entries $((per_day / 10)) --seed 1 --effective 260302 --company-count 8 >"$W/dup.ach"
-"$CL_TOOLS/gen_iso" --type pain.001 --tx "$p1" --seed 1 >"$W/p1.xml"
-"$CL_TOOLS/gen_iso" --type pacs.008 --tx "$p8" --seed 1 >"$W/p8.xml"
-for f in $(cd "$W" && ls day*.ach) p1.xml p8.xml dup.ach; do
+others=
+if [ "$p1" -gt 0 ]; then
+	"$CL_TOOLS/gen_ach" --entries $((per_day / 10)) --seed 1 --effective 260302 --company-count 8 >"$W/dup.ach"
+	"$CL_TOOLS/gen_iso" --type pain.001 --tx "$p1" --seed 1 >"$W/p1.xml"
+	"$CL_TOOLS/gen_iso" --type pacs.008 --tx "$p8" --seed 1 >"$W/p8.xml"
+	others="p1.xml p8.xml dup.ach"
+fi
+# shellcheck disable=SC2086
+for f in $(cd "$W" && ls day*.ach) $others; do
 	"$CL_BIN" load -q "$W/$f" >"$W/load.out" 2>&1 || { cat "$W/load.out" >&2; exit 1; }
 	rm -f "$W/$f"
 done
@@ -105,21 +134,29 @@ fi
 sql "vacuum analyze"
 
 # one row per relation: the heap (with TOAST), each index, the journal
+if [ "$citus" = t ]; then
+	tsize=citus_table_size rsize=citus_relation_size
+	# the coordinator's reltuples are its empty shell's: the row counts
+	rtuples="(select n from r)" etuples="(select n from e)"
+else
+	tsize=pg_table_size rsize=pg_relation_size
+	rtuples=c.reltuples::numeric etuples=c.reltuples::numeric
+fi
 sql "with r as (select count(*)::numeric n from clearing_record),
 	e as (select count(*)::numeric n from clearing_dedupe_event),
 	rel as (
 	  select 1 o, 'clearing_record heap+toast' name,
-		 pg_table_size('clearing_record') bytes, (select n from r) entries, 'r' per
+		 $tsize('clearing_record') bytes, (select n from r) entries, 'r' per
 	  union all
-	  select 2, i.indexrelid::regclass::text, pg_relation_size(i.indexrelid),
-		 c.reltuples::numeric, 'r'
+	  select 2, i.indexrelid::regclass::text, $rsize(i.indexrelid),
+		 $rtuples, 'r'
 	  from pg_index i join pg_class c on c.oid = i.indexrelid
 	  where i.indrelid = 'clearing_record'::regclass
 	  union all
-	  select 3, 'clearing_dedupe_event heap', pg_table_size('clearing_dedupe_event'), (select n from e), 'e'
+	  select 3, 'clearing_dedupe_event heap', $tsize('clearing_dedupe_event'), (select n from e), 'e'
 	  union all
-	  select 4, i.indexrelid::regclass::text, pg_relation_size(i.indexrelid),
-		 c.reltuples::numeric, 'e'
+	  select 4, i.indexrelid::regclass::text, $rsize(i.indexrelid),
+		 $etuples, 'e'
 	  from pg_index i join pg_class c on c.oid = i.indexrelid
 	  where i.indrelid = 'clearing_dedupe_event'::regclass)
       select name, bytes, greatest(entries, 0)::bigint,
