@@ -209,8 +209,9 @@ enum cl_db_status cl_schema_is_columnar(struct cl_db *db, bool *columnar, struct
 	return st;
 }
 
-/* init --columnar, after the migrations: clearing_record converted (046),
- * in a transaction of its own under init's lock.  Unbounded, as a
+/* init --columnar, after the migrations: clearing_record converted (046)
+ * and the indexes columnar storage does without dropped (047), in a
+ * transaction of its own under init's lock.  Unbounded, as a
  * migration is (a rewrite of a table that holds records; no --wait-limit). */
 static enum cl_db_status make_columnar(struct cl_db *db, void *ctx, struct cl_error *err)
 {
@@ -228,6 +229,8 @@ static enum cl_db_status make_columnar(struct cl_db *db, void *ctx, struct cl_er
 		goto fail;
 	}
 	PQclear(res);
+	if ((st = cl_db_exec(db, CL_SQL_COLUMNAR_LOOKUPS, 0, NULL, NULL, err)) != CL_DB_OK)
+		goto fail;
 	if ((st = exec0(db, CL_SQL_DB_COMMIT, err)) == CL_DB_OK)
 		return CL_DB_OK;
 fail:

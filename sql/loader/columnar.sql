@@ -1,6 +1,6 @@
 -- columnar.sql - the statements of columnar storage (init --columnar,
--- migrations 045 and 046, docs/design/0063-columnar-records.md and
--- 0064-columnar-on-citus.md): init's, and the
+-- migrations 045, 046 and 047, docs/design/0063-columnar-records.md,
+-- 0064-columnar-on-citus.md and 0066): init's, and the
 -- loader's where the storage refuses what it does on a heap
 -- (loader/schema.c, loader/load.c, loader/apply.c).
 
@@ -38,6 +38,11 @@ SELECT CASE
 -- init --columnar: clearing_record in columnar storage (045, 046); how many
 -- tables were converted (0: they were).
 SELECT clearing_make_columnar()
+
+-- name: columnar_lookups
+-- init --columnar, after columnar_make: the indexes columnar storage does
+-- without dropped (047: the records by day and amount).
+SELECT clearing_columnar_lookups()
 
 -- fragment: columnar_is_table
 -- Is clearing_record (of the search path; none: false) in columnar

@@ -34,12 +34,34 @@ assert_shards_columnar() {
 		fail "$1: the shards' storage (columnar/all on each worker): $(cat "$TMP/shards")"
 }
 
+# the index of the records by day and amount (021), which columnar storage
+# does without (047): "yes" where the table has it (on Citus its shards
+# too: none of them without it), "no" where neither has it
+day_index() {
+	_c=$(q "select count(*) from pg_class where relname = 'clearing_record_value_amount'")
+	_s=0
+	if [ -n "$citus" ]; then
+		_s=$(q "select sum(result::bigint) from run_command_on_workers(\$\$select count(*)
+			from pg_class where relname ~ '^clearing_record_value_amount_[0-9]+\$'\$\$)")
+		_t=$(q "select sum(result::bigint) from run_command_on_workers(\$\$select count(*)
+			from pg_class where relname ~ '^clearing_record_[0-9]+\$'\$\$)")
+		[ "$_s" = 0 ] || [ "$_s" = "$_t" ] || { echo "some shards ($_s of $_t)"; return; }
+	fi
+	case "$_c/$_s" in
+	1/0) [ -n "$citus" ] && echo "not in the shards" || echo yes ;;
+	1/*) echo yes ;;
+	0/0) echo no ;;
+	*) echo "the table $_c, the shards $_s" ;;
+	esac
+}
+
 # ---- a new database ----
 db_new
 cl init --columnar >"$TMP/init" || fail "init --columnar: $(cat "$TMP/init")"
 grep -q "clearing_record in columnar storage" "$TMP/init" || fail "init said: $(cat "$TMP/init")"
 CL_INIT_ARGS=--columnar assert_init_args
 assert_shards_columnar "a new database"
+assert_eq "$(day_index)" no "the index by day and amount in a new columnar database"
 assert_eq "$(q "select tgtype & 1 from pg_trigger where tgrelid = 'clearing_record'::regclass
 		and tgname = 'clearing_record_trace_shard'")" 0 "023's note: a statement trigger"
 cl init --columnar >"$TMP/init" || fail "init --columnar again: $(cat "$TMP/init")"
@@ -140,6 +162,31 @@ done
 if grep -E "Seq Scan|ColumnarScan|Bitmap|using clearing_record_key" "$TMP/lplans"; then
 	fail "the lookups' plans read another index or the whole table: $(cat "$TMP/lplans")"
 fi
+# (reconcile's read of a statement's days: the storage's own scan, which
+# skips the chunk groups of other days (0065), never an index: columnar
+# storage has no index of the records by day and amount, 047; on Citus in
+# every shard's task)
+{
+	if [ -n "$citus" ]; then
+		echo "SET citus.explain_all_tasks = on;"
+		echo "BEGIN;"
+		echo "$(stmt reconcile_copy_scan_citus);"
+	else
+		echo "$(stmt columnar_session);"
+		echo "BEGIN;"
+	fi
+	echo "$(stmt reconcile_copy_create);"
+	echo "$(stmt reconcile_copy_scan);"
+	echo "PREPARE d AS $(stmt reconcile_copy_days_columnar);"
+	echo "EXPLAIN (COSTS OFF) EXECUTE d('default', ARRAY[DATE '2026-03-03', DATE '2026-03-04']);"
+	echo "ROLLBACK;"
+} >"$TMP/days.sql"
+psql -XAtq -v ON_ERROR_STOP=1 -f "$TMP/days.sql" >"$TMP/dplan" 2>&1 ||
+	fail "the days' plan: $(cat "$TMP/dplan")"
+grep -q "ColumnarScan" "$TMP/dplan" || fail "the days are not read by the storage's scan: $(cat "$TMP/dplan")"
+if grep -E "Index|Seq Scan" "$TMP/dplan"; then
+	fail "the days are read by an index or a sequential scan: $(cat "$TMP/dplan")"
+fi
 
 # ---- a probe of a record is an index scan ----
 # (the loader's sessions turn the columnar custom scan and sequential
@@ -239,6 +286,7 @@ access() {
 	   from pg_class c where c.relname in ('clearing_record', 'clearing_feed') order by 1"
 }
 access >"$TMP/heap.access"
+assert_eq "$(day_index)" yes "the index by day and amount of a heap"
 grep -q "security_invoker=on" "$TMP/heap.access" && grep -q "$HAND=r/" "$TMP/heap.access" &&
 	grep -q "by hand" "$TMP/heap.access" || fail "row security, grants: $(cat "$TMP/heap.access")"
 n=$(q "select count(*) from clearing_record")
@@ -269,6 +317,7 @@ cl init --columnar >"$TMP/init" || fail "init --columnar of a loaded database: $
 grep -q "clearing_record in columnar storage" "$TMP/init" || fail "init said: $(cat "$TMP/init")"
 CL_INIT_ARGS=--columnar assert_init_args
 assert_shards_columnar "a loaded database"
+assert_eq "$(day_index)" no "the index by day and amount after the conversion"
 CL_FAILPOINT=show_columnar_lookup expect_exit 137 "$CL_BIN_FP" show --e2e E2E-3-1
 CL_FAILPOINT=reconcile_copied expect_exit 137 "$CL_BIN_FP" reconcile "$TMP/st.xml"
 expect_exit 0 cl show --e2e E2E-3-1
@@ -292,6 +341,14 @@ assert_eq "$(q "select count(*) from clearing_record")" "$n" "the re-uploads app
 cl load --format json "$TMP/more.xml" >"$TMP/more.json" || fail "a new file: $(cat "$TMP/more.json")"
 assert_eq "$(json_field new <"$TMP/more.json")" 50 "a new file after the conversion"
 CL_FAILPOINT=classify_sample expect_exit 0 "$CL_BIN_FP" load "$TMP/s31.ach"
+# (a database made columnar before migration 047: its index dropped by the
+# migration, not by init --columnar)
+q "create index clearing_record_value_amount on clearing_record (tenant, value_date, amount_minor)
+   where value_date is not null" >/dev/null
+assert_eq "$(day_index)" yes "the index by day and amount made again by hand"
+q "delete from clearing_schema_version where version = (select max(version) from clearing_schema_version)" >/dev/null
+cl init >"$TMP/init" || fail "init of a columnar database before 047: $(cat "$TMP/init")"
+assert_eq "$(day_index)" no "the index by day and amount after migration 047"
 
 # ---- init --columnar by a role that may not create the extension ----
 # (citus_columnar is not a trusted extension: refused before anything is
