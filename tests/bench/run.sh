@@ -68,6 +68,10 @@ else
 fi
 # BENCH_POINTS: the curve's points (records of history) instead
 [ -z "${BENCH_POINTS:-}" ] || CURVE_POINTS=$BENCH_POINTS
+# (a run of some curves, points or another distributed size says so where
+# a full one says "full": results.sh copies only a full run's figures)
+[ -z "${BENCH_CURVES:-}${BENCH_POINTS:-}${BENCH_DIST_N:-}" ] || [ -n "${BENCH_QUICK:-}" ] ||
+	SCALE="full sizes, part of it:${BENCH_CURVES:+ BENCH_CURVES=\"$BENCH_CURVES\"}${BENCH_POINTS:+ BENCH_POINTS=\"$BENCH_POINTS\"}${BENCH_DIST_N:+ BENCH_DIST_N=$BENCH_DIST_N}"
 # (the history of every later point is copied from the day loaded at 0)
 case " $CURVE_POINTS " in
 " 0 "*) ;;
