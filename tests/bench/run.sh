@@ -68,9 +68,12 @@ else
 fi
 # BENCH_POINTS: the curve's points (records of history) instead
 [ -z "${BENCH_POINTS:-}" ] || CURVE_POINTS=$BENCH_POINTS
+# every curve, in the order run (BENCH_CURVES: some of them)
+ALL_CURVES="plain partitioned reconcile distributed columnar distributed-columnar"
 # (a run of some curves, points or another distributed size says so where
 # a full one says "full": results.sh copies only a full run's figures)
-[ -z "${BENCH_CURVES:-}${BENCH_POINTS:-}${BENCH_DIST_N:-}" ] || [ -n "${BENCH_QUICK:-}" ] ||
+[ "${BENCH_CURVES:-$ALL_CURVES}" = "$ALL_CURVES" ] && [ -z "${BENCH_POINTS:-}${BENCH_DIST_N:-}" ] ||
+	[ -n "${BENCH_QUICK:-}" ] ||
 	SCALE="full sizes, part of it:${BENCH_CURVES:+ BENCH_CURVES=\"$BENCH_CURVES\"}${BENCH_POINTS:+ BENCH_POINTS=\"$BENCH_POINTS\"}${BENCH_DIST_N:+ BENCH_DIST_N=$BENCH_DIST_N}"
 # (the history of every later point is copied from the day loaded at 0)
 case " $CURVE_POINTS " in
@@ -372,7 +375,7 @@ dist_bench() {
 if psql -XAtqc 'select 1' postgres >/dev/null 2>&1; then
 	DB_NOTE="PostgreSQL $(psql -XAtqc 'show server_version' postgres)"
 	[ -n "${CL_BENCH_SETTINGS:-}" ] && DB_NOTE="$DB_NOTE, throwaway cluster ($CL_BENCH_SETTINGS)"
-	for _c in ${BENCH_CURVES:-plain partitioned reconcile distributed columnar distributed-columnar}; do
+	for _c in ${BENCH_CURVES:-$ALL_CURVES}; do
 		log "loader: the growth curve, $_c schema"
 		case $_c in
 		plain) curve plain 0 || log "plain curve incomplete" ;;
